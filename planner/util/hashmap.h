@@ -1,0 +1,50 @@
+/* Open-addressing hash map from 64-bit keys to pointer-sized values, plus a
+ * string-keyed wrapper. Keys are hashed by the caller where they are richer
+ * than 64 bits (bitsets), and collisions of those hashes are resolved by the
+ * caller comparing the stored value. Not thread-safe; the cost memo shards
+ * several maps behind locks. */
+#ifndef LF_HASHMAP_H
+#define LF_HASHMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "planner/status.h"
+
+typedef struct lf_hashmap {
+    uint64_t *keys;
+    void **values;
+    uint8_t *used;
+    size_t cap;   /* power of two */
+    size_t count;
+} lf_hashmap;
+
+lf_status lf_hashmap_init(lf_hashmap *m, size_t initial_capacity);
+void lf_hashmap_destroy(lf_hashmap *m); /* safe after a failed init; does not free values */
+
+/* Inserts or replaces. */
+lf_status lf_hashmap_put(lf_hashmap *m, uint64_t key, void *value);
+
+/* Returns 1 and sets *value when found, 0 otherwise. */
+int lf_hashmap_get(const lf_hashmap *m, uint64_t key, void **value);
+
+/* Iteration over occupied slots: for (size_t i = 0; i < m->cap; i++) if (m->used[i]) ... */
+
+/* 64-bit hash of a NUL-terminated string (stable across runs and platforms). */
+uint64_t lf_hash_string(const char *s);
+uint64_t lf_hash_bytes(const void *data, size_t n, uint64_t seed);
+
+/* String-keyed map: keys are copied; values are caller-owned pointers. */
+typedef struct lf_strmap {
+    char **keys;
+    void **values;
+    size_t cap;
+    size_t count;
+} lf_strmap;
+
+lf_status lf_strmap_init(lf_strmap *m, size_t initial_capacity);
+void lf_strmap_destroy(lf_strmap *m);
+lf_status lf_strmap_put(lf_strmap *m, const char *key, void *value); /* replaces */
+int lf_strmap_get(const lf_strmap *m, const char *key, void **value);
+
+#endif
