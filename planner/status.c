@@ -51,6 +51,8 @@ const char *lf_last_error(void)
     return lf_strerror(lf__last_status);
 }
 
+lf_status lf_last_status(void) { return lf__last_status; }
+
 void lf_clear_error(void)
 {
     lf__message[0] = '\0';

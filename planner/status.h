@@ -42,6 +42,9 @@ lf_status lf_set_verror(lf_status s, const char *fmt, va_list ap);
  * message was given. Never NULL. */
 const char *lf_last_error(void);
 
+/* The status recorded with the calling thread's last message. */
+lf_status lf_last_status(void);
+
 /* Clears the calling thread's message. */
 void lf_clear_error(void);
 

@@ -1,0 +1,211 @@
+/* Queries on a frozen graph, its hash and its JSON dump. */
+#include "planner/graph.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "planner/graph_internal.h"
+#include "planner/io/json.h"
+#include "planner/optable.h"
+#include "planner/util/arena.h"
+
+void lf_graph_free(lf_graph *g)
+{
+    if (!g)
+        return;
+    if (g->arena_) {
+        lf_arena_destroy(g->arena_);
+        free(g->arena_);
+    }
+    free(g);
+}
+
+int64_t lf_graph_params(const lf_graph *g)
+{
+    int64_t n = 0;
+    for (int32_t i = 0; i < g->n_ops; i++)
+        n += g->ops[i].param_count;
+    return n;
+}
+
+int64_t lf_graph_macs(const lf_graph *g)
+{
+    int64_t n = 0;
+    for (int32_t i = 0; i < g->n_ops; i++)
+        n += g->ops[i].macs;
+    return n;
+}
+
+int32_t lf_graph_compute_ops(const lf_graph *g)
+{
+    int32_t n = 0;
+    for (int32_t i = 0; i < g->n_ops; i++)
+        n += g->ops[i].type != LF_OP_INPUT;
+    return n;
+}
+
+int32_t lf_graph_find(const lf_graph *g, const char *name)
+{
+    for (int32_t i = 0; i < g->n_ops; i++)
+        if (strcmp(g->ops[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+int64_t lf_tensor_bytes(const lf_graph *g, int32_t v, int32_t act_bytes)
+{
+    const lf_shape *s = &g->ops[v].out;
+    return s->n * s->c * s->h * s->w * act_bytes;
+}
+
+int64_t lf_weight_bytes(const lf_graph *g, int32_t v, int32_t weight_bytes)
+{
+    return g->ops[v].weight_elems * weight_bytes;
+}
+
+/* FNV-1a over an explicit serialisation (never raw struct bytes, whose
+ * padding is unspecified), so the hash is stable across builds. */
+static uint64_t lf__mix(uint64_t h, int64_t v)
+{
+    for (int i = 0; i < 8; i++) {
+        h ^= (uint64_t)(v >> (8 * i)) & 0xffu;
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+static uint64_t lf__mix_str(uint64_t h, const char *s)
+{
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 1099511628211ull;
+    }
+    return lf__mix(h, 0);
+}
+
+static uint64_t lf__mix_float(uint64_t h, float f)
+{
+    int32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    return lf__mix(h, bits);
+}
+
+uint64_t lf__graph_compute_hash(const lf_graph *g)
+{
+    uint64_t h = 1469598103934665603ull;
+    h = lf__mix(h, g->n_ops);
+    for (int32_t i = 0; i < g->n_ops; i++) {
+        const lf_op *op = &g->ops[i];
+        const lf_attrs *a = &op->attr;
+        h = lf__mix_str(h, op->name);
+        h = lf__mix(h, op->type);
+        const int32_t fields[] = {a->out_channels, a->kh, a->kw, a->sh, a->sw, a->dh, a->dw,
+                                  a->pad_top, a->pad_left, a->pad_bottom, a->pad_right, a->groups,
+                                  a->has_bias, a->folded_bn, (int32_t)a->act, a->ceil_mode,
+                                  a->count_include_pad, a->slice_begin, a->slice_end, a->out_h,
+                                  a->out_w, a->scale, a->linear, a->shape_c, a->shape_h,
+                                  a->shape_w, a->batch, a->in_c, a->in_h, a->in_w};
+        for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++)
+            h = lf__mix(h, fields[k]);
+        h = lf__mix_float(lf__mix_float(h, a->clip_min), a->clip_max);
+        h = lf__mix(h, op->n_inputs);
+        for (int32_t j = 0; j < op->n_inputs; j++)
+            h = lf__mix(h, op->inputs[j]);
+        h = lf__mix(lf__mix(lf__mix(lf__mix(h, op->out.n), op->out.c), op->out.h), op->out.w);
+        h = lf__mix(h, op->is_output);
+    }
+    return h;
+}
+
+void lf_graph_hash_hex(const lf_graph *g, char out[17])
+{
+    snprintf(out, 17, "%016" PRIx64, g->hash);
+}
+
+static void lf__json_attrs(FILE *f, const lf_op *op)
+{
+    const lf_attrs *a = &op->attr;
+    fputs("{", f);
+    const char *sep = "";
+#define LF_ATTR(cond, key, val)                                \
+    do {                                                       \
+        if (cond) {                                            \
+            fprintf(f, "%s\"%s\": %d", sep, key, (int)(val));  \
+            sep = ", ";                                        \
+        }                                                      \
+    } while (0)
+    switch (op->type) {
+    case LF_OP_CONV:
+    case LF_OP_MAXPOOL:
+    case LF_OP_AVGPOOL:
+        LF_ATTR(op->type == LF_OP_CONV, "out_channels", a->out_channels);
+        LF_ATTR(1, "kh", a->kh ? a->kh : 1);
+        LF_ATTR(1, "kw", a->kw ? a->kw : 1);
+        LF_ATTR(1, "sh", a->sh ? a->sh : 1);
+        LF_ATTR(1, "sw", a->sw ? a->sw : 1);
+        LF_ATTR(a->dh > 1, "dh", a->dh);
+        LF_ATTR(a->dw > 1, "dw", a->dw);
+        LF_ATTR(1, "pad_top", a->pad_top);
+        LF_ATTR(1, "pad_left", a->pad_left);
+        LF_ATTR(1, "pad_bottom", a->pad_bottom);
+        LF_ATTR(1, "pad_right", a->pad_right);
+        LF_ATTR(a->groups > 1, "groups", a->groups);
+        LF_ATTR(a->has_bias, "has_bias", 1);
+        LF_ATTR(a->folded_bn, "folded_bn", 1);
+        LF_ATTR(a->ceil_mode, "ceil_mode", 1);
+        break;
+    case LF_OP_GEMM:
+    case LF_OP_MATMUL:
+        LF_ATTR(1, "out_channels", a->out_channels);
+        LF_ATTR(a->has_bias, "has_bias", 1);
+        LF_ATTR(a->folded_bn, "folded_bn", 1);
+        break;
+    case LF_OP_SLICE:
+        LF_ATTR(1, "begin", a->slice_begin);
+        LF_ATTR(1, "end", a->slice_end);
+        break;
+    case LF_OP_PAD:
+        LF_ATTR(1, "pad_top", a->pad_top);
+        LF_ATTR(1, "pad_left", a->pad_left);
+        LF_ATTR(1, "pad_bottom", a->pad_bottom);
+        LF_ATTR(1, "pad_right", a->pad_right);
+        break;
+    case LF_OP_RESIZE:
+        LF_ATTR(a->scale, "scale", a->scale);
+        LF_ATTR(1, "linear", a->linear);
+        break;
+    default:
+        break;
+    }
+#undef LF_ATTR
+    if (a->act != LF_ACT_NONE)
+        fprintf(f, "%s\"act\": \"%s\"", sep, lf_act_name(a->act));
+    fputs("}", f);
+}
+
+lf_status lf_graph_write_json(const lf_graph *g, FILE *f)
+{
+    char hex[17];
+    lf_graph_hash_hex(g, hex);
+    fputs("{\n  \"name\": ", f);
+    lf_json_string(f, g->name);
+    fprintf(f, ",\n  \"hash\": \"%s\",\n  \"params\": %" PRId64 ",\n  \"macs\": %" PRId64
+               ",\n  \"ops\": [\n",
+            hex, lf_graph_params(g), lf_graph_macs(g));
+    for (int32_t i = 0; i < g->n_ops; i++) {
+        const lf_op *op = &g->ops[i];
+        fprintf(f, "    {\"id\": %d, \"name\": ", (int)i);
+        lf_json_string(f, op->name);
+        fprintf(f, ", \"type\": \"%s\", \"inputs\": [", lf_op_info_of(op->type)->name);
+        for (int32_t j = 0; j < op->n_inputs; j++)
+            fprintf(f, "%s%d", j ? ", " : "", (int)op->inputs[j]);
+        fprintf(f, "], \"shape\": [%" PRId64 ", %" PRId64 ", %" PRId64 ", %" PRId64 "], \"attrs\": ",
+                op->out.n, op->out.c, op->out.h, op->out.w);
+        lf__json_attrs(f, op);
+        fprintf(f, ", \"weights\": %" PRId64 ", \"macs\": %" PRId64 "%s}%s\n", op->weight_elems,
+                op->macs, op->is_output ? ", \"output\": true" : "", i + 1 < g->n_ops ? "," : "");
+    }
+    fputs("  ]\n}\n", f);
+    return ferror(f) ? lf_set_error(LF_EIO, "error writing graph JSON") : LF_OK;
+}
