@@ -1,0 +1,50 @@
+/* BRR (buffer-requirement reduction): weights may stream from DRAM one output
+ * channel's block at a time, and feature maps are tiled by output rows. A
+ * group is valid when its row windows plus one weight block fit; when all its
+ * weights do not fit beside the windows, they are re-read once per row tile,
+ * so the tile height h* is chosen as large as the buffer allows. */
+#include "planner/cost/cost_internal.h"
+
+static lf_status lf__brr_eval(lf__group *G, int64_t beta, lf_group_cost *out, lf__peak *peak)
+{
+    int64_t in, outb;
+    lf__group_io(G, &in, &outb);
+    int64_t weights = lf__group_weights(G);
+    int64_t wblk = lf__group_wblk(G);
+    int64_t feat1 = lf__features(G, 1, peak);
+    int64_t height = G->main_href;
+    out->weights = weights;
+    out->features = feat1;
+    out->in_bytes = in;
+    out->out_bytes = outb;
+    out->f_beta = feat1 + wblk;
+    out->valid = out->f_beta < beta;
+    if (weights + feat1 < beta) {
+        out->weight_reads = 1;
+        out->tile_rows = (int32_t)height;
+        out->mbu = weights + feat1;
+    } else {
+        /* F_feat grows with h, so the largest tile that fits is found by
+         * bisection over [1, height]. */
+        int64_t lo = 1, hi = height, best_feat = feat1;
+        while (lo < hi) {
+            int64_t mid = lo + (hi - lo + 1) / 2;
+            int64_t f = lf__features(G, mid, NULL);
+            if (f + wblk < beta) {
+                lo = mid;
+                best_feat = f;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        if (lo == 1)
+            best_feat = feat1;
+        out->tile_rows = (int32_t)lo;
+        out->weight_reads = (int32_t)((height + lo - 1) / lo);
+        out->mbu = best_feat + wblk;
+    }
+    out->f_d = in + outb + (int64_t)out->weight_reads * weights;
+    return LF_OK;
+}
+
+const lf__scheme lf__scheme_brr = {"brr", lf__brr_eval};

@@ -1,0 +1,101 @@
+/* Cost models of a fusion group: F_beta (on-chip buffer bytes the group needs)
+ * and F_D (bytes it moves between DRAM and the buffer), exactly as DESIGN §5
+ * and docs/cost-models.md describe them.
+ *
+ * A cost model binds a graph, a hardware description and a scheme (LBDF or
+ * BRR). Evaluations are pure functions of the group, memoized per group bitset
+ * and safe to call from many threads at once. */
+#ifndef LF_COST_H
+#define LF_COST_H
+
+#include <stdint.h>
+
+#include "hwdesc/hw.h"
+#include "planner/graph.h"
+#include "planner/util/bitset.h"
+
+typedef struct lf_group_cost {
+    int64_t f_beta;       /* buffer requirement deciding validity (F_beta < beta) */
+    int64_t f_d;          /* DRAM bytes: inputs + outputs + weight_reads * weights */
+    int64_t mbu;          /* buffer the chosen schedule uses (BRR: with its tile height) */
+    int64_t weights;      /* sum of the ops' weight bytes */
+    int64_t features;     /* feature (row window) bytes for one output row step */
+    int64_t in_bytes;     /* distinct tensors read from DRAM */
+    int64_t out_bytes;    /* distinct tensors written to DRAM */
+    int32_t weight_reads; /* R_W: how often the weights are read from DRAM */
+    int32_t tile_rows;    /* BRR: output rows per tile h* (1 under LBDF) */
+    int32_t valid;        /* f_beta < beta */
+} lf_group_cost;
+
+typedef struct lf_cost_model lf_cost_model;
+
+typedef struct lf_cost_stats {
+    int64_t hits, misses; /* memo lookups */
+    int64_t entries;
+} lf_cost_stats;
+
+/* Names of the built-in schemes ("lbdf", "brr"), NULL-terminated. */
+const char *const *lf_cost_scheme_names(void);
+
+/* Creates a model for graph g (which must outlive it) under hardware hw and
+ * the scheme named `scheme`; unknown names give LF_ENOTFOUND. Marks fusable
+ * ops (an op invalid even alone is unfusable). */
+lf_status lf_cost_model_create(lf_cost_model **cm, const lf_graph *g, const lf_hw *hw,
+                               const char *scheme);
+void lf_cost_model_free(lf_cost_model *cm);
+
+const lf_graph *lf_cost_graph(const lf_cost_model *cm);
+const lf_hw *lf_cost_hw(const lf_cost_model *cm);
+const char *lf_cost_scheme_name(const lf_cost_model *cm);
+int64_t lf_cost_beta(const lf_cost_model *cm);
+
+/* 1 when op v can belong to a valid group (graph inputs are never fusable:
+ * they are not computed and belong to no group). */
+int lf_cost_fusable(const lf_cost_model *cm, int32_t v);
+int32_t lf_cost_unfusable_count(const lf_cost_model *cm);
+
+/* Evaluates a group (non-empty set of non-input ops); memoized and
+ * thread-safe. Groups need not be connected or valid. */
+lf_status lf_cost_eval(lf_cost_model *cm, const lf_bitset *group, lf_group_cost *out);
+
+/* DRAM of op v alone charged by the BRR rule (weights streamed per row tile):
+ * how the all-ops metric charges an unfusable op under any scheme. */
+lf_status lf_cost_unfusable_dram(lf_cost_model *cm, int32_t v, int64_t *bytes);
+
+void lf_cost_stats_get(const lf_cost_model *cm, lf_cost_stats *st);
+
+/* ---- explanation of one evaluation (for `fusionplan cost`) -------------- */
+
+typedef enum lf_tensor_role {
+    LF_ROLE_INPUT,    /* produced outside the group, read inside */
+    LF_ROLE_INTERNAL, /* produced and read inside only */
+    LF_ROLE_OUTPUT,   /* produced inside, read outside (or a graph output) */
+    LF_ROLE_BOTH      /* produced inside, read inside and outside */
+} lf_tensor_role;
+
+typedef struct lf_window_row {
+    int32_t tensor;      /* op id of the producer */
+    lf_tensor_role role;
+    int32_t view;        /* 1: zero-copy view inside the group (costs no rows) */
+    int64_t lo, hi;      /* row interval of the window (offsets; may exceed the map) */
+    int64_t rows;        /* rows held = min(H, hi - lo + 1); 0 when not read inside */
+    int64_t staging;     /* output staging rows (1 for outputs) */
+    int64_t row_bytes;   /* W * C * act_bytes */
+    int64_t bytes;       /* (rows + staging) * row_bytes */
+    int64_t dram_bytes;  /* bytes moved to or from DRAM for this tensor */
+} lf_window_row;
+
+typedef struct lf_cost_report {
+    lf_group_cost cost;
+    int32_t n_rows;
+    lf_window_row *rows;     /* one per tensor read or written by the group */
+    char snapshot[160];      /* which moment of the schedule gives the peak */
+    int32_t phase;           /* sink row phase at the peak */
+    int32_t n_snapshots;     /* snapshots evaluated (1 + reduction phases) */
+} lf_cost_report;
+
+/* Evaluates without the memo and explains the feature term at its peak. */
+lf_status lf_cost_explain(lf_cost_model *cm, const lf_bitset *group, lf_cost_report *rep);
+void lf_cost_report_destroy(lf_cost_report *rep);
+
+#endif

@@ -1,0 +1,100 @@
+/* Internals shared by the cost-model files: per-op constants, the working view
+ * of one group, the row-window engine, the memo and the scheme table. */
+#ifndef LF_COST_INTERNAL_H
+#define LF_COST_INTERNAL_H
+
+#include <stdint.h>
+
+#include "planner/cost/cost.h"
+#include "planner/optable.h"
+
+/* Per-op constants, computed once per model. */
+typedef struct lf__op_cost {
+    lf_row_kind kind;       /* resolved: Flatten/Reshape become VIEW, REDUCTION or FULL */
+    int32_t k, stride, pad; /* row window of WINDOW ops */
+    int32_t linear;         /* RESIZE: reads two rows */
+    int64_t h;              /* output height */
+    int64_t row_bytes;      /* one output row: W * C * act_bytes */
+    int64_t tensor_bytes;   /* whole output: N * C * H * W * act_bytes */
+    int64_t weight_bytes;
+    int64_t wblk;           /* one output channel's weights (BRR sub-block) */
+    int32_t reads_spatial;  /* some input has H > 1 */
+} lf__op_cost;
+
+/* A rational row scale (rows of a tensor per sink row). */
+typedef struct lf__rat {
+    int64_t num, den;
+} lf__rat;
+
+/* Where the feature term peaks: which snapshot and which sink phase. */
+typedef struct lf__peak {
+    int32_t snapshot_op; /* -1: the group's sinks; else the op whose start is the snapshot */
+    int32_t phase;
+    int32_t n_snapshots;
+} lf__peak;
+
+/* Working view of one group. Local tensor indices: members first, ascending
+ * by op id (so reverse order is reverse topological), then external inputs. */
+typedef struct lf__group {
+    const struct lf_cost_model *cm;
+    int32_t n;            /* members */
+    int32_t nt;           /* members + external inputs */
+    int32_t *tensor;      /* local -> op id */
+    int32_t *loc;         /* op id -> local, -1 elsewhere (size n_ops, restored on destroy) */
+    uint8_t *out;         /* member's output is in Out(G) */
+    uint8_t *active;      /* member is part of the current snapshot */
+    uint8_t *sink;        /* member is a sink of the current snapshot */
+    uint8_t *terminal;    /* reduction member whose result feeds no spatial op */
+    uint8_t *post;        /* member computes a value that exists only after a reduction */
+    int64_t *hv;          /* member's effective height (vectors after a reduction: its input H) */
+    int64_t *lo, *hi;     /* per local tensor window */
+    lf__rat *sigma;       /* per local tensor row scale relative to the sinks */
+    int64_t href;         /* reference height of the sinks of the current snapshot */
+    int64_t main_href;    /* reference height of the group's own sinks (BRR tiles) */
+} lf__group;
+
+lf_status lf__group_init(lf__group *G, const struct lf_cost_model *cm, const int32_t *members,
+                         int32_t n);
+void lf__group_destroy(lf__group *G);
+
+/* DRAM bytes of the group's distinct inputs and outputs. */
+void lf__group_io(const lf__group *G, int64_t *in_bytes, int64_t *out_bytes);
+int64_t lf__group_weights(const lf__group *G);
+int64_t lf__group_wblk(const lf__group *G);
+
+/* Feature bytes when each step produces h rows of the sinks: the maximum over
+ * the snapshots (the sinks, and the start of every op that waits for a
+ * reduction) and over one period of sink phases. `peak` may be NULL. */
+int64_t lf__features(lf__group *G, int64_t h, lf__peak *peak);
+
+/* Re-evaluates one snapshot and phase at h = 1 and fills rows[] (nt entries). */
+void lf__features_explain(lf__group *G, const lf__peak *peak, lf_window_row *rows, int32_t *n_rows);
+
+/* A scheme evaluates a group's F_beta, F_D and schedule. */
+typedef struct lf__scheme {
+    const char *name;
+    lf_status (*eval)(lf__group *G, int64_t beta, lf_group_cost *out, lf__peak *peak);
+} lf__scheme;
+
+extern const lf__scheme lf__scheme_lbdf;
+extern const lf__scheme lf__scheme_brr;
+
+/* Thread-safe memo of group costs keyed by the group bitset. */
+typedef struct lf__memo lf__memo;
+lf_status lf__memo_create(lf__memo **m);
+void lf__memo_free(lf__memo *m);
+int lf__memo_get(lf__memo *m, const lf_bitset *key, lf_group_cost *out);
+lf_status lf__memo_put(lf__memo *m, const lf_bitset *key, const lf_group_cost *cost);
+void lf__memo_stats(const lf__memo *m, int64_t *hits, int64_t *misses, int64_t *entries);
+
+struct lf_cost_model {
+    const lf_graph *g;
+    lf_hw hw;
+    const lf__scheme *scheme;
+    lf__op_cost *ops;
+    uint8_t *fusable;
+    int32_t n_unfusable;
+    lf__memo *memo;
+};
+
+#endif

@@ -1,0 +1,23 @@
+/* LBDF (line-buffer depth-first): every weight of the group stays on chip for
+ * the whole group, feature maps are held as full-width row windows, and the
+ * weights are read from DRAM exactly once. */
+#include "planner/cost/cost_internal.h"
+
+static lf_status lf__lbdf_eval(lf__group *G, int64_t beta, lf_group_cost *out, lf__peak *peak)
+{
+    int64_t in, outb;
+    lf__group_io(G, &in, &outb);
+    out->weights = lf__group_weights(G);
+    out->features = lf__features(G, 1, peak);
+    out->in_bytes = in;
+    out->out_bytes = outb;
+    out->f_beta = out->weights + out->features;
+    out->mbu = out->f_beta;
+    out->weight_reads = 1;
+    out->tile_rows = 1;
+    out->f_d = in + outb + out->weights;
+    out->valid = out->f_beta < beta;
+    return LF_OK;
+}
+
+const lf__scheme lf__scheme_lbdf = {"lbdf", lf__lbdf_eval};

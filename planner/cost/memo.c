@@ -1,0 +1,166 @@
+/* Thread-safe memo of group costs keyed by the group bitset.
+ *
+ * Searches evaluate the same groups again and again (the paper caches F_beta
+ * and F_D per group for this reason). Keys are hashed to one of many shards,
+ * each a hash map behind its own lock, so threads evaluating different groups
+ * rarely contend. Full bitsets are stored and compared, so hash collisions
+ * never return a wrong cost. */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "planner/cost/cost_internal.h"
+#include "planner/util/hashmap.h"
+
+#define LF_MEMO_SHARDS 64
+
+typedef struct lf__memo_entry {
+    struct lf__memo_entry *next; /* same 64-bit hash */
+    lf_group_cost cost;
+    int32_t nwords;
+    uint64_t words[];
+} lf__memo_entry;
+
+typedef struct lf__memo_shard {
+    lf_hashmap map;
+#ifdef _OPENMP
+    omp_lock_t lock;
+#endif
+} lf__memo_shard;
+
+struct lf__memo {
+    lf__memo_shard shards[LF_MEMO_SHARDS];
+    atomic_llong hits, misses, entries;
+};
+
+static void lf__lock(lf__memo_shard *s)
+{
+#ifdef _OPENMP
+    omp_set_lock(&s->lock);
+#else
+    (void)s;
+#endif
+}
+
+static void lf__unlock(lf__memo_shard *s)
+{
+#ifdef _OPENMP
+    omp_unset_lock(&s->lock);
+#else
+    (void)s;
+#endif
+}
+
+lf_status lf__memo_create(lf__memo **out)
+{
+    lf__memo *m = calloc(1, sizeof *m);
+    if (!m)
+        return lf_set_error(LF_ENOMEM, "out of memory for the cost memo");
+    for (int i = 0; i < LF_MEMO_SHARDS; i++) {
+        if (lf_hashmap_init(&m->shards[i].map, 64) != LF_OK) {
+            for (int j = 0; j < i; j++)
+                lf_hashmap_destroy(&m->shards[j].map);
+            free(m);
+            return lf_set_error(LF_ENOMEM, "out of memory for the cost memo");
+        }
+#ifdef _OPENMP
+        omp_init_lock(&m->shards[i].lock);
+#endif
+    }
+    atomic_init(&m->hits, 0);
+    atomic_init(&m->misses, 0);
+    atomic_init(&m->entries, 0);
+    *out = m;
+    return LF_OK;
+}
+
+void lf__memo_free(lf__memo *m)
+{
+    if (!m)
+        return;
+    for (int i = 0; i < LF_MEMO_SHARDS; i++) {
+        lf_hashmap *map = &m->shards[i].map;
+        for (size_t k = 0; k < map->cap; k++) {
+            if (!map->used[k])
+                continue;
+            lf__memo_entry *e = map->values[k];
+            while (e) {
+                lf__memo_entry *next = e->next;
+                free(e);
+                e = next;
+            }
+        }
+        lf_hashmap_destroy(map);
+#ifdef _OPENMP
+        omp_destroy_lock(&m->shards[i].lock);
+#endif
+    }
+    free(m);
+}
+
+static lf__memo_entry *lf__find(lf__memo_entry *e, const lf_bitset *key)
+{
+    for (; e; e = e->next)
+        if (e->nwords == key->nwords &&
+            memcmp(e->words, key->words, (size_t)key->nwords * sizeof(uint64_t)) == 0)
+            return e;
+    return NULL;
+}
+
+int lf__memo_get(lf__memo *m, const lf_bitset *key, lf_group_cost *out)
+{
+    uint64_t h = lf_bitset_hash(key);
+    lf__memo_shard *s = &m->shards[h % LF_MEMO_SHARDS];
+    void *head = NULL;
+    lf__lock(s);
+    lf__memo_entry *e = lf_hashmap_get(&s->map, h, &head) ? lf__find(head, key) : NULL;
+    if (e)
+        *out = e->cost;
+    lf__unlock(s);
+    if (e)
+        atomic_fetch_add(&m->hits, 1);
+    else
+        atomic_fetch_add(&m->misses, 1);
+    return e != NULL;
+}
+
+lf_status lf__memo_put(lf__memo *m, const lf_bitset *key, const lf_group_cost *cost)
+{
+    uint64_t h = lf_bitset_hash(key);
+    lf__memo_shard *s = &m->shards[h % LF_MEMO_SHARDS];
+    lf__memo_entry *e = malloc(sizeof *e + (size_t)key->nwords * sizeof(uint64_t));
+    if (!e)
+        return lf_set_error(LF_ENOMEM, "out of memory in the cost memo");
+    e->cost = *cost;
+    e->nwords = key->nwords;
+    memcpy(e->words, key->words, (size_t)key->nwords * sizeof(uint64_t));
+    lf_status st = LF_OK;
+    void *head = NULL;
+    lf__lock(s);
+    int found = lf_hashmap_get(&s->map, h, &head);
+    if (found && lf__find(head, key)) {
+        /* Another thread stored the same group meanwhile; costs are pure
+         * functions of the group, so the stored one is identical. */
+        free(e);
+    } else {
+        e->next = found ? head : NULL;
+        st = lf_hashmap_put(&s->map, h, e);
+        if (st != LF_OK)
+            free(e);
+        else
+            atomic_fetch_add(&m->entries, 1);
+    }
+    lf__unlock(s);
+    return st;
+}
+
+void lf__memo_stats(const lf__memo *m, int64_t *hits, int64_t *misses, int64_t *entries)
+{
+    *hits = atomic_load(&((lf__memo *)m)->hits);
+    *misses = atomic_load(&((lf__memo *)m)->misses);
+    *entries = atomic_load(&((lf__memo *)m)->entries);
+}

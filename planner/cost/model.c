@@ -1,0 +1,208 @@
+/* The cost model object: per-op constants, fusability, memoized evaluation,
+ * the all-ops charge of unfusable ops and the explanation report. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "planner/cost/cost_internal.h"
+
+static const lf__scheme *const lf__schemes[] = {&lf__scheme_lbdf, &lf__scheme_brr};
+static const char *const lf__scheme_names[] = {"lbdf", "brr", NULL};
+
+const char *const *lf_cost_scheme_names(void) { return lf__scheme_names; }
+
+/* Flatten and Reshape are free views of vectors, streaming reductions when a
+ * spatial map flows into a Gemm (which accumulates row by row), and need the
+ * whole map otherwise. */
+static lf_row_kind lf__resolve_kind(const lf_graph *g, const lf_op *op)
+{
+    lf_row_kind k = lf_op_info_of(op->type)->rows;
+    if (op->type != LF_OP_FLATTEN && op->type != LF_OP_RESHAPE)
+        return k;
+    const lf_shape *in = &g->ops[op->inputs[0]].out;
+    if (in->h <= 1 || op->out.h == in->h)
+        return LF_ROWS_VIEW;
+    int all_gemm = op->n_consumers > 0;
+    for (int32_t c = 0; c < op->n_consumers; c++) {
+        lf_op_type t = g->ops[op->consumers[c]].type;
+        all_gemm &= t == LF_OP_GEMM || t == LF_OP_MATMUL;
+    }
+    return all_gemm ? LF_ROWS_REDUCTION : LF_ROWS_FULL;
+}
+
+static void lf__op_constants(const lf_graph *g, const lf_hw *hw, int32_t v, lf__op_cost *c)
+{
+    const lf_op *op = &g->ops[v];
+    memset(c, 0, sizeof *c);
+    c->kind = lf__resolve_kind(g, op);
+    lf_op_row_window(op, &c->k, &c->stride, &c->pad);
+    c->linear = op->type == LF_OP_RESIZE && op->attr.linear;
+    c->h = op->out.h;
+    c->row_bytes = op->out.w * op->out.c * hw->act_bytes;
+    c->tensor_bytes = op->out.n * op->out.c * op->out.h * op->out.w * hw->act_bytes;
+    c->weight_bytes = op->weight_elems * hw->weight_bytes;
+    int64_t per_channel = 0;
+    if (op->type == LF_OP_CONV || op->type == LF_OP_GEMM || op->type == LF_OP_MATMUL)
+        per_channel = op->out.c > 0 ? op->weight_elems / op->out.c : 0;
+    else if (op->type == LF_OP_BATCHNORM)
+        per_channel = 2;
+    c->wblk = per_channel * hw->weight_bytes;
+    for (int32_t j = 0; j < op->n_inputs; j++)
+        c->reads_spatial |= g->ops[op->inputs[j]].out.h > 1;
+}
+
+static lf_status lf__compute(const lf_cost_model *cm, const lf__scheme *scheme,
+                             const int32_t *members, int32_t n, lf_group_cost *out, lf__peak *peak)
+{
+    lf__group G;
+    lf_status st = lf__group_init(&G, cm, members, n);
+    if (st != LF_OK)
+        return st;
+    lf__peak local;
+    memset(out, 0, sizeof *out);
+    st = scheme->eval(&G, cm->hw.buffer_bytes, out, peak ? peak : &local);
+    lf__group_destroy(&G);
+    return st;
+}
+
+lf_status lf_cost_model_create(lf_cost_model **out, const lf_graph *g, const lf_hw *hw,
+                               const char *scheme)
+{
+    *out = NULL;
+    const lf__scheme *sc = NULL;
+    for (size_t i = 0; i < sizeof lf__schemes / sizeof lf__schemes[0]; i++)
+        if (strcmp(lf__schemes[i]->name, scheme) == 0)
+            sc = lf__schemes[i];
+    if (!sc)
+        return lf_set_error(LF_ENOTFOUND, "unknown cost scheme '%s' (known: lbdf, brr)", scheme);
+    if (hw->buffer_bytes <= 0 || hw->act_bytes <= 0 || hw->weight_bytes <= 0)
+        return lf_set_error(LF_EINVAL, "hardware '%s': buffer and element sizes must be positive",
+                            hw->name);
+    lf_cost_model *cm = calloc(1, sizeof *cm);
+    if (!cm)
+        return lf_set_error(LF_ENOMEM, "out of memory creating the cost model");
+    cm->g = g;
+    cm->hw = *hw;
+    cm->scheme = sc;
+    cm->ops = calloc((size_t)g->n_ops, sizeof *cm->ops);
+    cm->fusable = calloc((size_t)g->n_ops, 1);
+    lf_status st = (cm->ops && cm->fusable) ? lf__memo_create(&cm->memo)
+                                            : lf_set_error(LF_ENOMEM, "out of memory creating the cost model");
+    for (int32_t v = 0; st == LF_OK && v < g->n_ops; v++)
+        lf__op_constants(g, hw, v, &cm->ops[v]);
+    for (int32_t v = 0; st == LF_OK && v < g->n_ops; v++) {
+        if (g->ops[v].type == LF_OP_INPUT)
+            continue;
+        lf_group_cost c;
+        st = lf__compute(cm, sc, &v, 1, &c, NULL);
+        cm->fusable[v] = (uint8_t)(st == LF_OK && c.valid);
+        cm->n_unfusable += !cm->fusable[v];
+    }
+    if (st != LF_OK) {
+        lf_cost_model_free(cm);
+        return st;
+    }
+    *out = cm;
+    return LF_OK;
+}
+
+void lf_cost_model_free(lf_cost_model *cm)
+{
+    if (!cm)
+        return;
+    lf__memo_free(cm->memo);
+    free(cm->ops);
+    free(cm->fusable);
+    free(cm);
+}
+
+const lf_graph *lf_cost_graph(const lf_cost_model *cm) { return cm->g; }
+const lf_hw *lf_cost_hw(const lf_cost_model *cm) { return &cm->hw; }
+const char *lf_cost_scheme_name(const lf_cost_model *cm) { return cm->scheme->name; }
+int64_t lf_cost_beta(const lf_cost_model *cm) { return cm->hw.buffer_bytes; }
+int lf_cost_fusable(const lf_cost_model *cm, int32_t v) { return cm->fusable[v]; }
+int32_t lf_cost_unfusable_count(const lf_cost_model *cm) { return cm->n_unfusable; }
+
+/* Member list of a bitset; validates the size against the graph. */
+static lf_status lf__members(const lf_cost_model *cm, const lf_bitset *group, int32_t **members,
+                             int32_t *n)
+{
+    if (group->nbits != cm->g->n_ops)
+        return lf_set_error(LF_EINVAL, "group bitset has %d bits, graph '%s' has %d ops",
+                            (int)group->nbits, cm->g->name, (int)cm->g->n_ops);
+    *n = lf_bitset_count(group);
+    if (*n == 0)
+        return lf_set_error(LF_EINVAL, "empty group");
+    *members = malloc((size_t)*n * sizeof(int32_t));
+    if (!*members)
+        return lf_set_error(LF_ENOMEM, "out of memory evaluating a group");
+    lf_bitset_to_list(group, *members);
+    return LF_OK;
+}
+
+lf_status lf_cost_eval(lf_cost_model *cm, const lf_bitset *group, lf_group_cost *out)
+{
+    if (lf__memo_get(cm->memo, group, out))
+        return LF_OK;
+    int32_t *members = NULL, n = 0;
+    lf_status st = lf__members(cm, group, &members, &n);
+    if (st != LF_OK)
+        return st;
+    st = lf__compute(cm, cm->scheme, members, n, out, NULL);
+    free(members);
+    if (st == LF_OK)
+        st = lf__memo_put(cm->memo, group, out);
+    return st;
+}
+
+lf_status lf_cost_unfusable_dram(lf_cost_model *cm, int32_t v, int64_t *bytes)
+{
+    lf_group_cost c;
+    lf_status st = lf__compute(cm, &lf__scheme_brr, &v, 1, &c, NULL);
+    *bytes = st == LF_OK ? c.f_d : 0;
+    return st;
+}
+
+void lf_cost_stats_get(const lf_cost_model *cm, lf_cost_stats *s)
+{
+    lf__memo_stats(cm->memo, &s->hits, &s->misses, &s->entries);
+}
+
+lf_status lf_cost_explain(lf_cost_model *cm, const lf_bitset *group, lf_cost_report *rep)
+{
+    memset(rep, 0, sizeof *rep);
+    int32_t *members = NULL, n = 0;
+    lf_status st = lf__members(cm, group, &members, &n);
+    if (st != LF_OK)
+        return st;
+    lf__group G;
+    st = lf__group_init(&G, cm, members, n);
+    free(members);
+    if (st != LF_OK)
+        return st;
+    lf__peak peak = {-1, 0, 0};
+    st = cm->scheme->eval(&G, cm->hw.buffer_bytes, &rep->cost, &peak);
+    rep->rows = st == LF_OK ? calloc((size_t)G.nt, sizeof *rep->rows) : NULL;
+    if (st == LF_OK && !rep->rows)
+        st = lf_set_error(LF_ENOMEM, "out of memory explaining a group");
+    if (st == LF_OK) {
+        lf__features_explain(&G, &peak, rep->rows, &rep->n_rows);
+        rep->phase = peak.phase;
+        rep->n_snapshots = peak.n_snapshots;
+        if (peak.snapshot_op < 0)
+            snprintf(rep->snapshot, sizeof rep->snapshot, "group sinks producing row %d",
+                     (int)peak.phase);
+        else
+            snprintf(rep->snapshot, sizeof rep->snapshot,
+                     "start of '%s' (after the reduction it waits for)",
+                     cm->g->ops[peak.snapshot_op].name);
+    }
+    lf__group_destroy(&G);
+    return st;
+}
+
+void lf_cost_report_destroy(lf_cost_report *rep)
+{
+    free(rep->rows);
+    rep->rows = NULL;
+    rep->n_rows = 0;
+}

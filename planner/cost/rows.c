@@ -1,0 +1,380 @@
+/* The row-window engine behind both schemes (DESIGN §5, docs/cost-models.md).
+ *
+ * A snapshot is a moment of the group's line-buffered schedule: a set of
+ * active ops and the sinks that are producing rows at that moment. Walking the
+ * active ops in reverse topological order, every consumer asks its inputs for
+ * a row interval (its window); a tensor holds the hull of what its consumers
+ * ask, capped at its height. The producer's own current row is the top of
+ * that hull. The feature term is the sum of the held rows plus one staging row
+ * per output, maximised over snapshots and over one period of sink phases.
+ *
+ * Snapshots: the group's own sinks, and, for every op that reads a value only
+ * a streaming reduction can produce (the squeeze-and-excite multiply), the
+ * moment that op starts, with only its ancestors active. */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "planner/cost/cost_internal.h"
+
+#define LF_MAX_PHASES 64
+/* Squeeze-and-excite multiplies per group whose start is evaluated as a
+ * snapshot of its own; real groups hold a handful. */
+#define LF_MAX_BOUNDARIES 64
+
+static int64_t lf__gcd(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a < 0 ? -a : a;
+}
+
+static lf__rat lf__rat_make(int64_t num, int64_t den)
+{
+    int64_t d = lf__gcd(num, den);
+    if (d == 0)
+        return (lf__rat){0, 1};
+    return (lf__rat){num / d, den / d};
+}
+
+static lf__rat lf__rat_mul(lf__rat a, int64_t num, int64_t den)
+{
+    return lf__rat_make(a.num * num, a.den * den);
+}
+
+static int lf__rat_less(lf__rat a, lf__rat b) { return a.num * b.den < b.num * a.den; }
+
+/* ceil((h - 1) * sigma): extra rows a tensor needs when the sinks advance h rows per step. */
+static int64_t lf__growth(lf__rat s, int64_t h)
+{
+    if (h <= 1 || s.num == 0)
+        return 0;
+    int64_t x = (h - 1) * s.num;
+    return (x + s.den - 1) / s.den;
+}
+
+static int64_t lf__floor_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+/* Marks the active members of a snapshot and its sinks. snapshot_op < 0: the
+ * whole group with its own sinks; otherwise the ancestors of that op within
+ * the group, with the op as the only sink. */
+static void lf__select(lf__group *G, int32_t snapshot_op)
+{
+    const lf_graph *g = G->cm->g;
+    if (snapshot_op < 0) {
+        memset(G->active, 1, (size_t)G->n);
+    } else {
+        memset(G->active, 0, (size_t)G->n);
+        G->active[G->loc[snapshot_op]] = 1;
+        for (int32_t i = G->loc[snapshot_op]; i >= 0; i--) {
+            if (!G->active[i])
+                continue;
+            const lf_op *op = &g->ops[G->tensor[i]];
+            for (int32_t j = 0; j < op->n_inputs; j++) {
+                int32_t l = G->loc[op->inputs[j]];
+                if (l < G->n)
+                    G->active[l] = 1;
+            }
+        }
+    }
+    for (int32_t i = 0; i < G->n; i++) {
+        if (!G->active[i]) {
+            G->sink[i] = 0;
+            continue;
+        }
+        if (snapshot_op >= 0) {
+            G->sink[i] = G->tensor[i] == snapshot_op;
+            continue;
+        }
+        const lf_op *op = &g->ops[G->tensor[i]];
+        int inner = 0;
+        for (int32_t c = 0; c < op->n_consumers && !inner; c++) {
+            int32_t l = G->loc[op->consumers[c]];
+            inner = l >= 0 && l < G->n;
+        }
+        G->sink[i] = (uint8_t)!inner;
+    }
+}
+
+/* Per snapshot: which reductions are terminal (nothing spatial waits for
+ * them), which values exist only after a reduction, each member's effective
+ * height, the sinks' reference height and the row scales. */
+static void lf__prepare(lf__group *G)
+{
+    const lf_graph *g = G->cm->g;
+    const lf__op_cost *oc = G->cm->ops;
+    /* Forward: post-reduction values and effective heights. */
+    for (int32_t i = 0; i < G->n; i++) {
+        if (!G->active[i])
+            continue;
+        int32_t v = G->tensor[i];
+        const lf_op *op = &g->ops[v];
+        int post = 0;
+        int64_t hv = oc[v].h;
+        int64_t hin = op->n_inputs ? g->ops[op->inputs[0]].out.h : 1;
+        if (oc[v].kind == LF_ROWS_REDUCTION) {
+            post = 1;
+            hv = hin;
+        } else if (oc[v].h == 1) {
+            for (int32_t j = 0; j < op->n_inputs; j++) {
+                int32_t l = G->loc[op->inputs[j]];
+                if (l < G->n && G->active[l]) {
+                    post |= G->post[l];
+                    if (G->hv[l] > hv)
+                        hv = G->hv[l];
+                }
+            }
+        }
+        G->post[i] = (uint8_t)post;
+        G->hv[i] = hv;
+    }
+    /* Backward: a reduction is terminal when no active op downstream of it
+     * reads a spatial map (then it simply accumulates rows as they stream). */
+    G->href = 1;
+    for (int32_t i = G->n - 1; i >= 0; i--) {
+        if (!G->active[i])
+            continue;
+        const lf_op *op = &g->ops[G->tensor[i]];
+        int spatial_below = 0;
+        for (int32_t c = 0; c < op->n_consumers; c++) {
+            int32_t l = G->loc[op->consumers[c]];
+            if (l >= 0 && l < G->n && G->active[l])
+                spatial_below |= oc[op->consumers[c]].reads_spatial || !G->terminal[l];
+        }
+        /* terminal[] doubles as "nothing spatial below" for non-reductions. */
+        G->terminal[i] = (uint8_t)!spatial_below;
+        if (G->sink[i] && G->hv[i] > G->href)
+            G->href = G->hv[i];
+    }
+    /* Row scales: sinks advance hv/href rows per step; inputs scale by stride. */
+    for (int32_t t = 0; t < G->nt; t++)
+        G->sigma[t] = (lf__rat){0, 1};
+    for (int32_t i = G->n - 1; i >= 0; i--) {
+        if (!G->active[i])
+            continue;
+        int32_t v = G->tensor[i];
+        const lf_op *op = &g->ops[v];
+        if (G->sink[i])
+            G->sigma[i] = lf__rat_make(G->hv[i], G->href);
+        lf__rat s = G->sigma[i];
+        for (int32_t j = 0; j < op->n_inputs; j++) {
+            int32_t l = G->loc[op->inputs[j]];
+            const lf_op *in = &g->ops[op->inputs[j]];
+            lf__rat d = {0, 1};
+            switch (oc[v].kind) {
+            case LF_ROWS_WINDOW: d = lf__rat_mul(s, oc[v].stride, 1); break;
+            case LF_ROWS_VIEW: d = s; break;
+            case LF_ROWS_REDUCTION: d = G->terminal[i] ? s : (lf__rat){0, 1}; break;
+            case LF_ROWS_RESIZE: d = lf__rat_mul(s, in->out.h, op->out.h); break;
+            default: break;
+            }
+            if (lf__rat_less(G->sigma[l], d))
+                G->sigma[l] = d;
+        }
+    }
+}
+
+/* Number of sink phases after which the windows repeat: 1 unless sinks run
+ * at different heights or a resize maps rows fractionally. */
+static int32_t lf__phases(const lf__group *G)
+{
+    const lf_graph *g = G->cm->g;
+    int64_t p = 1;
+    for (int32_t i = 0; i < G->n; i++) {
+        if (!G->active[i])
+            continue;
+        int64_t f = 1;
+        if (G->sink[i])
+            f = (G->href + G->hv[i] - 1) / G->hv[i];
+        const lf_op *op = &g->ops[G->tensor[i]];
+        if (G->cm->ops[G->tensor[i]].kind == LF_ROWS_RESIZE) {
+            int64_t hin = g->ops[op->inputs[0]].out.h;
+            f = (op->out.h + hin - 1) / hin;
+            if (f < 2)
+                f = 2;
+        }
+        if (f > 1)
+            p = p / lf__gcd(p, f) * f;
+        if (p >= LF_MAX_PHASES)
+            return LF_MAX_PHASES;
+    }
+    return (int32_t)p;
+}
+
+/* One snapshot at one phase: propagates windows and returns the feature bytes
+ * for h rows per step. */
+static int64_t lf__eval_phase(lf__group *G, int32_t phase, int64_t h, int32_t snapshot_op)
+{
+    const lf_graph *g = G->cm->g;
+    const lf__op_cost *oc = G->cm->ops;
+    for (int32_t t = 0; t < G->nt; t++) {
+        G->lo[t] = INT64_MAX;
+        G->hi[t] = INT64_MIN;
+    }
+    for (int32_t i = G->n - 1; i >= 0; i--) {
+        if (!G->active[i])
+            continue;
+        int32_t v = G->tensor[i];
+        const lf_op *op = &g->ops[v];
+        int64_t delta, vlo, vhi;
+        if (G->sink[i] || G->hi[i] == INT64_MIN) {
+            delta = lf__floor_div((int64_t)phase * G->hv[i], G->href);
+            vlo = vhi = delta;
+        } else {
+            delta = G->hi[i];
+            vlo = G->lo[i];
+            vhi = G->hi[i];
+        }
+        for (int32_t j = 0; j < op->n_inputs; j++) {
+            int32_t l = G->loc[op->inputs[j]];
+            int64_t hin = g->ops[op->inputs[j]].out.h, a, b;
+            switch (oc[v].kind) {
+            case LF_ROWS_WINDOW:
+                a = (int64_t)oc[v].stride * delta - oc[v].pad;
+                b = a + oc[v].k - 1;
+                break;
+            case LF_ROWS_VIEW:
+                a = vlo;
+                b = vhi;
+                break;
+            case LF_ROWS_REDUCTION:
+                /* A reduction whose result something spatial waits for can
+                 * only finish after the last input row. */
+                a = b = G->terminal[i] ? delta : hin - 1;
+                break;
+            case LF_ROWS_RESIZE:
+                a = lf__floor_div(delta * hin, op->out.h);
+                b = a + oc[v].linear;
+                break;
+            default: /* LF_ROWS_FULL */
+                a = 0;
+                b = hin - 1;
+                break;
+            }
+            if (a < G->lo[l])
+                G->lo[l] = a;
+            if (b > G->hi[l])
+                G->hi[l] = b;
+        }
+    }
+    int64_t sum = 0;
+    for (int32_t t = 0; t < G->nt; t++) {
+        int32_t v = G->tensor[t];
+        if (G->hi[t] >= G->lo[t] && !(t < G->n && oc[v].kind == LF_ROWS_VIEW)) {
+            int64_t h_t = g->ops[v].out.h;
+            int64_t rows = G->hi[t] - G->lo[t] + 1 + lf__growth(G->sigma[t], h);
+            sum += (rows < h_t ? rows : h_t) * oc[v].row_bytes;
+        }
+        if (t < G->n && G->active[t] && (G->out[t] || G->tensor[t] == snapshot_op)) {
+            int64_t h_t = g->ops[v].out.h;
+            int64_t rows = 1 + lf__growth(G->sigma[t], h);
+            sum += (rows < h_t ? rows : h_t) * oc[v].row_bytes;
+        }
+    }
+    return sum;
+}
+
+/* Ops whose start is a snapshot of its own: they read a spatial map and a
+ * value that only exists after a reduction inside the group. */
+static int lf__is_phase_boundary(const lf__group *G, int32_t i)
+{
+    const lf_graph *g = G->cm->g;
+    int32_t v = G->tensor[i];
+    if (!G->cm->ops[v].reads_spatial || G->cm->ops[v].kind == LF_ROWS_REDUCTION)
+        return 0;
+    const lf_op *op = &g->ops[v];
+    for (int32_t j = 0; j < op->n_inputs; j++) {
+        int32_t l = G->loc[op->inputs[j]];
+        if (l < G->n && G->post[l])
+            return 1;
+    }
+    return 0;
+}
+
+static int64_t lf__eval_snapshot(lf__group *G, int32_t snapshot_op, int64_t h, lf__peak *peak)
+{
+    lf__select(G, snapshot_op);
+    lf__prepare(G);
+    int32_t phases = lf__phases(G);
+    int64_t best = -1;
+    for (int32_t p = 0; p < phases; p++) {
+        int64_t f = lf__eval_phase(G, p, h, snapshot_op);
+        if (f > best) {
+            best = f;
+            if (peak) {
+                peak->phase = p;
+                peak->snapshot_op = snapshot_op;
+            }
+        }
+    }
+    return best;
+}
+
+int64_t lf__features(lf__group *G, int64_t h, lf__peak *peak)
+{
+    lf__peak local, cand;
+    lf__peak *pk = peak ? peak : &local;
+    int64_t best = lf__eval_snapshot(G, -1, h, pk);
+    G->main_href = G->href;
+    pk->n_snapshots = 1;
+    /* post[] from the main snapshot identifies the phase boundaries. */
+    int32_t n_boundaries = 0;
+    int32_t list[LF_MAX_BOUNDARIES];
+    for (int32_t i = 0; i < G->n; i++)
+        if (lf__is_phase_boundary(G, i) && n_boundaries < LF_MAX_BOUNDARIES)
+            list[n_boundaries++] = G->tensor[i];
+    for (int32_t k = 0; k < n_boundaries; k++) {
+        int64_t f = lf__eval_snapshot(G, list[k], h, &cand);
+        pk->n_snapshots++;
+        if (f > best) {
+            best = f;
+            pk->snapshot_op = cand.snapshot_op;
+            pk->phase = cand.phase;
+        }
+    }
+    return best;
+}
+
+void lf__features_explain(lf__group *G, const lf__peak *peak, lf_window_row *rows, int32_t *n_rows)
+{
+    const lf_graph *g = G->cm->g;
+    const lf__op_cost *oc = G->cm->ops;
+    lf__select(G, peak->snapshot_op);
+    lf__prepare(G);
+    lf__eval_phase(G, peak->phase, 1, peak->snapshot_op);
+    int32_t n = 0;
+    for (int32_t t = 0; t < G->nt; t++) {
+        int32_t v = G->tensor[t];
+        lf_window_row *r = &rows[n++];
+        memset(r, 0, sizeof *r);
+        r->tensor = v;
+        int member = t < G->n;
+        int inner = G->hi[t] >= G->lo[t];
+        if (!member)
+            r->role = LF_ROLE_INPUT;
+        else if (G->out[t])
+            r->role = inner ? LF_ROLE_BOTH : LF_ROLE_OUTPUT;
+        else
+            r->role = LF_ROLE_INTERNAL;
+        r->view = member && oc[v].kind == LF_ROWS_VIEW;
+        r->row_bytes = oc[v].row_bytes;
+        if (inner) {
+            r->lo = G->lo[t];
+            r->hi = G->hi[t];
+            int64_t span = r->hi - r->lo + 1;
+            r->rows = r->view ? 0 : (span < g->ops[v].out.h ? span : g->ops[v].out.h);
+        }
+        if (member && G->active[t] && (G->out[t] || v == peak->snapshot_op))
+            r->staging = 1;
+        r->bytes = (r->rows + r->staging) * r->row_bytes;
+        r->dram_bytes = (!member || G->out[t]) ? oc[v].tensor_bytes : 0;
+    }
+    *n_rows = n;
+}
