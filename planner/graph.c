@@ -154,6 +154,7 @@ static void lf__json_attrs(FILE *f, const lf_op *op)
         LF_ATTR(a->has_bias, "has_bias", 1);
         LF_ATTR(a->folded_bn, "folded_bn", 1);
         LF_ATTR(a->ceil_mode, "ceil_mode", 1);
+        LF_ATTR(a->count_include_pad, "count_include_pad", 1);
         break;
     case LF_OP_GEMM:
     case LF_OP_MATMUL:
@@ -173,13 +174,28 @@ static void lf__json_attrs(FILE *f, const lf_op *op)
         break;
     case LF_OP_RESIZE:
         LF_ATTR(a->scale, "scale", a->scale);
+        LF_ATTR(a->out_h, "out_h", a->out_h);
+        LF_ATTR(a->out_w, "out_w", a->out_w);
         LF_ATTR(1, "linear", a->linear);
+        break;
+    case LF_OP_RESHAPE:
+        LF_ATTR(1, "shape_c", a->shape_c);
+        LF_ATTR(1, "shape_h", a->shape_h);
+        LF_ATTR(1, "shape_w", a->shape_w);
+        break;
+    case LF_OP_INPUT:
+        LF_ATTR(1, "batch", a->batch ? a->batch : 1);
+        LF_ATTR(1, "c", a->in_c);
+        LF_ATTR(1, "h", a->in_h);
+        LF_ATTR(1, "w", a->in_w);
         break;
     default:
         break;
     }
 #undef LF_ATTR
-    if (a->act != LF_ACT_NONE)
+    if (op->type == LF_OP_CLIP)
+        fprintf(f, "%s\"min\": %g, \"max\": %g", sep, (double)a->clip_min, (double)a->clip_max);
+    else if (a->act != LF_ACT_NONE)
         fprintf(f, "%s\"act\": \"%s\"", sep, lf_act_name(a->act));
     fputs("}", f);
 }

@@ -107,7 +107,8 @@ typedef struct lf__name_index {
     int32_t n;
 } lf__name_index;
 
-static const lf__pending_op *lf__sort_ops;
+/* qsort has no context argument; the table being sorted is per thread. */
+static _Thread_local const lf__pending_op *lf__sort_ops;
 static int lf__cmp_names(const void *a, const void *b)
 {
     int32_t ia = *(const int32_t *)a, ib = *(const int32_t *)b;

@@ -1,0 +1,60 @@
+/* Plans: a partition of a graph's compute ops into fusion groups, the
+ * validity rules of DESIGN §4 and the metrics users compare plans by. */
+#ifndef LF_PLAN_H
+#define LF_PLAN_H
+
+#include <stdint.h>
+
+#include "planner/cost/cost.h"
+
+typedef struct lf_plan {
+    int32_t n_ops;
+    int32_t n_groups;
+    int32_t *group_of; /* op id -> group index in [0, n_groups); -1 for graph inputs */
+} lf_plan;
+
+/* A plan with no groups yet (every entry -1). */
+lf_status lf_plan_init(lf_plan *p, int32_t n_ops);
+void lf_plan_destroy(lf_plan *p); /* safe after a failed init */
+lf_status lf_plan_copy(lf_plan *dst, const lf_plan *src); /* dst uninitialised */
+
+/* Renumbers groups in order of their smallest op id, which makes equal
+ * partitions byte-identical. Entries must be -1 or >= 0; group indices need
+ * not be dense beforehand. */
+void lf_plan_canonicalize(lf_plan *p);
+
+/* Members of group gi as a bitset (out must have n_ops bits; it is cleared). */
+void lf_plan_group_bitset(const lf_plan *p, int32_t gi, lf_bitset *out);
+
+/* Number of ops in group gi. */
+int32_t lf_plan_group_size(const lf_plan *p, int32_t gi);
+
+/* Checks DESIGN §4: every compute op in exactly one group and graph inputs in
+ * none, unfusable ops alone, every group weakly connected, the quotient graph
+ * of groups acyclic and every group valid (F_beta < beta). LF_EPLAN with a
+ * message naming the first violation. */
+lf_status lf_plan_check(const lf_plan *p, lf_cost_model *cm);
+
+/* 1 when the quotient graph of groups has no cycle. */
+int lf_plan_quotient_acyclic(const lf_plan *p, const lf_graph *g);
+
+typedef struct lf_plan_metrics {
+    int64_t dram_fusable;   /* sum of F_D over groups of fusable ops (the paper's figure) */
+    int64_t dram_all;       /* plus unfusable ops charged with streamed weights */
+    int64_t mbu;            /* maximum buffer usage over the groups of fusable ops */
+    int32_t n_groups;       /* groups of fusable ops */
+    int32_t n_unfusable;    /* unfusable ops (each its own group) */
+    int32_t n_invalid;      /* groups of fusable ops with F_beta >= beta */
+    double dram_time_s;     /* dram_all / bandwidth */
+    double energy_j;        /* dram_all * pJ/byte, or -1 when the hardware gives no figure */
+} lf_plan_metrics;
+
+lf_status lf_plan_metrics_compute(const lf_plan *p, lf_cost_model *cm, lf_plan_metrics *m);
+
+/* Orders plans: less fusable-op DRAM, then fewer groups, then the
+ * lexicographically smallest list of group minimum op ids (both plans
+ * canonical). Negative when a is better. */
+int lf_plan_compare(const lf_plan *a, const lf_plan_metrics *ma, const lf_plan *b,
+                    const lf_plan_metrics *mb);
+
+#endif
