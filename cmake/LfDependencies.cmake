@@ -3,6 +3,8 @@
 # configure report.
 
 find_package(LibXml2 REQUIRED)
+set(THREADS_PREFER_PTHREAD_FLAG ON)
+find_package(Threads REQUIRED)
 
 set(LF_HAVE_OPENMP OFF)
 set(LF_OPENMP_SUMMARY "off (serial fallback)")

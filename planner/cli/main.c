@@ -1,2 +1,50 @@
+/* fusionplan: plans layer fusion for DNN inference on accelerators. */
 #include <stdio.h>
-int main(void) { puts("fusionplan: under construction"); return 0; }
+#include <string.h>
+
+#include "planner/cli/cli.h"
+
+typedef struct lf__command_entry {
+    const char *name;
+    const char *summary;
+    int (*run)(int argc, char **argv);
+} lf__command_entry;
+
+static const lf__command_entry lf__commands[] = {
+    {"models", "list the built-in networks with ops, parameters and GMACs", lf_cmd_models},
+    {"info", "summarise a network under a hardware description, layer by layer", lf_cmd_info},
+    {"cost", "F_beta and F_D of one fusion group, with the row windows behind them", lf_cmd_cost},
+    {"plan", "partition a network into fusion groups and export the plan", lf_cmd_plan},
+};
+
+static void lf__usage(FILE *f)
+{
+    fprintf(f, "usage: fusionplan <command> [options]\n\n"
+               "Plans layer fusion for DNN inference on accelerators with a small on-chip buffer.\n\n"
+               "commands:\n");
+    for (size_t i = 0; i < sizeof lf__commands / sizeof lf__commands[0]; i++)
+        fprintf(f, "  %-8s %s\n", lf__commands[i].name, lf__commands[i].summary);
+    fprintf(f, "\nRun 'fusionplan <command> --help' for a command's options.\n"
+               "Example: fusionplan plan --model resnet50 --buffer 256KB -o plan.json\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        lf__usage(stderr);
+        return LF_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        lf__usage(stdout);
+        return LF_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("fusionplan %s\n", LF_VERSION);
+        return LF_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof lf__commands / sizeof lf__commands[0]; i++)
+        if (strcmp(argv[1], lf__commands[i].name) == 0)
+            return lf__commands[i].run(argc - 2, argv + 2);
+    fprintf(stderr, "fusionplan: unknown command '%s' (see 'fusionplan --help')\n", argv[1]);
+    return LF_EXIT_USAGE;
+}

@@ -1,0 +1,43 @@
+/* Internal to hwdesc/: the value parsers behind the XML attributes that
+ * hw.h does not export, and the limits they enforce.
+ *
+ * Every parser accepts "<number><optional white space><unit>" with optional
+ * surrounding white space, where <number> is a plain decimal ("25.6", no sign,
+ * no exponent, at most 18 significant digits), and units are case-sensitive.
+ * On failure it returns LF_EPARSE (no number, no unit, unknown unit) or
+ * LF_ERANGE (negative, zero, out of range) and records a message about the
+ * value alone, such as `"256" has no unit (use B, KB, KiB, MB or MiB)`; the
+ * XML loader prefixes it with the file, line, element and attribute. */
+#ifndef LF_HW_INTERNAL_H
+#define LF_HW_INTERNAL_H
+
+#include <stdint.h>
+
+#include "hwdesc/hw.h"
+
+/* Upper limits beyond which a figure is taken for a typing mistake. */
+#define LF__HW_MAX_SIZE ((int64_t)1 << 40)  /* 1 TiB */
+#define LF__HW_MAX_BANDWIDTH 1e15           /* 1 PB/s */
+#define LF__HW_MAX_PJ_PER_BYTE 1e4          /* 10 nJ per byte */
+#define LF__HW_MAX_RATE 1e18                /* MAC/s or FLOP/s */
+#define LF__HW_MAX_TIME 1.0                 /* seconds per kernel launch */
+#define LF__HW_MAX_DEVICE 255
+
+/* "20pJ/B" -> 20 (picojoules per byte). */
+lf_status lf__hw_parse_energy(const char *text, double *pj_per_byte);
+/* "2TMAC/s" -> 2e12; units MAC/s, MMAC/s, GMAC/s, TMAC/s. */
+lf_status lf__hw_parse_mac_rate(const char *text, double *macs);
+/* "989TFLOP/s" -> 9.89e14; units FLOP/s, GFLOP/s, TFLOP/s, PFLOP/s. */
+lf_status lf__hw_parse_flop_rate(const char *text, double *flops);
+/* "5us" -> 5e-6 seconds; units s, ms, us, ns. */
+lf_status lf__hw_parse_time(const char *text, double *seconds);
+/* "int8" -> 1 byte per element; int8 uint8 int16 fp16 bf16 int32 fp32. */
+lf_status lf__hw_parse_datatype(const char *text, int32_t *bytes);
+/* "0" -> 0; a CUDA device index, 0 .. LF__HW_MAX_DEVICE. */
+lf_status lf__hw_parse_device(const char *text, int32_t *index);
+
+/* The schema compiled into the library from hwdesc/hwdesc.xsd. */
+extern const char lf_hwdesc_xsd[];
+extern const long lf_hwdesc_xsd_len;
+
+#endif

@@ -1,0 +1,142 @@
+/* Option parsing and error reporting for the CLI. Options are long only
+ * ("--name value" or "--name=value") so that every command reads the same
+ * way; anything unexpected is one error line and exit status 2. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "planner/cli/cli.h"
+
+static lf_cli_opt *lf__find_opt(lf_cli_command *cmd, const char *name, size_t len)
+{
+    for (int i = 0; i < cmd->n_opts; i++)
+        if (strlen(cmd->opts[i].name) == len && strncmp(cmd->opts[i].name, name, len) == 0)
+            return &cmd->opts[i];
+    return NULL;
+}
+
+int lf_cli_usage_error(const lf_cli_command *cmd, const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "fusionplan %s: %s (see 'fusionplan %s --help')\n", cmd->name, msg, cmd->name);
+    return LF_EXIT_USAGE;
+}
+
+int lf_cli_parse(lf_cli_command *cmd, int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            lf_cli_help(cmd, stdout);
+            return 1;
+        }
+        /* -o is the one short option, for the output file every tool has. */
+        if (strcmp(a, "-o") == 0 && lf__find_opt(cmd, "output", 6))
+            a = "--output";
+        if (strncmp(a, "--", 2) != 0)
+            return lf_cli_usage_error(cmd, "unexpected argument '%s'", a);
+        const char *name = a + 2, *eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        lf_cli_opt *o = lf__find_opt(cmd, name, len);
+        if (!o)
+            return lf_cli_usage_error(cmd, "unknown option '--%.*s'", (int)len, name);
+        if (o->value)
+            return lf_cli_usage_error(cmd, "option '--%s' given twice", o->name);
+        if (!o->metavar) {
+            if (eq)
+                return lf_cli_usage_error(cmd, "option '--%s' takes no value", o->name);
+            o->value = "1";
+        } else if (eq) {
+            o->value = eq + 1;
+        } else if (i + 1 < argc) {
+            o->value = argv[++i];
+        } else {
+            return lf_cli_usage_error(cmd, "option '--%s' needs a value (%s)", o->name, o->metavar);
+        }
+        if (o->metavar && !*o->value)
+            return lf_cli_usage_error(cmd, "option '--%s' has an empty value", o->name);
+    }
+    return 0;
+}
+
+void lf_cli_help(const lf_cli_command *cmd, FILE *f)
+{
+    fprintf(f, "usage: fusionplan %s\n\n%s\n", cmd->usage, cmd->summary);
+    if (cmd->description)
+        fprintf(f, "\n%s\n", cmd->description);
+    fprintf(f, "\noptions:\n");
+    for (int i = 0; i < cmd->n_opts; i++) {
+        char left[64];
+        snprintf(left, sizeof left, "--%s%s%s", cmd->opts[i].name, cmd->opts[i].metavar ? " " : "",
+                 cmd->opts[i].metavar ? cmd->opts[i].metavar : "");
+        fprintf(f, "  %-24s %s\n", left, cmd->opts[i].help);
+    }
+    fprintf(f, "  %-24s %s\n", "--help", "show this help");
+}
+
+const char *lf_cli_get(const lf_cli_command *cmd, const char *name)
+{
+    for (int i = 0; i < cmd->n_opts; i++)
+        if (strcmp(cmd->opts[i].name, name) == 0)
+            return cmd->opts[i].value;
+    return NULL;
+}
+
+int lf_cli_fail(lf_status st)
+{
+    fprintf(stderr, "fusionplan: %s\n", lf_last_error());
+    switch (st) {
+    case LF_ENOMEM:
+    case LF_ELIMIT:
+    case LF_EPLAN:
+    case LF_ENOSYS:
+        return LF_EXIT_FAIL;
+    case LF_EIO:
+        /* A missing or unreadable input is the user's to fix; a failed write
+         * of an output file is reported the same way. */
+        return LF_EXIT_USAGE;
+    default:
+        return st == LF_OK ? LF_EXIT_OK : LF_EXIT_USAGE;
+    }
+}
+
+int lf_cli_int(const lf_cli_command *cmd, const char *name, int64_t def, int64_t min, int64_t max,
+               int64_t *out)
+{
+    const char *v = lf_cli_get(cmd, name);
+    if (!v) {
+        *out = def;
+        return 0;
+    }
+    char *end = NULL;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (errno || end == v || *end)
+        return lf_cli_usage_error(cmd, "--%s expects an integer, got '%s'", name, v);
+    if (x < min || x > max)
+        return lf_cli_usage_error(cmd, "--%s must be between %" PRId64 " and %" PRId64 ", got %lld",
+                                  name, min, max, x);
+    *out = x;
+    return 0;
+}
+
+void lf_cli_commas(int64_t v, char *buf, size_t len)
+{
+    char digits[32];
+    int n = snprintf(digits, sizeof digits, "%" PRId64, v < 0 ? -v : v);
+    size_t o = 0;
+    if (v < 0 && o + 1 < len)
+        buf[o++] = '-';
+    for (int i = 0; i < n && o + 1 < len; i++) {
+        buf[o++] = digits[i];
+        if ((n - i - 1) % 3 == 0 && i + 1 < n && o + 1 < len)
+            buf[o++] = ',';
+    }
+    buf[o] = '\0';
+}

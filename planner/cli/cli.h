@@ -1,0 +1,87 @@
+/* Shared pieces of the fusionplan command-line tool: option tables, strict
+ * number parsing, loading the model, hardware and cost model every command
+ * needs, and mapping library statuses to one error line and an exit status. */
+#ifndef LF_CLI_H
+#define LF_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hwdesc/hw.h"
+#include "planner/cost/cost.h"
+#include "planner/graph.h"
+
+/* Exit statuses: 0 success, 1 failure while working, 2 bad input or usage. */
+enum { LF_EXIT_OK = 0, LF_EXIT_FAIL = 1, LF_EXIT_USAGE = 2 };
+
+typedef struct lf_cli_opt {
+    const char *name;    /* long name without dashes: "model" */
+    const char *metavar; /* NULL for a flag */
+    const char *help;
+    const char *value;   /* parsed value ("1" for flags), NULL when absent */
+} lf_cli_opt;
+
+typedef struct lf_cli_command {
+    const char *name;
+    const char *summary;
+    const char *usage;       /* one line after "fusionplan " */
+    const char *description; /* paragraph shown by --help */
+    lf_cli_opt *opts;
+    int n_opts;
+} lf_cli_command;
+
+/* Parses argv (after the command name). Returns 0 on success, 1 when --help
+ * was printed, or LF_EXIT_USAGE after printing one error line. */
+int lf_cli_parse(lf_cli_command *cmd, int argc, char **argv);
+void lf_cli_help(const lf_cli_command *cmd, FILE *f);
+const char *lf_cli_get(const lf_cli_command *cmd, const char *name);
+
+/* Prints "fusionplan: <message>" and returns the exit status for st. */
+int lf_cli_fail(lf_status st);
+/* Prints a usage error for a command and returns LF_EXIT_USAGE. */
+int lf_cli_usage_error(const lf_cli_command *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Strict integer parsing of an option value in [min, max]; on failure prints
+ * the error and returns LF_EXIT_USAGE. */
+int lf_cli_int(const lf_cli_command *cmd, const char *name, int64_t def, int64_t min, int64_t max,
+               int64_t *out);
+
+/* Options shared by the commands that work on a model: --model, --input-size,
+ * --batch, --hw, --buffer, --scheme. */
+#define LF_CLI_MODEL_OPTS                                                                      \
+    {"model", "NAME", "built-in network (see `fusionplan models`; default resnet50)", NULL},   \
+        {"input-size", "N", "square input resolution (default: the network's own)", NULL},     \
+        {"batch", "N", "batch size N of every tensor (default 1)", NULL},                      \
+        {"hw", "FILE", "hardware description XML (default: built-in 256 KB accelerator)", NULL}, \
+        {"buffer", "SIZE", "override the on-chip buffer size, e.g. 128KB, 1MiB", NULL},        \
+        {"scheme", "NAME", "cost model: lbdf (default) or brr", NULL}
+
+typedef struct lf_cli_session {
+    const char *model_name;
+    lf_graph *graph;
+    lf_hw hw;
+    lf_cost_model *cm;
+} lf_cli_session;
+
+/* Loads model, hardware and cost model from the shared options. Returns 0 or
+ * an exit status after printing the error. */
+int lf_cli_session_open(lf_cli_session *s, const lf_cli_command *cmd);
+void lf_cli_session_close(lf_cli_session *s);
+
+/* Resolves a list of ops: names or ids separated by commas, with id ranges
+ * "3-7". Fills a bitset with graph-sized capacity. */
+lf_status lf_cli_parse_ops(const lf_graph *g, const char *list, lf_bitset *out);
+
+/* Formats bytes for tables: "1,478,656". */
+void lf_cli_commas(int64_t v, char *buf, size_t len);
+
+int lf_cmd_models(int argc, char **argv);
+int lf_cmd_info(int argc, char **argv);
+int lf_cmd_cost(int argc, char **argv);
+int lf_cmd_plan(int argc, char **argv);
+
+#endif

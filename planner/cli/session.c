@@ -1,0 +1,113 @@
+/* Loading what every model command needs: the network, the hardware and the
+ * cost model, from the shared options. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/registry.h"
+#include "planner/cli/cli.h"
+
+int lf_cli_session_open(lf_cli_session *s, const lf_cli_command *cmd)
+{
+    memset(s, 0, sizeof *s);
+    int64_t input = 0, batch = 1;
+    int rc;
+    if ((rc = lf_cli_int(cmd, "input-size", 0, 1, 4096, &input)) ||
+        (rc = lf_cli_int(cmd, "batch", 1, 1, 65536, &batch)))
+        return rc;
+    const char *scheme = lf_cli_get(cmd, "scheme");
+    if (!scheme)
+        scheme = "lbdf";
+    if (strcmp(scheme, "lbdf") != 0 && strcmp(scheme, "brr") != 0)
+        return lf_cli_usage_error(cmd, "unknown --scheme '%s' (use lbdf or brr)", scheme);
+    const char *hwfile = lf_cli_get(cmd, "hw");
+    lf_hw_default(&s->hw);
+    lf_status st;
+    if (hwfile && (st = lf_hw_load(&s->hw, hwfile)) != LF_OK)
+        return lf_cli_fail(st);
+    const char *buffer = lf_cli_get(cmd, "buffer");
+    if (buffer) {
+        int64_t bytes;
+        if (lf_hw_parse_size(buffer, &bytes) != LF_OK)
+            return lf_cli_usage_error(cmd, "--buffer: %s", lf_last_error());
+        s->hw.buffer_bytes = bytes;
+    }
+    s->model_name = lf_cli_get(cmd, "model");
+    if (!s->model_name)
+        s->model_name = "resnet50";
+    lf_model_options opt = {(int32_t)input, (int32_t)batch};
+    if ((st = lf_model_build(s->model_name, &opt, &s->graph)) != LF_OK)
+        return lf_cli_fail(st);
+    if ((st = lf_cost_model_create(&s->cm, s->graph, &s->hw, scheme)) != LF_OK) {
+        lf_cli_session_close(s);
+        return lf_cli_fail(st);
+    }
+    return 0;
+}
+
+void lf_cli_session_close(lf_cli_session *s)
+{
+    lf_cost_model_free(s->cm);
+    lf_graph_free(s->graph);
+    s->cm = NULL;
+    s->graph = NULL;
+}
+
+/* Parses one id or a name; ids win only when the whole token is digits. */
+static int32_t lf__resolve_op(const lf_graph *g, const char *tok)
+{
+    char *end = NULL;
+    errno = 0;
+    long id = strtol(tok, &end, 10);
+    if (!errno && end != tok && *end == '\0')
+        return (id >= 0 && id < g->n_ops) ? (int32_t)id : -1;
+    return lf_graph_find(g, tok);
+}
+
+lf_status lf_cli_parse_ops(const lf_graph *g, const char *list, lf_bitset *out)
+{
+    char *copy = strdup(list);
+    if (!copy)
+        return lf_set_error(LF_ENOMEM, "out of memory");
+    lf_status st = LF_OK;
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok && st == LF_OK; tok = strtok_r(NULL, ",", &save)) {
+        while (*tok == ' ')
+            tok++;
+        char *dash = strchr(tok, '-');
+        int32_t a, b;
+        /* "3-7" is a range only when both ends are ids; names may contain '-'. */
+        if (dash && dash != tok) {
+            *dash = '\0';
+            char *e1, *e2;
+            long x = strtol(tok, &e1, 10), y = strtol(dash + 1, &e2, 10);
+            if (*e1 == '\0' && *e2 == '\0' && dash[1]) {
+                if (x < 0 || y >= g->n_ops || x > y) {
+                    st = lf_set_error(LF_EINVAL, "op range %ld-%ld outside 0-%d", x, y,
+                                      (int)g->n_ops - 1);
+                    break;
+                }
+                for (long k = x; k <= y; k++)
+                    if (g->ops[k].type != LF_OP_INPUT)
+                        lf_bitset_set(out, (int32_t)k);
+                continue;
+            }
+            *dash = '-';
+        }
+        a = lf__resolve_op(g, tok);
+        b = a;
+        if (a < 0) {
+            st = lf_set_error(LF_ENOTFOUND, "no op '%s' in %s", tok, g->name);
+            break;
+        }
+        if (g->ops[a].type == LF_OP_INPUT) {
+            st = lf_set_error(LF_EINVAL, "'%s' is a graph input, not a compute op", g->ops[a].name);
+            break;
+        }
+        lf_bitset_set(out, b);
+    }
+    free(copy);
+    if (st == LF_OK && lf_bitset_is_empty(out))
+        st = lf_set_error(LF_EINVAL, "empty op list");
+    return st;
+}
