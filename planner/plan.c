@@ -75,6 +75,9 @@ int32_t lf_plan_group_size(const lf_plan *p, int32_t gi)
 
 int lf_plan_quotient_acyclic(const lf_plan *p, const lf_graph *g)
 {
+    for (int32_t v = 0; v < g->n_ops && v < p->n_ops; v++)
+        if (p->group_of[v] >= p->n_groups)
+            return 0; /* not a well-formed plan: no quotient to speak of */
     /* Kahn's algorithm on the group graph; parallel edges are counted on
      * both sides, which keeps in-degrees consistent. */
     int32_t ng = p->n_groups;
@@ -256,7 +259,8 @@ lf_status lf_plan_metrics_compute(const lf_plan *p, lf_cost_model *cm, lf_plan_m
         }
         lf_group_cost c;
         lf_plan_group_bitset(p, gi, &members);
-        st = lf_cost_eval(cm, &members, &c);
+        if ((st = lf_cost_eval(cm, &members, &c)) != LF_OK)
+            break;
         m->dram_fusable += c.f_d;
         m->dram_all += c.f_d;
         if (c.mbu > m->mbu)

@@ -35,7 +35,8 @@ int32_t lf_plan_group_size(const lf_plan *p, int32_t gi);
  * message naming the first violation. */
 lf_status lf_plan_check(const lf_plan *p, lf_cost_model *cm);
 
-/* 1 when the quotient graph of groups has no cycle. */
+/* 1 when the quotient graph of groups has no cycle; 0 when it has one, when
+ * a group index is out of range, or when memory runs out. */
 int lf_plan_quotient_acyclic(const lf_plan *p, const lf_graph *g);
 
 typedef struct lf_plan_metrics {

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "planner/cli/cli.h"
+#include "planner/exact/exact.h"
 #include "planner/io/plan_export.h"
 #include "planner/plan.h"
 #include "planner/util/progress.h"
@@ -62,8 +63,8 @@ int lf_cmd_plan(int argc, char **argv)
     const char *search = lf_cli_get(&cmd, "search");
     if (!search)
         search = "greedy";
-    if (strcmp(search, "greedy") != 0 && strcmp(search, "layer") != 0)
-        return lf_cli_usage_error(&cmd, "unknown --search '%s' (use greedy or layer)", search);
+    if (strcmp(search, "greedy") != 0 && strcmp(search, "layer") != 0 && strcmp(search, "exact") != 0)
+        return lf_cli_usage_error(&cmd, "unknown --search '%s' (use greedy, layer or exact)", search);
     const char *format = lf_cli_get(&cmd, "format");
     if (format && strcmp(format, "json") != 0 && strcmp(format, "dot") != 0)
         return lf_cli_usage_error(&cmd, "unknown --format '%s' (use json or dot)", format);
@@ -82,8 +83,14 @@ int lf_cmd_plan(int argc, char **argv)
         return rc;
     double t0 = lf_now_seconds();
     lf_plan plan;
-    lf_status st = strcmp(search, "layer") == 0 ? lf_plan_layer(s.cm, &plan)
-                                                 : lf_plan_greedy(s.cm, &plan);
+    lf_status st;
+    lf_exact_stats es = {0};
+    if (strcmp(search, "layer") == 0)
+        st = lf_plan_layer(s.cm, &plan);
+    else if (strcmp(search, "exact") == 0)
+        st = lf_exact_plan(s.cm, NULL, &plan, &es);
+    else
+        st = lf_plan_greedy(s.cm, &plan);
     double wall = lf_now_seconds() - t0;
     lf_plan_metrics m;
     if (st == LF_OK) {

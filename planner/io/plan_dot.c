@@ -99,8 +99,8 @@ lf_status lf_plan_write_dot(FILE *f, const lf_plan *p, lf_cost_model *cm, const 
     lf__dot_bytes(f, m->dram_fusable);
     fputs(", DRAM (all ops) = ", f);
     lf__dot_bytes(f, m->dram_all);
-    fprintf(f, "\\n%d groups, %d unfusable, %d invalid\"];\n", (int)m->n_groups, (int)m->n_unfusable,
-            (int)m->n_invalid);
+    fprintf(f, "\\ngroups: %d, unfusable: %d, invalid: %d\"];\n", (int)m->n_groups,
+            (int)m->n_unfusable, (int)m->n_invalid);
     fputs("  node [shape=box, style=\"rounded,filled\", fillcolor=white, fontname=\"Helvetica\"];\n"
           "  edge [color=gray30];\n",
           f);

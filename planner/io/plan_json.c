@@ -225,9 +225,9 @@ static lf_status lf__pareto_views(const lf_plan_meta *meta, lf_cost_model *cm, l
     for (; st == LF_OK && i < n; i++)
         st = lf__plan_view_init(&pv[i], &meta->pareto[i], cm);
     if (st != LF_OK) {
-        const char *msg = lf_last_error();
+        /* Copied first: lf_set_error below overwrites the same message. */
         char buf[400];
-        snprintf(buf, sizeof buf, "%s", msg);
+        snprintf(buf, sizeof buf, "%s", lf_last_error());
         for (int32_t j = 0; j < i; j++)
             lf__plan_view_destroy(&pv[j]);
         free(pv);
