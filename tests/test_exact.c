@@ -1,0 +1,214 @@
+/* Exact planner: equals brute force over every partition of small random
+ * DAGs (both schemes, three buffer sizes), its split of one group equals
+ * brute force over the group's partitions, its plans pass the validity
+ * checks and never cost more than greedy on the built-in networks, and the
+ * limits stop it with a clear message. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwdesc/hw.h"
+#include "models/registry.h"
+#include "planner/exact/exact.h"
+#include "random_dags.h"
+#include "search/partition/simple.h"
+#include "testlib.h"
+
+#define BRUTE_OPS 9
+
+typedef struct brute {
+    lf_cost_model *cm;
+    const lf_graph *g;
+    int32_t ops[64];        /* ops being partitioned */
+    int32_t n;
+    int32_t label[64];
+    lf_plan plan;
+    int64_t best_dram;
+    int32_t best_groups;
+    int64_t tried;
+} brute;
+
+/* Prices one partition (restricted growth string in label[]) if valid. */
+static void brute_visit(brute *b, int32_t n_labels)
+{
+    for (int32_t i = 0; i < b->plan.n_ops; i++)
+        b->plan.group_of[i] = -1;
+    for (int32_t i = 0; i < b->n; i++)
+        b->plan.group_of[b->ops[i]] = b->label[i];
+    b->plan.n_groups = n_labels;
+    b->tried++;
+    if (lf_plan_check(&b->plan, b->cm) != LF_OK)
+        return;
+    lf_plan_metrics m;
+    if (lf_plan_metrics_compute(&b->plan, b->cm, &m) != LF_OK)
+        return;
+    if (m.dram_fusable < b->best_dram || (m.dram_fusable == b->best_dram && m.n_groups < b->best_groups)) {
+        b->best_dram = m.dram_fusable;
+        b->best_groups = m.n_groups;
+    }
+}
+
+static void brute_rec(brute *b, int32_t i, int32_t n_labels)
+{
+    if (i == b->n) {
+        brute_visit(b, n_labels);
+        return;
+    }
+    for (int32_t l = 0; l <= n_labels; l++) {
+        b->label[i] = l;
+        brute_rec(b, i + 1, l == n_labels ? n_labels + 1 : n_labels);
+    }
+}
+
+static lf_cost_model *model_for(const lf_graph *g, int64_t beta, const char *scheme)
+{
+    lf_hw hw;
+    lf_hw_default(&hw);
+    hw.buffer_bytes = beta;
+    lf_cost_model *cm = NULL;
+    CHECK_OK(lf_cost_model_create(&cm, g, &hw, scheme));
+    return cm;
+}
+
+static void test_against_brute_force(void)
+{
+    const int64_t betas[] = {RDAG_BETA_SMALL, RDAG_BETA_MEDIUM, RDAG_BETA_LARGE};
+    const char *schemes[] = {"lbdf", "brr"};
+    int compared = 0;
+    for (int fam = 0; fam < RDAG_FAMILIES; fam++)
+        for (uint64_t seed = 0; seed < 4; seed++) {
+            lf_graph *g = rdag_build(seed, fam, BRUTE_OPS);
+            CHECK(g != NULL);
+            if (!g)
+                continue;
+            for (int bi = 0; bi < 3; bi++)
+                for (int si = 0; si < 2; si++) {
+                    brute b = {0};
+                    b.cm = model_for(g, betas[bi], schemes[si]);
+                    b.g = g;
+                    for (int32_t v = 0; v < g->n_ops && b.n < 64; v++)
+                        if (g->ops[v].type != LF_OP_INPUT)
+                            b.ops[b.n++] = v;
+                    lf_plan_init(&b.plan, g->n_ops);
+                    b.best_dram = INT64_MAX;
+                    b.best_groups = INT32_MAX;
+                    brute_rec(&b, 0, 0);
+                    lf_plan exact;
+                    lf_exact_stats st;
+                    CHECK_OK(lf_exact_plan(b.cm, NULL, &exact, &st));
+                    CHECK_OK(lf_plan_check(&exact, b.cm));
+                    lf_plan_metrics m;
+                    CHECK_OK(lf_plan_metrics_compute(&exact, b.cm, &m));
+                    CHECK_EQ_I64(m.dram_fusable, b.best_dram);
+                    CHECK_EQ_I64(m.n_groups, b.best_groups);
+                    if (m.dram_fusable != b.best_dram)
+                        fprintf(stderr, "  family %s seed %d beta %lld %s\n", rdag_family_names[fam],
+                                (int)seed, (long long)betas[bi], schemes[si]);
+                    compared++;
+                    lf_plan_destroy(&exact);
+                    lf_plan_destroy(&b.plan);
+                    lf_cost_model_free(b.cm);
+                }
+            lf_graph_free(g);
+        }
+    CHECK(compared == RDAG_FAMILIES * 4 * 6);
+}
+
+/* The optimal split of the whole graph's fusable ops (as one group) equals
+ * brute force over partitions of that group. */
+static void test_split_against_brute_force(void)
+{
+    for (int fam = 0; fam < RDAG_FAMILIES; fam++)
+        for (uint64_t seed = 10; seed < 13; seed++) {
+            lf_graph *g = rdag_build(seed, fam, BRUTE_OPS);
+            if (!g)
+                continue;
+            brute b = {0};
+            b.cm = model_for(g, RDAG_BETA_MEDIUM, "lbdf");
+            b.g = g;
+            /* The group: the longest run of fusable ops from the first one
+             * whose union stays connected is simply all fusable ops when
+             * none is unfusable; skip graphs with unfusable ops. */
+            int any_unfusable = 0;
+            lf_bitset grp;
+            lf_bitset_init(&grp, g->n_ops);
+            for (int32_t v = 0; v < g->n_ops; v++)
+                if (g->ops[v].type != LF_OP_INPUT) {
+                    any_unfusable |= !lf_cost_fusable(b.cm, v);
+                    lf_bitset_set(&grp, v);
+                    b.ops[b.n++] = v;
+                }
+            if (!any_unfusable) {
+                lf_plan_init(&b.plan, g->n_ops);
+                b.best_dram = INT64_MAX;
+                b.best_groups = INT32_MAX;
+                brute_rec(&b, 0, 0);
+                lf_plan parts;
+                int64_t dram = 0;
+                CHECK_OK(lf_exact_split(b.cm, &grp, NULL, &parts, &dram, NULL));
+                CHECK_EQ_I64(dram, b.best_dram);
+                CHECK_OK(lf_plan_check(&parts, b.cm));
+                lf_plan_destroy(&parts);
+                lf_plan_destroy(&b.plan);
+            }
+            lf_bitset_destroy(&grp);
+            lf_cost_model_free(b.cm);
+            lf_graph_free(g);
+        }
+}
+
+static void test_networks(void)
+{
+    const char *nets[] = {"resnet18", "mobilenet_v2", "squeezenet1_0", "efficientnet_b0", "vgg16"};
+    for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++) {
+        lf_graph *g = NULL;
+        lf_model_options opt = {0, 1};
+        CHECK_OK(lf_model_build(nets[i], &opt, &g));
+        for (int s = 0; s < 2 && g; s++) {
+            lf_cost_model *cm = model_for(g, 128 * 1024, s ? "brr" : "lbdf");
+            lf_plan exact, greedy;
+            lf_plan_metrics me, mg;
+            CHECK_OK(lf_exact_plan(cm, NULL, &exact, NULL));
+            CHECK_OK(lf_plan_check(&exact, cm));
+            CHECK_OK(lf_plan_metrics_compute(&exact, cm, &me));
+            CHECK_OK(lf_plan_greedy(cm, &greedy));
+            lf_plan_canonicalize(&greedy);
+            CHECK_OK(lf_plan_metrics_compute(&greedy, cm, &mg));
+            CHECK(me.dram_fusable <= mg.dram_fusable);
+            lf_plan_destroy(&exact);
+            lf_plan_destroy(&greedy);
+            lf_cost_model_free(cm);
+        }
+        lf_graph_free(g);
+    }
+}
+
+static void test_limits(void)
+{
+    lf_graph *g = NULL;
+    lf_model_options opt = {0, 1};
+    CHECK_OK(lf_model_build("resnet18", &opt, &g));
+    if (!g)
+        return;
+    lf_cost_model *cm = model_for(g, 256 * 1024, "lbdf");
+    lf_exact_config cfg;
+    lf_exact_config_default(&cfg);
+    cfg.max_states = 5;
+    lf_plan p;
+    CHECK_EQ_I64(lf_exact_plan(cm, &cfg, &p, NULL), LF_ELIMIT);
+    CHECK(strstr(lf_last_error(), "more than 5 states") != NULL);
+    lf_exact_config_default(&cfg);
+    cfg.max_candidates = 10;
+    CHECK_EQ_I64(lf_exact_plan(cm, &cfg, &p, NULL), LF_ELIMIT);
+    CHECK(strstr(lf_last_error(), "candidate groups") != NULL);
+    lf_cost_model_free(cm);
+    lf_graph_free(g);
+}
+
+int main(void)
+{
+    test_against_brute_force();
+    test_split_against_brute_force();
+    test_networks();
+    test_limits();
+    return lf_test_result();
+}
