@@ -83,5 +83,6 @@ int lf_cmd_models(int argc, char **argv);
 int lf_cmd_info(int argc, char **argv);
 int lf_cmd_cost(int argc, char **argv);
 int lf_cmd_plan(int argc, char **argv);
+int lf_cmd_bench(int argc, char **argv);
 
 #endif

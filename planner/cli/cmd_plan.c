@@ -7,6 +7,7 @@
 #include "planner/io/plan_export.h"
 #include "planner/plan.h"
 #include "planner/util/progress.h"
+#include "search/partition/search.h"
 #include "search/partition/simple.h"
 
 static void lf__print_groups(const lf_plan *p, lf_cost_model *cm)
@@ -40,22 +41,57 @@ static void lf__print_groups(const lf_plan *p, lf_cost_model *cm)
     lf_bitset_destroy(&s);
 }
 
+/* Runs the planner named by --search; fills the plan and the search figures. */
+static lf_status lf__run_search(const lf_cli_command *cmd, lf_cost_model *cm, const char *search,
+                                const int64_t *knobs, lf_plan *plan, lf_search_result *res)
+{
+    memset(res, 0, sizeof *res);
+    if (strcmp(search, "layer") == 0)
+        return lf_plan_layer(cm, plan);
+    if (strcmp(search, "greedy") == 0)
+        return lf_plan_greedy(cm, plan);
+    if (strcmp(search, "exact") == 0)
+        return lf_exact_plan(cm, NULL, plan, NULL);
+    lf_search_config cfg;
+    lf_search_config_default(&cfg);
+    cfg.algorithm = search;
+    cfg.budget = knobs[0];
+    cfg.seed = (uint64_t)knobs[1];
+    cfg.threads = (int32_t)knobs[2];
+    cfg.population = (int32_t)knobs[3];
+    cfg.quiet = lf_cli_get(cmd, "no-progress") != NULL;
+    lf_status st = lf_search_run(cm, &cfg, res);
+    if (st == LF_OK)
+        st = lf_plan_copy(plan, &res->best);
+    return st;
+}
+
 int lf_cmd_plan(int argc, char **argv)
 {
     lf_cli_opt opts[] = {
         LF_CLI_MODEL_OPTS,
-        {"search", "NAME", "planner: greedy (default) or layer (every op its own group)", NULL},
+        {"search", "NAME", "greedy (default), layer, random, local, nsga2 or exact", NULL},
+        {"budget", "N", "plans proposed by random/local/nsga2 (default 2000)", NULL},
+        {"seed", "S", "seed of the search (default 1)", NULL},
+        {"threads", "T", "OpenMP threads (default: all cores; results do not depend on it)", NULL},
+        {"population", "K", "local search top-K and NSGA-II population (default 10)", NULL},
+        {"compare-exact", NULL, "also compute the exact optimum and print the gap to it", NULL},
         {"output", "FILE", "(or -o) write the plan to FILE (.json or .dot; see docs/plan-format.md)", NULL},
         {"format", "FMT", "json or dot (default: from the file extension)", NULL},
+        {"pareto", "FILE", "nsga2: write the plan with its Pareto front (DRAM vs groups) as JSON", NULL},
         {"quiet", NULL, "print only the summary line, not the group table", NULL},
+        {"no-progress", NULL, "no progress bar even on a terminal", NULL},
     };
     lf_cli_command cmd = {"plan", "Partition a network into fusion groups.",
                           "plan [--model NAME] [--hw FILE] [--buffer SIZE] [--scheme lbdf|brr] "
-                          "[--search greedy|layer] [--output FILE]",
+                          "[--search NAME] [--budget N] [--seed S] [--threads T] [--output FILE]",
                           "Every group must fit the on-chip buffer (F_beta < beta); the plan "
                           "minimises DRAM traffic,\nreported over fusable ops (the paper's "
                           "convention) and over all ops (unfusable ops charged with\nweights "
-                          "streamed per row tile). Without options: resnet50, 256 KB, LBDF, greedy.",
+                          "streamed per row tile). random, local and nsga2 propose --budget plans "
+                          "and repair\ninvalid groups by random splitting; exact is the optimum "
+                          "under the cost model (docs/search.md).\nWithout options: resnet50, "
+                          "256 KB, LBDF, greedy.",
                           opts, (int)(sizeof opts / sizeof opts[0])};
     int rc = lf_cli_parse(&cmd, argc, argv);
     if (rc)
@@ -63,8 +99,23 @@ int lf_cmd_plan(int argc, char **argv)
     const char *search = lf_cli_get(&cmd, "search");
     if (!search)
         search = "greedy";
-    if (strcmp(search, "greedy") != 0 && strcmp(search, "layer") != 0 && strcmp(search, "exact") != 0)
-        return lf_cli_usage_error(&cmd, "unknown --search '%s' (use greedy, layer or exact)", search);
+    const char *known[] = {"greedy", "layer", "random", "local", "nsga2", "exact"};
+    int ok = 0, heuristic = 0;
+    for (int i = 0; i < 6; i++)
+        if (strcmp(search, known[i]) == 0) {
+            ok = 1;
+            heuristic = i >= 2 && i <= 4;
+        }
+    if (!ok)
+        return lf_cli_usage_error(&cmd, "unknown --search '%s' (use greedy, layer, random, local, "
+                                        "nsga2 or exact)",
+                                  search);
+    int64_t knobs[4];
+    if ((rc = lf_cli_int(&cmd, "budget", 2000, 1, 100000000, &knobs[0])) ||
+        (rc = lf_cli_int(&cmd, "seed", 1, 0, INT64_MAX, &knobs[1])) ||
+        (rc = lf_cli_int(&cmd, "threads", 0, 0, 1024, &knobs[2])) ||
+        (rc = lf_cli_int(&cmd, "population", 10, 2, 100000, &knobs[3])))
+        return rc;
     const char *format = lf_cli_get(&cmd, "format");
     if (format && strcmp(format, "json") != 0 && strcmp(format, "dot") != 0)
         return lf_cli_usage_error(&cmd, "unknown --format '%s' (use json or dot)", format);
@@ -78,19 +129,16 @@ int lf_cmd_plan(int argc, char **argv)
                                             "name, or --format",
                                       output);
     }
+    const char *pareto = lf_cli_get(&cmd, "pareto");
+    if (pareto && strcmp(search, "nsga2") != 0)
+        return lf_cli_usage_error(&cmd, "--pareto needs --search nsga2");
     lf_cli_session s;
     if ((rc = lf_cli_session_open(&s, &cmd)))
         return rc;
     double t0 = lf_now_seconds();
     lf_plan plan;
-    lf_status st;
-    lf_exact_stats es = {0};
-    if (strcmp(search, "layer") == 0)
-        st = lf_plan_layer(s.cm, &plan);
-    else if (strcmp(search, "exact") == 0)
-        st = lf_exact_plan(s.cm, NULL, &plan, &es);
-    else
-        st = lf_plan_greedy(s.cm, &plan);
+    lf_search_result res;
+    lf_status st = lf__run_search(&cmd, s.cm, search, knobs, &plan, &res);
     double wall = lf_now_seconds() - t0;
     lf_plan_metrics m;
     if (st == LF_OK) {
@@ -101,33 +149,57 @@ int lf_cmd_plan(int argc, char **argv)
         if (st != LF_OK)
             lf_plan_destroy(&plan);
     }
+    int64_t exact_dram = -1;
+    if (st == LF_OK && (lf_cli_get(&cmd, "compare-exact") || strcmp(search, "exact") == 0)) {
+        lf_plan opt;
+        lf_plan_metrics mo;
+        lf_status es = lf_exact_plan(s.cm, NULL, &opt, NULL);
+        if (es == LF_OK && lf_plan_metrics_compute(&opt, s.cm, &mo) == LF_OK)
+            exact_dram = mo.dram_fusable;
+        else
+            fprintf(stderr, "fusionplan: no exact optimum to compare with: %s\n", lf_last_error());
+        if (es == LF_OK)
+            lf_plan_destroy(&opt);
+    }
+    const char *paths[2] = {output, pareto};
+    for (int k = 0; k < 2 && st == LF_OK; k++) {
+        if (!paths[k])
+            continue;
+        lf_plan_meta meta = {s.model_name, search, heuristic ? (uint64_t)knobs[1] : 0,
+                             heuristic ? knobs[0] : -1, k ? res.n_pareto : 0, k ? res.pareto : NULL};
+        st = lf_plan_save(paths[k], k ? "json" : format, &plan, s.cm, &meta);
+    }
     if (st != LF_OK) {
+        lf_search_result_destroy(&res);
         lf_cli_session_close(&s);
         return lf_cli_fail(st);
     }
-    if (output) {
-        lf_plan_meta meta = {s.model_name, search, 0, -1, 0, NULL};
-        st = lf_plan_save(output, format, &plan, s.cm, &meta);
-        if (st != LF_OK) {
-            lf_plan_destroy(&plan);
-            lf_cli_session_close(&s);
-            return lf_cli_fail(st);
-        }
-    }
-    char beta[32], fus[32], all[32], mbu[32];
+    char beta[32], fus[32], all[32], mbu[32], gap[48] = "";
     lf_hw_format_size(lf_cost_beta(s.cm), beta, sizeof beta);
     lf_cli_commas(m.dram_fusable, fus, sizeof fus);
     lf_cli_commas(m.dram_all, all, sizeof all);
     lf_cli_commas(m.mbu, mbu, sizeof mbu);
+    if (exact_dram > 0)
+        snprintf(gap, sizeof gap, "; gap to optimum %.2f%%",
+                 100.0 * (double)(m.dram_fusable - exact_dram) / (double)exact_dram);
     printf("%s %s %s %s: DRAM %s B fusable ops (%.3f MB), %s B all ops; MBU %s B; %d groups, "
-           "%d unfusable; wall %.3f s\n",
+           "%d unfusable",
            s.model_name, beta, lf_cost_scheme_name(s.cm), search, fus, (double)m.dram_fusable / 1e6,
-           all, mbu, (int)m.n_groups, (int)m.n_unfusable, wall);
+           all, mbu, (int)m.n_groups, (int)m.n_unfusable);
+    if (heuristic) {
+        int64_t lookups = res.cache_hits + res.cache_misses;
+        printf("; %lld plans proposed, %lld invalid groups met, %lld splits, memo hits %.1f%%",
+               (long long)res.plans_proposed, (long long)res.invalid_groups, (long long)res.splits,
+               lookups ? 100.0 * (double)res.cache_hits / (double)lookups : 0.0);
+    }
+    printf("%s; wall %.3f s\n", gap, wall);
     if (!lf_cli_get(&cmd, "quiet"))
         lf__print_groups(&plan, s.cm);
-    if (output)
-        fprintf(stderr, "wrote %s\n", output);
+    for (int k = 0; k < 2; k++)
+        if (paths[k])
+            fprintf(stderr, "wrote %s\n", paths[k]);
     lf_plan_destroy(&plan);
+    lf_search_result_destroy(&res);
     lf_cli_session_close(&s);
     return LF_EXIT_OK;
 }

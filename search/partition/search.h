@@ -1,0 +1,91 @@
+/* Partition search: random search, local search and NSGA-II over genomes
+ * (DESIGN §6, paper §IV-B).
+ *
+ * Every algorithm proposes plans as genomes (search/partition/genome.h),
+ * decodes them into valid plans (cycle repair and the splitter for invalid
+ * groups) and keeps the best by lf_plan_compare: less DRAM over fusable ops,
+ * then fewer groups, then the smaller list of group minimum op ids.
+ *
+ * Budget = plans proposed, the paper's unit, initial populations included;
+ * it does not depend on the thread count.
+ *
+ * Determinism: plan number i of a run draws only from lf_rng_seed(seed, i)
+ * (and the splitter from its per-group stream), the plans of one step or
+ * generation are decoded in parallel under OpenMP and merged in index order,
+ * so the same configuration gives a byte-identical result for any thread
+ * count and on every run. Only the timing and memo counters vary.
+ *
+ *   random  each plan is a fresh genome: a fusion probability p is drawn
+ *           uniformly in [0, 1), then every gene is 1 with probability p.
+ *           Plans are decoded in batches of 64.
+ *   local   the first K plans are random-search plans; the population keeps
+ *           the K best distinct plans seen. Each step mutates every member
+ *           once (K proposals, decoded in parallel): merge two adjacent
+ *           groups, split a group at a random topological position, or move
+ *           an op across a group boundary, each with probability 1/3.
+ *   nsga2   population K of repaired genomes (decoded plans written back,
+ *           so crossover recombines valid plans); each generation makes K
+ *           children by binary tournament (rank, then crowding distance),
+ *           uniform crossover and bit-flip mutation, and keeps the K best of
+ *           parents and children by fast non-dominated sort and crowding
+ *           distance (duplicates go last). `objectives` selects the
+ *           minimized objectives: bit 0 DRAM over fusable ops, bit 1 group
+ *           count (default 3, both). The result's best plan is the lowest-DRAM
+ *           plan seen; the Pareto front is the non-dominated set, under the
+ *           selected objectives, of every plan proposed. */
+#ifndef LF_SEARCH_PARTITION_H
+#define LF_SEARCH_PARTITION_H
+
+#include <stdint.h>
+
+#include "planner/plan.h"
+#include "splitter/splitter.h"
+
+typedef struct lf_search_config {
+    const char *algorithm;       /* "random", "local", "nsga2" */
+    int64_t budget;              /* plans proposed (the paper's unit); >= 1 */
+    uint64_t seed;
+    int32_t threads;             /* 0: OpenMP default; ignored without OpenMP */
+    int32_t population;          /* K: LS keeps top-K, NSGA-II population; default 10 */
+    double mutation_rate;        /* NSGA-II bit-flip probability per gene; <= 0: 1/genome length */
+    int32_t objectives;          /* NSGA-II: bit 0 DRAM, bit 1 group count (default 3) */
+    const lf_splitter *splitter; /* NULL: the random split */
+    int32_t quiet;               /* 1: no progress bar */
+} lf_search_config;
+
+typedef struct lf_search_result {
+    lf_plan best;                   /* canonical, passes lf_plan_check */
+    lf_plan_metrics metrics;        /* lf_plan_metrics_compute of best */
+    int64_t plans_proposed;         /* equals the budget */
+    int64_t invalid_groups;         /* invalid groups met (each handed to the splitter) */
+    int64_t splits;                 /* groups split, by the splitter or the cycle repair */
+    int64_t rectified;              /* splitter calls that succeeded without falling back */
+    int64_t cache_hits, cache_misses; /* group costs found in a cache (a search thread's own
+                                         or the cost model's memo) / computed afresh */
+    double wall_s, split_s;         /* seconds in total and inside the splitter (summed
+                                       over threads) */
+    int32_t n_pareto;               /* NSGA-II front (lowest DRAM first), else 0 */
+    lf_plan *pareto;
+    lf_plan_metrics *pareto_metrics;
+    /* Beyond the list: */
+    int64_t repair_splits;          /* of `splits`, those made by the cycle repair */
+    int64_t split_queries;          /* cost queries made inside the splitter */
+    int64_t fallbacks;              /* splitter calls that gave up (random split used) */
+} lf_search_result;
+
+/* Names of the algorithms, NULL-terminated. */
+const char *const *lf_search_algorithms(void);
+
+/* algorithm "nsga2", budget 1000, seed 1, threads 0, population 10, mutation
+ * rate 0 (1/genome length), objectives 3, random split, not quiet. */
+void lf_search_config_default(lf_search_config *c);
+
+/* Runs a search. `res` is overwritten (call lf_search_result_destroy after,
+ * also after a failure). Errors: LF_EINVAL for a bad configuration (unknown
+ * algorithm, budget < 1, population < 1, objectives outside 1..3), LF_ENOMEM,
+ * or whatever the cost model or splitter reports. */
+lf_status lf_search_run(lf_cost_model *cm, const lf_search_config *cfg, lf_search_result *res);
+
+void lf_search_result_destroy(lf_search_result *res);
+
+#endif

@@ -1,0 +1,85 @@
+/* Internals shared by the partition searches (driver.c, random_search.c,
+ * local_search.c, nsga2.c): candidates, the parallel batch evaluator and the
+ * best-plan bookkeeping. Not part of the public API. */
+#ifndef LF_SEARCH_INTERNAL_H
+#define LF_SEARCH_INTERNAL_H
+
+#include <stdint.h>
+
+#include "planner/util/progress.h"
+#include "planner/util/rng.h"
+#include "search/partition/genome.h"
+#include "search/partition/search.h"
+
+/* A decoded plan with what the searches compare it by. */
+typedef struct lf__cand {
+    lf_plan plan;          /* canonical */
+    uint8_t *genome;       /* lf_genome_from_plan(plan): the repaired genome */
+    lf_decoded sum;
+    lf_plan_metrics key;   /* dram_fusable and n_groups set, for lf_plan_compare */
+    uint64_t hash;         /* of the genome, to find duplicates fast */
+    int64_t index;         /* plan number (position in the proposal order) */
+} lf__cand;
+
+lf_status lf__cand_init(lf__cand *c, int32_t n_ops, int32_t n_edges);
+void lf__cand_destroy(lf__cand *c);
+void lf__cand_assign(lf__cand *dst, const lf__cand *src, int32_t n_edges); /* both initialised */
+int lf__cand_compare(const lf__cand *a, const lf__cand *b);                 /* lf_plan_compare */
+int lf__cand_same(const lf__cand *a, const lf__cand *b);                    /* equal partitions */
+
+/* Per-thread scratch for proposal functions. */
+typedef struct lf__scratch {
+    uint8_t *genome;       /* n_edges genes */
+    int32_t *ops;          /* n_ops ints */
+    int32_t *aux;          /* max(n_ops, n_edges) + 1 ints */
+} lf__scratch;
+
+typedef struct lf__search lf__search;
+
+/* Fills `genome` with proposal number `index` (slot: its position in the
+ * batch), drawing only from r. */
+typedef lf_status (*lf__propose_fn)(lf__search *s, void *arg, int32_t slot, lf_rng *r,
+                                    lf__scratch *w, uint8_t *genome);
+
+struct lf__search {
+    lf_cost_model *cm;
+    const lf_graph *g;
+    const lf_search_config *cfg;
+    lf_genome_map map;
+    int32_t n_ops, n_edges;
+    int32_t nthreads;
+    lf_decoder **dec;      /* one per thread */
+    lf__scratch *scr;      /* one per thread */
+    lf__cand best;
+    int have_best;
+    int64_t proposed;      /* plans proposed so far (next plan's index) */
+    lf_progress prog;
+    /* Pareto archive over the selected objectives (NSGA-II only). */
+    int32_t objectives;    /* bit 0 DRAM, bit 1 group count */
+    lf__cand *arch;
+    int32_t n_arch, cap_arch;
+    int use_archive;
+};
+
+/* Proposes and decodes plans s->proposed .. s->proposed + n - 1 in parallel
+ * into out[0 .. n), then merges them into the best plan (and the archive) in
+ * index order and advances s->proposed. */
+lf_status lf__search_batch(lf__search *s, int32_t n, lf__propose_fn fn, void *arg, lf__cand *out);
+
+/* The random-search proposal: p uniform in [0, 1), each gene fused with p. */
+lf_status lf__propose_random(lf__search *s, void *arg, int32_t slot, lf_rng *r, lf__scratch *w,
+                             uint8_t *genome);
+
+/* Candidate arrays. */
+lf_status lf__cands_alloc(lf__cand **out, int32_t n, int32_t n_ops, int32_t n_edges);
+void lf__cands_free(lf__cand *c, int32_t n);
+
+/* 1 when a is at least as good as b in every selected objective and better
+ * in one. */
+int lf__dominates(const lf__cand *a, const lf__cand *b, int32_t objectives);
+
+lf_status lf__search_random(lf__search *s);
+lf_status lf__search_local(lf__search *s);
+lf_status lf__search_nsga2(lf__search *s);
+
+#endif

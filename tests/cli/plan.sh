@@ -1,0 +1,56 @@
+#!/bin/bash
+# The CLI's main paths: the default run, every planner, byte-identical plans
+# for 1 and 2 threads, the exact optimum's zero gap, the Pareto export, the
+# benchmark command and --help everywhere.
+set -u
+fp=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+# The main job on built-in defaults.
+"$fp" plan >"$tmp/out" 2>"$tmp/err" || bad "default plan exited $?"
+head -1 "$tmp/out" | grep -q '^resnet50 256 KB lbdf greedy: DRAM ' || bad "default plan summary: $(head -1 "$tmp/out")"
+
+# Every planner gives a plan; the heuristics are deterministic across threads.
+for s in layer greedy random local nsga2 exact; do
+  "$fp" plan --model resnet18 --buffer 128KB --search "$s" --budget 300 --seed 7 --threads 1 \
+    --quiet -o "$tmp/$s-1.json" >"$tmp/sum-$s" 2>/dev/null || bad "plan --search $s exited $?"
+  "$fp" plan --model resnet18 --buffer 128KB --search "$s" --budget 300 --seed 7 --threads 2 \
+    --quiet -o "$tmp/$s-2.json" >/dev/null 2>&1 || bad "plan --search $s (2 threads) exited $?"
+  cmp -s "$tmp/$s-1.json" "$tmp/$s-2.json" || bad "--search $s differs between 1 and 2 threads"
+  if command -v python3 >/dev/null; then
+    python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/$s-1.json" || bad "$s JSON"
+  fi
+done
+grep -q 'gap to optimum 0.00%' "$tmp/sum-exact" || bad "exact plan gap: $(cat "$tmp/sum-exact")"
+grep -q '300 plans proposed' "$tmp/sum-nsga2" || bad "nsga2 summary: $(cat "$tmp/sum-nsga2")"
+
+# A different seed is allowed to differ, the same seed twice must not.
+"$fp" plan --model resnet18 --buffer 128KB --search local --budget 300 --seed 7 --quiet \
+  -o "$tmp/again.json" >/dev/null 2>&1
+cmp -s "$tmp/local-1.json" "$tmp/again.json" || bad "same seed, different plan"
+
+# NSGA-II's Pareto front.
+"$fp" plan --model mobilenet_v2 --search nsga2 --budget 200 --quiet --pareto "$tmp/front.json" \
+  >/dev/null 2>&1 || bad "pareto exited $?"
+grep -q '"pareto"' "$tmp/front.json" || bad "no pareto array in the front file"
+
+# DOT export.
+"$fp" plan --model squeezenet1_0 --quiet -o "$tmp/plan.dot" >/dev/null 2>&1 || bad "dot export"
+grep -q 'subgraph cluster_0' "$tmp/plan.dot" || bad "DOT has no cluster"
+
+# The benchmark command prints one row per planner and the optimum.
+"$fp" bench search --models resnet18 --buffers 256KB --budget 50 >"$tmp/bench" 2>&1 || bad "bench exited $?"
+for s in layer greedy random local nsga2 exact; do
+  grep -q "| resnet18 | 256 KB | lbdf | $s |" "$tmp/bench" || bad "bench lacks $s row"
+done
+
+for c in models info cost plan; do
+  "$fp" "$c" --help >/dev/null || bad "$c --help"
+done
+"$fp" bench --help >/dev/null || bad "bench --help"
+"$fp" --help >/dev/null || bad "--help"
+"$fp" --version | grep -q '^fusionplan ' || bad "--version"
+exit $fail
