@@ -43,15 +43,17 @@ static void lf__print_groups(const lf_plan *p, lf_cost_model *cm)
 
 /* Runs the planner named by --search; fills the plan and the search figures. */
 static lf_status lf__run_search(const lf_cli_command *cmd, lf_cost_model *cm, const char *search,
-                                const int64_t *knobs, lf_plan *plan, lf_search_result *res)
+                                const int64_t *knobs, lf_plan *plan, lf_search_result *res,
+                                lf_exact_stats *es)
 {
     memset(res, 0, sizeof *res);
+    memset(es, 0, sizeof *es);
     if (strcmp(search, "layer") == 0)
         return lf_plan_layer(cm, plan);
     if (strcmp(search, "greedy") == 0)
         return lf_plan_greedy(cm, plan);
     if (strcmp(search, "exact") == 0)
-        return lf_exact_plan(cm, NULL, plan, NULL);
+        return lf_exact_plan(cm, NULL, plan, es);
     lf_search_config cfg;
     lf_search_config_default(&cfg);
     cfg.algorithm = search;
@@ -138,7 +140,8 @@ int lf_cmd_plan(int argc, char **argv)
     double t0 = lf_now_seconds();
     lf_plan plan;
     lf_search_result res;
-    lf_status st = lf__run_search(&cmd, s.cm, search, knobs, &plan, &res);
+    lf_exact_stats es;
+    lf_status st = lf__run_search(&cmd, s.cm, search, knobs, &plan, &res, &es);
     double wall = lf_now_seconds() - t0;
     lf_plan_metrics m;
     if (st == LF_OK) {
@@ -150,7 +153,9 @@ int lf_cmd_plan(int argc, char **argv)
             lf_plan_destroy(&plan);
     }
     int64_t exact_dram = -1;
-    if (st == LF_OK && (lf_cli_get(&cmd, "compare-exact") || strcmp(search, "exact") == 0)) {
+    if (st == LF_OK && strcmp(search, "exact") == 0)
+        exact_dram = m.dram_fusable; /* the plan is the optimum: no second run */
+    else if (st == LF_OK && lf_cli_get(&cmd, "compare-exact")) {
         lf_plan opt;
         lf_plan_metrics mo;
         lf_status es = lf_exact_plan(s.cm, NULL, &opt, NULL);
@@ -192,6 +197,9 @@ int lf_cmd_plan(int argc, char **argv)
                (long long)res.plans_proposed, (long long)res.invalid_groups, (long long)res.splits,
                lookups ? 100.0 * (double)res.cache_hits / (double)lookups : 0.0);
     }
+    if (es.states > 0)
+        printf("; %lld downsets, %lld candidate sets, %lld groups priced", (long long)es.states,
+               (long long)es.candidates, (long long)es.groups);
     printf("%s; wall %.3f s\n", gap, wall);
     if (!lf_cli_get(&cmd, "quiet"))
         lf__print_groups(&plan, s.cm);
