@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "planner/cli/cli.h"
+#include "planner/gpu/device.h"
 
 typedef struct lf__command_entry {
     const char *name;
@@ -41,6 +42,19 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--version") == 0) {
         printf("fusionplan %s\n", LF_VERSION);
+        int32_t n = 0;
+        if (!lf_gpu_built())
+            printf("GPU support: not built (CUDA or cuDNN not found at configure time)\n");
+        else if (lf_gpu_count(&n) != LF_OK || n == 0)
+            printf("GPU support: built; no CUDA device visible\n");
+        else
+            for (int32_t i = 0; i < n; i++) {
+                lf_gpu_info info;
+                if (lf_gpu_query(i, &info) == LF_OK)
+                    printf("GPU %d: %s, %.1f GiB, compute capability %d.%d, cuDNN %d\n", (int)i,
+                           info.name, (double)info.memory_bytes / (1 << 30), (int)info.cc_major,
+                           (int)info.cc_minor, (int)info.cudnn_version);
+            }
         return LF_EXIT_OK;
     }
     for (size_t i = 0; i < sizeof lf__commands / sizeof lf__commands[0]; i++)
