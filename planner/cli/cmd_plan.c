@@ -191,6 +191,9 @@ int lf_cmd_plan(int argc, char **argv)
            "%d unfusable",
            s.model_name, beta, lf_cost_scheme_name(s.cm), search, fus, (double)m.dram_fusable / 1e6,
            all, mbu, (int)m.n_groups, (int)m.n_unfusable);
+    printf("; DRAM time %.3f ms", m.dram_time_s * 1e3);
+    if (m.energy_j >= 0)
+        printf(", energy %.3f mJ", m.energy_j * 1e3);
     if (heuristic) {
         int64_t lookups = res.cache_hits + res.cache_misses;
         printf("; %lld plans proposed, %lld invalid groups met, %lld splits, memo hits %.1f%%",
