@@ -79,10 +79,18 @@ lf_status lf_cli_parse_ops(const lf_graph *g, const char *list, lf_bitset *out);
 /* Formats bytes for tables: "1,478,656". */
 void lf_cli_commas(int64_t v, char *buf, size_t len);
 
+/* Builds the splitter named by --split (NULL for the random split, the
+ * default) with the proposer and edge budget for the tree splitter. Returns 0
+ * or an exit status after printing the error. */
+struct lf_splitter;
+int lf_cli_make_splitter(const lf_cli_command *cmd, const char *split, const char *proposer,
+                         int32_t k, int measure_gap, struct lf_splitter **out);
+
 int lf_cmd_models(int argc, char **argv);
 int lf_cmd_info(int argc, char **argv);
 int lf_cmd_cost(int argc, char **argv);
 int lf_cmd_plan(int argc, char **argv);
 int lf_cmd_bench(int argc, char **argv);
+int lf_cmd_split(int argc, char **argv);
 
 #endif

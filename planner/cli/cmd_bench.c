@@ -12,6 +12,7 @@
 #include "planner/util/progress.h"
 #include "search/partition/search.h"
 #include "search/partition/simple.h"
+#include "splitter/tree.h"
 
 #define LF_BENCH_MAX_ITEMS 32
 
@@ -25,7 +26,8 @@ static int lf__split_list(char *s, char **items, int max)
 }
 
 typedef struct lf__bench_row {
-    const char *model, *scheme, *search;
+    const char *model, *scheme, *search, *split;
+    double rectify, gap; /* tree splitter only; < 0 when not applicable */
     int64_t beta;
     lf_plan_metrics m;
     int64_t proposed;
@@ -51,16 +53,22 @@ static void lf__print_row(const lf__bench_row *r, int csv)
         snprintf(rate_s, sizeof rate_s, "%.0f", rate);
     else
         snprintf(rate_s, sizeof rate_s, "-");
+    char rect_s[32] = "-", sgap_s[32] = "-";
+    if (r->rectify >= 0)
+        snprintf(rect_s, sizeof rect_s, "%.1f", 100.0 * r->rectify);
+    if (r->gap >= 0)
+        snprintf(sgap_s, sizeof sgap_s, "%.3f", r->gap);
     if (csv)
-        printf("%s,%lld,%s,%s,%lld,%s,%lld,%d,%lld,%.3f,%s\n", r->model, (long long)r->beta, r->scheme,
-               r->search, (long long)r->m.dram_fusable, r->has_exact ? gap_s : "",
-               (long long)r->m.dram_all, (int)r->m.n_groups, (long long)r->proposed, r->wall,
-               rate > 0 ? rate_s : "");
+        printf("%s,%lld,%s,%s,%s,%lld,%s,%lld,%d,%lld,%.3f,%s,%s,%s\n", r->model, (long long)r->beta,
+               r->scheme, r->search, r->split, (long long)r->m.dram_fusable,
+               r->has_exact ? gap_s : "", (long long)r->m.dram_all, (int)r->m.n_groups,
+               (long long)r->proposed, r->wall, rate > 0 ? rate_s : "", r->rectify >= 0 ? rect_s : "",
+               r->gap >= 0 ? sgap_s : "");
     else
-        printf("| %s | %s | %s | %s | %.3f | %s | %.3f | %d | %lld | %.3f | %s |\n", r->model, beta,
-               r->scheme, r->search, (double)r->m.dram_fusable / 1e6, gap_s,
+        printf("| %s | %s | %s | %s | %s | %.3f | %s | %.3f | %d | %lld | %.3f | %s | %s | %s |\n",
+               r->model, beta, r->scheme, r->search, r->split, (double)r->m.dram_fusable / 1e6, gap_s,
                (double)r->m.dram_all / 1e6, (int)r->m.n_groups, (long long)r->proposed, r->wall,
-               rate_s);
+               rate_s, rect_s, sgap_s);
     fflush(stdout);
 }
 
@@ -72,6 +80,8 @@ int lf_cmd_bench(int argc, char **argv)
         {"buffers", "LIST", "buffer sizes (default 128KB,256KB)", NULL},
         {"schemes", "LIST", "cost models (default lbdf)", NULL},
         {"searches", "LIST", "searches (default random,local,nsga2)", NULL},
+        {"splits", "LIST", "repairs: random, tree-all, tree-random, tree-attrib (default random)", NULL},
+        {"k", "N", "edges a tree proposer may return (default 3)", NULL},
         {"budget", "N", "plans proposed per search (default 2000)", NULL},
         {"seed", "S", "seed (default 1)", NULL},
         {"threads", "T", "OpenMP threads (default: all cores)", NULL},
@@ -98,8 +108,9 @@ int lf_cmd_bench(int argc, char **argv)
     int rc = lf_cli_parse(&cmd, argc - 1, argv + 1);
     if (rc)
         return rc == 1 ? LF_EXIT_OK : rc;
-    int64_t budget, seed, threads;
+    int64_t budget, seed, threads, k;
     if ((rc = lf_cli_int(&cmd, "budget", 2000, 1, 100000000, &budget)) ||
+        (rc = lf_cli_int(&cmd, "k", 3, 0, 1000000, &k)) ||
         (rc = lf_cli_int(&cmd, "seed", 1, 0, INT64_MAX, &seed)) ||
         (rc = lf_cli_int(&cmd, "threads", 0, 0, 1024, &threads)))
         return rc;
@@ -107,7 +118,9 @@ int lf_cmd_bench(int argc, char **argv)
     if (fmt && strcmp(fmt, "md") != 0 && strcmp(fmt, "csv") != 0)
         return lf_cli_usage_error(&cmd, "unknown --format '%s' (use md or csv)", fmt);
     int csv = fmt && strcmp(fmt, "csv") == 0;
-    char models_buf[1024], buffers_buf[256], schemes_buf[64], searches_buf[256];
+    char models_buf[1024], buffers_buf[256], schemes_buf[64], searches_buf[256], splits_buf[256];
+    snprintf(splits_buf, sizeof splits_buf, "%s",
+             lf_cli_get(&cmd, "splits") ? lf_cli_get(&cmd, "splits") : "random");
     snprintf(models_buf, sizeof models_buf, "%s",
              lf_cli_get(&cmd, "models") ? lf_cli_get(&cmd, "models")
                                         : "vgg16,resnet18,resnet50,resnet152,squeezenet1_0,"
@@ -123,6 +136,16 @@ int lf_cmd_bench(int argc, char **argv)
     int nb = lf__split_list(buffers_buf, buffers, LF_BENCH_MAX_ITEMS);
     int ns = lf__split_list(schemes_buf, schemes, 4);
     int nq = lf__split_list(searches_buf, searches, 8);
+    char *splits[8];
+    int nsp = lf__split_list(splits_buf, splits, 8);
+    for (int i = 0; i < nsp; i++) {
+        const lf_proposer *p;
+        if (strcmp(splits[i], "random") != 0 &&
+            (strncmp(splits[i], "tree-", 5) != 0 || lf_proposer_find(splits[i] + 5, &p) != LF_OK))
+            return lf_cli_usage_error(&cmd, "unknown split '%s' (use random or tree-<proposer>: "
+                                            "tree-all, tree-random, tree-attrib)",
+                                      splits[i]);
+    }
     int64_t betas[LF_BENCH_MAX_ITEMS];
     for (int i = 0; i < nb; i++)
         if (lf_hw_parse_size(buffers[i], &betas[i]) != LF_OK)
@@ -136,11 +159,12 @@ int lf_cmd_bench(int argc, char **argv)
             return lf_cli_usage_error(&cmd, "unknown search '%s' (use random, local or nsga2)",
                                       searches[i]);
     if (csv)
-        printf("model,beta,scheme,search,dram_fusable,gap_pct,dram_all,groups,proposed,wall_s,"
-               "plans_per_s\n");
+        printf("model,beta,scheme,search,split,dram_fusable,gap_pct,dram_all,groups,proposed,wall_s,"
+               "plans_per_s,rectify_pct,split_gap\n");
     else
-        printf("| model | buffer | scheme | search | DRAM fusable (MB) | gap (%%) | DRAM all (MB) | "
-               "groups | plans | wall (s) | plans/s |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+        printf("| model | buffer | scheme | search | split | DRAM fusable (MB) | gap (%%) | DRAM all (MB) | "
+               "groups | plans | wall (s) | plans/s | rectify (%%) | split gap |\n"
+               "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     int do_exact = !lf_cli_get(&cmd, "no-exact");
     for (int mi = 0; mi < nm; mi++) {
         lf_graph *g = NULL;
@@ -158,7 +182,7 @@ int lf_cmd_bench(int argc, char **argv)
                     lf_graph_free(g);
                     return lf_cli_fail(st);
                 }
-                lf__bench_row row = {models[mi], schemes[si], "", betas[bi], {0}, 0, 0, 0, 0};
+                lf__bench_row row = {models[mi], schemes[si], "", "-", -1.0, -1.0, betas[bi], {0}, 0, 0, 0, 0};
                 lf_plan p;
                 /* The optimum first, so every other row can show its gap. */
                 if (do_exact) {
@@ -189,28 +213,52 @@ int lf_cmd_bench(int argc, char **argv)
                         lf__print_row(&r, csv);
                     }
                 }
-                for (int qi = 0; qi < nq; qi++) {
-                    lf_search_config cfg;
-                    lf_search_config_default(&cfg);
-                    cfg.algorithm = searches[qi];
-                    cfg.budget = budget;
-                    cfg.seed = (uint64_t)seed;
-                    cfg.threads = (int32_t)threads;
-                    cfg.quiet = 1;
-                    lf_search_result res;
-                    st = lf_search_run(cm, &cfg, &res);
-                    if (st != LF_OK) {
-                        fprintf(stderr, "fusionplan bench: %s\n", lf_last_error());
-                        continue;
+                for (int qi = 0; qi < nq; qi++)
+                    for (int pi = 0; pi < nsp; pi++) {
+                        lf_splitter *sp = NULL;
+                        if (strcmp(splits[pi], "random") != 0) {
+                            const lf_proposer *p = NULL;
+                            lf_tree_options topt;
+                            lf_tree_options_default(&topt);
+                            topt.measure_gap = 1;
+                            lf_proposer_find(splits[pi] + 5, &p);
+                            if ((st = lf_splitter_tree_create(&sp, p, (int32_t)k, &topt)) != LF_OK) {
+                                lf_cost_model_free(cm);
+                                lf_graph_free(g);
+                                return lf_cli_fail(st);
+                            }
+                        }
+                        lf_search_config cfg;
+                        lf_search_config_default(&cfg);
+                        cfg.algorithm = searches[qi];
+                        cfg.budget = budget;
+                        cfg.seed = (uint64_t)seed;
+                        cfg.threads = (int32_t)threads;
+                        cfg.quiet = 1;
+                        cfg.splitter = sp;
+                        lf_search_result res;
+                        st = lf_search_run(cm, &cfg, &res);
+                        if (st != LF_OK) {
+                            fprintf(stderr, "fusionplan bench: %s\n", lf_last_error());
+                            lf_search_result_destroy(&res);
+                            lf_splitter_free(sp);
+                            continue;
+                        }
+                        lf__bench_row r = exact;
+                        r.search = searches[qi];
+                        r.split = splits[pi];
+                        r.m = res.metrics;
+                        r.proposed = res.plans_proposed;
+                        r.wall = res.wall_s;
+                        lf_tree_stats ts;
+                        if (sp && lf_splitter_tree_stats(sp, &ts) == LF_OK) {
+                            r.rectify = ts.rectify_rate;
+                            r.gap = ts.gap_groups > 0 ? ts.mean_gap : -1.0;
+                        }
+                        lf__print_row(&r, csv);
+                        lf_search_result_destroy(&res);
+                        lf_splitter_free(sp);
                     }
-                    lf__bench_row r = exact;
-                    r.search = searches[qi];
-                    r.m = res.metrics;
-                    r.proposed = res.plans_proposed;
-                    r.wall = res.wall_s;
-                    lf__print_row(&r, csv);
-                    lf_search_result_destroy(&res);
-                }
                 if (exact.has_exact) {
                     exact.search = "exact";
                     lf__print_row(&exact, csv);

@@ -9,6 +9,7 @@
 #include "planner/util/progress.h"
 #include "search/partition/search.h"
 #include "search/partition/simple.h"
+#include "splitter/tree.h"
 
 static void lf__print_groups(const lf_plan *p, lf_cost_model *cm)
 {
@@ -43,8 +44,8 @@ static void lf__print_groups(const lf_plan *p, lf_cost_model *cm)
 
 /* Runs the planner named by --search; fills the plan and the search figures. */
 static lf_status lf__run_search(const lf_cli_command *cmd, lf_cost_model *cm, const char *search,
-                                const int64_t *knobs, lf_plan *plan, lf_search_result *res,
-                                lf_exact_stats *es)
+                                const int64_t *knobs, const lf_splitter *splitter, lf_plan *plan,
+                                lf_search_result *res, lf_exact_stats *es)
 {
     memset(res, 0, sizeof *res);
     memset(es, 0, sizeof *es);
@@ -62,6 +63,7 @@ static lf_status lf__run_search(const lf_cli_command *cmd, lf_cost_model *cm, co
     cfg.threads = (int32_t)knobs[2];
     cfg.population = (int32_t)knobs[3];
     cfg.quiet = lf_cli_get(cmd, "no-progress") != NULL;
+    cfg.splitter = splitter;
     lf_status st = lf_search_run(cm, &cfg, res);
     if (st == LF_OK)
         st = lf_plan_copy(plan, &res->best);
@@ -77,6 +79,10 @@ int lf_cmd_plan(int argc, char **argv)
         {"seed", "S", "seed of the search (default 1)", NULL},
         {"threads", "T", "OpenMP threads (default: all cores; results do not depend on it)", NULL},
         {"population", "K", "local search top-K and NSGA-II population (default 10)", NULL},
+        {"split", "NAME", "repair of invalid groups: random (default, the paper's baseline) or tree", NULL},
+        {"proposer", "NAME", "tree splitter's edge proposer: all (default), random or attrib", NULL},
+        {"k", "N", "edges the proposer may return (default 3; 0: all)", NULL},
+        {"no-split-gap", NULL, "tree splitter: skip measuring each split against the optimal split", NULL},
         {"compare-exact", NULL, "also compute the exact optimum and print the gap to it", NULL},
         {"output", "FILE", "(or -o) write the plan to FILE (.json or .dot; see docs/plan-format.md)", NULL},
         {"format", "FMT", "json or dot (default: from the file extension)", NULL},
@@ -112,11 +118,19 @@ int lf_cmd_plan(int argc, char **argv)
         return lf_cli_usage_error(&cmd, "unknown --search '%s' (use greedy, layer, random, local, "
                                         "nsga2 or exact)",
                                   search);
-    int64_t knobs[4];
+    int64_t knobs[5];
     if ((rc = lf_cli_int(&cmd, "budget", 2000, 1, 100000000, &knobs[0])) ||
         (rc = lf_cli_int(&cmd, "seed", 1, 0, INT64_MAX, &knobs[1])) ||
         (rc = lf_cli_int(&cmd, "threads", 0, 0, 1024, &knobs[2])) ||
-        (rc = lf_cli_int(&cmd, "population", 10, 2, 100000, &knobs[3])))
+        (rc = lf_cli_int(&cmd, "population", 10, 2, 100000, &knobs[3])) ||
+        (rc = lf_cli_int(&cmd, "k", 3, 0, 1000000, &knobs[4])))
+        return rc;
+    const char *split = lf_cli_get(&cmd, "split");
+    if (split && !heuristic)
+        return lf_cli_usage_error(&cmd, "--split applies to --search random, local or nsga2");
+    lf_splitter *splitter = NULL;
+    if ((rc = lf_cli_make_splitter(&cmd, split, lf_cli_get(&cmd, "proposer"), (int32_t)knobs[4],
+                                   !lf_cli_get(&cmd, "no-split-gap"), &splitter)))
         return rc;
     const char *format = lf_cli_get(&cmd, "format");
     if (format && strcmp(format, "json") != 0 && strcmp(format, "dot") != 0)
@@ -135,13 +149,15 @@ int lf_cmd_plan(int argc, char **argv)
     if (pareto && strcmp(search, "nsga2") != 0)
         return lf_cli_usage_error(&cmd, "--pareto needs --search nsga2");
     lf_cli_session s;
-    if ((rc = lf_cli_session_open(&s, &cmd)))
+    if ((rc = lf_cli_session_open(&s, &cmd))) {
+        lf_splitter_free(splitter);
         return rc;
+    }
     double t0 = lf_now_seconds();
     lf_plan plan;
     lf_search_result res;
     lf_exact_stats es;
-    lf_status st = lf__run_search(&cmd, s.cm, search, knobs, &plan, &res, &es);
+    lf_status st = lf__run_search(&cmd, s.cm, search, knobs, splitter, &plan, &res, &es);
     double wall = lf_now_seconds() - t0;
     lf_plan_metrics m;
     if (st == LF_OK) {
@@ -176,6 +192,7 @@ int lf_cmd_plan(int argc, char **argv)
     }
     if (st != LF_OK) {
         lf_search_result_destroy(&res);
+        lf_splitter_free(splitter);
         lf_cli_session_close(&s);
         return lf_cli_fail(st);
     }
@@ -199,6 +216,18 @@ int lf_cmd_plan(int argc, char **argv)
         printf("; %lld plans proposed, %lld invalid groups met, %lld splits, memo hits %.1f%%",
                (long long)res.plans_proposed, (long long)res.invalid_groups, (long long)res.splits,
                lookups ? 100.0 * (double)res.cache_hits / (double)lookups : 0.0);
+        lf_tree_stats ts;
+        if (splitter && lf_splitter_tree_stats(splitter, &ts) == LF_OK) {
+            printf("; %s: %lld distinct invalid groups, rectify rate %.1f%%, rectified without "
+                   "fallback %lld",
+                   splitter->name, (long long)ts.groups, 100.0 * ts.rectify_rate,
+                   (long long)ts.tree_success);
+            if (ts.gap_groups > 0)
+                printf(", mean split gap %.3f", ts.mean_gap);
+            printf(", %.3f s in the splitter", ts.split_s);
+        } else {
+            printf("; random split, %.3f s in the splitter", res.split_s);
+        }
     }
     if (es.states > 0)
         printf("; %lld downsets, %lld candidate sets, %lld groups priced", (long long)es.states,
@@ -211,6 +240,7 @@ int lf_cmd_plan(int argc, char **argv)
             fprintf(stderr, "wrote %s\n", paths[k]);
     lf_plan_destroy(&plan);
     lf_search_result_destroy(&res);
+    lf_splitter_free(splitter);
     lf_cli_session_close(&s);
     return LF_EXIT_OK;
 }

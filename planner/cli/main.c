@@ -16,6 +16,7 @@ static const lf__command_entry lf__commands[] = {
     {"info", "summarise a network under a hardware description, layer by layer", lf_cmd_info},
     {"cost", "F_beta and F_D of one fusion group, with the row windows behind them", lf_cmd_cost},
     {"plan", "partition a network into fusion groups and export the plan", lf_cmd_plan},
+    {"split", "split one invalid group with the tree splitter and show its candidate cuts", lf_cmd_split},
     {"bench", "benchmark the searches against the exact optimum (bench search)", lf_cmd_bench},
 };
 

@@ -59,6 +59,10 @@ expect_error "unknown command 'plna'" plna
 expect_error "--group is required" cost --model resnet18
 expect_error "no op 'nonsense'" cost --model resnet18 --group nonsense
 expect_error "is a graph input" cost --model resnet18 --group input
+expect_error "--proposer needs --split tree" plan --search local --proposer all
+expect_error "unknown --split 'magic'" plan --search local --split magic
+expect_error "--split applies to" plan --search greedy --split tree
+expect_error "unknown split 'tree-nope'" bench search --splits tree-nope
 expect_error "missing-dir" plan --model resnet18 -o "$tmp/missing-dir/plan.json"
 
 # No command at all: usage on stderr, status 2.

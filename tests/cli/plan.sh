@@ -32,6 +32,21 @@ grep -q '300 plans proposed' "$tmp/sum-nsga2" || bad "nsga2 summary: $(cat "$tmp
   -o "$tmp/again.json" >/dev/null 2>&1
 cmp -s "$tmp/local-1.json" "$tmp/again.json" || bad "same seed, different plan"
 
+# The tree splitter in a search: deterministic across threads, reports its rectify rate.
+for t in 1 2; do
+  "$fp" plan --model mobilenet_v2 --buffer 128KB --search local --budget 300 --split tree \
+    --proposer all --threads $t --quiet -o "$tmp/tree-$t.json" >"$tmp/tree-sum-$t" 2>/dev/null \
+    || bad "plan --split tree exited $?"
+done
+cmp -s "$tmp/tree-1.json" "$tmp/tree-2.json" || bad "--split tree differs between 1 and 2 threads"
+grep -q 'tree-all: .* rectify rate .*mean split gap' "$tmp/tree-sum-1" || bad "tree summary: $(cat "$tmp/tree-sum-1")"
+
+# One group split by hand, with its DOT picture.
+"$fp" split --model mobilenet_v2 --buffer 64KB --group 10-30 --proposer all --dot "$tmp/split.dot" \
+  >"$tmp/split" 2>/dev/null || bad "split exited $?"
+grep -q '^optimal ' "$tmp/split" || bad "split shows no optimal split"
+grep -q 'digraph' "$tmp/split.dot" || bad "split DOT"
+
 # NSGA-II's Pareto front.
 "$fp" plan --model mobilenet_v2 --search nsga2 --budget 200 --quiet --pareto "$tmp/front.json" \
   >/dev/null 2>&1 || bad "pareto exited $?"
@@ -42,12 +57,14 @@ grep -q '"pareto"' "$tmp/front.json" || bad "no pareto array in the front file"
 grep -q 'subgraph cluster_0' "$tmp/plan.dot" || bad "DOT has no cluster"
 
 # The benchmark command prints one row per planner and the optimum.
-"$fp" bench search --models resnet18 --buffers 256KB --budget 50 >"$tmp/bench" 2>&1 || bad "bench exited $?"
+"$fp" bench search --models resnet18 --buffers 256KB --budget 50 --splits random,tree-all \
+  >"$tmp/bench" 2>&1 || bad "bench exited $?"
+grep -q "| resnet18 | 256 KB | lbdf | local | tree-all |" "$tmp/bench" || bad "bench lacks the tree split"
 for s in layer greedy random local nsga2 exact; do
   grep -q "| resnet18 | 256 KB | lbdf | $s |" "$tmp/bench" || bad "bench lacks $s row"
 done
 
-for c in models info cost plan; do
+for c in models info cost plan split; do
   "$fp" "$c" --help >/dev/null || bad "$c --help"
 done
 "$fp" bench --help >/dev/null || bad "bench --help"
