@@ -5,7 +5,6 @@
  * each a hash map behind its own lock, so threads evaluating different groups
  * rarely contend. Full bitsets are stored and compared, so hash collisions
  * never return a wrong cost. */
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +26,7 @@ typedef struct lf__memo_entry {
 
 typedef struct lf__memo_shard {
     lf_hashmap map;
+    int64_t hits, misses, entries; /* under the shard's lock: no shared counter to contend on */
 #ifdef _OPENMP
     omp_lock_t lock;
 #endif
@@ -34,7 +34,6 @@ typedef struct lf__memo_shard {
 
 struct lf__memo {
     lf__memo_shard shards[LF_MEMO_SHARDS];
-    atomic_llong hits, misses, entries;
 };
 
 static void lf__lock(lf__memo_shard *s)
@@ -71,9 +70,6 @@ lf_status lf__memo_create(lf__memo **out)
         omp_init_lock(&m->shards[i].lock);
 #endif
     }
-    atomic_init(&m->hits, 0);
-    atomic_init(&m->misses, 0);
-    atomic_init(&m->entries, 0);
     *out = m;
     return LF_OK;
 }
@@ -118,13 +114,13 @@ int lf__memo_get(lf__memo *m, const lf_bitset *key, lf_group_cost *out)
     void *head = NULL;
     lf__lock(s);
     lf__memo_entry *e = lf_hashmap_get(&s->map, h, &head) ? lf__find(head, key) : NULL;
-    if (e)
+    if (e) {
         *out = e->cost;
+        s->hits++;
+    } else {
+        s->misses++;
+    }
     lf__unlock(s);
-    if (e)
-        atomic_fetch_add(&m->hits, 1);
-    else
-        atomic_fetch_add(&m->misses, 1);
     return e != NULL;
 }
 
@@ -152,7 +148,7 @@ lf_status lf__memo_put(lf__memo *m, const lf_bitset *key, const lf_group_cost *c
         if (st != LF_OK)
             free(e);
         else
-            atomic_fetch_add(&m->entries, 1);
+            s->entries++;
     }
     lf__unlock(s);
     return st;
@@ -160,7 +156,13 @@ lf_status lf__memo_put(lf__memo *m, const lf_bitset *key, const lf_group_cost *c
 
 void lf__memo_stats(const lf__memo *m, int64_t *hits, int64_t *misses, int64_t *entries)
 {
-    *hits = atomic_load(&((lf__memo *)m)->hits);
-    *misses = atomic_load(&((lf__memo *)m)->misses);
-    *entries = atomic_load(&((lf__memo *)m)->entries);
+    *hits = *misses = *entries = 0;
+    for (int i = 0; i < LF_MEMO_SHARDS; i++) {
+        lf__memo_shard *s = (lf__memo_shard *)&m->shards[i];
+        lf__lock(s);
+        *hits += s->hits;
+        *misses += s->misses;
+        *entries += s->entries;
+        lf__unlock(s);
+    }
 }
