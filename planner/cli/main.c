@@ -17,6 +17,8 @@ static const lf__command_entry lf__commands[] = {
     {"cost", "F_beta and F_D of one fusion group, with the row windows behind them", lf_cmd_cost},
     {"plan", "partition a network into fusion groups and export the plan", lf_cmd_plan},
     {"split", "split one invalid group with the tree splitter and show its candidate cuts", lf_cmd_split},
+    {"dataset", "sample fusion groups from the networks and label them for the GNN", lf_cmd_dataset},
+    {"train", "train the fusion-group validity GNN on a dataset", lf_cmd_train},
     {"bench", "benchmark the searches against the exact optimum (bench search)", lf_cmd_bench},
 };
 
@@ -26,7 +28,7 @@ static void lf__usage(FILE *f)
                "Plans layer fusion for DNN inference on accelerators with a small on-chip buffer.\n\n"
                "commands:\n");
     for (size_t i = 0; i < sizeof lf__commands / sizeof lf__commands[0]; i++)
-        fprintf(f, "  %-8s %s\n", lf__commands[i].name, lf__commands[i].summary);
+        fprintf(f, "  %-16s %s\n", lf__commands[i].name, lf__commands[i].summary);
     fprintf(f, "\nRun 'fusionplan <command> --help' for a command's options.\n"
                "Example: fusionplan plan --model resnet50 --buffer 256KB -o plan.json\n");
 }

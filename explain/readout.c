@@ -1,0 +1,31 @@
+/* ReLU and the sum readout (graph embedding = sum of node embeddings, the
+ * paper's choice). */
+#include "explain/layers.h"
+
+#include <string.h>
+
+void lf_relu_forward(int64_t n, const float *z, float *h)
+{
+    for (int64_t i = 0; i < n; i++)
+        h[i] = z[i] > 0.0f ? z[i] : 0.0f;
+}
+
+void lf_relu_backward(int64_t n, const float *z, const float *dh, float *dz)
+{
+    for (int64_t i = 0; i < n; i++)
+        dz[i] = z[i] > 0.0f ? dh[i] : 0.0f;
+}
+
+void lf_readout_sum_forward(int32_t n, int32_t d, const float *h, float *g)
+{
+    memset(g, 0, sizeof(float) * (size_t)d);
+    for (int32_t i = 0; i < n; i++)
+        for (int32_t c = 0; c < d; c++)
+            g[c] += h[(int64_t)i * d + c];
+}
+
+void lf_readout_sum_backward(int32_t n, int32_t d, const float *dg, float *dh)
+{
+    for (int32_t i = 0; i < n; i++)
+        memcpy(dh + (int64_t)i * d, dg, sizeof(float) * (size_t)d);
+}

@@ -1,0 +1,267 @@
+/* Mini-batch training of the GNN with a deterministic parallel gradient
+ * reduction (see train.h). */
+#include "explain/train.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "planner/util/progress.h"
+#include "planner/util/rng.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+void lf_gnn_train_config_default(lf_gnn_train_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->epochs = 50;
+    c->batch = 32;
+    c->lr = 1e-3f;
+    c->seed = 1;
+    c->threads = 0;
+    c->keep_best = 1;
+}
+
+static int32_t lf__threads(int32_t want)
+{
+#ifdef _OPENMP
+    return want > 0 ? want : omp_get_max_threads();
+#else
+    (void)want;
+    return 1;
+#endif
+}
+
+static int32_t lf__tid(void)
+{
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+typedef struct lf__pool {
+    int32_t n;
+    lf_gnn_ws **ws;
+} lf__pool;
+
+static void lf__pool_free(lf__pool *p)
+{
+    if (p->ws)
+        for (int32_t t = 0; t < p->n; t++)
+            lf_gnn_ws_free(p->ws[t]);
+    free(p->ws);
+    p->ws = NULL;
+}
+
+static lf_status lf__pool_init(lf__pool *p, const lf_gnn *m, int32_t n)
+{
+    p->n = n;
+    p->ws = calloc((size_t)n, sizeof *p->ws);
+    if (!p->ws)
+        return lf_set_error(LF_ENOMEM, "out of memory for GNN workspaces");
+    for (int32_t t = 0; t < n; t++) {
+        lf_status st = lf_gnn_ws_create(&p->ws[t], m);
+        if (st != LF_OK) {
+            lf__pool_free(p);
+            return st;
+        }
+    }
+    return LF_OK;
+}
+
+lf_status lf_gnn_evaluate(const lf_gnn *m, const lf_gnn_sample *s, int64_t n, int32_t threads,
+                          lf_gnn_eval *out)
+{
+    memset(out, 0, sizeof *out);
+    if (n <= 0)
+        return LF_OK;
+    int32_t nt = lf__threads(threads);
+    lf__pool pool;
+    lf_status st = lf__pool_init(&pool, m, nt);
+    if (st != LF_OK)
+        return st;
+    double *loss = malloc(sizeof(double) * (size_t)n);
+    int32_t *pred = malloc(sizeof(int32_t) * (size_t)n);
+    lf_status *sst = calloc((size_t)n, sizeof(lf_status));
+    if (!loss || !pred || !sst) {
+        st = lf_set_error(LF_ENOMEM, "out of memory evaluating %lld samples", (long long)n);
+        goto done;
+    }
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 16) num_threads(nt)
+#endif
+    for (int64_t i = 0; i < n; i++) {
+        float logits[16];
+        lf_gnn_ws *ws = pool.ws[lf__tid()];
+        sst[i] = lf_gnn_forward(m, &s[i].g, ws, logits);
+        if (sst[i] != LF_OK)
+            continue;
+        loss[i] = lf_softmax_ce(logits, m->cfg.n_classes, s[i].label, NULL, NULL);
+        int32_t best = 0;
+        for (int32_t k = 1; k < m->cfg.n_classes; k++)
+            if (logits[k] > logits[best])
+                best = k;
+        pred[i] = best;
+    }
+    double sum = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (sst[i] != LF_OK) {
+            st = lf_set_error(sst[i], "sample %lld: GNN forward pass failed", (long long)i);
+            goto done;
+        }
+        sum += loss[i];
+        int pos = pred[i] == 1, lab = s[i].label == 1;
+        out->tp += pos && lab;
+        out->fp += pos && !lab;
+        out->tn += !pos && !lab;
+        out->fn += !pos && lab;
+    }
+    out->n = n;
+    out->loss = sum / (double)n;
+    out->accuracy = (double)(out->tp + out->tn) / (double)n;
+    out->precision = out->tp + out->fp ? (double)out->tp / (double)(out->tp + out->fp) : 0.0;
+    out->recall = out->tp + out->fn ? (double)out->tp / (double)(out->tp + out->fn) : 0.0;
+    out->f1 = out->precision + out->recall > 0
+                  ? 2 * out->precision * out->recall / (out->precision + out->recall)
+                  : 0.0;
+    {
+        double p = out->tn + out->fn ? (double)out->tn / (double)(out->tn + out->fn) : 0.0;
+        double r = out->tn + out->fp ? (double)out->tn / (double)(out->tn + out->fp) : 0.0;
+        out->f1_invalid = p + r > 0 ? 2 * p * r / (p + r) : 0.0;
+    }
+done:
+    free(loss);
+    free(pred);
+    free(sst);
+    lf__pool_free(&pool);
+    return st;
+}
+
+lf_status lf_gnn_train(lf_gnn *m, const lf_gnn_sample *train, int64_t n_train,
+                       const lf_gnn_sample *val, int64_t n_val, const lf_gnn_train_config *cfg,
+                       int32_t *best_epoch)
+{
+    if (cfg->epochs < 0 || cfg->batch < 1 || !(cfg->lr > 0))
+        return lf_set_error(LF_EINVAL, "bad training settings (epochs %d, batch %d, lr %g)",
+                            (int)cfg->epochs, (int)cfg->batch, (double)cfg->lr);
+    if (n_train < 1)
+        return lf_set_error(LF_EINVAL, "empty training set");
+    if (n_train > INT32_MAX)
+        return lf_set_error(LF_ERANGE, "training set of %lld samples is too large",
+                            (long long)n_train);
+    if (m->cfg.n_classes > 16)
+        return lf_set_error(LF_EUNSUPPORTED, "training supports at most 16 classes");
+    int32_t nt = lf__threads(cfg->threads);
+    int32_t B = cfg->batch;
+    int64_t np = m->n_params;
+    lf__pool pool = {0, NULL};
+    lf_adam adam = {0};
+    float *sgrad = NULL, *grad = NULL, *best = NULL;
+    double *sloss = NULL;
+    int32_t *order = NULL;
+    lf_status *sst = NULL;
+    lf_status st = lf__pool_init(&pool, m, nt);
+    if (st != LF_OK)
+        return st;
+    if ((st = lf_adam_init(&adam, np, cfg->lr)) != LF_OK)
+        goto done;
+    sgrad = malloc(sizeof(float) * (size_t)np * (size_t)B);
+    grad = malloc(sizeof(float) * (size_t)np);
+    best = malloc(sizeof(float) * (size_t)np);
+    sloss = malloc(sizeof(double) * (size_t)B);
+    sst = malloc(sizeof(lf_status) * (size_t)B);
+    order = malloc(sizeof(int32_t) * (size_t)n_train);
+    if (!sgrad || !grad || !best || !sloss || !sst || !order) {
+        st = lf_set_error(LF_ENOMEM, "out of memory for training buffers");
+        goto done;
+    }
+    memcpy(best, m->params, sizeof(float) * (size_t)np);
+    double best_acc = -1.0;
+    int32_t best_ep = 0;
+    for (int32_t ep = 1; ep <= cfg->epochs; ep++) {
+        double t0 = lf_now_seconds();
+        for (int32_t i = 0; i < (int32_t)n_train; i++)
+            order[i] = i;
+        lf_rng r;
+        lf_rng_seed(&r, cfg->seed, 1 + (uint64_t)ep);
+        lf_rng_shuffle_i32(&r, order, (int32_t)n_train);
+        double loss_sum = 0;
+        for (int64_t start = 0; start < n_train; start += B) {
+            int32_t nb = (int32_t)(n_train - start < B ? n_train - start : B);
+            float scale = 1.0f / (float)nb;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
+#endif
+            for (int32_t k = 0; k < nb; k++) {
+                const lf_gnn_sample *s = &train[order[start + k]];
+                lf_gnn_ws *ws = pool.ws[lf__tid()];
+                float *gk = sgrad + (size_t)k * (size_t)np;
+                float logits[16], dlog[16];
+                memset(gk, 0, sizeof(float) * (size_t)np);
+                sst[k] = lf_gnn_forward(m, &s->g, ws, logits);
+                if (sst[k] != LF_OK)
+                    continue;
+                sloss[k] = lf_softmax_ce(logits, m->cfg.n_classes, s->label, dlog, NULL);
+                for (int32_t c = 0; c < m->cfg.n_classes; c++)
+                    dlog[c] *= scale;
+                sst[k] = lf_gnn_backward(m, ws, dlog, gk, NULL, NULL);
+            }
+            for (int32_t k = 0; k < nb; k++) {
+                if (sst[k] != LF_OK) {
+                    st = lf_set_error(sst[k], "training sample %d: GNN pass failed",
+                                      (int)order[start + k]);
+                    goto done;
+                }
+                loss_sum += sloss[k];
+            }
+            /* Sum per-sample gradients parameter by parameter, always in
+             * sample order: the split of parameters among threads does not
+             * change any sum. */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(nt)
+#endif
+            for (int64_t p = 0; p < np; p++) {
+                float acc = 0.0f;
+                for (int32_t k = 0; k < nb; k++)
+                    acc += sgrad[(size_t)k * (size_t)np + (size_t)p];
+                grad[p] = acc;
+            }
+            lf_adam_step(&adam, m->params, grad);
+        }
+        lf_gnn_epoch rep;
+        memset(&rep, 0, sizeof rep);
+        rep.epoch = ep;
+        rep.train_loss = loss_sum / (double)n_train;
+        if (n_val > 0 && (st = lf_gnn_evaluate(m, val, n_val, cfg->threads, &rep.val)) != LF_OK)
+            goto done;
+        double acc = n_val > 0 ? rep.val.accuracy : (double)ep;
+        if (acc > best_acc) {
+            best_acc = acc;
+            best_ep = ep;
+            rep.improved = 1;
+            memcpy(best, m->params, sizeof(float) * (size_t)np);
+        }
+        rep.seconds = lf_now_seconds() - t0;
+        if (cfg->on_epoch)
+            cfg->on_epoch(cfg->ctx, &rep);
+    }
+    if (cfg->keep_best && best_ep > 0)
+        memcpy(m->params, best, sizeof(float) * (size_t)np);
+    else
+        best_ep = cfg->epochs;
+    if (best_epoch)
+        *best_epoch = best_ep;
+done:
+    lf_adam_destroy(&adam);
+    lf__pool_free(&pool);
+    free(sgrad);
+    free(grad);
+    free(best);
+    free(sloss);
+    free(sst);
+    free(order);
+    return st;
+}

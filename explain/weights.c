@@ -1,0 +1,136 @@
+/* Versioned GNN weight files (format in weights.h). */
+#include "explain/weights.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "explain/binio.h"
+#include "planner/util/fileio.h"
+
+static const char lf__wmagic[8] = {'L', 'F', 'G', 'N', 'N', 'W', 'T', '\0'};
+
+lf_status lf_gnn_save(const lf_gnn *m, const char *path)
+{
+    if (m->cfg.in_dim != LF_FEAT_DIM)
+        return lf_set_error(LF_EINVAL, "GNN input width %d differs from the feature schema (%d)",
+                            (int)m->cfg.in_dim, (int)LF_FEAT_DIM);
+    lf__wbuf b = {0};
+    lf__w_bytes(&b, lf__wmagic, 8);
+    lf__w_u32(&b, LF_GNN_WEIGHTS_VERSION);
+    lf__w_u64(&b, lf_feat_schema_hash());
+    lf__w_u32(&b, (uint32_t)m->cfg.in_dim);
+    lf__w_u32(&b, (uint32_t)m->cfg.hidden);
+    lf__w_u32(&b, (uint32_t)m->cfg.n_layers);
+    lf__w_u32(&b, (uint32_t)m->cfg.n_classes);
+    lf__w_u32(&b, (uint32_t)m->cfg.undirected);
+    char scheme[8] = {0};
+    for (int i = 0; i < 7 && m->scheme[i]; i++)
+        scheme[i] = m->scheme[i];
+    lf__w_bytes(&b, scheme, 8);
+    lf__w_u64(&b, (uint64_t)m->n_params);
+    for (int32_t c = 0; c < LF_FEAT_DIM; c++)
+        lf__w_f32(&b, m->norm.mean[c]);
+    for (int32_t c = 0; c < LF_FEAT_DIM; c++)
+        lf__w_f32(&b, m->norm.std[c]);
+    for (int64_t i = 0; i < m->n_params; i++)
+        lf__w_f32(&b, m->params[i]);
+    lf__w_checksum(&b);
+    lf_status st = lf__w_commit(&b, path);
+    lf__w_free(&b);
+    return st;
+}
+
+lf_status lf_gnn_load_memory(lf_gnn *m, const void *data, size_t len, const char *origin,
+                             const lf_gnn_config *expect)
+{
+    memset(m, 0, sizeof *m);
+    lf__rbuf r = {data, len, 0, 0};
+    char magic[8];
+    lf__r_bytes(&r, magic, 8);
+    if (r.short_ || memcmp(magic, lf__wmagic, 8) != 0)
+        return lf_set_error(LF_EPARSE, "%s: not a fusionplan GNN weight file (bad magic)", origin);
+    uint32_t version = lf__r_u32(&r);
+    if (r.short_)
+        return lf_set_error(LF_EPARSE, "%s: truncated GNN weight file", origin);
+    if (version != LF_GNN_WEIGHTS_VERSION)
+        return lf_set_error(LF_EUNSUPPORTED,
+                            "%s: GNN weight format version %u, this build reads version %d", origin,
+                            (unsigned)version, LF_GNN_WEIGHTS_VERSION);
+    uint64_t schema = lf__r_u64(&r);
+    lf_gnn_config cfg;
+    cfg.in_dim = (int32_t)lf__r_u32(&r);
+    cfg.hidden = (int32_t)lf__r_u32(&r);
+    cfg.n_layers = (int32_t)lf__r_u32(&r);
+    cfg.n_classes = (int32_t)lf__r_u32(&r);
+    cfg.undirected = (int32_t)lf__r_u32(&r);
+    char scheme[8];
+    lf__r_bytes(&r, scheme, 8);
+    uint64_t n_params = lf__r_u64(&r);
+    if (r.short_)
+        return lf_set_error(LF_EPARSE, "%s: truncated GNN weight file (header)", origin);
+    if (schema != lf_feat_schema_hash())
+        return lf_set_error(LF_EINVAL,
+                            "%s: feature schema %016llx differs from this build's %016llx "
+                            "(retrain the GNN)",
+                            origin, (unsigned long long)schema,
+                            (unsigned long long)lf_feat_schema_hash());
+    if (cfg.in_dim != LF_FEAT_DIM)
+        return lf_set_error(LF_EINVAL, "%s: input width %d, the feature schema has %d", origin,
+                            (int)cfg.in_dim, (int)LF_FEAT_DIM);
+    if (expect && (expect->in_dim != cfg.in_dim || expect->hidden != cfg.hidden ||
+                   expect->n_layers != cfg.n_layers || expect->n_classes != cfg.n_classes ||
+                   expect->undirected != cfg.undirected))
+        return lf_set_error(LF_EINVAL,
+                            "%s: GNN dimensions (in %d, hidden %d, layers %d, classes %d, "
+                            "undirected %d) differ from the expected (%d, %d, %d, %d, %d)",
+                            origin, (int)cfg.in_dim, (int)cfg.hidden, (int)cfg.n_layers,
+                            (int)cfg.n_classes, (int)cfg.undirected, (int)expect->in_dim,
+                            (int)expect->hidden, (int)expect->n_layers, (int)expect->n_classes,
+                            (int)expect->undirected);
+    if (cfg.undirected != 0 && cfg.undirected != 1)
+        return lf_set_error(LF_EPARSE, "%s: bad edge-direction flag %d", origin,
+                            (int)cfg.undirected);
+    lf_status st = lf_gnn_init(m, &cfg, 0);
+    if (st != LF_OK) {
+        lf_gnn_free(m);
+        return lf_set_error(st, "%s: %s", origin, lf_last_error());
+    }
+    if ((uint64_t)m->n_params != n_params) {
+        lf_gnn_free(m);
+        return lf_set_error(LF_EINVAL, "%s: %llu parameters, the dimensions imply %lld", origin,
+                            (unsigned long long)n_params, (long long)m->n_params);
+    }
+    size_t need = r.pos + 4 * (2 * (size_t)LF_FEAT_DIM + (size_t)n_params) + 8;
+    if (len != need) {
+        lf_gnn_free(m);
+        return lf_set_error(LF_EPARSE, "%s: %s GNN weight file (%zu bytes, expected %zu)", origin,
+                            len < need ? "truncated" : "oversized", len, need);
+    }
+    if (!lf__r_checksum_ok(data, len)) {
+        lf_gnn_free(m);
+        return lf_set_error(LF_EPARSE, "%s: GNN weight file is corrupted (checksum mismatch)",
+                            origin);
+    }
+    for (int32_t c = 0; c < LF_FEAT_DIM; c++)
+        m->norm.mean[c] = lf__r_f32(&r);
+    for (int32_t c = 0; c < LF_FEAT_DIM; c++)
+        m->norm.std[c] = lf__r_f32(&r);
+    for (int64_t i = 0; i < m->n_params; i++)
+        m->params[i] = lf__r_f32(&r);
+    memcpy(m->scheme, scheme, 7);
+    m->scheme[7] = '\0';
+    return LF_OK;
+}
+
+lf_status lf_gnn_load(lf_gnn *m, const char *path, const lf_gnn_config *expect)
+{
+    memset(m, 0, sizeof *m);
+    char *data = NULL;
+    long len = 0;
+    lf_status st = lf_read_file(path, &data, &len);
+    if (st != LF_OK)
+        return st;
+    st = lf_gnn_load_memory(m, data, (size_t)len, path, expect);
+    free(data);
+    return st;
+}
