@@ -220,7 +220,7 @@ static void tree_parts(lf_cost_model *cm, const lf_proposer *p, int32_t k, const
 static lf_graph *chain(int n, int relus_after_first)
 {
     lf_graph_builder *b;
-    char names[16][8];
+    char names[16][16]; /* room for any int, so -Wformat-truncation stays quiet */
     CHECK_OK(lf_graph_builder_create(&b, "chain"));
     const char *prev = tg_input(b, "x", 8, 16, 16);
     for (int i = 0; i < n; i++) {

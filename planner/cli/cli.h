@@ -94,5 +94,7 @@ int lf_cmd_bench(int argc, char **argv);
 int lf_cmd_split(int argc, char **argv);
 int lf_cmd_dataset(int argc, char **argv);
 int lf_cmd_train(int argc, char **argv);
+int lf_cmd_explain(int argc, char **argv);
+int lf_cmd_train_explainer(int argc, char **argv);
 
 #endif

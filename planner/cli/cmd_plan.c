@@ -154,7 +154,7 @@ int lf_cmd_plan(int argc, char **argv)
         return rc;
     }
     double t0 = lf_now_seconds();
-    lf_plan plan;
+    lf_plan plan = {0}; /* destroying it is safe whether or not a planner filled it */
     lf_search_result res;
     lf_exact_stats es;
     lf_status st = lf__run_search(&cmd, s.cm, search, knobs, splitter, &plan, &res, &es);
@@ -165,8 +165,6 @@ int lf_cmd_plan(int argc, char **argv)
         st = lf_plan_check(&plan, s.cm);
         if (st == LF_OK)
             st = lf_plan_metrics_compute(&plan, s.cm, &m);
-        if (st != LF_OK)
-            lf_plan_destroy(&plan);
     }
     int64_t exact_dram = -1;
     if (st == LF_OK && strcmp(search, "exact") == 0)
@@ -174,12 +172,12 @@ int lf_cmd_plan(int argc, char **argv)
     else if (st == LF_OK && lf_cli_get(&cmd, "compare-exact")) {
         lf_plan opt;
         lf_plan_metrics mo;
-        lf_status es = lf_exact_plan(s.cm, NULL, &opt, NULL);
-        if (es == LF_OK && lf_plan_metrics_compute(&opt, s.cm, &mo) == LF_OK)
+        lf_status xs = lf_exact_plan(s.cm, NULL, &opt, NULL);
+        if (xs == LF_OK && lf_plan_metrics_compute(&opt, s.cm, &mo) == LF_OK)
             exact_dram = mo.dram_fusable;
         else
             fprintf(stderr, "fusionplan: no exact optimum to compare with: %s\n", lf_last_error());
-        if (es == LF_OK)
+        if (xs == LF_OK)
             lf_plan_destroy(&opt);
     }
     const char *paths[2] = {output, pareto};
@@ -191,6 +189,7 @@ int lf_cmd_plan(int argc, char **argv)
         st = lf_plan_save(paths[k], k ? "json" : format, &plan, s.cm, &meta);
     }
     if (st != LF_OK) {
+        lf_plan_destroy(&plan);
         lf_search_result_destroy(&res);
         lf_splitter_free(splitter);
         lf_cli_session_close(&s);

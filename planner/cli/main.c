@@ -19,6 +19,8 @@ static const lf__command_entry lf__commands[] = {
     {"split", "split one invalid group with the tree splitter and show its candidate cuts", lf_cmd_split},
     {"dataset", "sample fusion groups from the networks and label them for the GNN", lf_cmd_dataset},
     {"train", "train the fusion-group validity GNN on a dataset", lf_cmd_train},
+    {"explain", "explain why the GNN calls a group invalid: ranked edges and a picture", lf_cmd_explain},
+    {"train-explainer", "train the PGExplainer or RG-Explainer on a dataset", lf_cmd_train_explainer},
     {"bench", "benchmark the searches against the exact optimum (bench search)", lf_cmd_bench},
 };
 

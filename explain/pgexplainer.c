@@ -1,0 +1,426 @@
+/* PGExplainer (Luo et al. 2020; reference §3), graph task, as in PyG:
+ *
+ *   omega_e = w2 . ReLU(W1 [h_src; h_dst] + b1) + b2     (2d -> 64 -> 1)
+ *   h: the frozen GNN's last-layer node embeddings (post-ReLU, as PG-orig);
+ *   training: s_e = sigmoid((ln eps - ln(1 - eps) + omega_e) / tau),
+ *             eps ~ U(0.01, 0.99), tau(ep) = 5 (2/5)^(ep/E);
+ *   L = -log p(invalid | w = s) + 0.05 sum s + 1.0 mean H(0.99 s + 0.005);
+ *   Adam lr 0.003, one step per graph (PyG), 25 epochs (the paper);
+ *   inference: s_e = sigmoid(omega_e), no noise, one pass per group; the
+ *   explainer reports omega_e itself, which ranks like the mask but keeps
+ *   edges apart where a confident MLP saturates sigmoid at 1.
+ *
+ * The GNN is undirected with one weight per edge, so no symmetrisation of
+ * the mask is needed. Training is single threaded: per-graph Adam steps are
+ * sequential anyway, and it keeps the weights independent of the thread
+ * count. The embeddings are recomputed per graph and epoch (one extra GNN
+ * forward) instead of cached, so memory does not grow with the dataset. */
+#include "explain/explainer.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explain/binio.h"
+#include "planner/util/fileio.h"
+#include "planner/util/rng.h"
+
+static const char lf__pgmagic[8] = {'L', 'F', 'P', 'G', 'X', 'W', 'T', '\0'};
+
+void lf_pgx_config_default(lf_pgx_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->epochs = 25;
+    c->lr = 0.003f;
+    c->size_coef = 0.05f;
+    c->ent_coef = 1.0f;
+    c->t0 = 5.0f;
+    c->t1 = 2.0f;
+    c->bias = 0.01f;
+    c->seed = 1;
+}
+
+static int64_t lf__pgx_count(int32_t d, int32_t h)
+{
+    return (int64_t)h * 2 * d + h + h + 1;
+}
+
+static lf_status lf__pgx_alloc(lf_pgx *p, int32_t d, int32_t h)
+{
+    memset(p, 0, sizeof *p);
+    if (d <= 0 || h <= 0 || d > 65536 || h > 65536)
+        return lf_set_error(LF_EINVAL, "PGExplainer: bad dimensions %d, %d", (int)d, (int)h);
+    p->emb_dim = d;
+    p->hidden = h;
+    p->n_params = lf__pgx_count(d, h);
+    p->params = calloc((size_t)p->n_params, sizeof(float));
+    if (!p->params)
+        return lf_set_error(LF_ENOMEM, "out of memory for %lld PGExplainer parameters",
+                            (long long)p->n_params);
+    return LF_OK;
+}
+
+lf_status lf_pgx_init(lf_pgx *p, const lf_gnn *m, int32_t hidden, uint64_t seed)
+{
+    lf_status st = lf__pgx_alloc(p, m->cfg.hidden, hidden);
+    if (st != LF_OK)
+        return st;
+    /* PyTorch Linear: weights and bias ~ U(-1/sqrt(fan_in), +). */
+    lf_rng r;
+    lf_rng_seed(&r, seed, 0);
+    int32_t d2 = 2 * p->emb_dim, h = p->hidden;
+    double b1 = 1.0 / sqrt((double)d2), b2 = 1.0 / sqrt((double)h);
+    float *w = p->params;
+    for (int64_t i = 0; i < (int64_t)h * d2 + h; i++)
+        w[i] = (float)((2 * lf_rng_uniform(&r) - 1) * b1);
+    for (int64_t i = (int64_t)h * d2 + h; i < p->n_params; i++)
+        w[i] = (float)((2 * lf_rng_uniform(&r) - 1) * b2);
+    return LF_OK;
+}
+
+void lf_pgx_free(lf_pgx *p)
+{
+    if (!p)
+        return;
+    free(p->params);
+    memset(p, 0, sizeof *p);
+}
+
+/* MLP of one edge: writes the hidden pre-activations z (hidden wide) and
+ * returns omega. */
+static double lf__pgx_edge(const lf_pgx *p, const float *hs, const float *hd, float *z)
+{
+    int32_t d = p->emb_dim, h = p->hidden;
+    const float *W1 = p->params, *b1 = W1 + (int64_t)h * 2 * d, *w2 = b1 + h, *b2 = w2 + h;
+    double om = b2[0];
+    for (int32_t j = 0; j < h; j++) {
+        const float *row = W1 + (int64_t)j * 2 * d;
+        double acc = b1[j];
+        for (int32_t c = 0; c < d; c++)
+            acc += (double)row[c] * hs[c] + (double)row[d + c] * hd[c];
+        z[j] = (float)acc;
+        if (acc > 0)
+            om += (double)w2[j] * acc;
+    }
+    return om;
+}
+
+static lf_status lf__pgx_check(const lf_pgx *p, const lf_gnn *m)
+{
+    if (!p || !p->params || !m)
+        return lf_set_error(LF_EINVAL, "PGExplainer: NULL or uninitialised argument");
+    if (p->emb_dim != m->cfg.hidden)
+        return lf_set_error(LF_EINVAL, "PGExplainer takes %d-wide embeddings, the GNN gives %d",
+                            (int)p->emb_dim, (int)m->cfg.hidden);
+    return LF_OK;
+}
+
+/* The GNN's last-layer embeddings of g into emb (n_nodes x hidden). */
+static lf_status lf__pgx_embed(const lf_gnn *m, lf_gnn_ws *ws, const lf_gnn_graph *g, float *emb)
+{
+    lf_gnn_graph v = *g;
+    v.ew = NULL;
+    float logits[8];
+    lf_status st = lf_gnn_forward(m, &v, ws, logits);
+    if (st != LF_OK)
+        return st;
+    memcpy(emb, lf_gnn_ws_node_embedding(ws, m->cfg.n_layers),
+           sizeof(float) * (size_t)g->n_nodes * (size_t)m->cfg.hidden);
+    return LF_OK;
+}
+
+lf_status lf_pgx_objective(const lf_pgx *p, const lf_gnn *m, lf_gnn_ws *ws,
+                           const lf_gnn_graph *g, const float *emb, const float *noise, float tau,
+                           const lf_pgx_config *cfg, double *loss, float *grad)
+{
+    lf_status st = lf__pgx_check(p, m);
+    if (st != LF_OK)
+        return st;
+    int32_t ne = g->n_edges, d = p->emb_dim, h = p->hidden;
+    if (ne == 0) {
+        if (loss)
+            *loss = 0;
+        return LF_OK;
+    }
+    float *z = malloc(sizeof(float) * (size_t)ne * (size_t)h);
+    float *s = malloc(sizeof(float) * (size_t)ne);
+    float *dew = malloc(sizeof(float) * (size_t)ne);
+    if (!z || !s || !dew) {
+        st = lf_set_error(LF_ENOMEM, "out of memory for PGExplainer on %d edges", (int)ne);
+        goto done;
+    }
+    for (int32_t e = 0; e < ne; e++) {
+        double om = lf__pgx_edge(p, emb + (int64_t)g->src[e] * d, emb + (int64_t)g->dst[e] * d,
+                                 z + (int64_t)e * h);
+        double u = ((noise ? noise[e] : 0.0) + om) / tau;
+        s[e] = (float)(u >= 0 ? 1.0 / (1.0 + exp(-u)) : exp(u) / (1.0 + exp(u)));
+    }
+    lf_gnn_graph v = *g;
+    v.ew = s;
+    float logits[2], dlog[2];
+    if ((st = lf_gnn_forward(m, &v, ws, logits)) != LF_OK)
+        goto done;
+    double l = lf_softmax_ce(logits, 2, 0, dlog, NULL);
+    if ((st = lf_gnn_backward(m, ws, dlog, NULL, NULL, dew)) != LF_OK)
+        goto done;
+    const float *W1 = p->params, *w2 = W1 + (int64_t)h * 2 * d + h;
+    float *gW1 = grad, *gb1 = grad ? grad + (int64_t)h * 2 * d : NULL;
+    float *gw2 = grad ? gb1 + h : NULL, *gb2 = grad ? gw2 + h : NULL;
+    (void)W1;
+    for (int32_t e = 0; e < ne; e++) {
+        double se = s[e], pe = 0.99 * se + 0.005;
+        l += cfg->size_coef * se +
+             cfg->ent_coef * (-pe * log(pe) - (1 - pe) * log(1 - pe)) / ne;
+        if (!grad)
+            continue;
+        double ds = dew[e] + cfg->size_coef + cfg->ent_coef * 0.99 * log((1 - pe) / pe) / ne;
+        double delta = ds * se * (1 - se) / tau; /* dL/domega */
+        const float *ze = z + (int64_t)e * h;
+        const float *hs = emb + (int64_t)g->src[e] * d, *hd = emb + (int64_t)g->dst[e] * d;
+        gb2[0] += (float)delta;
+        for (int32_t j = 0; j < h; j++) {
+            if (ze[j] <= 0)
+                continue;
+            gw2[j] += (float)(delta * ze[j]);
+            float dz = (float)(delta * w2[j]);
+            gb1[j] += dz;
+            float *row = gW1 + (int64_t)j * 2 * d;
+            for (int32_t c = 0; c < d; c++) {
+                row[c] += dz * hs[c];
+                row[d + c] += dz * hd[c];
+            }
+        }
+    }
+    if (loss)
+        *loss = l;
+done:
+    free(z);
+    free(s);
+    free(dew);
+    return st;
+}
+
+lf_status lf_pgx_logits(const lf_pgx *p, const lf_gnn *m, const lf_gnn_graph *g, float *omega)
+{
+    lf_status st = lf__pgx_check(p, m);
+    if (st != LF_OK)
+        return st;
+    lf_gnn_ws *ws = NULL;
+    if ((st = lf_gnn_ws_create(&ws, m)) != LF_OK)
+        return st;
+    float *emb = malloc(sizeof(float) * (size_t)(g->n_nodes ? g->n_nodes : 1) * (size_t)p->emb_dim);
+    float *z = malloc(sizeof(float) * (size_t)p->hidden);
+    if (!emb || !z)
+        st = lf_set_error(LF_ENOMEM, "out of memory for PGExplainer embeddings");
+    else if ((st = lf__pgx_embed(m, ws, g, emb)) == LF_OK)
+        for (int32_t e = 0; e < g->n_edges; e++)
+            omega[e] = (float)lf__pgx_edge(p, emb + (int64_t)g->src[e] * p->emb_dim,
+                                           emb + (int64_t)g->dst[e] * p->emb_dim, z);
+    free(emb);
+    free(z);
+    lf_gnn_ws_free(ws);
+    return st;
+}
+
+lf_status lf_pgx_train(lf_pgx *p, const lf_gnn *m, const lf_gnn_sample *s, int64_t n,
+                       const lf_pgx_config *cfg)
+{
+    lf_status st = lf__pgx_check(p, m);
+    if (st != LF_OK)
+        return st;
+    if (!cfg || cfg->epochs < 0 || !(cfg->lr > 0) || !(cfg->t0 > 0) || !(cfg->t1 > 0) ||
+        !(cfg->bias >= 0 && cfg->bias < 0.5f))
+        return lf_set_error(LF_EINVAL, "PGExplainer: bad training configuration");
+    int64_t n_inv = 0, max_nodes = 1, max_edges = 1;
+    for (int64_t i = 0; i < n; i++)
+        if (s[i].label == 0 && s[i].g.n_edges > 0) {
+            n_inv++;
+            max_nodes = s[i].g.n_nodes > max_nodes ? s[i].g.n_nodes : max_nodes;
+            max_edges = s[i].g.n_edges > max_edges ? s[i].g.n_edges : max_edges;
+        }
+    if (n_inv == 0)
+        return lf_set_error(LF_EINVAL, "PGExplainer: no invalid sample with edges to train on");
+    if (n_inv > INT32_MAX)
+        return lf_set_error(LF_ERANGE, "PGExplainer: too many samples");
+    int32_t *idx = malloc(sizeof(int32_t) * (size_t)n_inv);
+    float *emb = malloc(sizeof(float) * (size_t)max_nodes * (size_t)p->emb_dim);
+    float *noise = malloc(sizeof(float) * (size_t)max_edges);
+    float *grad = malloc(sizeof(float) * (size_t)p->n_params);
+    lf_gnn_ws *ws = NULL;
+    lf_adam adam = {0};
+    if (!idx || !emb || !noise || !grad || lf_adam_init(&adam, p->n_params, cfg->lr) != 0) {
+        st = lf_set_error(LF_ENOMEM, "out of memory for PGExplainer training");
+        goto done;
+    }
+    if ((st = lf_gnn_ws_create(&ws, m)) != LF_OK)
+        goto done;
+    int32_t k = 0;
+    for (int64_t i = 0; i < n; i++)
+        if (s[i].label == 0 && s[i].g.n_edges > 0)
+            idx[k++] = (int32_t)i;
+    lf_rng r;
+    int32_t use = k;
+    if (cfg->max_graphs > 0 && cfg->max_graphs < k) {
+        /* A seeded subset, so a small budget still sees every network. */
+        lf_rng_seed(&r, cfg->seed, 0x70677375ULL);
+        lf_rng_shuffle_i32(&r, idx, k);
+        use = (int32_t)cfg->max_graphs;
+    }
+    for (int32_t ep = 0; ep < cfg->epochs; ep++) {
+        float tau = (float)(cfg->t0 * pow((double)cfg->t1 / cfg->t0, (double)ep / cfg->epochs));
+        lf_rng_seed(&r, cfg->seed, 1 + (uint64_t)ep);
+        lf_rng_shuffle_i32(&r, idx, use);
+        double sum = 0;
+        for (int32_t t = 0; t < use; t++) {
+            const lf_gnn_graph *g = &s[idx[t]].g;
+            if ((st = lf__pgx_embed(m, ws, g, emb)) != LF_OK)
+                goto done;
+            /* Noise from the sample's own stream: independent of the order. */
+            lf_rng nr;
+            lf_rng_seed(&nr, cfg->seed, lf_rng_mix(1000003ULL + (uint64_t)ep, (uint64_t)idx[t]));
+            for (int32_t e = 0; e < g->n_edges; e++) {
+                double eps = cfg->bias + (1 - 2.0 * cfg->bias) * lf_rng_uniform(&nr);
+                if (eps <= 0)
+                    eps = 1e-12;
+                noise[e] = (float)(log(eps) - log(1 - eps));
+            }
+            memset(grad, 0, sizeof(float) * (size_t)p->n_params);
+            double l = 0;
+            if ((st = lf_pgx_objective(p, m, ws, g, emb, noise, tau, cfg, &l, grad)) != LF_OK)
+                goto done;
+            lf_adam_step(&adam, p->params, grad);
+            sum += l;
+        }
+        if (cfg->on_epoch)
+            cfg->on_epoch(cfg->ctx, ep + 1, sum / use, tau);
+    }
+done:
+    lf_adam_destroy(&adam);
+    lf_gnn_ws_free(ws);
+    free(idx);
+    free(emb);
+    free(noise);
+    free(grad);
+    return st;
+}
+
+/* ---- weight file -------------------------------------------------------- */
+
+lf_status lf_pgx_save(const lf_pgx *p, const char *path)
+{
+    if (!p || !p->params || !path)
+        return lf_set_error(LF_EINVAL, "lf_pgx_save: NULL argument");
+    lf__wbuf b = {0};
+    lf__w_bytes(&b, lf__pgmagic, 8);
+    lf__w_u32(&b, LF_PGX_WEIGHTS_VERSION);
+    lf__w_u64(&b, lf_feat_schema_hash());
+    lf__w_u32(&b, (uint32_t)p->emb_dim);
+    lf__w_u32(&b, (uint32_t)p->hidden);
+    lf__w_u64(&b, (uint64_t)p->n_params);
+    for (int64_t i = 0; i < p->n_params; i++)
+        lf__w_f32(&b, p->params[i]);
+    lf__w_checksum(&b);
+    lf_status st = lf__w_commit(&b, path);
+    lf__w_free(&b);
+    return st;
+}
+
+lf_status lf_pgx_load_memory(lf_pgx *p, const void *data, size_t len, const char *origin)
+{
+    memset(p, 0, sizeof *p);
+    lf__rbuf r = {data, len, 0, 0};
+    char magic[8];
+    lf__r_bytes(&r, magic, 8);
+    if (r.short_ || memcmp(magic, lf__pgmagic, 8) != 0)
+        return lf_set_error(LF_EPARSE, "%s: not a fusionplan PGExplainer weight file (bad magic)",
+                            origin);
+    uint32_t version = lf__r_u32(&r);
+    if (r.short_)
+        return lf_set_error(LF_EPARSE, "%s: truncated PGExplainer weight file", origin);
+    if (version != LF_PGX_WEIGHTS_VERSION)
+        return lf_set_error(LF_EUNSUPPORTED,
+                            "%s: PGExplainer weight format version %u, this build reads version %d",
+                            origin, (unsigned)version, LF_PGX_WEIGHTS_VERSION);
+    uint64_t schema = lf__r_u64(&r);
+    uint32_t d = lf__r_u32(&r), h = lf__r_u32(&r);
+    uint64_t np = lf__r_u64(&r);
+    if (r.short_)
+        return lf_set_error(LF_EPARSE, "%s: truncated PGExplainer weight file", origin);
+    if (schema != lf_feat_schema_hash())
+        return lf_set_error(LF_EINVAL, "%s: built for another feature schema", origin);
+    if (d == 0 || h == 0 || d > 65536 || h > 65536 ||
+        np != (uint64_t)lf__pgx_count((int32_t)d, (int32_t)h))
+        return lf_set_error(LF_EINVAL, "%s: inconsistent dimensions (%u, %u, %llu parameters)",
+                            origin, (unsigned)d, (unsigned)h, (unsigned long long)np);
+    size_t need = r.pos + 4 * (size_t)np + 8;
+    if (len != need)
+        return lf_set_error(LF_EPARSE, "%s: %s PGExplainer weight file (%zu bytes, expected %zu)",
+                            origin, len < need ? "truncated" : "oversized", len, need);
+    if (!lf__r_checksum_ok(data, len))
+        return lf_set_error(LF_EPARSE, "%s: corrupted PGExplainer weight file (bad checksum)",
+                            origin);
+    lf_status st = lf__pgx_alloc(p, (int32_t)d, (int32_t)h);
+    if (st != LF_OK)
+        return st;
+    for (uint64_t i = 0; i < np; i++)
+        p->params[i] = lf__r_f32(&r);
+    for (uint64_t i = 0; i < np; i++)
+        if (!isfinite(p->params[i])) {
+            lf_pgx_free(p);
+            return lf_set_error(LF_EPARSE, "%s: non-finite parameter", origin);
+        }
+    return LF_OK;
+}
+
+lf_status lf_pgx_load(lf_pgx *p, const char *path)
+{
+    memset(p, 0, sizeof *p);
+    char *data = NULL;
+    long len = 0;
+    lf_status st = lf_read_file(path, &data, &len);
+    if (st != LF_OK)
+        return st;
+    st = lf_pgx_load_memory(p, data, (size_t)len, path);
+    free(data);
+    return st;
+}
+
+/* ---- explainer ---------------------------------------------------------- */
+
+static lf_status lf__pg_explain(const lf_explainer *e, const lf_gnn *m, const lf_gnn_graph *g,
+                                uint64_t seed, double *score)
+{
+    (void)seed;
+    const lf_pgx *p = e->ctx;
+    float *om = malloc(sizeof(float) * (size_t)g->n_edges);
+    if (!om)
+        return lf_set_error(LF_ENOMEM, "out of memory for %d edge logits", (int)g->n_edges);
+    lf_status st = lf_pgx_logits(p, m, g, om);
+    if (st == LF_OK)
+        for (int32_t i = 0; i < g->n_edges; i++)
+            score[i] = om[i]; /* the logit: sigmoid's order without its saturation ties */
+    free(om);
+    return st;
+}
+
+static void lf__pg_free(lf_explainer *e)
+{
+    free(e);
+}
+
+lf_status lf_explainer_pg_create(lf_explainer **out, const lf_pgx *p)
+{
+    if (!out || !p || !p->params)
+        return lf_set_error(LF_EINVAL, "lf_explainer_pg_create: NULL or empty PGExplainer");
+    *out = NULL;
+    lf_explainer *e = calloc(1, sizeof *e);
+    if (!e)
+        return lf_set_error(LF_ENOMEM, "out of memory for PGExplainer");
+    e->name = "pg";
+    e->uses_seed = 0;
+    e->explain = lf__pg_explain;
+    e->free = lf__pg_free;
+    e->ctx = (void *)p;
+    *out = e;
+    return LF_OK;
+}
