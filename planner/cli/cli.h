@@ -7,7 +7,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "explain/explainer.h"
 #include "hwdesc/hw.h"
+#include "splitter/splitter.h"
 #include "planner/cost/cost.h"
 #include "planner/graph.h"
 
@@ -79,12 +81,30 @@ lf_status lf_cli_parse_ops(const lf_graph *g, const char *list, lf_bitset *out);
 /* Formats bytes for tables: "1,478,656". */
 void lf_cli_commas(int64_t v, char *buf, size_t len);
 
+/* An edge proposer chosen by name, with whatever it needs kept alive: the
+ * GNN and explainer weights for gnne, pg, rg, saliency and occlusion. NULL
+ * paths mean the weights shipped in explain/weights/ for the cost model's
+ * scheme. */
+typedef struct lf_cli_proposer {
+    const lf_proposer *proposer;
+    lf_proposer *wrapped;
+    lf_explainer *owned;
+    const lf_explainer *explainer;
+    lf_gnn gnn;
+    lf_pgx pg;
+    lf_rgx rg;
+    int have_gnn, have_pg, have_rg;
+} lf_cli_proposer;
+
+lf_status lf_cli_proposer_open(lf_cli_proposer *cp, const char *name, lf_cost_model *cm,
+                               const char *gnn_path, const char *pg_path, const char *rg_path);
+void lf_cli_proposer_close(lf_cli_proposer *cp);
+
 /* Builds the splitter named by --split (NULL for the random split, the
- * default) with the proposer and edge budget for the tree splitter. Returns 0
- * or an exit status after printing the error. */
-struct lf_splitter;
-int lf_cli_make_splitter(const lf_cli_command *cmd, const char *split, const char *proposer,
-                         int32_t k, int measure_gap, struct lf_splitter **out);
+ * default): the tree splitter around proposer p with edge budget k. Returns
+ * 0 or an exit status after printing the error. */
+int lf_cli_make_splitter(const lf_cli_command *cmd, const char *split, const lf_proposer *p,
+                         int32_t k, int measure_gap, lf_splitter **out);
 
 int lf_cmd_models(int argc, char **argv);
 int lf_cmd_info(int argc, char **argv);

@@ -138,12 +138,16 @@ int lf_cmd_bench(int argc, char **argv)
     int nq = lf__split_list(searches_buf, searches, 8);
     char *splits[8];
     int nsp = lf__split_list(splits_buf, splits, 8);
+    const char *const known_proposers[] = {"all", "random", "attrib", "gnne", "pg",
+                                            "rg", "saliency", "occlusion"};
     for (int i = 0; i < nsp; i++) {
-        const lf_proposer *p;
-        if (strcmp(splits[i], "random") != 0 &&
-            (strncmp(splits[i], "tree-", 5) != 0 || lf_proposer_find(splits[i] + 5, &p) != LF_OK))
+        int ok = strcmp(splits[i], "random") == 0;
+        for (size_t j = 0; !ok && j < sizeof known_proposers / sizeof known_proposers[0]; j++)
+            ok = strncmp(splits[i], "tree-", 5) == 0 && strcmp(splits[i] + 5, known_proposers[j]) == 0;
+        if (!ok)
             return lf_cli_usage_error(&cmd, "unknown split '%s' (use random or tree-<proposer>: "
-                                            "tree-all, tree-random, tree-attrib)",
+                                            "tree-all, tree-random, tree-attrib, tree-gnne, tree-pg, "
+                                            "tree-rg, tree-saliency, tree-occlusion)",
                                       splits[i]);
     }
     int64_t betas[LF_BENCH_MAX_ITEMS];
@@ -216,13 +220,16 @@ int lf_cmd_bench(int argc, char **argv)
                 for (int qi = 0; qi < nq; qi++)
                     for (int pi = 0; pi < nsp; pi++) {
                         lf_splitter *sp = NULL;
+                        lf_cli_proposer cp = {0};
                         if (strcmp(splits[pi], "random") != 0) {
-                            const lf_proposer *p = NULL;
                             lf_tree_options topt;
                             lf_tree_options_default(&topt);
                             topt.measure_gap = 1;
-                            lf_proposer_find(splits[pi] + 5, &p);
-                            if ((st = lf_splitter_tree_create(&sp, p, (int32_t)k, &topt)) != LF_OK) {
+                            st = lf_cli_proposer_open(&cp, splits[pi] + 5, cm, NULL, NULL, NULL);
+                            if (st == LF_OK)
+                                st = lf_splitter_tree_create(&sp, cp.proposer, (int32_t)k, &topt);
+                            if (st != LF_OK) {
+                                lf_cli_proposer_close(&cp);
                                 lf_cost_model_free(cm);
                                 lf_graph_free(g);
                                 return lf_cli_fail(st);
@@ -242,6 +249,7 @@ int lf_cmd_bench(int argc, char **argv)
                             fprintf(stderr, "fusionplan bench: %s\n", lf_last_error());
                             lf_search_result_destroy(&res);
                             lf_splitter_free(sp);
+                            lf_cli_proposer_close(&cp);
                             continue;
                         }
                         lf__bench_row r = exact;
@@ -258,6 +266,7 @@ int lf_cmd_bench(int argc, char **argv)
                         lf__print_row(&r, csv);
                         lf_search_result_destroy(&res);
                         lf_splitter_free(sp);
+                        lf_cli_proposer_close(&cp);
                     }
                 if (exact.has_exact) {
                     exact.search = "exact";

@@ -80,7 +80,11 @@ int lf_cmd_plan(int argc, char **argv)
         {"threads", "T", "OpenMP threads (default: all cores; results do not depend on it)", NULL},
         {"population", "K", "local search top-K and NSGA-II population (default 10)", NULL},
         {"split", "NAME", "repair of invalid groups: random (default, the paper's baseline) or tree", NULL},
-        {"proposer", "NAME", "tree splitter's edge proposer: all (default), random or attrib", NULL},
+        {"proposer", "NAME", "tree splitter's edge proposer: all (default), random, attrib, or the "
+                             "GNN explainers gnne, pg, rg, saliency, occlusion", NULL},
+        {"gnn-weights", "FILE", "GNN weights for the explainers (default: explain/weights/gnn-SCHEME.bin)", NULL},
+        {"pg-weights", "FILE", "PGExplainer weights (default: explain/weights/pg-SCHEME.bin)", NULL},
+        {"rg-weights", "FILE", "RG-Explainer weights (default: explain/weights/rg-SCHEME.bin)", NULL},
         {"k", "N", "edges the proposer may return (default 3; 0: all)", NULL},
         {"no-split-gap", NULL, "tree splitter: skip measuring each split against the optimal split", NULL},
         {"compare-exact", NULL, "also compute the exact optimum and print the gap to it", NULL},
@@ -126,12 +130,14 @@ int lf_cmd_plan(int argc, char **argv)
         (rc = lf_cli_int(&cmd, "k", 3, 0, 1000000, &knobs[4])))
         return rc;
     const char *split = lf_cli_get(&cmd, "split");
+    const char *pname = lf_cli_get(&cmd, "proposer");
     if (split && !heuristic)
         return lf_cli_usage_error(&cmd, "--split applies to --search random, local or nsga2");
-    lf_splitter *splitter = NULL;
-    if ((rc = lf_cli_make_splitter(&cmd, split, lf_cli_get(&cmd, "proposer"), (int32_t)knobs[4],
-                                   !lf_cli_get(&cmd, "no-split-gap"), &splitter)))
-        return rc;
+    if (split && strcmp(split, "random") != 0 && strcmp(split, "tree") != 0)
+        return lf_cli_usage_error(&cmd, "unknown --split '%s' (use random or tree)", split);
+    int tree = split && strcmp(split, "tree") == 0;
+    if (pname && !tree)
+        return lf_cli_usage_error(&cmd, "--proposer needs --split tree");
     const char *format = lf_cli_get(&cmd, "format");
     if (format && strcmp(format, "json") != 0 && strcmp(format, "dot") != 0)
         return lf_cli_usage_error(&cmd, "unknown --format '%s' (use json or dot)", format);
@@ -149,9 +155,25 @@ int lf_cmd_plan(int argc, char **argv)
     if (pareto && strcmp(search, "nsga2") != 0)
         return lf_cli_usage_error(&cmd, "--pareto needs --search nsga2");
     lf_cli_session s;
-    if ((rc = lf_cli_session_open(&s, &cmd))) {
-        lf_splitter_free(splitter);
+    if ((rc = lf_cli_session_open(&s, &cmd)))
         return rc;
+    lf_cli_proposer cp = {0};
+    lf_splitter *splitter = NULL;
+    if (tree) {
+        lf_status ps = lf_cli_proposer_open(&cp, pname ? pname : "all", s.cm,
+                                            lf_cli_get(&cmd, "gnn-weights"),
+                                            lf_cli_get(&cmd, "pg-weights"),
+                                            lf_cli_get(&cmd, "rg-weights"));
+        if (ps != LF_OK) {
+            lf_cli_session_close(&s);
+            return lf_cli_fail(ps);
+        }
+        if ((rc = lf_cli_make_splitter(&cmd, split, cp.proposer, (int32_t)knobs[4],
+                                       !lf_cli_get(&cmd, "no-split-gap"), &splitter))) {
+            lf_cli_proposer_close(&cp);
+            lf_cli_session_close(&s);
+            return rc;
+        }
     }
     double t0 = lf_now_seconds();
     lf_plan plan = {0}; /* destroying it is safe whether or not a planner filled it */
@@ -192,6 +214,7 @@ int lf_cmd_plan(int argc, char **argv)
         lf_plan_destroy(&plan);
         lf_search_result_destroy(&res);
         lf_splitter_free(splitter);
+        lf_cli_proposer_close(&cp);
         lf_cli_session_close(&s);
         return lf_cli_fail(st);
     }
@@ -240,6 +263,7 @@ int lf_cmd_plan(int argc, char **argv)
     lf_plan_destroy(&plan);
     lf_search_result_destroy(&res);
     lf_splitter_free(splitter);
+    lf_cli_proposer_close(&cp);
     lf_cli_session_close(&s);
     return LF_EXIT_OK;
 }

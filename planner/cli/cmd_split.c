@@ -99,7 +99,11 @@ int lf_cmd_split(int argc, char **argv)
     lf_cli_opt opts[] = {
         LF_CLI_MODEL_OPTS,
         {"group", "OPS", "ops of the group: names or ids, comma-separated; id ranges like 3-9", NULL},
-        {"proposer", "NAME", "edge proposer: all, random or attrib (default attrib)", NULL},
+        {"proposer", "NAME", "edge proposer: all, random, attrib (default), or the GNN explainers "
+                             "gnne, pg, rg, saliency, occlusion", NULL},
+        {"gnn-weights", "FILE", "GNN weights for the explainers (default: explain/weights/gnn-SCHEME.bin)", NULL},
+        {"pg-weights", "FILE", "PGExplainer weights (default: explain/weights/pg-SCHEME.bin)", NULL},
+        {"rg-weights", "FILE", "RG-Explainer weights (default: explain/weights/rg-SCHEME.bin)", NULL},
         {"k", "N", "edges the proposer may return (default 3; 0: all; `all` ignores it)", NULL},
         {"seed", "S", "search seed; the group's stream is derived from it (default 1)", NULL},
         {"dot", "FILE", "write the split as Graphviz (parts as clusters, cut edges red)", NULL},
@@ -120,9 +124,6 @@ int lf_cmd_split(int argc, char **argv)
     if (!list)
         return lf_cli_usage_error(&cmd, "--group is required");
     const char *pname = lf_cli_get(&cmd, "proposer");
-    const lf_proposer *p = NULL;
-    if (lf_proposer_find(pname ? pname : "attrib", &p) != LF_OK)
-        return lf_cli_usage_error(&cmd, "--proposer: %s", lf_last_error());
     int64_t k = 0, seed = 0;
     if ((rc = lf_cli_int(&cmd, "k", LF_PROPOSER_DEFAULT_K, 0, 1000000, &k)) ||
         (rc = lf_cli_int(&cmd, "seed", 1, 0, INT64_MAX, &seed)))
@@ -138,7 +139,13 @@ int lf_cmd_split(int argc, char **argv)
     lf_splitter *sp = NULL;
     lf_plan opt = {0};
     int have_lv = 0, have_opt = 0;
-    lf_status st = lf_bitset_init(&grp, g->n_ops);
+    lf_cli_proposer cp = {0};
+    lf_status st = lf_cli_proposer_open(&cp, pname ? pname : "attrib", s.cm,
+                                        lf_cli_get(&cmd, "gnn-weights"), lf_cli_get(&cmd, "pg-weights"),
+                                        lf_cli_get(&cmd, "rg-weights"));
+    const lf_proposer *p = cp.proposer;
+    if (st == LF_OK)
+        st = lf_bitset_init(&grp, g->n_ops);
     if (st == LF_OK)
         st = lf_cli_parse_ops(g, list, &grp);
     for (int32_t v = lf_bitset_next(&grp, 0); st == LF_OK && v >= 0; v = lf_bitset_next(&grp, v + 1))
@@ -242,6 +249,7 @@ out:
     lf_split_result_destroy(&res);
     lf_splitter_free(sp);
     lf_bitset_destroy(&grp);
+    lf_cli_proposer_close(&cp);
     lf_cli_session_close(&s);
     return st == LF_OK ? LF_EXIT_OK : lf_cli_fail(st);
 }

@@ -6,20 +6,13 @@
 #include "planner/cli/cli.h"
 #include "splitter/tree.h"
 
-int lf_cli_make_splitter(const lf_cli_command *cmd, const char *split, const char *proposer,
+int lf_cli_make_splitter(const lf_cli_command *cmd, const char *split, const lf_proposer *p,
                          int32_t k, int measure_gap, lf_splitter **out)
 {
     *out = NULL;
-    if (!split || strcmp(split, "random") == 0) {
-        if (proposer)
-            return lf_cli_usage_error(cmd, "--proposer needs --split tree");
+    (void)cmd;
+    if (!split || strcmp(split, "random") == 0)
         return 0;
-    }
-    if (strcmp(split, "tree") != 0)
-        return lf_cli_usage_error(cmd, "unknown --split '%s' (use random or tree)", split);
-    const lf_proposer *p = NULL;
-    if (lf_proposer_find(proposer ? proposer : "all", &p) != LF_OK)
-        return lf_cli_usage_error(cmd, "%s", lf_last_error());
     lf_tree_options opt;
     lf_tree_options_default(&opt);
     opt.measure_gap = measure_gap;
