@@ -31,6 +31,13 @@ done
   --quiet >"$tmp/plan.out" 2>&1 || bad "plan with the saliency proposer exited $?"
 grep -q 'tree-saliency' "$tmp/plan.out" || bad "plan summary lacks the explainer splitter"
 
+# The shipped PGExplainer and RG-Explainer weights load and split.
+for e in pg rg; do
+  "$fp" split --model mobilenet_v2 --buffer 64KB --group 10-30 --proposer $e >"$tmp/split-$e" 2>&1 \
+    || bad "split --proposer $e exited $?: $(tail -n 1 "$tmp/split-$e")"
+  grep -q "^proposer  $e" "$tmp/split-$e" || bad "split --proposer $e shows no proposal"
+done
+
 # A weight file that is not one, and a GNN trained for the other scheme.
 echo "not weights" >"$tmp/bad.bin"
 "$fp" explain --model resnet18 --group 4-8 --weights "$tmp/bad.bin" >"$tmp/o" 2>"$tmp/e"
