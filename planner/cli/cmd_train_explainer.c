@@ -36,6 +36,8 @@ int lf_cmd_train_explainer(int argc, char **argv)
         {"lr", "RATE", "Adam learning rate (default pg 0.003, rg 0.01)", NULL},
         {"max-graphs", "N", "train on at most N invalid samples, a seeded subset (default pg all, "
                             "rg 1000)", NULL},
+        {"size-coef", "C", "pg: weight of the mask-size regulariser (default 0.05)", NULL},
+        {"entropy-coef", "C", "pg: weight of the mask-entropy regulariser (default 1.0)", NULL},
         {"seed", "S", "seed of the initialisation, order and noise (default 1)", NULL},
         {"output", "FILE", "(or -o) weight file to write (required)", NULL},
     };
@@ -81,6 +83,21 @@ int lf_cmd_train_explainer(int argc, char **argv)
         if (end == lrs || *end || !(lr > 0) || lr > 1)
             return lf_cli_usage_error(&cmd, "--lr must be a number in (0, 1], not '%s'", lrs);
         pc.lr = rc_.lr = (float)lr;
+    }
+    const char *coef_names[2] = {"size-coef", "entropy-coef"};
+    float *coefs[2] = {&pc.size_coef, &pc.ent_coef};
+    for (int i = 0; i < 2; i++) {
+        const char *v = lf_cli_get(&cmd, coef_names[i]);
+        if (!v)
+            continue;
+        if (is_rg)
+            return lf_cli_usage_error(&cmd, "--%s applies to --explainer pg", coef_names[i]);
+        char *end = NULL;
+        double c = strtod(v, &end);
+        if (end == v || *end || !(c >= 0) || c > 1000)
+            return lf_cli_usage_error(&cmd, "--%s must be a number in [0, 1000], not '%s'",
+                                      coef_names[i], v);
+        *coefs[i] = (float)c;
     }
     rc_.rl_epochs = (int32_t)epochs;
     rc_.seed = (uint64_t)seed;
