@@ -64,6 +64,9 @@ static lf_status lf__run_search(const lf_cli_command *cmd, lf_cost_model *cm, co
     cfg.population = (int32_t)knobs[3];
     cfg.quiet = lf_cli_get(cmd, "no-progress") != NULL;
     cfg.splitter = splitter;
+    const char *obj = lf_cli_get(cmd, "objectives");
+    if (obj)
+        cfg.objectives = strcmp(obj, "dram") == 0 ? 1 : 3;
     lf_status st = lf_search_run(cm, &cfg, res);
     if (st == LF_OK)
         st = lf_plan_copy(plan, &res->best);
@@ -79,6 +82,7 @@ int lf_cmd_plan(int argc, char **argv)
         {"seed", "S", "seed of the search (default 1)", NULL},
         {"threads", "T", "OpenMP threads (default: all cores; results do not depend on it)", NULL},
         {"population", "K", "local search top-K and NSGA-II population (default 10)", NULL},
+        {"objectives", "LIST", "nsga2: dram,groups (default, the paper's) or dram", NULL},
         {"split", "NAME", "repair of invalid groups: random (default, the paper's baseline) or tree", NULL},
         {"proposer", "NAME", "tree splitter's edge proposer: all (default), random, attrib, or the "
                              "GNN explainers gnne, pg, rg, saliency, occlusion", NULL},
@@ -154,6 +158,12 @@ int lf_cmd_plan(int argc, char **argv)
     const char *pareto = lf_cli_get(&cmd, "pareto");
     if (pareto && strcmp(search, "nsga2") != 0)
         return lf_cli_usage_error(&cmd, "--pareto needs --search nsga2");
+    const char *objectives = lf_cli_get(&cmd, "objectives");
+    if (objectives && strcmp(search, "nsga2") != 0)
+        return lf_cli_usage_error(&cmd, "--objectives needs --search nsga2");
+    if (objectives && strcmp(objectives, "dram") != 0 && strcmp(objectives, "dram,groups") != 0)
+        return lf_cli_usage_error(&cmd, "unknown --objectives '%s' (use dram,groups or dram)",
+                                  objectives);
     lf_cli_session s;
     if ((rc = lf_cli_session_open(&s, &cmd)))
         return rc;

@@ -63,6 +63,8 @@ expect_error "--proposer needs --split tree" plan --search local --proposer all
 expect_error "unknown --split 'magic'" plan --search local --split magic
 expect_error "--split applies to" plan --search greedy --split tree
 expect_error "unknown split 'tree-nope'" bench search --splits tree-nope
+expect_error "unknown --objectives 'speed'" plan --search nsga2 --objectives speed
+expect_error "--objectives needs --search nsga2" plan --search local --objectives dram
 expect_error "missing-dir" plan --model resnet18 -o "$tmp/missing-dir/plan.json"
 
 # No command at all: usage on stderr, status 2.
