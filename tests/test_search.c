@@ -708,6 +708,54 @@ static void test_resnet18(void)
     lf_graph_free(g);
 }
 
+/* The budget curve: trace[i] is the best DRAM after plan i, never rises,
+ * ends at the result, and equals the result of the same search run with
+ * budget i + 1 (checked at a batch boundary and inside a batch, with
+ * 1 and 2 threads), for every algorithm. */
+static void test_trace(void)
+{
+    lf_graph *g = rdag_build(77, RDAG_MIXED, 40);
+    lf_cost_model *cm = g ? make_cm(g, RDAG_BETA_SMALL, "lbdf") : NULL;
+    for (int a = 0; cm && a < 3; a++) {
+        lf_search_config cfg;
+        lf_search_config_default(&cfg);
+        cfg.algorithm = algorithms[a];
+        cfg.budget = 150;
+        cfg.seed = 5;
+        cfg.quiet = 1;
+        cfg.trace = 1;
+        cfg.threads = 2;
+        lf_search_result full;
+        if (run_checked(cm, &cfg, &full) != LF_OK || !full.trace) {
+            CHECK(full.trace != NULL);
+            lf_search_result_destroy(&full);
+            continue;
+        }
+        CHECK_EQ_I64(full.n_trace, 150);
+        CHECK_EQ_I64(full.trace[149], full.metrics.dram_fusable);
+        int monotone = 1;
+        for (int64_t i = 1; i < full.n_trace; i++)
+            monotone &= full.trace[i] <= full.trace[i - 1];
+        CHECK(monotone);
+        CHECK(full.trace[0] > full.trace[149]); /* the search improves on its first plan */
+        const int64_t budgets[] = {1, 10, 37, 64, 65, 100};
+        for (size_t k = 0; k < sizeof budgets / sizeof budgets[0]; k++) {
+            lf_search_config c2 = cfg;
+            c2.budget = budgets[k];
+            c2.trace = 0;
+            c2.threads = 1 + (int32_t)(k % 2);
+            lf_search_result r;
+            if (run_checked(cm, &c2, &r) == LF_OK)
+                CHECK_EQ_I64(r.metrics.dram_fusable, full.trace[budgets[k] - 1]);
+            CHECK(r.trace == NULL);
+            lf_search_result_destroy(&r);
+        }
+        lf_search_result_destroy(&full);
+    }
+    lf_cost_model_free(cm);
+    lf_graph_free(g);
+}
+
 int main(void)
 {
     test_random_dags_build();
@@ -721,5 +769,6 @@ int main(void)
     test_splitter_fallback();
     test_config_errors();
     test_resnet18();
+    test_trace();
     return lf_test_result();
 }

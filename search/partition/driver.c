@@ -232,6 +232,8 @@ lf_status lf__search_batch(lf__search *s, int32_t n, lf__propose_fn fn, void *ar
             lf__cand_assign(&s->best, &out[i], s->n_edges);
             s->have_best = 1;
         }
+        if (s->trace && s->proposed + i < s->cfg->budget)
+            s->trace[s->proposed + i] = s->best.key.dram_fusable;
         if (s->use_archive)
             st = lf__archive_add(s, &out[i]);
     }
@@ -287,6 +289,7 @@ static void lf__search_destroy(lf__search *s)
         lf__cand_destroy(&s->arch[i]);
     free(s->arch);
     lf__cand_destroy(&s->best);
+    free(s->trace);
     lf_genome_map_destroy(&s->map);
 }
 
@@ -310,6 +313,9 @@ static lf_status lf__search_init(lf__search *s, lf_cost_model *cm, const lf_sear
     s->n_edges = s->map.n_edges;
     if ((st = lf__cand_init(&s->best, s->n_ops, s->n_edges)) != LF_OK)
         return st;
+    if (cfg->trace && !(s->trace = malloc((size_t)cfg->budget * sizeof *s->trace)))
+        return lf_set_error(LF_ENOMEM, "out of memory for a trace of %lld plans",
+                            (long long)cfg->budget);
     s->dec = calloc((size_t)s->nthreads, sizeof *s->dec);
     s->scr = calloc((size_t)s->nthreads, sizeof *s->scr);
     if (!s->dec || !s->scr)
@@ -411,6 +417,11 @@ lf_status lf_search_run(lf_cost_model *cm, const lf_search_config *cfg, lf_searc
         res->cache_hits += ds.local_hits;
     }
     res->plans_proposed = s.proposed;
+    if (st == LF_OK && s.trace) {
+        res->trace = s.trace;
+        res->n_trace = s.proposed < cfg->budget ? s.proposed : cfg->budget;
+        s.trace = NULL;
+    }
     lf_cost_stats_get(cm, &after);
     res->cache_hits += after.hits - before.hits;
     res->cache_misses = after.misses - before.misses;
@@ -426,5 +437,6 @@ void lf_search_result_destroy(lf_search_result *res)
         lf_plan_destroy(&res->pareto[i]);
     free(res->pareto);
     free(res->pareto_metrics);
+    free(res->trace);
     memset(res, 0, sizeof *res);
 }

@@ -51,6 +51,7 @@ typedef struct lf_search_config {
     int32_t objectives;          /* NSGA-II: bit 0 DRAM, bit 1 group count (default 3) */
     const lf_splitter *splitter; /* NULL: the random split */
     int32_t quiet;               /* 1: no progress bar */
+    int32_t trace;               /* 1: record the best DRAM after every plan (budget curves) */
 } lf_search_config;
 
 typedef struct lf_search_result {
@@ -71,6 +72,13 @@ typedef struct lf_search_result {
     int64_t repair_splits;          /* of `splits`, those made by the cycle repair */
     int64_t split_queries;          /* cost queries made inside the splitter */
     int64_t fallbacks;              /* splitter calls that gave up (random split used) */
+    /* With cfg.trace: trace[i] is the DRAM over fusable ops of the best plan
+     * among plans 0..i. Plan i draws from its own stream and a batch only
+     * sees the population as it was before it, so trace[i] equals the best
+     * DRAM of the same search run with budget i + 1, for every algorithm:
+     * one run gives the whole budget curve. */
+    int64_t *trace;
+    int64_t n_trace;
 } lf_search_result;
 
 /* Names of the algorithms, NULL-terminated. */
