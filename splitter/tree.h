@@ -92,6 +92,12 @@ typedef struct lf_tree_stats {
 /* LF_EINVAL when s is not a tree splitter. */
 lf_status lf_splitter_tree_stats(const lf_splitter *s, lf_tree_stats *out);
 
+/* Measures the split gap (as opt.measure_gap would) of every distinct group
+ * the tree split successfully and whose gap is not measured yet, after a
+ * search: the search's wall time then excludes the exact splits. cm must be
+ * the cost model the splits were made with. Not while split() runs. */
+lf_status lf_splitter_tree_measure_gaps(lf_splitter *s, lf_cost_model *cm);
+
 /* Forgets the memo and zeroes the counters (not while split() runs). */
 void lf_splitter_tree_reset(lf_splitter *s);
 

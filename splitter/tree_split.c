@@ -25,7 +25,7 @@ typedef struct lf__entry {
     struct lf__entry *next; /* same 64-bit key */
     lf__sig sig;
     uint64_t seed;
-    int32_t ok, cap_hit, cat1_first, top_seen;
+    int32_t ok, cap_hit, cat1_first, top_seen, gap_done;
     int64_t f_d;            /* sum of the parts' F_D when ok */
     int64_t work;           /* category-3 sub-recursions of the whole recursion tree */
     int32_t n_parts, n_members;
@@ -394,6 +394,8 @@ static lf_status lf__tree_split(const lf_splitter *s, lf_cost_model *cm, const l
         t->st.tree_success += e->ok;
         t->st.cap_hits += e->cap_hit;
     }
+    if (first_time && e->ok && t->opt.measure_gap)
+        e->gap_done = 1;
     pthread_mutex_unlock(&t->lock);
     if (first_time && e->ok && t->opt.measure_gap)
         lf__measure_gap(t, cm, group, e->f_d);
@@ -402,6 +404,61 @@ static lf_status lf__tree_split(const lf_splitter *s, lf_cost_model *cm, const l
     t->st.split_s += dt;
     pthread_mutex_unlock(&t->lock);
     return LF_OK;
+}
+
+static int lf__entry_cmp(const void *a, const void *b)
+{
+    const lf__entry *x = *(lf__entry *const *)a, *y = *(lf__entry *const *)b;
+    for (int32_t w = 0; w < x->nwords && w < y->nwords; w++)
+        if (x->words[w] != y->words[w])
+            return x->words[w] < y->words[w] ? -1 : 1;
+    return (x->nwords > y->nwords) - (x->nwords < y->nwords);
+}
+
+lf_status lf_splitter_tree_measure_gaps(lf_splitter *s, lf_cost_model *cm)
+{
+    if (!s || s->split != lf__tree_split)
+        return lf_set_error(LF_EINVAL, "split gaps: '%s' is not a tree splitter",
+                            s && s->name ? s->name : "(none)");
+    lf__tree *t = s->ctx;
+    const lf_graph *g = lf_cost_graph(cm);
+    size_t n = 0, cap = 64;
+    lf__entry **todo = malloc(cap * sizeof *todo);
+    if (!todo)
+        return lf_set_error(LF_ENOMEM, "out of memory measuring split gaps");
+    for (size_t i = 0; i < t->memo.cap; i++) {
+        if (!t->memo.used[i])
+            continue;
+        for (lf__entry *e = t->memo.values[i]; e; e = e->next) {
+            if (!e->top_seen || !e->ok || e->gap_done || e->sig.graph_hash != g->hash ||
+                e->sig.beta != lf_cost_beta(cm) || e->sig.n_ops != g->n_ops)
+                continue;
+            if (n == cap) {
+                lf__entry **grown = realloc(todo, 2 * cap * sizeof *todo);
+                if (!grown) {
+                    free(todo);
+                    return lf_set_error(LF_ENOMEM, "out of memory measuring split gaps");
+                }
+                todo = grown;
+                cap *= 2;
+            }
+            todo[n++] = e;
+        }
+    }
+    /* A fixed order makes the floating-point sums the same on every run. */
+    qsort(todo, n, sizeof *todo, lf__entry_cmp);
+    lf_status st = LF_OK;
+    for (size_t i = 0; i < n && st == LF_OK; i++) {
+        lf_bitset group;
+        if ((st = lf_bitset_init(&group, g->n_ops)) != LF_OK)
+            break;
+        memcpy(group.words, todo[i]->words, (size_t)group.nwords * sizeof(uint64_t));
+        lf__measure_gap(t, cm, &group, todo[i]->f_d);
+        todo[i]->gap_done = 1;
+        lf_bitset_destroy(&group);
+    }
+    free(todo);
+    return st;
 }
 
 static void lf__memo_clear(lf__tree *t)

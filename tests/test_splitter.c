@@ -581,6 +581,23 @@ static void test_blocks(void)
                 CHECK_EQ_I64(ts.tree_success, 1);
                 CHECK_EQ_I64(ts.gap_groups, 1);
             }
+            /* Measuring after the split gives the same gap; measuring twice
+             * adds nothing. */
+            lf_tree_options o2 = o;
+            o2.measure_gap = 0;
+            lf_splitter *s2 = NULL;
+            CHECK_OK(lf_splitter_tree_create(&s2, p, 3, &o2));
+            CHECK_OK(s2->split(s2, cm, &grp, 11, &r));
+            lf_tree_stats t2;
+            CHECK_OK(lf_splitter_tree_stats(s2, &t2));
+            CHECK_EQ_I64(t2.gap_groups, 0);
+            CHECK_OK(lf_splitter_tree_measure_gaps(s2, cm));
+            CHECK_OK(lf_splitter_tree_measure_gaps(s2, cm));
+            CHECK_OK(lf_splitter_tree_stats(s2, &t2));
+            CHECK_EQ_I64(t2.gap_groups, ts.gap_groups);
+            CHECK(t2.gap_sum == ts.gap_sum);
+            CHECK(lf_splitter_tree_measure_gaps((lf_splitter *)lf_splitter_random(), cm) == LF_EINVAL);
+            lf_splitter_free(s2);
             lf_split_result_destroy(&r);
             lf_splitter_free(s);
         }
