@@ -116,5 +116,7 @@ int lf_cmd_dataset(int argc, char **argv);
 int lf_cmd_train(int argc, char **argv);
 int lf_cmd_explain(int argc, char **argv);
 int lf_cmd_train_explainer(int argc, char **argv);
+int lf_cmd_compare(int argc, char **argv);
+int lf_cmd_sweep_buffer(int argc, char **argv);
 
 #endif

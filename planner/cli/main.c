@@ -21,6 +21,8 @@ static const lf__command_entry lf__commands[] = {
     {"train", "train the fusion-group validity GNN on a dataset", lf_cmd_train},
     {"explain", "explain why the GNN calls a group invalid: ranked edges and a picture", lf_cmd_explain},
     {"train-explainer", "train the PGExplainer or RG-Explainer on a dataset", lf_cmd_train_explainer},
+    {"compare", "compare searches and explainer-guided splitters over seeds, with the optimum", lf_cmd_compare},
+    {"sweep-buffer", "DRAM and valid-group fraction as the buffer doubles (paper Fig. 3)", lf_cmd_sweep_buffer},
     {"bench", "benchmark the searches against the exact optimum (bench search)", lf_cmd_bench},
 };
 

@@ -1,0 +1,427 @@
+/* fusionplan compare: every search with every splitter on the same network,
+ * scheme and buffer, over several seeds, next to the exact optimum — the
+ * paper's Tables II–V and Fig. 5 in one command.
+ *
+ * The runs of one table share a cost model, hence its F_beta/F_D memo (as the
+ * paper caches them), unless --fresh-memo gives each run a cold one: then the
+ * wall times compare fairly (Table V), at the price of recomputing costs. The
+ * exact optimum is computed after the searches so that it warms no memo for
+ * them. Each run gets its own splitter (and its own split memo), so the
+ * rectify rate and split gap of a row are per seed, then averaged. */
+#include <math.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/registry.h"
+#include "planner/cli/cli.h"
+#include "planner/cli/compare.h"
+#include "planner/exact/exact.h"
+#include "planner/plan.h"
+#include "planner/util/fileio.h"
+#include "planner/util/progress.h"
+#include "search/partition/search.h"
+#include "splitter/tree.h"
+
+#define LF_CMP_MAX_ITEMS 16
+
+static int lf__split_list(char *s, char **items, int max)
+{
+    int n = 0;
+    for (char *save = NULL, *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (n == max)
+            return -1;
+        items[n++] = t;
+    }
+    return n;
+}
+
+/* Accepts the paper's abbreviations and the planner's names. */
+static const char *lf__search_name(const char *s)
+{
+    if (!strcmp(s, "ls") || !strcmp(s, "local"))
+        return "local";
+    if (!strcmp(s, "rs") || !strcmp(s, "random"))
+        return "random";
+    if (!strcmp(s, "nsga2") || !strcmp(s, "nsga-ii") || !strcmp(s, "nsga"))
+        return "nsga2";
+    return NULL;
+}
+
+static int lf__known_proposer(const char *p)
+{
+    const char *names[] = {"none", "all", "random", "attrib", "gnne", "pg", "rg", "saliency", "occlusion"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(p, names[i]))
+            return 1;
+    return 0;
+}
+
+typedef struct lf__cmp_args {
+    char **searches, **proposers;
+    int n_searches, n_proposers;
+    int64_t budget, seeds, seed, k, threads, population;
+    int exact, split_gap, fresh_memo, quiet, curves;
+    const lf_hw *hw;
+} lf__cmp_args;
+
+/* One search with one splitter and one seed; fills column s of row r. */
+static lf_status lf__run_one(const lf__cmp_args *a, lf_cmp_table *t, int32_t r, int32_t s,
+                             const lf_graph *g, lf_cost_model *shared)
+{
+    lf_cmp_row *row = &t->rows[r];
+    lf_cost_model *cm = shared;
+    lf_status st = LF_OK;
+    if (a->fresh_memo && (st = lf_cost_model_create(&cm, g, a->hw, t->scheme)) != LF_OK)
+        return st;
+    lf_cli_proposer cp = {0};
+    lf_splitter *sp = NULL;
+    if (strcmp(row->proposer, "none") != 0) {
+        lf_tree_options topt;
+        lf_tree_options_default(&topt);
+        st = lf_cli_proposer_open(&cp, row->proposer, cm, NULL, NULL, NULL);
+        if (st == LF_OK)
+            st = lf_splitter_tree_create(&sp, cp.proposer, (int32_t)a->k, &topt);
+    }
+    lf_search_config cfg;
+    lf_search_config_default(&cfg);
+    cfg.algorithm = row->search;
+    cfg.budget = a->budget;
+    cfg.seed = t->seeds[s];
+    cfg.threads = (int32_t)a->threads;
+    cfg.population = (int32_t)a->population;
+    cfg.quiet = 1;
+    cfg.trace = 1;
+    cfg.splitter = sp;
+    lf_search_result res;
+    memset(&res, 0, sizeof res);
+    if (st == LF_OK)
+        st = lf_search_run(cm, &cfg, &res);
+    if (st == LF_OK) {
+        row->dram[s] = res.metrics.dram_fusable;
+        row->dram_all[s] = res.metrics.dram_all;
+        row->mbu[s] = res.metrics.mbu;
+        row->groups[s] = res.metrics.n_groups;
+        row->wall[s] = res.wall_s;
+        row->invalid[s] = res.invalid_groups;
+        for (int32_t p = 0; p < t->n_points; p++)
+            row->curve[(int64_t)s * t->n_points + p] = (double)res.trace[t->points[p] - 1];
+        lf_tree_stats ts;
+        if (sp && a->split_gap)
+            st = lf_splitter_tree_measure_gaps(sp, cm);
+        if (st == LF_OK && sp && lf_splitter_tree_stats(sp, &ts) == LF_OK) {
+            row->rectify[s] = ts.groups > 0 ? ts.rectify_rate : NAN;
+            row->split_gap[s] = ts.gap_groups > 0 ? ts.mean_gap : NAN;
+        }
+    }
+    lf_search_result_destroy(&res);
+    lf_splitter_free(sp);
+    lf_cli_proposer_close(&cp);
+    if (cm != shared)
+        lf_cost_model_free(cm);
+    return st;
+}
+
+static lf_status lf__run_exact(lf_cmp_table *t, lf_cost_model *cm)
+{
+    lf_plan p;
+    lf_plan_metrics m;
+    double t0 = lf_now_seconds();
+    lf_status st = lf_exact_plan(cm, NULL, &p, NULL);
+    t->exact_wall = lf_now_seconds() - t0;
+    if (st != LF_OK)
+        return st;
+    st = lf_plan_metrics_compute(&p, cm, &m);
+    lf_plan_destroy(&p);
+    if (st != LF_OK)
+        return st;
+    t->has_exact = 1;
+    t->exact_dram = m.dram_fusable;
+    t->exact_dram_all = m.dram_all;
+    t->exact_mbu = m.mbu;
+    t->exact_groups = m.n_groups;
+    return LF_OK;
+}
+
+/* Fills one table: every (search, proposer) pair over every seed, then the
+ * optimum. */
+static lf_status lf__run_table(const lf__cmp_args *a, lf_cmp_table *t, const lf_graph *g)
+{
+    lf_cost_model *cm = NULL;
+    lf_status st = lf_cost_model_create(&cm, g, a->hw, t->scheme);
+    if (st != LF_OK)
+        return st;
+    t->n_ops = 0;
+    for (int32_t v = 0; v < g->n_ops; v++)
+        if (g->ops[v].type != LF_OP_INPUT) {
+            t->n_ops++;
+            t->n_unfusable += !lf_cost_fusable(cm, v);
+        }
+    for (int32_t q = 0, r = 0; q < a->n_searches; q++)
+        for (int32_t p = 0; p < a->n_proposers; p++, r++) {
+            t->rows[r].search = lf__search_name(a->searches[q]);
+            t->rows[r].proposer = a->proposers[p];
+            t->rows[r].baseline = -1;
+            for (int32_t b = 0; b < a->n_proposers; b++)
+                if (b != p && !strcmp(a->proposers[b], "none"))
+                    t->rows[r].baseline = q * a->n_proposers + b;
+        }
+    for (int32_t r = 0; r < t->n_rows && st == LF_OK; r++)
+        for (int32_t s = 0; s < t->n_seeds && st == LF_OK; s++) {
+            st = lf__run_one(a, t, r, s, g, cm);
+            if (st == LF_OK && !a->quiet)
+                fprintf(stderr, "compare: %s %s %lld KB, %s + %s, seed %llu: %.3f MB in %.2f s\n",
+                        t->model, t->scheme, (long long)(t->beta / 1024),
+                        lf_cmp_search_label(t->rows[r].search),
+                        lf_cmp_proposer_label(t->rows[r].proposer), (unsigned long long)t->seeds[s],
+                        (double)t->rows[r].dram[s] / 1e6, t->rows[r].wall[s]);
+        }
+    if (st == LF_OK && a->exact) {
+        if (lf__run_exact(t, cm) != LF_OK)
+            fprintf(stderr, "fusionplan compare: %s %s: no exact optimum: %s\n", t->model, t->scheme,
+                    lf_last_error());
+        else if (!a->quiet)
+            fprintf(stderr, "compare: %s %s exact optimum %.3f MB in %.2f s\n", t->model, t->scheme,
+                    (double)t->exact_dram / 1e6, t->exact_wall);
+    }
+    lf_cost_model_free(cm);
+    return st;
+}
+
+/* The report goes to standard output or --output in --format, and also to
+ * --csv and --json files when given; then the curves. */
+typedef struct lf__cmp_out {
+    const char *format, *output, *csv, *json, *curves;
+} lf__cmp_out;
+
+static lf_status lf__emit_one(const char *format, const char *path, lf_cmp_table *tables, int32_t n)
+{
+    lf_atomic_file af = {0};
+    FILE *f = stdout;
+    lf_status st = LF_OK;
+    if (path) {
+        if ((st = lf_atomic_open(&af, path)) != LF_OK)
+            return st;
+        f = af.f;
+    }
+    if (!strcmp(format, "csv"))
+        lf_cmp_print_csv_header(f);
+    if (!strcmp(format, "json"))
+        fprintf(f, "[\n");
+    for (int32_t i = 0; i < n; i++) {
+        if (!strcmp(format, "md")) {
+            if (i)
+                fprintf(f, "\n");
+            lf_cmp_print_md(f, &tables[i]);
+        } else if (!strcmp(format, "csv")) {
+            lf_cmp_print_csv(f, &tables[i]);
+        } else {
+            lf_cmp_print_json(f, &tables[i]);
+            fprintf(f, i + 1 < n ? ",\n" : "\n");
+        }
+    }
+    if (!strcmp(format, "json"))
+        fprintf(f, "]\n");
+    if (path)
+        return lf_atomic_commit(&af);
+    fflush(stdout);
+    return LF_OK;
+}
+
+static lf_status lf__emit(const lf__cmp_out *o, lf_cmp_table *tables, int32_t n)
+{
+    lf_status st = lf__emit_one(o->format, o->output, tables, n);
+    if (st == LF_OK && o->csv)
+        st = lf__emit_one("csv", o->csv, tables, n);
+    if (st == LF_OK && o->json)
+        st = lf__emit_one("json", o->json, tables, n);
+    lf_atomic_file af = {0};
+    if (st != LF_OK || !o->curves)
+        return st;
+    char path[1024];
+    snprintf(path, sizeof path, "%s.csv", o->curves);
+    if ((st = lf_atomic_open(&af, path)) != LF_OK)
+        return st;
+    lf_cmp_curve_csv_header(af.f);
+    for (int32_t i = 0; i < n; i++)
+        lf_cmp_curve_csv(af.f, &tables[i]);
+    if ((st = lf_atomic_commit(&af)) != LF_OK)
+        return st;
+    for (int32_t i = 0; i < n && st == LF_OK; i++) {
+        if (n == 1)
+            snprintf(path, sizeof path, "%s.svg", o->curves);
+        else
+            snprintf(path, sizeof path, "%s-%s-%s-%lldKB.svg", o->curves, tables[i].model,
+                     tables[i].scheme, (long long)(tables[i].beta / 1024));
+        st = lf_cmp_curve_svg(&tables[i], path);
+    }
+    return st;
+}
+
+int lf_cmd_compare(int argc, char **argv)
+{
+    lf_cli_opt opts[] = {
+        {"model", "LIST", "networks, comma-separated (default mobilenet_v2)", NULL},
+        {"scheme", "LIST", "cost models: lbdf, brr or lbdf,brr (default lbdf)", NULL},
+        {"buffer", "LIST", "on-chip buffer sizes, e.g. 128KB or 128KB,256KB (default: the hardware's)", NULL},
+        {"hw", "FILE", "hardware description XML (default: built-in 256 KB accelerator)", NULL},
+        {"search", "LIST", "searches: ls, rs, nsga2 (also local, random; default ls,rs,nsga2)", NULL},
+        {"proposer", "LIST", "splitters: none (the random split) and tree proposers gnne, pg, rg, attrib, "
+                             "all, random, saliency, occlusion (default none,gnne,pg,rg)", NULL},
+        {"budget", "N", "plans proposed per search (default 2000)", NULL},
+        {"seeds", "K", "runs per pair, seeds S .. S+K-1 (default 3)", NULL},
+        {"seed", "S", "first seed (default 1)", NULL},
+        {"k", "N", "edges a tree proposer may return (default 3)", NULL},
+        {"population", "K", "LS top-K and NSGA-II population (default 10)", NULL},
+        {"threads", "T", "OpenMP threads per search (default: all cores)", NULL},
+        {"no-exact", NULL, "skip the exact optimum (no gap column, no last row)", NULL},
+        {"no-split-gap", NULL, "skip measuring the split gap (each needs an exact split)", NULL},
+        {"fresh-memo", NULL, "give every run a cold cost memo (fair wall times; slower)", NULL},
+        {"format", "FMT", "md (default), csv or json", NULL},
+        {"output", "FILE", "(or -o) write the tables to FILE instead of standard output", NULL},
+        {"csv", "FILE", "also write the tables as CSV to FILE", NULL},
+        {"json", "FILE", "also write the tables as JSON (with per-seed figures) to FILE", NULL},
+        {"curves", "PREFIX", "write budget curves to PREFIX.csv and PREFIX.svg (one SVG per table: "
+                             "PREFIX-<model>-<scheme>-<buffer>.svg when there are several)", NULL},
+        {"quiet", NULL, "no progress lines on standard error", NULL},
+    };
+    lf_cli_command cmd = {
+        "compare", "Compare searches and explainer-guided splitters over seeds, with the optimum.",
+        "compare [--model LIST] [--scheme LIST] [--buffer LIST] [--search LIST] [--proposer LIST] "
+        "[--budget N] [--seeds K] [--format md|csv|json] [--curves PREFIX]",
+        "Runs every search with every splitter at the same budget on each seed and prints, per\n"
+        "network, scheme and buffer, one table: DRAM over fusable ops (MB; mean and standard\n"
+        "deviation over the seeds, best and worst), the change against the same search with the\n"
+        "random split and on how many seeds it is lower, the gap of the mean to the exact optimum,\n"
+        "maximum buffer usage, groups, the tree splitter's rectify rate and split gap, and the mean\n"
+        "wall time per search. The exact optimum is the last row. Runs share the cost memo unless\n"
+        "--fresh-memo; see docs/experiments.md.",
+        opts, (int)(sizeof opts / sizeof opts[0])};
+    int rc = lf_cli_parse(&cmd, argc, argv);
+    if (rc)
+        return rc == 1 ? LF_EXIT_OK : rc;
+    lf__cmp_args a;
+    memset(&a, 0, sizeof a);
+    if ((rc = lf_cli_int(&cmd, "budget", 2000, 1, 100000000, &a.budget)) ||
+        (rc = lf_cli_int(&cmd, "seeds", 3, 1, 1000, &a.seeds)) ||
+        (rc = lf_cli_int(&cmd, "seed", 1, 0, INT64_MAX / 2, &a.seed)) ||
+        (rc = lf_cli_int(&cmd, "k", 3, 0, 1000000, &a.k)) ||
+        (rc = lf_cli_int(&cmd, "population", 10, 1, 100000, &a.population)) ||
+        (rc = lf_cli_int(&cmd, "threads", 0, 0, 1024, &a.threads)))
+        return rc;
+#ifdef _OPENMP
+    if (a.threads == 0)
+        a.threads = omp_get_max_threads();
+#else
+    a.threads = 1;
+#endif
+    a.exact = !lf_cli_get(&cmd, "no-exact");
+    a.split_gap = !lf_cli_get(&cmd, "no-split-gap");
+    a.fresh_memo = lf_cli_get(&cmd, "fresh-memo") != NULL;
+    a.quiet = lf_cli_get(&cmd, "quiet") != NULL;
+    lf__cmp_out o = {lf_cli_get(&cmd, "format"), lf_cli_get(&cmd, "output"), lf_cli_get(&cmd, "csv"),
+                     lf_cli_get(&cmd, "json"), lf_cli_get(&cmd, "curves")};
+    if (!o.format)
+        o.format = "md";
+    if (strcmp(o.format, "md") && strcmp(o.format, "csv") && strcmp(o.format, "json"))
+        return lf_cli_usage_error(&cmd, "unknown --format '%s' (use md, csv or json)", o.format);
+
+    char models_buf[1024], schemes_buf[64], buffers_buf[256], searches_buf[256], proposers_buf[256];
+    const char *v;
+    snprintf(models_buf, sizeof models_buf, "%s", (v = lf_cli_get(&cmd, "model")) ? v : "mobilenet_v2");
+    snprintf(schemes_buf, sizeof schemes_buf, "%s", (v = lf_cli_get(&cmd, "scheme")) ? v : "lbdf");
+    snprintf(buffers_buf, sizeof buffers_buf, "%s", (v = lf_cli_get(&cmd, "buffer")) ? v : "");
+    snprintf(searches_buf, sizeof searches_buf, "%s", (v = lf_cli_get(&cmd, "search")) ? v : "ls,rs,nsga2");
+    snprintf(proposers_buf, sizeof proposers_buf, "%s",
+             (v = lf_cli_get(&cmd, "proposer")) ? v : "none,gnne,pg,rg");
+    char *models[LF_CMP_MAX_ITEMS], *schemes[4], *buffers[LF_CMP_MAX_ITEMS], *searches[8], *proposers[12];
+    int nm = lf__split_list(models_buf, models, LF_CMP_MAX_ITEMS);
+    int ns = lf__split_list(schemes_buf, schemes, 4);
+    int nb = lf__split_list(buffers_buf, buffers, LF_CMP_MAX_ITEMS);
+    a.n_searches = lf__split_list(searches_buf, searches, 8);
+    a.n_proposers = lf__split_list(proposers_buf, proposers, 12);
+    if (nm <= 0 || ns <= 0 || nb < 0 || a.n_searches <= 0 || a.n_proposers <= 0)
+        return lf_cli_usage_error(&cmd, "empty or too long list (at most %d networks and buffers, "
+                                        "4 schemes, 8 searches, 12 proposers)", LF_CMP_MAX_ITEMS);
+    a.searches = searches;
+    a.proposers = proposers;
+    for (int i = 0; i < ns; i++)
+        if (strcmp(schemes[i], "lbdf") && strcmp(schemes[i], "brr"))
+            return lf_cli_usage_error(&cmd, "unknown scheme '%s' (use lbdf or brr)", schemes[i]);
+    for (int i = 0; i < a.n_searches; i++)
+        if (!lf__search_name(searches[i]))
+            return lf_cli_usage_error(&cmd, "unknown search '%s' (use ls, rs or nsga2)", searches[i]);
+    for (int i = 0; i < a.n_proposers; i++)
+        if (!lf__known_proposer(proposers[i]))
+            return lf_cli_usage_error(&cmd, "unknown proposer '%s' (use none, gnne, pg, rg, attrib, all, "
+                                            "random, saliency or occlusion)", proposers[i]);
+    lf_hw hw;
+    lf_hw_default(&hw);
+    lf_status st;
+    const char *hwfile = lf_cli_get(&cmd, "hw");
+    if (hwfile && (st = lf_hw_load(&hw, hwfile)) != LF_OK)
+        return lf_cli_fail(st);
+    int64_t betas[LF_CMP_MAX_ITEMS];
+    if (nb == 0)
+        betas[nb++] = hw.buffer_bytes;
+    else
+        for (int i = 0; i < nb; i++)
+            if (lf_hw_parse_size(buffers[i], &betas[i]) != LF_OK)
+                return lf_cli_usage_error(&cmd, "--buffer: %s", lf_last_error());
+    /* Names are checked before any long run starts. */
+    lf_graph **graphs = calloc((size_t)nm, sizeof *graphs);
+    int32_t n_tables = nm * ns * nb;
+    lf_cmp_table *tables = calloc((size_t)n_tables, sizeof *tables);
+    uint64_t *seeds = malloc((size_t)a.seeds * sizeof *seeds);
+    rc = LF_EXIT_OK;
+    if (!graphs || !tables || !seeds) {
+        rc = lf_cli_fail(lf_set_error(LF_ENOMEM, "out of memory"));
+        goto done;
+    }
+    for (int64_t s = 0; s < a.seeds; s++)
+        seeds[s] = (uint64_t)(a.seed + s);
+    for (int i = 0; i < nm; i++)
+        if ((st = lf_model_build(models[i], NULL, &graphs[i])) != LF_OK) {
+            rc = lf_cli_fail(st);
+            goto done;
+        }
+    a.curves = o.curves != NULL;
+    int32_t ti = 0;
+    for (int mi = 0; mi < nm && rc == LF_EXIT_OK; mi++)
+        for (int si = 0; si < ns && rc == LF_EXIT_OK; si++)
+            for (int bi = 0; bi < nb && rc == LF_EXIT_OK; bi++) {
+                lf_cmp_table *t = &tables[ti++];
+                t->model = models[mi];
+                t->scheme = schemes[si];
+                t->beta = betas[bi];
+                t->k = (int32_t)a.k;
+                t->threads = (int32_t)a.threads;
+                t->population = (int32_t)a.population;
+                t->fresh_memo = a.fresh_memo;
+                t->seeds = seeds;
+                if ((st = lf_cmp_table_alloc(t, a.n_searches * a.n_proposers, (int32_t)a.seeds,
+                                             a.budget)) != LF_OK) {
+                    rc = lf_cli_fail(st);
+                    break;
+                }
+                lf_hw thw = hw;
+                thw.buffer_bytes = betas[bi];
+                a.hw = &thw;
+                if ((st = lf__run_table(&a, t, graphs[mi])) != LF_OK)
+                    rc = lf_cli_fail(st);
+            }
+    if (rc == LF_EXIT_OK && (st = lf__emit(&o, tables, n_tables)) != LF_OK)
+        rc = lf_cli_fail(st);
+done:
+    for (int32_t i = 0; tables && i < n_tables; i++)
+        lf_cmp_table_free(&tables[i]);
+    free(tables);
+    for (int i = 0; graphs && i < nm; i++)
+        lf_graph_free(graphs[i]);
+    free(graphs);
+    free(seeds);
+    return rc;
+}

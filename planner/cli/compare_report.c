@@ -1,0 +1,432 @@
+/* Reports of `fusionplan compare`: the per-table statistics over seeds and
+ * their markdown, CSV and JSON forms, and the budget curves (CSV, SVG). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "planner/cli/compare.h"
+#include "planner/io/json.h"
+#include "planner/io/svg_chart.h"
+
+#define LF_CMP_CURVE_POINTS 100
+
+lf_status lf_cmp_table_alloc(lf_cmp_table *t, int32_t n_rows, int32_t n_seeds, int64_t budget)
+{
+    t->budget = budget;
+    t->n_seeds = n_seeds;
+    /* At most LF_CMP_CURVE_POINTS evenly spaced points, the last at the budget. */
+    int64_t step = (budget + LF_CMP_CURVE_POINTS - 1) / LF_CMP_CURVE_POINTS;
+    t->n_points = (int32_t)((budget + step - 1) / step);
+    t->points = malloc((size_t)t->n_points * sizeof *t->points);
+    t->rows = calloc((size_t)n_rows, sizeof *t->rows);
+    if (!t->points || !t->rows)
+        return lf_set_error(LF_ENOMEM, "out of memory for the comparison table");
+    for (int32_t p = 0; p < t->n_points; p++)
+        t->points[p] = p + 1 < t->n_points ? (p + 1) * step : budget;
+    t->n_rows = n_rows;
+    size_t n = (size_t)n_seeds;
+    for (int32_t r = 0; r < n_rows; r++) {
+        lf_cmp_row *row = &t->rows[r];
+        row->dram = calloc(n, sizeof *row->dram);
+        row->dram_all = calloc(n, sizeof *row->dram_all);
+        row->mbu = calloc(n, sizeof *row->mbu);
+        row->groups = calloc(n, sizeof *row->groups);
+        row->rectify = malloc(n * sizeof *row->rectify);
+        row->split_gap = malloc(n * sizeof *row->split_gap);
+        row->wall = calloc(n, sizeof *row->wall);
+        row->invalid = calloc(n, sizeof *row->invalid);
+        row->curve = calloc(n * (size_t)t->n_points, sizeof *row->curve);
+        if (!row->dram || !row->dram_all || !row->mbu || !row->groups || !row->rectify ||
+            !row->split_gap || !row->wall || !row->invalid || !row->curve)
+            return lf_set_error(LF_ENOMEM, "out of memory for the comparison table");
+        for (size_t s = 0; s < n; s++)
+            row->rectify[s] = row->split_gap[s] = NAN;
+    }
+    return LF_OK;
+}
+
+void lf_cmp_table_free(lf_cmp_table *t)
+{
+    for (int32_t r = 0; t->rows && r < t->n_rows; r++) {
+        lf_cmp_row *row = &t->rows[r];
+        free(row->dram);
+        free(row->dram_all);
+        free(row->mbu);
+        free(row->groups);
+        free(row->rectify);
+        free(row->split_gap);
+        free(row->wall);
+        free(row->invalid);
+        free(row->curve);
+    }
+    free(t->rows);
+    free(t->points);
+    t->rows = NULL;
+    t->points = NULL;
+}
+
+const char *lf_cmp_search_label(const char *search)
+{
+    if (!strcmp(search, "local"))
+        return "LS";
+    if (!strcmp(search, "random"))
+        return "RS";
+    if (!strcmp(search, "nsga2"))
+        return "NSGA-II";
+    return search;
+}
+
+const char *lf_cmp_proposer_label(const char *proposer)
+{
+    static const char *const names[][2] = {
+        {"none", "random split"}, {"gnne", "GNNE"},         {"pg", "PG"},
+        {"rg", "RG"},             {"attrib", "attrib"},     {"all", "all edges"},
+        {"random", "random edges"}, {"saliency", "saliency"}, {"occlusion", "occlusion"},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(proposer, names[i][0]))
+            return names[i][1];
+    return proposer;
+}
+
+int32_t lf_cmp_stats(const double *v, int32_t n, double *mean, double *sd, double *min, double *max)
+{
+    int32_t k = 0;
+    double sum = 0.0;
+    *mean = *sd = *min = *max = NAN;
+    for (int32_t i = 0; i < n; i++) {
+        if (!isfinite(v[i]))
+            continue;
+        if (k == 0 || v[i] < *min)
+            *min = v[i];
+        if (k == 0 || v[i] > *max)
+            *max = v[i];
+        sum += v[i];
+        k++;
+    }
+    if (k == 0)
+        return 0;
+    *mean = sum / k;
+    double ss = 0.0;
+    for (int32_t i = 0; i < n; i++)
+        if (isfinite(v[i]))
+            ss += (v[i] - *mean) * (v[i] - *mean);
+    *sd = k > 1 ? sqrt(ss / (k - 1)) : 0.0;
+    return k;
+}
+
+/* Everything a report line shows, derived from the per-seed arrays. */
+typedef struct lf__summary {
+    double mean, sd, min, max;   /* DRAM over fusable ops, MB */
+    double vs_base;              /* % change of the mean against the baseline row; NaN if none */
+    int32_t lower, has_base;     /* seeds on which this row is below the baseline's same seed */
+    double gap;                  /* % of the mean above the optimum; NaN without it */
+    double mbu_kb, groups, rectify, split_gap, wall;
+} lf__summary;
+
+static double lf__mean_of(const double *v, int32_t n)
+{
+    double m, sd, lo, hi;
+    return lf_cmp_stats(v, n, &m, &sd, &lo, &hi) ? m : NAN;
+}
+
+static void lf__summarize(const lf_cmp_table *t, int32_t r, lf__summary *out)
+{
+    const lf_cmp_row *row = &t->rows[r];
+    int32_t n = t->n_seeds;
+    double *tmp = malloc((size_t)n * 3 * sizeof *tmp);
+    memset(out, 0, sizeof *out);
+    out->vs_base = out->gap = NAN;
+    if (!tmp) {
+        out->mean = out->sd = out->min = out->max = NAN;
+        out->mbu_kb = out->groups = out->rectify = out->split_gap = out->wall = NAN;
+        return;
+    }
+    double *mbu = tmp + n, *grp = tmp + 2 * n;
+    for (int32_t s = 0; s < n; s++) {
+        tmp[s] = (double)row->dram[s] / 1e6;
+        mbu[s] = (double)row->mbu[s] / 1024.0;
+        grp[s] = row->groups[s];
+    }
+    lf_cmp_stats(tmp, n, &out->mean, &out->sd, &out->min, &out->max);
+    out->mbu_kb = lf__mean_of(mbu, n);
+    out->groups = lf__mean_of(grp, n);
+    out->rectify = 100.0 * lf__mean_of(row->rectify, n);
+    out->split_gap = lf__mean_of(row->split_gap, n);
+    out->wall = lf__mean_of(row->wall, n);
+    if (row->baseline >= 0) {
+        const lf_cmp_row *b = &t->rows[row->baseline];
+        double bm = 0.0;
+        for (int32_t s = 0; s < n; s++) {
+            bm += (double)b->dram[s] / 1e6;
+            out->lower += row->dram[s] < b->dram[s];
+        }
+        bm /= n;
+        out->has_base = 1;
+        out->vs_base = bm > 0 ? 100.0 * (out->mean - bm) / bm : NAN;
+    }
+    if (t->has_exact && t->exact_dram > 0)
+        out->gap = 100.0 * (out->mean * 1e6 - (double)t->exact_dram) / (double)t->exact_dram;
+    free(tmp);
+}
+
+/* "%.Nf" of v, or "-" when v is not finite. */
+static const char *lf__num(char *buf, size_t len, double v, int digits, const char *suffix)
+{
+    if (!isfinite(v))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%.*f%s", digits, v, suffix);
+    return buf;
+}
+
+static void lf__upper(char *out, size_t len, const char *s)
+{
+    size_t i = 0;
+    for (; s[i] && i + 1 < len; i++)
+        out[i] = (char)(s[i] >= 'a' && s[i] <= 'z' ? s[i] - 'a' + 'A' : s[i]);
+    out[i] = '\0';
+}
+
+static void lf__seed_range(const lf_cmp_table *t, char *buf, size_t len)
+{
+    if (t->n_seeds == 1)
+        snprintf(buf, len, "seed %llu", (unsigned long long)t->seeds[0]);
+    else
+        snprintf(buf, len, "seeds %llu-%llu", (unsigned long long)t->seeds[0],
+                 (unsigned long long)t->seeds[t->n_seeds - 1]);
+}
+
+void lf_cmp_print_md(FILE *f, const lf_cmp_table *t)
+{
+    char seeds[64];
+    lf__seed_range(t, seeds, sizeof seeds);
+    char scheme[8];
+    lf__upper(scheme, sizeof scheme, t->scheme);
+    fprintf(f, "### %s, %s, %lld KB buffer, budget %lld, %s, k %d\n\n", t->model, scheme,
+            (long long)(t->beta / 1024), (long long)t->budget, seeds, (int)t->k);
+    fprintf(f, "| search | splitter | DRAM (MB) mean ± sd | best | worst | vs random split | lower on "
+               "| gap to optimum | MBU (KB) | groups | rectify | split gap | wall (s) |\n"
+               "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (int32_t r = 0; r < t->n_rows; r++) {
+        lf__summary s;
+        lf__summarize(t, r, &s);
+        char v[12][32];
+        if (s.has_base)
+            snprintf(v[11], sizeof v[11], "%d/%d", (int)s.lower, (int)t->n_seeds);
+        else
+            snprintf(v[11], sizeof v[11], "-");
+        fprintf(f, "| %s | %s | %s ± %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+                lf_cmp_search_label(t->rows[r].search), lf_cmp_proposer_label(t->rows[r].proposer),
+                lf__num(v[0], 32, s.mean, 3, ""), lf__num(v[1], 32, s.sd, 3, ""),
+                lf__num(v[2], 32, s.min, 3, ""), lf__num(v[3], 32, s.max, 3, ""),
+                s.has_base && isfinite(s.vs_base) ? (snprintf(v[4], 32, "%+.1f%%", s.vs_base), v[4]) : "-",
+                v[11],
+                lf__num(v[5], 32, s.gap, 2, "%"), lf__num(v[6], 32, s.mbu_kb, 3, ""),
+                lf__num(v[7], 32, s.groups, 1, ""), lf__num(v[8], 32, s.rectify, 1, "%"),
+                lf__num(v[9], 32, s.split_gap, 3, ""), lf__num(v[10], 32, s.wall, 3, ""));
+    }
+    if (t->has_exact)
+        fprintf(f, "| exact | - | %.3f | - | - | - | - | 0.00%% | %.3f | %d | - | - | %.3f |\n",
+                (double)t->exact_dram / 1e6, (double)t->exact_mbu / 1024.0, (int)t->exact_groups,
+                t->exact_wall);
+    fprintf(f, "\nDRAM over the %d fusable of %d ops (%d unfusable); means over %d seed%s; "
+               "population %d; %s cost memo; %d thread%s.\n",
+            (int)(t->n_ops - t->n_unfusable), (int)t->n_ops, (int)t->n_unfusable, (int)t->n_seeds,
+            t->n_seeds == 1 ? "" : "s", (int)t->population, t->fresh_memo ? "a fresh" : "one shared",
+            (int)t->threads, t->threads == 1 ? "" : "s");
+}
+
+void lf_cmp_print_csv_header(FILE *f)
+{
+    fprintf(f, "model,scheme,buffer_bytes,budget,seeds,search,proposer,dram_mean_mb,dram_sd_mb,"
+               "dram_min_mb,dram_max_mb,vs_random_split_pct,lower_on,gap_pct,mbu_kb,groups,"
+               "rectify_pct,split_gap,wall_s\n");
+}
+
+void lf_cmp_print_csv(FILE *f, const lf_cmp_table *t)
+{
+    for (int32_t r = 0; r < t->n_rows; r++) {
+        lf__summary s;
+        lf__summarize(t, r, &s);
+        char v[12][32];
+        fprintf(f, "%s,%s,%lld,%lld,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", t->model,
+                t->scheme, (long long)t->beta, (long long)t->budget, (int)t->n_seeds,
+                t->rows[r].search, t->rows[r].proposer, lf__num(v[0], 32, s.mean, 6, ""),
+                lf__num(v[1], 32, s.sd, 6, ""), lf__num(v[2], 32, s.min, 6, ""),
+                lf__num(v[3], 32, s.max, 6, ""),
+                s.has_base ? lf__num(v[4], 32, s.vs_base, 3, "") : "",
+                s.has_base ? (snprintf(v[5], 32, "%d", (int)s.lower), v[5]) : "",
+                isfinite(s.gap) ? lf__num(v[6], 32, s.gap, 3, "") : "",
+                lf__num(v[7], 32, s.mbu_kb, 3, ""), lf__num(v[8], 32, s.groups, 1, ""),
+                isfinite(s.rectify) ? lf__num(v[9], 32, s.rectify, 2, "") : "",
+                isfinite(s.split_gap) ? lf__num(v[10], 32, s.split_gap, 4, "") : "",
+                lf__num(v[11], 32, s.wall, 3, ""));
+    }
+    if (t->has_exact)
+        fprintf(f, "%s,%s,%lld,%lld,%d,exact,,%.6f,0.000000,%.6f,%.6f,,,0.000,%.3f,%d.0,,,%.3f\n",
+                t->model, t->scheme, (long long)t->beta, (long long)t->budget, (int)t->n_seeds,
+                (double)t->exact_dram / 1e6, (double)t->exact_dram / 1e6,
+                (double)t->exact_dram / 1e6, (double)t->exact_mbu / 1024.0, (int)t->exact_groups,
+                t->exact_wall);
+}
+
+static void lf__json_i64s(FILE *f, const char *name, const int64_t *v, int32_t n)
+{
+    fprintf(f, "\"%s\": [", name);
+    for (int32_t i = 0; i < n; i++)
+        fprintf(f, "%s%lld", i ? ", " : "", (long long)v[i]);
+    fprintf(f, "]");
+}
+
+static void lf__json_doubles(FILE *f, const char *name, const double *v, int32_t n)
+{
+    fprintf(f, "\"%s\": [", name);
+    for (int32_t i = 0; i < n; i++) {
+        fprintf(f, "%s", i ? ", " : "");
+        lf_json_double(f, v[i]);
+    }
+    fprintf(f, "]");
+}
+
+void lf_cmp_print_json(FILE *f, const lf_cmp_table *t)
+{
+    fprintf(f, "  {\"model\": ");
+    lf_json_string(f, t->model);
+    fprintf(f, ", \"scheme\": ");
+    lf_json_string(f, t->scheme);
+    fprintf(f, ", \"buffer_bytes\": %lld, \"budget\": %lld, \"k\": %d, \"population\": %d, "
+               "\"threads\": %d, \"fresh_memo\": %s,\n   \"ops\": %d, \"unfusable\": %d, \"seeds\": [",
+            (long long)t->beta, (long long)t->budget, (int)t->k, (int)t->population, (int)t->threads,
+            t->fresh_memo ? "true" : "false", (int)t->n_ops, (int)t->n_unfusable);
+    for (int32_t s = 0; s < t->n_seeds; s++)
+        fprintf(f, "%s%llu", s ? ", " : "", (unsigned long long)t->seeds[s]);
+    fprintf(f, "],\n   \"rows\": [\n");
+    for (int32_t r = 0; r < t->n_rows; r++) {
+        const lf_cmp_row *row = &t->rows[r];
+        lf__summary s;
+        lf__summarize(t, r, &s);
+        int32_t n = t->n_seeds;
+        fprintf(f, "    {\"search\": \"%s\", \"proposer\": \"%s\", \"dram_mean_mb\": ", row->search,
+                row->proposer);
+        lf_json_double(f, s.mean);
+        fprintf(f, ", \"dram_sd_mb\": ");
+        lf_json_double(f, s.sd);
+        fprintf(f, ", \"vs_random_split_pct\": ");
+        lf_json_double(f, s.has_base ? s.vs_base : NAN);
+        fprintf(f, ", \"lower_on\": ");
+        if (s.has_base)
+            fprintf(f, "%d", (int)s.lower);
+        else
+            fprintf(f, "null");
+        fprintf(f, ", \"gap_pct\": ");
+        lf_json_double(f, s.gap);
+        fprintf(f, ",\n     ");
+        lf__json_i64s(f, "dram_fusable", row->dram, n);
+        fprintf(f, ", ");
+        lf__json_i64s(f, "dram_all", row->dram_all, n);
+        fprintf(f, ", ");
+        lf__json_i64s(f, "mbu", row->mbu, n);
+        fprintf(f, ",\n     \"groups\": [");
+        for (int32_t i = 0; i < n; i++)
+            fprintf(f, "%s%d", i ? ", " : "", (int)row->groups[i]);
+        fprintf(f, "], ");
+        lf__json_i64s(f, "invalid_groups", row->invalid, n);
+        fprintf(f, ", ");
+        lf__json_doubles(f, "rectify_rate", row->rectify, n);
+        fprintf(f, ", ");
+        lf__json_doubles(f, "split_gap", row->split_gap, n);
+        fprintf(f, ", ");
+        lf__json_doubles(f, "wall_s", row->wall, n);
+        fprintf(f, "}%s\n", r + 1 < t->n_rows ? "," : "");
+    }
+    fprintf(f, "   ],\n   \"exact\": ");
+    if (t->has_exact) {
+        fprintf(f, "{\"dram_fusable\": %lld, \"dram_all\": %lld, \"mbu\": %lld, \"groups\": %d, "
+                   "\"wall_s\": ",
+                (long long)t->exact_dram, (long long)t->exact_dram_all, (long long)t->exact_mbu,
+                (int)t->exact_groups);
+        lf_json_double(f, t->exact_wall);
+        fprintf(f, "}}");
+    } else {
+        fprintf(f, "null}");
+    }
+}
+
+void lf_cmp_curve_csv_header(FILE *f)
+{
+    fprintf(f, "model,scheme,buffer_bytes,search,proposer,plans,best_dram_mean_mb,best_dram_min_mb,"
+               "best_dram_max_mb\n");
+}
+
+void lf_cmp_curve_csv(FILE *f, const lf_cmp_table *t)
+{
+    for (int32_t r = 0; r < t->n_rows; r++) {
+        const lf_cmp_row *row = &t->rows[r];
+        for (int32_t p = 0; p < t->n_points; p++) {
+            double sum = 0.0, lo = 0.0, hi = 0.0;
+            for (int32_t s = 0; s < t->n_seeds; s++) {
+                double v = row->curve[(int64_t)s * t->n_points + p] / 1e6;
+                sum += v;
+                lo = s == 0 || v < lo ? v : lo;
+                hi = s == 0 || v > hi ? v : hi;
+            }
+            fprintf(f, "%s,%s,%lld,%s,%s,%lld,%.6f,%.6f,%.6f\n", t->model, t->scheme,
+                    (long long)t->beta, row->search, row->proposer, (long long)t->points[p],
+                    sum / t->n_seeds, lo, hi);
+        }
+    }
+}
+
+lf_status lf_cmp_curve_svg(const lf_cmp_table *t, const char *path)
+{
+    int32_t n_series = t->n_rows + (t->has_exact ? 1 : 0);
+    lf_chart_series *series = calloc((size_t)n_series, sizeof *series);
+    double *xs = malloc((size_t)t->n_points * sizeof *xs);
+    double *ys = malloc((size_t)(t->n_rows * t->n_points + 2) * sizeof *ys);
+    char(*labels)[64] = calloc((size_t)n_series, sizeof *labels);
+    lf_status st = LF_OK;
+    if (!series || !xs || !ys || !labels) {
+        st = lf_set_error(LF_ENOMEM, "out of memory drawing %s", path);
+        goto done;
+    }
+    for (int32_t p = 0; p < t->n_points; p++)
+        xs[p] = (double)t->points[p];
+    for (int32_t r = 0; r < t->n_rows; r++) {
+        const lf_cmp_row *row = &t->rows[r];
+        double *y = ys + (int64_t)r * t->n_points;
+        for (int32_t p = 0; p < t->n_points; p++) {
+            double sum = 0.0;
+            for (int32_t s = 0; s < t->n_seeds; s++)
+                sum += row->curve[(int64_t)s * t->n_points + p];
+            y[p] = sum / t->n_seeds / 1e6;
+        }
+        if (!strcmp(row->proposer, "none"))
+            snprintf(labels[r], sizeof labels[r], "%s (random split)", lf_cmp_search_label(row->search));
+        else
+            snprintf(labels[r], sizeof labels[r], "%s + %s", lf_cmp_search_label(row->search),
+                     lf_cmp_proposer_label(row->proposer));
+        series[r] = (lf_chart_series){labels[r], xs, y, t->n_points};
+    }
+    double ex[2] = {xs[0], xs[t->n_points - 1]};
+    if (t->has_exact) {
+        double *y = ys + (int64_t)t->n_rows * t->n_points;
+        y[0] = y[1] = (double)t->exact_dram / 1e6;
+        snprintf(labels[t->n_rows], sizeof labels[t->n_rows], "exact optimum");
+        series[t->n_rows] = (lf_chart_series){labels[t->n_rows], ex, y, 2};
+    }
+    char title[200];
+    char scheme[8];
+    lf__upper(scheme, sizeof scheme, t->scheme);
+    snprintf(title, sizeof title, "%s, %s, %lld KB: best DRAM against budget (mean of %d seed%s)",
+             t->model, scheme, (long long)(t->beta / 1024), (int)t->n_seeds,
+             t->n_seeds == 1 ? "" : "s");
+    lf_chart c = {title, "plans proposed", "best DRAM over fusable ops (MB)", 0, 0, 0, series, n_series};
+    st = lf_chart_save_svg(&c, path);
+done:
+    free(series);
+    free(xs);
+    free(ys);
+    free(labels);
+    return st;
+}
