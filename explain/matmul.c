@@ -6,8 +6,24 @@
  * fixed order, which the training's determinism relies on. */
 #include "explain/layers.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+/* An AVX2 copy of each kernel next to the baseline one, picked at load time
+ * where the CPU has it. Only the vector width differs: every element is
+ * still one multiply and one add in the same order (ISO C mode keeps the
+ * compiler from fusing them, and the AVX2 target has no FMA), so both copies
+ * give bit-identical results. */
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define LF_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef LF_VECTOR_CLONES
+#define LF_VECTOR_CLONES
+#endif
+
+LF_VECTOR_CLONES
 void lf_mm_nn(int32_t m, int32_t n, int32_t k, const float *a, const float *b, float *c,
               int accumulate)
 {
@@ -27,6 +43,7 @@ void lf_mm_nn(int32_t m, int32_t n, int32_t k, const float *a, const float *b, f
     }
 }
 
+LF_VECTOR_CLONES
 void lf_mm_tn_acc(int32_t m, int32_t n, int32_t k, const float *a, const float *b, float *c)
 {
     for (int32_t i = 0; i < m; i++) {
@@ -43,25 +60,36 @@ void lf_mm_tn_acc(int32_t m, int32_t n, int32_t k, const float *a, const float *
     }
 }
 
+LF_VECTOR_CLONES
 void lf_mm_nt(int32_t m, int32_t n, int32_t k, const float *a, const float *b, float *c)
 {
+    /* c[i][p] = sum_j a[i][j] b[p][j], summed over j in ascending order, as
+     * row updates c[i][:] += a[i][j] * b^T[j][:]: contiguous, vectorizable,
+     * and zero entries of a (half of a gradient after a ReLU) are skipped.
+     * b^T is built once per call; without memory the same sums read b with
+     * a stride, so the result is the same either way. */
+    float *bt = malloc(sizeof(float) * (size_t)n * (size_t)k);
+    if (bt)
+        for (int32_t p = 0; p < k; p++)
+            for (int32_t j = 0; j < n; j++)
+                bt[(int64_t)j * k + p] = b[(int64_t)p * n + j];
     for (int32_t i = 0; i < m; i++) {
         const float *ai = a + (int64_t)i * n;
-        for (int32_t p = 0; p < k; p++) {
-            const float *bp = b + (int64_t)p * n;
-            /* Four partial sums give the compiler independent chains without
-             * -ffast-math; the order is fixed, so results stay reproducible. */
-            float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-            int32_t j = 0;
-            for (; j + 4 <= n; j += 4) {
-                s0 += ai[j] * bp[j];
-                s1 += ai[j + 1] * bp[j + 1];
-                s2 += ai[j + 2] * bp[j + 2];
-                s3 += ai[j + 3] * bp[j + 3];
+        float *ci = c + (int64_t)i * k;
+        memset(ci, 0, sizeof(float) * (size_t)k);
+        for (int32_t j = 0; j < n; j++) {
+            float s = ai[j];
+            if (s == 0.0f)
+                continue;
+            if (bt) {
+                const float *bj = bt + (int64_t)j * k;
+                for (int32_t p = 0; p < k; p++)
+                    ci[p] += s * bj[p];
+            } else {
+                for (int32_t p = 0; p < k; p++)
+                    ci[p] += s * b[(int64_t)p * n + j];
             }
-            for (; j < n; j++)
-                s0 += ai[j] * bp[j];
-            c[(int64_t)i * k + p] = (s0 + s1) + (s2 + s3);
         }
     }
+    free(bt);
 }

@@ -1,0 +1,42 @@
+#!/bin/bash
+# The reproduce scripts of examples/reproduce run to completion at their
+# default (reduced) settings and leave their tables, CSV, JSON and charts.
+# Skipped in sanitizer builds: the scripts are long runs of code the other
+# tests already cover there.
+set -u
+fp=$1
+src=$2
+[ "${LF_SANITIZED:-OFF}" = ON ] && { echo "skipped: sanitizer build"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+for s in table2 table3 table4 table5 fig3 fig5; do
+  t0=$(date +%s)
+  bash "$src/examples/reproduce/$s.sh" --bin "$fp" --out "$tmp/$s" >"$tmp/$s.out" 2>"$tmp/$s.err" \
+    || bad "$s.sh exited $?: $(tail -3 "$tmp/$s.err")"
+  echo "$s: $(( $(date +%s) - t0 )) s"
+  grep -q "^fusionplan " "$tmp/$s/commands.txt" || bad "$s.sh recorded no command"
+done
+
+# One table per network (and scheme): 3 in Table II, 10 in Tables III and IV.
+tables() { grep -c '^### ' "$1"; }
+[ "$(tables "$tmp/table2/table2.md")" -eq 3 ] || bad "table2: $(tables "$tmp/table2/table2.md") tables"
+[ "$(tables "$tmp/table3/table3.md")" -eq 10 ] || bad "table3: $(tables "$tmp/table3/table3.md") tables"
+[ "$(tables "$tmp/table4/table4.md")" -eq 10 ] || bad "table4: $(tables "$tmp/table4/table4.md") tables"
+[ "$(tables "$tmp/table5/table5.md")" -eq 1 ] || bad "table5: $(tables "$tmp/table5/table5.md") tables"
+# Table II: 3 searches x 4 splitters and the optimum, per network.
+[ "$(grep -c ',exact,' "$tmp/table2/table2.csv")" -eq 3 ] || bad "table2.csv optimum rows"
+[ "$(grep -c ',local,none,' "$tmp/table2/table2.csv")" -eq 3 ] || bad "table2.csv LS rows"
+if command -v python3 >/dev/null; then
+  for f in table2/table2 table3/table3 table4/table4 table5/table5; do
+    python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/$f.json" || bad "$f.json"
+  done
+fi
+for svg in fig5/fig5a.svg fig5/fig5b.svg fig5/fig5c.svg fig3/fig3-lbdf.svg fig3/fig3-brr.svg; do
+  grep -q '^<svg' "$tmp/$svg" 2>/dev/null || bad "no chart $svg"
+done
+grep -q 'plans proposed' "$tmp/fig5/fig5b.svg" || bad "fig5b has no x axis title"
+[ "$(wc -l <"$tmp/fig5/fig5a.csv")" -gt 100 ] || bad "fig5a.csv is short"
+exit $fail
