@@ -344,8 +344,19 @@ lf_status lf_dataset_samples(const lf_dataset *ds, int32_t split, const lf_feat_
 
 /* ---- sampling ------------------------------------------------------------ */
 
+/* The configuration's buffer sizes, when it names any (else the default five). */
+static void lf__apply_betas(lf_dataset *ds, const lf_ds_config *cfg)
+{
+    if (cfg->n_betas <= 0)
+        return;
+    ds->n_betas = cfg->n_betas;
+    for (int32_t k = 0; k < LF_DS_MAX_BETAS; k++)
+        ds->betas[k] = k < cfg->n_betas ? cfg->betas[k] : 0;
+}
+
 typedef struct lf__net_job {
-    int32_t table_idx;
+    const char *name;  /* network (a Table I entry or any built-in one) */
+    uint64_t stream;   /* Table I index + 1, or a hash of the name outside Table I */
     int32_t target;
     lf_dataset part;   /* this network's groups (network index 0) */
     int64_t attempts;
@@ -356,7 +367,6 @@ typedef struct lf__net_job {
 static lf_status lf__sample_network(lf__net_job *job, const lf_ds_config *cfg, const lf_hw *base,
                                     const lf_dataset *proto)
 {
-    const lf_ds_network *net = &lf__table[job->table_idx];
     lf_dataset *ds = &job->part;
     lf_graph *g = NULL;
     lf_cost_model *cms[LF_DS_MAX_BETAS] = {0};
@@ -371,7 +381,7 @@ static lf_status lf__sample_network(lf__net_job *job, const lf_ds_config *cfg, c
     int32_t *eligible = NULL;
     lf__seen seen;
     memset(&seen, 0, sizeof seen);
-    lf_status st = lf_model_build(net->name, NULL, &g);
+    lf_status st = lf_model_build(job->name, NULL, &g);
     if (st != LF_OK)
         goto done;
     for (int32_t k = 0; k < proto->n_betas; k++) {
@@ -392,17 +402,17 @@ static lf_status lf__sample_network(lf__net_job *job, const lf_ds_config *cfg, c
     genes = malloc((size_t)(map.n_edges ? map.n_edges : 1));
     eligible = malloc(sizeof(int32_t) * (size_t)g->n_ops);
     if (!genes || !eligible) {
-        st = lf_set_error(LF_ENOMEM, "out of memory sampling %s", net->name);
+        st = lf_set_error(LF_ENOMEM, "out of memory sampling %s", job->name);
         goto done;
     }
-    if ((st = (lf_status)(lf_dataset_add_network(ds, net->name, job->target) < 0 ? LF_ENOMEM
+    if ((st = (lf_status)(lf_dataset_add_network(ds, job->name, job->target) < 0 ? LF_ENOMEM
                                                                                  : LF_OK)))
         goto done;
     int64_t max_attempts = 200 * (int64_t)job->target + 2000;
     for (int64_t a = 0; a < max_attempts && ds->n_groups < job->target; a++) {
         job->attempts = a + 1;
         lf_rng r;
-        lf_rng_seed(&r, cfg->seed, lf_rng_mix((uint64_t)job->table_idx + 1, (uint64_t)a));
+        lf_rng_seed(&r, cfg->seed, lf_rng_mix(job->stream, (uint64_t)a));
         double p = lf_rng_uniform(&r);
         for (int32_t e = 0; e < map.n_edges; e++)
             genes[e] = (uint8_t)lf_rng_bernoulli(&r, p);
@@ -430,7 +440,7 @@ static lf_status lf__sample_network(lf__net_job *job, const lf_ds_config *cfg, c
     }
 done:
     if (st != LF_OK)
-        snprintf(job->err, sizeof job->err, "%s: %s", net->name, lf_last_error());
+        snprintf(job->err, sizeof job->err, "%s: %s", job->name, lf_last_error());
     free(genes);
     free(eligible);
     lf_hashmap_destroy(&seen.map);
@@ -450,12 +460,23 @@ lf_status lf_dataset_build(lf_dataset *ds, const lf_ds_config *cfg)
     if (!cfg->scheme || (strcmp(cfg->scheme, "lbdf") != 0 && strcmp(cfg->scheme, "brr") != 0))
         return lf_set_error(LF_EINVAL, "dataset scheme must be lbdf or brr, not '%s'",
                             cfg->scheme ? cfg->scheme : "(null)");
-    if (!(cfg->scale > 0) || cfg->scale > 100)
+    if (cfg->groups <= 0 && (!(cfg->scale > 0) || cfg->scale > 100))
         return lf_set_error(LF_EINVAL, "dataset scale %g outside (0, 100]", cfg->scale);
     if (cfg->max_nodes < 2)
         return lf_set_error(LF_EINVAL, "max_nodes %d below 2", (int)cfg->max_nodes);
+    if (cfg->n_betas < 0 || cfg->n_betas > LF_DS_MAX_BETAS)
+        return lf_set_error(LF_EINVAL, "dataset has %d buffer sizes; 1 to %d allowed",
+                            (int)cfg->n_betas, LF_DS_MAX_BETAS);
+    for (int32_t k = 0; k < cfg->n_betas; k++)
+        if (cfg->betas[k] <= 0 || (k && cfg->betas[k] <= cfg->betas[k - 1]))
+            return lf_set_error(LF_EINVAL, "dataset buffer sizes must be positive and strictly "
+                                           "ascending (size %d is %lld B)",
+                                (int)k, (long long)cfg->betas[k]);
+    if (cfg->groups < 0)
+        return lf_set_error(LF_EINVAL, "dataset groups per network %d below 0", (int)cfg->groups);
     lf_dataset_destroy(ds);
     lf_dataset_init(ds, cfg->scheme);
+    lf__apply_betas(ds, cfg);
     ds->seed = cfg->seed;
     lf_hw base;
     if (cfg->hw)
@@ -464,21 +485,48 @@ lf_status lf_dataset_build(lf_dataset *ds, const lf_ds_config *cfg)
         lf_hw_default(&base);
     int32_t nt_table;
     lf_ds_table(&nt_table);
-    lf__net_job *jobs = calloc((size_t)nt_table, sizeof *jobs);
+    int any = cfg->any_network && cfg->only;
+    lf__net_job *jobs = calloc((size_t)nt_table + 1, sizeof *jobs);
     if (!jobs)
         return lf_set_error(LF_ENOMEM, "out of memory");
     int32_t n_jobs = 0;
     for (int32_t i = 0; i < nt_table; i++) {
-        if (!strcmp(cfg->scheme, "brr") && lf__table[i].has_se)
+        if (!any && !strcmp(cfg->scheme, "brr") && lf__table[i].has_se)
             continue;
         if (cfg->only && strcmp(cfg->only, lf__table[i].name) != 0)
             continue;
         lf__net_job *j = &jobs[n_jobs++];
-        j->table_idx = i;
-        j->target = (int32_t)ceil(lf__table[i].groups * cfg->scale);
+        j->name = lf__table[i].name;
+        j->stream = (uint64_t)i + 1;
+        j->target = cfg->groups > 0 ? cfg->groups : (int32_t)ceil(lf__table[i].groups * cfg->scale);
         lf_dataset_init(&j->part, cfg->scheme);
+        lf__apply_betas(&j->part, cfg);
     }
     lf_status st = LF_OK;
+    if (!n_jobs && any) {
+        /* A built-in network outside Table I: its own stream from its name. */
+        int32_t nm;
+        const lf_model_entry *models = lf_models(&nm);
+        for (int32_t i = 0; i < nm && !n_jobs; i++)
+            if (!strcmp(models[i].name, cfg->only)) {
+                if (cfg->groups <= 0) {
+                    st = lf_set_error(LF_EINVAL, "network '%s' is not in Table I: give the "
+                                                 "number of groups to sample",
+                                      cfg->only);
+                    goto done;
+                }
+                lf__net_job *j = &jobs[n_jobs++];
+                j->name = models[i].name;
+                j->stream = lf_hash_string(models[i].name);
+                j->target = cfg->groups;
+                lf_dataset_init(&j->part, cfg->scheme);
+                lf__apply_betas(&j->part, cfg);
+            }
+        if (!n_jobs) {
+            st = lf_set_error(LF_ENOTFOUND, "no built-in network named '%s'", cfg->only);
+            goto done;
+        }
+    }
     if (!n_jobs) {
         st = lf_set_error(LF_ENOTFOUND, "no training network named '%s' for scheme %s",
                           cfg->only ? cfg->only : "", cfg->scheme);
@@ -500,7 +548,7 @@ lf_status lf_dataset_build(lf_dataset *ds, const lf_ds_config *cfg)
         }
     for (int32_t k = 0; k < n_jobs; k++) {
         lf__net_job *j = &jobs[k];
-        int32_t idx = lf_dataset_add_network(ds, lf__table[j->table_idx].name, j->target);
+        int32_t idx = lf_dataset_add_network(ds, j->name, j->target);
         if (idx < 0) {
             st = (lf_status)idx;
             goto done;

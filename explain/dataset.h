@@ -18,7 +18,16 @@
  * sizes of a group in the same split) is drawn from the seed.
  *
  * Everything is a pure function of (scheme, seed, scale, max_nodes), whatever
- * the thread count. */
+ * the thread count.
+ *
+ * For buffer sweeps the configuration can also name the buffer sizes, the
+ * number of groups per network and, with `only` and `any_network`, any
+ * built-in network. A Table I network keeps its index-based random stream
+ * (so its groups do not depend on these fields, except through the labels);
+ * any other network draws from a stream derived from a hash of its name.
+ * The genome is always defined by the largest buffer's cost model. Labels
+ * are monotone in beta: F_beta does not depend on beta under either scheme,
+ * so a group valid at one buffer is valid at every larger one. */
 #ifndef LF_EXPLAIN_DATASET_H
 #define LF_EXPLAIN_DATASET_H
 
@@ -73,6 +82,14 @@ typedef struct lf_ds_config {
     int32_t threads;      /* 0: OpenMP default; networks are sampled in parallel */
     const lf_hw *hw;      /* bytes per element; NULL: built-in default (1 byte) */
     const char *only;     /* NULL, or one network name to sample alone (tests) */
+    /* Beyond the training set (buffer sweeps); all zero by default, which
+     * keeps every dataset byte-identical to what it was without them. */
+    int32_t n_betas;      /* 0: the paper's five 128..2048 KB; else betas[0..n_betas) */
+    int64_t betas[LF_DS_MAX_BETAS]; /* buffer sizes in bytes, strictly ascending */
+    int32_t groups;       /* > 0: distinct groups per network instead of Table I x scale
+                             (scale is then ignored) */
+    int32_t any_network;  /* with `only`: any built-in network (models/registry.h), not just
+                             Table I ones, and squeeze-and-excite networks kept under BRR */
 } lf_ds_config;
 
 void lf_ds_config_default(lf_ds_config *c);

@@ -375,6 +375,148 @@ static void test_determinism_and_files(void)
     lf_dataset_destroy(&b);
 }
 
+/* Buffer-sweep sampling: any built-in network, custom buffer sizes and an
+ * exact group count; labels recomputed independently and monotone in beta. */
+static lf_status sweep_build(lf_dataset *ds, int32_t threads)
+{
+    lf_ds_config cfg;
+    lf_ds_config_default(&cfg);
+    cfg.scheme = "lbdf";
+    cfg.seed = 5;
+    cfg.scale = 0; /* ignored (not even checked): groups wins */
+    cfg.only = "resnet34"; /* not in Table I */
+    cfg.any_network = 1;
+    cfg.groups = 60;
+    cfg.n_betas = 3;
+    cfg.betas[0] = 64 * 1024;
+    cfg.betas[1] = 128 * 1024;
+    cfg.betas[2] = 256 * 1024;
+    cfg.threads = threads;
+    lf_dataset_init(ds, "lbdf");
+    return lf_dataset_build(ds, &cfg);
+}
+
+static void test_sweep_config(void)
+{
+    lf_dataset a, b;
+    CHECK_OK(sweep_build(&a, 1));
+    CHECK_OK(sweep_build(&b, 2));
+    CHECK_EQ_I64(a.n_networks, 1);
+    CHECK_STR(a.networks[0], "resnet34");
+    CHECK_EQ_I64(a.requested[0], 60);
+    CHECK_EQ_I64(a.n_groups, 60);
+    CHECK_EQ_I64(a.n_betas, 3);
+    CHECK_EQ_I64(a.betas[0], 64 * 1024);
+    CHECK_EQ_I64(a.betas[2], 256 * 1024);
+    CHECK_EQ_I64(a.betas[3], 0);
+    lf_graph *g = NULL;
+    CHECK_OK(lf_model_build("resnet34", NULL, &g));
+    lf_cost_model *cms[3] = {0};
+    for (int32_t k = 0; k < 3; k++) {
+        lf_hw hw;
+        lf_hw_default(&hw);
+        hw.buffer_bytes = a.betas[k];
+        CHECK_OK(lf_cost_model_create(&cms[k], g, &hw, "lbdf"));
+    }
+    lf_bitset bs;
+    CHECK_OK(lf_bitset_init(&bs, g->n_ops));
+    int bad_label = 0, not_monotone = 0, same_ops = 0, bad_shape = 0, n_valid[3] = {0};
+    for (int64_t i = 0; i < a.n_groups; i++) {
+        const lf_ds_group *gr = &a.groups[i];
+        lf_bitset_clear_all(&bs);
+        for (int32_t v = 0; v < gr->n_nodes; v++)
+            lf_bitset_set(&bs, gr->ops[v]);
+        bad_shape += gr->n_nodes < 2 || gr->n_nodes > 100 || !connected(gr) || !convex(g, gr);
+        for (int32_t k = 0; k < 3; k++) {
+            lf_group_cost c;
+            CHECK_OK(lf_cost_eval(cms[k], &bs, &c));
+            bad_label += gr->valid[k] != (c.f_beta < a.betas[k]);
+            n_valid[k] += gr->valid[k];
+            if (k)
+                not_monotone += gr->valid[k - 1] && !gr->valid[k];
+        }
+        /* Distinct groups: no two share their op set. */
+        for (int64_t j = 0; j < i; j++) {
+            const lf_ds_group *o = &a.groups[j];
+            same_ops += o->n_nodes == gr->n_nodes &&
+                        memcmp(o->ops, gr->ops, sizeof(int32_t) * (size_t)gr->n_nodes) == 0;
+        }
+    }
+    CHECK_EQ_I64(bad_label, 0);
+    CHECK_EQ_I64(not_monotone, 0);
+    CHECK_EQ_I64(same_ops, 0);
+    CHECK_EQ_I64(bad_shape, 0);
+    CHECK(n_valid[0] <= n_valid[1] && n_valid[1] <= n_valid[2]);
+    CHECK(n_valid[2] > 0 && n_valid[0] < a.n_groups); /* the sizes separate something */
+    /* Identical for 1 and 2 threads. */
+    CHECK_EQ_I64(b.n_groups, a.n_groups);
+    int same = b.n_groups == a.n_groups;
+    for (int64_t i = 0; i < a.n_groups && same; i++) {
+        const lf_ds_group *x = &a.groups[i], *y = &b.groups[i];
+        same = x->n_nodes == y->n_nodes && x->split == y->split &&
+               memcmp(x->valid, y->valid, LF_DS_MAX_BETAS) == 0 &&
+               memcmp(x->ops, y->ops, sizeof(int32_t) * (size_t)x->n_nodes) == 0;
+    }
+    CHECK(same);
+    lf_bitset_destroy(&bs);
+    for (int32_t k = 0; k < 3; k++)
+        lf_cost_model_free(cms[k]);
+    lf_graph_free(g);
+    lf_dataset_destroy(&a);
+    lf_dataset_destroy(&b);
+
+    /* A Table I network keeps its own stream: the same op sets with or
+     * without any_network, and its squeeze-and-excite peers join under BRR. */
+    lf_ds_config cfg;
+    lf_ds_config_default(&cfg);
+    cfg.scale = 0.02;
+    cfg.only = "resnet18";
+    lf_dataset plain, any;
+    lf_dataset_init(&plain, "lbdf");
+    lf_dataset_init(&any, "lbdf");
+    CHECK_OK(lf_dataset_build(&plain, &cfg));
+    cfg.any_network = 1;
+    CHECK_OK(lf_dataset_build(&any, &cfg));
+    CHECK_EQ_I64(any.n_groups, plain.n_groups);
+    same = any.n_groups == plain.n_groups;
+    for (int64_t i = 0; i < plain.n_groups && same; i++)
+        same = plain.groups[i].n_nodes == any.groups[i].n_nodes &&
+               memcmp(plain.groups[i].ops, any.groups[i].ops,
+                      sizeof(int32_t) * (size_t)plain.groups[i].n_nodes) == 0;
+    CHECK(same);
+    lf_dataset_destroy(&plain);
+    lf_dataset_destroy(&any);
+    cfg.scheme = "brr";
+    cfg.only = "mobilenet_v3_small"; /* squeeze-and-excite: kept with any_network */
+    cfg.groups = 5;
+    lf_dataset se;
+    lf_dataset_init(&se, "brr");
+    CHECK_OK(lf_dataset_build(&se, &cfg));
+    CHECK_EQ_I64(se.n_groups, 5);
+    CHECK_EQ_I64(se.n_betas, 5);
+    lf_dataset_destroy(&se);
+
+    /* Bad configurations. */
+    lf_dataset e;
+    lf_dataset_init(&e, "lbdf");
+    lf_ds_config_default(&cfg);
+    cfg.only = "resnet50";
+    CHECK(lf_dataset_build(&e, &cfg) == LF_ENOTFOUND); /* not Table I, no any_network */
+    cfg.any_network = 1;
+    CHECK(lf_dataset_build(&e, &cfg) == LF_EINVAL); /* outside Table I needs groups */
+    cfg.only = "no_such_net";
+    cfg.groups = 3;
+    CHECK(lf_dataset_build(&e, &cfg) == LF_ENOTFOUND);
+    cfg.only = "resnet18";
+    cfg.n_betas = 2;
+    cfg.betas[0] = 256 * 1024;
+    cfg.betas[1] = 128 * 1024;
+    CHECK(lf_dataset_build(&e, &cfg) == LF_EINVAL); /* not ascending */
+    cfg.n_betas = LF_DS_MAX_BETAS + 1;
+    CHECK(lf_dataset_build(&e, &cfg) == LF_EINVAL);
+    lf_dataset_destroy(&e);
+}
+
 int main(void)
 {
     test_features();
@@ -382,5 +524,6 @@ int main(void)
     test_labels("brr");
     test_dedup_split();
     test_determinism_and_files();
+    test_sweep_config();
     return lf_test_result();
 }

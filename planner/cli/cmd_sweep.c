@@ -49,7 +49,7 @@ typedef struct lf__sweep {
 
 typedef struct lf__sweep_setup {
     const char *search, *split, *proposer, *hw_file;
-    int64_t budget, seed, threads, k, samples;
+    int64_t budget, seed, threads, k, samples, exact_limit;
     int do_exact, tree, quiet, n_schemes;
     int32_t nb;
     int64_t betas[LF_SWEEP_MAX_BUFFERS];
@@ -128,7 +128,8 @@ static int lf__run_point(const lf_cli_command *cmd, const lf__sweep_setup *o, co
     lf_plan p = {0};
     lf_plan_metrics m;
     /* Layer by layer: the no-fusion reference. */
-    if ((st = lf_plan_layer(cm, &p)) != LF_OK || (st = lf_plan_metrics_compute(&p, cm, &m)) != LF_OK) {
+    if ((st = lf_plan_layer(cm, &p)) != LF_OK ||
+        (st = lf_plan_metrics_compute(&p, cm, &m)) != LF_OK) {
         lf_plan_destroy(&p);
         lf_cost_model_free(cm);
         return lf_cli_fail(st);
@@ -138,7 +139,11 @@ static int lf__run_point(const lf_cli_command *cmd, const lf__sweep_setup *o, co
 
     /* The exact optimum; over its limits it is left out ('-'). */
     if (o->do_exact) {
-        st = lf_exact_plan(cm, NULL, &p, NULL);
+        lf_exact_config ec;
+        lf_exact_config_default(&ec);
+        if (o->exact_limit > 0)
+            ec.max_candidates = o->exact_limit;
+        st = lf_exact_plan(cm, &ec, &p, NULL);
         if (st == LF_OK) {
             st = lf_plan_metrics_compute(&p, cm, &m);
             lf_plan_destroy(&p);
@@ -223,7 +228,7 @@ static int lf__run_valid(const lf__sweep_setup *o, const char *model, const char
         return lf_cli_fail(st);
     }
     sw->sampled = ds.n_groups;
-    for (int32_t b = 0; b < o->nb; b++) {
+    for (int32_t b = 0; b < o->nb && ds.n_groups > 0; b++) {
         int64_t valid = 0;
         for (int64_t i = 0; i < ds.n_groups; i++)
             valid += ds.groups[i].valid[b];
@@ -288,8 +293,10 @@ static void lf__md_sweep(FILE *f, const lf__sweep_setup *o, const lf__sweep *sw,
         }
         fprintf(f, " %.3f | %.1f |", (double)p->layer_all / 1e6,
                 lf__pct(p->layer_all - p->m.dram_all, p->layer_all));
-        if (sw->sampled >= 0)
+        if (sw->sampled >= 0 && p->has_valid)
             fprintf(f, " %.1f |", p->valid_pct);
+        else if (sw->sampled >= 0)
+            fprintf(f, " - |");
         fprintf(f, "\n");
     }
 }
@@ -336,8 +343,12 @@ static void lf__json_head(FILE *f, const lf__sweep_setup *o)
     } else {
         fprintf(f, "null, \"k\": null},\n");
     }
-    fprintf(f, "  \"exact\": %s,\n  \"samples\": %lld,\n  \"hardware\": {\"source\": ",
-            o->do_exact ? "true" : "false", (long long)o->samples);
+    fprintf(f, "  \"exact\": %s,\n  \"exact_limit\": ", o->do_exact ? "true" : "false");
+    if (o->do_exact && o->exact_limit > 0)
+        fprintf(f, "%lld", (long long)o->exact_limit);
+    else
+        fprintf(f, "null");
+    fprintf(f, ",\n  \"samples\": %lld,\n  \"hardware\": {\"source\": ", (long long)o->samples);
     lf_json_string(f, o->hw.source);
     fprintf(f, ", \"act_bytes\": %d, \"weight_bytes\": %d},\n  \"buffers\": [", (int)o->hw.act_bytes,
             (int)o->hw.weight_bytes);
@@ -400,7 +411,8 @@ static char *lf__valid_path(const char *path)
     return s;
 }
 
-static lf_status lf__charts(const lf__sweep_setup *o, const lf__sweep *sw, int n_sw, const char *path)
+static lf_status lf__charts(const lf__sweep_setup *o, const lf__sweep *sw, int n_sw,
+                            const char *path)
 {
     int n_max = 2 * n_sw;
     lf_chart_series *series = calloc((size_t)n_max, sizeof *series);
@@ -416,7 +428,8 @@ static lf_status lf__charts(const lf__sweep_setup *o, const lf__sweep *sw, int n
     for (int32_t b = 0; b < o->nb; b++)
         x[b] = (double)o->betas[b] / 1024.0;
     char schemes[32], split[96], title[256];
-    snprintf(schemes, sizeof schemes, "%s", o->n_schemes > 1 ? "LBDF and BRR" : lf__upper_scheme(sw[0].scheme));
+    snprintf(schemes, sizeof schemes, "%s",
+             o->n_schemes > 1 ? "LBDF and BRR" : lf__upper_scheme(sw[0].scheme));
     lf__split_desc(o, split, sizeof split);
 
     /* DRAM over all ops: the search, then the optimum where computed. */
@@ -461,8 +474,8 @@ static lf_status lf__charts(const lf__sweep_setup *o, const lf__sweep *sw, int n
         series[ns] = (lf_chart_series){labels[ns], x, yy, o->nb};
         ns++;
     }
-    snprintf(title, sizeof title, "Valid fusion groups against buffer size (%s, %lld sampled groups "
-                                  "per network)",
+    snprintf(title, sizeof title, "Valid fusion groups against buffer size (%s, up to %lld groups "
+                                  "sampled per network)",
              schemes, (long long)o->samples);
     lf_chart v = {title, "on-chip buffer (KB)", "valid groups (%)", 1, 0, 0, series, ns};
     st = lf_chart_save_svg(&v, vpath);
@@ -550,11 +563,13 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
                              "pg, rg, saliency, occlusion", NULL},
         {"k", "N", "edges the proposer may return (default 3; 0: all)", NULL},
         {"no-exact", NULL, "skip the exact optimum (no exact and gap columns)", NULL},
+        {"exact-limit", "N", "candidate sets the exact planner may visit per point (default "
+                             "200000000); past it the point shows '-'", NULL},
         {"samples", "N", "groups sampled per network for the valid fraction (default 1000; 0: "
                          "no such column)", NULL},
         {"format", "FMT", "md (default), csv or json", NULL},
         {"output", "FILE", "(or -o) write the table to FILE instead of stdout", NULL},
-        {"svg", "FILE", "also draw DRAM against buffer to FILE and the valid fraction to "
+        {"svg", "FILE", "also draw DRAM against buffer to FILE.svg and the valid fraction to "
                         "FILE-valid.svg", NULL},
         {"quiet", NULL, "no progress lines on stderr", NULL},
     };
@@ -582,7 +597,8 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
         (rc = lf_cli_int(&cmd, "seed", 1, 0, INT64_MAX, &o.seed)) ||
         (rc = lf_cli_int(&cmd, "threads", 0, 0, 1024, &o.threads)) ||
         (rc = lf_cli_int(&cmd, "k", 3, 0, 1000000, &o.k)) ||
-        (rc = lf_cli_int(&cmd, "samples", 1000, 0, 1000000, &o.samples)))
+        (rc = lf_cli_int(&cmd, "samples", 1000, 0, 1000000, &o.samples)) ||
+        (rc = lf_cli_int(&cmd, "exact-limit", 0, 1, INT64_MAX, &o.exact_limit)))
         return rc;
     o.search = lf_cli_get(&cmd, "search");
     if (!o.search)
@@ -603,7 +619,8 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
     if (!o.proposer)
         o.proposer = "all";
     if (o.tree) {
-        const char *known[] = {"all", "random", "attrib", "gnne", "pg", "rg", "saliency", "occlusion"};
+        const char *known[] = {"all", "random", "attrib",   "gnne",
+                               "pg",  "rg",     "saliency", "occlusion"};
         int ok = 0;
         for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
             ok |= strcmp(o.proposer, known[i]) == 0;
@@ -618,6 +635,8 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
     if (strcmp(fmt, "md") != 0 && strcmp(fmt, "csv") != 0 && strcmp(fmt, "json") != 0)
         return lf_cli_usage_error(&cmd, "unknown --format '%s' (use md, csv or json)", fmt);
     o.do_exact = !lf_cli_get(&cmd, "no-exact");
+    if (!o.do_exact && lf_cli_get(&cmd, "exact-limit"))
+        return lf_cli_usage_error(&cmd, "--exact-limit and --no-exact exclude each other");
     o.quiet = lf_cli_get(&cmd, "quiet") != NULL;
     if ((rc = lf__parse_buffers(&cmd, &o)))
         return rc;
@@ -640,7 +659,8 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
                                   LF_SWEEP_MAX_MODELS);
     for (int i = 0; i < nm; i++)
         if (!lf__known_model(models[i]))
-            return lf_cli_usage_error(&cmd, "unknown model '%s' (see 'fusionplan models')",
+            return lf_cli_usage_error(&cmd, "unknown model '%s'; 'fusionplan models' lists the "
+                                            "built-in networks",
                                       models[i]);
     if (ns < 1 || ns > 2)
         return lf_cli_usage_error(&cmd, "unknown --scheme '%s' (use lbdf, brr or lbdf,brr)", sl);
@@ -700,8 +720,8 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
             if (rc)
                 break;
             if (!o.quiet)
-                fprintf(stderr, "sweep-buffer: %s %s, %d buffer sizes: %.2f s\n", models[mi],
-                        schemes[si], (int)o.nb, lf_now_seconds() - t0);
+                fprintf(stderr, "sweep-buffer: %s %s, %d buffer size%s: %.2f s\n", models[mi],
+                        schemes[si], (int)o.nb, o.nb == 1 ? "" : "s", lf_now_seconds() - t0);
             if (csv)
                 lf__csv_sweep(f, &o, sw);
             else if (json)
@@ -720,14 +740,13 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
             lf_atomic_abort(&af);
         else if ((st = lf_atomic_commit(&af)) != LF_OK)
             rc = lf_cli_fail(st);
+        else if (!o.quiet)
+            fprintf(stderr, "wrote %s\n", output);
     }
     if (!rc && svg && (st = lf__charts(&o, sweeps, n_sw, svg)) != LF_OK)
         rc = lf_cli_fail(st);
-    if (!rc && !o.quiet) {
-        if (output)
-            fprintf(stderr, "wrote %s\n", output);
+    if (!rc && !o.quiet)
         fprintf(stderr, "sweep-buffer: total %.2f s\n", lf_now_seconds() - t_all);
-    }
     free(sweeps);
     return rc;
 }
