@@ -165,8 +165,14 @@ static void lf__summarize(const lf_cmp_table *t, int32_t r, lf__summary *out)
         out->has_base = 1;
         out->vs_base = bm > 0 ? 100.0 * (out->mean - bm) / bm : NAN;
     }
-    if (t->has_exact && t->exact_dram > 0)
-        out->gap = 100.0 * (out->mean * 1e6 - (double)t->exact_dram) / (double)t->exact_dram;
+    if (t->has_exact && t->exact_dram > 0) {
+        /* From the integer sum: no search is below the optimum, so the gap is
+         * never negative (not even -0.000 from rounding). */
+        int64_t sum = 0;
+        for (int32_t s = 0; s < n; s++)
+            sum += row->dram[s] - t->exact_dram;
+        out->gap = 100.0 * ((double)sum / n) / (double)t->exact_dram;
+    }
     free(tmp);
 }
 
