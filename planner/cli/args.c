@@ -140,3 +140,14 @@ void lf_cli_commas(int64_t v, char *buf, size_t len)
     }
     buf[o] = '\0';
 }
+
+int lf_cli_split_list(char *s, char **items, int max)
+{
+    int n = 0;
+    for (char *save = NULL, *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (n < max)
+            items[n] = t;
+        n++;
+    }
+    return n;
+}

@@ -74,6 +74,11 @@ typedef struct lf_cli_session {
 int lf_cli_session_open(lf_cli_session *s, const lf_cli_command *cmd);
 void lf_cli_session_close(lf_cli_session *s);
 
+/* Splits a comma-separated list in place and returns the number of items,
+ * which may exceed max: only the first max are stored, and callers report
+ * the overflow. */
+int lf_cli_split_list(char *s, char **items, int max);
+
 /* Resolves a list of ops: names or ids separated by commas, with id ranges
  * "3-7". Fills a bitset with graph-sized capacity. */
 lf_status lf_cli_parse_ops(const lf_graph *g, const char *list, lf_bitset *out);

@@ -16,15 +16,6 @@
 
 #define LF_BENCH_MAX_ITEMS 32
 
-/* Splits a comma-separated list in place. */
-static int lf__split_list(char *s, char **items, int max)
-{
-    int n = 0;
-    for (char *save = NULL, *t = strtok_r(s, ",", &save); t && n < max; t = strtok_r(NULL, ",", &save))
-        items[n++] = t;
-    return n;
-}
-
 typedef struct lf__bench_row {
     const char *model, *scheme, *search, *split;
     double rectify, gap; /* tree splitter only; < 0 when not applicable */
@@ -132,12 +123,15 @@ int lf_cmd_bench(int argc, char **argv)
     snprintf(searches_buf, sizeof searches_buf, "%s",
              lf_cli_get(&cmd, "searches") ? lf_cli_get(&cmd, "searches") : "random,local,nsga2");
     char *models[LF_BENCH_MAX_ITEMS], *buffers[LF_BENCH_MAX_ITEMS], *schemes[4], *searches[8];
-    int nm = lf__split_list(models_buf, models, LF_BENCH_MAX_ITEMS);
-    int nb = lf__split_list(buffers_buf, buffers, LF_BENCH_MAX_ITEMS);
-    int ns = lf__split_list(schemes_buf, schemes, 4);
-    int nq = lf__split_list(searches_buf, searches, 8);
+    int nm = lf_cli_split_list(models_buf, models, LF_BENCH_MAX_ITEMS);
+    int nb = lf_cli_split_list(buffers_buf, buffers, LF_BENCH_MAX_ITEMS);
+    int ns = lf_cli_split_list(schemes_buf, schemes, 4);
+    int nq = lf_cli_split_list(searches_buf, searches, 8);
     char *splits[8];
-    int nsp = lf__split_list(splits_buf, splits, 8);
+    int nsp = lf_cli_split_list(splits_buf, splits, 8);
+    if (nm > LF_BENCH_MAX_ITEMS || nb > LF_BENCH_MAX_ITEMS || ns > 4 || nq > 8 || nsp > 8)
+        return lf_cli_usage_error(&cmd, "list too long (at most %d networks and buffers, 4 schemes, "
+                                        "8 searches, 8 splits)", LF_BENCH_MAX_ITEMS);
     const char *const known_proposers[] = {"all", "random", "attrib", "gnne", "pg",
                                             "rg", "saliency", "occlusion"};
     for (int i = 0; i < nsp; i++) {

@@ -28,17 +28,6 @@
 
 #define LF_CMP_MAX_ITEMS 16
 
-static int lf__split_list(char *s, char **items, int max)
-{
-    int n = 0;
-    for (char *save = NULL, *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (n == max)
-            return -1;
-        items[n++] = t;
-    }
-    return n;
-}
-
 /* Accepts the paper's abbreviations and the planner's names. */
 static const char *lf__search_name(const char *s)
 {
@@ -338,12 +327,14 @@ int lf_cmd_compare(int argc, char **argv)
     snprintf(proposers_buf, sizeof proposers_buf, "%s",
              (v = lf_cli_get(&cmd, "proposer")) ? v : "none,gnne,pg,rg");
     char *models[LF_CMP_MAX_ITEMS], *schemes[4], *buffers[LF_CMP_MAX_ITEMS], *searches[8], *proposers[12];
-    int nm = lf__split_list(models_buf, models, LF_CMP_MAX_ITEMS);
-    int ns = lf__split_list(schemes_buf, schemes, 4);
-    int nb = lf__split_list(buffers_buf, buffers, LF_CMP_MAX_ITEMS);
-    a.n_searches = lf__split_list(searches_buf, searches, 8);
-    a.n_proposers = lf__split_list(proposers_buf, proposers, 12);
-    if (nm <= 0 || ns <= 0 || nb < 0 || a.n_searches <= 0 || a.n_proposers <= 0)
+    int nm = lf_cli_split_list(models_buf, models, LF_CMP_MAX_ITEMS);
+    int ns = lf_cli_split_list(schemes_buf, schemes, 4);
+    int nb = lf_cli_split_list(buffers_buf, buffers, LF_CMP_MAX_ITEMS);
+    a.n_searches = lf_cli_split_list(searches_buf, searches, 8);
+    a.n_proposers = lf_cli_split_list(proposers_buf, proposers, 12);
+    if (nm <= 0 || ns <= 0 || nb < 0 || a.n_searches <= 0 || a.n_proposers <= 0 ||
+        nm > LF_CMP_MAX_ITEMS || ns > 4 || nb > LF_CMP_MAX_ITEMS || a.n_searches > 8 ||
+        a.n_proposers > 12)
         return lf_cli_usage_error(&cmd, "empty or too long list (at most %d networks and buffers, "
                                         "4 schemes, 8 searches, 12 proposers)", LF_CMP_MAX_ITEMS);
     a.searches = searches;

@@ -56,19 +56,6 @@ typedef struct lf__sweep_setup {
     lf_hw hw;
 } lf__sweep_setup;
 
-/* Splits a comma-separated list in place; returns the number of items (which
- * may exceed max: only the first max are stored). */
-static int lf__list(char *s, char **items, int max)
-{
-    int n = 0;
-    for (char *save = NULL, *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (n < max)
-            items[n] = t;
-        n++;
-    }
-    return n;
-}
-
 static int lf__known_model(const char *name)
 {
     int32_t n;
@@ -505,7 +492,7 @@ static int lf__parse_buffers(const lf_cli_command *cmd, lf__sweep_setup *o)
         if (strlen(list) >= sizeof buf)
             return lf_cli_usage_error(cmd, "--buffers list too long");
         snprintf(buf, sizeof buf, "%s", list);
-        int n = lf__list(buf, items, LF_SWEEP_MAX_BUFFERS);
+        int n = lf_cli_split_list(buf, items, LF_SWEEP_MAX_BUFFERS);
         if (n < 1)
             return lf_cli_usage_error(cmd, "--buffers names no size");
         if (n > LF_SWEEP_MAX_BUFFERS)
@@ -650,8 +637,8 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
     snprintf(models_buf, sizeof models_buf, "%s", ml ? ml : LF_SWEEP_DEFAULT_MODELS);
     snprintf(schemes_buf, sizeof schemes_buf, "%s", sl ? sl : "lbdf");
     char *models[LF_SWEEP_MAX_MODELS], *schemes[2];
-    int nm = lf__list(models_buf, models, LF_SWEEP_MAX_MODELS);
-    int ns = lf__list(schemes_buf, schemes, 2);
+    int nm = lf_cli_split_list(models_buf, models, LF_SWEEP_MAX_MODELS);
+    int ns = lf_cli_split_list(schemes_buf, schemes, 2);
     if (nm < 1)
         return lf_cli_usage_error(&cmd, "--models names no network");
     if (nm > LF_SWEEP_MAX_MODELS)
