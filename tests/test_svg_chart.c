@@ -57,7 +57,7 @@ static void test_structure_and_labels(void)
     for (int i = 0; i < 11; i++)
         y2[i] = 10 - ys10[i];
     lf_chart_series s[2] = {{"greedy / random", xs10, ys10, 11}, {"nsga2 / gnn", xs10, y2, 11}};
-    lf_chart c = {"Budget curve: resnet18", "plans proposed", "best DRAM (MB)", 0, 0, 0, s, 2};
+    lf_chart c = {"Budget curve: resnet18", "plans proposed", "best DRAM (MB)", 0, 0, 0, s, 2, 0};
     char *svg = NULL;
     CHECK_OK(lf_chart_svg(&c, &svg));
     check_well_formed(svg);
@@ -90,7 +90,7 @@ static void test_structure_and_labels(void)
 static void test_escaping(void)
 {
     lf_chart_series s = {"a<b & c", xs10, ys10, 11};
-    lf_chart c = {"say \"hi\" it's <ok>", "x > 0 & y", NULL, 0, 0, 0, &s, 1};
+    lf_chart c = {"say \"hi\" it's <ok>", "x > 0 & y", NULL, 0, 0, 0, &s, 1, 0};
     char *svg = NULL;
     CHECK_OK(lf_chart_svg(&c, &svg));
     check_well_formed(svg);
@@ -107,7 +107,7 @@ static void test_tick_values(void)
     /* [0, 1]: steps of 0.2, printed compactly. */
     const double x[] = {1, 2, 3}, y[] = {0, 0.5, 1};
     lf_chart_series s = {"s", x, y, 3};
-    lf_chart c = {NULL, "x", "y", 0, 0, 0, &s, 1};
+    lf_chart c = {NULL, "x", "y", 0, 0, 0, &s, 1, 0};
     char *svg = NULL;
     CHECK_OK(lf_chart_svg(&c, &svg));
     const char *yt[] = {"0", "0.2", "0.4", "0.6", "0.8", "1"};
@@ -151,7 +151,7 @@ static void test_log2_axis(void)
 {
     const double x[] = {128, 256, 512, 1024, 2048}, y[] = {40, 31.5, 22.25, 20, 19.5};
     lf_chart_series s = {"greedy", x, y, 5};
-    lf_chart c = {"Buffer sweep", "buffer (KB)", "DRAM (MB)", 1, 0, 0, &s, 1};
+    lf_chart c = {"Buffer sweep", "buffer (KB)", "DRAM (MB)", 1, 0, 0, &s, 1, 0};
     char *svg = NULL;
     CHECK_OK(lf_chart_svg(&c, &svg));
     check_well_formed(svg);
@@ -176,11 +176,41 @@ static void test_log2_axis(void)
     free(svg);
 }
 
+/* A log2 y axis: ticks at powers of two covering 1.4 .. 250 MB, points
+ * spaced by their logarithms, and y <= 0 rejected. */
+static void test_log2_y_axis(void)
+{
+    const double x[] = {128, 256, 512}, y[] = {250, 16, 1.4};
+    lf_chart_series s = {"dram", x, y, 3};
+    lf_chart c = {NULL, "buffer (KB)", "DRAM (MB, log scale)", 1, 0, 0, &s, 1, 1};
+    char *svg = NULL;
+    CHECK_OK(lf_chart_svg(&c, &svg));
+    check_well_formed(svg);
+    const char *yt[] = {"2", "8", "32", "128"};
+    for (int i = 0; i < 4; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "text-anchor=\"end\">%s</text>", yt[i]);
+        CHECK(strstr(svg, want) != NULL);
+    }
+    CHECK(strstr(svg, ">1000</text>") == NULL && strstr(svg, ">50</text>") == NULL);
+    /* The middle point sits where log2(16) falls between log2(1.4) and log2(250). */
+    double py[3];
+    const char *p = strstr(svg, "<polyline");
+    CHECK(p && sscanf(strstr(p, "points=\"") + 8, "%*f,%lf %*f,%lf %*f,%lf", &py[0], &py[1], &py[2]) == 3);
+    double want = (log2(250) - log2(16)) / (log2(250) - log2(1.4));
+    CHECK_NEAR((py[1] - py[0]) / (py[2] - py[0]), want, 1e-3);
+    free(svg);
+    const double bad[] = {250, 0, 1.4};
+    s.y = bad;
+    CHECK_EQ_I64(lf_chart_svg(&c, &svg), LF_EINVAL);
+    CHECK(strstr(lf_last_error(), "y[1]") != NULL);
+}
+
 static void test_gaps_and_markers(void)
 {
     const double x[] = {1, 2, 3, 4, 5}, y[] = {1, 2, NAN, 3, 4};
     lf_chart_series s = {"gappy", x, y, 5};
-    lf_chart c = {NULL, "x", "y", 0, 0, 0, &s, 1};
+    lf_chart c = {NULL, "x", "y", 0, 0, 0, &s, 1, 0};
     char *svg = NULL;
     CHECK_OK(lf_chart_svg(&c, &svg));
     check_well_formed(svg);
@@ -218,7 +248,7 @@ static void test_degenerate(void)
 {
     char *svg = NULL;
     /* No series at all: axes and titles, nothing else. */
-    lf_chart c = {NULL, "plans proposed", "best DRAM (MB)", 0, 0, 0, NULL, 0};
+    lf_chart c = {NULL, "plans proposed", "best DRAM (MB)", 0, 0, 0, NULL, 0, 0};
     CHECK_OK(lf_chart_svg(&c, &svg));
     check_well_formed(svg);
     CHECK(strstr(svg, ">plans proposed</text>") != NULL);
@@ -270,7 +300,7 @@ static void test_sizes(void)
     memset(label, 'W', 80);
     label[80] = '\0';
     lf_chart_series s = {label, xs10, ys10, 11};
-    lf_chart c = {NULL, "x", "y", 0, 720, 440, &s, 1};
+    lf_chart c = {NULL, "x", "y", 0, 720, 440, &s, 1, 0};
     char *svg = NULL;
     CHECK_OK(lf_chart_svg(&c, &svg));
     double w = svg_width(svg);
@@ -299,7 +329,7 @@ static void test_deterministic(void)
 {
     const double y[] = {1.0 / 3, 2.0 / 3, 0.123456789, 7.25, NAN, 1e-3, 2.5, 3, 4, 5, 6};
     lf_chart_series s[2] = {{"one", xs10, y, 11}, {"two", xs10, ys10, 11}};
-    lf_chart c = {"t", "x", "y", 0, 0, 0, s, 2};
+    lf_chart c = {"t", "x", "y", 0, 0, 0, s, 2, 0};
     char *a = NULL, *b = NULL;
     CHECK_OK(lf_chart_svg(&c, &a));
     CHECK_OK(lf_chart_svg(&c, &b));
@@ -328,7 +358,7 @@ static void test_errors(void)
 
     const double x[] = {128, 0, 512}, y[] = {1, 2, 3};
     lf_chart_series s = {"bad", x, y, 3};
-    lf_chart c = {NULL, "buffer (KB)", "DRAM (MB)", 1, 0, 0, &s, 1};
+    lf_chart c = {NULL, "buffer (KB)", "DRAM (MB)", 1, 0, 0, &s, 1, 0};
     svg = (char *)"sentinel";
     CHECK_EQ_I64(lf_chart_svg(&c, &svg), LF_EINVAL);
     CHECK(svg == NULL);
@@ -381,7 +411,7 @@ static void test_save(void)
     snprintf(missing, sizeof missing, "%s/no/such/dir/budget.svg", dir);
 
     lf_chart_series s = {"greedy & co", xs10, ys10, 11};
-    lf_chart c = {"Budget", "plans proposed", "best DRAM (MB)", 0, 0, 0, &s, 1};
+    lf_chart c = {"Budget", "plans proposed", "best DRAM (MB)", 0, 0, 0, &s, 1, 0};
     CHECK_OK(lf_chart_save_svg(&c, path));
     char *mem = NULL, *data = NULL;
     long len = 0;
@@ -396,7 +426,7 @@ static void test_save(void)
     /* A chart that cannot be drawn creates no file; the message names it. */
     const double x0[] = {0, 1};
     lf_chart_series sb = {"zero", x0, x0, 2};
-    lf_chart cb = {NULL, "x", "y", 1, 0, 0, &sb, 1};
+    lf_chart cb = {NULL, "x", "y", 1, 0, 0, &sb, 1, 0};
     CHECK_EQ_I64(lf_chart_save_svg(&cb, bad), LF_EINVAL);
     CHECK(strstr(lf_last_error(), "bad.svg") != NULL && strstr(lf_last_error(), "log2") != NULL);
     CHECK_EQ_I64(dir_entries(dir), 1);
@@ -416,6 +446,7 @@ int main(void)
     test_escaping();
     test_tick_values();
     test_log2_axis();
+    test_log2_y_axis();
     test_gaps_and_markers();
     test_degenerate();
     test_sizes();

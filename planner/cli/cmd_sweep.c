@@ -444,7 +444,19 @@ static lf_status lf__charts(const lf__sweep_setup *o, const lf__sweep *sw, int n
     }
     snprintf(title, sizeof title, "DRAM against buffer size (%s, %s search, budget %lld%s%s)",
              schemes, o->search, (long long)o->budget, o->tree ? ", " : "", o->tree ? split : "");
-    lf_chart c = {title, "on-chip buffer (KB)", "DRAM over all ops (MB)", 1, 0, 0, series, ns};
+    /* Networks differ by orders of magnitude (VGG16's weights against
+     * SqueezeNet's): then a log scale keeps every line readable. */
+    double lo = HUGE_VAL, hi = 0.0;
+    for (int i = 0; i < ns; i++)
+        for (int32_t b = 0; b < series[i].n; b++)
+            if (isfinite(series[i].y[b]) && series[i].y[b] > 0) {
+                lo = fmin(lo, series[i].y[b]);
+                hi = fmax(hi, series[i].y[b]);
+            }
+    int log_y = hi > 0 && hi / lo > 20.0;
+    lf_chart c = {title, "on-chip buffer (KB)",
+                  log_y ? "DRAM over all ops (MB, log scale)" : "DRAM over all ops (MB)", 1, 0, 0,
+                  series, ns, log_y};
     if ((st = lf_chart_save_svg(&c, path)) != LF_OK)
         goto done;
     if (o->samples <= 0)
@@ -464,7 +476,7 @@ static lf_status lf__charts(const lf__sweep_setup *o, const lf__sweep *sw, int n
     snprintf(title, sizeof title, "Valid fusion groups against buffer size (%s, up to %lld groups "
                                   "sampled per network)",
              schemes, (long long)o->samples);
-    lf_chart v = {title, "on-chip buffer (KB)", "valid groups (%)", 1, 0, 0, series, ns};
+    lf_chart v = {title, "on-chip buffer (KB)", "valid groups (%)", 1, 0, 0, series, ns, 0};
     st = lf_chart_save_svg(&v, vpath);
 done:
     if (st == LF_OK && !o->quiet)

@@ -427,7 +427,7 @@ lf_status lf_cmp_curve_svg(const lf_cmp_table *t, const char *path)
     snprintf(title, sizeof title, "%s, %s, %lld KB: best DRAM against budget (mean of %d seed%s)",
              t->model, scheme, (long long)(t->beta / 1024), (int)t->n_seeds,
              t->n_seeds == 1 ? "" : "s");
-    lf_chart c = {title, "plans proposed", "best DRAM over fusable ops (MB)", 0, 0, 0, series, n_series};
+    lf_chart c = {title, "plans proposed", "best DRAM over fusable ops (MB)", 0, 0, 0, series, n_series, 0};
     st = lf_chart_save_svg(&c, path);
 done:
     free(series);

@@ -257,6 +257,10 @@ static lf_status lf__axis_init(lf__axis *a, int have, double lo, double hi, int 
         if (hi - lo < 1e-9) {
             lo -= 1;
             hi += 1;
+        } else {
+            double d = (hi - lo) * pad;
+            lo -= d;
+            hi += d;
         }
     } else if (!isfinite(hi - lo)) {
         return lf_set_error(LF_ERANGE, "chart %s values span [%g, %g], too wide to draw", what, lo,
@@ -306,6 +310,12 @@ static lf_status lf__check(const lf_chart *c)
                                     "chart series %d ('%s'): x[%d] = %g is not positive, which "
                                     "a log2 x axis cannot show",
                                     (int)i, name, (int)j, s->x[j]);
+        for (int32_t j = 0; c->log2_y && j < s->n; j++)
+            if (s->y[j] <= 0)
+                return lf_set_error(LF_EINVAL,
+                                    "chart series %d ('%s'): y[%d] = %g is not positive, which "
+                                    "a log2 y axis cannot show",
+                                    (int)i, name, (int)j, s->y[j]);
     }
     return LF_OK;
 }
@@ -318,7 +328,7 @@ static int lf__finite_pt(const lf_chart_series *s, int32_t j)
 typedef struct lf__frame {
     double x0, y0, w, h; /* plot area, top left corner and size */
     lf__axis xa, ya;
-    int log2_x;
+    int log2_x, log2_y;
 } lf__frame;
 
 static double lf__px(const lf__frame *f, double x)
@@ -327,9 +337,15 @@ static double lf__px(const lf__frame *f, double x)
     return f->x0 + (u - f->xa.lo) / (f->xa.hi - f->xa.lo) * f->w;
 }
 
+/* y in axis units (log2 units on a log2 axis), as ticks are stored. */
+static double lf__py_units(const lf__frame *f, double u)
+{
+    return f->y0 + f->h - (u - f->ya.lo) / (f->ya.hi - f->ya.lo) * f->h;
+}
+
 static double lf__py(const lf__frame *f, double y)
 {
-    return f->y0 + f->h - (y - f->ya.lo) / (f->ya.hi - f->ya.lo) * f->h;
+    return lf__py_units(f, f->log2_y ? log2(y) : y);
 }
 
 /* One polyline per run of two or more finite points; a point alone between
@@ -408,7 +424,7 @@ static void lf__render(lf__buf *b, const lf_chart *c, lf__frame *f)
         lf__emit(b, "<line x1=\"%f\" y1=\"%f\" x2=\"%f\" y2=\"%f\"/>\n", x, f->y0, x, f->y0 + f->h);
     }
     for (int32_t t = 0; t < f->ya.n_ticks; t++) {
-        double y = lf__py(f, f->ya.tick[t]);
+        double y = lf__py_units(f, f->ya.tick[t]);
         lf__emit(b, "<line x1=\"%f\" y1=\"%f\" x2=\"%f\" y2=\"%f\"/>\n", f->x0, y, f->x0 + f->w, y);
     }
     lf__emit(b, "</g>\n<rect x=\"%f\" y=\"%f\" width=\"%f\" height=\"%f\" fill=\"none\" "
@@ -421,7 +437,7 @@ static void lf__render(lf__buf *b, const lf_chart *c, lf__frame *f)
     }
     for (int32_t t = 0; t < f->ya.n_ticks; t++)
         lf__emit(b, "<text x=\"%f\" y=\"%f\" text-anchor=\"end\">%t</text>\n", f->x0 - 6,
-                 lf__py(f, f->ya.tick[t]) + 4, f->ya.label[t]);
+                 lf__py_units(f, f->ya.tick[t]) + 4, f->ya.label[t]);
     if (c->x_label && c->x_label[0])
         lf__emit(b, "<text x=\"%f\" y=\"%f\" text-anchor=\"middle\">%t</text>\n",
                  f->x0 + f->w / 2, f->y0 + f->h + 42, c->x_label);
@@ -484,9 +500,10 @@ lf_status lf_chart_svg(const lf_chart *c, char **out)
     lf__frame f;
     memset(&f, 0, sizeof f);
     f.log2_x = c->log2_x != 0;
+    f.log2_y = c->log2_y != 0;
     st = lf__axis_init(&f.xa, have, xlo, xhi, f.log2_x, 0.0, "x");
     if (st == LF_OK)
-        st = lf__axis_init(&f.ya, have, ylo, yhi, 0, 0.05, "y");
+        st = lf__axis_init(&f.ya, have, ylo, yhi, f.log2_y, 0.05, "y");
     if (st != LF_OK)
         return st;
     lf__buf b = {NULL, 0, 0, 0};

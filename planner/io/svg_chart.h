@@ -26,11 +26,12 @@ typedef struct lf_chart {
                              * the legend or the plot area would not fit otherwise. */
     const lf_chart_series *series;
     int32_t n_series;
+    int32_t log2_y;         /* 1: y axis in log2 scale (values spanning orders of magnitude) */
 } lf_chart;
 
 /* Renders the chart into a malloc'd NUL-terminated SVG string (*out, which the
  * caller frees; NULL on failure). LF_EINVAL for a NULL chart or out, negative
- * counts, a series with points but no x or y, or x <= 0 on a log2 axis;
+ * counts, a series with points but no x or y, or a value <= 0 on a log2 axis;
  * LF_ERANGE when the values span more than a double can hold; LF_ENOMEM. */
 lf_status lf_chart_svg(const lf_chart *c, char **out);
 
