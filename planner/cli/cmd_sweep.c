@@ -9,7 +9,6 @@
  * fusable-op set changes with the buffer, so the sweep's headline figure
  * is DRAM over all ops. The output depends only on the arguments, never on
  * --threads (no wall times in it; progress and timings go to stderr). */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,44 +16,13 @@
 #include "explain/dataset.h"
 #include "models/registry.h"
 #include "planner/cli/cli.h"
+#include "planner/cli/sweep.h"
 #include "planner/exact/exact.h"
-#include "planner/io/json.h"
-#include "planner/io/svg_chart.h"
 #include "planner/plan.h"
 #include "planner/util/fileio.h"
 #include "planner/util/progress.h"
 #include "search/partition/search.h"
 #include "search/partition/simple.h"
-
-#define LF_SWEEP_MAX_MODELS 32
-#define LF_SWEEP_MAX_BUFFERS LF_DS_MAX_BETAS
-#define LF_SWEEP_DEFAULT_MODELS "vgg16,resnet18,resnet50,squeezenet1_0,mobilenet_v2"
-
-typedef struct lf__sweep_point {
-    int64_t beta;
-    int32_t n_fusable, n_unfusable;
-    lf_plan_metrics m;   /* the search's best plan */
-    int has_exact;
-    int64_t exact_all;
-    int64_t layer_all;
-    int has_valid;
-    double valid_pct;
-} lf__sweep_point;
-
-typedef struct lf__sweep {
-    const char *model, *scheme;
-    int64_t sampled;     /* groups behind the valid fraction; -1 when not sampled */
-    lf__sweep_point pts[LF_SWEEP_MAX_BUFFERS];
-} lf__sweep;
-
-typedef struct lf__sweep_setup {
-    const char *search, *split, *proposer, *hw_file;
-    int64_t budget, seed, threads, k, samples, exact_limit;
-    int do_exact, tree, quiet, n_schemes;
-    int32_t nb;
-    int64_t betas[LF_SWEEP_MAX_BUFFERS];
-    lf_hw hw;
-} lf__sweep_setup;
 
 static int lf__known_model(const char *name)
 {
@@ -66,36 +34,12 @@ static int lf__known_model(const char *name)
     return 0;
 }
 
-static double lf__pct(int64_t num, int64_t den)
-{
-    return den > 0 ? 100.0 * (double)num / (double)den : 0.0;
-}
-
-/* A value rounded to 4 decimals, so that JSON shows what the tables show. */
-static double lf__round4(double v)
-{
-    return round(v * 1e4) / 1e4;
-}
-
-static void lf__kb(int64_t bytes, char *buf, size_t len)
-{
-    if (bytes % 1024 == 0)
-        snprintf(buf, len, "%lld", (long long)(bytes / 1024));
-    else
-        snprintf(buf, len, "%.3f", (double)bytes / 1024.0);
-}
-
-static const char *lf__upper_scheme(const char *s)
-{
-    return strcmp(s, "brr") == 0 ? "BRR" : "LBDF";
-}
-
 /* ---- one point --------------------------------------------------------- */
 
 /* Fills everything but the valid fraction. Returns 0 or an exit status after
  * printing the error. */
-static int lf__run_point(const lf_cli_command *cmd, const lf__sweep_setup *o, const lf_graph *g,
-                         const char *model, const char *scheme, int64_t beta, lf__sweep_point *pt)
+static int lf__run_point(const lf_cli_command *cmd, const lf_sweep_setup *o, const lf_graph *g,
+                         const char *model, const char *scheme, int64_t beta, lf_sweep_point *pt)
 {
     memset(pt, 0, sizeof *pt);
     pt->beta = beta;
@@ -189,8 +133,8 @@ static int lf__run_point(const lf_cli_command *cmd, const lf__sweep_setup *o, co
 
 /* The valid fraction per buffer size over groups sampled once for the
  * network and scheme (the dataset sampler, labels at every buffer). */
-static int lf__run_valid(const lf__sweep_setup *o, const char *model, const char *scheme,
-                         lf__sweep *sw)
+static int lf__run_valid(const lf_sweep_setup *o, const char *model, const char *scheme,
+                         lf_sweep *sw)
 {
     sw->sampled = -1;
     if (o->samples <= 0)
@@ -220,7 +164,7 @@ static int lf__run_valid(const lf__sweep_setup *o, const char *model, const char
         for (int64_t i = 0; i < ds.n_groups; i++)
             valid += ds.groups[i].valid[b];
         sw->pts[b].has_valid = 1;
-        sw->pts[b].valid_pct = lf__pct(valid, ds.n_groups);
+        sw->pts[b].valid_pct = lf_sweep_pct(valid, ds.n_groups);
     }
     if (ds.n_groups < o->samples && !o->quiet)
         fprintf(stderr, "fusionplan sweep-buffer: %s %s: only %lld distinct groups found of %lld "
@@ -229,271 +173,10 @@ static int lf__run_valid(const lf__sweep_setup *o, const char *model, const char
     lf_dataset_destroy(&ds);
     return 0;
 }
-
-/* ---- output ------------------------------------------------------------- */
-
-static void lf__split_desc(const lf__sweep_setup *o, char *buf, size_t len)
-{
-    if (o->tree)
-        snprintf(buf, len, "tree split (%s, k %lld)", o->proposer, (long long)o->k);
-    else
-        snprintf(buf, len, "random split");
-}
-
-static void lf__md_sweep(FILE *f, const lf__sweep_setup *o, const lf__sweep *sw, int first)
-{
-    char split[96];
-    lf__split_desc(o, split, sizeof split);
-    fprintf(f, "%s### %s, %s: %s search, budget %lld, seed %lld, %s", first ? "" : "\n", sw->model,
-            lf__upper_scheme(sw->scheme), o->search, (long long)o->budget, (long long)o->seed,
-            split);
-    if (sw->sampled >= 0)
-        fprintf(f, "; valid groups over %lld sampled groups", (long long)sw->sampled);
-    fprintf(f, "\n\n| buffer (KB) | fusable / unfusable ops | DRAM all (MB) | DRAM fusable (MB) | "
-               "groups | MBU (KB) |");
-    if (o->do_exact)
-        fprintf(f, " exact DRAM all (MB) | gap (%%) |");
-    fprintf(f, " layer-by-layer (MB) | reduction (%%) |");
-    if (sw->sampled >= 0)
-        fprintf(f, " valid groups (%%) |");
-    fprintf(f, "\n|---|---|---|---|---|---|");
-    if (o->do_exact)
-        fprintf(f, "---|---|");
-    fprintf(f, "---|---|");
-    if (sw->sampled >= 0)
-        fprintf(f, "---|");
-    fprintf(f, "\n");
-    for (int32_t b = 0; b < o->nb; b++) {
-        const lf__sweep_point *p = &sw->pts[b];
-        char kb[32], mbu[32];
-        lf__kb(p->beta, kb, sizeof kb);
-        snprintf(mbu, sizeof mbu, "%.1f", (double)p->m.mbu / 1024.0);
-        fprintf(f, "| %s | %d / %d | %.3f | %.3f | %d | %s |", kb, (int)p->n_fusable,
-                (int)p->n_unfusable, (double)p->m.dram_all / 1e6, (double)p->m.dram_fusable / 1e6,
-                (int)p->m.n_groups, mbu);
-        if (o->do_exact) {
-            if (p->has_exact)
-                fprintf(f, " %.3f | %.2f |", (double)p->exact_all / 1e6,
-                        lf__pct(p->m.dram_all - p->exact_all, p->exact_all));
-            else
-                fprintf(f, " - | - |");
-        }
-        fprintf(f, " %.3f | %.1f |", (double)p->layer_all / 1e6,
-                lf__pct(p->layer_all - p->m.dram_all, p->layer_all));
-        if (sw->sampled >= 0 && p->has_valid)
-            fprintf(f, " %.1f |", p->valid_pct);
-        else if (sw->sampled >= 0)
-            fprintf(f, " - |");
-        fprintf(f, "\n");
-    }
-}
-
-static void lf__csv_header(FILE *f)
-{
-    fprintf(f, "model,scheme,buffer_bytes,fusable_ops,unfusable_ops,dram_all,dram_fusable,groups,"
-               "mbu,exact_dram_all,gap_pct,layer_dram_all,reduction_pct,valid_pct,sampled_groups\n");
-}
-
-static void lf__csv_sweep(FILE *f, const lf__sweep_setup *o, const lf__sweep *sw)
-{
-    for (int32_t b = 0; b < o->nb; b++) {
-        const lf__sweep_point *p = &sw->pts[b];
-        fprintf(f, "%s,%s,%lld,%d,%d,%lld,%lld,%d,%lld,", sw->model, sw->scheme,
-                (long long)p->beta, (int)p->n_fusable, (int)p->n_unfusable,
-                (long long)p->m.dram_all, (long long)p->m.dram_fusable, (int)p->m.n_groups,
-                (long long)p->m.mbu);
-        if (p->has_exact)
-            fprintf(f, "%lld,%.2f,", (long long)p->exact_all,
-                    lf__pct(p->m.dram_all - p->exact_all, p->exact_all));
-        else
-            fprintf(f, ",,");
-        fprintf(f, "%lld,%.2f,", (long long)p->layer_all,
-                lf__pct(p->layer_all - p->m.dram_all, p->layer_all));
-        if (p->has_valid)
-            fprintf(f, "%.2f,%lld\n", p->valid_pct, (long long)sw->sampled);
-        else
-            fprintf(f, ",\n");
-    }
-}
-
-static void lf__json_head(FILE *f, const lf__sweep_setup *o)
-{
-    fprintf(f, "{\n  \"tool\": \"fusionplan\",\n  \"version\": ");
-    lf_json_string(f, LF_VERSION);
-    fprintf(f, ",\n  \"command\": \"sweep-buffer\",\n  \"search\": {\"algorithm\": ");
-    lf_json_string(f, o->search);
-    fprintf(f, ", \"budget\": %lld, \"seed\": %lld, \"split\": \"%s\", \"proposer\": ",
-            (long long)o->budget, (long long)o->seed, o->tree ? "tree" : "random");
-    if (o->tree) {
-        lf_json_string(f, o->proposer);
-        fprintf(f, ", \"k\": %lld},\n", (long long)o->k);
-    } else {
-        fprintf(f, "null, \"k\": null},\n");
-    }
-    fprintf(f, "  \"exact\": %s,\n  \"exact_limit\": ", o->do_exact ? "true" : "false");
-    if (o->do_exact && o->exact_limit > 0)
-        fprintf(f, "%lld", (long long)o->exact_limit);
-    else
-        fprintf(f, "null");
-    fprintf(f, ",\n  \"samples\": %lld,\n  \"hardware\": {\"source\": ", (long long)o->samples);
-    lf_json_string(f, o->hw.source);
-    fprintf(f, ", \"act_bytes\": %d, \"weight_bytes\": %d},\n  \"buffers\": [", (int)o->hw.act_bytes,
-            (int)o->hw.weight_bytes);
-    for (int32_t b = 0; b < o->nb; b++)
-        fprintf(f, "%s%lld", b ? ", " : "", (long long)o->betas[b]);
-    fprintf(f, "],\n  \"sweeps\": [");
-}
-
-static void lf__json_sweep(FILE *f, const lf__sweep_setup *o, const lf__sweep *sw, int first)
-{
-    fprintf(f, "%s\n    {\n      \"model\": ", first ? "" : ",");
-    lf_json_string(f, sw->model);
-    fprintf(f, ",\n      \"scheme\": ");
-    lf_json_string(f, sw->scheme);
-    fprintf(f, ",\n      \"sampled_groups\": ");
-    if (sw->sampled >= 0)
-        fprintf(f, "%lld", (long long)sw->sampled);
-    else
-        fprintf(f, "null");
-    fprintf(f, ",\n      \"points\": [");
-    for (int32_t b = 0; b < o->nb; b++) {
-        const lf__sweep_point *p = &sw->pts[b];
-        fprintf(f, "%s\n        {\"buffer_bytes\": %lld, \"fusable_ops\": %d, \"unfusable_ops\": %d, "
-                   "\"dram_all\": %lld, \"dram_fusable\": %lld, \"groups\": %d, \"mbu\": %lld, "
-                   "\"exact_dram_all\": ",
-                b ? "," : "", (long long)p->beta, (int)p->n_fusable, (int)p->n_unfusable,
-                (long long)p->m.dram_all, (long long)p->m.dram_fusable, (int)p->m.n_groups,
-                (long long)p->m.mbu);
-        if (p->has_exact) {
-            fprintf(f, "%lld, \"gap_pct\": ", (long long)p->exact_all);
-            lf_json_double(f, lf__round4(lf__pct(p->m.dram_all - p->exact_all, p->exact_all)));
-        } else {
-            fprintf(f, "null, \"gap_pct\": null");
-        }
-        fprintf(f, ", \"layer_dram_all\": %lld, \"reduction_pct\": ", (long long)p->layer_all);
-        lf_json_double(f, lf__round4(lf__pct(p->layer_all - p->m.dram_all, p->layer_all)));
-        fprintf(f, ", \"valid_pct\": ");
-        if (p->has_valid)
-            lf_json_double(f, lf__round4(p->valid_pct));
-        else
-            fprintf(f, "null");
-        fprintf(f, "}");
-    }
-    fprintf(f, "\n      ]\n    }");
-}
-
-/* ---- charts ------------------------------------------------------------- */
-
-/* FILE's ".svg" suffix replaced by "-valid.svg" (appended when it has none). */
-static char *lf__valid_path(const char *path)
-{
-    size_t n = strlen(path);
-    if (n >= 4 && strcmp(path + n - 4, ".svg") == 0)
-        n -= 4;
-    char *s = malloc(n + sizeof "-valid.svg");
-    if (s) {
-        memcpy(s, path, n);
-        memcpy(s + n, "-valid.svg", sizeof "-valid.svg");
-    }
-    return s;
-}
-
-static lf_status lf__charts(const lf__sweep_setup *o, const lf__sweep *sw, int n_sw,
-                            const char *path)
-{
-    int n_max = 2 * n_sw;
-    lf_chart_series *series = calloc((size_t)n_max, sizeof *series);
-    double *x = calloc((size_t)LF_SWEEP_MAX_BUFFERS, sizeof *x);
-    double *y = calloc((size_t)n_max * LF_SWEEP_MAX_BUFFERS, sizeof *y);
-    char(*labels)[96] = calloc((size_t)n_max, sizeof *labels);
-    char *vpath = lf__valid_path(path);
-    lf_status st = LF_OK;
-    if (!series || !x || !y || !labels || !vpath) {
-        st = lf_set_error(LF_ENOMEM, "out of memory for the charts");
-        goto done;
-    }
-    for (int32_t b = 0; b < o->nb; b++)
-        x[b] = (double)o->betas[b] / 1024.0;
-    char schemes[32], split[96], title[256];
-    snprintf(schemes, sizeof schemes, "%s",
-             o->n_schemes > 1 ? "LBDF and BRR" : lf__upper_scheme(sw[0].scheme));
-    lf__split_desc(o, split, sizeof split);
-
-    /* DRAM over all ops: the search, then the optimum where computed. */
-    int ns = 0;
-    for (int i = 0; i < n_sw; i++) {
-        for (int exact = 0; exact < 2; exact++) {
-            int any = 0;
-            double *yy = y + (size_t)ns * LF_SWEEP_MAX_BUFFERS;
-            for (int32_t b = 0; b < o->nb; b++) {
-                const lf__sweep_point *p = &sw[i].pts[b];
-                if (!exact)
-                    yy[b] = (double)p->m.dram_all / 1e6;
-                else
-                    yy[b] = p->has_exact ? (double)p->exact_all / 1e6 : NAN;
-                any |= !exact || p->has_exact;
-            }
-            if (!any)
-                continue;
-            snprintf(labels[ns], sizeof labels[ns], "%s%s%s%s", sw[i].model,
-                     o->n_schemes > 1 ? " " : "", o->n_schemes > 1 ? sw[i].scheme : "",
-                     exact ? " exact" : "");
-            series[ns] = (lf_chart_series){labels[ns], x, yy, o->nb};
-            ns++;
-        }
-    }
-    snprintf(title, sizeof title, "DRAM against buffer size (%s, %s search, budget %lld%s%s)",
-             schemes, o->search, (long long)o->budget, o->tree ? ", " : "", o->tree ? split : "");
-    /* Networks differ by orders of magnitude (VGG16's weights against
-     * SqueezeNet's): then a log scale keeps every line readable. */
-    double lo = HUGE_VAL, hi = 0.0;
-    for (int i = 0; i < ns; i++)
-        for (int32_t b = 0; b < series[i].n; b++)
-            if (isfinite(series[i].y[b]) && series[i].y[b] > 0) {
-                lo = fmin(lo, series[i].y[b]);
-                hi = fmax(hi, series[i].y[b]);
-            }
-    int log_y = hi > 0 && hi / lo > 20.0;
-    lf_chart c = {title, "on-chip buffer (KB)",
-                  log_y ? "DRAM over all ops (MB, log scale)" : "DRAM over all ops (MB)", 1, 0, 0,
-                  series, ns, log_y};
-    if ((st = lf_chart_save_svg(&c, path)) != LF_OK)
-        goto done;
-    if (o->samples <= 0)
-        goto done;
-
-    /* Valid groups: one line per network and scheme. */
-    ns = 0;
-    for (int i = 0; i < n_sw; i++) {
-        double *yy = y + (size_t)ns * LF_SWEEP_MAX_BUFFERS;
-        for (int32_t b = 0; b < o->nb; b++)
-            yy[b] = sw[i].pts[b].has_valid ? sw[i].pts[b].valid_pct : NAN;
-        snprintf(labels[ns], sizeof labels[ns], "%s%s%s", sw[i].model, o->n_schemes > 1 ? " " : "",
-                 o->n_schemes > 1 ? sw[i].scheme : "");
-        series[ns] = (lf_chart_series){labels[ns], x, yy, o->nb};
-        ns++;
-    }
-    snprintf(title, sizeof title, "Valid fusion groups against buffer size (%s, up to %lld groups "
-                                  "sampled per network)",
-             schemes, (long long)o->samples);
-    lf_chart v = {title, "on-chip buffer (KB)", "valid groups (%)", 1, 0, 0, series, ns, 0};
-    st = lf_chart_save_svg(&v, vpath);
-done:
-    if (st == LF_OK && !o->quiet)
-        fprintf(stderr, "wrote %s%s%s\n", path, o->samples > 0 ? " and " : "",
-                o->samples > 0 ? vpath : "");
-    free(series);
-    free(x);
-    free(y);
-    free(labels);
-    free(vpath);
-    return st;
-}
-
 /* ---- the command -------------------------------------------------------- */
 
 /* Parses --buffers, or --from/--to doubling. Returns 0 or an exit status. */
-static int lf__parse_buffers(const lf_cli_command *cmd, lf__sweep_setup *o)
+static int lf__parse_buffers(const lf_cli_command *cmd, lf_sweep_setup *o)
 {
     const char *list = lf_cli_get(cmd, "buffers");
     const char *from = lf_cli_get(cmd, "from"), *to = lf_cli_get(cmd, "to");
@@ -590,7 +273,7 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
     if (rc)
         return rc == 1 ? LF_EXIT_OK : rc;
 
-    lf__sweep_setup o;
+    lf_sweep_setup o;
     memset(&o, 0, sizeof o);
     if ((rc = lf_cli_int(&cmd, "budget", 1000, 1, 100000000, &o.budget)) ||
         (rc = lf_cli_int(&cmd, "seed", 1, 0, INT64_MAX, &o.seed)) ||
@@ -677,7 +360,7 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
     if (o.hw_file && (st = lf_hw_load(&o.hw, o.hw_file)) != LF_OK)
         return lf_cli_fail(st);
 
-    lf__sweep *sweeps = calloc((size_t)(nm * ns), sizeof *sweeps);
+    lf_sweep *sweeps = calloc((size_t)(nm * ns), sizeof *sweeps);
     if (!sweeps)
         return lf_cli_fail(lf_set_error(LF_ENOMEM, "out of memory"));
     lf_atomic_file af = {0};
@@ -691,9 +374,9 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
     }
     int csv = strcmp(fmt, "csv") == 0, json = strcmp(fmt, "json") == 0;
     if (csv)
-        lf__csv_header(f);
+        lf_sweep_print_csv_header(f);
     else if (json)
-        lf__json_head(f, &o);
+        lf_sweep_print_json_head(f, &o);
     int n_sw = 0;
     double t_all = lf_now_seconds();
     for (int mi = 0; mi < nm && !rc; mi++) {
@@ -703,7 +386,7 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
             break;
         }
         for (int si = 0; si < ns && !rc; si++) {
-            lf__sweep *sw = &sweeps[n_sw];
+            lf_sweep *sw = &sweeps[n_sw];
             sw->model = models[mi];
             sw->scheme = schemes[si];
             double t0 = lf_now_seconds();
@@ -722,11 +405,11 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
                 fprintf(stderr, "sweep-buffer: %s %s, %d buffer size%s: %.2f s\n", models[mi],
                         schemes[si], (int)o.nb, o.nb == 1 ? "" : "s", lf_now_seconds() - t0);
             if (csv)
-                lf__csv_sweep(f, &o, sw);
+                lf_sweep_print_csv(f, &o, sw);
             else if (json)
-                lf__json_sweep(f, &o, sw, n_sw == 0);
+                lf_sweep_print_json(f, &o, sw, n_sw == 0);
             else
-                lf__md_sweep(f, &o, sw, n_sw == 0);
+                lf_sweep_print_md(f, &o, sw, n_sw == 0);
             fflush(f);
             n_sw++;
         }
@@ -742,7 +425,7 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
         else if (!o.quiet)
             fprintf(stderr, "wrote %s\n", output);
     }
-    if (!rc && svg && (st = lf__charts(&o, sweeps, n_sw, svg)) != LF_OK)
+    if (!rc && svg && (st = lf_sweep_save_charts(&o, sweeps, n_sw, svg)) != LF_OK)
         rc = lf_cli_fail(st);
     if (!rc && !o.quiet)
         fprintf(stderr, "sweep-buffer: total %.2f s\n", lf_now_seconds() - t_all);
