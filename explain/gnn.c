@@ -38,6 +38,7 @@ void lf_gnn_layer_view(const lf_gnn *m, float *flat, int32_t l, lf_gconv *out)
     out->w_root = flat + off;
     out->w_rel = out->w_root + (int64_t)out->in * out->out;
     out->b = out->w_rel + (int64_t)out->in * out->out;
+    out->w_root_t = out->w_rel_t = NULL;
 }
 
 void lf_gnn_head_view(const lf_gnn *m, float *flat, lf_head *out)
@@ -113,6 +114,8 @@ struct lf_gnn_ws {
     float *dh, *dz, *tmp, *dh_in;    /* backward scratch */
     float *g, *dg;
     int valid;                       /* a forward pass is cached */
+    const float *fixed_params;       /* the weights wt was made from, or NULL */
+    float *wt;                       /* per layer: w_root^T then w_rel^T */
 };
 
 lf_status lf_gnn_ws_create(lf_gnn_ws **out, const lf_gnn *m)
@@ -160,6 +163,7 @@ void lf_gnn_ws_free(lf_gnn_ws *ws)
     lf__ws_release(ws);
     free(ws->g);
     free(ws->dg);
+    free(ws->wt);
     free(ws);
 }
 
@@ -189,6 +193,29 @@ static lf_status lf__ws_reserve(lf_gnn_ws *ws, int32_t n)
         return lf_set_error(LF_ENOMEM, "out of memory for a GNN workspace of %d nodes", (int)n);
     }
     ws->cap_nodes = cap;
+    return LF_OK;
+}
+
+lf_status lf_gnn_ws_fix_weights(lf_gnn_ws *ws, const lf_gnn *m)
+{
+    int64_t n = 0;
+    for (int32_t l = 0; l < m->cfg.n_layers; l++)
+        n += 2 * (int64_t)lf__layer_in(&m->cfg, l) * m->cfg.hidden;
+    float *wt = malloc(sizeof(float) * (size_t)n);
+    if (!wt)
+        return lf_set_error(LF_ENOMEM, "out of memory for transposed GNN weights");
+    float *t = wt;
+    for (int32_t l = 0; l < m->cfg.n_layers; l++) {
+        lf_gconv L;
+        lf_gnn_layer_view(m, m->params, l, &L);
+        lf_mm_transpose(L.in, L.out, L.w_root, t);
+        t += (int64_t)L.in * L.out;
+        lf_mm_transpose(L.in, L.out, L.w_rel, t);
+        t += (int64_t)L.in * L.out;
+    }
+    free(ws->wt);
+    ws->wt = wt;
+    ws->fixed_params = m->params;
     return LF_OK;
 }
 
@@ -263,9 +290,19 @@ lf_status lf_gnn_backward(const lf_gnn *m, lf_gnn_ws *ws, const float *dlogits, 
         lf_gnn_head_view(m, grad, &HG);
     lf_head_backward(&H, grad ? &HG : NULL, ws->g, dlogits, ws->dg);
     lf_readout_sum_backward(n, hid, ws->dg, ws->dh);
+    /* Transposes made by lf_gnn_ws_fix_weights, for this model only. */
+    const float *wt = ws->fixed_params == m->params ? ws->wt : NULL;
+    for (int32_t l = 0; wt && l < m->cfg.n_layers - 1; l++)
+        wt += 2 * (int64_t)lf__layer_in(&m->cfg, l) * hid;
     for (int32_t l = m->cfg.n_layers - 1; l >= 0; l--) {
         lf_gconv L, LG;
         lf_gnn_layer_view(m, m->params, l, &L);
+        if (wt) {
+            L.w_root_t = wt;
+            L.w_rel_t = wt + (int64_t)L.in * L.out;
+            if (l > 0)
+                wt -= 2 * (int64_t)lf__layer_in(&m->cfg, l - 1) * hid;
+        }
         if (grad)
             lf_gnn_layer_view(m, grad, l, &LG);
         lf_relu_backward((int64_t)n * hid, ws->z[l], ws->dh, ws->dz);

@@ -70,6 +70,12 @@ void lf_gnn_ws_free(lf_gnn_ws *ws);
  * the backward pass needs (gr must stay alive until then). */
 lf_status lf_gnn_forward(const lf_gnn *m, const lf_gnn_graph *gr, lf_gnn_ws *ws, float *logits);
 
+/* Promises that m's weights stay as they are for as long as ws is used with
+ * m (an explainer's frozen GNN; never during training). The backward pass
+ * then reuses transposed weights made here once instead of transposing
+ * them on every call; the results are bit-identical. */
+lf_status lf_gnn_ws_fix_weights(lf_gnn_ws *ws, const lf_gnn *m);
+
 /* Graph embedding (readout vector, hidden wide) of the last forward pass. */
 const float *lf_gnn_ws_embedding(const lf_gnn_ws *ws);
 /* Node embeddings after layer l (1..n_layers, post-ReLU), n_nodes x hidden. */

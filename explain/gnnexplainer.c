@@ -97,6 +97,11 @@ static lf_status lf__gnne_explain(const lf_explainer *e, const lf_gnn *m, const 
     lf_status st = lf_gnn_ws_create(&ws, m);
     if (st != LF_OK)
         return st;
+    /* The GNN is frozen for the 100 backward passes below. */
+    if ((st = lf_gnn_ws_fix_weights(ws, m)) != LF_OK) {
+        lf_gnn_ws_free(ws);
+        return st;
+    }
     float *logit = malloc(sizeof(float) * (size_t)ne);
     float *grad = malloc(sizeof(float) * (size_t)ne);
     float *dw = malloc(sizeof(float) * (size_t)ne);

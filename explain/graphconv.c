@@ -62,8 +62,13 @@ void lf_gconv_backward(const lf_gconv *L, const lf_gconv *grad, const lf_gconv_e
         return;
     /* tmp = A: dL/dagg_i = dz_i W_rel^T; it flows back along every edge into
      * the source node (scaled by w_e) and into w_e (dotted with h_src). */
-    lf_mm_nt(n, out, in, dz, L->w_rel, tmp);
-    if (dh)
+    if (L->w_rel_t)
+        lf_mm_nn(n, in, out, dz, L->w_rel_t, tmp, 0);
+    else
+        lf_mm_nt(n, out, in, dz, L->w_rel, tmp);
+    if (dh && L->w_root_t)
+        lf_mm_nn(n, in, out, dz, L->w_root_t, dh, 0);
+    else if (dh)
         lf_mm_nt(n, out, in, dz, L->w_root, dh);
     for (int32_t k = 0; k < e->n_edges; k++) {
         int32_t s = e->src[k], d = e->dst[k];

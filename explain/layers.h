@@ -21,8 +21,11 @@ void lf_mm_nn(int32_t m, int32_t n, int32_t k, const float *a, const float *b, f
               int accumulate);
 /* C[k x n] += A[m x k]^T B[m x n]. */
 void lf_mm_tn_acc(int32_t m, int32_t n, int32_t k, const float *a, const float *b, float *c);
-/* C[m x k] = A[m x n] B[k x n]^T (overwrites). */
+/* C[m x k] = A[m x n] B[k x n]^T (overwrites). Transposes B on every call;
+ * with B^T at hand, lf_mm_nn(m, k, n, A, B^T, C, 0) gives the same bits. */
 void lf_mm_nt(int32_t m, int32_t n, int32_t k, const float *a, const float *b, float *c);
+/* bt[cols x rows] = b[rows x cols]^T. */
+void lf_mm_transpose(int32_t rows, int32_t cols, const float *b, float *bt);
 
 /* ---- GraphConv (graphconv.c) --------------------------------------------- */
 
@@ -34,6 +37,10 @@ typedef struct lf_gconv {
     float *w_root; /* in x out */
     float *w_rel;  /* in x out */
     float *b;      /* out */
+    /* Optional out x in transposes of w_root and w_rel for the backward
+     * pass (NULL: transposed on every call). Only for weights that do not
+     * change while these are in use. */
+    const float *w_root_t, *w_rel_t;
 } lf_gconv;
 
 typedef struct lf_gconv_edges {

@@ -60,6 +60,24 @@ void lf_mm_tn_acc(int32_t m, int32_t n, int32_t k, const float *a, const float *
     }
 }
 
+/* In square tiles: a plain element loop writes (or
+ * reads) with a stride of a whole row, one cache line per element, and
+ * would cost more than the product it prepares when the left operand has
+ * few rows (a small fusion group). */
+void lf_mm_transpose(int32_t rows, int32_t cols, const float *b, float *bt)
+{
+    enum { TILE = 16 };
+    for (int32_t p0 = 0; p0 < rows; p0 += TILE) {
+        int32_t p1 = p0 + TILE < rows ? p0 + TILE : rows;
+        for (int32_t j0 = 0; j0 < cols; j0 += TILE) {
+            int32_t j1 = j0 + TILE < cols ? j0 + TILE : cols;
+            for (int32_t p = p0; p < p1; p++)
+                for (int32_t j = j0; j < j1; j++)
+                    bt[(int64_t)j * rows + p] = b[(int64_t)p * cols + j];
+        }
+    }
+}
+
 LF_VECTOR_CLONES
 void lf_mm_nt(int32_t m, int32_t n, int32_t k, const float *a, const float *b, float *c)
 {
@@ -70,9 +88,7 @@ void lf_mm_nt(int32_t m, int32_t n, int32_t k, const float *a, const float *b, f
      * a stride, so the result is the same either way. */
     float *bt = malloc(sizeof(float) * (size_t)n * (size_t)k);
     if (bt)
-        for (int32_t p = 0; p < k; p++)
-            for (int32_t j = 0; j < n; j++)
-                bt[(int64_t)j * k + p] = b[(int64_t)p * n + j];
+        lf_mm_transpose(k, n, b, bt);
     for (int32_t i = 0; i < m; i++) {
         const float *ai = a + (int64_t)i * n;
         float *ci = c + (int64_t)i * k;

@@ -252,7 +252,8 @@ lf_status lf_pgx_train(lf_pgx *p, const lf_gnn *m, const lf_gnn_sample *s, int64
         st = lf_set_error(LF_ENOMEM, "out of memory for PGExplainer training");
         goto done;
     }
-    if ((st = lf_gnn_ws_create(&ws, m)) != LF_OK)
+    /* The GNN is frozen while the explainer trains. */
+    if ((st = lf_gnn_ws_create(&ws, m)) != LF_OK || (st = lf_gnn_ws_fix_weights(ws, m)) != LF_OK)
         goto done;
     int32_t k = 0;
     for (int64_t i = 0; i < n; i++)

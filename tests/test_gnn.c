@@ -95,7 +95,7 @@ static void test_graphconv(int undirected)
     fill(&r, f.r, GN * GOUT, 1);
     for (int k = 0; k < GE; k++)
         f.ew[k] = (float)(0.2 + lf_rng_uniform(&r));
-    f.L = (lf_gconv){GIN, GOUT, f.w_root, f.w_rel, f.b};
+    f.L = (lf_gconv){.in = GIN, .out = GOUT, .w_root = f.w_root, .w_rel = f.w_rel, .b = f.b};
     f.e = (lf_gconv_edges){GN, GE, g_src, g_dst, f.ew, undirected};
 
     float agg[GN * GIN];
@@ -110,7 +110,7 @@ static void test_graphconv(int undirected)
     }
     float gw_root[GIN * GOUT] = {0}, gw_rel[GIN * GOUT] = {0}, gb[GOUT] = {0};
     float dh[GN * GIN], dew[GE] = {0}, tmp[GN * GIN];
-    lf_gconv G = {GIN, GOUT, gw_root, gw_rel, gb};
+    lf_gconv G = {.in = GIN, .out = GOUT, .w_root = gw_root, .w_rel = gw_rel, .b = gb};
     lf_gconv_backward(&f.L, &G, &f.e, f.h, agg, f.r, dh, dew, tmp);
     check_param(&f, f.w_root, gw_root, GIN * GOUT, "dW_root");
     check_param(&f, f.w_rel, gw_rel, GIN * GOUT, "dW_rel");
@@ -121,6 +121,45 @@ static void test_graphconv(int undirected)
     float d0 = dew[0];
     lf_gconv_backward(&f.L, NULL, &f.e, f.h, agg, f.r, NULL, dew, tmp);
     CHECK_NEAR(dew[0], 2 * d0, 1e-5 + 1e-5 * fabs(d0));
+
+    /* With the weights' transposes given, the same bits come out. */
+    float wrt[GOUT * GIN], wlt[GOUT * GIN], dh2[GN * GIN], dew1[GE] = {0}, dew2[GE] = {0};
+    lf_mm_transpose(GIN, GOUT, f.w_root, wrt);
+    lf_mm_transpose(GIN, GOUT, f.w_rel, wlt);
+    lf_gconv_backward(&f.L, NULL, &f.e, f.h, agg, f.r, dh, dew1, tmp);
+    lf_gconv LT = f.L;
+    LT.w_root_t = wrt;
+    LT.w_rel_t = wlt;
+    lf_gconv_backward(&LT, NULL, &f.e, f.h, agg, f.r, dh2, dew2, tmp);
+    CHECK(memcmp(dh, dh2, sizeof dh) == 0);
+    CHECK(memcmp(dew1, dew2, sizeof dew1) == 0);
+}
+
+/* Tiled transpose across tile edges (16) on both sides, and lf_mm_nt
+ * against the definition. */
+static void test_transpose(void)
+{
+    enum { R = 37, C = 19, M = 3 };
+    float b[R * C], bt[C * R], a[M * C], c[M * R];
+    lf_rng r;
+    lf_rng_seed(&r, 14, 0);
+    fill(&r, b, R * C, 1);
+    fill(&r, a, M * C, 1);
+    lf_mm_transpose(R, C, b, bt);
+    int bad = 0;
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < C; j++)
+            bad += bt[j * R + i] != b[i * C + j];
+    CHECK(bad == 0);
+    a[1] = 0.0f; /* a skipped zero changes nothing */
+    lf_mm_nt(M, C, R, a, b, c);
+    for (int i = 0; i < M; i++)
+        for (int p = 0; p < R; p++) {
+            double want = 0;
+            for (int j = 0; j < C; j++)
+                want += (double)a[i * C + j] * b[p * C + j];
+            CHECK_NEAR(c[i * R + p], want, 1e-4);
+        }
 }
 
 /* ---- readout, head, loss --------------------------------------------------- */
@@ -263,6 +302,26 @@ static void test_model_gradients(void)
     }
     CHECK(checked > 100);
     CHECK(bad * 100 <= checked); /* at most 1% at ReLU kinks */
+
+    /* A workspace with fixed weights gives the same bits; one fixed for
+     * another model's weights is ignored. */
+    float dx2[GN * LF_FEAT_DIM], dew2[GE];
+    lf_gnn_ws *fixed = NULL;
+    CHECK_OK(lf_gnn_ws_create(&fixed, &m));
+    CHECK_OK(lf_gnn_ws_fix_weights(fixed, &m));
+    CHECK_OK(lf_gnn_forward(&m, &gr, fixed, lo));
+    CHECK_OK(lf_gnn_backward(&m, fixed, dl, NULL, dx2, dew2));
+    CHECK(memcmp(dx, dx2, sizeof dx) == 0);
+    CHECK(memcmp(dew, dew2, sizeof dew) == 0);
+    lf_gnn other;
+    CHECK_OK(lf_gnn_init(&other, &c, 6));
+    CHECK_OK(lf_gnn_ws_fix_weights(fixed, &other));
+    CHECK_OK(lf_gnn_forward(&m, &gr, fixed, lo));
+    CHECK_OK(lf_gnn_backward(&m, fixed, dl, NULL, dx2, dew2));
+    CHECK(memcmp(dx, dx2, sizeof dx) == 0);
+    CHECK(memcmp(dew, dew2, sizeof dew) == 0);
+    lf_gnn_free(&other);
+    lf_gnn_ws_free(fixed);
     /* Backward without a forward pass is an error, not a crash. */
     lf_gnn_ws *fresh = NULL;
     CHECK_OK(lf_gnn_ws_create(&fresh, &m));
@@ -477,6 +536,7 @@ int main(void)
 {
     test_graphconv(0);
     test_graphconv(1);
+    test_transpose();
     test_readout_head_loss();
     test_model_gradients();
     test_adam();
