@@ -60,10 +60,9 @@ void lf_mm_tn_acc(int32_t m, int32_t n, int32_t k, const float *a, const float *
     }
 }
 
-/* In square tiles: a plain element loop writes (or
- * reads) with a stride of a whole row, one cache line per element, and
- * would cost more than the product it prepares when the left operand has
- * few rows (a small fusion group). */
+/* In square tiles: a plain element loop writes (or reads) with a stride of
+ * a whole row, one cache line per element, and would cost more than the
+ * product it prepares when the left operand has few rows (a small group). */
 void lf_mm_transpose(int32_t rows, int32_t cols, const float *b, float *bt)
 {
     enum { TILE = 16 };
