@@ -6,7 +6,8 @@
 # Reduced (default): budget 60, 1 seed. --full: budget 5000, 10 seeds.
 # GNNExplainer optimizes a mask per group (100 Adam steps through the GNN),
 # and random search meets thousands of distinct invalid groups, so RS + GNNE
-# dominates the run time (about 0.5 s per plan on EfficientNet-B3 on 2 cores).
+# dominates the run time (390 s for 5,000 plans on EfficientNet-B3 on 2 cores,
+# about 9 minutes per seed for the three networks).
 . "$(dirname "$0")/common.sh"
 settings 60 1 5000 10
 fp compare --model efficientnet_b3,resnet152,deeplabv3_mobilenet_v3_large --scheme lbdf \
