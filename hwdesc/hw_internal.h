@@ -11,6 +11,7 @@
 #ifndef LF_HW_INTERNAL_H
 #define LF_HW_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "hwdesc/hw.h"
@@ -35,6 +36,11 @@ lf_status lf__hw_parse_time(const char *text, double *seconds);
 lf_status lf__hw_parse_datatype(const char *text, int32_t *bytes);
 /* "0" -> 0; a CUDA device index, 0 .. LF__HW_MAX_DEVICE. */
 lf_status lf__hw_parse_device(const char *text, int32_t *index);
+
+/* Before libxml2 sees the bytes: refuses other encodings, NUL bytes, text
+ * that is not XML, and element, attribute, depth or length counts past
+ * fixed bounds, in one linear pass (hwdesc/precheck.c). */
+lf_status lf__hw_precheck(const char *xml, size_t len, const char *origin);
 
 /* The schema compiled into the library from hwdesc/hwdesc.xsd. */
 extern const char lf_hwdesc_xsd[];

@@ -10,7 +10,8 @@
  * terms ("has no unit", "appears twice"); libxml2's text is the fallback for
  * anything that code does not recognise.
  *
- * Safety. Documents are parsed with XML_PARSE_NONET and without
+ * Safety. lf__hw_precheck (precheck.c) bounds the work first. Documents are
+ * parsed with XML_PARSE_NONET and without
  * XML_PARSE_NOENT or XML_PARSE_DTDLOAD, and a DOCTYPE stops the parse at once
  * (a hardware description needs no DTD), so no entity is ever expanded and
  * nothing outside the given bytes is read. libxml2 errors go to a collector
@@ -71,7 +72,9 @@ static void copy_text(char *dst, size_t cap, const char *src)
         dst[0] = '\0';
         return;
     }
-    n = strlen(src);
+    /* Only the first line: libxml2 continues some messages on further lines
+     * (the bytes of an encoding error, the text of a bad comment). */
+    n = strcspn(src, "\r\n");
     if (n >= cap)
         n = cap - 1;
     memcpy(dst, src, n);
@@ -543,7 +546,23 @@ static lf_status parse_failure(const xml_errors *e, const char *origin)
         return fail_at(LF_EPARSE, origin, line,
                        "not well-formed XML: <%s> opened on line %d is closed by </%s>", e->str1,
                        e->int1, e->str2);
-    return fail_at(LF_EPARSE, origin, line, "not well-formed XML: %s", e->message);
+    /* libxml2 suggests its own parser options for some limits; the user
+     * cannot set them, so that part of the text is dropped. */
+    char msg[sizeof e->message];
+    copy_text(msg, sizeof msg, e->message);
+    char *echo = strstr(msg, ": <!--"); /* the start of a bad comment, echoed */
+    if (echo)
+        *echo = '\0';
+    char *opt = strstr(msg, "use XML_PARSE_HUGE option");
+    if (!opt)
+        opt = strstr(msg, "XML_PARSE_HUGE");
+    if (opt) {
+        *opt = '\0';
+        size_t n = strlen(msg);
+        while (n > 0 && (msg[n - 1] == ',' || msg[n - 1] == ' ' || msg[n - 1] == '('))
+            msg[--n] = '\0';
+    }
+    return fail_at(LF_EPARSE, origin, line, "not well-formed XML: %s", msg);
 }
 
 /* Validates doc against the built-in schema; explains the first violation. */
@@ -601,8 +620,8 @@ static lf_status load_bytes(lf_hw *hw, const char *xml, int len, const char *ori
     lf_hw result;
     lf_status s;
 
-    if (len == 0)
-        return fail_at(LF_EPARSE, origin, 1, "empty document (expected a <hardware> element)");
+    if ((s = lf__hw_precheck(xml, (size_t)len, origin)) != LF_OK)
+        return s;
 
     pthread_once(&lf__hw_xml_once, init_libxml);
     memset(&errors, 0, sizeof errors);
@@ -615,7 +634,13 @@ static lf_status load_bytes(lf_hw *hw, const char *xml, int len, const char *ori
     }
     ctxt->_private = &errors;
     ctxt->sax->internalSubset = reject_doctype;
-    doc = xmlCtxtReadMemory(ctxt, xml, len, NULL, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+    /* XML_PARSE_HUGE lifts libxml2's 10 MB limits, which otherwise refuse a
+     * description padded to the documented 16 MiB cap ("Huge input lookup");
+     * lf__hw_precheck has already bounded every count and length, and no
+     * entity can be declared (a DOCTYPE stops the parse), so nothing the
+     * limits guard against can happen. */
+    doc = xmlCtxtReadMemory(ctxt, xml, len, NULL, NULL,
+                            XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_HUGE);
     if (errors.doctype) {
         s = fail_at(LF_EPARSE, origin, errors.doctype_line > 0 ? errors.doctype_line : 1,
                     "<!DOCTYPE %s> is not allowed: hardware descriptions take no DTD or entity "
@@ -673,10 +698,13 @@ static lf_status read_file(const char *path, char **data, long *len)
             snprintf(reason, sizeof reason, "error %d", err);
         return lf_set_error(LF_EIO, "%s: cannot open: %s", path, reason);
     }
+    /* Reads at most LF__HW_MAX_FILE + 1 bytes: a file of exactly the cap is
+     * accepted, one byte more is refused, and a pipe or /dev/zero cannot make
+     * the reader grow without bound. */
     for (;;) {
         if (n == cap) {
             char *grown;
-            if (cap >= LF__HW_MAX_FILE) {
+            if (n > LF__HW_MAX_FILE) {
                 free(buf);
                 fclose(f);
                 return lf_set_error(LF_ERANGE,
@@ -684,6 +712,8 @@ static lf_status read_file(const char *path, char **data, long *len)
                                     LF__HW_MAX_FILE >> 20);
             }
             cap = cap ? cap * 2 : 4096;
+            if (cap > LF__HW_MAX_FILE + 1)
+                cap = LF__HW_MAX_FILE + 1;
             grown = realloc(buf, (size_t)cap + 1);
             if (!grown) {
                 free(buf);
@@ -696,6 +726,12 @@ static lf_status read_file(const char *path, char **data, long *len)
         n += (long)got;
         if (got == 0)
             break;
+    }
+    if (n > LF__HW_MAX_FILE) {
+        free(buf);
+        fclose(f);
+        return lf_set_error(LF_ERANGE, "%s: larger than %ld MiB, not a hardware description", path,
+                            LF__HW_MAX_FILE >> 20);
     }
     if (ferror(f)) {
         int err = errno;

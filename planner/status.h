@@ -9,6 +9,7 @@
 #define LF_STATUS_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 typedef enum lf_status {
     LF_OK = 0,
@@ -28,6 +29,17 @@ typedef enum lf_status {
 
 /* Short fixed description of a status code ("invalid argument", ...). */
 const char *lf_strerror(lf_status s);
+
+/* Longest message kept, terminating NUL included. */
+#define LF_MESSAGE_MAX 640
+
+/* Copies src into dst (cap bytes) as one line that is safe to print:
+ * control characters become escapes (\n, \t, \x1b, \u0085), bytes that are
+ * not UTF-8 become \xNN, and text longer than cap - 1 loses its middle (the
+ * start, which names the file, and the end, which gives the reason, stay).
+ * Returns the length written. Every message recorded by lf_set_error goes
+ * through it. */
+size_t lf_text_line(char *dst, size_t cap, const char *src);
 
 /* Records a formatted message for the calling thread and returns s, so that a
  * failure can be reported in one statement:  return lf_set_error(LF_EINVAL, "...", ...); */

@@ -703,6 +703,136 @@ static void test_threads(void)
     }
 }
 
+/* ---------------------------------------------------------------------- */
+/* Bounds and precise reasons (issue 18)                                   */
+
+static const char valid_doc[] = "<hardware name=\"x\"><buffer size=\"256KB\"/>"
+                                "<dram bandwidth=\"25.6GB/s\"/></hardware>";
+
+/* Loads len bytes and checks the status, that the message is one line that
+ * starts with "origin:" and contains `detail`, and that hw is untouched. */
+static void expect_refused(const char *doc, size_t len, lf_status want, const char *detail)
+{
+    lf_hw hw, before;
+    poison(&hw);
+    before = hw;
+    lf_status s = lf_hw_load_memory(&hw, doc, (int64_t)len, "m.xml");
+    CHECK_EQ_I64(s, want);
+    const char *msg = lf_last_error();
+    CHECK(strncmp(msg, "m.xml:", 6) == 0);
+    CHECK_CONTAINS(msg, detail);
+    CHECK(strchr(msg, '\n') == NULL && strchr(msg, '\r') == NULL);
+    CHECK(memcmp(&hw, &before, sizeof hw) == 0);
+}
+
+/* A root with n attributes: 100,000 took libxml2 26 s before the
+ * pre-check; now the count is refused before libxml2 sees the bytes. */
+static void test_attribute_bomb(void)
+{
+    const int n = 100000;
+    size_t cap = (size_t)n * 16 + 256, o = 0;
+    char *doc = malloc(cap);
+    CHECK(doc != NULL);
+    if (!doc)
+        return;
+    o += (size_t)snprintf(doc + o, cap - o, "<hardware name=\"x\"");
+    for (int i = 0; i < n; i++)
+        o += (size_t)snprintf(doc + o, cap - o, " a%d=\"1\"", i);
+    o += (size_t)snprintf(doc + o, cap - o, "><buffer size=\"1KB\"/></hardware>");
+    expect_refused(doc, o, LF_ERANGE, "more than 32 attributes");
+    free(doc);
+
+    /* Nesting, element counts and comment counts have bounds too. */
+    char *deep = malloc(8192);
+    o = (size_t)snprintf(deep, 8192, "<hardware name=\"x\">");
+    for (int i = 0; i < 200; i++)
+        o += (size_t)snprintf(deep + o, 8192 - o, "<a>");
+    expect_refused(deep, o, LF_ERANGE, "nest more than 16 deep");
+    free(deep);
+    size_t many = 20000 * 8 + 64;
+    char *c = malloc(many);
+    o = (size_t)snprintf(c, many, "<hardware name=\"x\">");
+    for (int i = 0; i < 20000; i++)
+        o += (size_t)snprintf(c + o, many - o, "<!--x-->");
+    expect_refused(c, o, LF_ERANGE, "more than 10000 tags, comments");
+    free(c);
+}
+
+/* Text that is not a UTF-8 XML document gets a reason, not "empty document". */
+static void test_precise_reasons(void)
+{
+    expect_refused("hello world\n", 12, LF_EPARSE, "not XML: the text starts with \"hello world\"");
+    expect_refused("{\"hardware\": 1}", 15, LF_EPARSE, "looks like JSON");
+    expect_refused("root:x:0:0:root:/root:/bin/bash\n", 32, LF_EPARSE, "not XML");
+    expect_refused("\x00\x00\xfe\xff\x00\x00\x00<", 8, LF_EPARSE, "UTF-32");
+    expect_refused("\xff\xfe<\x00h\x00", 6, LF_EPARSE, "UTF-16");
+    expect_refused("", 0, LF_EPARSE, "empty document");
+    expect_refused("  \n ", 4, LF_EPARSE, "empty document");
+    /* Content after a NUL used to be ignored: the document is refused. */
+    char nul[sizeof valid_doc + 16];
+    memcpy(nul, valid_doc, sizeof valid_doc - 1);
+    memcpy(nul + sizeof valid_doc - 1, "\0garbage", 8);
+    expect_refused(nul, sizeof valid_doc - 1 + 8, LF_EPARSE, "NUL byte");
+    /* libxml2's continuation lines (the bytes of an encoding error, the
+     * text of a bad comment) and its option names stay out. */
+    expect_refused("<hardware name=\"x\"><!-- a -- b --></hardware>", 44, LF_EPARSE,
+                   "not well-formed XML");
+    CHECK(strstr(lf_last_error(), "<!--") == NULL);
+    expect_refused("<hardware name=\"\xff\xfe\"/>", 21, LF_EPARSE, "m.xml:1:");
+    CHECK(strstr(lf_last_error(), "Bytes:") == NULL);
+}
+
+/* User text in a message cannot forge a line or reach the terminal raw. */
+static void test_escaped_values(void)
+{
+    static const char forge[] = "<hardware name=\"x\"><buffer size=\"lots&#10;fusionplan: "
+                                "everything is fine\"/><dram bandwidth=\"1GB/s\"/></hardware>";
+    expect_refused(forge, sizeof forge - 1, LF_EPARSE, "lots\\nfusionplan: everything");
+    /* XML cannot carry an escape character, an option value can. */
+    int64_t bytes;
+    CHECK_EQ_I64(lf_hw_parse_size("1\x1b[31mKB", &bytes), LF_EPARSE);
+    CHECK(strchr(lf_last_error(), 0x1b) == NULL);
+    CHECK_CONTAINS(lf_last_error(), "\\x1b");
+    /* A long value is cut in the middle: the reason at the end survives. */
+    char path[3000];
+    memset(path, 'd', sizeof path);
+    for (size_t i = 0; i < sizeof path; i += 100)
+        path[i] = '/';
+    strcpy(path + sizeof path - 10, "/x.xml");
+    lf_hw hw;
+    CHECK_EQ_I64(lf_hw_load(&hw, path), LF_EIO);
+    CHECK(strlen(lf_last_error()) < LF_MESSAGE_MAX);
+    CHECK_CONTAINS(lf_last_error(), " ... ");
+    CHECK_CONTAINS(lf_last_error(), "No such file or directory");
+}
+
+/* A file of exactly the documented cap (16 MiB) is read; one byte more is not. */
+static void test_size_cap(void)
+{
+    const size_t cap = (size_t)16 << 20;
+    char path[] = "/tmp/lf_test_hw_cap_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0)
+        return;
+    FILE *f = fdopen(fd, "w");
+    fputs(valid_doc, f);
+    for (size_t i = sizeof valid_doc - 1; i < cap; i++)
+        fputc(i % 64 == 63 ? '\n' : ' ', f);
+    fclose(f);
+    lf_hw hw;
+    CHECK_OK(lf_hw_load(&hw, path));
+    CHECK_EQ_I64(hw.buffer_bytes, 256 * 1024);
+    f = fopen(path, "a");
+    fputc(' ', f);
+    fclose(f);
+    CHECK_EQ_I64(lf_hw_load(&hw, path), LF_ERANGE);
+    CHECK_CONTAINS(lf_last_error(), "larger than 16 MiB");
+    remove(path);
+    /* An endless input stops at the cap instead of exhausting memory. */
+    CHECK_EQ_I64(lf_hw_load(&hw, "/dev/zero"), LF_ERANGE);
+}
+
 int main(void)
 {
     test_units();
@@ -717,5 +847,9 @@ int main(void)
     test_memory();
     test_silent();
     test_threads();
+    test_attribute_bomb();
+    test_precise_reasons();
+    test_escaped_values();
+    test_size_cap();
     return lf_test_result();
 }

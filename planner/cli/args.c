@@ -19,12 +19,15 @@ static lf_cli_opt *lf__find_opt(lf_cli_command *cmd, const char *name, size_t le
 
 int lf_cli_usage_error(const lf_cli_command *cmd, const char *fmt, ...)
 {
-    char msg[400];
+    /* Option values are the user's text: one escaped line, the middle of an
+     * overlong one cut (lf_text_line), never a forged second line. */
+    char full[4096], line[LF_MESSAGE_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    vsnprintf(full, sizeof full, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "fusionplan %s: %s (see 'fusionplan %s --help')\n", cmd->name, msg, cmd->name);
+    lf_text_line(line, sizeof line, full);
+    fprintf(stderr, "fusionplan %s: %s (see 'fusionplan %s --help')\n", cmd->name, line, cmd->name);
     return LF_EXIT_USAGE;
 }
 

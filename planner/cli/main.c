@@ -67,6 +67,8 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof lf__commands / sizeof lf__commands[0]; i++)
         if (strcmp(argv[1], lf__commands[i].name) == 0)
             return lf__commands[i].run(argc - 2, argv + 2);
-    fprintf(stderr, "fusionplan: unknown command '%s' (see 'fusionplan --help')\n", argv[1]);
+    char name[80];
+    lf_text_line(name, sizeof name, argv[1]);
+    fprintf(stderr, "fusionplan: unknown command '%s' (see 'fusionplan --help')\n", name);
     return LF_EXIT_USAGE;
 }
