@@ -227,14 +227,18 @@ static lf_status lf__load_axis(lf_sweep_grid *g, const char *path, const char *a
             item = json_string_value(e);
         else if (json_is_integer(e) && (!strcmp(axis, "buffers") || !strcmp(axis, "seeds")) &&
                  json_integer_value(e) >= 0) {
-            snprintf(buf, sizeof buf, "%" PRId64, (int64_t)json_integer_value(e));
+            snprintf(buf, sizeof buf, "%" PRId64 "%s", (int64_t)json_integer_value(e),
+                     strcmp(axis, "buffers") ? "" : "B");
             item = buf;
         } else
             return lf_set_error(LF_EPARSE, "%s: \"%s\"[%zu]: expected a %s", path, axis, i,
                                 strcmp(axis, "buffers") && strcmp(axis, "seeds") ? "string"
                                                                                   : "string or integer");
-        if ((st = lf__add_item(g, axis, item)) != LF_OK)
-            return lf_set_error(st, "%s: \"%s\"[%zu]: %s", path, axis, i, lf_last_error());
+        if ((st = lf__add_item(g, axis, item)) != LF_OK) {
+            char msg[512];
+            snprintf(msg, sizeof msg, "%s", lf_last_error());
+            return lf_set_error(st, "%s: \"%s\"[%zu]: %s", path, axis, i, msg);
+        }
     }
     return LF_OK;
 }
