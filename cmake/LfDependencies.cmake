@@ -38,3 +38,25 @@ if(NOT LF_CUDA STREQUAL "OFF")
     set(LF_CUDA_SUMMARY "off (CUDA toolkit not found)")
   endif()
 endif()
+
+# jansson reads JSON (sweep results, grid files); a Debian library, required.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(LF_JANSSON REQUIRED IMPORTED_TARGET jansson)
+
+# Open MPI (or any MPI) for `fusionplan sweep --mpi`: AUTO-detected like CUDA;
+# without it the MPI runner is a stub that returns LF_ENOSYS.
+set(LF_MPI AUTO CACHE STRING "MPI sweeps (fusionplan sweep --mpi): AUTO, ON or OFF")
+set_property(CACHE LF_MPI PROPERTY STRINGS AUTO ON OFF)
+set(LF_HAVE_MPI OFF)
+set(LF_MPI_SUMMARY "off")
+if(NOT LF_MPI STREQUAL "OFF")
+  find_package(MPI QUIET COMPONENTS C)
+  if(MPI_C_FOUND)
+    set(LF_HAVE_MPI ON)
+    set(LF_MPI_SUMMARY "on (MPI ${MPI_C_VERSION}, ${MPIEXEC_EXECUTABLE})")
+  elseif(LF_MPI STREQUAL "ON")
+    message(FATAL_ERROR "LF_MPI=ON but no MPI C library was found (Debian: libopenmpi-dev)")
+  else()
+    set(LF_MPI_SUMMARY "off (MPI not found)")
+  endif()
+endif()

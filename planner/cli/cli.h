@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "explain/explainer.h"
+#include "explain/proposer_named.h"
 #include "hwdesc/hw.h"
 #include "splitter/splitter.h"
 #include "planner/cost/cost.h"
@@ -86,20 +87,10 @@ lf_status lf_cli_parse_ops(const lf_graph *g, const char *list, lf_bitset *out);
 /* Formats bytes for tables: "1,478,656". */
 void lf_cli_commas(int64_t v, char *buf, size_t len);
 
-/* An edge proposer chosen by name, with whatever it needs kept alive: the
- * GNN and explainer weights for gnne, pg, rg, saliency and occlusion. NULL
- * paths mean the weights shipped in explain/weights/ for the cost model's
- * scheme. */
-typedef struct lf_cli_proposer {
-    const lf_proposer *proposer;
-    lf_proposer *wrapped;
-    lf_explainer *owned;
-    const lf_explainer *explainer;
-    lf_gnn gnn;
-    lf_pgx pg;
-    lf_rgx rg;
-    int have_gnn, have_pg, have_rg;
-} lf_cli_proposer;
+/* An edge proposer chosen by name, with whatever it needs kept alive (the
+ * library's lf_named_proposer). NULL paths mean the weights shipped in
+ * explain/weights/ for the cost model's scheme. */
+typedef lf_named_proposer lf_cli_proposer;
 
 lf_status lf_cli_proposer_open(lf_cli_proposer *cp, const char *name, lf_cost_model *cm,
                                const char *gnn_path, const char *pg_path, const char *rg_path);
@@ -123,5 +114,7 @@ int lf_cmd_explain(int argc, char **argv);
 int lf_cmd_train_explainer(int argc, char **argv);
 int lf_cmd_compare(int argc, char **argv);
 int lf_cmd_sweep_buffer(int argc, char **argv);
+int lf_cmd_sweep_grid(int argc, char **argv);
+int lf_cmd_sweep_report(int argc, char **argv);
 
 #endif

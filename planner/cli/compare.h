@@ -71,4 +71,15 @@ void lf_cmp_curve_csv_header(FILE *f);
 void lf_cmp_curve_csv(FILE *f, const lf_cmp_table *t);
 lf_status lf_cmp_curve_svg(const lf_cmp_table *t, const char *path);
 
+/* Where the tables go (compare and sweep-report): the main report to
+ * standard output or `output` in `format` (md, csv, json), also `csv` and
+ * `json` files when set, and budget curves PREFIX.csv and PREFIX.svg (one
+ * SVG per table, PREFIX-<model>-<scheme>-<KB>KB.svg, when there are
+ * several) when `curves` is set. Files are written atomically. */
+typedef struct lf_cmp_out {
+    const char *format, *output, *csv, *json, *curves;
+} lf_cmp_out;
+
+lf_status lf_cmp_emit(const lf_cmp_out *o, lf_cmp_table *tables, int32_t n);
+
 #endif

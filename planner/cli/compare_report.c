@@ -7,6 +7,7 @@
 #include "planner/cli/compare.h"
 #include "planner/io/json.h"
 #include "planner/io/svg_chart.h"
+#include "planner/util/fileio.h"
 
 #define LF_CMP_CURVE_POINTS 100
 
@@ -434,5 +435,71 @@ done:
     free(xs);
     free(ys);
     free(labels);
+    return st;
+}
+
+/* The report goes to standard output or --output in --format, and also to
+ * --csv and --json files when given; then the curves. */
+static lf_status lf__emit_one(const char *format, const char *path, lf_cmp_table *tables, int32_t n)
+{
+    lf_atomic_file af = {0};
+    FILE *f = stdout;
+    lf_status st = LF_OK;
+    if (path) {
+        if ((st = lf_atomic_open(&af, path)) != LF_OK)
+            return st;
+        f = af.f;
+    }
+    if (!strcmp(format, "csv"))
+        lf_cmp_print_csv_header(f);
+    if (!strcmp(format, "json"))
+        fprintf(f, "[\n");
+    for (int32_t i = 0; i < n; i++) {
+        if (!strcmp(format, "md")) {
+            if (i)
+                fprintf(f, "\n");
+            lf_cmp_print_md(f, &tables[i]);
+        } else if (!strcmp(format, "csv")) {
+            lf_cmp_print_csv(f, &tables[i]);
+        } else {
+            lf_cmp_print_json(f, &tables[i]);
+            fprintf(f, i + 1 < n ? ",\n" : "\n");
+        }
+    }
+    if (!strcmp(format, "json"))
+        fprintf(f, "]\n");
+    if (path)
+        return lf_atomic_commit(&af);
+    fflush(stdout);
+    return LF_OK;
+}
+
+lf_status lf_cmp_emit(const lf_cmp_out *o, lf_cmp_table *tables, int32_t n)
+{
+    lf_status st = lf__emit_one(o->format, o->output, tables, n);
+    if (st == LF_OK && o->csv)
+        st = lf__emit_one("csv", o->csv, tables, n);
+    if (st == LF_OK && o->json)
+        st = lf__emit_one("json", o->json, tables, n);
+    lf_atomic_file af = {0};
+    if (st != LF_OK || !o->curves)
+        return st;
+    char path[1024];
+    snprintf(path, sizeof path, "%s.csv", o->curves);
+    if ((st = lf_atomic_open(&af, path)) != LF_OK)
+        return st;
+    lf_cmp_curve_csv_header(af.f);
+    for (int32_t i = 0; i < n; i++)
+        lf_cmp_curve_csv(af.f, &tables[i]);
+    if ((st = lf_atomic_commit(&af)) != LF_OK)
+        return st;
+    for (int32_t i = 0; i < n && st == LF_OK; i++) {
+        if (n == 1)
+            snprintf(path, sizeof path, "%s.svg", o->curves);
+        else
+            snprintf(path, sizeof path, "%s-%s-%s-%lldKB.svg", o->curves, tables[i].model,
+                     tables[i].scheme, (long long)(tables[i].beta / 1024));
+        st = lf_cmp_curve_svg(&tables[i], path);
+    }
     return st;
 }

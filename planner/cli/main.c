@@ -4,6 +4,7 @@
 
 #include "planner/cli/cli.h"
 #include "planner/gpu/device.h"
+#include "search/sweep/sweep.h"
 
 typedef struct lf__command_entry {
     const char *name;
@@ -23,6 +24,8 @@ static const lf__command_entry lf__commands[] = {
     {"train-explainer", "train the PGExplainer or RG-Explainer on a dataset", lf_cmd_train_explainer},
     {"compare", "compare searches and explainer-guided splitters over seeds, with the optimum", lf_cmd_compare},
     {"sweep-buffer", "DRAM and valid-group fraction as the buffer doubles (paper Fig. 3)", lf_cmd_sweep_buffer},
+    {"sweep", "run a grid of searches, one JSON line per cell: resumable, --cell jobs, MPI", lf_cmd_sweep_grid},
+    {"sweep-report", "compare's tables and budget curves from sweep results files", lf_cmd_sweep_report},
     {"bench", "benchmark the searches against the exact optimum (bench search)", lf_cmd_bench},
 };
 
@@ -49,6 +52,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--version") == 0) {
         printf("fusionplan %s\n", LF_VERSION);
+        printf("MPI sweeps: %s\n", lf_sweep_mpi_built() ? "built (fusionplan sweep --mpi)"
+                                                         : "not built (MPI not found at configure time)");
         int32_t n = 0;
         if (!lf_gpu_built())
             printf("GPU support: not built (CUDA or cuDNN not found at configure time)\n");

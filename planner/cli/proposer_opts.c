@@ -1,82 +1,14 @@
-/* Edge proposers by name for the CLI: the analytic ones (all, random,
- * attrib) and the GNN explainers (gnne, pg, rg, saliency, occlusion), which
- * need the trained GNN and, for pg and rg, their own weights. Weight files
- * default to the ones shipped in explain/weights/ for the cost model's scheme. */
-#include <stdio.h>
-#include <string.h>
-
-#include "explain/weights.h"
+/* Edge proposers by name for the CLI: thin wrappers over the library's
+ * explain/proposer_named.h. */
 #include "planner/cli/cli.h"
-
-static int lf__is_explainer(const char *name)
-{
-    const char *names[] = {"gnne", "pg", "rg", "saliency", "occlusion"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(name, names[i]) == 0)
-            return 1;
-    return 0;
-}
-
-/* The shipped weight file `kind`-`scheme`.bin, or the user's path. */
-static const char *lf__weights_path(char *buf, size_t len, const char *given, const char *kind,
-                                    const char *scheme)
-{
-    if (given)
-        return given;
-    snprintf(buf, len, "%s/%s-%s.bin", LF_WEIGHTS_DIR, kind, scheme);
-    return buf;
-}
 
 lf_status lf_cli_proposer_open(lf_cli_proposer *cp, const char *name, lf_cost_model *cm,
                                const char *gnn_path, const char *pg_path, const char *rg_path)
 {
-    memset(cp, 0, sizeof *cp);
-    if (!lf__is_explainer(name))
-        return lf_proposer_find(name, &cp->proposer);
-    const char *scheme = lf_cost_scheme_name(cm);
-    char buf[1024];
-    lf_status st = lf_gnn_load(&cp->gnn, lf__weights_path(buf, sizeof buf, gnn_path, "gnn", scheme), NULL);
-    if (st != LF_OK)
-        return st;
-    cp->have_gnn = 1;
-    if (strcmp(name, "saliency") == 0) {
-        cp->explainer = lf_explainer_saliency();
-    } else if (strcmp(name, "occlusion") == 0) {
-        cp->explainer = lf_explainer_occlusion();
-    } else if (strcmp(name, "gnne") == 0) {
-        st = lf_explainer_gnne_create(&cp->owned, NULL);
-        cp->explainer = cp->owned;
-    } else if (strcmp(name, "pg") == 0) {
-        st = lf_pgx_load(&cp->pg, lf__weights_path(buf, sizeof buf, pg_path, "pg", scheme));
-        cp->have_pg = st == LF_OK;
-        if (st == LF_OK)
-            st = lf_explainer_pg_create(&cp->owned, &cp->pg);
-        cp->explainer = cp->owned;
-    } else {
-        st = lf_rgx_load(&cp->rg, lf__weights_path(buf, sizeof buf, rg_path, "rg", scheme));
-        cp->have_rg = st == LF_OK;
-        if (st == LF_OK)
-            st = lf_explainer_rg_create(&cp->owned, &cp->rg);
-        cp->explainer = cp->owned;
-    }
-    if (st == LF_OK)
-        st = lf_proposer_from_explainer(&cp->wrapped, cp->explainer, &cp->gnn);
-    if (st == LF_OK)
-        cp->proposer = cp->wrapped;
-    else
-        lf_cli_proposer_close(cp);
-    return st;
+    return lf_named_proposer_open(cp, name, cm, gnn_path, pg_path, rg_path);
 }
 
 void lf_cli_proposer_close(lf_cli_proposer *cp)
 {
-    lf_proposer_free(cp->wrapped);
-    lf_explainer_free(cp->owned);
-    if (cp->have_pg)
-        lf_pgx_free(&cp->pg);
-    if (cp->have_rg)
-        lf_rgx_free(&cp->rg);
-    if (cp->have_gnn)
-        lf_gnn_free(&cp->gnn);
-    memset(cp, 0, sizeof *cp);
+    lf_named_proposer_close(cp);
 }

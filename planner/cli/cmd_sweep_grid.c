@@ -1,0 +1,233 @@
+/* fusionplan sweep: a grid of (network, scheme, buffer, search, proposer,
+ * seed) cells, each one JSON line appended to a results file; --list and
+ * --cell I for other launchers (GNU parallel, Slurm arrays), --resume after
+ * a kill, --mpi under mpirun. A thin wrapper over search/sweep/sweep.h. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "planner/cli/cli.h"
+#include "search/sweep/sweep.h"
+
+static void lf__progress(void *ctx, int64_t cell, const char *key, int64_t dram, double wall,
+                         const char *error, int64_t done, int64_t todo)
+{
+    (void)ctx;
+    if (error)
+        fprintf(stderr, "sweep: [%" PRId64 "/%" PRId64 "] cell %" PRId64 " %s: FAILED: %s\n", done, todo,
+                cell, key, error);
+    else
+        fprintf(stderr, "sweep: [%" PRId64 "/%" PRId64 "] cell %" PRId64 " %s: %.3f MB in %.2f s\n", done,
+                todo, cell, key, (double)dram / 1e6, wall);
+}
+
+/* Axes from the flags (after the grid file, so flags win). */
+static int lf__axes(const lf_cli_command *cmd, lf_sweep_grid *g)
+{
+    static const char *const axes[][2] = {{"models", "models"},     {"schemes", "schemes"},
+                                          {"buffers", "buffers"},   {"searches", "searches"},
+                                          {"proposers", "proposers"}};
+    for (size_t i = 0; i < sizeof axes / sizeof axes[0]; i++) {
+        const char *v = lf_cli_get(cmd, axes[i][0]);
+        if (v && lf_sweep_grid_set(g, axes[i][1], v) != LF_OK)
+            return lf_cli_usage_error(cmd, "--%s: %s", axes[i][0], lf_last_error());
+    }
+    /* --seeds K with --seed S (as compare), or an explicit list "1,4,9" / range "1-10". */
+    const char *seeds = lf_cli_get(cmd, "seeds"), *seed = lf_cli_get(cmd, "seed");
+    if (seeds && strpbrk(seeds, ",-")) {
+        if (seed)
+            return lf_cli_usage_error(cmd, "--seed goes with a count --seeds K, not a list");
+        if (lf_sweep_grid_set(g, "seeds", seeds) != LF_OK)
+            return lf_cli_usage_error(cmd, "--seeds: %s", lf_last_error());
+    } else if (seeds || seed) {
+        int64_t k, s;
+        int rc;
+        if ((rc = lf_cli_int(cmd, "seeds", 3, 1, LF_SWEEP_MAX_ITEMS, &k)) ||
+            (rc = lf_cli_int(cmd, "seed", 1, 0, INT64_MAX / 2, &s)))
+            return rc;
+        char range[64];
+        snprintf(range, sizeof range, "%" PRId64 "-%" PRId64, s, s + k - 1);
+        if (lf_sweep_grid_set(g, "seeds", range) != LF_OK)
+            return lf_cli_usage_error(cmd, "--seeds: %s", lf_last_error());
+    }
+    int64_t x;
+    int rc;
+    if ((rc = lf_cli_int(cmd, "budget", g->budget, 1, 100000000, &x)))
+        return rc;
+    g->budget = x;
+    if ((rc = lf_cli_int(cmd, "k", g->k, 0, 1000000, &x)))
+        return rc;
+    g->k = (int32_t)x;
+    if ((rc = lf_cli_int(cmd, "population", g->population, 1, 100000, &x)))
+        return rc;
+    g->population = (int32_t)x;
+    if ((rc = lf_cli_int(cmd, "threads", g->threads, 0, 1024, &x)))
+        return rc;
+    g->threads = (int32_t)x;
+    if (lf_cli_get(cmd, "no-exact"))
+        g->exact = 0;
+    if (lf_cli_get(cmd, "no-split-gap"))
+        g->split_gap = 0;
+    return 0;
+}
+
+/* --cell I: one cell, its line to standard output or appended to -o. */
+static int lf__one_cell(const lf_cli_command *cmd, const lf_sweep_grid *g, int64_t cell, const char *out,
+                        int resume)
+{
+    lf_status st;
+    int fd = -1;
+    int64_t n = lf_sweep_n_cells(g);
+    uint8_t *done = calloc((size_t)n, 1);
+    if (!done)
+        return lf_cli_fail(lf_set_error(LF_ENOMEM, "out of memory"));
+    if (out && (st = lf_sweep_results_open(g, out, resume ? LF_SWEEP_RESUME : LF_SWEEP_APPEND, done,
+                                           &fd)) != LF_OK) {
+        free(done);
+        return lf_cli_fail(st);
+    }
+    if (done[cell]) {
+        if (!lf_cli_get(cmd, "quiet"))
+            fprintf(stderr, "sweep: cell %" PRId64 " is already in %s\n", cell, out);
+        free(done);
+        close(fd);
+        return LF_EXIT_OK;
+    }
+    free(done);
+    lf_sweep_runner *r = NULL;
+    char *line = NULL;
+    int failed = 0;
+    if ((st = lf_sweep_runner_create(&r, g)) == LF_OK)
+        st = lf_sweep_run_cell(r, cell, &line, &failed);
+    lf_sweep_runner_free(r);
+    if (st == LF_OK && out)
+        st = lf_sweep_results_append(fd, out, line);
+    else if (st == LF_OK && (fputs(line, stdout) == EOF || fflush(stdout) != 0))
+        st = lf_set_error(LF_EIO, "standard output: write failed");
+    if (fd >= 0)
+        close(fd);
+    int rc = st != LF_OK ? lf_cli_fail(st) : LF_EXIT_OK;
+    if (st == LF_OK && failed) {
+        fprintf(stderr, "fusionplan sweep: cell %" PRId64 " failed; its line carries the error\n", cell);
+        rc = LF_EXIT_FAIL;
+    }
+    free(line);
+    return rc;
+}
+
+int lf_cmd_sweep_grid(int argc, char **argv)
+{
+    lf_cli_opt opts[] = {
+        {"grid", "FILE", "grid file (JSON: the axes and settings below; flags given as well win)", NULL},
+        {"models", "LIST", "built-in networks (default mobilenet_v2)", NULL},
+        {"schemes", "LIST", "cost models: lbdf, brr (default lbdf)", NULL},
+        {"buffers", "LIST", "on-chip buffer sizes, e.g. 128KB,256KB (default: the hardware's)", NULL},
+        {"searches", "LIST", "ls, rs, nsga2 (default all three)", NULL},
+        {"proposers", "LIST", "none (the random split), gnne, pg, rg, attrib, all, random, saliency, "
+                              "occlusion (default none,gnne,pg,rg)", NULL},
+        {"budget", "N", "plans proposed per search (default 2000)", NULL},
+        {"seeds", "K|LIST", "K seeds from --seed (default 3), or a list 1,4,9 or range 1-10", NULL},
+        {"seed", "S", "first seed with a count --seeds K (default 1)", NULL},
+        {"k", "N", "edges a tree proposer may return (default 3)", NULL},
+        {"population", "K", "LS top-K and NSGA-II population (default 10)", NULL},
+        {"threads", "T", "OpenMP threads per cell (default 1: cells are what runs in parallel; 0: all "
+                         "cores)", NULL},
+        {"hw", "FILE", "hardware description XML (element sizes; the buffer is set per cell)", NULL},
+        {"no-exact", NULL, "no exact optimum and gap per cell", NULL},
+        {"no-split-gap", NULL, "do not measure the tree splitter's split gap", NULL},
+        {"output", "FILE", "(or -o) results file, one JSON line per cell (required unless --list or "
+                           "--cell)", NULL},
+        {"list", NULL, "print the cells (index and key), one per line, and exit", NULL},
+        {"cell", "I", "run cell I only: its line to standard output, or appended to -o", NULL},
+        {"resume", NULL, "skip the cells already in the results file (a truncated last line is redone)",
+         NULL},
+        {"mpi", NULL, "run under MPI (mpirun -np N): rank 0 hands out cells, writes the file in cell order",
+         NULL},
+        {"quiet", NULL, "no progress lines on standard error", NULL},
+    };
+    lf_cli_command cmd = {
+        "sweep", "Run a grid of searches, one JSON line per cell, resumable, on one machine or many.",
+        "sweep [--grid FILE] [--models LIST] [--buffers LIST] [--schemes LIST] [--searches LIST] "
+        "[--proposers LIST] [--budget N] [--seeds K] (-o RESULTS.jsonl [--resume] [--mpi] | --list | "
+        "--cell I [-o FILE])",
+        "Cells are the grid's (network, scheme, buffer, search, proposer, seed) in that order, the\n"
+        "seed fastest. Each cell runs one search with a fresh cost model and appends one JSON line:\n"
+        "its settings, DRAM, MBU, groups, rectify rate, split gap, the exact optimum and gap, the\n"
+        "budget curve, tool version and graph hash, and its wall time. The lines do not depend on\n"
+        "how the cells were run (one process, --cell jobs, MPI), except the wall times. Turn the\n"
+        "file into compare's tables with `fusionplan sweep-report`. See docs/experiments.md.",
+        opts, (int)(sizeof opts / sizeof opts[0])};
+    int rc = lf_cli_parse(&cmd, argc, argv);
+    if (rc)
+        return rc == 1 ? LF_EXIT_OK : rc;
+    lf_sweep_grid g;
+    lf_sweep_grid_init(&g);
+    const char *grid_file = lf_cli_get(&cmd, "grid"), *hw = lf_cli_get(&cmd, "hw");
+    const char *out = lf_cli_get(&cmd, "output"), *cell_arg = lf_cli_get(&cmd, "cell");
+    int list = lf_cli_get(&cmd, "list") != NULL, mpi = lf_cli_get(&cmd, "mpi") != NULL;
+    int resume = lf_cli_get(&cmd, "resume") != NULL, quiet = lf_cli_get(&cmd, "quiet") != NULL;
+    lf_status st;
+    if (hw && (st = lf_sweep_grid_set_hw(&g, hw)) != LF_OK) {
+        rc = lf_cli_fail(st);
+        goto done;
+    }
+    /* The default buffer is the hardware's. */
+    if (hw)
+        g.buffers[0] = g.hw.buffer_bytes;
+    if (grid_file && (st = lf_sweep_grid_load(&g, grid_file)) != LF_OK) {
+        rc = lf_cli_fail(st);
+        goto done;
+    }
+    if ((rc = lf__axes(&cmd, &g)))
+        goto done;
+    int64_t n = lf_sweep_n_cells(&g);
+    if (list + (cell_arg != NULL) + mpi > 1) {
+        rc = lf_cli_usage_error(&cmd, "--list, --cell and --mpi exclude each other");
+        goto done;
+    }
+    if (list) {
+        for (int64_t i = 0; i < n; i++) {
+            lf_sweep_cell c;
+            char key[512];
+            lf_sweep_cell_get(&g, i, &c);
+            lf_sweep_cell_key(&c, key, sizeof key);
+            printf("%" PRId64 "\t%s\n", i, key);
+        }
+        rc = fflush(stdout) == 0 ? LF_EXIT_OK : lf_cli_fail(lf_set_error(LF_EIO, "standard output: write failed"));
+        goto done;
+    }
+    if (cell_arg) {
+        int64_t cell;
+        if ((rc = lf_cli_int(&cmd, "cell", 0, 0, n - 1, &cell)))
+            goto done;
+        if (resume && !out) {
+            rc = lf_cli_usage_error(&cmd, "--resume with --cell needs -o FILE");
+            goto done;
+        }
+        rc = lf__one_cell(&cmd, &g, cell, out, resume);
+        goto done;
+    }
+    if (!out) {
+        rc = lf_cli_usage_error(&cmd, "missing -o RESULTS.jsonl (or --list, --cell I)");
+        goto done;
+    }
+    int64_t failed = 0;
+    lf_sweep_options o = {out, resume, quiet ? NULL : lf__progress, NULL, &failed};
+    int rank = 0;
+    st = mpi ? lf_sweep_run_mpi(&g, &o, &rank) : lf_sweep_run(&g, &o);
+    if (rank != 0)
+        rc = st == LF_OK ? LF_EXIT_OK : LF_EXIT_FAIL;
+    else if (st != LF_OK)
+        rc = lf_cli_fail(st);
+    else if (failed) {
+        fprintf(stderr, "fusionplan sweep: %" PRId64 " cell%s failed; their lines in %s carry the error\n",
+                failed, failed == 1 ? "" : "s", out);
+        rc = LF_EXIT_FAIL;
+    }
+done:
+    lf_sweep_grid_destroy(&g);
+    return rc;
+}

@@ -1,0 +1,426 @@
+/* Unit tests for search/sweep: grids and their cell order, grid files, one
+ * cell against the search and the exact planner run directly, failing
+ * cells, results files (scan, truncated last line, resume) and reading
+ * lines back. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "models/registry.h"
+#include "planner/exact/exact.h"
+#include "planner/util/fileio.h"
+#include "search/partition/search.h"
+#include "search/sweep/sweep.h"
+#include "splitter/proposer.h"
+#include "splitter/tree.h"
+#include "tests/testlib.h"
+
+static char lf_tmpdir[256];
+
+static const char *tmp_path(const char *name)
+{
+    static char buf[4][512];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", lf_tmpdir, name);
+    return buf[k];
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+static long file_size(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 ? (long)sb.st_size : -1;
+}
+
+/* The line without its wall times (its last two members). */
+static void strip_wall(char *line)
+{
+    char *w = strstr(line, ", \"wall_s\": ");
+    if (w)
+        *w = '\0';
+}
+
+static void small_grid(lf_sweep_grid *g)
+{
+    lf_sweep_grid_init(g);
+    CHECK_OK(lf_sweep_grid_set(g, "models", "mobilenet_v2"));
+    CHECK_OK(lf_sweep_grid_set(g, "buffers", "128KB"));
+    CHECK_OK(lf_sweep_grid_set(g, "searches", "ls,rs"));
+    CHECK_OK(lf_sweep_grid_set(g, "proposers", "none,attrib"));
+    CHECK_OK(lf_sweep_grid_set(g, "seeds", "4,5"));
+    g->budget = 60;
+}
+
+static void test_grid_order(void)
+{
+    lf_sweep_grid g;
+    lf_sweep_grid_init(&g);
+    /* Defaults: mobilenet_v2, lbdf, the built-in buffer, 3 searches, 4 proposers, 3 seeds. */
+    CHECK_EQ_I64(lf_sweep_n_cells(&g), 1 * 1 * 1 * 3 * 4 * 3);
+    CHECK_EQ_I64(g.budget, 2000);
+    CHECK_EQ_I64(g.threads, 1);
+    CHECK_OK(lf_sweep_grid_set(&g, "models", "resnet18,mobilenet_v2"));
+    CHECK_OK(lf_sweep_grid_set(&g, "schemes", "lbdf,brr"));
+    CHECK_OK(lf_sweep_grid_set(&g, "buffers", "128KB,256KB,1MiB"));
+    CHECK_OK(lf_sweep_grid_set(&g, "searches", "rs,local"));
+    CHECK_OK(lf_sweep_grid_set(&g, "proposers", "none,pg"));
+    CHECK_OK(lf_sweep_grid_set(&g, "seeds", "7,1-3"));
+    int64_t n = lf_sweep_n_cells(&g);
+    CHECK_EQ_I64(n, 2 * 2 * 3 * 2 * 2 * 4);
+    /* index = ((((m*S + s)*B + b)*Q + q)*P + p)*K + k, seeds in the given order. */
+    lf_sweep_cell c;
+    char key[512];
+    int64_t i = ((((1 * 2 + 1) * 3 + 2) * 2 + 0) * 2 + 1) * 4 + 0;
+    CHECK_OK(lf_sweep_cell_get(&g, i, &c));
+    lf_sweep_cell_key(&c, key, sizeof key);
+    CHECK_STR(key, "mobilenet_v2/brr/1048576/random/pg/7");
+    CHECK_EQ_I64(c.index, i);
+    CHECK_OK(lf_sweep_cell_get(&g, 0, &c));
+    lf_sweep_cell_key(&c, key, sizeof key);
+    CHECK_STR(key, "resnet18/lbdf/131072/random/none/7");
+    CHECK_OK(lf_sweep_cell_get(&g, 1, &c));
+    CHECK_EQ_I64(c.seed, 1);
+    CHECK_OK(lf_sweep_cell_get(&g, n - 1, &c));
+    lf_sweep_cell_key(&c, key, sizeof key);
+    CHECK_STR(key, "mobilenet_v2/brr/1048576/local/pg/3");
+    CHECK(lf_sweep_cell_get(&g, n, &c) == LF_EINVAL);
+    CHECK(lf_sweep_cell_get(&g, -1, &c) == LF_EINVAL);
+    /* Keys are unique. */
+    char (*keys)[128] = malloc((size_t)n * sizeof *keys);
+    int dup = 0;
+    for (int64_t a = 0; keys && a < n; a++) {
+        lf_sweep_cell_get(&g, a, &c);
+        lf_sweep_cell_key(&c, keys[a], sizeof keys[a]);
+        for (int64_t b = 0; b < a; b++)
+            dup += !strcmp(keys[a], keys[b]);
+    }
+    CHECK_EQ_I64(dup, 0);
+    free(keys);
+
+    /* Bad names and lists, each naming the culprit. */
+    CHECK(lf_sweep_grid_set(&g, "models", "resnet18,nonet") == LF_EINVAL);
+    CHECK(strstr(lf_last_error(), "nonet") != NULL);
+    CHECK(lf_sweep_grid_set(&g, "schemes", "lbdf,xyz") == LF_EINVAL);
+    CHECK(lf_sweep_grid_set(&g, "searches", "dfs") == LF_EINVAL);
+    CHECK(lf_sweep_grid_set(&g, "proposers", "none,oracle") == LF_EINVAL);
+    CHECK(strstr(lf_last_error(), "oracle") != NULL);
+    CHECK(lf_sweep_grid_set(&g, "seeds", "5-3") == LF_EINVAL);
+    CHECK(lf_sweep_grid_set(&g, "seeds", "1,x") == LF_EINVAL);
+    CHECK(lf_sweep_grid_set(&g, "seeds", "2,2") == LF_EINVAL);
+    CHECK(lf_sweep_grid_set(&g, "buffers", "12XB") == LF_EINVAL);
+    CHECK(lf_sweep_grid_set(&g, "searches", "ls,local") == LF_EINVAL); /* the same search twice */
+    CHECK(lf_sweep_grid_set(&g, "models", "") == LF_EINVAL);
+    CHECK(lf_sweep_grid_set(&g, "colours", "red") == LF_EINVAL);
+    CHECK(lf_sweep_grid_set(&g, "seeds", "1-65") == LF_ELIMIT);
+    lf_sweep_grid_destroy(&g);
+
+    /* Curve points are compare's: at most 100, evenly spaced, the last at the budget. */
+    int64_t pts[100];
+    CHECK_EQ_I64(lf_sweep_curve_points(150, pts), 75);
+    CHECK_EQ_I64(pts[0], 2);
+    CHECK_EQ_I64(pts[74], 150);
+    CHECK_EQ_I64(lf_sweep_curve_points(7, pts), 7);
+    CHECK_EQ_I64(lf_sweep_curve_points(1000, pts), 100);
+    CHECK_EQ_I64(pts[99], 1000);
+    CHECK_EQ_I64(lf_sweep_curve_points(1001, pts), 91); /* step 11 */
+    CHECK_EQ_I64(pts[90], 1001);
+}
+
+static void test_grid_file(void)
+{
+    lf_sweep_grid g;
+    lf_sweep_grid_init(&g);
+    const char *p = tmp_path("grid.json");
+    write_text(p, "{\"models\": [\"resnet18\"], \"buffers\": [\"128KB\", 262144], \"searches\": [\"nsga2\"],\n"
+                  " \"proposers\": [\"none\"], \"seeds\": {\"first\": 3, \"count\": 4}, \"budget\": 77,\n"
+                  " \"k\": 2, \"population\": 6, \"threads\": 2, \"exact\": false, \"split_gap\": false}\n");
+    CHECK_OK(lf_sweep_grid_load(&g, p));
+    CHECK_EQ_I64(lf_sweep_n_cells(&g), 1 * 1 * 2 * 1 * 1 * 4);
+    CHECK_EQ_I64(g.buffers[1], 262144);
+    CHECK_EQ_I64(g.seeds[0], 3);
+    CHECK_EQ_I64(g.seeds[3], 6);
+    CHECK_EQ_I64(g.budget, 77);
+    CHECK_EQ_I64(g.k, 2);
+    CHECK_EQ_I64(g.population, 6);
+    CHECK_EQ_I64(g.threads, 2);
+    CHECK_EQ_I64(g.exact, 0);
+    CHECK_EQ_I64(g.split_gap, 0);
+    CHECK_STR(g.schemes[0], "lbdf"); /* not given: kept */
+
+    /* A misspelt member is an error naming the file and the member. */
+    write_text(p, "{\"model\": [\"resnet18\"]}");
+    CHECK(lf_sweep_grid_load(&g, p) == LF_EPARSE);
+    CHECK(strstr(lf_last_error(), "grid.json") && strstr(lf_last_error(), "\"model\""));
+    write_text(p, "{\"models\": [\"resnet18\"],\n \"budget\": 0}");
+    CHECK(lf_sweep_grid_load(&g, p) == LF_EPARSE);
+    CHECK(strstr(lf_last_error(), "budget") != NULL);
+    write_text(p, "{\"models\": [\"resnet18\"],\n \"budget\": }");
+    CHECK(lf_sweep_grid_load(&g, p) == LF_EPARSE);
+    CHECK(strstr(lf_last_error(), "grid.json:2") != NULL);
+    write_text(p, "{\"models\": [\"nonet\"]}");
+    CHECK(lf_sweep_grid_load(&g, p) == LF_EINVAL);
+    CHECK(strstr(lf_last_error(), "\"models\"[0]") && strstr(lf_last_error(), "nonet"));
+    write_text(p, "{\"models\": [], \"budget\": 5}");
+    CHECK(lf_sweep_grid_load(&g, p) == LF_EPARSE);
+    write_text(p, "[1, 2]");
+    CHECK(lf_sweep_grid_load(&g, p) == LF_EPARSE);
+    write_text(p, "{\"budget\": 5, \"budget\": 6}");
+    CHECK(lf_sweep_grid_load(&g, p) == LF_EPARSE);
+    CHECK(lf_sweep_grid_load(&g, tmp_path("missing.json")) == LF_EIO);
+    lf_sweep_grid_destroy(&g);
+}
+
+/* A cell's figures are those of the search and the exact planner run
+ * directly with the same settings. */
+static void test_cell_matches_direct_runs(void)
+{
+    lf_sweep_grid g;
+    small_grid(&g);
+    lf_sweep_runner *r = NULL;
+    CHECK_OK(lf_sweep_runner_create(&r, &g));
+    const char *p = tmp_path("cells.jsonl");
+    unlink(p);
+    int fd = -1;
+    uint8_t done[8] = {0};
+    CHECK_OK(lf_sweep_results_open(&g, p, LF_SWEEP_FRESH, done, &fd));
+    char *lines[8] = {0};
+    for (int64_t i = 0; i < 8; i++) {
+        int failed = 1;
+        CHECK_OK(lf_sweep_run_cell(r, i, &lines[i], &failed));
+        CHECK_EQ_I64(failed, 0);
+        CHECK(lines[i] && lines[i][strlen(lines[i]) - 1] == '\n');
+        CHECK_OK(lf_sweep_results_append(fd, p, lines[i]));
+    }
+    close(fd);
+    lf_sweep_record *rec = NULL;
+    int64_t n = 0, truncated = 0;
+    CHECK_OK(lf_sweep_records_load(p, &rec, &n, &truncated));
+    CHECK_EQ_I64(n, 8);
+    CHECK_EQ_I64(truncated, 0);
+
+    lf_graph *gr = NULL;
+    CHECK_OK(lf_model_build("mobilenet_v2", NULL, &gr));
+    lf_hw hw;
+    lf_hw_default(&hw);
+    hw.buffer_bytes = 131072;
+    lf_cost_model *cm = NULL;
+    CHECK_OK(lf_cost_model_create(&cm, gr, &hw, "lbdf"));
+    lf_plan ep;
+    lf_plan_metrics em;
+    CHECK_OK(lf_exact_plan(cm, NULL, &ep, NULL));
+    CHECK_OK(lf_plan_metrics_compute(&ep, cm, &em));
+    lf_plan_destroy(&ep);
+    for (int64_t i = 0; i < n && n == 8; i++) {
+        lf_sweep_record *c = &rec[i];
+        CHECK_EQ_I64(c->cell, i);
+        CHECK(c->error == NULL);
+        CHECK_EQ_I64(c->budget, 60);
+        CHECK_EQ_I64(c->n_curve, 60);
+        CHECK(c->has_exact);
+        CHECK_EQ_I64(c->exact_dram_fusable, em.dram_fusable);
+        CHECK_EQ_I64(c->exact_dram_all, em.dram_all);
+        CHECK(c->dram_fusable >= c->exact_dram_fusable);
+        CHECK_EQ_I64(c->curve[c->n_curve - 1], c->dram_fusable);
+        CHECK(c->graph_hash && strlen(c->graph_hash) == 16);
+        /* The search without a splitter has no rectify rate. */
+        CHECK(!strcmp(c->proposer, "none") == !!isnan(c->rectify_rate));
+        if (!(i == 2 || i == 3 || i == 4 || i == 7))
+            continue; /* direct runs of a few cells */
+        lf_search_config cfg;
+        lf_search_config_default(&cfg);
+        cfg.algorithm = c->search;
+        cfg.budget = 60;
+        cfg.seed = c->seed;
+        cfg.threads = 1;
+        cfg.quiet = 1;
+        lf_splitter *sp = NULL;
+        const lf_proposer *prop = NULL;
+        if (!strcmp(c->proposer, "attrib")) {
+            lf_tree_options topt;
+            lf_tree_options_default(&topt);
+            CHECK_OK(lf_proposer_find("attrib", &prop));
+            CHECK_OK(lf_splitter_tree_create(&sp, prop, 3, &topt));
+        }
+        cfg.splitter = sp;
+        lf_search_result res;
+        memset(&res, 0, sizeof res);
+        CHECK_OK(lf_search_run(cm, &cfg, &res));
+        CHECK_EQ_I64(c->dram_fusable, res.metrics.dram_fusable);
+        CHECK_EQ_I64(c->dram_all, res.metrics.dram_all);
+        CHECK_EQ_I64(c->mbu, res.metrics.mbu);
+        CHECK_EQ_I64(c->groups, res.metrics.n_groups);
+        CHECK_EQ_I64(c->invalid_groups, res.invalid_groups);
+        lf_search_result_destroy(&res);
+        lf_splitter_free(sp);
+    }
+    lf_cost_model_free(cm);
+    lf_graph_free(gr);
+    lf_sweep_records_free(rec, n);
+
+    /* The same cell from a fresh runner (nothing cached) is the same line
+     * up to the wall times. */
+    lf_sweep_runner *r2 = NULL;
+    CHECK_OK(lf_sweep_runner_create(&r2, &g));
+    char *again = NULL;
+    int failed = 0;
+    CHECK_OK(lf_sweep_run_cell(r2, 6, &again, &failed));
+    if (again && lines[6]) {
+        strip_wall(again);
+        char *copy = strdup(lines[6]);
+        strip_wall(copy);
+        CHECK_STR(again, copy);
+        free(copy);
+    }
+    free(again);
+    lf_sweep_runner_free(r2);
+
+    /* A failing cell (a population the search rejects, set through the
+     * library) still yields a line, with the error. */
+    g.population = 0;
+    CHECK_OK(lf_sweep_runner_create(&r2, &g));
+    CHECK_OK(lf_sweep_run_cell(r2, 0, &again, &failed));
+    CHECK_EQ_I64(failed, 1);
+    CHECK(again && strstr(again, "\"error\": \"") && strstr(again, "\"cell\": 0, "));
+    lf_sweep_runner_free(r2);
+    if (again) {
+        write_text(p, again);
+        CHECK_OK(lf_sweep_records_load(p, &rec, &n, &truncated));
+        CHECK_EQ_I64(n, 1);
+        CHECK(n == 1 && rec[0].error != NULL);
+        lf_sweep_records_free(rec, n);
+    }
+    free(again);
+    CHECK(lf_sweep_run_cell(r, 8, &again, &failed) == LF_EINVAL);
+    for (int i = 0; i < 8; i++)
+        free(lines[i]);
+    lf_sweep_runner_free(r);
+    lf_sweep_grid_destroy(&g);
+}
+
+/* Results files: a full run, a truncated last line cut on resume and the
+ * cell redone, refusals, and lines that do not belong to the grid. */
+static void test_results_resume(void)
+{
+    lf_sweep_grid g;
+    small_grid(&g);
+    CHECK_OK(lf_sweep_grid_set(&g, "searches", "ls"));
+    g.exact = 0;
+    const char *p = tmp_path("run.jsonl");
+    unlink(p);
+    lf_sweep_options o = {p, 0, NULL, NULL, NULL};
+    CHECK_OK(lf_sweep_run(&g, &o));
+    char *full = NULL;
+    long full_len = 0;
+    CHECK_OK(lf_read_file(p, &full, &full_len));
+    int nl = 0;
+    for (long i = 0; full && i < full_len; i++)
+        nl += full[i] == '\n';
+    CHECK_EQ_I64(nl, 4);
+    /* Again without --resume: refused, the file untouched. */
+    CHECK(lf_sweep_run(&g, &o) == LF_EINVAL);
+    CHECK(strstr(lf_last_error(), "--resume") != NULL);
+    CHECK_EQ_I64(file_size(p), full_len);
+
+    /* Two complete lines and half of the third, as a kill while writing leaves. */
+    const char *l3 = full;
+    for (int k = 0; k < 2; k++)
+        l3 = strchr(l3, '\n') + 1;
+    long keep = (long)(l3 - full);
+    const char *l4 = strchr(l3, '\n') + 1;
+    FILE *f = fopen(p, "wb");
+    fwrite(full, 1, (size_t)keep + (size_t)(l4 - l3) / 2, f);
+    fclose(f);
+    uint8_t done[4] = {0};
+    int64_t valid = -1, lines = -1;
+    CHECK_OK(lf_sweep_results_scan(&g, p, done, &valid, &lines));
+    CHECK_EQ_I64(valid, keep);
+    CHECK_EQ_I64(lines, 2);
+    CHECK(done[0] && done[1] && !done[2] && !done[3]);
+    /* Appending one --cell to it is refused (it would glue onto the half line). */
+    int fd = -1;
+    CHECK(lf_sweep_results_open(&g, p, LF_SWEEP_APPEND, done, &fd) == LF_EINVAL);
+    /* Resume: the half line is cut, cells 2 and 3 are redone: the same
+     * lines as the full run up to the wall times, no duplicate. */
+    o.resume = 1;
+    CHECK_OK(lf_sweep_run(&g, &o));
+    char *resumed = NULL;
+    long rlen = 0;
+    CHECK_OK(lf_read_file(p, &resumed, &rlen));
+    lf_sweep_record *a = NULL, *b = NULL;
+    int64_t na = 0, nb = 0, ta = 0, tb = 0;
+    write_text(tmp_path("full.jsonl"), full);
+    CHECK_OK(lf_sweep_records_load(tmp_path("full.jsonl"), &a, &na, &ta));
+    CHECK_OK(lf_sweep_records_load(p, &b, &nb, &tb));
+    CHECK_EQ_I64(na, 4);
+    CHECK_EQ_I64(nb, 4);
+    for (int64_t i = 0; i < na && i < nb; i++) {
+        CHECK_EQ_I64(b[i].cell, i);
+        CHECK_EQ_I64(a[i].dram_fusable, b[i].dram_fusable);
+        CHECK_STR(a[i].key, b[i].key);
+    }
+    lf_sweep_records_free(a, na);
+    lf_sweep_records_free(b, nb);
+    /* Resuming a complete file adds nothing. */
+    CHECK_OK(lf_sweep_run(&g, &o));
+    CHECK_EQ_I64(file_size(p), rlen);
+
+    /* A line of another grid, or a malformed line before the last: errors
+     * naming the file and line. */
+    char *bad = malloc((size_t)rlen + 64);
+    const char *second = strchr(resumed, '\n') + 1;
+    snprintf(bad, (size_t)rlen + 64, "%.*s{\"cell\": 1, oops\n%s", (int)(second - resumed), resumed,
+             strchr(second, '\n') + 1);
+    write_text(p, bad);
+    memset(done, 0, sizeof done);
+    CHECK(lf_sweep_results_scan(&g, p, done, &valid, &lines) == LF_EPARSE);
+    CHECK(strstr(lf_last_error(), "run.jsonl:2:") != NULL);
+    lf_sweep_record *rec = NULL;
+    int64_t n = 0, t = 0;
+    CHECK(lf_sweep_records_load(p, &rec, &n, &t) == LF_EPARSE);
+    CHECK(strstr(lf_last_error(), "run.jsonl:2:") != NULL);
+    CHECK_OK(lf_sweep_grid_set(&g, "seeds", "4,6"));
+    write_text(p, resumed);
+    CHECK(lf_sweep_results_scan(&g, p, done, &valid, &lines) == LF_EPARSE);
+    CHECK(strstr(lf_last_error(), "another grid") != NULL);
+    /* A line without the figures is named by its member. */
+    write_text(p, "{\"cell\": 0, \"key\": \"x\", \"model\": \"m\", \"scheme\": \"lbdf\", \"search\": "
+                  "\"local\", \"proposer\": \"none\", \"version\": \"0\", \"buffer_bytes\": 1, \"budget\": 5, "
+                  "\"seed\": 1, \"k\": 3, \"population\": 10, \"threads\": 1, \"wall_s\": 0.1}\n");
+    CHECK(lf_sweep_records_load(p, &rec, &n, &t) == LF_EPARSE);
+    CHECK(strstr(lf_last_error(), "\"ops\"") != NULL);
+    free(bad);
+    free(full);
+    free(resumed);
+    lf_sweep_grid_destroy(&g);
+}
+
+int main(void)
+{
+    snprintf(lf_tmpdir, sizeof lf_tmpdir, "/tmp/lf_test_sweep_XXXXXX");
+    if (!mkdtemp(lf_tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_grid_order();
+    test_grid_file();
+    test_cell_matches_direct_runs();
+    test_results_resume();
+    const char *names[] = {"grid.json", "cells.jsonl", "run.jsonl", "full.jsonl"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        unlink(tmp_path(names[i]));
+    rmdir(lf_tmpdir);
+    return lf_test_result();
+}
