@@ -4,6 +4,7 @@
 
 #include "explain/proposer_named.h"
 #include "explain/weights.h"
+#include "explain/weights_dir.h"
 #include "splitter/proposer.h"
 
 static int lf__is_explainer(const char *name)
@@ -21,14 +22,16 @@ int lf_named_proposer_known(const char *name)
     return lf__is_explainer(name) || lf_proposer_find(name, &p) == LF_OK;
 }
 
-/* The shipped weight file `kind`-`scheme`.bin, or the user's path. */
+/* The shipped weight file `kind`-`scheme`.bin, or the user's path; NULL (with
+ * the message set) when the shipped file cannot be found. */
 static const char *lf__weights_path(char *buf, size_t len, const char *given, const char *kind,
                                     const char *scheme)
 {
     if (given)
         return given;
-    snprintf(buf, len, "%s/%s-%s.bin", LF_WEIGHTS_DIR, kind, scheme);
-    return buf;
+    char file[64];
+    snprintf(file, sizeof file, "%s-%s.bin", kind, scheme);
+    return lf_weights_find(file, buf, len) == LF_OK ? buf : NULL;
 }
 
 lf_status lf_named_proposer_open(lf_named_proposer *cp, const char *name, lf_cost_model *cm,
@@ -38,8 +41,11 @@ lf_status lf_named_proposer_open(lf_named_proposer *cp, const char *name, lf_cos
     if (!lf__is_explainer(name))
         return lf_proposer_find(name, &cp->proposer);
     const char *scheme = lf_cost_scheme_name(cm);
-    char buf[1024];
-    lf_status st = lf_gnn_load(&cp->gnn, lf__weights_path(buf, sizeof buf, gnn_path, "gnn", scheme), NULL);
+    char buf[4096];
+    const char *path = lf__weights_path(buf, sizeof buf, gnn_path, "gnn", scheme);
+    if (!path)
+        return LF_EIO;
+    lf_status st = lf_gnn_load(&cp->gnn, path, NULL);
     if (st != LF_OK)
         return st;
     cp->have_gnn = 1;
@@ -51,13 +57,15 @@ lf_status lf_named_proposer_open(lf_named_proposer *cp, const char *name, lf_cos
         st = lf_explainer_gnne_create(&cp->owned, NULL);
         cp->explainer = cp->owned;
     } else if (strcmp(name, "pg") == 0) {
-        st = lf_pgx_load(&cp->pg, lf__weights_path(buf, sizeof buf, pg_path, "pg", scheme));
+        path = lf__weights_path(buf, sizeof buf, pg_path, "pg", scheme);
+        st = path ? lf_pgx_load(&cp->pg, path) : LF_EIO;
         cp->have_pg = st == LF_OK;
         if (st == LF_OK)
             st = lf_explainer_pg_create(&cp->owned, &cp->pg);
         cp->explainer = cp->owned;
     } else {
-        st = lf_rgx_load(&cp->rg, lf__weights_path(buf, sizeof buf, rg_path, "rg", scheme));
+        path = lf__weights_path(buf, sizeof buf, rg_path, "rg", scheme);
+        st = path ? lf_rgx_load(&cp->rg, path) : LF_EIO;
         cp->have_rg = st == LF_OK;
         if (st == LF_OK)
             st = lf_explainer_rg_create(&cp->owned, &cp->rg);

@@ -86,9 +86,9 @@ int lf_cmd_plan(int argc, char **argv)
         {"split", "NAME", "repair of invalid groups: random (default, the paper's baseline) or tree", NULL},
         {"proposer", "NAME", "tree splitter's edge proposer: all (default), random, attrib, or the "
                              "GNN explainers gnne, pg, rg, saliency, occlusion", NULL},
-        {"gnn-weights", "FILE", "GNN weights for the explainers (default: explain/weights/gnn-SCHEME.bin)", NULL},
-        {"pg-weights", "FILE", "PGExplainer weights (default: explain/weights/pg-SCHEME.bin)", NULL},
-        {"rg-weights", "FILE", "RG-Explainer weights (default: explain/weights/rg-SCHEME.bin)", NULL},
+        {"gnn-weights", "FILE", "GNN weights for the explainers (default: the shipped gnn-SCHEME.bin)", NULL},
+        {"pg-weights", "FILE", "PGExplainer weights (default: the shipped pg-SCHEME.bin)", NULL},
+        {"rg-weights", "FILE", "RG-Explainer weights (default: the shipped rg-SCHEME.bin)", NULL},
         {"k", "N", "edges the proposer may return (default 3; 0: all)", NULL},
         {"no-split-gap", NULL, "tree splitter: skip measuring each split against the optimal split", NULL},
         {"compare-exact", NULL, "also compute the exact optimum and print the gap to it", NULL},

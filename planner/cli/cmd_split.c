@@ -101,9 +101,9 @@ int lf_cmd_split(int argc, char **argv)
         {"group", "OPS", "ops of the group: names or ids, comma-separated; id ranges like 3-9", NULL},
         {"proposer", "NAME", "edge proposer: all, random, attrib (default), or the GNN explainers "
                              "gnne, pg, rg, saliency, occlusion", NULL},
-        {"gnn-weights", "FILE", "GNN weights for the explainers (default: explain/weights/gnn-SCHEME.bin)", NULL},
-        {"pg-weights", "FILE", "PGExplainer weights (default: explain/weights/pg-SCHEME.bin)", NULL},
-        {"rg-weights", "FILE", "RG-Explainer weights (default: explain/weights/rg-SCHEME.bin)", NULL},
+        {"gnn-weights", "FILE", "GNN weights for the explainers (default: the shipped gnn-SCHEME.bin)", NULL},
+        {"pg-weights", "FILE", "PGExplainer weights (default: the shipped pg-SCHEME.bin)", NULL},
+        {"rg-weights", "FILE", "RG-Explainer weights (default: the shipped rg-SCHEME.bin)", NULL},
         {"k", "N", "edges the proposer may return (default 3; 0: all; `all` ignores it)", NULL},
         {"seed", "S", "search seed; the group's stream is derived from it (default 1)", NULL},
         {"dot", "FILE", "write the split as Graphviz (parts as clusters, cut edges red)", NULL},

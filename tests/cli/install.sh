@@ -1,0 +1,74 @@
+#!/bin/bash
+# The installed library (DESIGN §13): `cmake --install` into a temporary
+# prefix, then examples/c/plan.c built against it with pkg-config and with
+# CMake's find_package(fusionplan); both must print the optimum the CLI finds.
+# The installed binary finds the shipped weights under PREFIX/share (run from
+# another folder, with the build tree out of reach), and a wrong
+# FUSIONPLAN_WEIGHTS_DIR is one clear error.
+set -u
+fp=$1
+src=$2
+build=$(cd "$(dirname "$fp")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+say() { echo "FAIL: $*"; fail=1; }
+
+for tool in cmake pkg-config cc; do
+  command -v $tool >/dev/null || { echo "skipped: $tool is not installed"; exit 77; }
+done
+san_flags=""
+if [ "${LF_SANITIZED:-OFF}" = ON ]; then
+  san_flags="-fsanitize=address,undefined"
+fi
+
+cmake --install "$build" --prefix "$tmp/prefix" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; exit 1; }
+for f in lib/libfusionplan.a bin/fusionplan include/fusionplan/fusionplan.h include/fusionplan/planner/graph.h \
+         lib/pkgconfig/fusionplan.pc lib/cmake/fusionplan/fusionplanConfig.cmake share/fusionplan/weights/gnn-lbdf.bin; do
+  [ -e "$tmp/prefix/$f" ] || say "install did not create $f"
+done
+# Internal headers stay out of the public include tree.
+if find "$tmp/prefix/include" -name '*_internal.h' -o -name binio.h -o -name cli.h | grep -q .; then
+  say "internal headers installed: $(find "$tmp/prefix/include" -name '*_internal.h' -o -name binio.h -o -name cli.h)"
+fi
+# No build-tree or source path baked into the installed tree's text files.
+if grep -rlF "$src" "$tmp/prefix/lib/pkgconfig" "$tmp/prefix/include" >/dev/null 2>&1; then
+  say "the source path appears in installed files"
+fi
+
+want=$("$fp" plan --model resnet18 --buffer 128KB --search exact | sed -n 's/.*: DRAM \([0-9,]*\) B fusable.*/\1/p' | tr -d ,)
+[ -n "$want" ] || say "could not read the optimum from fusionplan plan"
+
+# 1. pkg-config
+export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig"
+if cc $san_flags "$src/examples/c/plan.c" $(pkg-config --cflags --libs --static fusionplan) -o "$tmp/plan_pc" 2>"$tmp/cc.log"; then
+  out=$("$tmp/plan_pc" resnet18 128KB)
+  echo "$out" | grep -q "optimum $want bytes" || say "pkg-config build printed '$out', want optimum $want"
+else
+  cat "$tmp/cc.log"; say "examples/c/plan.c does not build with pkg-config"
+fi
+
+# 2. CMake find_package
+if cmake -S "$src/examples/c" -B "$tmp/cmake-build" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
+       -DCMAKE_C_FLAGS="$san_flags" -DCMAKE_EXE_LINKER_FLAGS="$san_flags" >"$tmp/cmake.log" 2>&1 &&
+   cmake --build "$tmp/cmake-build" >>"$tmp/cmake.log" 2>&1; then
+  out=$("$tmp/cmake-build/plan" resnet18 128KB)
+  echo "$out" | grep -q "optimum $want bytes" || say "CMake build printed '$out', want optimum $want"
+else
+  cat "$tmp/cmake.log"; say "examples/c/plan.c does not build with find_package(fusionplan)"
+fi
+
+# 3. The installed binary finds its weights under PREFIX/share, from anywhere.
+mkdir "$tmp/elsewhere"
+( cd "$tmp/elsewhere" && "$tmp/prefix/bin/fusionplan" plan --model mobilenet_v2 --buffer 128KB --search local \
+    --budget 20 --split tree --proposer pg >"$tmp/pg.out" 2>"$tmp/pg.err" ) || {
+  cat "$tmp/pg.err"; say "the installed binary cannot use the shipped PGExplainer weights"; }
+mkdir "$tmp/empty"
+FUSIONPLAN_WEIGHTS_DIR="$tmp/empty" "$tmp/prefix/bin/fusionplan" plan --model mobilenet_v2 --buffer 128KB \
+    --search local --budget 20 --split tree --proposer pg >"$tmp/bad.out" 2>"$tmp/bad.err"
+rc=$?
+if [ $rc -ne 2 ] || [ "$(wc -l <"$tmp/bad.err")" -ne 1 ] || ! grep -q "FUSIONPLAN_WEIGHTS_DIR" "$tmp/bad.err"; then
+  say "a wrong FUSIONPLAN_WEIGHTS_DIR gave status $rc and: $(cat "$tmp/bad.err")"
+fi
+
+exit $fail
