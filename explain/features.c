@@ -23,7 +23,7 @@ const char *lf_feat_name(int32_t col)
     return lf__numeric_names[col - LF_FEAT_N_TYPES];
 }
 
-_Static_assert(LF_OP_TYPE_COUNT == LF_OP_EXPAND + 1,
+_Static_assert(LF_OP_TYPE_COUNT == LF_OP_CHANNELSHUFFLE + 1,
                "a new op type needs its column in lf_feat_type_column");
 
 int32_t lf_feat_type_column(lf_op_type t)
@@ -52,6 +52,7 @@ int32_t lf_feat_type_column(lf_op_type t)
         like = LF_OP_RELU;
         break;
     case LF_OP_TRANSPOSE:
+    case LF_OP_CHANNELSHUFFLE:
         like = LF_OP_RESHAPE;
         break;
     case LF_OP_LAYERNORM:

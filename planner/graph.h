@@ -67,6 +67,7 @@ typedef enum lf_op_type {
     LF_OP_REDUCEMEAN,
     LF_OP_CONVTRANSPOSE,
     LF_OP_EXPAND,
+    LF_OP_CHANNELSHUFFLE,
     LF_OP_TYPE_COUNT
 } lf_op_type;
 
@@ -119,7 +120,8 @@ typedef struct lf_attrs {
     int32_t sh, sw;              /* stride */
     int32_t dh, dw;              /* dilation */
     int32_t pad_top, pad_left, pad_bottom, pad_right; /* Conv, pools, Pad */
-    int32_t groups;              /* Conv groups (depthwise: groups = C_in) */
+    int32_t groups;              /* Conv, ConvTranspose groups (depthwise: groups = C_in);
+                                    ChannelShuffle: groups */
     int32_t has_bias;            /* Conv, Gemm: a bias vector of out_channels */
     int32_t folded_bn;           /* Conv, Gemm: a BatchNorm was folded in (adds a bias;
                                     the framework counts 2 parameters per channel) */

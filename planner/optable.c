@@ -48,6 +48,8 @@ static const lf_op_info lf__ops[LF_OP_TYPE_COUNT] = {
     [LF_OP_REDUCEMEAN] = {"ReduceMean", "ReduceMean", 1, 1, LF_ROWS_WINDOW, 0, 0},
     [LF_OP_CONVTRANSPOSE] = {"ConvTranspose", "ConvTranspose", 1, 3, LF_ROWS_UPSAMPLE, 0, W12},
     [LF_OP_EXPAND] = {"Expand", "Expand", 1, 1, LF_ROWS_WINDOW, 0, 0},
+    /* ShuffleNet's channel shuffle (no ONNX op: Reshape -> Transpose -> Reshape) */
+    [LF_OP_CHANNELSHUFFLE] = {"ChannelShuffle", NULL, 1, 1, LF_ROWS_WINDOW, 0, 0},
 };
 
 static const char *const lf__act_names[LF_ACT_COUNT] = {

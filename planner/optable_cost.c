@@ -125,6 +125,13 @@ int64_t lf_op_weight_block(const lf_graph *g, int32_t v)
     case LF_OP_BATCHNORM:
         return op->out.c > 0 ? op->weight_elems / op->out.c : 0;
     case LF_OP_MATMUL:
+        /* a constant B streams by output column (one column of B each),
+         * like a Gemm's output features */
+        return op->out.w > 0 && op->n_operands == 2 && op->operands[1].kind == LF_OPND_CONST &&
+                       g->consts[op->operands[1].id].shape.n == 1 &&
+                       g->consts[op->operands[1].id].shape.c == 1
+                   ? op->weight_elems / op->out.w
+                   : op->weight_elems;
     case LF_OP_LAYERNORM:
         return op->weight_elems;
     default:

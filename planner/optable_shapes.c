@@ -473,6 +473,12 @@ lf_status lf_op_infer(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32
         return lf__infer_transpose(a, &in[0], out, err, errlen);
     case LF_OP_EXPAND:
         return lf__infer_expand(a, &in[0], out, err, errlen);
+    case LF_OP_CHANNELSHUFFLE:
+        if (a->groups < 2 || in[0].c % a->groups != 0)
+            return lf__fail(err, errlen, "%lld channels do not split into %d groups (at least 2)",
+                            (long long)in[0].c, (int)a->groups);
+        *out = in[0];
+        return LF_OK;
     default:
         /* Unary element-wise ops, Softmax, BatchNorm and LayerNorm keep
          * their input's shape. */

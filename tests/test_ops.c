@@ -175,7 +175,7 @@ static void test_matmul(void)
         CHECK_EQ_I64(op->macs, 2LL * 10 * 32 * 64);
         CHECK_EQ_I64(op->n_inputs, 1);
         CHECK_EQ_I64(lf_op_row_kind(r.g, r.v), LF_ROWS_WINDOW);
-        CHECK_EQ_I64(lf_op_weight_block(r.g, r.v), 2048);
+        CHECK_EQ_I64(lf_op_weight_block(r.g, r.v), 64); /* one column of B */
         lf_graph_free(r.g);
     }
 }
@@ -422,6 +422,25 @@ static void test_views(void)
     CHECK_SHAPE(out, 1, 2, 7, 7);
 }
 
+static void test_channel_shuffle(void)
+{
+    lf_attrs a = {0};
+    a.groups = 2;
+    one_op r = build_one(LF_OP_CHANNELSHUFFLE, &a, S(1, 116, 28, 28), NULL, NULL, 0);
+    if (r.g) {
+        CHECK_SHAPE(r.g->ops[r.v].out, 1, 116, 28, 28);
+        CHECK_EQ_I64(lf_op_row_kind(r.g, r.v), LF_ROWS_WINDOW); /* per pixel */
+        check_window(&r.g->ops[r.v], 1, 1, 0);
+        CHECK_EQ_I64(r.g->ops[r.v].weight_elems + r.g->ops[r.v].macs, 0);
+        lf_graph_free(r.g);
+    }
+    lf_shape out, x = S(1, 116, 28, 28);
+    a.groups = 3;
+    CHECK_EQ_I64(infer(LF_OP_CHANNELSHUFFLE, &a, &x, 1, &out), LF_EGRAPH);
+    a.groups = 0;
+    CHECK_EQ_I64(infer(LF_OP_CHANNELSHUFFLE, &a, &x, 1, &out), LF_EGRAPH);
+}
+
 static void test_names(void)
 {
     const struct {
@@ -436,7 +455,7 @@ static void test_names(void)
         {"Transpose", LF_OP_TRANSPOSE}, {"LayerNormalization", LF_OP_LAYERNORM},
         {"LayerNorm", LF_OP_LAYERNORM}, {"ReduceMean", LF_OP_REDUCEMEAN},
         {"ConvTranspose", LF_OP_CONVTRANSPOSE}, {"Expand", LF_OP_EXPAND},
-        {"MatMul", LF_OP_MATMUL},
+        {"MatMul", LF_OP_MATMUL},     {"ChannelShuffle", LF_OP_CHANNELSHUFFLE},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         CHECK_EQ_I64(lf_op_type_from_name(names[i].name), names[i].t);
@@ -538,6 +557,7 @@ int main(void)
     test_normalisations();
     test_elementwise();
     test_views();
+    test_channel_shuffle();
     test_names();
     test_row_windows();
     return lf_test_result();
