@@ -60,9 +60,16 @@ lf_row_kind lf_op_row_kind(const lf_graph *g, int32_t v)
     case LF_OP_TRANSPOSE:
         return a->perm[LF_DIM_H] == LF_DIM_H ? LF_ROWS_WINDOW : LF_ROWS_FULL;
     case LF_OP_SOFTMAX:
+    case LF_OP_LOGSOFTMAX:
     case LF_OP_LAYERNORM:
         return over_h ? LF_ROWS_FULL : LF_ROWS_WINDOW;
     case LF_OP_REDUCEMEAN:
+    case LF_OP_REDUCESUM:
+    case LF_OP_REDUCEMAX:
+    case LF_OP_REDUCEMIN:
+    case LF_OP_REDUCEPROD:
+    case LF_OP_REDUCESUMSQUARE:
+    case LF_OP_REDUCEL2:
         return over_h ? LF_ROWS_REDUCTION : LF_ROWS_WINDOW;
     case LF_OP_MATMUL:
         /* Output row m is row m of A times all of B: it streams when B is a
