@@ -328,11 +328,21 @@ static void test_norms(void)
     CHECK_NEAR(y[4], (2 - 2.5) / sqrt(1.25) * 2 + 1, 1e-6);
     /* LayerNorm over the last axis: rows [1 2 3 4] and a constant row. */
     float g[4] = {1, 1, 2, 2}, b[4] = {0, 0, 0, 1};
-    CHECK_OK(lf__layernorm(x, D(1, 1, 2, 4), 3, 1e-5f, g, D(1, 1, 1, 4), b, D(1, 1, 1, 4), y, 1));
+    CHECK_OK(lf__layernorm(x, D(1, 1, 2, 4), 1u << 3, 1e-5f, g, D(1, 1, 1, 4), b, D(1, 1, 1, 4), y, 1));
     double s = 1.0 / sqrt(1.25 + 1e-5);
     check_vals(y, (float[]){(float)(-1.5 * s), (float)(-0.5 * s), (float)(1.0 * s), (float)(3.0 * s + 1), 0, 0, 0, 1},
                8, 1e-6, "layernorm");
-    CHECK_OK(lf__layernorm(x, D(1, 1, 2, 4), 2, 0.0f, NULL, D(1, 1, 1, 1), NULL, D(1, 1, 1, 1), y, 1));
+    CHECK_OK(lf__layernorm(x, D(1, 1, 2, 4), (1u << 2) | (1u << 3), 0.0f, NULL, D(1, 1, 1, 1), NULL, D(1, 1, 1, 1), y, 1));
+    /* Tokens in the IR's layout (C = width, H = tokens): normalise over C
+     * for each token, the axes outside the mask being H. */
+    float tok[6] = {1, 10, 2, 20, 3, 30}, ty[6];
+    CHECK_OK(lf__layernorm(tok, D(1, 3, 2, 1), 1u << 1, 0.0f, NULL, D(1, 1, 1, 1), NULL, D(1, 1, 1, 1), ty, 2));
+    float r = (float)sqrt(1.5);
+    check_vals(ty, (float[]){-r, -r, 0, 0, r, r}, 6, 1e-6, "layernorm over C");
+    CHECK_OK(lf__softmax(tok, D(1, 3, 2, 1), 1u << 1, 0, ty, 1));
+    CHECK_NEAR(ty[0] + ty[2] + ty[4], 1.0, 1e-6);
+    CHECK_NEAR(ty[1] + ty[3] + ty[5], 1.0, 1e-6);
+    CHECK_NEAR(ty[5], 1.0 / (1.0 + exp(-10.0) + exp(-20.0)), 1e-6);
     double m = 2.25, v = 0;
     for (int i = 0; i < 8; i++)
         v += (x[i] - m) * (x[i] - m) / 8;
@@ -376,18 +386,18 @@ static void test_pools(void)
 static void test_softmax_reduce(void)
 {
     float x[6] = {1, 2, 3, 1, 1, 1}, y[6];
-    lf__softmax(x, D(1, 1, 2, 3), 3, 0, 0, y, 1);
+    CHECK_OK(lf__softmax(x, D(1, 1, 2, 3), 1u << 3, 0, y, 1));
     check_vals(y, (float[]){0.09003057f, 0.24472847f, 0.66524096f, 1 / 3.0f, 1 / 3.0f, 1 / 3.0f}, 6, 1e-7, "softmax");
     /* Over axis 2 (columns of the 2x3), and the flattened tail (all 6). */
-    lf__softmax(x, D(1, 1, 2, 3), 2, 0, 0, y, 1);
+    CHECK_OK(lf__softmax(x, D(1, 1, 2, 3), 1u << 2, 0, y, 1));
     CHECK_NEAR(y[0] + y[3], 1.0, 1e-6);
     CHECK_NEAR(y[2], exp(3.0) / (exp(3.0) + exp(1.0)), 1e-6);
-    lf__softmax(x, D(1, 1, 2, 3), 2, 1, 0, y, 1);
+    CHECK_OK(lf__softmax(x, D(1, 1, 2, 3), (1u << 2) | (1u << 3), 0, y, 1));
     double s = 0;
     for (int i = 0; i < 6; i++)
         s += y[i];
     CHECK_NEAR(s, 1.0, 1e-6);
-    lf__softmax(x, D(1, 1, 2, 3), 3, 0, 1, y, 1);
+    CHECK_OK(lf__softmax(x, D(1, 1, 2, 3), 1u << 3, 1, y, 1));
     CHECK_NEAR(y[2], log(0.66524096), 1e-6);
 
     float r[3];

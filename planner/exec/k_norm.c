@@ -1,6 +1,7 @@
 /* BatchNormalization (inference form) and LayerNormalization. Statistics are
  * accumulated in double, in index order, by the thread that owns the row. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "planner/exec/kernels.h"
 
@@ -22,32 +23,32 @@ void lf__batchnorm(const float *x, lf__dims xd, const float *scale, const float 
     }
 }
 
-lf_status lf__layernorm(const float *x, lf__dims xd, int axis, float eps, const float *scale,
+lf_status lf__layernorm(const float *x, lf__dims xd, unsigned mask, float eps, const float *scale,
                         lf__dims sd, const float *bias, lf__dims bd, float *y, int nt)
 {
-    if (axis < 0 || axis > 3)
-        return lf_set_error(LF_EGRAPH, "LayerNormalization axis %d outside the 4 axes", axis);
-    int64_t outer = 1, inner = 1;
-    for (int i = 0; i < 4; i++)
-        *(i < axis ? &outer : &inner) *= xd.d[i];
-    int t = lf__threads_for(outer * inner * 4, nt);
+    int64_t *outer, *inner, no, ni;
+    lf_status st = lf__mask_offsets(xd, mask, &outer, &no, &inner, &ni);
+    if (st)
+        return st;
+    int t = lf__threads_for(no * ni * 4, nt);
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(t) schedule(static)
 #endif
-    for (int64_t r = 0; r < outer; r++) {
-        const float *xr = x + r * inner;
-        float *yr = y + r * inner;
+    for (int64_t o = 0; o < no; o++) {
+        const float *xr = x + outer[o];
+        float *yr = y + outer[o];
         double sum = 0.0;
-        for (int64_t i = 0; i < inner; i++)
-            sum += xr[i];
-        double mean = sum / (double)inner, sq = 0.0;
-        for (int64_t i = 0; i < inner; i++)
-            sq += ((double)xr[i] - mean) * ((double)xr[i] - mean);
-        double inv = 1.0 / sqrt(sq / (double)inner + (double)eps);
-        for (int64_t i = 0; i < inner; i++)
-            yr[i] = (float)(((double)xr[i] - mean) * inv);
+        for (int64_t i = 0; i < ni; i++)
+            sum += xr[inner[i]];
+        double mean = sum / (double)ni, sq = 0.0;
+        for (int64_t i = 0; i < ni; i++)
+            sq += ((double)xr[inner[i]] - mean) * ((double)xr[inner[i]] - mean);
+        double inv = 1.0 / sqrt(sq / (double)ni + (double)eps);
+        for (int64_t i = 0; i < ni; i++)
+            yr[inner[i]] = (float)(((double)xr[inner[i]] - mean) * inv);
     }
-    lf_status st = LF_OK;
+    free(outer);
+    free(inner);
     if (scale)
         st = lf__binary(LF__B_MUL, y, xd, scale, sd, y, xd, nt);
     if (!st && bias)

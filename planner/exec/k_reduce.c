@@ -1,45 +1,80 @@
-/* Softmax / LogSoftmax along an axis, and the Reduce* family. Each output
- * element (or softmax row) is owned by one thread and accumulated in index
- * order in double. */
+/* Softmax / LogSoftmax over a set of axes, and the Reduce* family. Each
+ * output element (or softmax row) is owned by one thread and accumulated in
+ * index order in double. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "planner/exec/kernels.h"
 
-void lf__softmax(const float *x, lf__dims xd, int axis, int flatten_tail, int log_softmax, float *y,
-                 int nt)
+/* Offsets of every position of the axes selected by `sel` (row-major). */
+static int64_t *lf__positions(lf__dims d, unsigned sel, int64_t *count)
 {
-    int64_t outer = 1, len = xd.d[axis], inner = 1;
-    for (int i = 0; i < axis; i++)
-        outer *= xd.d[i];
-    for (int i = axis + 1; i < 4; i++)
-        inner *= xd.d[i];
-    if (flatten_tail) {
-        len *= inner;
-        inner = 1;
+    int64_t st[4], ext[4], n = 1;
+    st[3] = 1;
+    for (int i = 2; i >= 0; i--)
+        st[i] = st[i + 1] * d.d[i + 1];
+    for (int i = 0; i < 4; i++) {
+        ext[i] = (sel >> i) & 1u ? d.d[i] : 1;
+        n *= ext[i];
     }
-    nt = lf__threads_for(outer * inner * len * 8, nt);
+    int64_t *off = malloc((size_t)(n > 0 ? n : 1) * sizeof *off);
+    if (!off)
+        return NULL;
+    int64_t k = 0;
+    for (int64_t a = 0; a < ext[0]; a++)
+        for (int64_t b = 0; b < ext[1]; b++)
+            for (int64_t c = 0; c < ext[2]; c++)
+                for (int64_t e = 0; e < ext[3]; e++)
+                    off[k++] = a * st[0] + b * st[1] + c * st[2] + e * st[3];
+    *count = n;
+    return off;
+}
+
+lf_status lf__mask_offsets(lf__dims d, unsigned mask, int64_t **outer, int64_t *n_outer,
+                           int64_t **inner, int64_t *n_inner)
+{
+    *outer = lf__positions(d, ~mask & 15u, n_outer);
+    *inner = lf__positions(d, mask & 15u, n_inner);
+    if (*outer && *inner)
+        return LF_OK;
+    free(*outer);
+    free(*inner);
+    *outer = *inner = NULL;
+    return lf_set_error(LF_ENOMEM, "out of memory for axis offsets");
+}
+
+lf_status lf__softmax(const float *x, lf__dims xd, unsigned mask, int log_softmax, float *y, int nt)
+{
+    int64_t *outer, *inner, no, ni;
+    lf_status st = lf__mask_offsets(xd, mask, &outer, &no, &inner, &ni);
+    if (st)
+        return st;
+    nt = lf__threads_for(no * ni * 8, nt);
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nt) schedule(static)
 #endif
-    for (int64_t r = 0; r < outer * inner; r++) {
-        const float *xr = x + (r / inner) * len * inner + r % inner;
-        float *yr = y + (r / inner) * len * inner + r % inner;
+    for (int64_t o = 0; o < no; o++) {
+        const float *xr = x + outer[o];
+        float *yr = y + outer[o];
         float m = -INFINITY;
-        for (int64_t i = 0; i < len; i++)
-            if (xr[i * inner] > m)
-                m = xr[i * inner];
+        for (int64_t i = 0; i < ni; i++)
+            if (xr[inner[i]] > m)
+                m = xr[inner[i]];
         double sum = 0.0;
-        for (int64_t i = 0; i < len; i++)
-            sum += exp((double)xr[i * inner] - m);
+        for (int64_t i = 0; i < ni; i++)
+            sum += exp((double)xr[inner[i]] - m);
         if (log_softmax) {
             double ls = log(sum);
-            for (int64_t i = 0; i < len; i++)
-                yr[i * inner] = (float)((double)xr[i * inner] - m - ls);
+            for (int64_t i = 0; i < ni; i++)
+                yr[inner[i]] = (float)((double)xr[inner[i]] - m - ls);
         } else {
-            for (int64_t i = 0; i < len; i++)
-                yr[i * inner] = (float)(exp((double)xr[i * inner] - m) / sum);
+            for (int64_t i = 0; i < ni; i++)
+                yr[inner[i]] = (float)(exp((double)xr[inner[i]] - m) / sum);
         }
     }
+    free(outer);
+    free(inner);
+    return LF_OK;
 }
 
 void lf__reduce(lf__reduce_kind k, const float *x, lf__dims xd, unsigned axes_mask, float *y, int nt)

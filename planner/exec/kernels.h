@@ -145,10 +145,10 @@ lf_status lf__conv_transpose2d(const float *x, lf__dims xd, const float *w, cons
 void lf__batchnorm(const float *x, lf__dims xd, const float *scale, const float *bias,
                    const float *mean, const float *var, float eps, float *y, int nt);
 
-/* LayerNormalization over the trailing axes [axis, 4): y = (x - mean) /
- * sqrt(var + eps), then * scale + bias with broadcasting (either may be NULL;
- * sd/bd are their dims). */
-lf_status lf__layernorm(const float *x, lf__dims xd, int axis, float eps, const float *scale,
+/* LayerNormalization over the axes in mask (bit i = axis i): per position of
+ * the other axes, y = (x - mean) / sqrt(var + eps), then * scale + bias with
+ * broadcasting (either may be NULL; sd/bd are their dims). */
+lf_status lf__layernorm(const float *x, lf__dims xd, unsigned mask, float eps, const float *scale,
                         lf__dims sd, const float *bias, lf__dims bd, float *y, int nt);
 
 /* ---- pooling (k_pool.c) ------------------------------------------------- */
@@ -222,10 +222,16 @@ lf_status lf__resize_run(const float *x, lf__dims xd, float *y, lf__dims yd, con
 
 /* ---- reductions (k_reduce.c) ------------------------------------------- */
 
-/* Softmax (or log-softmax) along axis; when flatten_tail the softmax runs
- * over the flattened axes [axis, 4) (opset < 13 semantics). */
-void lf__softmax(const float *x, lf__dims xd, int axis, int flatten_tail, int log_softmax, float *y,
-                 int nt);
+/* Offsets of the elements of a rank-4 tensor split by an axis mask: outer[o]
+ * for every position of the axes outside mask, inner[i] for every position
+ * of the axes in mask (both in row-major order), so element (o, i) is at
+ * outer[o] + inner[i]. Allocates both arrays (free them). */
+lf_status lf__mask_offsets(lf__dims d, unsigned mask, int64_t **outer, int64_t *n_outer,
+                           int64_t **inner, int64_t *n_inner);
+
+/* Softmax (or log-softmax) over the axes in mask: one axis (ONNX opset 13)
+ * or the flattened trailing axes (opset < 13). */
+lf_status lf__softmax(const float *x, lf__dims xd, unsigned mask, int log_softmax, float *y, int nt);
 
 typedef enum lf__reduce_kind {
     LF__R_MEAN = 0,

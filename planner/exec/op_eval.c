@@ -232,8 +232,7 @@ lf_status lf_exec_eval_op(lf_op_type t, const lf_attrs *a, const lf_tensor *x, i
     case LF_OP_SOFTMAX:
         /* Over everything but the batch axis: ONNX's axis -1 of an N x C
          * tensor, which the IR holds as N x C x 1 x 1. */
-        lf__softmax(x[0].data, xd, 1, 1, 0, out->data, nt);
-        return LF_OK;
+        return lf__softmax(x[0].data, xd, 14u, 0, out->data, nt);
     default:
         return lf__eval_unary(t, a, x, out, nt);
     }
