@@ -315,6 +315,13 @@ static void test_binary_broadcast(void)
     CHECK_OK(lf__binary(LF__B_MUL, a, D(1, 2, 1, 3), a, D(1, 2, 1, 3), a, D(1, 2, 1, 3), 1));
     check_vals(a, (float[]){1, 4, 9, 16, 25, 36}, 6, 0, "mul in place");
     CHECK(lf__binary(LF__B_ADD, a, D(1, 2, 1, 3), w, D(1, 1, 1, 2), y, D(1, 2, 1, 3), 1) == LF_EGRAPH);
+    float e[12];
+    CHECK_OK(lf__binary(LF__B_FIRST, w, D(1, 1, 1, 3), w, D(1, 1, 1, 3), e, D(2, 2, 1, 3), 1));
+    check_vals(e, (float[]){1, 2, 4, 1, 2, 4, 1, 2, 4, 1, 2, 4}, 12, 0, "expand");
+    CHECK_OK(lf__binary(LF__B_MAX, c, D(1, 2, 1, 1), w, D(1, 1, 1, 3), y, D(1, 2, 1, 3), 1));
+    check_vals(y, (float[]){10, 10, 10, 20, 20, 20}, 6, 0, "max");
+    CHECK_OK(lf__binary(LF__B_PRELU, (float[]){-2, 3}, D(1, 1, 1, 2), (float[]){0.5f}, D(1, 1, 1, 1), y, D(1, 1, 1, 2), 1));
+    check_vals(y, (float[]){-1, 3}, 2, 0, "prelu");
 }
 
 /* ---- normalisation, pooling, reductions ---------------------------- */

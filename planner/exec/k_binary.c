@@ -23,6 +23,8 @@ static inline float lf__bin1(lf__binary_kind k, float a, float b)
         return a <= b || isnan(a) ? a : b;
     case LF__B_PRELU:
         return a >= 0.0f ? a : a * b;
+    case LF__B_FIRST:
+        return a;
     default:
         return a;
     }

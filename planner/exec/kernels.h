@@ -87,6 +87,7 @@ typedef enum lf__binary_kind {
     LF__B_MAX,
     LF__B_MIN,
     LF__B_PRELU, /* a >= 0 ? a : a*b */
+    LF__B_FIRST, /* a (broadcast: Expand) */
     LF__B_COUNT
 } lf__binary_kind;
 
