@@ -64,6 +64,11 @@ uint64_t lf_exec_checksum(const float *data, int64_t count);
 lf_status lf_exec_eval_op(lf_op_type type, const lf_attrs *attrs, const lf_tensor *operands,
                           int32_t n_operands, lf_tensor *out, int32_t threads);
 
+/* Folding hook for graph building (lf_graph_builder_set_folder): evaluates
+ * the op of rq with lf_exec_eval_op. ctx may point to an int32_t thread
+ * count; NULL means one thread. */
+lf_status lf_exec_fold(void *ctx, const lf_fold_request *rq);
+
 /* ---- running a graph --------------------------------------------------- */
 
 typedef struct lf_exec_options {
