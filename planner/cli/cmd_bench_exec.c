@@ -10,10 +10,10 @@
 #include "planner/cli/cli.h"
 #include "planner/exec/exec.h"
 
-static double lf__now(void)
+static double lf__clock(clockid_t id)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(id, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
@@ -36,7 +36,8 @@ int lf_cmd_bench_exec(int argc, char **argv)
                           "bench exec [--models LIST] [--threads LIST] [--batch N] [--repeat N]",
                           "Runs each network with the reference executor, once to warm up and then "
                           "--repeat times,\nand prints the median and best wall time of one run and "
-                          "images per second (batch / median).\nThe checksum column shows the output "
+                          "images per second (batch / median), and the CPU time of all threads per run\n(the figure least "
+                          "disturbed by other jobs on the machine). The checksum column shows the output "
                           "is the same for every thread count. Record figures in\ndocs/RESULTS.md "
                           "with the command, machine, load and threads.",
                           opts, (int)(sizeof opts / sizeof opts[0])};
@@ -77,8 +78,8 @@ int lf_cmd_bench_exec(int argc, char **argv)
             return lf_cli_fail(st);
         }
     }
-    printf("| network | batch | threads | GMACs/run | median s/run | best s/run | images/s | checksum |\n"
-           "|---|---|---|---|---|---|---|---|\n");
+    printf("| network | batch | threads | GMACs/run | median s/run | best s/run | images/s | CPU s/run | checksum |\n"
+           "|---|---|---|---|---|---|---|---|---|\n");
     fflush(stdout);
     double *times = malloc((size_t)repeat * sizeof *times);
     lf_status st = times ? LF_OK : lf_set_error(LF_ENOMEM, "out of memory");
@@ -90,11 +91,13 @@ int lf_cmd_bench_exec(int argc, char **argv)
             st = lf_exec_create(&ex, g, &eo);
             if (!st)
                 st = lf_exec_run(ex); /* warm-up */
+            double cpu0 = lf__clock(CLOCK_PROCESS_CPUTIME_ID);
             for (int64_t r = 0; r < repeat && !st; r++) {
-                double t0 = lf__now();
+                double t0 = lf__clock(CLOCK_MONOTONIC);
                 st = lf_exec_run(ex);
-                times[r] = lf__now() - t0;
+                times[r] = lf__clock(CLOCK_MONOTONIC) - t0;
             }
+            double cpu = (lf__clock(CLOCK_PROCESS_CPUTIME_ID) - cpu0) / (double)repeat;
             if (!st) {
                 qsort(times, (size_t)repeat, sizeof *times, lf__cmp_double);
                 double med = repeat % 2 ? times[repeat / 2]
@@ -106,9 +109,9 @@ int lf_cmd_bench_exec(int argc, char **argv)
                         const float *y = lf_exec_output(ex, v, &s);
                         sum ^= lf_exec_checksum(y, lf_shape_count(s));
                     }
-                printf("| %s | %lld | %d | %.2f | %.3f | %.3f | %.2f | %016llx |\n", models[m],
+                printf("| %s | %lld | %d | %.2f | %.3f | %.3f | %.2f | %.3f | %016llx |\n", models[m],
                        (long long)batch, tv[t], (double)lf_graph_macs(g) / 1e9, med, times[0],
-                       (double)batch / med, (unsigned long long)sum);
+                       (double)batch / med, cpu, (unsigned long long)sum);
                 fflush(stdout);
             }
             lf_exec_free(ex);

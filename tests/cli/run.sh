@@ -28,7 +28,7 @@ fi
 if [ "$(grep -c '^| squeezenet1_1 | 1 | [12] |' "$tmp/bench")" -ne 2 ]; then
   echo "FAIL: bench exec rows"; cat "$tmp/bench"; fail=1
 fi
-if [ "$(grep '^| squeezenet1_1' "$tmp/bench" | awk -F'|' '{print $9}' | sort -u | wc -l)" -ne 1 ]; then
+if [ "$(grep '^| squeezenet1_1' "$tmp/bench" | awk -F'|' '{print $10}' | sort -u | wc -l)" -ne 1 ]; then
   echo "FAIL: bench exec checksums differ between thread counts"; cat "$tmp/bench"; fail=1
 fi
 
