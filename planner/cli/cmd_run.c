@@ -66,16 +66,8 @@ int lf_cmd_run(int argc, char **argv)
     printf("model %s: %d ops, seed %lld\n", g->name, (int)g->n_ops, (long long)seed);
     if (lf_cli_get(&cmd, "inputs"))
         for (int32_t v = 0; v < g->n_ops; v++)
-            if (g->ops[v].type == LF_OP_INPUT) {
-                float *x = malloc((size_t)(g->ops[v].out.n * g->ops[v].out.c * g->ops[v].out.h *
-                                           g->ops[v].out.w) * sizeof *x);
-                if (!x)
-                    continue;
-                lf_exec_fill((uint64_t)seed, g->ops[v].name, LF_VALUE_INPUT, 0, x,
-                             g->ops[v].out.n * g->ops[v].out.c * g->ops[v].out.h * g->ops[v].out.w);
-                lf__print_stats("input", &g->ops[v], x);
-                free(x);
-            }
+            if (g->ops[v].type == LF_OP_INPUT)
+                lf__print_stats("input", &g->ops[v], lf_exec_output(ex, v, NULL));
     for (int32_t v = 0; v < g->n_ops; v++)
         if (g->ops[v].is_output)
             lf__print_stats("output", &g->ops[v], lf_exec_output(ex, v, NULL));

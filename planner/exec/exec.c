@@ -28,11 +28,11 @@ lf_status lf_exec_create(lf_exec **out, const lf_graph *g, const lf_exec_options
         return lf_set_error(LF_ENOMEM, "executor: out of memory");
     }
     /* An op's tensor dies after its last consumer, unless it is a graph
-     * output (kept: last use past the end). */
+     * input or output (kept: last use past the end). */
     for (int32_t v = 0; v < n; v++) {
         const lf_op *op = &g->ops[v];
         ex->last_use[v] = op->n_consumers > 0 ? op->consumers[op->n_consumers - 1] : n;
-        if (op->is_output || ex->opt.keep_all)
+        if (op->is_output || op->type == LF_OP_INPUT || ex->opt.keep_all)
             ex->last_use[v] = n;
     }
     lf_status st = lf__exec_consts_init(ex);

@@ -90,8 +90,8 @@ lf_status lf_exec_set_input(lf_exec *ex, int32_t op, const float *data, int64_t 
 
 /* Runs the graph op by op in topological order. Each intermediate tensor is
  * freed after its last consumer, so memory stays near the widest cut of the
- * graph; graph outputs (and, with keep_all, every op's output) are kept until
- * the next run. Can be called again (after new inputs). */
+ * graph; graph inputs and outputs (and, with keep_all, every op's output) are
+ * kept until the next run. Can be called again (after new inputs). */
 lf_status lf_exec_run(lf_exec *ex);
 
 /* Output of op after lf_exec_run: its data (owned by the executor) and shape,
