@@ -116,5 +116,7 @@ int lf_cmd_compare(int argc, char **argv);
 int lf_cmd_sweep_buffer(int argc, char **argv);
 int lf_cmd_sweep_grid(int argc, char **argv);
 int lf_cmd_sweep_report(int argc, char **argv);
+int lf_cmd_run(int argc, char **argv);
+int lf_cmd_bench_exec(int argc, char **argv);
 
 #endif
