@@ -97,5 +97,7 @@ typedef struct lf_onnx_tensor {
 
 lf_status lf_onnx_read_tensor(const char *path, lf_onnx_tensor *t);
 void lf_onnx_tensor_free(lf_onnx_tensor *t);
+/* Writes t as a float32 TensorProto (raw_data), atomically. */
+lf_status lf_onnx_write_tensor(const char *path, const lf_onnx_tensor *t);
 
 #endif

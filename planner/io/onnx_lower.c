@@ -202,6 +202,7 @@ static lf_status lf__map(lf__lower *L, int32_t i, lf_op_type *type, lf_attrs *a,
             return st;
         if (a->dh > 1 || a->dw > 1)
             return lf__unsupported(L, i, "dilated pooling");
+        a->dh = a->dw = 0; /* pools carry no dilation in the IR (as the built-in networks) */
         a->count_include_pad = (int32_t)lf__ox_attr_int(n, "count_include_pad", 0);
         return LF_OK;
     }
@@ -301,9 +302,12 @@ lf_status lf__ox_lower(lf__ox_graph *g, lf_graph **out)
             st = lf__ox_fail(g, -1, (lf_status)id, "graph input '%s': %s", val->name, lf_last_error());
         L.name_of[v] = nm;
     }
-    for (int32_t k = 0; k < g->n_order && st == LF_OK; k++) {
-        int32_t i = g->order[k];
+    /* Nodes in file order (the builder keeps insertion order wherever it is
+     * topological, so op ids follow the exporter's order). */
+    for (int32_t i = 0; i < g->n_nodes && st == LF_OK; i++) {
         lf__ox_node *n = &g->nodes[i];
+        if (n->dead)
+            continue;
         lf_op_type type = LF_OP_IDENTITY;
         lf_attrs a;
         const char *in[64];
