@@ -248,6 +248,20 @@ static lf_status lf__map(lf__lower *L, int32_t i, lf_op_type *type, lf_attrs *a,
         a->shape_w = lf__i32(s.w);
         return LF_OK;
     }
+    if (strcmp(op, "ReduceMean") == 0) {
+        /* The mean over both spatial axes of a rank-4 tensor is a global
+         * average pool; with keepdims 0 its [N, C] output is the same
+         * N x C x 1 x 1 tensor in the IR. */
+        int64_t axes[LF__OX_MAX_RANK];
+        int32_t cnt;
+        int got = lf__ox_int_list(g, n, "axes", 1, axes, LF__OX_MAX_RANK, &cnt);
+        int32_t a0 = got == 1 && cnt == 2 ? lf__ox_axis(axes[0], 4) : -1;
+        int32_t a1 = got == 1 && cnt == 2 ? lf__ox_axis(axes[1], 4) : -1;
+        if (x->rank != 4 || !((a0 == 2 && a1 == 3) || (a0 == 3 && a1 == 2)))
+            return lf__unsupported(L, i, "ReduceMean other than over the two spatial axes of a rank-4 tensor");
+        *type = LF_OP_GLOBALAVGPOOL;
+        return LF_OK;
+    }
     if (strcmp(op, "Softmax") == 0) {
         int32_t axis = lf__ox_axis(lf__ox_attr_int(n, "axis", g->opset < 13 ? 1 : -1), x->rank);
         if (axis != 1 || (g->opset >= 13 && x->rank > 2))
