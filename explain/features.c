@@ -23,6 +23,52 @@ const char *lf_feat_name(int32_t col)
     return lf__numeric_names[col - LF_FEAT_N_TYPES];
 }
 
+_Static_assert(LF_OP_TYPE_COUNT == LF_OP_EXPAND + 1,
+               "a new op type needs its column in lf_feat_type_column");
+
+int32_t lf_feat_type_column(lf_op_type t)
+{
+    lf_op_type like = t;
+    switch (t) {
+    case LF_OP_SUB:
+    case LF_OP_EXPAND:
+        like = LF_OP_ADD;
+        break;
+    case LF_OP_DIV:
+    case LF_OP_POW:
+        like = LF_OP_MUL;
+        break;
+    case LF_OP_SQRT:
+    case LF_OP_EXP:
+    case LF_OP_ERF:
+    case LF_OP_TANH:
+    case LF_OP_NEG:
+        like = LF_OP_SIGMOID;
+        break;
+    case LF_OP_GELU:
+        like = LF_OP_SILU;
+        break;
+    case LF_OP_LEAKYRELU:
+        like = LF_OP_RELU;
+        break;
+    case LF_OP_TRANSPOSE:
+        like = LF_OP_RESHAPE;
+        break;
+    case LF_OP_LAYERNORM:
+        like = LF_OP_BATCHNORM;
+        break;
+    case LF_OP_REDUCEMEAN:
+        like = LF_OP_GLOBALAVGPOOL;
+        break;
+    case LF_OP_CONVTRANSPOSE:
+        like = LF_OP_CONV;
+        break;
+    default:
+        break;
+    }
+    return (int32_t)like - 1;
+}
+
 int lf_feat_is_numeric(int32_t col)
 {
     return col >= LF_FEAT_IN_C && col <= LF_FEAT_BETA;
@@ -64,7 +110,7 @@ lf_status lf_feat_group(const lf_graph *g, const lf_bitset *group, int32_t weigh
             return lf_set_error(LF_EINVAL, "group holds graph input '%s'", op->name);
         float *r = x + (int64_t)row * LF_FEAT_DIM;
         memset(r, 0, sizeof(float) * LF_FEAT_DIM);
-        r[op->type - 1] = 1.0f;
+        r[lf_feat_type_column(op->type)] = 1.0f;
         /* The largest input carries the feature map the group must window;
          * the second operand of a broadcast Mul is a C x 1 x 1 vector. */
         const lf_shape *in = NULL;

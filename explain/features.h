@@ -1,8 +1,9 @@
 /* Per-op node features of a fusion group for the validity GNN (DESIGN §9).
  *
  * Columns, in order:
- *   [0, LF_FEAT_N_TYPES)   one-hot op type (every type but the graph input,
- *                          which never belongs to a group)
+ *   [0, LF_FEAT_N_TYPES)   one-hot op type (every v1 type but the graph input,
+ *                          which never belongs to a group; later types share
+ *                          a v1 column, see lf_feat_type_column)
  *   then the numeric columns, each log2(1 + x):
  *     in_c, in_h, in_w     the largest input tensor (by elements)
  *     out_c, out_h, out_w  the output tensor
@@ -30,7 +31,10 @@
 #include "planner/util/bitset.h"
 
 #define LF_FEAT_VERSION 1
-#define LF_FEAT_N_TYPES (LF_OP_TYPE_COUNT - 1)
+/* One-hot columns for the 23 op types of schema v1 (Conv .. Identity). Op
+ * types added later share the column of the closest v1 type
+ * (lf_feat_type_column), so trained weights and datasets stay valid. */
+#define LF_FEAT_N_TYPES ((int32_t)LF_OP_IDENTITY)
 
 enum {
     LF_FEAT_IN_C = LF_FEAT_N_TYPES,
@@ -49,6 +53,8 @@ enum {
 };
 
 const char *lf_feat_name(int32_t col);
+/* One-hot column of an op type (never LF_OP_INPUT). */
+int32_t lf_feat_type_column(lf_op_type t);
 /* 1 for the log2 columns that standardization rescales. */
 int lf_feat_is_numeric(int32_t col);
 uint64_t lf_feat_schema_hash(void);

@@ -165,7 +165,25 @@ int32_t lf_mb_op(lf_mb *m, lf_op_type type, const char *name, const lf_attrs *at
         m->cap = cap;
     }
 
-    int32_t id = lf_graph_builder_add(m->gb, type, op_name, attrs, in_names, n_inputs);
+    /* The op's weights become constants of the graph (shape only: built-in
+     * networks carry no values), named like torch's parameters. */
+    lf_shape w_shapes[4];
+    const char *w_suffix[4];
+    int32_t n_w = lf_op_implied_consts(type, attrs, in_shapes, n_inputs, w_shapes, w_suffix);
+    char w_names[4][LF_MB_NAME_MAX + 8];
+    const char *operands[LF_MB_INPUTS_MAX + 4];
+    for (int32_t i = 0; i < n_inputs; i++)
+        operands[i] = in_names[i];
+    for (int32_t k = 0; k < n_w; k++) {
+        snprintf(w_names[k], sizeof w_names[k], "%s.%s", op_name, w_suffix[k]);
+        int32_t c = lf_graph_builder_add_const(m->gb, w_names[k], w_shapes[k], NULL);
+        if (c < 0) {
+            m->err = (lf_status)c; /* keep the graph builder's message */
+            return -1;
+        }
+        operands[n_inputs + k] = w_names[k];
+    }
+    int32_t id = lf_graph_builder_add_op(m->gb, type, op_name, attrs, operands, n_inputs + n_w);
     if (id < 0) {
         m->err = (lf_status)id; /* keep the graph builder's message */
         return -1;

@@ -18,6 +18,13 @@ void lf_graph_free(lf_graph *g)
         lf_arena_destroy(g->arena_);
         free(g->arena_);
     }
+    lf__graph_values *vals = g->values_;
+    if (vals) {
+        for (int32_t i = 0; i < vals->n; i++)
+            free(vals->bufs[i]);
+        free(vals->bufs);
+        free(vals);
+    }
     free(g);
 }
 
@@ -49,6 +56,27 @@ int32_t lf_graph_find(const lf_graph *g, const char *name)
 {
     for (int32_t i = 0; i < g->n_ops; i++)
         if (strcmp(g->ops[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+int64_t lf_const_elems(const lf_const *c)
+{
+    return c->shape.n * c->shape.c * c->shape.h * c->shape.w;
+}
+
+const lf_const *lf_op_const(const lf_graph *g, int32_t v, int32_t pos)
+{
+    const lf_op *op = &g->ops[v];
+    if (pos < 0 || pos >= op->n_operands || op->operands[pos].kind != LF_OPND_CONST)
+        return NULL;
+    return &g->consts[op->operands[pos].id];
+}
+
+int32_t lf_graph_find_const(const lf_graph *g, const char *name)
+{
+    for (int32_t i = 0; i < g->n_consts; i++)
+        if (strcmp(g->consts[i].name, name) == 0)
             return i;
     return -1;
 }
@@ -91,6 +119,63 @@ static uint64_t lf__mix_float(uint64_t h, float f)
     return lf__mix(h, bits);
 }
 
+static uint64_t lf__mix_shape(uint64_t h, const lf_shape *s)
+{
+    return lf__mix(lf__mix(lf__mix(lf__mix(h, s->n), s->c), s->h), s->w);
+}
+
+/* An op is canonical when its operands are its activation inputs followed by
+ * exactly the weights its attributes imply (what lf_graph_builder_add makes,
+ * and what the built-in networks make): its attributes and inputs then say
+ * everything and the hash need not mention the constants, which keeps the
+ * hashes of graphs from before constants existed. */
+static int lf__canonical_operands(const lf_graph *g, const lf_op *op)
+{
+    lf_shape act[64], w[4];
+    const char *suffix[4];
+    if (op->n_inputs > 64)
+        return 0;
+    for (int32_t j = 0; j < op->n_inputs; j++) {
+        if (op->operands[j].kind != LF_OPND_TENSOR)
+            return 0;
+        act[j] = g->ops[op->inputs[j]].out;
+    }
+    int32_t k = lf_op_implied_consts(op->type, &op->attr, act, op->n_inputs, w, suffix);
+    if (op->n_operands != op->n_inputs + k)
+        return 0;
+    for (int32_t i = 0; i < k; i++) {
+        const lf_const *c = lf_op_const(g, (int32_t)(op - g->ops), op->n_inputs + i);
+        if (!c || c->shape.n != w[i].n || c->shape.c != w[i].c || c->shape.h != w[i].h ||
+            c->shape.w != w[i].w)
+            return 0;
+    }
+    return 1;
+}
+
+/* Attributes added with issue 11 enter the hash only when one is set, so
+ * older graphs keep their hashes. */
+static uint64_t lf__mix_new_attrs(uint64_t h, const lf_attrs *a)
+{
+    const int32_t fields[] = {a->axes,      a->slice_step,   a->perm[0],      a->perm[1],
+                              a->perm[2],   a->perm[3],      a->trans_a,      a->trans_b,
+                              a->out_pad_h, a->out_pad_w,    a->shape_n,      a->approximate,
+                              a->coord_mode, a->nearest_mode, a->pad_mode};
+    const float floats[] = {a->pad_value, a->epsilon, a->alpha, a->beta};
+    int any = 0;
+    for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++)
+        any |= fields[k] != 0;
+    for (size_t k = 0; k < sizeof floats / sizeof floats[0]; k++)
+        any |= floats[k] != 0.0f;
+    if (!any)
+        return h;
+    h = lf__mix_str(h, "attrs-v2");
+    for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++)
+        h = lf__mix(h, fields[k]);
+    for (size_t k = 0; k < sizeof floats / sizeof floats[0]; k++)
+        h = lf__mix_float(h, floats[k]);
+    return h;
+}
+
 uint64_t lf__graph_compute_hash(const lf_graph *g)
 {
     uint64_t h = 1469598103934665603ull;
@@ -109,6 +194,18 @@ uint64_t lf__graph_compute_hash(const lf_graph *g)
         for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++)
             h = lf__mix(h, fields[k]);
         h = lf__mix_float(lf__mix_float(h, a->clip_min), a->clip_max);
+        h = lf__mix_new_attrs(h, a);
+        if (!lf__canonical_operands(g, op)) {
+            h = lf__mix_str(h, "operands");
+            h = lf__mix(h, op->n_operands);
+            for (int32_t j = 0; j < op->n_operands; j++) {
+                h = lf__mix(h, op->operands[j].kind);
+                if (op->operands[j].kind == LF_OPND_CONST)
+                    h = lf__mix_shape(h, &g->consts[op->operands[j].id].shape);
+                else
+                    h = lf__mix(h, op->operands[j].id);
+            }
+        }
         h = lf__mix(h, op->n_inputs);
         for (int32_t j = 0; j < op->n_inputs; j++)
             h = lf__mix(h, op->inputs[j]);
@@ -137,9 +234,11 @@ static void lf__json_attrs(FILE *f, const lf_op *op)
     } while (0)
     switch (op->type) {
     case LF_OP_CONV:
+    case LF_OP_CONVTRANSPOSE:
     case LF_OP_MAXPOOL:
     case LF_OP_AVGPOOL:
-        LF_ATTR(op->type == LF_OP_CONV, "out_channels", a->out_channels);
+        LF_ATTR(op->type == LF_OP_CONV || op->type == LF_OP_CONVTRANSPOSE, "out_channels",
+                a->out_channels);
         LF_ATTR(1, "kh", a->kh ? a->kh : 1);
         LF_ATTR(1, "kw", a->kw ? a->kw : 1);
         LF_ATTR(1, "sh", a->sh ? a->sh : 1);
@@ -157,7 +256,6 @@ static void lf__json_attrs(FILE *f, const lf_op *op)
         LF_ATTR(a->count_include_pad, "count_include_pad", 1);
         break;
     case LF_OP_GEMM:
-    case LF_OP_MATMUL:
         LF_ATTR(1, "out_channels", a->out_channels);
         LF_ATTR(a->has_bias, "has_bias", 1);
         LF_ATTR(a->folded_bn, "folded_bn", 1);
@@ -179,6 +277,8 @@ static void lf__json_attrs(FILE *f, const lf_op *op)
         LF_ATTR(1, "linear", a->linear);
         break;
     case LF_OP_RESHAPE:
+    case LF_OP_EXPAND:
+        LF_ATTR(a->shape_n || op->type == LF_OP_EXPAND, "shape_n", a->shape_n);
         LF_ATTR(1, "shape_c", a->shape_c);
         LF_ATTR(1, "shape_h", a->shape_h);
         LF_ATTR(1, "shape_w", a->shape_w);
@@ -189,8 +289,36 @@ static void lf__json_attrs(FILE *f, const lf_op *op)
         LF_ATTR(1, "h", a->in_h);
         LF_ATTR(1, "w", a->in_w);
         break;
+    case LF_OP_TRANSPOSE:
+        fprintf(f, "%s\"perm\": [%d, %d, %d, %d]", sep, (int)a->perm[0], (int)a->perm[1],
+                (int)a->perm[2], (int)a->perm[3]);
+        sep = ", ";
+        break;
     default:
         break;
+    }
+    /* issue-11 attributes, printed when set */
+    LF_ATTR(a->axes, "axes", a->axes);
+    LF_ATTR(a->slice_step > 1, "step", a->slice_step);
+    LF_ATTR(a->trans_a, "trans_a", 1);
+    LF_ATTR(a->trans_b, "trans_b", 1);
+    LF_ATTR(a->out_pad_h, "out_pad_h", a->out_pad_h);
+    LF_ATTR(a->out_pad_w, "out_pad_w", a->out_pad_w);
+    LF_ATTR(a->approximate, "approximate", a->approximate);
+    LF_ATTR(a->coord_mode, "coord_mode", a->coord_mode);
+    LF_ATTR(a->nearest_mode, "nearest_mode", a->nearest_mode);
+    LF_ATTR(a->pad_mode, "pad_mode", a->pad_mode);
+    if (op->type == LF_OP_LAYERNORM) {
+        fprintf(f, "%s\"epsilon\": %g", sep, (double)(a->epsilon > 0 ? a->epsilon : 1e-5f));
+        sep = ", ";
+    }
+    if (a->pad_value != 0.0f) {
+        fprintf(f, "%s\"pad_value\": %g", sep, (double)a->pad_value);
+        sep = ", ";
+    }
+    if (a->alpha != 0.0f || a->beta != 0.0f) {
+        fprintf(f, "%s\"alpha\": %g, \"beta\": %g", sep, (double)a->alpha, (double)a->beta);
+        sep = ", ";
     }
 #undef LF_ATTR
     if (op->type == LF_OP_CLIP)
@@ -219,9 +347,38 @@ lf_status lf_graph_write_json(const lf_graph *g, FILE *f)
         fprintf(f, "], \"shape\": [%" PRId64 ", %" PRId64 ", %" PRId64 ", %" PRId64 "], \"attrs\": ",
                 op->out.n, op->out.c, op->out.h, op->out.w);
         lf__json_attrs(f, op);
-        fprintf(f, ", \"weights\": %" PRId64 ", \"macs\": %" PRId64 "%s}%s\n", op->weight_elems,
-                op->macs, op->is_output ? ", \"output\": true" : "", i + 1 < g->n_ops ? "," : "");
+        fprintf(f, ", \"weights\": %" PRId64 ", \"macs\": %" PRId64, op->weight_elems, op->macs);
+        if (op->n_operands != op->n_inputs) {
+            fputs(", \"operands\": [", f);
+            for (int32_t j = 0; j < op->n_operands; j++)
+                fprintf(f, "%s{\"%s\": %d}", j ? ", " : "",
+                        op->operands[j].kind == LF_OPND_CONST ? "const" : "op",
+                        (int)op->operands[j].id);
+            fputs("]", f);
+        }
+        fprintf(f, "%s}%s\n", op->is_output ? ", \"output\": true" : "", i + 1 < g->n_ops ? "," : "");
     }
-    fputs("  ]\n}\n", f);
+    fputs("  ],\n  \"consts\": [\n", f);
+    for (int32_t i = 0; i < g->n_consts; i++) {
+        const lf_const *c = &g->consts[i];
+        fprintf(f, "    {\"id\": %d, \"name\": ", (int)i);
+        lf_json_string(f, c->name);
+        fprintf(f, ", \"shape\": [%" PRId64 ", %" PRId64 ", %" PRId64 ", %" PRId64 "], \"values\": %s}%s\n",
+                c->shape.n, c->shape.c, c->shape.h, c->shape.w, c->data ? "true" : "false",
+                i + 1 < g->n_consts ? "," : "");
+    }
+    fputs("  ]", f);
+    if (g->n_folded > 0) {
+        fputs(",\n  \"folded\": [\n", f);
+        for (int32_t i = 0; i < g->n_folded; i++) {
+            fputs("    {\"name\": ", f);
+            lf_json_string(f, g->folded[i].name);
+            fprintf(f, ", \"type\": \"%s\", \"const\": %d}%s\n",
+                    lf_op_info_of(g->folded[i].type)->name, (int)g->folded[i].const_id,
+                    i + 1 < g->n_folded ? "," : "");
+        }
+        fputs("  ]", f);
+    }
+    fputs("\n}\n", f);
     return ferror(f) ? lf_set_error(LF_EIO, "error writing graph JSON") : LF_OK;
 }

@@ -1,27 +1,12 @@
-/* Graph construction: collects ops that name their inputs, then sorts them
- * topologically, validates and freezes them into an immutable lf_graph. */
+/* Graph construction: collects ops that name their operands and constants,
+ * then sorts the ops topologically, folds constant-only ops (graph_fold.c) and
+ * freezes the rest into an immutable lf_graph (graph_freeze.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "planner/graph.h"
 #include "planner/graph_internal.h"
 #include "planner/optable.h"
-#include "planner/util/arena.h"
-
-typedef struct lf__pending_op {
-    char *name;
-    lf_op_type type;
-    lf_attrs attr;
-    int32_t n_inputs;
-    char **inputs;
-    int32_t marked_output;
-} lf__pending_op;
-
-struct lf_graph_builder {
-    char *name;
-    lf__pending_op *ops;
-    int32_t n, cap;
-};
 
 lf_status lf_graph_builder_create(lf_graph_builder **out, const char *name)
 {
@@ -41,24 +26,36 @@ void lf_graph_builder_free(lf_graph_builder *b)
         return;
     for (int32_t i = 0; i < b->n; i++) {
         free(b->ops[i].name);
-        for (int32_t j = 0; j < b->ops[i].n_inputs; j++)
-            free(b->ops[i].inputs[j]);
-        free(b->ops[i].inputs);
+        for (int32_t j = 0; j < b->ops[i].n_names; j++)
+            free(b->ops[i].names[j]);
+        free(b->ops[i].names);
+    }
+    for (int32_t i = 0; i < b->nc; i++) {
+        free(b->consts[i].name);
+        free(b->consts[i].data);
     }
     free(b->ops);
+    free(b->consts);
     free(b->name);
     free(b);
 }
 
-int32_t lf_graph_builder_add(lf_graph_builder *b, lf_op_type type, const char *name,
-                             const lf_attrs *attrs, const char *const *inputs, int32_t n_inputs)
+void lf_graph_builder_set_folder(lf_graph_builder *b, lf_fold_fn fn, void *ctx)
+{
+    b->fold = fn;
+    b->fold_ctx = ctx;
+}
+
+static int32_t lf__add(lf_graph_builder *b, lf_op_type type, const char *name,
+                       const lf_attrs *attrs, const char *const *names, int32_t n_names,
+                       int explicit_operands)
 {
     if (!name || !*name)
         return lf_set_error(LF_EINVAL, "graph '%s': op %d has an empty name", b->name, (int)b->n);
     if (!lf_op_info_of(type))
         return lf_set_error(LF_EUNSUPPORTED, "graph '%s': op '%s' has unknown type %d", b->name, name,
                             (int)type);
-    if (n_inputs < 0 || (n_inputs > 0 && !inputs))
+    if (n_names < 0 || (n_names > 0 && !names))
         return lf_set_error(LF_EINVAL, "graph '%s': op '%s' has a bad input list", b->name, name);
     if (b->n == b->cap) {
         int32_t cap = b->cap ? b->cap * 2 : 64;
@@ -71,27 +68,98 @@ int32_t lf_graph_builder_add(lf_graph_builder *b, lf_op_type type, const char *n
     lf__pending_op *op = &b->ops[b->n];
     memset(op, 0, sizeof *op);
     op->type = type;
+    op->explicit_operands = explicit_operands;
     if (attrs)
         op->attr = *attrs;
     op->name = strdup(name);
-    op->inputs = calloc((size_t)(n_inputs ? n_inputs : 1), sizeof(char *));
-    if (!op->name || !op->inputs) {
+    op->names = calloc((size_t)(n_names ? n_names : 1), sizeof(char *));
+    if (!op->name || !op->names) {
         free(op->name);
-        free(op->inputs);
+        free(op->names);
         return lf_set_error(LF_ENOMEM, "out of memory adding op '%s'", name);
     }
-    for (int32_t i = 0; i < n_inputs; i++) {
-        op->inputs[i] = strdup(inputs[i] ? inputs[i] : "");
-        if (!op->inputs[i]) {
+    for (int32_t i = 0; i < n_names; i++) {
+        op->names[i] = strdup(names[i] ? names[i] : "");
+        if (!op->names[i]) {
             for (int32_t j = 0; j < i; j++)
-                free(op->inputs[j]);
-            free(op->inputs);
+                free(op->names[j]);
+            free(op->names);
             free(op->name);
             return lf_set_error(LF_ENOMEM, "out of memory adding op '%s'", name);
         }
     }
-    op->n_inputs = n_inputs;
+    op->n_names = n_names;
     return b->n++;
+}
+
+int32_t lf_graph_builder_add(lf_graph_builder *b, lf_op_type type, const char *name,
+                             const lf_attrs *attrs, const char *const *inputs, int32_t n_inputs)
+{
+    return lf__add(b, type, name, attrs, inputs, n_inputs, 0);
+}
+
+int32_t lf_graph_builder_add_op(lf_graph_builder *b, lf_op_type type, const char *name,
+                                const lf_attrs *attrs, const char *const *operands,
+                                int32_t n_operands)
+{
+    return lf__add(b, type, name, attrs, operands, n_operands, 1);
+}
+
+int32_t lf__builder_push_const(lf_graph_builder *b, const char *name, lf_shape shape, float *data)
+{
+    if (b->nc == b->ccap) {
+        int32_t cap = b->ccap ? b->ccap * 2 : 64;
+        lf__pending_const *cs = realloc(b->consts, (size_t)cap * sizeof *cs);
+        if (!cs) {
+            free(data);
+            return lf_set_error(LF_ENOMEM, "out of memory adding constant '%s'", name);
+        }
+        b->consts = cs;
+        b->ccap = cap;
+    }
+    lf__pending_const *c = &b->consts[b->nc];
+    c->name = strdup(name);
+    if (!c->name) {
+        free(data);
+        return lf_set_error(LF_ENOMEM, "out of memory adding constant '%s'", name);
+    }
+    c->shape = shape;
+    c->data = data;
+    return b->nc++;
+}
+
+int32_t lf_graph_builder_add_const_owned(lf_graph_builder *b, const char *name, lf_shape shape,
+                                         float *data)
+{
+    if (!name || !*name) {
+        free(data);
+        return lf_set_error(LF_EINVAL, "graph '%s': constant %d has an empty name", b->name,
+                            (int)b->nc);
+    }
+    if (shape.n <= 0 || shape.c <= 0 || shape.h <= 0 || shape.w <= 0 ||
+        shape.n > ((int64_t)1 << 40) / shape.c / shape.h / shape.w) {
+        free(data);
+        return lf_set_error(LF_ERANGE, "graph '%s': constant '%s' has shape %lldx%lldx%lldx%lld",
+                            b->name, name, (long long)shape.n, (long long)shape.c,
+                            (long long)shape.h, (long long)shape.w);
+    }
+    return lf__builder_push_const(b, name, shape, data);
+}
+
+int32_t lf_graph_builder_add_const(lf_graph_builder *b, const char *name, lf_shape shape,
+                                   const float *data)
+{
+    float *copy = NULL;
+    if (data && shape.n > 0 && shape.c > 0 && shape.h > 0 && shape.w > 0 &&
+        shape.n <= ((int64_t)1 << 40) / shape.c / shape.h / shape.w) {
+        size_t bytes = (size_t)(shape.n * shape.c * shape.h * shape.w) * sizeof(float);
+        copy = malloc(bytes);
+        if (!copy)
+            return lf_set_error(LF_ENOMEM, "out of memory copying constant '%s'",
+                                name ? name : "");
+        memcpy(copy, data, bytes);
+    }
+    return lf_graph_builder_add_const_owned(b, name, shape, copy);
 }
 
 const char *lf_graph_builder_name(const lf_graph_builder *b, int32_t i)
@@ -99,37 +167,42 @@ const char *lf_graph_builder_name(const lf_graph_builder *b, int32_t i)
     return (i >= 0 && i < b->n) ? b->ops[i].name : NULL;
 }
 
-/* Name lookup by binary search over indices sorted by name: the builder has
- * no other use for a hash table, and this keeps it self-contained. */
-typedef struct lf__name_index {
-    const lf__pending_op *ops;
-    int32_t *order;
-    int32_t n;
-} lf__name_index;
-
-/* qsort has no context argument; the table being sorted is per thread. */
-static _Thread_local const lf__pending_op *lf__sort_ops;
-static int lf__cmp_names(const void *a, const void *b)
+/* Names of ops and constants share one sorted index: entry e < b->n is op e,
+ * otherwise constant e - b->n. Binary search keeps the builder free of a hash
+ * table. */
+static const char *lf__entry_name(const lf_graph_builder *b, int32_t e)
 {
-    int32_t ia = *(const int32_t *)a, ib = *(const int32_t *)b;
-    int c = strcmp(lf__sort_ops[ia].name, lf__sort_ops[ib].name);
+    return e < b->n ? b->ops[e].name : b->consts[e - b->n].name;
+}
+
+/* qsort has no context argument; the builder being sorted is per thread. */
+static _Thread_local const lf_graph_builder *lf__sort_b;
+static int lf__cmp_names(const void *x, const void *y)
+{
+    int32_t ia = *(const int32_t *)x, ib = *(const int32_t *)y;
+    int c = strcmp(lf__entry_name(lf__sort_b, ia), lf__entry_name(lf__sort_b, ib));
     return c ? c : (ia > ib) - (ia < ib);
 }
 
-static int32_t lf__find(const lf__name_index *ix, const char *name)
+static int32_t lf__find(const lf_graph_builder *b, const lf__build_scratch *s, const char *name)
 {
-    int32_t lo = 0, hi = ix->n - 1;
+    int32_t lo = 0, hi = s->n_names - 1;
     while (lo <= hi) {
         int32_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(ix->ops[ix->order[mid]].name, name);
+        int c = strcmp(lf__entry_name(b, s->names_order[mid]), name);
         if (c == 0)
-            return ix->order[mid];
+            return s->names_order[mid];
         if (c < 0)
             lo = mid + 1;
         else
             hi = mid - 1;
     }
     return -1;
+}
+
+int lf__builder_name_taken(const lf_graph_builder *b, const lf__build_scratch *s, const char *name)
+{
+    return lf__find(b, s, name) >= 0;
 }
 
 lf_status lf_graph_builder_mark_output(lf_graph_builder *b, const char *name)
@@ -145,7 +218,17 @@ lf_status lf_graph_builder_mark_output(lf_graph_builder *b, const char *name)
 
 /* Finds and describes a cycle among ops that Kahn's algorithm could not
  * place: following unplaced inputs from an unplaced op must revisit an op. */
-static lf_status lf__report_cycle(const lf_graph_builder *b, int32_t *const *in_ids,
+/* The first operand of op v that is an op not yet placed, or -1. */
+static int32_t lf__unplaced_operand(const lf_graph_builder *b, lf__ref *const *refs,
+                                    const uint8_t *placed, int32_t v)
+{
+    for (int32_t j = 0; j < b->ops[v].n_names; j++)
+        if (!refs[v][j].is_const && !placed[refs[v][j].id])
+            return refs[v][j].id;
+    return -1;
+}
+
+static lf_status lf__report_cycle(const lf_graph_builder *b, lf__ref *const *refs,
                                   const uint8_t *placed)
 {
     int32_t start = -1;
@@ -161,13 +244,7 @@ static lf_status lf__report_cycle(const lf_graph_builder *b, int32_t *const *in_
     int32_t v = start, step = 0;
     while (seen_at[v] < 0) {
         seen_at[v] = step++;
-        int32_t next = -1;
-        for (int32_t j = 0; j < b->ops[v].n_inputs; j++)
-            if (!placed[in_ids[v][j]]) {
-                next = in_ids[v][j];
-                break;
-            }
-        v = next;
+        v = lf__unplaced_operand(b, refs, placed, v);
     }
     /* v is on the cycle; walk it once more to print it in data-flow order. */
     char msg[400];
@@ -178,11 +255,7 @@ static lf_status lf__report_cycle(const lf_graph_builder *b, int32_t *const *in_
         if (count < 8)
             path[count] = u;
         count++;
-        for (int32_t j = 0; j < b->ops[u].n_inputs; j++)
-            if (!placed[in_ids[u][j]]) {
-                u = in_ids[u][j];
-                break;
-            }
+        u = lf__unplaced_operand(b, refs, placed, u);
     } while (u != v);
     msg[0] = '\0';
     for (int32_t k = (count < 8 ? count : 8) - 1; k >= 0; k--)
@@ -228,57 +301,60 @@ static int32_t lf__heap_pop(int32_t *h, int32_t *n)
     return top;
 }
 
-typedef struct lf__build_scratch {
-    int32_t *order, *indeg, *heap, *new_id, *consumer_count;
-    int32_t **in_ids;
-    uint8_t *placed;
-    lf__name_index ix;
-} lf__build_scratch;
-
 static void lf__scratch_free(lf__build_scratch *s, int32_t n)
 {
-    if (s->in_ids)
+    if (s->refs)
         for (int32_t i = 0; i < n; i++)
-            free(s->in_ids[i]);
-    free(s->in_ids);
+            free(s->refs[i]);
+    free(s->refs);
     free(s->order);
     free(s->indeg);
     free(s->heap);
     free(s->new_id);
+    free(s->fold_const);
     free(s->consumer_count);
     free(s->placed);
-    free(s->ix.order);
+    free(s->names_order);
 }
 
-/* Resolves input names and checks for duplicates and dangling inputs. */
+/* Resolves operand names and checks for duplicates and dangling names. */
 static lf_status lf__resolve(const lf_graph_builder *b, lf__build_scratch *s)
 {
     int32_t n = b->n;
-    s->ix.ops = b->ops;
-    s->ix.n = n;
-    for (int32_t i = 0; i < n; i++)
-        s->ix.order[i] = i;
-    lf__sort_ops = b->ops;
-    qsort(s->ix.order, (size_t)n, sizeof(int32_t), lf__cmp_names);
-    for (int32_t k = 1; k < n; k++)
-        if (strcmp(b->ops[s->ix.order[k]].name, b->ops[s->ix.order[k - 1]].name) == 0)
-            return lf_set_error(LF_EGRAPH, "graph '%s': two ops are named '%s'", b->name,
-                                b->ops[s->ix.order[k]].name);
+    s->n_names = n + b->nc;
+    for (int32_t i = 0; i < s->n_names; i++)
+        s->names_order[i] = i;
+    lf__sort_b = b;
+    qsort(s->names_order, (size_t)s->n_names, sizeof(int32_t), lf__cmp_names);
+    for (int32_t k = 1; k < s->n_names; k++) {
+        int32_t e0 = s->names_order[k - 1], e1 = s->names_order[k];
+        if (strcmp(lf__entry_name(b, e0), lf__entry_name(b, e1)) == 0)
+            return lf_set_error(LF_EGRAPH, "graph '%s': two %s are named '%s'", b->name,
+                                e0 < n && e1 < n     ? "ops"
+                                : e0 >= n && e1 >= n ? "constants"
+                                                     : "tensors (an op and a constant)",
+                                lf__entry_name(b, e1));
+    }
     for (int32_t i = 0; i < n; i++) {
         const lf__pending_op *op = &b->ops[i];
-        s->in_ids[i] = malloc((size_t)(op->n_inputs ? op->n_inputs : 1) * sizeof(int32_t));
-        if (!s->in_ids[i])
+        s->refs[i] = malloc((size_t)(op->n_names ? op->n_names : 1) * sizeof(lf__ref));
+        if (!s->refs[i])
             return lf_set_error(LF_ENOMEM, "out of memory building graph '%s'", b->name);
-        for (int32_t j = 0; j < op->n_inputs; j++) {
-            int32_t id = lf__find(&s->ix, op->inputs[j]);
-            if (id < 0)
+        for (int32_t j = 0; j < op->n_names; j++) {
+            int32_t e = lf__find(b, s, op->names[j]);
+            if (e < 0)
                 return lf_set_error(LF_EGRAPH,
                                     "graph '%s': op '%s' reads '%s', which no op produces",
-                                    b->name, op->name, op->inputs[j]);
-            if (id == i)
+                                    b->name, op->name, op->names[j]);
+            if (e == i)
                 return lf_set_error(LF_EGRAPH, "graph '%s' has a cycle: op '%s' reads itself",
                                     b->name, op->name);
-            s->in_ids[i][j] = id;
+            if (e >= n && !op->explicit_operands)
+                return lf_set_error(LF_EGRAPH,
+                                    "graph '%s': op '%s' reads constant '%s' but was added "
+                                    "without operands (use lf_graph_builder_add_op)",
+                                    b->name, op->name, op->names[j]);
+            s->refs[i][j] = e < n ? (lf__ref){0, e} : (lf__ref){1, e - n};
         }
     }
     return LF_OK;
@@ -287,10 +363,14 @@ static lf_status lf__resolve(const lf_graph_builder *b, lf__build_scratch *s)
 static lf_status lf__toposort(const lf_graph_builder *b, lf__build_scratch *s)
 {
     int32_t n = b->n, nheap = 0, placed = 0;
-    for (int32_t i = 0; i < n; i++)
-        s->indeg[i] = b->ops[i].n_inputs;
-    /* indeg counts operand slots, so an op reading the same tensor twice
-     * waits for it once per slot: each release below decrements per slot. */
+    /* indeg counts operand slots that name ops, so an op reading the same
+     * tensor twice waits for it once per slot: each release below
+     * decrements per slot. */
+    for (int32_t i = 0; i < n; i++) {
+        s->indeg[i] = 0;
+        for (int32_t j = 0; j < b->ops[i].n_names; j++)
+            s->indeg[i] += !s->refs[i][j].is_const;
+    }
     for (int32_t i = 0; i < n; i++)
         if (s->indeg[i] == 0)
             lf__heap_push(s->heap, &nheap, i);
@@ -298,7 +378,7 @@ static lf_status lf__toposort(const lf_graph_builder *b, lf__build_scratch *s)
     int32_t *start = calloc((size_t)n + 1, sizeof(int32_t));
     int32_t total = 0;
     for (int32_t i = 0; i < n; i++)
-        total += b->ops[i].n_inputs;
+        total += b->ops[i].n_names;
     int32_t *succ = malloc((size_t)(total ? total : 1) * sizeof(int32_t));
     if (!start || !succ) {
         free(start);
@@ -306,20 +386,21 @@ static lf_status lf__toposort(const lf_graph_builder *b, lf__build_scratch *s)
         return lf_set_error(LF_ENOMEM, "out of memory building graph '%s'", b->name);
     }
     for (int32_t i = 0; i < n; i++)
-        for (int32_t j = 0; j < b->ops[i].n_inputs; j++)
-            start[s->in_ids[i][j] + 1]++;
+        for (int32_t j = 0; j < b->ops[i].n_names; j++)
+            if (!s->refs[i][j].is_const)
+                start[s->refs[i][j].id + 1]++;
     for (int32_t i = 0; i < n; i++)
         start[i + 1] += start[i];
     int32_t *fill = s->consumer_count;
     for (int32_t i = 0; i < n; i++)
         fill[i] = start[i];
     for (int32_t i = 0; i < n; i++)
-        for (int32_t j = 0; j < b->ops[i].n_inputs; j++)
-            succ[fill[s->in_ids[i][j]]++] = i;
+        for (int32_t j = 0; j < b->ops[i].n_names; j++)
+            if (!s->refs[i][j].is_const)
+                succ[fill[s->refs[i][j].id]++] = i;
     while (nheap > 0) {
         int32_t v = lf__heap_pop(s->heap, &nheap);
         s->placed[v] = 1;
-        s->new_id[v] = placed;
         s->order[placed++] = v;
         for (int32_t k = start[v]; k < start[v + 1]; k++)
             if (--s->indeg[succ[k]] == 0)
@@ -328,109 +409,16 @@ static lf_status lf__toposort(const lf_graph_builder *b, lf__build_scratch *s)
     free(start);
     free(succ);
     if (placed < n)
-        return lf__report_cycle(b, s->in_ids, s->placed);
+        return lf__report_cycle(b, s->refs, s->placed);
     return LF_OK;
-}
-
-/* Creates the frozen graph: ops in topological order, shapes, weights,
- * consumers and the hash. */
-static lf_status lf__freeze(const lf_graph_builder *b, lf__build_scratch *s, lf_graph **out)
-{
-    int32_t n = b->n;
-    lf_graph *g = calloc(1, sizeof *g);
-    lf_arena *arena = malloc(sizeof *arena);
-    if (!g || !arena) {
-        free(g);
-        free(arena);
-        return lf_set_error(LF_ENOMEM, "out of memory building graph '%s'", b->name);
-    }
-    lf_arena_init(arena);
-    g->arena_ = arena;
-    g->n_ops = n;
-    g->name = lf_arena_strdup(arena, b->name);
-    g->ops = lf_arena_alloc(arena, (size_t)n * sizeof(lf_op));
-    int32_t *ncons = s->consumer_count;
-    memset(ncons, 0, (size_t)n * sizeof(int32_t));
-    if (!g->name || !g->ops)
-        goto oom;
-    for (int32_t id = 0; id < n; id++) {
-        const lf__pending_op *p = &b->ops[s->order[id]];
-        lf_op *op = &g->ops[id];
-        op->name = lf_arena_strdup(arena, p->name);
-        op->type = p->type;
-        op->attr = p->attr;
-        op->n_inputs = p->n_inputs;
-        int32_t *ins = lf_arena_alloc(arena, (size_t)(p->n_inputs ? p->n_inputs : 1) * sizeof(int32_t));
-        if (!op->name || !ins)
-            goto oom;
-        for (int32_t j = 0; j < p->n_inputs; j++)
-            ins[j] = s->new_id[s->in_ids[s->order[id]][j]];
-        op->inputs = ins;
-        op->is_output = p->marked_output;
-    }
-    /* Shape inference in topological order, so every input is known. */
-    for (int32_t id = 0; id < n; id++) {
-        lf_op *op = &g->ops[id];
-        lf_shape in[64];
-        char err[200];
-        for (int32_t j = 0; j < op->n_inputs && j < 64; j++)
-            in[j] = g->ops[op->inputs[j]].out;
-        lf_status st = lf_op_infer(op->type, &op->attr, in, op->n_inputs, &op->out, err, sizeof err);
-        if (st != LF_OK) {
-            lf_set_error(st, "graph '%s': op '%s' (%s): %s", b->name, op->name,
-                         lf_op_info_of(op->type)->name, err);
-            goto fail;
-        }
-        if (op->out.n * op->out.c * op->out.h * op->out.w > ((int64_t)1 << 40)) {
-            lf_set_error(LF_ERANGE, "graph '%s': op '%s' output %lldx%lldx%lld is absurdly large",
-                         b->name, op->name, (long long)op->out.c, (long long)op->out.h,
-                         (long long)op->out.w);
-            goto fail;
-        }
-        lf_op_weights(op->type, &op->attr, in, op->n_inputs, &op->out, &op->weight_elems,
-                      &op->param_count);
-        op->macs = lf_op_macs(op->type, &op->attr, in, op->n_inputs, &op->out);
-    }
-    /* Consumer lists: distinct readers, ascending. */
-    for (int32_t id = 0; id < n; id++)
-        for (int32_t j = 0; j < g->ops[id].n_inputs; j++) {
-            int32_t p = g->ops[id].inputs[j];
-            int dup = 0;
-            for (int32_t k = 0; k < j; k++)
-                dup |= g->ops[id].inputs[k] == p;
-            if (!dup)
-                ncons[p]++;
-        }
-    for (int32_t id = 0; id < n; id++) {
-        g->ops[id].consumers = lf_arena_alloc(arena, (size_t)(ncons[id] ? ncons[id] : 1) * sizeof(int32_t));
-        if (!g->ops[id].consumers)
-            goto oom;
-        g->ops[id].n_consumers = 0;
-    }
-    for (int32_t id = 0; id < n; id++)
-        for (int32_t j = 0; j < g->ops[id].n_inputs; j++) {
-            int32_t p = g->ops[id].inputs[j];
-            lf_op *prod = &g->ops[p];
-            if (prod->n_consumers > 0 && prod->consumers[prod->n_consumers - 1] == id)
-                continue;
-            ((int32_t *)prod->consumers)[prod->n_consumers++] = id;
-        }
-    for (int32_t id = 0; id < n; id++)
-        if (g->ops[id].n_consumers == 0 && g->ops[id].type != LF_OP_INPUT)
-            g->ops[id].is_output = 1;
-    g->hash = lf__graph_compute_hash(g);
-    *out = g;
-    return LF_OK;
-oom:
-    lf_set_error(LF_ENOMEM, "out of memory building graph '%s'", b->name);
-fail:
-    lf_graph_free(g);
-    return lf_last_status();
 }
 
 lf_status lf_graph_builder_build(lf_graph_builder *b, lf_graph **out)
 {
     *out = NULL;
+    if (b->built)
+        return lf_set_error(LF_EINVAL, "graph '%s' was already built (a builder builds once)",
+                            b->name);
     if (b->n == 0)
         return lf_set_error(LF_EGRAPH, "graph '%s' has no ops", b->name);
     int32_t n = b->n;
@@ -439,20 +427,23 @@ lf_status lf_graph_builder_build(lf_graph_builder *b, lf_graph **out)
         has_input |= b->ops[i].type == LF_OP_INPUT;
     if (!has_input)
         return lf_set_error(LF_EGRAPH, "graph '%s' has no input op", b->name);
+    b->built = 1;
     lf__build_scratch s = {0};
     s.order = malloc((size_t)n * sizeof(int32_t));
     s.indeg = malloc((size_t)n * sizeof(int32_t));
     s.heap = malloc((size_t)n * sizeof(int32_t));
     s.new_id = malloc((size_t)n * sizeof(int32_t));
+    s.fold_const = malloc((size_t)n * sizeof(int32_t));
     s.consumer_count = malloc((size_t)n * sizeof(int32_t));
-    s.in_ids = calloc((size_t)n, sizeof(int32_t *));
+    s.refs = calloc((size_t)n, sizeof(lf__ref *));
     s.placed = calloc((size_t)n, 1);
-    s.ix.order = malloc((size_t)n * sizeof(int32_t));
+    s.names_order = malloc((size_t)(n + b->nc) * sizeof(int32_t));
     lf_status st;
-    if (!s.order || !s.indeg || !s.heap || !s.new_id || !s.consumer_count || !s.in_ids ||
-        !s.placed || !s.ix.order)
+    if (!s.order || !s.indeg || !s.heap || !s.new_id || !s.fold_const || !s.consumer_count ||
+        !s.refs || !s.placed || !s.names_order)
         st = lf_set_error(LF_ENOMEM, "out of memory building graph '%s'", b->name);
-    else if ((st = lf__resolve(b, &s)) == LF_OK && (st = lf__toposort(b, &s)) == LF_OK)
+    else if ((st = lf__resolve(b, &s)) == LF_OK && (st = lf__toposort(b, &s)) == LF_OK &&
+             (st = lf__fold(b, &s)) == LF_OK)
         st = lf__freeze(b, &s, out);
     lf__scratch_free(&s, n);
     return st;

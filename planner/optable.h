@@ -1,7 +1,10 @@
 /* The one table of op types: everything fusionplan knows about a type lives in
- * its entry in planner/optable.c (names, input counts, shape inference,
- * weights, MACs, and the row window the cost models use). Adding an op type is
- * one entry there plus its enum value in graph.h. */
+ * its entry in planner/optable.c (names, operand counts, which operands are
+ * weights) and in the per-concern switches next to it: shape inference
+ * (optable_shapes.c), weights, MACs and row windows (optable_cost.c). Adding
+ * an op type is its enum value in graph.h plus its cases there. The reference
+ * kernels (planner/exec) and the ONNX mapping (planner/io) key on the same
+ * enum. */
 #ifndef LF_OPTABLE_H
 #define LF_OPTABLE_H
 
@@ -18,15 +21,20 @@ typedef enum lf_row_kind {
     LF_ROWS_VIEW,       /* zero-copy: the consumer's window passes through (Concat, Reshape) */
     LF_ROWS_REDUCTION,  /* streaming reduction over all rows (GlobalAveragePool) */
     LF_ROWS_RESIZE,     /* row r reads row floor(r * H_in / H_out) (+1 when linear) */
-    LF_ROWS_FULL        /* needs the whole input map (Softmax over space, Flatten not into Gemm) */
+    LF_ROWS_FULL,       /* needs the whole input map (Softmax over space, Flatten not into Gemm,
+                           a score MatMul, a Transpose that moves H) */
+    LF_ROWS_UPSAMPLE    /* ConvTranspose: output row r reads input rows
+                           [ceil((r + p - K + 1) / s), floor((r + p) / s)] */
 } lf_row_kind;
 
 typedef struct lf_op_info {
     const char *name;      /* fusionplan spelling, also used in JSON */
     const char *onnx_name; /* ONNX op type, NULL when there is none */
-    int32_t min_inputs, max_inputs;
-    lf_row_kind rows;      /* default row behaviour (the cost model refines Flatten/Reshape) */
-    int32_t elementwise;   /* 1 when output element i depends only on input element i */
+    int32_t min_operands, max_operands; /* all operands: activations and constants */
+    lf_row_kind rows;      /* default row behaviour (lf_op_row_kind refines it per op) */
+    int32_t elementwise;   /* 1 when output element i depends only on input element i
+                              (after broadcasting) */
+    uint32_t weight_operands; /* bit k: operand k must be a constant (a weight) */
 } lf_op_info;
 
 const lf_op_info *lf_op_info_of(lf_op_type t);
@@ -37,20 +45,59 @@ lf_op_type lf_op_type_from_name(const char *name);
 const char *lf_act_name(lf_act a);
 lf_act lf_act_from_name(const char *name); /* LF_ACT_COUNT when unknown */
 
-/* Shape inference: computes *out from the input shapes; on a mismatch writes a
- * message into err and returns LF_EGRAPH. */
+/* Shape inference: computes *out from the operand shapes (ONNX order,
+ * activations and constants alike). Weight operands may be left off (n_in
+ * counts only the leading activation operands): they are implied by the
+ * attributes then; when given, their shapes are checked. On a mismatch writes
+ * a message into err and returns LF_EGRAPH. */
 lf_status lf_op_infer(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32_t n_in,
                       lf_shape *out, char *err, size_t errlen);
 
-/* Weight elements stored for the op (including bias), the framework parameter
- * count, and multiply-accumulates, given its input and output shapes. */
+/* The weight constants an op of this type takes when it is built from its
+ * attributes alone (lf_graph_builder_add): Conv W [out, in/g, kh, kw] and B
+ * [1, out, 1, 1] when it has a bias or a folded BatchNorm; Gemm W [out, in, 1,
+ * 1] and B; BatchNorm scale and shift [1, C, 1, 1]; ConvTranspose W [in,
+ * out/g, kh, kw] and B; LayerNormalization scale and B (when has_bias) shaped
+ * like the normalised dims. act holds the activation operand shapes; writes up
+ * to 4 shapes and name suffixes ("weight", "bias", "scale", "shift") and
+ * returns their count. */
+int32_t lf_op_implied_consts(lf_op_type t, const lf_attrs *a, const lf_shape *act, int32_t n_act,
+                             lf_shape shapes[4], const char *suffixes[4]);
+
+/* Framework parameters beyond the stored weight elements: a BatchNorm folded
+ * into a Conv or Gemm counts gamma and beta (2 per channel) but is stored as
+ * one bias. */
+int64_t lf_op_param_extra(lf_op_type t, const lf_attrs *a, const lf_shape *out);
+
+/* Weight elements of the implied constants and the framework parameter count
+ * (a shortcut over lf_op_implied_consts and lf_op_param_extra). */
 void lf_op_weights(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32_t n_in,
                    const lf_shape *out, int64_t *weight_elems, int64_t *param_count);
+
+/* Multiply-accumulates for one batch, given the operand shapes and the output
+ * shape. Only Conv, ConvTranspose, Gemm and MatMul count (the convention of
+ * torchvision's GFLOPS figures; element-wise ops, pools, normalisations and
+ * resizes count nothing). */
 int64_t lf_op_macs(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32_t n_in,
                    const lf_shape *out);
 
+/* Row kind of op v, refined by its attributes: a Transpose that keeps H in
+ * place, Softmax/LayerNormalization not over H, a MatMul whose B is a constant
+ * stream rows (WINDOW, k = 1); otherwise they need their whole input (FULL);
+ * ReduceMean over H is a REDUCTION; Concat along H or N is FULL. Flatten and
+ * Reshape stay VIEW here (the cost model refines them by their consumers). */
+lf_row_kind lf_op_row_kind(const lf_graph *g, int32_t v);
+
 /* Row window along H of a windowed op: effective kernel height (dilation
- * applied), stride and top padding. Element-wise ops give (1, 1, 0). */
+ * applied), stride and top padding. Element-wise ops give (1, 1, 0); a Slice
+ * along H gives (1, step, -begin); ConvTranspose (UPSAMPLE) its kernel,
+ * stride and top padding. */
 void lf_op_row_window(const lf_op *op, int32_t *k, int32_t *stride, int32_t *pad_top);
+
+/* Weight elements one output channel needs (the BRR sub-block): weights /
+ * out_c for Conv, ConvTranspose, Gemm, BatchNorm and per-channel constants of
+ * element-wise ops; all of them for LayerNormalization, MatMul and other
+ * shared constants. */
+int64_t lf_op_weight_block(const lf_graph *g, int32_t v);
 
 #endif

@@ -13,9 +13,10 @@ const char *const *lf_cost_scheme_names(void) { return lf__scheme_names; }
 /* Flatten and Reshape are free views of vectors, streaming reductions when a
  * spatial map flows into a Gemm (which accumulates row by row), and need the
  * whole map otherwise. */
-static lf_row_kind lf__resolve_kind(const lf_graph *g, const lf_op *op)
+static lf_row_kind lf__resolve_kind(const lf_graph *g, int32_t v)
 {
-    lf_row_kind k = lf_op_info_of(op->type)->rows;
+    const lf_op *op = &g->ops[v];
+    lf_row_kind k = lf_op_row_kind(g, v);
     if (op->type != LF_OP_FLATTEN && op->type != LF_OP_RESHAPE)
         return k;
     const lf_shape *in = &g->ops[op->inputs[0]].out;
@@ -24,7 +25,7 @@ static lf_row_kind lf__resolve_kind(const lf_graph *g, const lf_op *op)
     int all_gemm = op->n_consumers > 0;
     for (int32_t c = 0; c < op->n_consumers; c++) {
         lf_op_type t = g->ops[op->consumers[c]].type;
-        all_gemm &= t == LF_OP_GEMM || t == LF_OP_MATMUL;
+        all_gemm &= t == LF_OP_GEMM;
     }
     return all_gemm ? LF_ROWS_REDUCTION : LF_ROWS_FULL;
 }
@@ -33,19 +34,14 @@ static void lf__op_constants(const lf_graph *g, const lf_hw *hw, int32_t v, lf__
 {
     const lf_op *op = &g->ops[v];
     memset(c, 0, sizeof *c);
-    c->kind = lf__resolve_kind(g, op);
+    c->kind = lf__resolve_kind(g, v);
     lf_op_row_window(op, &c->k, &c->stride, &c->pad);
     c->linear = op->type == LF_OP_RESIZE && op->attr.linear;
     c->h = op->out.h;
     c->row_bytes = op->out.w * op->out.c * hw->act_bytes;
     c->tensor_bytes = op->out.n * op->out.c * op->out.h * op->out.w * hw->act_bytes;
     c->weight_bytes = op->weight_elems * hw->weight_bytes;
-    int64_t per_channel = 0;
-    if (op->type == LF_OP_CONV || op->type == LF_OP_GEMM || op->type == LF_OP_MATMUL)
-        per_channel = op->out.c > 0 ? op->weight_elems / op->out.c : 0;
-    else if (op->type == LF_OP_BATCHNORM)
-        per_channel = 2;
-    c->wblk = per_channel * hw->weight_bytes;
+    c->wblk = lf_op_weight_block(g, v) * hw->weight_bytes;
     for (int32_t j = 0; j < op->n_inputs; j++)
         c->reads_spatial |= g->ops[op->inputs[j]].out.h > 1;
 }

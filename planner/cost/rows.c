@@ -173,6 +173,7 @@ static void lf__prepare(lf__group *G)
             case LF_ROWS_VIEW: d = s; break;
             case LF_ROWS_REDUCTION: d = G->terminal[i] ? s : (lf__rat){0, 1}; break;
             case LF_ROWS_RESIZE: d = lf__rat_mul(s, in->out.h, op->out.h); break;
+            case LF_ROWS_UPSAMPLE: d = lf__rat_mul(s, 1, oc[v].stride); break;
             default: break;
             }
             if (lf__rat_less(G->sigma[l], d))
@@ -194,6 +195,12 @@ static int32_t lf__phases(const lf__group *G)
         if (G->sink[i])
             f = (G->href + G->hv[i] - 1) / G->hv[i];
         const lf_op *op = &g->ops[G->tensor[i]];
+        if (G->cm->ops[G->tensor[i]].kind == LF_ROWS_UPSAMPLE) {
+            /* the input window moves every stride-th output row */
+            int64_t u = G->cm->ops[G->tensor[i]].stride;
+            if (u > 1)
+                p = p / lf__gcd(p, u) * u;
+        }
         if (G->cm->ops[G->tensor[i]].kind == LF_ROWS_RESIZE) {
             int64_t hin = g->ops[op->inputs[0]].out.h;
             f = (op->out.h + hin - 1) / hin;
@@ -252,6 +259,13 @@ static int64_t lf__eval_phase(lf__group *G, int32_t phase, int64_t h, int32_t sn
             case LF_ROWS_RESIZE:
                 a = lf__floor_div(delta * hin, op->out.h);
                 b = a + oc[v].linear;
+                break;
+            case LF_ROWS_UPSAMPLE:
+                /* input rows i with i * s - p + t = r for a kernel tap t */
+                b = lf__floor_div(delta + oc[v].pad, oc[v].stride);
+                a = -lf__floor_div(-(delta + oc[v].pad - oc[v].k + 1), oc[v].stride);
+                if (a > b)
+                    a = b; /* a row between taps reads none; keep the nearest */
                 break;
             default: /* LF_ROWS_FULL */
                 a = 0;

@@ -371,15 +371,13 @@ static lf_status lf__setup(lf__exact *x, lf_cost_model *cm, const lf_bitset *uni
         const lf_op *op = &g->ops[v];
         x->in_u[v] = (uint8_t)(lf_bitset_test(universe, v) && op->type != LF_OP_INPUT);
         x->fusable[v] = (uint8_t)(x->in_u[v] && lf_cost_fusable(cm, v));
-        lf_row_kind kind = lf_op_info_of(op->type)->rows;
+        lf_row_kind kind = lf_op_row_kind(g, v);
         x->view[v] = (uint8_t)(kind == LF_ROWS_VIEW || op->type == LF_OP_FLATTEN ||
                                op->type == LF_OP_RESHAPE);
         int64_t wbytes = op->weight_elems * hw->weight_bytes;
         x->wterm[v] = x->brr ? 0 : wbytes;
-        if (x->brr && (op->type == LF_OP_CONV || op->type == LF_OP_GEMM || op->type == LF_OP_MATMUL))
-            x->wblk[v] = op->out.c > 0 ? op->weight_elems / op->out.c * hw->weight_bytes : 0;
-        else if (x->brr && op->type == LF_OP_BATCHNORM)
-            x->wblk[v] = 2 * hw->weight_bytes;
+        if (x->brr)
+            x->wblk[v] = lf_op_weight_block(g, v) * hw->weight_bytes;
         x->row_bytes[v] = op->out.w * op->out.c * hw->act_bytes;
         int32_t k = 1, s, p;
         if (kind == LF_ROWS_WINDOW)

@@ -1,0 +1,144 @@
+/* What the cost models need from an op type: weights and parameters, MACs,
+ * the row kind refined by the attributes, the row window and the BRR weight
+ * block. */
+#include "planner/optable.h"
+
+static int32_t lf__one(int32_t v) { return v > 0 ? v : 1; }
+
+static int32_t lf__mask(int32_t axes) { return axes ? axes : LF_AXES(LF_DIM_C); }
+
+int64_t lf_op_param_extra(lf_op_type t, const lf_attrs *a, const lf_shape *out)
+{
+    if ((t == LF_OP_CONV || t == LF_OP_GEMM || t == LF_OP_CONVTRANSPOSE) && a->folded_bn)
+        return a->has_bias ? 2 * out->c : out->c;
+    return 0;
+}
+
+void lf_op_weights(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32_t n_in,
+                   const lf_shape *out, int64_t *weight_elems, int64_t *param_count)
+{
+    lf_shape shapes[4];
+    const char *suffixes[4];
+    int32_t n = lf_op_implied_consts(t, a, in, n_in, shapes, suffixes);
+    int64_t w = 0;
+    for (int32_t k = 0; k < n; k++)
+        w += shapes[k].n * shapes[k].c * shapes[k].h * shapes[k].w;
+    *weight_elems = w;
+    *param_count = w + lf_op_param_extra(t, a, out);
+}
+
+int64_t lf_op_macs(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32_t n_in,
+                   const lf_shape *out)
+{
+    switch (t) {
+    case LF_OP_CONV:
+        return out->n * out->c * out->h * out->w * (in[0].c / lf__one(a->groups)) * lf__one(a->kh) *
+               lf__one(a->kw);
+    case LF_OP_CONVTRANSPOSE:
+        /* every input pixel scatters a kh x kw patch into out_c / groups maps */
+        return in[0].n * in[0].c * in[0].h * in[0].w * (out->c / lf__one(a->groups)) *
+               lf__one(a->kh) * lf__one(a->kw);
+    case LF_OP_GEMM:
+        return out->n * in[0].c * in[0].h * in[0].w * out->c;
+    case LF_OP_MATMUL: {
+        if (n_in < 2)
+            return 0;
+        int64_t k = a->trans_a ? in[0].h : in[0].w;
+        return out->n * out->c * out->h * out->w * k;
+    }
+    default:
+        return 0;
+    }
+}
+
+lf_row_kind lf_op_row_kind(const lf_graph *g, int32_t v)
+{
+    const lf_op *op = &g->ops[v];
+    const lf_attrs *a = &op->attr;
+    int over_h = (lf__mask(a->axes) & LF_AXES(LF_DIM_H)) != 0;
+    switch (op->type) {
+    case LF_OP_TRANSPOSE:
+        return a->perm[LF_DIM_H] == LF_DIM_H ? LF_ROWS_WINDOW : LF_ROWS_FULL;
+    case LF_OP_SOFTMAX:
+    case LF_OP_LAYERNORM:
+        return over_h ? LF_ROWS_FULL : LF_ROWS_WINDOW;
+    case LF_OP_REDUCEMEAN:
+        return over_h ? LF_ROWS_REDUCTION : LF_ROWS_WINDOW;
+    case LF_OP_MATMUL:
+        /* Output row m is row m of A times all of B: it streams when B is a
+         * constant and A is not transposed; a product of two activations
+         * (attention scores) needs B whole. */
+        return op->n_operands == 2 && op->operands[1].kind == LF_OPND_CONST && !a->trans_a
+                   ? LF_ROWS_WINDOW
+                   : LF_ROWS_FULL;
+    case LF_OP_CONCAT: {
+        int32_t m = lf__mask(a->axes);
+        return m == LF_AXES(LF_DIM_C) || m == LF_AXES(LF_DIM_W) ? LF_ROWS_VIEW : LF_ROWS_FULL;
+    }
+    default:
+        return lf_op_info_of(op->type)->rows;
+    }
+}
+
+void lf_op_row_window(const lf_op *op, int32_t *k, int32_t *stride, int32_t *pad_top)
+{
+    switch (op->type) {
+    case LF_OP_CONV:
+    case LF_OP_MAXPOOL:
+    case LF_OP_AVGPOOL:
+    case LF_OP_CONVTRANSPOSE:
+        *k = lf__one(op->attr.dh) * (lf__one(op->attr.kh) - 1) + 1;
+        *stride = lf__one(op->attr.sh);
+        *pad_top = op->attr.pad_top;
+        return;
+    case LF_OP_PAD:
+        *k = 1;
+        *stride = 1;
+        *pad_top = op->attr.pad_top;
+        return;
+    case LF_OP_SLICE:
+        *k = 1;
+        if (lf__mask(op->attr.axes) == LF_AXES(LF_DIM_H)) {
+            /* output row r is input row begin + step * r */
+            *stride = lf__one(op->attr.slice_step);
+            *pad_top = -op->attr.slice_begin;
+        } else {
+            *stride = 1;
+            *pad_top = 0;
+        }
+        return;
+    default:
+        *k = 1;
+        *stride = 1;
+        *pad_top = 0;
+        return;
+    }
+}
+
+int64_t lf_op_weight_block(const lf_graph *g, int32_t v)
+{
+    const lf_op *op = &g->ops[v];
+    switch (op->type) {
+    case LF_OP_CONV:
+    case LF_OP_CONVTRANSPOSE:
+    case LF_OP_GEMM:
+    case LF_OP_BATCHNORM:
+        return op->out.c > 0 ? op->weight_elems / op->out.c : 0;
+    case LF_OP_MATMUL:
+    case LF_OP_LAYERNORM:
+        return op->weight_elems;
+    default:
+        break;
+    }
+    /* Other ops with constants (a bias Add, a layer-scale Mul): a per-channel
+     * constant splits by output channel, anything else is needed whole. */
+    int64_t blk = 0;
+    for (int32_t k = 0; k < op->n_operands; k++) {
+        if (op->operands[k].kind != LF_OPND_CONST)
+            continue;
+        const lf_const *c = &g->consts[op->operands[k].id];
+        int64_t e = lf_const_elems(c);
+        blk += c->shape.c == op->out.c && op->out.c > 1 ? e / op->out.c : e;
+    }
+    return blk;
+}
