@@ -18,6 +18,9 @@ foreach(dir ${_lf_header_dirs})
           PATTERN "*_internal.h" EXCLUDE
           PATTERN "binio.h" EXCLUDE
           PATTERN "explainer_rg.h" EXCLUDE
+          PATTERN "onnx_proto.h" EXCLUDE
+          PATTERN "onnx_infer.h" EXCLUDE
+          PATTERN "onnx_ops.h" EXCLUDE
           PATTERN "cli" EXCLUDE
           PATTERN "weights" EXCLUDE)
 endforeach()
@@ -44,7 +47,7 @@ install(FILES ${PROJECT_BINARY_DIR}/fusionplanConfig.cmake ${PROJECT_BINARY_DIR}
 
 # pkg-config: Requires.private names the dependencies that have .pc files;
 # OpenMP and MPI go into Libs.private as flags.
-set(LF_PC_REQUIRES_PRIVATE "libxml-2.0 jansson")
+set(LF_PC_REQUIRES_PRIVATE "libxml-2.0 jansson libprotobuf-c")
 set(LF_PC_LIBS_PRIVATE "-lm -pthread")
 if(LF_HAVE_OPENMP)
   string(APPEND LF_PC_LIBS_PRIVATE " ${OpenMP_C_FLAGS}")

@@ -27,6 +27,7 @@ static const lf__command_entry lf__commands[] = {
     {"sweep", "run a grid of searches, one JSON line per cell: resumable, --cell jobs, MPI", lf_cmd_sweep_grid},
     {"sweep-report", "compare's tables and budget curves from sweep results files", lf_cmd_sweep_report},
     {"run", "execute a network with the reference executor and print output statistics", lf_cmd_run},
+    {"import", "import an ONNX model: ops by type, params, MACs, what was folded or rewritten", lf_cmd_import},
     {"bench", "benchmark the searches against the exact optimum (bench search)", lf_cmd_bench},
 };
 

@@ -31,6 +31,12 @@ done
 if find "$tmp/prefix/include" -name '*_internal.h' -o -name binio.h -o -name cli.h | grep -q .; then
   say "internal headers installed: $(find "$tmp/prefix/include" -name '*_internal.h' -o -name binio.h -o -name cli.h)"
 fi
+# Every installed header compiles on its own (so none includes an internal,
+# uninstalled one or a protobuf/libxml2 header).
+for h in $(cd "$tmp/prefix/include/fusionplan" && find . -name '*.h' | sort); do
+  echo "#include \"${h#./}\"" | cc -fsyntax-only -Wall -I"$tmp/prefix/include" -I"$tmp/prefix/include/fusionplan" \
+      -x c - 2>"$tmp/h.log" || { say "installed header $h does not compile alone: $(head -1 "$tmp/h.log")"; }
+done
 # No build-tree or source path baked into the installed tree's text files.
 if grep -rlF "$src" "$tmp/prefix/lib/pkgconfig" "$tmp/prefix/include" >/dev/null 2>&1; then
   say "the source path appears in installed files"
