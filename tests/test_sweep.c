@@ -181,6 +181,18 @@ static void test_grid_file(void)
     CHECK(lf_sweep_grid_load(&g, p) == LF_EPARSE);
     CHECK(lf_sweep_grid_load(&g, tmp_path("missing.json")) == LF_EIO);
     lf_sweep_grid_destroy(&g);
+
+    /* The buffers axis follows the hardware description until it is set. */
+    lf_sweep_grid_init(&g);
+    CHECK_EQ_I64(g.buffers[0], 256 * 1024);
+    CHECK_OK(lf_sweep_grid_set_hw(&g, LF_SOURCE_DIR "/examples/hw/buffer-512k.xml"));
+    CHECK_EQ_I64(g.n_buffers, 1);
+    CHECK_EQ_I64(g.buffers[0], 512 * 1024);
+    CHECK_OK(lf_sweep_grid_set(&g, "buffers", "64KB"));
+    CHECK_OK(lf_sweep_grid_set_hw(&g, LF_SOURCE_DIR "/examples/hw/buffer-128k.xml"));
+    CHECK_EQ_I64(g.buffers[0], 64 * 1024);
+    CHECK(lf_sweep_grid_set_hw(&g, tmp_path("nosuch.xml")) != LF_OK);
+    lf_sweep_grid_destroy(&g);
 }
 
 /* A cell's figures are those of the search and the exact planner run

@@ -174,9 +174,6 @@ int lf_cmd_sweep_grid(int argc, char **argv)
         rc = lf_cli_fail(st);
         goto done;
     }
-    /* The default buffer is the hardware's. */
-    if (hw)
-        g.buffers[0] = g.hw.buffer_bytes;
     if (grid_file && (st = lf_sweep_grid_load(&g, grid_file)) != LF_OK) {
         rc = lf_cli_fail(st);
         goto done;
@@ -212,6 +209,12 @@ int lf_cmd_sweep_grid(int argc, char **argv)
     }
     if (!out) {
         rc = lf_cli_usage_error(&cmd, "missing -o RESULTS.jsonl (or --list, --cell I)");
+        goto done;
+    }
+    /* Several processes of an mpirun without --mpi would each run every cell into one file. */
+    const char *world = getenv("OMPI_COMM_WORLD_SIZE");
+    if (!mpi && world && atoi(world) > 1) {
+        rc = lf_cli_usage_error(&cmd, "started by mpirun with %d processes: add --mpi", atoi(world));
         goto done;
     }
     int64_t failed = 0;

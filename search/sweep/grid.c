@@ -21,10 +21,10 @@ static void lf__free_names(char **v, int32_t *n)
 static lf_status lf__add_name(char **v, int32_t *n, const char *axis, const char *s)
 {
     if (*n >= LF_SWEEP_MAX_ITEMS)
-        return lf_set_error(LF_ELIMIT, "sweep: more than %d %s", LF_SWEEP_MAX_ITEMS, axis);
+        return lf_set_error(LF_ELIMIT, "more than %d %s", LF_SWEEP_MAX_ITEMS, axis);
     for (int32_t i = 0; i < *n; i++)
         if (!strcmp(v[i], s))
-            return lf_set_error(LF_EINVAL, "sweep: %s lists '%s' twice", axis, s);
+            return lf_set_error(LF_EINVAL, "%s lists '%s' twice", axis, s);
     if (!(v[*n] = strdup(s)))
         return lf_set_error(LF_ENOMEM, "out of memory");
     (*n)++;
@@ -48,6 +48,7 @@ void lf_sweep_grid_init(lf_sweep_grid *g)
     lf_sweep_grid_set(g, "seeds", "1-3");
     g->buffers[0] = g->hw.buffer_bytes;
     g->n_buffers = 1;
+    g->buffer_from_hw = 1;
     lf_clear_error();
 }
 
@@ -91,13 +92,13 @@ static lf_status lf__add_seeds(lf_sweep_grid *g, const char *item)
     if (end != item && *end == '-' && isdigit((unsigned char)end[1]))
         b = strtoull(end + 1, &end, 10);
     if (end == item || *end || errno || !isdigit((unsigned char)item[0]) || b < a)
-        return lf_set_error(LF_EINVAL, "sweep: seeds: '%s' is not a seed or a range like 1-10", item);
+        return lf_set_error(LF_EINVAL, "seeds: '%s' is not a seed or a range like 1-10", item);
     for (unsigned long long s = a; s <= b; s++) {
         if (g->n_seeds >= LF_SWEEP_MAX_ITEMS)
-            return lf_set_error(LF_ELIMIT, "sweep: more than %d seeds", LF_SWEEP_MAX_ITEMS);
+            return lf_set_error(LF_ELIMIT, "more than %d seeds", LF_SWEEP_MAX_ITEMS);
         for (int32_t i = 0; i < g->n_seeds; i++)
             if (g->seeds[i] == s)
-                return lf_set_error(LF_EINVAL, "sweep: seeds list %llu twice", s);
+                return lf_set_error(LF_EINVAL, "seeds list %llu twice", s);
         g->seeds[g->n_seeds++] = (uint64_t)s;
     }
     return LF_OK;
@@ -108,41 +109,41 @@ static lf_status lf__add_item(lf_sweep_grid *g, const char *axis, const char *it
 {
     if (!strcmp(axis, "models")) {
         if (!lf__model_known(item))
-            return lf_set_error(LF_EINVAL, "sweep: unknown model '%s' (see `fusionplan models`)", item);
+            return lf_set_error(LF_EINVAL, "unknown model '%s' (see `fusionplan models`)", item);
         return lf__add_name(g->models, &g->n_models, axis, item);
     }
     if (!strcmp(axis, "schemes")) {
         if (strcmp(item, "lbdf") && strcmp(item, "brr"))
-            return lf_set_error(LF_EINVAL, "sweep: unknown scheme '%s' (use lbdf or brr)", item);
+            return lf_set_error(LF_EINVAL, "unknown scheme '%s' (use lbdf or brr)", item);
         return lf__add_name(g->schemes, &g->n_schemes, axis, item);
     }
     if (!strcmp(axis, "searches")) {
         const char *s = lf__search_name(item);
         if (!s)
-            return lf_set_error(LF_EINVAL, "sweep: unknown search '%s' (use ls, rs or nsga2)", item);
+            return lf_set_error(LF_EINVAL, "unknown search '%s' (use ls, rs or nsga2)", item);
         return lf__add_name(g->searches, &g->n_searches, axis, s);
     }
     if (!strcmp(axis, "proposers")) {
         if (strcmp(item, "none") && !lf_named_proposer_known(item))
-            return lf_set_error(LF_EINVAL, "sweep: unknown proposer '%s' (use none, gnne, pg, rg, "
+            return lf_set_error(LF_EINVAL, "unknown proposer '%s' (use none, gnne, pg, rg, "
                                            "attrib, all, random, saliency or occlusion)", item);
         return lf__add_name(g->proposers, &g->n_proposers, axis, item);
     }
     if (!strcmp(axis, "buffers")) {
         int64_t b;
         if (lf_hw_parse_size(item, &b) != LF_OK || b <= 0)
-            return lf_set_error(LF_EINVAL, "sweep: buffers: '%s' is not a size like 128KB", item);
+            return lf_set_error(LF_EINVAL, "buffers: '%s' is not a size like 128KB", item);
         if (g->n_buffers >= LF_SWEEP_MAX_ITEMS)
-            return lf_set_error(LF_ELIMIT, "sweep: more than %d buffers", LF_SWEEP_MAX_ITEMS);
+            return lf_set_error(LF_ELIMIT, "more than %d buffers", LF_SWEEP_MAX_ITEMS);
         for (int32_t i = 0; i < g->n_buffers; i++)
             if (g->buffers[i] == b)
-                return lf_set_error(LF_EINVAL, "sweep: buffers list %s twice", item);
+                return lf_set_error(LF_EINVAL, "buffers list %s twice", item);
         g->buffers[g->n_buffers++] = b;
         return LF_OK;
     }
     if (!strcmp(axis, "seeds"))
         return lf__add_seeds(g, item);
-    return lf_set_error(LF_EINVAL, "sweep: unknown axis '%s'", axis);
+    return lf_set_error(LF_EINVAL, "unknown sweep axis '%s'", axis);
 }
 
 static lf_status lf__clear_axis(lf_sweep_grid *g, const char *axis)
@@ -155,12 +156,14 @@ static lf_status lf__clear_axis(lf_sweep_grid *g, const char *axis)
         lf__free_names(g->searches, &g->n_searches);
     else if (!strcmp(axis, "proposers"))
         lf__free_names(g->proposers, &g->n_proposers);
-    else if (!strcmp(axis, "buffers"))
+    else if (!strcmp(axis, "buffers")) {
         g->n_buffers = 0;
+        g->buffer_from_hw = 0;
+    }
     else if (!strcmp(axis, "seeds"))
         g->n_seeds = 0;
     else
-        return lf_set_error(LF_EINVAL, "sweep: unknown axis '%s'", axis);
+        return lf_set_error(LF_EINVAL, "unknown sweep axis '%s'", axis);
     return LF_OK;
 }
 
@@ -180,7 +183,7 @@ lf_status lf_sweep_grid_set(lf_sweep_grid *g, const char *axis, const char *list
               : !strcmp(axis, "searches") ? g->n_searches : !strcmp(axis, "proposers") ? g->n_proposers
               : !strcmp(axis, "buffers") ? g->n_buffers : g->n_seeds;
     if (st == LF_OK && n == 0)
-        st = lf_set_error(LF_EINVAL, "sweep: %s: empty list", axis);
+        st = lf_set_error(LF_EINVAL, "%s: empty list", axis);
     return st;
 }
 
@@ -196,6 +199,8 @@ lf_status lf_sweep_grid_set_hw(lf_sweep_grid *g, const char *path)
     free(g->hw_path);
     g->hw_path = p;
     g->hw = hw;
+    if (g->buffer_from_hw)
+        g->buffers[0] = hw.buffer_bytes;
     return LF_OK;
 }
 

@@ -40,6 +40,7 @@ typedef struct lf_sweep_grid {
     int32_t split_gap;  /* 1 (default): measure the tree splitter's split gap */
     char *hw_path;      /* hardware description (element sizes); NULL: built-in */
     lf_hw hw;           /* loaded from hw_path (or the default); buffer replaced per cell */
+    int32_t buffer_from_hw; /* 1 while the buffers axis is the hardware's own buffer */
 } lf_sweep_grid;
 
 /* Defaults: mobilenet_v2, lbdf, the hardware's buffer, ls/rs/nsga2,
@@ -53,7 +54,8 @@ void lf_sweep_grid_destroy(lf_sweep_grid *g);
  * of seeds, or ranges "1-10"). Names are checked here: an unknown model,
  * scheme, search or proposer is LF_EINVAL naming it. */
 lf_status lf_sweep_grid_set(lf_sweep_grid *g, const char *axis, const char *list);
-/* Sets the hardware description (loads it). */
+/* Sets the hardware description (loads it); the buffers axis follows its
+ * buffer unless buffers were set. */
 lf_status lf_sweep_grid_set_hw(lf_sweep_grid *g, const char *path);
 
 /* Reads a grid file: one JSON object whose members are the axes as arrays
