@@ -55,6 +55,7 @@ typedef struct lf__exact {
     uint64_t *words;   /* nwords per state */
     int64_t *dram;
     int32_t *groups;
+    uint64_t *minima;  /* nwords per state: the minimum op of each group so far */
     int32_t *prev;
     int32_t *size;
     int64_t n_states, cap_states;
@@ -64,6 +65,7 @@ typedef struct lf__exact {
     /* Current expansion. */
     int32_t cur;
     lf_bitset next;
+    uint64_t *next_minima;
     lf_exact_stats st;
     lf_status status;
 } lf__exact;
@@ -115,13 +117,16 @@ static int32_t lf__state(lf__exact *x, const uint64_t *w, int32_t size)
         int32_t *groups = realloc(x->groups, (size_t)cap * sizeof *groups);
         if (groups)
             x->groups = groups;
+        uint64_t *minima = realloc(x->minima, (size_t)cap * x->nwords * 8);
+        if (minima)
+            x->minima = minima;
         int32_t *prev = realloc(x->prev, (size_t)cap * sizeof *prev);
         if (prev)
             x->prev = prev;
         int32_t *size = realloc(x->size, (size_t)cap * sizeof *size);
         if (size)
             x->size = size;
-        if (!words || !dram || !groups || !prev || !size) {
+        if (!words || !dram || !groups || !minima || !prev || !size) {
             x->status = lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
             return -1;
         }
@@ -131,6 +136,7 @@ static int32_t lf__state(lf__exact *x, const uint64_t *w, int32_t size)
     memcpy(x->words + (size_t)s * x->nwords, w, (size_t)x->nwords * 8);
     x->dram[s] = INT64_MAX;
     x->groups[s] = INT32_MAX;
+    memset(x->minima + (size_t)s * x->nwords, 0, (size_t)x->nwords * 8);
     x->prev[s] = -1;
     x->size[s] = size;
     if (lf_hashmap_put(&x->index, k, (void *)(intptr_t)(s + 1)) != LF_OK)
@@ -150,9 +156,32 @@ static int32_t lf__state(lf__exact *x, const uint64_t *w, int32_t size)
     return s;
 }
 
+/* Negative when the set of op ids a precedes b in the order of DESIGN §4's
+ * last tie-break: of two sorted lists of equal length, the lexicographically
+ * smaller is the one holding the smallest id of their symmetric difference. */
+static int lf__minima_cmp(const uint64_t *a, const uint64_t *b, int32_t nwords)
+{
+    for (int32_t i = 0; i < nwords; i++) {
+        uint64_t d = a[i] ^ b[i];
+        if (d)
+            return (a[i] & d & (~d + 1)) ? -1 : 1;
+    }
+    return 0;
+}
+
 /* Relaxes the state D u S reached from the current state with a group of
- * `n` ops costing `dram` (0 and no group for a forced unfusable op). */
-static void lf__relax(lf__exact *x, const lf_bitset *s, int32_t n, int64_t dram, int32_t groups)
+ * `n` ops costing `dram` (0 and no group for a forced unfusable op) whose
+ * smallest op is `first`.
+ *
+ * Plans of D u S are ordered by the full key of DESIGN §4: DRAM, then group
+ * count, then the sorted list of group minima. All three survive appending a
+ * common group (the sums grow alike, and a new minimum lies in neither list,
+ * so the symmetric difference of the minima is unchanged), hence keeping the
+ * best plan of each state in that key makes the DP exact in it. Unfusable
+ * singletons are in every plan, so counting their ids among the minima
+ * changes no comparison. */
+static void lf__relax(lf__exact *x, const lf_bitset *s, int32_t n, int64_t dram, int32_t groups,
+                      int32_t first)
 {
     const uint64_t *d = x->words + (size_t)x->cur * x->nwords;
     for (int32_t i = 0; i < x->nwords; i++)
@@ -163,9 +192,16 @@ static void lf__relax(lf__exact *x, const lf_bitset *s, int32_t n, int64_t dram,
     int32_t t = lf__state(x, x->next.words, x->size[cur] + n);
     if (t < 0)
         return;
-    if (nd < x->dram[t] || (nd == x->dram[t] && ng < x->groups[t])) {
+    if (nd > x->dram[t] || (nd == x->dram[t] && ng > x->groups[t]))
+        return;
+    /* lf__state may have moved the arrays: take pointers only now. */
+    uint64_t *mt = x->minima + (size_t)t * x->nwords;
+    memcpy(x->next_minima, x->minima + (size_t)cur * x->nwords, (size_t)x->nwords * 8);
+    x->next_minima[first >> 6] |= (uint64_t)1 << (first & 63);
+    if (nd < x->dram[t] || ng < x->groups[t] || lf__minima_cmp(x->next_minima, mt, x->nwords) < 0) {
         x->dram[t] = nd;
         x->groups[t] = ng;
+        memcpy(mt, x->next_minima, (size_t)x->nwords * 8);
         x->prev[t] = cur;
     }
 }
@@ -300,7 +336,7 @@ static void lf__ideals(lf__exact *x, int32_t from, int32_t *stack)
         if (s != LF_OK)
             x->status = s;
         else if (c.valid)
-            lf__relax(x, &x->sbits, x->n_sub, c.f_d, 1);
+            lf__relax(x, &x->sbits, x->n_sub, c.f_d, 1, x->sub[0]); /* ops join in id order */
         return;
     }
     int32_t mark = lf__add(x, u);
@@ -320,7 +356,7 @@ static void lf__expand(lf__exact *x, int32_t s, int32_t *stack)
     for (int32_t v = 0; v < x->n && x->status == LF_OK; v++)
         if (!x->fusable[v] && lf__ready(x, v)) {
             lf_bitset_set(&x->sbits, v);
-            lf__relax(x, &x->sbits, 1, 0, 0);
+            lf__relax(x, &x->sbits, 1, 0, 0, v);
             lf_bitset_reset(&x->sbits, v);
         }
     lf__ideals(x, 0, stack);
@@ -367,6 +403,9 @@ static lf_status lf__setup(lf__exact *x, lf_cost_model *cm, const lf_bitset *uni
     if ((st = lf_bitset_init(&x->sbits, g->n_ops)) || (st = lf_bitset_init(&x->next, g->n_ops)) ||
         (st = lf_hashmap_init(&x->index, 1024)))
         return st;
+    x->next_minima = calloc((size_t)x->nwords, 8);
+    if (!x->next_minima)
+        return lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
     for (int32_t v = 0; v < g->n_ops; v++) {
         const lf_op *op = &g->ops[v];
         x->in_u[v] = (uint8_t)(lf_bitset_test(universe, v) && op->type != LF_OP_INPUT);
@@ -438,6 +477,8 @@ static void lf__teardown(lf__exact *x)
     free(x->words);
     free(x->dram);
     free(x->groups);
+    free(x->minima);
+    free(x->next_minima);
     free(x->prev);
     free(x->size);
     if (x->bucket)
