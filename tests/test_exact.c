@@ -11,6 +11,7 @@
 #include "hwdesc/hw.h"
 #include "models/registry.h"
 #include "planner/exact/exact.h"
+#include "planner/util/progress.h"
 #include "random_dags.h"
 #include "search/partition/simple.h"
 #include "testlib.h"
@@ -282,7 +283,91 @@ static void test_limits(void)
     cfg.max_candidates = 10;
     CHECK_EQ_I64(lf_exact_plan(cm, &cfg, &p, NULL), LF_ELIMIT);
     CHECK(strstr(lf_last_error(), "candidate groups") != NULL);
+    CHECK(strstr(lf_last_error(), "--max-candidates") != NULL);
     lf_cost_model_free(cm);
+    lf_graph_free(g);
+}
+
+/* Issue 18.11: the time and memory limits fire on a case far beyond them
+ * (Inception-v3, 2 MB: about 15 s and 9,136 states under LBDF, minutes under
+ * BRR), each with one line naming the limit and what was reached. */
+static void test_time_and_memory_limits(void)
+{
+    lf_graph *g = NULL;
+    lf_model_options opt = {0, 1};
+    CHECK_OK(lf_model_build("inception_v3", &opt, &g));
+    if (!g)
+        return;
+    lf_exact_config cfg;
+    lf_exact_config_default(&cfg);
+    CHECK(cfg.time_limit_s > 0 && cfg.time_limit_s <= 60);
+    CHECK(cfg.memory_limit > 0 && cfg.memory_limit <= 4000000000LL);
+
+    lf_cost_model *cm = model_for(g, 2 * 1024 * 1024, "brr");
+    cfg.time_limit_s = 0.3;
+    lf_plan p;
+    lf_exact_stats st;
+    double t0 = lf_now_seconds();
+    CHECK_EQ_I64(lf_exact_plan(cm, &cfg, &p, &st), LF_ELIMIT);
+    double took = lf_now_seconds() - t0;
+    const char *msg = lf_last_error();
+    CHECK(strstr(msg, "time limit of 0.3 s reached") != NULL);
+    CHECK(strstr(msg, "candidate sets") != NULL && strchr(msg, '\n') == NULL);
+    CHECK(took < 30); /* not a timing test: only that it stopped at all */
+    lf_cost_model_free(cm);
+
+    cm = model_for(g, 2 * 1024 * 1024, "lbdf");
+    lf_exact_config_default(&cfg);
+    cfg.memory_limit = 64 * 1024;
+    CHECK_EQ_I64(lf_exact_plan(cm, &cfg, &p, &st), LF_ELIMIT);
+    msg = lf_last_error();
+    CHECK(strstr(msg, "memory limit of 0.1 MB reached") != NULL);
+    CHECK(strstr(msg, "of cost memo") != NULL && strchr(msg, '\n') == NULL);
+    CHECK(st.memory_bytes > cfg.memory_limit);
+    CHECK(st.states > 0 && st.states < 9136);
+    /* The memo was held to half the limit, and its own limit is back. */
+    lf_cost_stats cs;
+    lf_cost_stats_get(cm, &cs);
+    CHECK(cs.bytes <= cfg.memory_limit / 2);
+    CHECK(cs.evictions > 0);
+    CHECK_EQ_I64(lf_cost_memo_limit(cm, LF_COST_MEMO_DEFAULT_LIMIT), LF_COST_MEMO_DEFAULT_LIMIT);
+    lf_cost_model_free(cm);
+    lf_graph_free(g);
+}
+
+/* A bounded memo changes how often groups are priced, never the answer:
+ * resnet50 under BRR with a memo of 64 KB (a few hundred entries) gives the same
+ * plan as with the default memo, and the memo stays within its bound. */
+static void test_bounded_memo(void)
+{
+    lf_graph *g = NULL;
+    lf_model_options opt = {0, 1};
+    CHECK_OK(lf_model_build("resnet50", &opt, &g));
+    if (!g)
+        return;
+    lf_cost_model *a = model_for(g, 256 * 1024, "brr");
+    lf_cost_model *b = model_for(g, 256 * 1024, "brr");
+    lf_exact_config cfg;
+    lf_exact_config_default(&cfg);
+    lf_plan pa, pb;
+    lf_plan_metrics ma, mb;
+    CHECK_OK(lf_exact_plan(a, &cfg, &pa, NULL));
+    cfg.memory_limit = 0; /* no planner limit, so the memo keeps the limit set here */
+    lf_cost_memo_limit(b, 64 * 1024);
+    CHECK_OK(lf_exact_plan(b, &cfg, &pb, NULL));
+    lf_cost_stats cs;
+    lf_cost_stats_get(b, &cs);
+    CHECK(cs.bytes <= 64 * 1024);
+    CHECK(cs.evictions > 0);
+    CHECK_OK(lf_plan_metrics_compute(&pa, a, &ma));
+    CHECK_OK(lf_plan_metrics_compute(&pb, b, &mb));
+    CHECK_EQ_I64(ma.dram_fusable, 49732176); /* RESULTS: resnet50 256 KB BRR */
+    CHECK(lf_plan_compare(&pa, &ma, &pb, &mb) == 0);
+    CHECK(memcmp(pa.group_of, pb.group_of, (size_t)g->n_ops * sizeof(int32_t)) == 0);
+    lf_plan_destroy(&pa);
+    lf_plan_destroy(&pb);
+    lf_cost_model_free(a);
+    lf_cost_model_free(b);
     lf_graph_free(g);
 }
 
@@ -292,5 +377,7 @@ int main(void)
     test_split_against_brute_force();
     test_networks();
     test_limits();
+    test_time_and_memory_limits();
+    test_bounded_memo();
     return lf_test_result();
 }

@@ -85,7 +85,9 @@ lf_status lf__memo_create(lf__memo **m);
 void lf__memo_free(lf__memo *m);
 int lf__memo_get(lf__memo *m, const lf_bitset *key, lf_group_cost *out);
 lf_status lf__memo_put(lf__memo *m, const lf_bitset *key, const lf_group_cost *cost);
-void lf__memo_stats(const lf__memo *m, int64_t *hits, int64_t *misses, int64_t *entries);
+void lf__memo_stats(const lf__memo *m, int64_t *hits, int64_t *misses, int64_t *entries,
+                    int64_t *bytes, int64_t *evictions);
+int64_t lf__memo_limit(lf__memo *m, int64_t bytes); /* returns the previous limit */
 
 struct lf_cost_model {
     const lf_graph *g;

@@ -164,8 +164,10 @@ lf_status lf_cost_unfusable_dram(lf_cost_model *cm, int32_t v, int64_t *bytes)
 
 void lf_cost_stats_get(const lf_cost_model *cm, lf_cost_stats *s)
 {
-    lf__memo_stats(cm->memo, &s->hits, &s->misses, &s->entries);
+    lf__memo_stats(cm->memo, &s->hits, &s->misses, &s->entries, &s->bytes, &s->evictions);
 }
+
+int64_t lf_cost_memo_limit(lf_cost_model *cm, int64_t bytes) { return lf__memo_limit(cm->memo, bytes); }
 
 lf_status lf_cost_explain(lf_cost_model *cm, const lf_bitset *group, lf_cost_report *rep)
 {

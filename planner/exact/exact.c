@@ -10,6 +10,7 @@
  * graph's width, not its depth. */
 #include "planner/exact/exact.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,9 +20,14 @@
 
 void lf_exact_config_default(lf_exact_config *c)
 {
-    c->max_states = 2000000;
-    c->max_candidates = 200000000;
+    c->max_states = LF_EXACT_DEFAULT_STATES;
+    c->max_candidates = LF_EXACT_DEFAULT_CANDIDATES;
+    c->time_limit_s = LF_EXACT_DEFAULT_TIME_S;
+    c->memory_limit = LF_EXACT_DEFAULT_MEMORY;
 }
+
+/* Candidate sets between two looks at the clock and the memory charge. */
+#define LF__CHECK_EVERY 1024
 
 typedef struct lf__undo {
     int32_t tensor;   /* -1: a wblk record */
@@ -68,15 +74,64 @@ typedef struct lf__exact {
     uint64_t *next_minima;
     lf_exact_stats st;
     lf_status status;
+    double t0;            /* start, for the time limit */
 } lf__exact;
 
-static void lf__limit(lf__exact *x, const char *what, int64_t limit)
+/* What has been reached, for the limit messages. */
+static void lf__reached(const lf__exact *x, char *buf, size_t len)
 {
-    if (x->status == LF_OK)
+    snprintf(buf, len, "%lld states, %lld candidate sets, %lld groups priced, %.1f s, %.1f MB",
+             (long long)x->st.states, (long long)x->st.candidates, (long long)x->st.groups,
+             lf_now_seconds() - x->t0, (double)x->st.memory_bytes / 1e6);
+}
+
+static void lf__limit(lf__exact *x, const char *what, int64_t limit, const char *option)
+{
+    if (x->status != LF_OK)
+        return;
+    char r[160];
+    lf__reached(x, r, sizeof r);
+    x->status = lf_set_error(LF_ELIMIT,
+                             "exact planner gave up on '%s' at beta %lld B: more than %lld %s "
+                             "(reached %s); raise %s or use a heuristic search",
+                             x->g->name, (long long)x->beta, (long long)limit, what, r, option);
+}
+
+/* Bytes the states take: bitsets, minima, the per-state arrays, the index
+ * (key, value and flag per slot) and the size buckets. */
+static int64_t lf__state_bytes(const lf__exact *x)
+{
+    return x->cap_states * ((int64_t)x->nwords * 16 + 8 + 3 * 4) + (int64_t)x->index.cap * 17 +
+           x->n_states * 4 + (int64_t)x->cap_undo * (int64_t)sizeof(lf__undo);
+}
+
+/* Looks at the clock and the memory charge; sets the status past a limit. */
+static void lf__check_budget(lf__exact *x)
+{
+    lf_cost_stats cs;
+    lf_cost_stats_get(x->cm, &cs);
+    int64_t bytes = lf__state_bytes(x) + cs.bytes;
+    if (bytes > x->st.memory_bytes)
+        x->st.memory_bytes = bytes;
+    if (x->status != LF_OK)
+        return;
+    char r[160];
+    double now = lf_now_seconds() - x->t0;
+    if (x->cfg.time_limit_s > 0 && now > x->cfg.time_limit_s) {
+        lf__reached(x, r, sizeof r);
         x->status = lf_set_error(LF_ELIMIT,
-                                 "exact planner gave up on '%s' at beta %lld B: more than %lld %s; "
-                                 "use a heuristic search or raise the limit",
-                                 x->g->name, (long long)x->beta, (long long)limit, what);
+                                 "exact planner gave up on '%s' at beta %lld B: time limit of "
+                                 "%g s reached (%s); raise --time-limit or use a heuristic search",
+                                 x->g->name, (long long)x->beta, x->cfg.time_limit_s, r);
+    } else if (x->cfg.memory_limit > 0 && bytes > x->cfg.memory_limit) {
+        lf__reached(x, r, sizeof r);
+        x->status = lf_set_error(LF_ELIMIT,
+                                 "exact planner gave up on '%s' at beta %lld B: memory limit of "
+                                 "%.1f MB reached (%s: %.1f MB of states, %.1f MB of cost memo); "
+                                 "raise --memory-limit or use a heuristic search",
+                                 x->g->name, (long long)x->beta, (double)x->cfg.memory_limit / 1e6,
+                                 r, (double)lf__state_bytes(x) / 1e6, (double)cs.bytes / 1e6);
+    }
 }
 
 /* ---- states ------------------------------------------------------------- */
@@ -103,7 +158,7 @@ static int32_t lf__state(lf__exact *x, const uint64_t *w, int32_t size)
         k = base + probe * 0x9e3779b97f4a7c15ull;
     }
     if (x->n_states >= x->cfg.max_states) {
-        lf__limit(x, "states", x->cfg.max_states);
+        lf__limit(x, "states", x->cfg.max_states, "the state limit");
         return -1;
     }
     if (x->n_states == x->cap_states) {
@@ -321,8 +376,13 @@ static void lf__ideals(lf__exact *x, int32_t from, int32_t *stack)
     if (x->status != LF_OK)
         return;
     if (++x->st.candidates > x->cfg.max_candidates) {
-        lf__limit(x, "candidate groups", x->cfg.max_candidates);
+        lf__limit(x, "candidate groups", x->cfg.max_candidates, "--max-candidates");
         return;
+    }
+    if ((x->st.candidates & (LF__CHECK_EVERY - 1)) == 0) {
+        lf__check_budget(x);
+        if (x->status != LF_OK)
+            return;
     }
     int32_t u = from;
     while (u < x->n && !(x->fusable[u] && lf__ready(x, u)))
@@ -496,6 +556,7 @@ static void lf__teardown(lf__exact *x)
 static lf_status lf__solve(lf__exact *x, lf_plan *out, int64_t *dram)
 {
     double t0 = lf_now_seconds();
+    x->t0 = t0;
     int32_t n_u = 0;
     uint64_t *full = calloc((size_t)x->nwords, 8), *empty = calloc((size_t)x->nwords, 8);
     int32_t *ext_buf = malloc(((size_t)x->n + 1) * sizeof(int32_t));
@@ -539,6 +600,7 @@ static lf_status lf__solve(lf__exact *x, lf_plan *out, int64_t *dram)
         lf_plan_canonicalize(out);
         *dram = x->dram[goal];
     }
+    lf__check_budget(x); /* the peak memory, for the statistics */
     x->st.wall_s = lf_now_seconds() - t0;
     free(full);
     free(empty);
@@ -559,8 +621,12 @@ lf_status lf_exact_plan(lf_cost_model *cm, const lf_exact_config *cfg, lf_plan *
     lf__exact x;
     int64_t dram = 0;
     st = lf__setup(&x, cm, &all, cfg);
+    /* Half the memory limit for the memo, the other half for the states. */
+    int64_t memo_before = x.cfg.memory_limit > 0 ? lf_cost_memo_limit(cm, x.cfg.memory_limit / 2) : -1;
     if (st == LF_OK)
         st = lf__solve(&x, out, &dram);
+    if (memo_before >= 0)
+        lf_cost_memo_limit(cm, memo_before);
     if (stats)
         *stats = x.st;
     lf__teardown(&x);
