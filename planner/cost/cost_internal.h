@@ -74,7 +74,13 @@ void lf__features_explain(lf__group *G, const lf__peak *peak, lf_window_row *row
 typedef struct lf__scheme {
     const char *name;
     lf_status (*eval)(lf__group *G, int64_t beta, lf_group_cost *out, lf__peak *peak);
+    /* The group's F_D as a step function of the buffer (lf_cost_steps). */
+    lf_status (*steps)(lf__group *G, int64_t below, lf_cost_step *steps, int32_t cap, int32_t *n);
 } lf__scheme;
+
+/* Appends (need, f_d) to a step list kept Pareto-sorted (need ascending,
+ * f_d strictly descending); drops what the new step dominates. */
+lf_status lf__step_push(lf_cost_step *steps, int32_t cap, int32_t *n, int64_t need, int64_t f_d);
 
 extern const lf__scheme lf__scheme_lbdf;
 extern const lf__scheme lf__scheme_brr;
