@@ -123,5 +123,6 @@ int lf_cmd_explain(int argc, char **argv);
 int lf_cmd_train_explainer(int argc, char **argv);
 int lf_cmd_compare(int argc, char **argv);
 int lf_cmd_sweep_buffer(int argc, char **argv);
+int lf_cmd_curve(int argc, char **argv);
 
 #endif

@@ -23,6 +23,7 @@ static const lf__command_entry lf__commands[] = {
     {"train-explainer", "train the PGExplainer or RG-Explainer on a dataset", lf_cmd_train_explainer},
     {"compare", "compare searches and explainer-guided splitters over seeds, with the optimum", lf_cmd_compare},
     {"sweep-buffer", "DRAM and valid-group fraction as the buffer doubles (paper Fig. 3)", lf_cmd_sweep_buffer},
+    {"curve", "the optimal DRAM at every buffer size in one run: every step, with its plan", lf_cmd_curve},
     {"bench", "benchmark the searches against the exact optimum (bench search)", lf_cmd_bench},
 };
 
