@@ -124,5 +124,6 @@ int lf_cmd_train_explainer(int argc, char **argv);
 int lf_cmd_compare(int argc, char **argv);
 int lf_cmd_sweep_buffer(int argc, char **argv);
 int lf_cmd_curve(int argc, char **argv);
+int lf_cmd_bench_exact(int argc, char **argv); /* `bench exact` */
 
 #endif

@@ -62,4 +62,21 @@ usage --scheme xyz
 grep -q 'more than 5000 candidate groups' "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ] \
   || bad "limit message: $(cat "$tmp/err")"
 [ ! -e "$tmp/bad.csv" ] || bad "limit left the CSV"
+
+# bench exact: one row per network and scheme, optimal within the limits, the limit named past it.
+"$fp" bench exact --models resnet18,mobilenet_v2 --schemes lbdf,brr --max 512KB --format csv \
+  >"$tmp/b.csv" 2>"$tmp/err" || bad "bench exact exited $?: $(cat "$tmp/err")"
+[ "$(grep -c ',optimal$' "$tmp/b.csv")" -eq 4 ] || bad "bench exact rows: $(cat "$tmp/b.csv")"
+steps=$(awk -F, '$1 == "resnet18" && $2 == "lbdf" { print $5 }' "$tmp/b.csv")
+"$fp" curve --model resnet18 --max 512KB --csv "$tmp/r.csv" >/dev/null 2>&1
+[ "$steps" = "$(($(wc -l <"$tmp/r.csv") - 1))" ] || bad "bench exact steps $steps differ from curve"
+"$fp" bench exact --models resnet18 --schemes lbdf --buffers 128KB,256KB >"$tmp/b.md" 2>"$tmp/err" \
+  || bad "bench exact --buffers exited $?"
+grep -q '^| resnet18 | 128 KB | lbdf | 3.409 | 16.915 | 15 | 59 |' "$tmp/b.md" \
+  || bad "bench exact --buffers row: $(cat "$tmp/b.md")"
+"$fp" bench exact --models inception_v3 --schemes brr --max 2MB --max-candidates 1000 --format csv \
+  >"$tmp/b.csv" 2>"$tmp/err" || bad "bench exact with a limit exited $?"
+grep -q ',candidate limit$' "$tmp/b.csv" || bad "bench exact limit row: $(cat "$tmp/b.csv")"
+"$fp" bench exact --models nosuchnet >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "bench exact bad model"
 exit $fail
