@@ -91,12 +91,14 @@ int lf_cmd_bench(int argc, char **argv)
                           opts, (int)(sizeof opts / sizeof opts[0])};
     if (argc >= 1 && strcmp(argv[0], "exec") == 0)
         return lf_cmd_bench_exec(argc - 1, argv + 1);
+    if (argc >= 1 && strcmp(argv[0], "exact") == 0)
+        return lf_cmd_bench_exact(argc - 1, argv + 1);
     if (argc < 1 || strcmp(argv[0], "search") != 0) {
         if (argc >= 1 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0)) {
             lf_cli_help(&cmd, stdout);
             return LF_EXIT_OK;
         }
-        return lf_cli_usage_error(&cmd, "expected 'search' or 'exec'");
+        return lf_cli_usage_error(&cmd, "expected 'search', 'exact' or 'exec'");
     }
     int rc = lf_cli_parse(&cmd, argc - 1, argv + 1);
     if (rc)

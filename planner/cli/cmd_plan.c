@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "planner/cli/cli.h"
+#include "planner/cli/exact_opts.h"
 #include "planner/exact/exact.h"
 #include "planner/io/plan_export.h"
 #include "planner/plan.h"
@@ -44,8 +45,9 @@ static void lf__print_groups(const lf_plan *p, lf_cost_model *cm)
 
 /* Runs the planner named by --search; fills the plan and the search figures. */
 static lf_status lf__run_search(const lf_cli_command *cmd, lf_cost_model *cm, const char *search,
-                                const int64_t *knobs, const lf_splitter *splitter, lf_plan *plan,
-                                lf_search_result *res, lf_exact_stats *es)
+                                const int64_t *knobs, const lf_splitter *splitter,
+                                const lf_exact_config *ec, lf_plan *plan, lf_search_result *res,
+                                lf_exact_stats *es)
 {
     memset(res, 0, sizeof *res);
     memset(es, 0, sizeof *es);
@@ -54,7 +56,7 @@ static lf_status lf__run_search(const lf_cli_command *cmd, lf_cost_model *cm, co
     if (strcmp(search, "greedy") == 0)
         return lf_plan_greedy(cm, plan);
     if (strcmp(search, "exact") == 0)
-        return lf_exact_plan(cm, NULL, plan, es);
+        return lf_exact_plan(cm, ec, plan, es);
     lf_search_config cfg;
     lf_search_config_default(&cfg);
     cfg.algorithm = search;
@@ -92,6 +94,7 @@ int lf_cmd_plan(int argc, char **argv)
         {"k", "N", "edges the proposer may return (default 3; 0: all)", NULL},
         {"no-split-gap", NULL, "tree splitter: skip measuring each split against the optimal split", NULL},
         {"compare-exact", NULL, "also compute the exact optimum and print the gap to it", NULL},
+        LF_CLI_EXACT_OPTS,
         {"output", "FILE", "(or -o) write the plan to FILE (.json or .dot; see docs/plan-format.md)", NULL},
         {"format", "FMT", "json or dot (default: from the file extension)", NULL},
         {"pareto", "FILE", "nsga2: write the plan with its Pareto front (DRAM vs groups) as JSON", NULL},
@@ -133,6 +136,13 @@ int lf_cmd_plan(int argc, char **argv)
         (rc = lf_cli_int(&cmd, "population", 10, 2, 100000, &knobs[3])) ||
         (rc = lf_cli_int(&cmd, "k", 3, 0, 1000000, &knobs[4])))
         return rc;
+    lf_exact_config ec;
+    if ((rc = lf_cli_exact_config(&cmd, &ec)))
+        return rc;
+    if (lf_cli_exact_opts_given(&cmd) && strcmp(search, "exact") != 0 &&
+        !lf_cli_get(&cmd, "compare-exact"))
+        return lf_cli_usage_error(&cmd, "--time-limit, --memory-limit and --max-candidates apply "
+                                        "to --search exact or --compare-exact");
     const char *split = lf_cli_get(&cmd, "split");
     const char *pname = lf_cli_get(&cmd, "proposer");
     if (split && !heuristic)
@@ -189,7 +199,7 @@ int lf_cmd_plan(int argc, char **argv)
     lf_plan plan = {0}; /* destroying it is safe whether or not a planner filled it */
     lf_search_result res;
     lf_exact_stats es;
-    lf_status st = lf__run_search(&cmd, s.cm, search, knobs, splitter, &plan, &res, &es);
+    lf_status st = lf__run_search(&cmd, s.cm, search, knobs, splitter, &ec, &plan, &res, &es);
     double wall = lf_now_seconds() - t0;
     lf_plan_metrics m;
     if (st == LF_OK) {
@@ -204,7 +214,7 @@ int lf_cmd_plan(int argc, char **argv)
     else if (st == LF_OK && lf_cli_get(&cmd, "compare-exact")) {
         lf_plan opt;
         lf_plan_metrics mo;
-        lf_status xs = lf_exact_plan(s.cm, NULL, &opt, NULL);
+        lf_status xs = lf_exact_plan(s.cm, &ec, &opt, NULL);
         if (xs == LF_OK && lf_plan_metrics_compute(&opt, s.cm, &mo) == LF_OK)
             exact_dram = mo.dram_fusable;
         else

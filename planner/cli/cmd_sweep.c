@@ -17,6 +17,7 @@
 #include "models/registry.h"
 #include "planner/cli/cli.h"
 #include "planner/cli/sweep.h"
+#include "planner/exact/curve.h"
 #include "planner/exact/exact.h"
 #include "planner/plan.h"
 #include "planner/util/fileio.h"
@@ -39,7 +40,8 @@ static int lf__known_model(const char *name)
 /* Fills everything but the valid fraction. Returns 0 or an exit status after
  * printing the error. */
 static int lf__run_point(const lf_cli_command *cmd, const lf_sweep_setup *o, const lf_graph *g,
-                         const char *model, const char *scheme, int64_t beta, lf_sweep_point *pt)
+                         const char *model, const char *scheme, int64_t beta,
+                         const lf_curve *curve, lf_sweep_point *pt)
 {
     memset(pt, 0, sizeof *pt);
     pt->beta = beta;
@@ -68,8 +70,13 @@ static int lf__run_point(const lf_cli_command *cmd, const lf_sweep_setup *o, con
     lf_plan_destroy(&p);
     pt->layer_all = m.dram_all;
 
-    /* The exact optimum; over its limits it is left out ('-'). */
-    if (o->do_exact) {
+    /* The exact optimum: from the staircase when there is one (the same
+     * value, tests/test_curve.c), else alone; over its limits it is left
+     * out ('-'). */
+    if (o->do_exact && curve) {
+        pt->has_exact = 1;
+        pt->exact_all = lf_curve_dram_at(curve, beta);
+    } else if (o->do_exact) {
         lf_exact_config ec;
         lf_exact_config_default(&ec);
         if (o->exact_limit > 0)
@@ -392,13 +399,33 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
             double t0 = lf_now_seconds();
             if ((rc = lf__run_valid(&o, models[mi], schemes[si], sw)))
                 break;
+            /* The exact column of every point from one staircase; past a
+             * limit, point by point as before. */
+            lf_curve curve = {0};
+            int have_curve = 0;
+            if (o.do_exact) {
+                lf_exact_config ec;
+                lf_exact_config_default(&ec);
+                if (o.exact_limit > 0)
+                    ec.max_candidates = o.exact_limit;
+                st = lf_curve_compute(g, &o.hw, schemes[si], o.betas[0], o.betas[o.nb - 1] + 1, &ec,
+                                      &curve);
+                have_curve = st == LF_OK;
+                if (st != LF_OK && st != LF_ELIMIT) {
+                    rc = lf_cli_fail(st);
+                    break;
+                }
+            }
             for (int32_t b = 0; b < o.nb && !rc; b++) {
                 int has_valid = sw->pts[b].has_valid;
                 double valid = sw->pts[b].valid_pct;
-                rc = lf__run_point(&cmd, &o, g, models[mi], schemes[si], o.betas[b], &sw->pts[b]);
+                rc = lf__run_point(&cmd, &o, g, models[mi], schemes[si], o.betas[b],
+                                   have_curve ? &curve : NULL, &sw->pts[b]);
                 sw->pts[b].has_valid = has_valid;
                 sw->pts[b].valid_pct = valid;
             }
+            if (have_curve)
+                lf_curve_destroy(&curve);
             if (rc)
                 break;
             if (!o.quiet)

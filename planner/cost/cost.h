@@ -32,7 +32,13 @@ typedef struct lf_cost_model lf_cost_model;
 typedef struct lf_cost_stats {
     int64_t hits, misses; /* memo lookups */
     int64_t entries;
+    int64_t bytes;        /* memory the memo holds now (entries and map slots) */
+    int64_t evictions;    /* entries dropped to stay under the memo's limit */
 } lf_cost_stats;
+
+/* The memo of every cost model holds at most this many bytes unless
+ * lf_cost_memo_limit says otherwise (evicted entries are recomputed). */
+#define LF_COST_MEMO_DEFAULT_LIMIT ((int64_t)1 << 30)
 
 /* Names of the built-in schemes ("lbdf", "brr"), NULL-terminated. */
 const char *const *lf_cost_scheme_names(void);
@@ -63,6 +69,36 @@ lf_status lf_cost_eval(lf_cost_model *cm, const lf_bitset *group, lf_group_cost 
 lf_status lf_cost_unfusable_dram(lf_cost_model *cm, int32_t v, int64_t *bytes);
 
 void lf_cost_stats_get(const lf_cost_model *cm, lf_cost_stats *st);
+
+/* Sets the memo's byte limit (0: unbounded) and returns the previous one.
+ * Not thread-safe: call it while no evaluation runs. Results never depend on
+ * it; only how often a group is recomputed. */
+int64_t lf_cost_memo_limit(lf_cost_model *cm, int64_t bytes);
+
+/* ---- a group's cost as a function of the buffer (fusionplan curve) ------ */
+
+/* At buffer beta a group is valid when steps[0].need < beta, and its F_D is
+ * steps[k].f_d for the largest k with steps[k].need < beta: needs ascend,
+ * F_D strictly descends. LBDF has one step (F_beta, F_D); under BRR the
+ * weights are re-read once per row tile, so every larger tile (and finally
+ * all weights resident) is one more step. The hardware's buffer size plays no
+ * part; steps with need >= `below` are left out. */
+typedef struct lf_cost_step {
+    int64_t need; /* the buffer must exceed this */
+    int64_t f_d;
+} lf_cost_step;
+
+#define LF_COST_MAX_STEPS 256
+
+lf_status lf_cost_steps(lf_cost_model *cm, const lf_bitset *group, int64_t below,
+                        lf_cost_step *steps, int32_t cap, int32_t *n);
+
+/* What op v alone costs at every buffer in the all-ops metric: as a group of
+ * the scheme where it fits, otherwise charged by the BRR rule with weights
+ * streamed per row tile (lf_cost_unfusable_dram), which needs no buffer at
+ * all (steps[0].need = 0). */
+lf_status lf_cost_singleton_steps(lf_cost_model *cm, int32_t v, int64_t below, lf_cost_step *steps,
+                                  int32_t cap, int32_t *n);
 
 /* ---- explanation of one evaluation (for `fusionplan cost`) -------------- */
 

@@ -74,7 +74,13 @@ void lf__features_explain(lf__group *G, const lf__peak *peak, lf_window_row *row
 typedef struct lf__scheme {
     const char *name;
     lf_status (*eval)(lf__group *G, int64_t beta, lf_group_cost *out, lf__peak *peak);
+    /* The group's F_D as a step function of the buffer (lf_cost_steps). */
+    lf_status (*steps)(lf__group *G, int64_t below, lf_cost_step *steps, int32_t cap, int32_t *n);
 } lf__scheme;
+
+/* Appends (need, f_d) to a step list kept Pareto-sorted (need ascending,
+ * f_d strictly descending); drops what the new step dominates. */
+lf_status lf__step_push(lf_cost_step *steps, int32_t cap, int32_t *n, int64_t need, int64_t f_d);
 
 extern const lf__scheme lf__scheme_lbdf;
 extern const lf__scheme lf__scheme_brr;
@@ -85,7 +91,9 @@ lf_status lf__memo_create(lf__memo **m);
 void lf__memo_free(lf__memo *m);
 int lf__memo_get(lf__memo *m, const lf_bitset *key, lf_group_cost *out);
 lf_status lf__memo_put(lf__memo *m, const lf_bitset *key, const lf_group_cost *cost);
-void lf__memo_stats(const lf__memo *m, int64_t *hits, int64_t *misses, int64_t *entries);
+void lf__memo_stats(const lf__memo *m, int64_t *hits, int64_t *misses, int64_t *entries,
+                    int64_t *bytes, int64_t *evictions);
+int64_t lf__memo_limit(lf__memo *m, int64_t bytes); /* returns the previous limit */
 
 struct lf_cost_model {
     const lf_graph *g;

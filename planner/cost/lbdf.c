@@ -20,4 +20,14 @@ static lf_status lf__lbdf_eval(lf__group *G, int64_t beta, lf_group_cost *out, l
     return LF_OK;
 }
 
-const lf__scheme lf__scheme_lbdf = {"lbdf", lf__lbdf_eval};
+static lf_status lf__lbdf_steps(lf__group *G, int64_t below, lf_cost_step *steps, int32_t cap,
+                                int32_t *n)
+{
+    lf_group_cost c;
+    lf__peak peak;
+    *n = 0;
+    lf__lbdf_eval(G, 0, &c, &peak);
+    return c.f_beta < below ? lf__step_push(steps, cap, n, c.f_beta, c.f_d) : LF_OK;
+}
+
+const lf__scheme lf__scheme_lbdf = {"lbdf", lf__lbdf_eval, lf__lbdf_steps};

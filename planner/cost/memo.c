@@ -4,7 +4,14 @@
  * and F_D per group for this reason). Keys are hashed to one of many shards,
  * each a hash map behind its own lock, so threads evaluating different groups
  * rarely contend. Full bitsets are stored and compared, so hash collisions
- * never return a wrong cost. */
+ * never return a wrong cost.
+ *
+ * The memo is bounded: each shard may hold 1/LF_MEMO_SHARDS of the byte limit
+ * (entries, their malloc overhead and the map's slots). A shard about to pass
+ * its share is emptied first. Costs are pure functions of the group, so an
+ * eviction only costs a recomputation, never a different answer; emptying a
+ * whole shard keeps the bookkeeping to one counter and works well for the
+ * exact planner, whose working set moves through the graph. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,9 +31,15 @@ typedef struct lf__memo_entry {
     uint64_t words[];
 } lf__memo_entry;
 
+/* Bytes one entry is charged: the entry, malloc's header, and two map slots
+ * (the map keeps its load under one half) of key, value and used flag. */
+#define LF__MEMO_ENTRY_BYTES(nwords) \
+    ((int64_t)sizeof(lf__memo_entry) + (int64_t)(nwords) * 8 + 16 + 2 * 17)
+
 typedef struct lf__memo_shard {
     lf_hashmap map;
     int64_t hits, misses, entries; /* under the shard's lock: no shared counter to contend on */
+    int64_t bytes, evictions;      /* bytes charged now; entries dropped by emptying */
 #ifdef _OPENMP
     omp_lock_t lock;
 #endif
@@ -34,6 +47,7 @@ typedef struct lf__memo_shard {
 
 struct lf__memo {
     lf__memo_shard shards[LF_MEMO_SHARDS];
+    int64_t limit; /* bytes over all shards; 0: unbounded (set before concurrent use) */
 };
 
 static void lf__lock(lf__memo_shard *s)
@@ -59,6 +73,7 @@ lf_status lf__memo_create(lf__memo **out)
     lf__memo *m = calloc(1, sizeof *m);
     if (!m)
         return lf_set_error(LF_ENOMEM, "out of memory for the cost memo");
+    m->limit = LF_COST_MEMO_DEFAULT_LIMIT;
     for (int i = 0; i < LF_MEMO_SHARDS; i++) {
         if (lf_hashmap_init(&m->shards[i].map, 64) != LF_OK) {
             for (int j = 0; j < i; j++)
@@ -74,23 +89,34 @@ lf_status lf__memo_create(lf__memo **out)
     return LF_OK;
 }
 
+/* Frees every entry of a shard and leaves its map empty (same capacity). */
+static void lf__shard_empty(lf__memo_shard *s)
+{
+    lf_hashmap *map = &s->map;
+    for (size_t k = 0; k < map->cap; k++) {
+        if (!map->used[k])
+            continue;
+        lf__memo_entry *e = map->values[k];
+        while (e) {
+            lf__memo_entry *next = e->next;
+            free(e);
+            e = next;
+        }
+        map->used[k] = 0;
+    }
+    map->count = 0;
+    s->evictions += s->entries;
+    s->entries = 0;
+    s->bytes = 0;
+}
+
 void lf__memo_free(lf__memo *m)
 {
     if (!m)
         return;
     for (int i = 0; i < LF_MEMO_SHARDS; i++) {
-        lf_hashmap *map = &m->shards[i].map;
-        for (size_t k = 0; k < map->cap; k++) {
-            if (!map->used[k])
-                continue;
-            lf__memo_entry *e = map->values[k];
-            while (e) {
-                lf__memo_entry *next = e->next;
-                free(e);
-                e = next;
-            }
-        }
-        lf_hashmap_destroy(map);
+        lf__shard_empty(&m->shards[i]);
+        lf_hashmap_destroy(&m->shards[i].map);
 #ifdef _OPENMP
         omp_destroy_lock(&m->shards[i].lock);
 #endif
@@ -136,7 +162,14 @@ lf_status lf__memo_put(lf__memo *m, const lf_bitset *key, const lf_group_cost *c
     memcpy(e->words, key->words, (size_t)key->nwords * sizeof(uint64_t));
     lf_status st = LF_OK;
     void *head = NULL;
+    int64_t charge = LF__MEMO_ENTRY_BYTES(key->nwords);
+    if (m->limit > 0 && charge > m->limit / LF_MEMO_SHARDS) {
+        free(e); /* a share too small for even one entry: keep nothing */
+        return LF_OK;
+    }
     lf__lock(s);
+    if (m->limit > 0 && s->bytes + charge > m->limit / LF_MEMO_SHARDS)
+        lf__shard_empty(s);
     int found = lf_hashmap_get(&s->map, h, &head);
     if (found && lf__find(head, key)) {
         /* Another thread stored the same group meanwhile; costs are pure
@@ -145,24 +178,36 @@ lf_status lf__memo_put(lf__memo *m, const lf_bitset *key, const lf_group_cost *c
     } else {
         e->next = found ? head : NULL;
         st = lf_hashmap_put(&s->map, h, e);
-        if (st != LF_OK)
+        if (st != LF_OK) {
             free(e);
-        else
+        } else {
             s->entries++;
+            s->bytes += charge;
+        }
     }
     lf__unlock(s);
     return st;
 }
 
-void lf__memo_stats(const lf__memo *m, int64_t *hits, int64_t *misses, int64_t *entries)
+void lf__memo_stats(const lf__memo *m, int64_t *hits, int64_t *misses, int64_t *entries,
+                    int64_t *bytes, int64_t *evictions)
 {
-    *hits = *misses = *entries = 0;
+    *hits = *misses = *entries = *bytes = *evictions = 0;
     for (int i = 0; i < LF_MEMO_SHARDS; i++) {
         lf__memo_shard *s = (lf__memo_shard *)&m->shards[i];
         lf__lock(s);
         *hits += s->hits;
         *misses += s->misses;
         *entries += s->entries;
+        *bytes += s->bytes;
+        *evictions += s->evictions;
         lf__unlock(s);
     }
+}
+
+int64_t lf__memo_limit(lf__memo *m, int64_t bytes)
+{
+    int64_t old = m->limit;
+    m->limit = bytes > 0 ? bytes : 0;
+    return old;
 }

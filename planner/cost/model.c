@@ -150,6 +150,76 @@ lf_status lf_cost_eval(lf_cost_model *cm, const lf_bitset *group, lf_group_cost 
     return st;
 }
 
+lf_status lf__step_push(lf_cost_step *steps, int32_t cap, int32_t *n, int64_t need, int64_t f_d)
+{
+    /* Steps arrive in any order: insert by need, then keep the staircase. */
+    int32_t at = *n;
+    while (at > 0 && steps[at - 1].need > need)
+        at--;
+    if (at > 0 && steps[at - 1].f_d <= f_d)
+        return LF_OK; /* no cheaper than a step that needs no more */
+    while (at > 0 && steps[at - 1].need == need) { /* same need, dearer: replaced */
+        memmove(steps + at - 1, steps + at, (size_t)(*n - at) * sizeof *steps);
+        (*n)--;
+        at--;
+    }
+    if (*n == cap)
+        return lf_set_error(LF_ERANGE, "a group's cost has more than %d buffer steps", (int)cap);
+    memmove(steps + at + 1, steps + at, (size_t)(*n - at) * sizeof *steps);
+    steps[at] = (lf_cost_step){need, f_d};
+    (*n)++;
+    /* Later steps that are no cheaper are dominated now. */
+    int32_t w = at + 1;
+    for (int32_t r = at + 1; r < *n; r++)
+        if (steps[r].f_d < f_d)
+            steps[w++] = steps[r];
+    *n = w;
+    return LF_OK;
+}
+
+/* Steps of a member list under a scheme. */
+static lf_status lf__steps(const lf_cost_model *cm, const lf__scheme *scheme, const int32_t *members,
+                           int32_t n, int64_t below, lf_cost_step *steps, int32_t cap, int32_t *n_out)
+{
+    lf__group G;
+    lf_status st = lf__group_init(&G, cm, members, n);
+    if (st != LF_OK)
+        return st;
+    st = scheme->steps(&G, below, steps, cap, n_out);
+    lf__group_destroy(&G);
+    return st;
+}
+
+lf_status lf_cost_steps(lf_cost_model *cm, const lf_bitset *group, int64_t below,
+                        lf_cost_step *steps, int32_t cap, int32_t *n)
+{
+    int32_t *members = NULL, nm = 0;
+    *n = 0;
+    lf_status st = lf__members(cm, group, &members, &nm);
+    if (st != LF_OK)
+        return st;
+    st = lf__steps(cm, cm->scheme, members, nm, below, steps, cap, n);
+    free(members);
+    return st;
+}
+
+lf_status lf_cost_singleton_steps(lf_cost_model *cm, int32_t v, int64_t below, lf_cost_step *steps,
+                                  int32_t cap, int32_t *n)
+{
+    lf_cost_step brr[LF_COST_MAX_STEPS];
+    int32_t nb = 0;
+    *n = 0;
+    lf_status st = lf__steps(cm, cm->scheme, &v, 1, below, steps, cap, n);
+    if (st == LF_OK)
+        st = lf__steps(cm, &lf__scheme_brr, &v, 1, INT64_MAX, brr, LF_COST_MAX_STEPS, &nb);
+    /* Below BRR's own threshold the op still runs, with one row per tile. */
+    if (st == LF_OK && nb > 0)
+        brr[0].need = 0;
+    for (int32_t k = 0; st == LF_OK && k < nb && brr[k].need < below; k++)
+        st = lf__step_push(steps, cap, n, brr[k].need, brr[k].f_d);
+    return st;
+}
+
 lf_status lf_cost_unfusable_dram(lf_cost_model *cm, int32_t v, int64_t *bytes)
 {
     lf_group_cost c;
@@ -160,8 +230,10 @@ lf_status lf_cost_unfusable_dram(lf_cost_model *cm, int32_t v, int64_t *bytes)
 
 void lf_cost_stats_get(const lf_cost_model *cm, lf_cost_stats *s)
 {
-    lf__memo_stats(cm->memo, &s->hits, &s->misses, &s->entries);
+    lf__memo_stats(cm->memo, &s->hits, &s->misses, &s->entries, &s->bytes, &s->evictions);
 }
+
+int64_t lf_cost_memo_limit(lf_cost_model *cm, int64_t bytes) { return lf__memo_limit(cm->memo, bytes); }
 
 lf_status lf_cost_explain(lf_cost_model *cm, const lf_bitset *group, lf_cost_report *rep)
 {

@@ -1,481 +1,91 @@
-/* Exact planning by dynamic programming over downsets (see exact.h).
- *
- * States are downsets D of the universe U (all compute ops, or one group),
- * processed by increasing size so that every state is final before it is
- * expanded. From D, candidate groups are the sets S of fusable ops with D u S
- * again a downset (order ideals of the rest), enumerated once each and cut as
- * soon as a lower bound of F_beta that only grows with S reaches beta; the
- * connected ones are priced. Unfusable ops are forced singletons. Their count
- * per state is bounded by the number of downsets, which grows with the
- * graph's width, not its depth. */
+/* Exact planning by dynamic programming over downsets (see exact.h; the
+ * state space and the enumeration of candidate groups are in downsets.c).
+ * Each state keeps its best plan in the full key of DESIGN §4. */
 #include "planner/exact/exact.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "planner/optable.h"
-#include "planner/util/hashmap.h"
-#include "planner/util/progress.h"
+#include "planner/exact/downsets.h"
 
 void lf_exact_config_default(lf_exact_config *c)
 {
-    c->max_states = 2000000;
-    c->max_candidates = 200000000;
+    c->max_states = LF_EXACT_DEFAULT_STATES;
+    c->max_candidates = LF_EXACT_DEFAULT_CANDIDATES;
+    c->time_limit_s = LF_EXACT_DEFAULT_TIME_S;
+    c->memory_limit = LF_EXACT_DEFAULT_MEMORY;
 }
 
-typedef struct lf__undo {
-    int32_t tensor;   /* -1: a wblk record */
-    int32_t old_k;
-    int64_t old_value;
-} lf__undo;
-
-typedef struct lf__exact {
-    lf_cost_model *cm;
-    const lf_graph *g;
-    lf_exact_config cfg;
-    int32_t n, nwords;
-    int64_t beta;
-    int brr;
-    uint8_t *in_u, *fusable, *in_d, *in_s;
-    /* Lower-bound constants and running state. */
-    int64_t *wterm, *wblk, *row_bytes;
-    int32_t *kwin;     /* rows an op's window needs of each input (>= 1) */
-    uint8_t *view;     /* op's output is a zero-copy view (costs no rows) */
-    int32_t *kmax;     /* per tensor: largest window asked by the current set */
-    int64_t lb_w, lb_feat, lb_blk;
-    lf__undo *undo;
-    int32_t n_undo, cap_undo;
-    /* Undirected adjacency among fusable ops of U. */
-    int32_t *adj_start, *adj;
-    /* The set being grown. */
-    lf_bitset sbits;
-    int32_t *sub;
-    int32_t n_sub;
-    /* States. */
-    uint64_t *words;   /* nwords per state */
-    int64_t *dram;
-    int32_t *groups;
-    int32_t *prev;
-    int32_t *size;
-    int64_t n_states, cap_states;
-    lf_hashmap index;  /* bitset hash (probed) -> state + 1 */
-    int32_t **bucket;  /* states by size */
-    int32_t *bucket_n, *bucket_cap;
-    /* Current expansion. */
-    int32_t cur;
-    lf_bitset next;
-    lf_exact_stats st;
-    lf_status status;
-} lf__exact;
-
-static void lf__limit(lf__exact *x, const char *what, int64_t limit)
+/* Negative when the set of op ids a precedes b in the order of DESIGN §4's
+ * last tie-break: of two sorted lists of equal length, the lexicographically
+ * smaller is the one holding the smallest id of their symmetric difference. */
+static int lf__minima_cmp(const uint64_t *a, const uint64_t *b, int32_t nwords)
 {
-    if (x->status == LF_OK)
-        x->status = lf_set_error(LF_ELIMIT,
-                                 "exact planner gave up on '%s' at beta %lld B: more than %lld %s; "
-                                 "use a heuristic search or raise the limit",
-                                 x->g->name, (long long)x->beta, (long long)limit, what);
-}
-
-/* ---- states ------------------------------------------------------------- */
-
-static uint64_t lf__words_hash(const uint64_t *w, int32_t n)
-{
-    lf_bitset b = {n * 64, n, (uint64_t *)w};
-    return lf_bitset_hash(&b);
-}
-
-/* Finds or creates the state for bitset w; returns its index or -1 on error.
- * The index maps 64-bit hashes to states; different sets with equal hashes
- * take the next slot of a fixed probe sequence. */
-static int32_t lf__state(lf__exact *x, const uint64_t *w, int32_t size)
-{
-    uint64_t base = lf__words_hash(w, x->nwords), k = base;
-    for (uint64_t probe = 1;; probe++) {
-        void *val;
-        if (!lf_hashmap_get(&x->index, k, &val))
-            break;
-        int32_t s = (int32_t)((intptr_t)val - 1);
-        if (memcmp(x->words + (size_t)s * x->nwords, w, (size_t)x->nwords * 8) == 0)
-            return s;
-        k = base + probe * 0x9e3779b97f4a7c15ull;
+    for (int32_t i = 0; i < nwords; i++) {
+        uint64_t d = a[i] ^ b[i];
+        if (d)
+            return (a[i] & d & (~d + 1)) ? -1 : 1;
     }
-    if (x->n_states >= x->cfg.max_states) {
-        lf__limit(x, "states", x->cfg.max_states);
-        return -1;
-    }
-    if (x->n_states == x->cap_states) {
-        int64_t cap = x->cap_states ? x->cap_states * 2 : 1024;
-        uint64_t *words = realloc(x->words, (size_t)cap * x->nwords * 8);
-        if (words)
-            x->words = words;
-        int64_t *dram = realloc(x->dram, (size_t)cap * sizeof *dram);
-        if (dram)
-            x->dram = dram;
-        int32_t *groups = realloc(x->groups, (size_t)cap * sizeof *groups);
-        if (groups)
-            x->groups = groups;
-        int32_t *prev = realloc(x->prev, (size_t)cap * sizeof *prev);
-        if (prev)
-            x->prev = prev;
-        int32_t *size = realloc(x->size, (size_t)cap * sizeof *size);
-        if (size)
-            x->size = size;
-        if (!words || !dram || !groups || !prev || !size) {
-            x->status = lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
-            return -1;
-        }
-        x->cap_states = cap;
-    }
-    int32_t s = (int32_t)x->n_states++;
-    memcpy(x->words + (size_t)s * x->nwords, w, (size_t)x->nwords * 8);
-    x->dram[s] = INT64_MAX;
-    x->groups[s] = INT32_MAX;
-    x->prev[s] = -1;
-    x->size[s] = size;
-    if (lf_hashmap_put(&x->index, k, (void *)(intptr_t)(s + 1)) != LF_OK)
-        x->status = lf_last_status();
-    if (x->bucket_n[size] == x->bucket_cap[size]) {
-        int32_t cap = x->bucket_cap[size] ? x->bucket_cap[size] * 2 : 64;
-        int32_t *b = realloc(x->bucket[size], (size_t)cap * sizeof *b);
-        if (!b) {
-            x->status = lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
-            return -1;
-        }
-        x->bucket[size] = b;
-        x->bucket_cap[size] = cap;
-    }
-    x->bucket[size][x->bucket_n[size]++] = s;
-    x->st.states++;
-    return s;
+    return 0;
 }
 
 /* Relaxes the state D u S reached from the current state with a group of
- * `n` ops costing `dram` (0 and no group for a forced unfusable op). */
-static void lf__relax(lf__exact *x, const lf_bitset *s, int32_t n, int64_t dram, int32_t groups)
+ * `n` ops costing `dram` (0 and no group for a forced unfusable op) whose
+ * smallest op is `first`.
+ *
+ * Plans of D u S are ordered by the full key of DESIGN §4: DRAM, then group
+ * count, then the sorted list of group minima. All three survive appending a
+ * common group (the sums grow alike, and a new minimum lies in neither list,
+ * so the symmetric difference of the minima is unchanged), hence keeping the
+ * best plan of each state in that key makes the DP exact in it. Unfusable
+ * singletons are in every plan, so counting their ids among the minima
+ * changes no comparison. */
+static void lf__relax(lf__exact *x, const lf_bitset *s, int32_t n, int64_t dram, int32_t groups,
+                      int32_t first)
 {
-    const uint64_t *d = x->words + (size_t)x->cur * x->nwords;
-    for (int32_t i = 0; i < x->nwords; i++)
-        x->next.words[i] = d[i] | s->words[i];
     int32_t cur = x->cur;
     int64_t nd = x->dram[cur] + dram;
     int32_t ng = x->groups[cur] + groups;
-    int32_t t = lf__state(x, x->next.words, x->size[cur] + n);
+    int32_t t = lf__dp_target(x, s, n);
     if (t < 0)
         return;
-    if (nd < x->dram[t] || (nd == x->dram[t] && ng < x->groups[t])) {
+    if (nd > x->dram[t] || (nd == x->dram[t] && ng > x->groups[t]))
+        return;
+    /* lf__dp_target may have moved the arrays: take pointers only now. */
+    uint64_t *mt = x->minima + (size_t)t * x->nwords;
+    memcpy(x->next_minima, x->minima + (size_t)cur * x->nwords, (size_t)x->nwords * 8);
+    x->next_minima[first >> 6] |= (uint64_t)1 << (first & 63);
+    if (nd < x->dram[t] || ng < x->groups[t] || lf__minima_cmp(x->next_minima, mt, x->nwords) < 0) {
         x->dram[t] = nd;
         x->groups[t] = ng;
+        memcpy(mt, x->next_minima, (size_t)x->nwords * 8);
         x->prev[t] = cur;
     }
 }
 
-/* ---- the monotone lower bound of F_beta ---------------------------------- */
-
-static int lf__push_undo(lf__exact *x, int32_t tensor, int32_t old_k, int64_t old_value)
+static void lf__on_group(lf__exact *x)
 {
-    if (x->n_undo == x->cap_undo) {
-        int32_t cap = x->cap_undo ? x->cap_undo * 2 : 256;
-        lf__undo *u = realloc(x->undo, (size_t)cap * sizeof *u);
-        if (!u) {
-            x->status = lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
-            return 0;
-        }
-        x->undo = u;
-        x->cap_undo = cap;
-    }
-    x->undo[x->n_undo++] = (lf__undo){tensor, old_k, old_value};
-    return 1;
+    lf_group_cost c;
+    lf_status s = lf_cost_eval(x->cm, &x->sbits, &c);
+    if (s != LF_OK)
+        x->status = s;
+    else if (c.valid)
+        lf__relax(x, &x->sbits, x->n_sub, c.f_d, 1, x->sub[0]);
 }
 
-/* Adds op w to the set and its terms to the bound; returns the undo mark. */
-static int32_t lf__add(lf__exact *x, int32_t w)
+static void lf__on_forced(lf__exact *x, int32_t v)
 {
-    int32_t mark = x->n_undo;
-    const lf_op *op = &x->g->ops[w];
-    x->in_s[w] = 1;
-    lf_bitset_set(&x->sbits, w);
-    x->sub[x->n_sub++] = w;
-    x->lb_w += x->wterm[w];
-    if (x->wblk[w] > x->lb_blk && lf__push_undo(x, -1, 0, x->lb_blk))
-        x->lb_blk = x->wblk[w];
-    for (int32_t j = 0; j < op->n_inputs; j++) {
-        int32_t t = op->inputs[j];
-        if (x->view[t] || x->kwin[w] <= x->kmax[t])
-            continue;
-        int64_t h = x->g->ops[t].out.h;
-        int64_t before = x->kmax[t] < h ? x->kmax[t] : h;
-        int64_t after = x->kwin[w] < h ? x->kwin[w] : h;
-        if (!lf__push_undo(x, t, x->kmax[t], 0))
-            break;
-        x->lb_feat += (after - before) * x->row_bytes[t];
-        x->kmax[t] = x->kwin[w];
-    }
-    return mark;
-}
-
-static void lf__remove(lf__exact *x, int32_t w, int32_t mark)
-{
-    while (x->n_undo > mark) {
-        lf__undo u = x->undo[--x->n_undo];
-        if (u.tensor < 0) {
-            x->lb_blk = u.old_value;
-        } else {
-            int64_t h = x->g->ops[u.tensor].out.h;
-            int64_t now = x->kmax[u.tensor] < h ? x->kmax[u.tensor] : h;
-            int64_t before = u.old_k < h ? u.old_k : h;
-            x->lb_feat -= (now - before) * x->row_bytes[u.tensor];
-            x->kmax[u.tensor] = u.old_k;
-        }
-    }
-    x->lb_w -= x->wterm[w];
-    x->in_s[w] = 0;
-    lf_bitset_reset(&x->sbits, w);
-    x->n_sub--;
-}
-
-static int64_t lf__lower_bound(const lf__exact *x) { return x->lb_w + x->lb_blk + x->lb_feat; }
-
-/* op v is ready: not yet placed, and every predecessor in U is done or in the set. */
-static int lf__ready(const lf__exact *x, int32_t v)
-{
-    if (!x->in_u[v] || x->in_d[v] || x->in_s[v])
-        return 0;
-    const lf_op *op = &x->g->ops[v];
-    for (int32_t j = 0; j < op->n_inputs; j++) {
-        int32_t p = op->inputs[j];
-        if (x->in_u[p] && !x->in_d[p] && !x->in_s[p])
-            return 0;
-    }
-    return 1;
-}
-
-/* Weak connectivity of the current set, by a flood fill over its adjacency. */
-static int lf__connected(lf__exact *x, int32_t *stack)
-{
-    int32_t top = 0, seen = 1;
-    stack[top++] = x->sub[0];
-    x->in_s[x->sub[0]] = 2;
-    while (top > 0) {
-        int32_t v = stack[--top];
-        for (int32_t k = x->adj_start[v]; k < x->adj_start[v + 1]; k++) {
-            int32_t u = x->adj[k];
-            if (x->in_s[u] == 1) {
-                x->in_s[u] = 2;
-                stack[top++] = u;
-                seen++;
-            }
-        }
-    }
-    for (int32_t i = 0; i < x->n_sub; i++)
-        x->in_s[x->sub[i]] = 1;
-    return seen == x->n_sub;
-}
-
-/* ---- enumeration of candidate groups -------------------------------------
- *
- * The candidates from state D are the sets S with D u S a downset: order
- * ideals of what is left. Each is generated once by deciding, for the
- * smallest ready op u, to include it or not; an excluded op blocks its
- * descendants for good (they can never become ready), and every op below u is
- * decided or blocked, so the recursion continues from u + 1. A branch that
- * includes an op is cut when the lower bound reaches beta: it only grows. */
-static void lf__ideals(lf__exact *x, int32_t from, int32_t *stack)
-{
-    if (x->status != LF_OK)
-        return;
-    if (++x->st.candidates > x->cfg.max_candidates) {
-        lf__limit(x, "candidate groups", x->cfg.max_candidates);
-        return;
-    }
-    int32_t u = from;
-    while (u < x->n && !(x->fusable[u] && lf__ready(x, u)))
-        u++;
-    if (u >= x->n) {
-        if (x->n_sub == 0 || !lf__connected(x, stack))
-            return;
-        lf_group_cost c;
-        x->st.groups++;
-        lf_status s = lf_cost_eval(x->cm, &x->sbits, &c);
-        if (s != LF_OK)
-            x->status = s;
-        else if (c.valid)
-            lf__relax(x, &x->sbits, x->n_sub, c.f_d, 1);
-        return;
-    }
-    int32_t mark = lf__add(x, u);
-    if (lf__lower_bound(x) < x->beta)
-        lf__ideals(x, u + 1, stack);
-    lf__remove(x, u, mark);
-    lf__ideals(x, u + 1, stack);
-}
-
-/* Expands one state: forced unfusable singletons and every candidate group. */
-static void lf__expand(lf__exact *x, int32_t s, int32_t *stack)
-{
-    const uint64_t *d = x->words + (size_t)s * x->nwords;
-    x->cur = s;
-    for (int32_t v = 0; v < x->n; v++)
-        x->in_d[v] = (uint8_t)((d[v >> 6] >> (v & 63)) & 1u);
-    for (int32_t v = 0; v < x->n && x->status == LF_OK; v++)
-        if (!x->fusable[v] && lf__ready(x, v)) {
-            lf_bitset_set(&x->sbits, v);
-            lf__relax(x, &x->sbits, 1, 0, 0);
-            lf_bitset_reset(&x->sbits, v);
-        }
-    lf__ideals(x, 0, stack);
-}
-
-/* ---- set-up and reconstruction ------------------------------------------ */
-
-static lf_status lf__setup(lf__exact *x, lf_cost_model *cm, const lf_bitset *universe,
-                           const lf_exact_config *cfg)
-{
-    const lf_graph *g = lf_cost_graph(cm);
-    const lf_hw *hw = lf_cost_hw(cm);
-    memset(x, 0, sizeof *x);
-    x->cm = cm;
-    x->g = g;
-    lf_exact_config_default(&x->cfg);
-    if (cfg)
-        x->cfg = *cfg;
-    x->n = g->n_ops;
-    x->nwords = LF_BITSET_WORDS(g->n_ops);
-    x->beta = lf_cost_beta(cm);
-    x->brr = strcmp(lf_cost_scheme_name(cm), "brr") == 0;
-    size_t n = (size_t)g->n_ops;
-    x->in_u = calloc(n, 1);
-    x->fusable = calloc(n, 1);
-    x->in_d = calloc(n, 1);
-    x->in_s = calloc(n, 1);
-    x->view = calloc(n, 1);
-    x->wterm = calloc(n, sizeof(int64_t));
-    x->wblk = calloc(n, sizeof(int64_t));
-    x->row_bytes = calloc(n, sizeof(int64_t));
-    x->kwin = calloc(n, sizeof(int32_t));
-    x->kmax = calloc(n, sizeof(int32_t));
-    x->sub = calloc(n + 1, sizeof(int32_t));
-    x->adj_start = calloc(n + 1, sizeof(int32_t));
-    x->bucket = calloc(n + 1, sizeof(int32_t *));
-    x->bucket_n = calloc(n + 1, sizeof(int32_t));
-    x->bucket_cap = calloc(n + 1, sizeof(int32_t));
-    if (!x->in_u || !x->fusable || !x->in_d || !x->in_s || !x->view || !x->wterm || !x->wblk ||
-        !x->row_bytes || !x->kwin || !x->kmax || !x->sub || !x->adj_start || !x->bucket ||
-        !x->bucket_n || !x->bucket_cap)
-        return lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
-    lf_status st;
-    if ((st = lf_bitset_init(&x->sbits, g->n_ops)) || (st = lf_bitset_init(&x->next, g->n_ops)) ||
-        (st = lf_hashmap_init(&x->index, 1024)))
-        return st;
-    for (int32_t v = 0; v < g->n_ops; v++) {
-        const lf_op *op = &g->ops[v];
-        x->in_u[v] = (uint8_t)(lf_bitset_test(universe, v) && op->type != LF_OP_INPUT);
-        x->fusable[v] = (uint8_t)(x->in_u[v] && lf_cost_fusable(cm, v));
-        lf_row_kind kind = lf_op_row_kind(g, v);
-        x->view[v] = (uint8_t)(kind == LF_ROWS_VIEW || op->type == LF_OP_FLATTEN ||
-                               op->type == LF_OP_RESHAPE);
-        int64_t wbytes = op->weight_elems * hw->weight_bytes;
-        x->wterm[v] = x->brr ? 0 : wbytes;
-        if (x->brr)
-            x->wblk[v] = lf_op_weight_block(g, v) * hw->weight_bytes;
-        x->row_bytes[v] = op->out.w * op->out.c * hw->act_bytes;
-        int32_t k = 1, s, p;
-        if (kind == LF_ROWS_WINDOW)
-            lf_op_row_window(op, &k, &s, &p);
-        x->kwin[v] = k < 1 ? 1 : k;
-    }
-    /* Adjacency among fusable ops of U (both directions, deduplicated). */
-    for (int32_t v = 0; v < g->n_ops; v++)
-        if (x->fusable[v])
-            for (int32_t j = 0; j < g->ops[v].n_inputs + g->ops[v].n_consumers; j++) {
-                const lf_op *op = &g->ops[v];
-                int32_t u = j < op->n_inputs ? op->inputs[j] : op->consumers[j - op->n_inputs];
-                if (x->fusable[u])
-                    x->adj_start[v + 1]++;
-            }
-    for (int32_t v = 0; v < g->n_ops; v++)
-        x->adj_start[v + 1] += x->adj_start[v];
-    x->adj = malloc((size_t)(x->adj_start[g->n_ops] + 1) * sizeof(int32_t));
-    if (!x->adj)
-        return lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
-    for (int32_t v = 0; v < g->n_ops; v++) {
-        if (!x->fusable[v])
-            continue;
-        int32_t at = x->adj_start[v];
-        const lf_op *op = &g->ops[v];
-        for (int32_t j = 0; j < op->n_inputs + op->n_consumers; j++) {
-            int32_t u = j < op->n_inputs ? op->inputs[j] : op->consumers[j - op->n_inputs];
-            int dup = 0;
-            for (int32_t k = x->adj_start[v]; k < at; k++)
-                dup |= x->adj[k] == u;
-            if (x->fusable[u] && !dup)
-                x->adj[at++] = u;
-        }
-        for (; at < x->adj_start[v + 1]; at++)
-            x->adj[at] = v; /* padding from duplicate edges: a self-loop ESU ignores */
-    }
-    return LF_OK;
-}
-
-static void lf__teardown(lf__exact *x)
-{
-    free(x->in_u);
-    free(x->fusable);
-    free(x->in_d);
-    free(x->in_s);
-    free(x->view);
-    free(x->wterm);
-    free(x->wblk);
-    free(x->row_bytes);
-    free(x->kwin);
-    free(x->kmax);
-    free(x->sub);
-    free(x->adj_start);
-    free(x->adj);
-    free(x->undo);
-    free(x->words);
-    free(x->dram);
-    free(x->groups);
-    free(x->prev);
-    free(x->size);
-    if (x->bucket)
-        for (int32_t i = 0; i <= x->n; i++)
-            free(x->bucket[i]);
-    free(x->bucket);
-    free(x->bucket_n);
-    free(x->bucket_cap);
-    lf_bitset_destroy(&x->sbits);
-    lf_bitset_destroy(&x->next);
-    lf_hashmap_destroy(&x->index);
+    lf_bitset_set(&x->sbits, v);
+    lf__relax(x, &x->sbits, 1, 0, 0, v);
+    lf_bitset_reset(&x->sbits, v);
 }
 
 /* Runs the DP over U and writes the best partition of U into *out. */
 static lf_status lf__solve(lf__exact *x, lf_plan *out, int64_t *dram)
 {
-    double t0 = lf_now_seconds();
-    int32_t n_u = 0;
-    uint64_t *full = calloc((size_t)x->nwords, 8), *empty = calloc((size_t)x->nwords, 8);
-    int32_t *ext_buf = malloc(((size_t)x->n + 1) * sizeof(int32_t));
-    if (!full || !empty || !ext_buf) {
-        free(full);
-        free(empty);
-        free(ext_buf);
-        return lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
-    }
-    for (int32_t v = 0; v < x->n; v++)
-        if (x->in_u[v]) {
-            full[v >> 6] |= (uint64_t)1 << (v & 63);
-            n_u++;
-        }
-    int32_t start = lf__state(x, empty, 0);
-    if (start >= 0) {
-        x->dram[start] = 0;
-        x->groups[start] = 0;
-    }
-    for (int32_t size = 0; size < n_u && x->status == LF_OK; size++)
-        for (int32_t k = 0; k < x->bucket_n[size] && x->status == LF_OK; k++)
-            lf__expand(x, x->bucket[size][k], ext_buf);
-    int32_t goal = x->status == LF_OK ? lf__state(x, full, n_u) : -1;
+    x->on_group = lf__on_group;
+    x->on_forced = lf__on_forced;
+    int32_t goal = lf__dp_run(x);
     lf_status st = x->status;
     if (st == LF_OK && (goal < 0 || x->dram[goal] == INT64_MAX))
         st = lf_set_error(LF_EPLAN, "exact planner found no valid plan of '%s'", x->g->name);
@@ -496,10 +106,6 @@ static lf_status lf__solve(lf__exact *x, lf_plan *out, int64_t *dram)
         lf_plan_canonicalize(out);
         *dram = x->dram[goal];
     }
-    x->st.wall_s = lf_now_seconds() - t0;
-    free(full);
-    free(empty);
-    free(ext_buf);
     return st;
 }
 
@@ -515,12 +121,16 @@ lf_status lf_exact_plan(lf_cost_model *cm, const lf_exact_config *cfg, lf_plan *
         lf_bitset_set(&all, v);
     lf__exact x;
     int64_t dram = 0;
-    st = lf__setup(&x, cm, &all, cfg);
+    st = lf__dp_setup(&x, cm, &all, cfg);
+    /* Half the memory limit for the memo, the other half for the states. */
+    int64_t memo_before = x.cfg.memory_limit > 0 ? lf_cost_memo_limit(cm, x.cfg.memory_limit / 2) : -1;
     if (st == LF_OK)
         st = lf__solve(&x, out, &dram);
+    if (memo_before >= 0)
+        lf_cost_memo_limit(cm, memo_before);
     if (stats)
         *stats = x.st;
-    lf__teardown(&x);
+    lf__dp_teardown(&x);
     lf_bitset_destroy(&all);
     return st;
 }
@@ -534,11 +144,11 @@ lf_status lf_exact_split(lf_cost_model *cm, const lf_bitset *group, const lf_exa
             return lf_set_error(LF_EINVAL, "cannot split a group holding '%s': not a fusable op",
                                 g->ops[v].name);
     lf__exact x;
-    lf_status st = lf__setup(&x, cm, group, cfg);
+    lf_status st = lf__dp_setup(&x, cm, group, cfg);
     if (st == LF_OK)
         st = lf__solve(&x, out, dram);
     if (stats)
         *stats = x.st;
-    lf__teardown(&x);
+    lf__dp_teardown(&x);
     return st;
 }

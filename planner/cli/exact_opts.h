@@ -1,0 +1,26 @@
+/* The exact planner's limits as command-line options, shared by every
+ * command that runs it (plan, and later curve and sweep-buffer). */
+#ifndef LF_CLI_EXACT_OPTS_H
+#define LF_CLI_EXACT_OPTS_H
+
+#include "planner/cli/cli.h"
+#include "planner/exact/exact.h"
+
+#define LF_CLI_EXACT_OPTS                                                                        \
+    {"time-limit", "SECONDS", "exact planner: stop after this many seconds (default 60; 0: none)", \
+     NULL},                                                                                      \
+        {"memory-limit", "SIZE", "exact planner: stop past this much memory for states and cost " \
+                                 "memo, e.g. 512MB (default 4GB; 0: none)",                      \
+         NULL},                                                                                  \
+        {"max-candidates", "N", "exact planner: stop after visiting N candidate sets (default "  \
+                                "200000000)",                                                    \
+         NULL}
+
+/* Fills cfg from the defaults and the options above. Returns 0 or
+ * LF_EXIT_USAGE after printing one error line. */
+int lf_cli_exact_config(const lf_cli_command *cmd, lf_exact_config *cfg);
+
+/* 1 when any of the options above was given. */
+int lf_cli_exact_opts_given(const lf_cli_command *cmd);
+
+#endif

@@ -1,0 +1,330 @@
+/* The staircase of optimal DRAM against the buffer size by a Pareto DP over
+ * downsets (see curve.h). States and candidate groups come from downsets.c,
+ * enumerated once under the largest buffer; each state keeps the Pareto front
+ * of (DRAM over all ops, largest need) of the plans of its ops, and a
+ * group with steps (need_k, F_D_k) extends every point of the front it leaves
+ * by every step. */
+#include "planner/exact/curve.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "planner/exact/downsets.h"
+
+typedef struct lf__fpoint {
+    int64_t dram, need;
+    int32_t prev_state, prev_idx; /* the point this one extends; -1 at the empty set */
+} lf__fpoint;
+
+typedef struct lf__front {
+    lf__fpoint *p;
+    int32_t n, cap;
+} lf__front;
+
+typedef struct lf__curve_dp {
+    lf__front *fronts; /* by state */
+    int64_t n_fronts;
+    int64_t beta_min, beta_max;
+    int64_t *fb1;      /* per op: the buffer it needs alone to be fusable (F_beta) */
+    lf_cost_step **single; /* per op: its steps alone (lf_cost_singleton_steps) */
+    int32_t *n_single;
+    lf_cost_step steps[LF_COST_MAX_STEPS];
+    int64_t points;
+} lf__curve_dp;
+
+static lf__front *lf__front_of(lf__exact *x, int32_t s)
+{
+    lf__curve_dp *c = x->user;
+    if (s >= c->n_fronts) {
+        int64_t n = c->n_fronts ? c->n_fronts : 1024;
+        while (n <= s)
+            n *= 2;
+        lf__front *f = realloc(c->fronts, (size_t)n * sizeof *f);
+        if (!f) {
+            x->status = lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
+            return NULL;
+        }
+        memset(f + c->n_fronts, 0, (size_t)(n - c->n_fronts) * sizeof *f);
+        x->extra_bytes += (n - c->n_fronts) * (int64_t)sizeof *f;
+        c->fronts = f;
+        c->n_fronts = n;
+    }
+    return &c->fronts[s];
+}
+
+/* Adds (dram, need) to front f unless a point with no more DRAM and no more
+ * need is there (ties keep the point found first: the enumeration order is
+ * fixed, so the result is deterministic); drops the points it dominates. */
+static void lf__front_add(lf__exact *x, lf__front *f, int64_t dram, int64_t need, int32_t ps,
+                          int32_t pi)
+{
+    int32_t j = f->n;
+    while (j > 0 && f->p[j - 1].need > need)
+        j--;
+    if (j > 0 && f->p[j - 1].dram <= dram)
+        return;
+    lf__curve_dp *c = x->user;
+    if (j > 0 && f->p[j - 1].need == need) {
+        j--; /* same need, more DRAM: replaced in place */
+    } else {
+        if (f->n == f->cap) {
+            int32_t cap = f->cap ? f->cap * 2 : 4;
+            lf__fpoint *p = realloc(f->p, (size_t)cap * sizeof *p);
+            if (!p) {
+                x->status = lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
+                return;
+            }
+            x->extra_bytes += (int64_t)(cap - f->cap) * (int64_t)sizeof *p;
+            f->p = p;
+            f->cap = cap;
+        }
+        memmove(f->p + j + 1, f->p + j, (size_t)(f->n - j) * sizeof *f->p);
+        f->n++;
+        c->points++;
+    }
+    f->p[j] = (lf__fpoint){dram, need, ps, pi};
+    int32_t w = j + 1;
+    for (int32_t r = j + 1; r < f->n; r++)
+        if (f->p[r].dram < dram)
+            f->p[w++] = f->p[r];
+    c->points -= f->n - w;
+    f->n = w;
+}
+
+/* Extends every point of the current state's front by every step of the
+ * set S (n ops) into the front of D u S. Needs below the curve's minimum
+ * count as the minimum, where they all apply alike. */
+static void lf__extend(lf__exact *x, const lf_bitset *s, int32_t n, const lf_cost_step *steps,
+                       int32_t n_steps, int64_t floor)
+{
+    if (n_steps == 0)
+        return;
+    int32_t t = lf__dp_target(x, s, n);
+    if (t < 0)
+        return;
+    lf__curve_dp *c = x->user;
+    if (!lf__front_of(x, t) || !lf__front_of(x, x->cur))
+        return;
+    int64_t lo = c->beta_min - 1 > floor ? c->beta_min - 1 : floor;
+    for (int32_t i = 0; i < c->fronts[x->cur].n && x->status == LF_OK; i++) {
+        lf__fpoint p = c->fronts[x->cur].p[i];
+        for (int32_t k = 0; k < n_steps && x->status == LF_OK; k++) {
+            /* Only the last step at or below the floor matters there. */
+            if (k + 1 < n_steps && steps[k + 1].need <= lo)
+                continue;
+            int64_t need = steps[k].need > lo ? steps[k].need : lo;
+            lf__front_add(x, &c->fronts[t], p.dram + steps[k].f_d, need > p.need ? need : p.need,
+                          x->cur, i);
+        }
+    }
+}
+
+static void lf__curve_forced(lf__exact *x, int32_t v)
+{
+    lf__curve_dp *c = x->user;
+    lf_bitset_set(&x->sbits, v);
+    lf__extend(x, &x->sbits, 1, c->single[v], c->n_single[v], 0);
+    lf_bitset_reset(&x->sbits, v);
+}
+
+static void lf__curve_group(lf__exact *x)
+{
+    lf__curve_dp *c = x->user;
+    if (x->n_sub == 1) {
+        lf__extend(x, &x->sbits, 1, c->single[x->sub[0]], c->n_single[x->sub[0]], 0);
+        return;
+    }
+    lf_group_cost gc;
+    lf_status st = lf_cost_eval(x->cm, &x->sbits, &gc);
+    if (st != LF_OK) {
+        x->status = st;
+        return;
+    }
+    if (!gc.valid)
+        return;
+    /* Every member must be fusable at the buffer where the group is used. */
+    int64_t thr = gc.f_beta;
+    for (int32_t i = 0; i < x->n_sub; i++)
+        if (c->fb1[x->sub[i]] > thr)
+            thr = c->fb1[x->sub[i]];
+    if (thr >= c->beta_max)
+        return;
+    int64_t floor = thr > c->beta_min - 1 ? thr : c->beta_min - 1;
+    int32_t n = 0;
+    if (!x->brr || gc.weights + gc.features <= floor) {
+        /* One step: LBDF, or BRR with every weight resident wherever the
+         * group is valid (gc, priced at the largest buffer, says how much). */
+        c->steps[0] = (lf_cost_step){thr, gc.f_d};
+        n = 1;
+    } else if ((st = lf_cost_steps(x->cm, &x->sbits, c->beta_max, c->steps, LF_COST_MAX_STEPS,
+                                   &n)) != LF_OK) {
+        x->status = st;
+        return;
+    }
+    lf__extend(x, &x->sbits, x->n_sub, c->steps, n, floor);
+}
+
+static void lf__curve_free(lf__curve_dp *c, int32_t n_ops)
+{
+    for (int64_t s = 0; s < c->n_fronts; s++)
+        free(c->fronts[s].p);
+    free(c->fronts);
+    if (c->single)
+        for (int32_t v = 0; v < n_ops; v++)
+            free(c->single[v]);
+    free(c->single);
+    free(c->n_single);
+    free(c->fb1);
+}
+
+/* Per-op constants: F_beta alone, and the steps of the op alone. */
+static lf_status lf__curve_prepare(lf__curve_dp *c, lf_cost_model *cm)
+{
+    const lf_graph *g = lf_cost_graph(cm);
+    c->fb1 = calloc((size_t)g->n_ops, sizeof *c->fb1);
+    c->single = calloc((size_t)g->n_ops, sizeof *c->single);
+    c->n_single = calloc((size_t)g->n_ops, sizeof *c->n_single);
+    if (!c->fb1 || !c->single || !c->n_single)
+        return lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
+    lf_bitset one;
+    lf_status st = lf_bitset_init(&one, g->n_ops);
+    for (int32_t v = 0; v < g->n_ops && st == LF_OK; v++) {
+        if (g->ops[v].type == LF_OP_INPUT)
+            continue;
+        lf_group_cost gc;
+        lf_bitset_set(&one, v);
+        st = lf_cost_eval(cm, &one, &gc);
+        lf_bitset_reset(&one, v);
+        if (st != LF_OK)
+            break;
+        c->fb1[v] = gc.f_beta;
+        int32_t n = 0;
+        st = lf_cost_singleton_steps(cm, v, c->beta_max, c->steps, LF_COST_MAX_STEPS, &n);
+        if (st == LF_OK && !(c->single[v] = malloc((size_t)(n ? n : 1) * sizeof(lf_cost_step))))
+            st = lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
+        if (st == LF_OK) {
+            memcpy(c->single[v], c->steps, (size_t)n * sizeof(lf_cost_step));
+            c->n_single[v] = n;
+        }
+    }
+    lf_bitset_destroy(&one);
+    return st;
+}
+
+/* The plan of front point (s, i): each step back is one group. */
+static lf_status lf__curve_plan(lf__exact *x, int32_t s, int32_t i, lf_plan *out)
+{
+    lf__curve_dp *c = x->user;
+    lf_status st = lf_plan_init(out, x->n);
+    if (st != LF_OK)
+        return st;
+    int32_t gi = 0;
+    while (s >= 0 && c->fronts[s].p[i].prev_state >= 0) {
+        lf__fpoint p = c->fronts[s].p[i];
+        const uint64_t *a = x->words + (size_t)s * x->nwords;
+        const uint64_t *b = x->words + (size_t)p.prev_state * x->nwords;
+        for (int32_t v = 0; v < x->n; v++)
+            if (((a[v >> 6] & ~b[v >> 6]) >> (v & 63)) & 1u)
+                out->group_of[v] = gi;
+        gi++;
+        s = p.prev_state;
+        i = p.prev_idx;
+    }
+    out->n_groups = gi;
+    lf_plan_canonicalize(out);
+    return LF_OK;
+}
+
+lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t beta_min,
+                           int64_t beta_max, const lf_exact_config *cfg, lf_curve *out)
+{
+    memset(out, 0, sizeof *out);
+    out->beta_min = beta_min;
+    out->beta_max = beta_max;
+    if (beta_min < 1 || beta_max <= beta_min)
+        return lf_set_error(LF_EINVAL, "curve: the buffer range [%lld, %lld] B is empty",
+                            (long long)beta_min, (long long)beta_max);
+    lf_hw h = *hw;
+    h.buffer_bytes = beta_max;
+    lf_cost_model *cm = NULL;
+    lf_status st = lf_cost_model_create(&cm, g, &h, scheme);
+    if (st != LF_OK)
+        return st;
+    lf_bitset all;
+    if ((st = lf_bitset_init(&all, g->n_ops)) != LF_OK) {
+        lf_cost_model_free(cm);
+        return st;
+    }
+    for (int32_t v = 0; v < g->n_ops; v++)
+        lf_bitset_set(&all, v);
+    lf__curve_dp c;
+    memset(&c, 0, sizeof c);
+    c.beta_min = beta_min;
+    c.beta_max = beta_max;
+    lf__exact x;
+    st = lf__dp_setup(&x, cm, &all, cfg);
+    if (st == LF_OK && x.cfg.memory_limit > 0)
+        lf_cost_memo_limit(cm, x.cfg.memory_limit / 2);
+    if (st == LF_OK)
+        st = lf__curve_prepare(&c, cm);
+    int32_t goal = -1;
+    if (st == LF_OK) {
+        x.user = &c;
+        x.on_group = lf__curve_group;
+        x.on_forced = lf__curve_forced;
+        /* The empty set's one point: no DRAM, feasible from the minimum on. */
+        uint64_t *empty = calloc((size_t)x.nwords, 8);
+        int32_t start = empty ? lf__dp_state(&x, empty, 0) : -1;
+        free(empty);
+        lf__front *f = start >= 0 ? lf__front_of(&x, start) : NULL;
+        if (f)
+            lf__front_add(&x, f, 0, beta_min - 1, -1, -1);
+        else if (x.status == LF_OK)
+            x.status = lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
+        goal = lf__dp_run(&x);
+        st = x.status;
+    }
+    if (st == LF_OK && (goal < 0 || goal >= c.n_fronts || c.fronts[goal].n == 0))
+        st = lf_set_error(LF_EPLAN, "curve: no plan of '%s'", g->name);
+    if (st == LF_OK) {
+        lf__front *f = &c.fronts[goal];
+        out->points = calloc((size_t)f->n, sizeof *out->points);
+        if (!out->points)
+            st = lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
+        for (int32_t i = 0; i < f->n && st == LF_OK; i++) {
+            lf_curve_point *p = &out->points[i];
+            p->beta = f->p[i].need + 1 > beta_min ? f->p[i].need + 1 : beta_min;
+            p->dram_all = f->p[i].dram;
+            st = lf__curve_plan(&x, goal, i, &p->plan);
+            out->n = i + 1;
+        }
+    }
+    out->stats = x.st;
+    out->front_points = c.points;
+    lf__curve_free(&c, g->n_ops);
+    lf__dp_teardown(&x);
+    lf_bitset_destroy(&all);
+    lf_cost_model_free(cm);
+    if (st != LF_OK)
+        lf_curve_destroy(out);
+    return st;
+}
+
+void lf_curve_destroy(lf_curve *c)
+{
+    for (int32_t i = 0; i < c->n; i++)
+        lf_plan_destroy(&c->points[i].plan);
+    free(c->points);
+    c->points = NULL;
+    c->n = 0;
+}
+
+int64_t lf_curve_dram_at(const lf_curve *c, int64_t beta)
+{
+    if (beta < c->beta_min || beta > c->beta_max || c->n == 0)
+        return -1;
+    int32_t k = 0;
+    while (k + 1 < c->n && c->points[k + 1].beta <= beta)
+        k++;
+    return c->points[k].dram_all;
+}

@@ -1,0 +1,473 @@
+/* The state space of downsets and the enumeration of candidate groups (see
+ * downsets.h). The number of candidates per state is bounded by the number
+ * of downsets, which grows with the graph's width, not its depth. */
+#include "planner/exact/downsets.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "planner/optable.h"
+#include "planner/util/progress.h"
+
+/* Candidate sets between two looks at the clock and the memory charge. */
+#define LF__CHECK_EVERY 1024
+
+/* What has been reached, for the limit messages. */
+static void lf__reached(const lf__exact *x, char *buf, size_t len)
+{
+    snprintf(buf, len, "%lld states, %lld candidate sets, %lld groups priced, %.1f s, %.1f MB",
+             (long long)x->st.states, (long long)x->st.candidates, (long long)x->st.groups,
+             lf_now_seconds() - x->t0, (double)x->st.memory_bytes / 1e6);
+}
+
+static void lf__limit(lf__exact *x, const char *what, int64_t limit, const char *option)
+{
+    if (x->status != LF_OK)
+        return;
+    char r[160];
+    lf__reached(x, r, sizeof r);
+    x->status = lf_set_error(LF_ELIMIT,
+                             "exact planner gave up on '%s' at beta %lld B: more than %lld %s "
+                             "(reached %s); raise %s or use a heuristic search",
+                             x->g->name, (long long)x->beta, (long long)limit, what, r, option);
+}
+
+/* Bytes the states take: bitsets, minima, the per-state arrays, the index
+ * (key, value and flag per slot) and the size buckets. */
+static int64_t lf__state_bytes(const lf__exact *x)
+{
+    return x->cap_states * ((int64_t)x->nwords * 16 + 8 + 3 * 4) + (int64_t)x->index.cap * 17 +
+           x->n_states * 4 + (int64_t)x->cap_undo * (int64_t)sizeof(lf__undo);
+}
+
+/* Looks at the clock and the memory charge; sets the status past a limit. */
+void lf__dp_check_budget(lf__exact *x)
+{
+    lf_cost_stats cs;
+    lf_cost_stats_get(x->cm, &cs);
+    int64_t bytes = lf__state_bytes(x) + cs.bytes + x->extra_bytes;
+    if (bytes > x->st.memory_bytes)
+        x->st.memory_bytes = bytes;
+    if (x->status != LF_OK)
+        return;
+    char r[160];
+    double now = lf_now_seconds() - x->t0;
+    if (x->cfg.time_limit_s > 0 && now > x->cfg.time_limit_s) {
+        lf__reached(x, r, sizeof r);
+        x->status = lf_set_error(LF_ELIMIT,
+                                 "exact planner gave up on '%s' at beta %lld B: time limit of "
+                                 "%g s reached (%s); raise --time-limit or use a heuristic search",
+                                 x->g->name, (long long)x->beta, x->cfg.time_limit_s, r);
+    } else if (x->cfg.memory_limit > 0 && bytes > x->cfg.memory_limit) {
+        lf__reached(x, r, sizeof r);
+        x->status = lf_set_error(LF_ELIMIT,
+                                 "exact planner gave up on '%s' at beta %lld B: memory limit of "
+                                 "%.1f MB reached (%s: %.1f MB of states, %.1f MB of cost memo); "
+                                 "raise --memory-limit or use a heuristic search",
+                                 x->g->name, (long long)x->beta, (double)x->cfg.memory_limit / 1e6,
+                                 r, (double)(lf__state_bytes(x) + x->extra_bytes) / 1e6,
+                                 (double)cs.bytes / 1e6);
+    }
+}
+
+/* ---- states ------------------------------------------------------------- */
+
+static uint64_t lf__words_hash(const uint64_t *w, int32_t n)
+{
+    lf_bitset b = {n * 64, n, (uint64_t *)w};
+    return lf_bitset_hash(&b);
+}
+
+/* Finds or creates the state for bitset w; returns its index or -1 on error.
+ * The index maps 64-bit hashes to states; different sets with equal hashes
+ * take the next slot of a fixed probe sequence. */
+int32_t lf__dp_state(lf__exact *x, const uint64_t *w, int32_t size)
+{
+    uint64_t base = lf__words_hash(w, x->nwords), k = base;
+    for (uint64_t probe = 1;; probe++) {
+        void *val;
+        if (!lf_hashmap_get(&x->index, k, &val))
+            break;
+        int32_t s = (int32_t)((intptr_t)val - 1);
+        if (memcmp(x->words + (size_t)s * x->nwords, w, (size_t)x->nwords * 8) == 0)
+            return s;
+        k = base + probe * 0x9e3779b97f4a7c15ull;
+    }
+    if (x->n_states >= x->cfg.max_states) {
+        lf__limit(x, "states", x->cfg.max_states, "the state limit");
+        return -1;
+    }
+    if (x->n_states == x->cap_states) {
+        int64_t cap = x->cap_states ? x->cap_states * 2 : 1024;
+        uint64_t *words = realloc(x->words, (size_t)cap * x->nwords * 8);
+        if (words)
+            x->words = words;
+        int64_t *dram = realloc(x->dram, (size_t)cap * sizeof *dram);
+        if (dram)
+            x->dram = dram;
+        int32_t *groups = realloc(x->groups, (size_t)cap * sizeof *groups);
+        if (groups)
+            x->groups = groups;
+        uint64_t *minima = realloc(x->minima, (size_t)cap * x->nwords * 8);
+        if (minima)
+            x->minima = minima;
+        int32_t *prev = realloc(x->prev, (size_t)cap * sizeof *prev);
+        if (prev)
+            x->prev = prev;
+        int32_t *size = realloc(x->size, (size_t)cap * sizeof *size);
+        if (size)
+            x->size = size;
+        if (!words || !dram || !groups || !minima || !prev || !size) {
+            x->status = lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
+            return -1;
+        }
+        x->cap_states = cap;
+    }
+    int32_t s = (int32_t)x->n_states++;
+    memcpy(x->words + (size_t)s * x->nwords, w, (size_t)x->nwords * 8);
+    x->dram[s] = INT64_MAX;
+    x->groups[s] = INT32_MAX;
+    memset(x->minima + (size_t)s * x->nwords, 0, (size_t)x->nwords * 8);
+    x->prev[s] = -1;
+    x->size[s] = size;
+    if (lf_hashmap_put(&x->index, k, (void *)(intptr_t)(s + 1)) != LF_OK)
+        x->status = lf_last_status();
+    if (x->bucket_n[size] == x->bucket_cap[size]) {
+        int32_t cap = x->bucket_cap[size] ? x->bucket_cap[size] * 2 : 64;
+        int32_t *b = realloc(x->bucket[size], (size_t)cap * sizeof *b);
+        if (!b) {
+            x->status = lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
+            return -1;
+        }
+        x->bucket[size] = b;
+        x->bucket_cap[size] = cap;
+    }
+    x->bucket[size][x->bucket_n[size]++] = s;
+    x->st.states++;
+    return s;
+}
+
+int32_t lf__dp_target(lf__exact *x, const lf_bitset *s, int32_t n)
+{
+    const uint64_t *d = x->words + (size_t)x->cur * x->nwords;
+    for (int32_t i = 0; i < x->nwords; i++)
+        x->next.words[i] = d[i] | s->words[i];
+    return lf__dp_state(x, x->next.words, x->size[x->cur] + n);
+}
+
+/* ---- the monotone lower bound of F_beta ---------------------------------- */
+
+static int lf__push_undo(lf__exact *x, int32_t tensor, int32_t old_k, int64_t old_value)
+{
+    if (x->n_undo == x->cap_undo) {
+        int32_t cap = x->cap_undo ? x->cap_undo * 2 : 256;
+        lf__undo *u = realloc(x->undo, (size_t)cap * sizeof *u);
+        if (!u) {
+            x->status = lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
+            return 0;
+        }
+        x->undo = u;
+        x->cap_undo = cap;
+    }
+    x->undo[x->n_undo++] = (lf__undo){tensor, old_k, old_value};
+    return 1;
+}
+
+/* Adds op w to the set and its terms to the bound; returns the undo mark. */
+static int32_t lf__add(lf__exact *x, int32_t w)
+{
+    int32_t mark = x->n_undo;
+    const lf_op *op = &x->g->ops[w];
+    x->in_s[w] = 1;
+    lf_bitset_set(&x->sbits, w);
+    x->sub[x->n_sub++] = w;
+    x->lb_w += x->wterm[w];
+    if (x->wblk[w] > x->lb_blk && lf__push_undo(x, -1, 0, x->lb_blk))
+        x->lb_blk = x->wblk[w];
+    for (int32_t j = 0; j < op->n_inputs; j++) {
+        int32_t t = op->inputs[j];
+        if (x->view[t] || x->kwin[w] <= x->kmax[t])
+            continue;
+        int64_t h = x->g->ops[t].out.h;
+        int64_t before = x->kmax[t] < h ? x->kmax[t] : h;
+        int64_t after = x->kwin[w] < h ? x->kwin[w] : h;
+        if (!lf__push_undo(x, t, x->kmax[t], 0))
+            break;
+        x->lb_feat += (after - before) * x->row_bytes[t];
+        x->kmax[t] = x->kwin[w];
+    }
+    return mark;
+}
+
+static void lf__remove(lf__exact *x, int32_t w, int32_t mark)
+{
+    while (x->n_undo > mark) {
+        lf__undo u = x->undo[--x->n_undo];
+        if (u.tensor < 0) {
+            x->lb_blk = u.old_value;
+        } else {
+            int64_t h = x->g->ops[u.tensor].out.h;
+            int64_t now = x->kmax[u.tensor] < h ? x->kmax[u.tensor] : h;
+            int64_t before = u.old_k < h ? u.old_k : h;
+            x->lb_feat -= (now - before) * x->row_bytes[u.tensor];
+            x->kmax[u.tensor] = u.old_k;
+        }
+    }
+    x->lb_w -= x->wterm[w];
+    x->in_s[w] = 0;
+    lf_bitset_reset(&x->sbits, w);
+    x->n_sub--;
+}
+
+static int64_t lf__lower_bound(const lf__exact *x) { return x->lb_w + x->lb_blk + x->lb_feat; }
+
+/* op v is ready: not yet placed, and every predecessor in U is done or in the set. */
+static int lf__ready(const lf__exact *x, int32_t v)
+{
+    if (!x->in_u[v] || x->in_d[v] || x->in_s[v])
+        return 0;
+    const lf_op *op = &x->g->ops[v];
+    for (int32_t j = 0; j < op->n_inputs; j++) {
+        int32_t p = op->inputs[j];
+        if (x->in_u[p] && !x->in_d[p] && !x->in_s[p])
+            return 0;
+    }
+    return 1;
+}
+
+/* Weak connectivity of the current set, by a flood fill over its adjacency. */
+static int lf__connected(lf__exact *x, int32_t *stack)
+{
+    int32_t top = 0, seen = 1;
+    stack[top++] = x->sub[0];
+    x->in_s[x->sub[0]] = 2;
+    while (top > 0) {
+        int32_t v = stack[--top];
+        for (int32_t k = x->adj_start[v]; k < x->adj_start[v + 1]; k++) {
+            int32_t u = x->adj[k];
+            if (x->in_s[u] == 1) {
+                x->in_s[u] = 2;
+                stack[top++] = u;
+                seen++;
+            }
+        }
+    }
+    for (int32_t i = 0; i < x->n_sub; i++)
+        x->in_s[x->sub[i]] = 1;
+    return seen == x->n_sub;
+}
+
+/* ---- enumeration of candidate groups -------------------------------------
+ *
+ * The candidates from state D are the sets S with D u S a downset: order
+ * ideals of what is left. Each is generated once by deciding, for the
+ * smallest ready op u, to include it or not; an excluded op blocks its
+ * descendants for good (they can never become ready), and every op below u is
+ * decided or blocked, so the recursion continues from u + 1. A branch that
+ * includes an op is cut when the lower bound reaches beta: it only grows. */
+static void lf__ideals(lf__exact *x, int32_t from, int32_t *stack)
+{
+    if (x->status != LF_OK)
+        return;
+    if (++x->st.candidates > x->cfg.max_candidates) {
+        lf__limit(x, "candidate groups", x->cfg.max_candidates, "--max-candidates");
+        return;
+    }
+    if ((x->st.candidates & (LF__CHECK_EVERY - 1)) == 0) {
+        lf__dp_check_budget(x);
+        if (x->status != LF_OK)
+            return;
+    }
+    int32_t u = from;
+    while (u < x->n && !(x->fusable[u] && lf__ready(x, u)))
+        u++;
+    if (u >= x->n) {
+        if (x->n_sub == 0 || !lf__connected(x, stack))
+            return;
+        x->st.groups++;
+        x->on_group(x); /* ops joined in id order: sub is ascending */
+        return;
+    }
+    int32_t mark = lf__add(x, u);
+    if (lf__lower_bound(x) < x->beta)
+        lf__ideals(x, u + 1, stack);
+    lf__remove(x, u, mark);
+    lf__ideals(x, u + 1, stack);
+}
+
+/* Expands one state: forced unfusable singletons and every candidate group. */
+static void lf__expand(lf__exact *x, int32_t s, int32_t *stack)
+{
+    const uint64_t *d = x->words + (size_t)s * x->nwords;
+    x->cur = s;
+    for (int32_t v = 0; v < x->n; v++)
+        x->in_d[v] = (uint8_t)((d[v >> 6] >> (v & 63)) & 1u);
+    for (int32_t v = 0; v < x->n && x->status == LF_OK; v++)
+        if (!x->fusable[v] && lf__ready(x, v))
+            x->on_forced(x, v);
+    lf__ideals(x, 0, stack);
+}
+
+/* ---- set-up and the run ---------------------------------------------------- */
+
+lf_status lf__dp_setup(lf__exact *x, lf_cost_model *cm, const lf_bitset *universe,
+                           const lf_exact_config *cfg)
+{
+    const lf_graph *g = lf_cost_graph(cm);
+    const lf_hw *hw = lf_cost_hw(cm);
+    memset(x, 0, sizeof *x);
+    x->cm = cm;
+    x->g = g;
+    lf_exact_config_default(&x->cfg);
+    if (cfg)
+        x->cfg = *cfg;
+    x->n = g->n_ops;
+    x->nwords = LF_BITSET_WORDS(g->n_ops);
+    x->beta = lf_cost_beta(cm);
+    x->brr = strcmp(lf_cost_scheme_name(cm), "brr") == 0;
+    size_t n = (size_t)g->n_ops;
+    x->in_u = calloc(n, 1);
+    x->fusable = calloc(n, 1);
+    x->in_d = calloc(n, 1);
+    x->in_s = calloc(n, 1);
+    x->view = calloc(n, 1);
+    x->wterm = calloc(n, sizeof(int64_t));
+    x->wblk = calloc(n, sizeof(int64_t));
+    x->row_bytes = calloc(n, sizeof(int64_t));
+    x->kwin = calloc(n, sizeof(int32_t));
+    x->kmax = calloc(n, sizeof(int32_t));
+    x->sub = calloc(n + 1, sizeof(int32_t));
+    x->adj_start = calloc(n + 1, sizeof(int32_t));
+    x->bucket = calloc(n + 1, sizeof(int32_t *));
+    x->bucket_n = calloc(n + 1, sizeof(int32_t));
+    x->bucket_cap = calloc(n + 1, sizeof(int32_t));
+    if (!x->in_u || !x->fusable || !x->in_d || !x->in_s || !x->view || !x->wterm || !x->wblk ||
+        !x->row_bytes || !x->kwin || !x->kmax || !x->sub || !x->adj_start || !x->bucket ||
+        !x->bucket_n || !x->bucket_cap)
+        return lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
+    lf_status st;
+    if ((st = lf_bitset_init(&x->sbits, g->n_ops)) || (st = lf_bitset_init(&x->next, g->n_ops)) ||
+        (st = lf_hashmap_init(&x->index, 1024)))
+        return st;
+    x->next_minima = calloc((size_t)x->nwords, 8);
+    if (!x->next_minima)
+        return lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
+    for (int32_t v = 0; v < g->n_ops; v++) {
+        const lf_op *op = &g->ops[v];
+        x->in_u[v] = (uint8_t)(lf_bitset_test(universe, v) && op->type != LF_OP_INPUT);
+        x->fusable[v] = (uint8_t)(x->in_u[v] && lf_cost_fusable(cm, v));
+        lf_row_kind kind = lf_op_row_kind(g, v);
+        x->view[v] = (uint8_t)(kind == LF_ROWS_VIEW || op->type == LF_OP_FLATTEN ||
+                               op->type == LF_OP_RESHAPE);
+        int64_t wbytes = op->weight_elems * hw->weight_bytes;
+        x->wterm[v] = x->brr ? 0 : wbytes;
+        if (x->brr)
+            x->wblk[v] = lf_op_weight_block(g, v) * hw->weight_bytes;
+        x->row_bytes[v] = op->out.w * op->out.c * hw->act_bytes;
+        int32_t k = 1, s, p;
+        if (kind == LF_ROWS_WINDOW)
+            lf_op_row_window(op, &k, &s, &p);
+        x->kwin[v] = k < 1 ? 1 : k;
+    }
+    /* Adjacency among fusable ops of U (both directions, deduplicated). */
+    for (int32_t v = 0; v < g->n_ops; v++)
+        if (x->fusable[v])
+            for (int32_t j = 0; j < g->ops[v].n_inputs + g->ops[v].n_consumers; j++) {
+                const lf_op *op = &g->ops[v];
+                int32_t u = j < op->n_inputs ? op->inputs[j] : op->consumers[j - op->n_inputs];
+                if (x->fusable[u])
+                    x->adj_start[v + 1]++;
+            }
+    for (int32_t v = 0; v < g->n_ops; v++)
+        x->adj_start[v + 1] += x->adj_start[v];
+    x->adj = malloc((size_t)(x->adj_start[g->n_ops] + 1) * sizeof(int32_t));
+    if (!x->adj)
+        return lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
+    for (int32_t v = 0; v < g->n_ops; v++) {
+        if (!x->fusable[v])
+            continue;
+        int32_t at = x->adj_start[v];
+        const lf_op *op = &g->ops[v];
+        for (int32_t j = 0; j < op->n_inputs + op->n_consumers; j++) {
+            int32_t u = j < op->n_inputs ? op->inputs[j] : op->consumers[j - op->n_inputs];
+            int dup = 0;
+            for (int32_t k = x->adj_start[v]; k < at; k++)
+                dup |= x->adj[k] == u;
+            if (x->fusable[u] && !dup)
+                x->adj[at++] = u;
+        }
+        for (; at < x->adj_start[v + 1]; at++)
+            x->adj[at] = v; /* padding from duplicate edges: a self-loop ESU ignores */
+    }
+    return LF_OK;
+}
+
+void lf__dp_teardown(lf__exact *x)
+{
+    free(x->in_u);
+    free(x->fusable);
+    free(x->in_d);
+    free(x->in_s);
+    free(x->view);
+    free(x->wterm);
+    free(x->wblk);
+    free(x->row_bytes);
+    free(x->kwin);
+    free(x->kmax);
+    free(x->sub);
+    free(x->adj_start);
+    free(x->adj);
+    free(x->undo);
+    free(x->words);
+    free(x->dram);
+    free(x->groups);
+    free(x->minima);
+    free(x->next_minima);
+    free(x->prev);
+    free(x->size);
+    if (x->bucket)
+        for (int32_t i = 0; i <= x->n; i++)
+            free(x->bucket[i]);
+    free(x->bucket);
+    free(x->bucket_n);
+    free(x->bucket_cap);
+    lf_bitset_destroy(&x->sbits);
+    lf_bitset_destroy(&x->next);
+    lf_hashmap_destroy(&x->index);
+}
+
+int32_t lf__dp_run(lf__exact *x)
+{
+    x->t0 = lf_now_seconds();
+    int32_t n_u = 0;
+    uint64_t *full = calloc((size_t)x->nwords, 8), *empty = calloc((size_t)x->nwords, 8);
+    int32_t *stack = malloc(((size_t)x->n + 1) * sizeof(int32_t));
+    if (!full || !empty || !stack) {
+        free(full);
+        free(empty);
+        free(stack);
+        x->status = lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
+        return -1;
+    }
+    for (int32_t v = 0; v < x->n; v++)
+        if (x->in_u[v]) {
+            full[v >> 6] |= (uint64_t)1 << (v & 63);
+            n_u++;
+        }
+    int32_t start = lf__dp_state(x, empty, 0);
+    if (start >= 0) {
+        x->dram[start] = 0;
+        x->groups[start] = 0;
+    }
+    for (int32_t size = 0; size < n_u && x->status == LF_OK; size++)
+        for (int32_t k = 0; k < x->bucket_n[size] && x->status == LF_OK; k++)
+            lf__expand(x, x->bucket[size][k], stack);
+    int32_t goal = x->status == LF_OK ? lf__dp_state(x, full, n_u) : -1;
+    lf__dp_check_budget(x); /* the peak memory, for the statistics */
+    x->st.wall_s = lf_now_seconds() - x->t0;
+    free(full);
+    free(empty);
+    free(stack);
+    return x->status == LF_OK ? goal : -1;
+}

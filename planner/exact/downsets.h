@@ -1,0 +1,99 @@
+/* Internals of the exact planners: the state space of downsets and the
+ * enumeration of candidate groups, shared by the single-buffer DP (exact.c)
+ * and the whole-staircase DP (curve.c). Not a public header.
+ *
+ * States are downsets D of the universe U (all compute ops, or one group),
+ * processed by increasing size so that every state is final before it is
+ * expanded. From D, candidate groups are the sets S of fusable ops with D u S
+ * again a downset (order ideals of the rest), enumerated once each and cut as
+ * soon as a lower bound of F_beta that only grows with S reaches beta; the
+ * connected ones go to on_group. Unfusable ops go to on_forced as singletons.
+ * The per-state DRAM, group count, minima and back pointer belong to exact.c
+ * but live here, where states are created. */
+#ifndef LF_EXACT_DOWNSETS_H
+#define LF_EXACT_DOWNSETS_H
+
+#include <stdint.h>
+
+#include "planner/exact/exact.h"
+#include "planner/util/hashmap.h"
+
+typedef struct lf__undo {
+    int32_t tensor;   /* -1: a wblk record */
+    int32_t old_k;
+    int64_t old_value;
+} lf__undo;
+
+typedef struct lf__exact {
+    /* The graph and its universe. */
+    lf_cost_model *cm;
+    const lf_graph *g;
+    lf_exact_config cfg;
+    int32_t n, nwords;
+    int64_t beta;
+    int brr;
+    uint8_t *in_u, *fusable, *in_d, *in_s;
+    /* Lower-bound constants and running state. */
+    int64_t *wterm, *wblk, *row_bytes;
+    int32_t *kwin;     /* rows an op's window needs of each input (>= 1) */
+    uint8_t *view;     /* op's output is a zero-copy view (costs no rows) */
+    int32_t *kmax;     /* per tensor: largest window asked by the current set */
+    int64_t lb_w, lb_feat, lb_blk;
+    lf__undo *undo;
+    int32_t n_undo, cap_undo;
+    /* Undirected adjacency among fusable ops of U. */
+    int32_t *adj_start, *adj;
+    /* The set being grown. */
+    lf_bitset sbits;
+    int32_t *sub;
+    int32_t n_sub;
+    /* States. */
+    uint64_t *words;   /* nwords per state */
+    int64_t *dram;
+    int32_t *groups;
+    uint64_t *minima;  /* nwords per state: the minimum op of each group so far */
+    int32_t *prev;
+    int32_t *size;
+    int64_t n_states, cap_states;
+    lf_hashmap index;  /* bitset hash (probed) -> state + 1 */
+    int32_t **bucket;  /* states by size */
+    int32_t *bucket_n, *bucket_cap;
+    /* Current expansion. */
+    int32_t cur;
+    lf_bitset next;
+    uint64_t *next_minima;
+    lf_exact_stats st;
+    lf_status status;
+    double t0;            /* start, for the time limit */
+    /* What the DP does with what the enumeration finds. on_group: sbits, sub
+     * (ascending) and n_sub hold a connected candidate from state cur, whose
+     * ops are all fusable; on_forced: unfusable op v is ready in state cur. */
+    void (*on_group)(struct lf__exact *x);
+    void (*on_forced)(struct lf__exact *x, int32_t v);
+    int64_t extra_bytes; /* what the caller holds beside states and memo (curve fronts) */
+    void *user;
+} lf__exact;
+
+
+/* Sets up the enumeration over `universe` under cm's buffer and cfg's limits
+ * (NULL: defaults); on failure the object is still safe to tear down. */
+lf_status lf__dp_setup(lf__exact *x, lf_cost_model *cm, const lf_bitset *universe,
+                       const lf_exact_config *cfg);
+void lf__dp_teardown(lf__exact *x);
+
+/* Finds or creates the state of bitset w (size ops); -1 after an error. */
+int32_t lf__dp_state(lf__exact *x, const uint64_t *w, int32_t size);
+
+/* The state D u S for the current state D and a set S of n ops; -1 after an
+ * error. */
+int32_t lf__dp_target(lf__exact *x, const lf_bitset *s, int32_t n);
+
+/* Creates the empty state, expands every state by increasing size and
+ * returns the state of the whole universe, or -1 when the status is set. */
+int32_t lf__dp_run(lf__exact *x);
+
+/* Looks at the clock and the memory charge (extra: bytes the caller holds
+ * beside the states and the memo); sets the status past a limit. */
+void lf__dp_check_budget(lf__exact *x);
+
+#endif

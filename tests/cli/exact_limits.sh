@@ -1,0 +1,65 @@
+#!/bin/bash
+# The exact planner's limits (issue 18.11): --time-limit, --memory-limit and
+# --max-candidates each stop a run far beyond them (Inception-v3 at 2 MB)
+# with exit status 1, one line on stderr naming the limit and what was
+# reached, and no output file; bad values are usage errors (exit 2); a run
+# within its limits is unaffected by them.
+set -u
+fp=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+# expect_limit NAME PATTERN ARGS...: exit 1, exactly one stderr line matching PATTERN, no file.
+expect_limit() {
+  local name=$1 pattern=$2
+  shift 2
+  "$fp" plan --model inception_v3 --buffer 2MB --search exact --quiet -o "$tmp/$name.json" "$@" \
+    >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  [ "$rc" -eq 1 ] || bad "$name: exit $rc, expected 1"
+  [ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "$name: stderr is not one line: $(cat "$tmp/err")"
+  grep -q "$pattern" "$tmp/err" || bad "$name: message lacks '$pattern': $(cat "$tmp/err")"
+  grep -q "candidate sets" "$tmp/err" || bad "$name: message does not say what was reached"
+  [ ! -e "$tmp/$name.json" ] || bad "$name: wrote a plan"
+  [ ! -s "$tmp/out" ] || bad "$name: printed a result: $(cat "$tmp/out")"
+}
+expect_limit time "^fusionplan: exact planner gave up on 'inception_v3' at beta 2097152 B: time limit of 0.5 s reached (.*); raise --time-limit" \
+  --scheme brr --time-limit 0.5
+expect_limit memory "memory limit of 0.1 MB reached (.* MB of states, .* MB of cost memo); raise --memory-limit" \
+  --memory-limit 64KB
+expect_limit candidates "more than 2000 candidate groups (reached .*); raise --max-candidates" \
+  --max-candidates 2000
+# --compare-exact reports the limit and still prints the search's plan.
+"$fp" plan --model inception_v3 --buffer 2MB --search greedy --compare-exact --max-candidates 2000 \
+  --quiet >"$tmp/out" 2>"$tmp/err" || bad "--compare-exact with a limit exited $?"
+grep -q 'no exact optimum to compare with: .*more than 2000 candidate groups' "$tmp/err" \
+  || bad "--compare-exact limit message: $(cat "$tmp/err")"
+grep -q 'inception_v3 2 MB lbdf greedy: DRAM' "$tmp/out" || bad "--compare-exact lost the plan"
+
+# Within the limits the plan is the same as without them.
+"$fp" plan --model resnet18 --buffer 128KB --search exact --quiet -o "$tmp/a.json" >/dev/null 2>&1 \
+  || bad "resnet18 exact exited $?"
+"$fp" plan --model resnet18 --buffer 128KB --search exact --quiet -o "$tmp/b.json" --time-limit 0 \
+  --memory-limit 0 --max-candidates 100000 >/dev/null 2>&1 || bad "resnet18 exact with limits exited $?"
+cmp -s "$tmp/a.json" "$tmp/b.json" || bad "limits changed the plan"
+
+# Bad values: one usage line, exit 2.
+usage() {
+  "$fp" plan --model resnet18 --search exact --quiet "$@" >/dev/null 2>"$tmp/err"
+  local rc=$?
+  [ "$rc" -eq 2 ] || bad "'$*' exited $rc, expected 2"
+  [ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "'$*': stderr is not one line"
+}
+usage --time-limit -1
+usage --time-limit abc
+usage --time-limit nan
+usage --memory-limit lots
+usage --memory-limit -5MB
+usage --max-candidates 0
+usage --max-candidates 12x
+"$fp" plan --model resnet18 --search greedy --time-limit 5 >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q 'apply to --search exact or --compare-exact' "$tmp/err" \
+  || bad "limits without the exact planner: $(cat "$tmp/err")"
+exit $fail

@@ -1,0 +1,189 @@
+/* fusionplan curve (issue 17 item 1): the staircase of optimal DRAM over all
+ * ops against the buffer equals the single-buffer exact planner at every
+ * breakpoint and one byte below it, and brute force over every plan of small
+ * random DAGs on a grid of buffers and at every breakpoint; each point's plan
+ * passes the checks at its buffer and costs what the point says. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwdesc/hw.h"
+#include "models/registry.h"
+#include "planner/exact/curve.h"
+#include "random_dags.h"
+#include "testlib.h"
+
+static int64_t exact_at(const lf_graph *g, const char *scheme, int64_t beta)
+{
+    lf_hw hw;
+    lf_hw_default(&hw);
+    hw.buffer_bytes = beta;
+    lf_cost_model *cm = NULL;
+    CHECK_OK(lf_cost_model_create(&cm, g, &hw, scheme));
+    if (!cm)
+        return -1;
+    lf_plan p;
+    lf_plan_metrics m;
+    int64_t d = -1;
+    if (lf_exact_plan(cm, NULL, &p, NULL) == LF_OK) {
+        CHECK_OK(lf_plan_metrics_compute(&p, cm, &m));
+        d = m.dram_all;
+        lf_plan_destroy(&p);
+    }
+    lf_cost_model_free(cm);
+    return d;
+}
+
+/* Each point's plan is valid at its buffer and costs the point's DRAM. */
+static void check_point_plans(const lf_graph *g, const char *scheme, const lf_curve *c)
+{
+    for (int32_t k = 0; k < c->n; k++) {
+        lf_hw hw;
+        lf_hw_default(&hw);
+        hw.buffer_bytes = c->points[k].beta;
+        lf_cost_model *cm = NULL;
+        CHECK_OK(lf_cost_model_create(&cm, g, &hw, scheme));
+        lf_plan_metrics m;
+        CHECK_OK(lf_plan_check(&c->points[k].plan, cm));
+        CHECK_OK(lf_plan_metrics_compute(&c->points[k].plan, cm, &m));
+        CHECK_EQ_I64(m.dram_all, c->points[k].dram_all);
+        if (k > 0) {
+            CHECK(c->points[k].beta > c->points[k - 1].beta);
+            CHECK(c->points[k].dram_all < c->points[k - 1].dram_all);
+        }
+        lf_cost_model_free(cm);
+    }
+}
+
+/* Against lf_exact_plan at every breakpoint, one byte below it, and at both ends. */
+static void check_against_exact(const lf_graph *g, const char *scheme, const lf_curve *c)
+{
+    for (int32_t k = 0; k < c->n; k++) {
+        int64_t b = c->points[k].beta;
+        CHECK_EQ_I64(exact_at(g, scheme, b), c->points[k].dram_all);
+        if (k > 0)
+            CHECK_EQ_I64(exact_at(g, scheme, b - 1), c->points[k - 1].dram_all);
+    }
+    CHECK_EQ_I64(exact_at(g, scheme, c->beta_max), lf_curve_dram_at(c, c->beta_max));
+}
+
+typedef struct brute {
+    lf_cost_model *cm;
+    int32_t ops[16], n, label[16];
+    lf_plan plan;
+    int64_t best;
+} brute;
+
+static void brute_rec(brute *b, int32_t i, int32_t n_labels)
+{
+    if (i == b->n) {
+        for (int32_t k = 0; k < b->n; k++)
+            b->plan.group_of[b->ops[k]] = b->label[k];
+        b->plan.n_groups = n_labels;
+        lf_plan_metrics m;
+        if (lf_plan_check(&b->plan, b->cm) == LF_OK &&
+            lf_plan_metrics_compute(&b->plan, b->cm, &m) == LF_OK && m.dram_all < b->best)
+            b->best = m.dram_all;
+        return;
+    }
+    for (int32_t l = 0; l <= n_labels; l++) {
+        b->label[i] = l;
+        brute_rec(b, i + 1, l == n_labels ? n_labels + 1 : n_labels);
+    }
+}
+
+static int64_t brute_at(const lf_graph *g, const char *scheme, int64_t beta)
+{
+    lf_hw hw;
+    lf_hw_default(&hw);
+    hw.buffer_bytes = beta;
+    brute b = {0};
+    CHECK_OK(lf_cost_model_create(&b.cm, g, &hw, scheme));
+    for (int32_t v = 0; v < g->n_ops; v++)
+        if (g->ops[v].type != LF_OP_INPUT)
+            b.ops[b.n++] = v;
+    lf_plan_init(&b.plan, g->n_ops);
+    b.best = INT64_MAX;
+    brute_rec(&b, 0, 0);
+    lf_plan_destroy(&b.plan);
+    lf_cost_model_free(b.cm);
+    return b.best;
+}
+
+static void test_random_dags(void)
+{
+    const char *schemes[] = {"lbdf", "brr"};
+    int steps_seen = 0;
+    for (int fam = 0; fam < RDAG_FAMILIES; fam++)
+        for (uint64_t seed = 0; seed < 3; seed++) {
+            lf_graph *g = rdag_build(seed, fam, 7);
+            CHECK(g != NULL);
+            for (int si = 0; si < 2 && g; si++) {
+                lf_hw hw;
+                lf_hw_default(&hw);
+                lf_curve c;
+                CHECK_OK(lf_curve_compute(g, &hw, schemes[si], 512, 64 * 1024, NULL, &c));
+                CHECK(c.n >= 1 && c.points[0].beta == 512);
+                steps_seen += c.n;
+                check_point_plans(g, schemes[si], &c);
+                for (int32_t k = 0; k < c.n; k++) {
+                    CHECK_EQ_I64(brute_at(g, schemes[si], c.points[k].beta), c.points[k].dram_all);
+                    if (k > 0)
+                        CHECK_EQ_I64(brute_at(g, schemes[si], c.points[k].beta - 1),
+                                     c.points[k - 1].dram_all);
+                }
+                for (int64_t b = 512; b <= 64 * 1024; b = b * 5 / 4 + 1)
+                    CHECK_EQ_I64(brute_at(g, schemes[si], b), lf_curve_dram_at(&c, b));
+                check_against_exact(g, schemes[si], &c);
+                lf_curve_destroy(&c);
+            }
+            lf_graph_free(g);
+        }
+    /* Staircases with several steps, or the test could not tell much. */
+    CHECK(steps_seen > 3 * RDAG_FAMILIES * 2 * 2);
+}
+
+static void test_networks(void)
+{
+    struct {
+        const char *model, *scheme;
+        int64_t lo, hi;
+    } cases[] = {{"resnet18", "lbdf", 64 * 1024, 1024 * 1024},
+                 {"resnet18", "brr", 64 * 1024, 512 * 1024},
+                 {"mobilenet_v2", "lbdf", 64 * 1024, 1024 * 1024},
+                 {"squeezenet1_0", "brr", 64 * 1024, 512 * 1024}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        lf_graph *g = NULL;
+        lf_model_options opt = {0, 1};
+        CHECK_OK(lf_model_build(cases[i].model, &opt, &g));
+        if (!g)
+            continue;
+        lf_hw hw;
+        lf_hw_default(&hw);
+        lf_curve c;
+        CHECK_OK(lf_curve_compute(g, &hw, cases[i].scheme, cases[i].lo, cases[i].hi, NULL, &c));
+        CHECK(c.n > 3);
+        check_point_plans(g, cases[i].scheme, &c);
+        check_against_exact(g, cases[i].scheme, &c);
+        lf_curve_destroy(&c);
+        lf_graph_free(g);
+    }
+}
+
+static void test_bad_range(void)
+{
+    lf_graph *g = rdag_build(1, RDAG_CHAIN, 4);
+    lf_hw hw;
+    lf_hw_default(&hw);
+    lf_curve c;
+    CHECK_EQ_I64(lf_curve_compute(g, &hw, "lbdf", 4096, 4096, NULL, &c), LF_EINVAL);
+    CHECK_EQ_I64(lf_curve_compute(g, &hw, "lbdf", 0, 4096, NULL, &c), LF_EINVAL);
+    lf_graph_free(g);
+}
+
+int main(void)
+{
+    test_random_dags();
+    test_networks();
+    test_bad_range();
+    return lf_test_result();
+}
