@@ -10,10 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "planner/util/arena.h"
 #include "planner/util/bitset.h"
+#include "planner/util/busy_clock.h"
 #include "planner/util/fileio.h"
 #include "planner/util/hashmap.h"
 #include "planner/util/progress.h"
@@ -656,6 +658,39 @@ static void test_progress(void)
     free(out);
 }
 
+/* Overlapping intervals count once: the clock measures the union, so two
+ * "threads" inside at the same time add no more than the elapsed time. */
+static void lf__sleep_ms(long ms)
+{
+    struct timespec ts = {0, ms * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static void test_busy_clock(void)
+{
+    lf_busy_clock c;
+    CHECK_OK(lf_busy_clock_init(&c));
+    CHECK(lf_busy_clock_seconds(&c) == 0.0);
+    double t0 = lf_now_seconds();
+    lf_busy_clock_enter(&c);
+    lf_busy_clock_enter(&c);
+    lf__sleep_ms(20);
+    lf_busy_clock_leave(&c);
+    lf__sleep_ms(20);
+    lf_busy_clock_leave(&c);
+    double outer = lf_now_seconds() - t0, busy = lf_busy_clock_seconds(&c);
+    CHECK(busy >= 0.039);   /* both sleeps were inside */
+    CHECK(busy <= outer);   /* a sum over the two would be about 0.06 */
+    CHECK(busy < 0.06 || outer >= 0.06);
+    lf__sleep_ms(5);           /* outside: not counted */
+    CHECK(lf_busy_clock_seconds(&c) == busy);
+    lf_busy_clock_leave(&c); /* an unmatched leave is ignored */
+    CHECK(lf_busy_clock_seconds(&c) == busy);
+    lf_busy_clock_reset(&c);
+    CHECK(lf_busy_clock_seconds(&c) == 0.0);
+    lf_busy_clock_destroy(&c);
+}
+
 int main(void)
 {
     test_rng_reference_vectors();
@@ -670,5 +705,6 @@ int main(void)
     test_arena();
     test_atomic_file();
     test_progress();
+    test_busy_clock();
     return lf_test_result();
 }

@@ -77,6 +77,7 @@ int lf_cmd_bench(int argc, char **argv)
         {"seed", "S", "seed (default 1)", NULL},
         {"threads", "T", "OpenMP threads (default: all cores)", NULL},
         {"no-exact", NULL, "skip the exact optimum (no gap column)", NULL},
+        {"split-gap", NULL, "tree splits: measure the split gap after each search (not timed)", NULL},
         {"format", "FMT", "md (default) or csv", NULL},
     };
     lf_cli_command cmd = {"bench", "Benchmark the partition searches against the exact optimum.",
@@ -218,7 +219,6 @@ int lf_cmd_bench(int argc, char **argv)
                         if (strcmp(splits[pi], "random") != 0) {
                             lf_tree_options topt;
                             lf_tree_options_default(&topt);
-                            topt.measure_gap = 1;
                             st = lf_cli_proposer_open(&cp, splits[pi] + 5, cm, NULL, NULL, NULL);
                             if (st == LF_OK)
                                 st = lf_splitter_tree_create(&sp, cp.proposer, (int32_t)k, &topt);
@@ -253,6 +253,9 @@ int lf_cmd_bench(int argc, char **argv)
                         r.proposed = res.plans_proposed;
                         r.wall = res.wall_s;
                         lf_tree_stats ts;
+                        if (sp && lf_cli_get(&cmd, "split-gap") &&
+                            lf_splitter_tree_measure_gaps(sp, cm) != LF_OK)
+                            fprintf(stderr, "fusionplan bench: %s\n", lf_last_error());
                         if (sp && lf_splitter_tree_stats(sp, &ts) == LF_OK) {
                             r.rectify = ts.rectify_rate;
                             r.gap = ts.gap_groups > 0 ? ts.mean_gap : -1.0;

@@ -291,6 +291,8 @@ static void lf__search_destroy(lf__search *s)
     lf__cand_destroy(&s->best);
     free(s->trace);
     lf_genome_map_destroy(&s->map);
+    if (s->have_clock)
+        lf_busy_clock_destroy(&s->split_clock);
 }
 
 static lf_status lf__search_init(lf__search *s, lf_cost_model *cm, const lf_search_config *cfg)
@@ -306,8 +308,11 @@ static lf_status lf__search_init(lf__search *s, lf_cost_model *cm, const lf_sear
     if (s->nthreads < 1)
         s->nthreads = 1;
 #endif
-    lf_status st = lf_genome_map_init(&s->map, cm);
+    lf_status st = lf_busy_clock_init(&s->split_clock);
     if (st != LF_OK)
+        return st;
+    s->have_clock = 1;
+    if ((st = lf_genome_map_init(&s->map, cm)) != LF_OK)
         return st;
     s->n_ops = s->g->n_ops;
     s->n_edges = s->map.n_edges;
@@ -323,6 +328,8 @@ static lf_status lf__search_init(lf__search *s, lf_cost_model *cm, const lf_sear
     size_t aux = (size_t)(s->n_ops > s->n_edges ? s->n_ops : s->n_edges) + 1;
     for (int32_t t = 0; t < s->nthreads && st == LF_OK; t++) {
         st = lf_decoder_create(&s->dec[t], cm, &s->map, cfg->splitter, cfg->seed);
+        if (st == LF_OK)
+            lf_decoder_set_busy_clock(s->dec[t], &s->split_clock);
         s->scr[t].genome = malloc((size_t)s->n_edges + 1);
         s->scr[t].ops = malloc((size_t)(s->n_ops + 1) * sizeof(int32_t));
         s->scr[t].aux = malloc(aux * sizeof(int32_t));
@@ -413,10 +420,11 @@ lf_status lf_search_run(lf_cost_model *cm, const lf_search_config *cfg, lf_searc
         res->rectified += ds.rectified;
         res->fallbacks += ds.fallbacks;
         res->split_queries += ds.split_queries;
-        res->split_s += ds.split_s;
         res->cache_hits += ds.local_hits;
     }
     res->plans_proposed = s.proposed;
+    if (s.have_clock)
+        res->split_s = lf_busy_clock_seconds(&s.split_clock);
     if (st == LF_OK && s.trace) {
         res->trace = s.trace;
         res->n_trace = s.proposed < cfg->budget ? s.proposed : cfg->budget;

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "planner/util/busy_clock.h"
 #include "planner/util/progress.h"
 #include "planner/util/rng.h"
 #include "search/partition/genome.h"
@@ -50,6 +51,8 @@ struct lf__search {
     int32_t nthreads;
     lf_decoder **dec;      /* one per thread */
     lf__scratch *scr;      /* one per thread */
+    lf_busy_clock split_clock; /* wall time with some thread in the splitter */
+    int have_clock;
     lf__cand best;
     int have_best;
     int64_t proposed;      /* plans proposed so far (next plan's index) */
