@@ -23,7 +23,7 @@ static const lf__command_entry lf__commands[] = {
     {"train-explainer", "train the PGExplainer or RG-Explainer on a dataset", lf_cmd_train_explainer},
     {"compare", "compare searches and explainer-guided splitters over seeds, with the optimum", lf_cmd_compare},
     {"sweep-buffer", "DRAM and valid-group fraction as the buffer doubles (paper Fig. 3)", lf_cmd_sweep_buffer},
-    {"bench", "benchmark the searches against the exact optimum (bench search)", lf_cmd_bench},
+    {"bench", "benchmark the searches against the exact optimum (bench search), threads (bench threads)", lf_cmd_bench},
 };
 
 static void lf__usage(FILE *f)

@@ -9,7 +9,7 @@
  *  - the calling thread is worker 0 and works too; helpers claim items one
  *    at a time, so a helper that wakes late simply claims fewer;
  *  - a batch runs on the caller alone unless its measured cost (items times
- *    the running mean seconds per item) reaches a threshold: small batches
+ *    the running mean CPU seconds per item) reaches a threshold: small batches
  *    never pay for waking threads. The first batch is always serial, to
  *    measure;
  *  - with a `keep` callback (items that may be computed twice), an idle

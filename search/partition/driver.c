@@ -484,6 +484,13 @@ lf_status lf_search_run(lf_cost_model *cm, const lf_search_config *cfg, lf_searc
     if (st == LF_OK)
         st = lf_plan_check(&res->best, cm);
     lf_pool_quiesce(s.pool);
+    if (s.pool) {
+        lf_pool_stats ps;
+        lf_pool_get_stats(s.pool, &ps);
+        res->batches = ps.batches;
+        res->parallel_batches = ps.parallel_batches;
+        res->redundant = ps.redundant;
+    }
     /* Counters of the kept plans: thrown-away attempts (a plan recomputed
      * for a parked thread) are not in them. */
     {

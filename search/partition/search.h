@@ -79,6 +79,9 @@ typedef struct lf_search_result {
      * one run gives the whole budget curve. */
     int64_t *trace;
     int64_t n_trace;
+    /* Thread pool (planner/util/pool.h); vary between runs like wall_s: */
+    int64_t batches, parallel_batches; /* batches decoded, of which on several threads */
+    int64_t redundant;      /* plans recomputed for a parked thread (the late result dropped) */
 } lf_search_result;
 
 /* Threads a search runs with: `requested` when > 0, else the OpenMP default

@@ -68,6 +68,14 @@ grep -q '"pareto"' "$tmp/front.json" || bad "no pareto array in the front file"
 "$fp" plan --model squeezenet1_0 --quiet -o "$tmp/plan.dot" >/dev/null 2>&1 || bad "dot export"
 grep -q 'subgraph cluster_0' "$tmp/plan.dot" || bad "DOT has no cluster"
 
+# bench threads: one row per search and phase; the plan check passes (same DRAM for 1 and 2 threads).
+"$fp" bench threads --models resnet18@128KB --searches local,random --splits random,tree-all \
+  --budget 60 --repeat 1 --co-runner both >"$tmp/bt" 2>&1 || bad "bench threads exited $?: $(cat "$tmp/bt")"
+[ "$(grep -c '^| resnet18 | 128 KB |' "$tmp/bt")" = 8 ] || bad "bench threads rows: $(cat "$tmp/bt")"
+grep -q '| tree-all | yes |' "$tmp/bt" || bad "bench threads co-runner rows: $(cat "$tmp/bt")"
+grep -q 'load average' "$tmp/bt" || bad "bench threads prints no load average"
+"$fp" bench threads --co-runner sometimes >/dev/null 2>&1; [ $? = 2 ] || bad "bad --co-runner accepted"
+
 # The benchmark command prints one row per planner and the optimum.
 "$fp" bench search --models resnet18 --buffers 256KB --budget 50 --splits random,tree-all \
   >"$tmp/bench" 2>&1 || bad "bench exited $?"
