@@ -548,9 +548,49 @@ static void test_gnne_determinism(void)
         CHECK(a[i] >= 0 && a[i] <= 1);
     lf_gnne_config bad;
     lf_gnne_config_default(&bad);
+    CHECK(bad.patience == 0); /* the default runs every epoch: PyG's result */
     bad.lr = 0;
     lf_explainer *e2 = NULL;
     CHECK(lf_explainer_gnne_create(&e2, &bad) == LF_EINVAL);
+    bad.lr = 0.01f;
+    bad.patience = -1;
+    CHECK(lf_explainer_gnne_create(&e2, &bad) == LF_EINVAL);
+    /* Early stopping stops at an iteration boundary: its scores are those
+     * of a full run with fewer epochs; a patience no shorter than the run
+     * changes nothing. */
+    for (int top = 0; top <= 2; top += 2) {
+        lf_gnne_config pc;
+        lf_gnne_config_default(&pc);
+        pc.patience = 3;
+        pc.top = top;
+        lf_explainer *ep = NULL;
+        CHECK_OK(lf_explainer_gnne_create(&ep, &pc));
+        double early[TE], full[TE];
+        CHECK_OK(lf_explainer_run(ep, &m, &g, 5, early));
+        lf_explainer_free(ep);
+        int matched = 0;
+        for (int32_t ep_n = 1; ep_n <= 100 && !matched; ep_n++) {
+            lf_gnne_config fc;
+            lf_gnne_config_default(&fc);
+            fc.epochs = ep_n;
+            lf_explainer *ef = NULL;
+            CHECK_OK(lf_explainer_gnne_create(&ef, &fc));
+            CHECK_OK(lf_explainer_run(ef, &m, &g, 5, full));
+            lf_explainer_free(ef);
+            matched = memcmp(early, full, sizeof full) == 0;
+        }
+        CHECK(matched);
+    }
+    {
+        lf_gnne_config pc;
+        lf_gnne_config_default(&pc);
+        pc.patience = 100;
+        lf_explainer *ep = NULL;
+        CHECK_OK(lf_explainer_gnne_create(&ep, &pc));
+        CHECK_OK(lf_explainer_run(ep, &m, &g, 5, b));
+        lf_explainer_free(ep);
+        CHECK(memcmp(a, b, sizeof a) == 0);
+    }
     lf_explainer_free(e);
     lf_gnn_free(&m);
 }
