@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <unistd.h>
 #ifdef _OPENMP
@@ -463,6 +464,8 @@ lf_status lf_search_run(lf_cost_model *cm, const lf_search_config *cfg, lf_searc
     if (st != LF_OK)
         return st;
     double t0 = lf_now_seconds();
+    struct timespec c0;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
     lf_cost_stats before, after;
     lf_cost_stats_get(cm, &before);
     lf__search s;
@@ -516,6 +519,9 @@ lf_status lf_search_run(lf_cost_model *cm, const lf_search_config *cfg, lf_searc
     res->cache_misses = after.misses - before.misses;
     lf__search_destroy(&s);
     res->wall_s = lf_now_seconds() - t0;
+    struct timespec c1;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+    res->cpu_s = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) * 1e-9;
     return st;
 }
 

@@ -82,6 +82,8 @@ typedef struct lf_search_result {
     /* Thread pool (planner/util/pool.h); vary between runs like wall_s: */
     int64_t batches, parallel_batches; /* batches decoded, of which on several threads */
     int64_t redundant;      /* plans recomputed for a parked thread (the late result dropped) */
+    double cpu_s;           /* CPU seconds of the whole process during the run (all threads):
+                               with one thread, a figure other processes barely move */
 } lf_search_result;
 
 /* Threads a search runs with: `requested` when > 0, else the OpenMP default
