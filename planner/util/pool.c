@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "planner/util/progress.h"
 
@@ -166,6 +170,20 @@ static void *lf__helper_main(void *arg)
     }
     pthread_mutex_unlock(&p->lock);
     return NULL;
+}
+
+int32_t lf_pool_default_threads(int32_t requested)
+{
+    if (requested > 0)
+        return requested;
+    int32_t n = 1;
+#ifdef _OPENMP
+    n = omp_get_max_threads(); /* honours OMP_NUM_THREADS */
+#else
+    long c = sysconf(_SC_NPROCESSORS_ONLN);
+    n = c > 0 ? (int32_t)c : 1;
+#endif
+    return n < 1 ? 1 : n;
 }
 
 lf_status lf_pool_create(lf_pool **out, int32_t nthreads)

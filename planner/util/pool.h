@@ -64,6 +64,10 @@ typedef struct lf_pool_stats {
  * reaches this many seconds. */
 #define LF_POOL_MIN_PARALLEL_S 0.0005
 
+/* The thread count for a request: `requested` when > 0, else OMP_NUM_THREADS
+ * where OpenMP is built in, else the cores online. */
+int32_t lf_pool_default_threads(int32_t requested);
+
 /* nthreads >= 1 workers including the caller (nthreads - 1 helper threads). */
 lf_status lf_pool_create(lf_pool **out, int32_t nthreads);
 void lf_pool_free(lf_pool *p); /* quiesces first; NULL is fine */

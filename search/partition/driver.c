@@ -6,29 +6,12 @@
 #include <string.h>
 #include <time.h>
 
-#include <unistd.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #include "planner/util/hashmap.h"
 #include "search/partition/search_internal.h"
 
 static const char *const lf__algorithms[] = {"random", "local", "nsga2", NULL};
 
-int32_t lf_search_default_threads(int32_t requested)
-{
-    if (requested > 0)
-        return requested;
-    int32_t n = 1;
-#ifdef _OPENMP
-    n = omp_get_max_threads(); /* honours OMP_NUM_THREADS */
-#else
-    long c = sysconf(_SC_NPROCESSORS_ONLN);
-    n = c > 0 ? (int32_t)c : 1;
-#endif
-    return n < 1 ? 1 : n;
-}
 
 const char *const *lf_search_algorithms(void) { return lf__algorithms; }
 
@@ -370,7 +353,7 @@ static lf_status lf__search_init(lf__search *s, lf_cost_model *cm, const lf_sear
     s->g = lf_cost_graph(cm);
     s->cfg = cfg;
     s->objectives = cfg->objectives;
-    s->nthreads = lf_search_default_threads(cfg->threads);
+    s->nthreads = lf_pool_default_threads(cfg->threads);
     lf_status st = lf_busy_clock_init(&s->split_clock);
     if (st != LF_OK)
         return st;

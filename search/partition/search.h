@@ -86,10 +86,6 @@ typedef struct lf_search_result {
                                with one thread, a figure other processes barely move */
 } lf_search_result;
 
-/* Threads a search runs with: `requested` when > 0, else the OpenMP default
- * (OMP_NUM_THREADS or the core count). */
-int32_t lf_search_default_threads(int32_t requested);
-
 /* Names of the algorithms, NULL-terminated. */
 const char *const *lf_search_algorithms(void);
 
