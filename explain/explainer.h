@@ -86,6 +86,10 @@ typedef struct lf_gnne_config {
     float lr;        /* 0.01 (PyG) */
     float size_coef; /* 0.005, times the SUM of the mask */
     float ent_coef;  /* 1.0, times the MEAN binary entropy */
+    int32_t patience; /* early stop: once the ranking of the edges by mask has not changed
+                         for this many iterations (0: always run every epoch) */
+    int32_t top;      /* with patience: only the first `top` places of the ranking count
+                         (0: all); the proposer sets its edge budget k */
 } lf_gnne_config;
 
 void lf_gnne_config_default(lf_gnne_config *c);

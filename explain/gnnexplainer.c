@@ -21,6 +21,7 @@
 
 #define LF__GNNE_STREAM 0x676e6e65ULL /* "gnne" */
 #define LF__GNNE_EPS 1e-15
+#define LF_GNNE_DEFAULT_PATIENCE 0
 
 void lf_gnne_config_default(lf_gnne_config *c)
 {
@@ -28,6 +29,31 @@ void lf_gnne_config_default(lf_gnne_config *c)
     c->lr = 0.01f;
     c->size_coef = 0.005f;
     c->ent_coef = 1.0f;
+    c->patience = LF_GNNE_DEFAULT_PATIENCE;
+}
+
+/* Inserts the edges of `order` (a permutation of the hard edges) back into
+ * descending logit order, ties by index; returns 1 when anything moved. The
+ * order of the previous iteration is nearly sorted, so this is linear while
+ * the ranking holds still. */
+static int lf__rerank(int32_t *order, int32_t n, const float *logit, int32_t top)
+{
+    int moved = 0;
+    if (top <= 0 || top > n)
+        top = n;
+    for (int32_t i = 1; i < n; i++) {
+        int32_t x = order[i], j = i - 1;
+        while (j >= 0 && (logit[order[j]] < logit[x] ||
+                          (logit[order[j]] == logit[x] && order[j] > x))) {
+            order[j + 1] = order[j];
+            j--;
+        }
+        if (j + 1 != i) {
+            order[j + 1] = x;
+            moved |= j + 1 < top;
+        }
+    }
+    return moved;
 }
 
 static double lf__sigmoid(double x)
@@ -106,8 +132,10 @@ static lf_status lf__gnne_explain(const lf_explainer *e, const lf_gnn *m, const 
     float *grad = malloc(sizeof(float) * (size_t)ne);
     float *dw = malloc(sizeof(float) * (size_t)ne);
     uint8_t *hard = malloc((size_t)ne);
+    int32_t *order = malloc(sizeof(int32_t) * (size_t)(ne ? ne : 1));
+    int32_t n_order = 0, still = 0;
     lf_adam adam = {0};
-    if (!logit || !grad || !dw || !hard || lf_adam_init(&adam, ne, cfg->lr) != 0) {
+    if (!logit || !grad || !dw || !hard || !order || lf_adam_init(&adam, ne, cfg->lr) != 0) {
         st = lf_set_error(LF_ENOMEM, "out of memory for GNNExplainer on %d edges", (int)ne);
         goto done;
     }
@@ -124,8 +152,15 @@ static lf_status lf__gnne_explain(const lf_explainer *e, const lf_gnn *m, const 
             break;
         if (first)
             for (int32_t i = 0; i < ne; i++)
-                hard[i] = dw[i] != 0.0f;
+                if ((hard[i] = dw[i] != 0.0f))
+                    order[n_order++] = i;
         lf_adam_step(&adam, logit, grad);
+        /* Only the ranking reaches the splitter, so stop once it holds. */
+        if (cfg->patience > 0) {
+            still = lf__rerank(order, n_order, logit, cfg->top) ? 0 : still + 1;
+            if (!first && still >= cfg->patience)
+                break;
+        }
     }
     if (st == LF_OK)
         for (int32_t i = 0; i < ne; i++)
@@ -136,6 +171,7 @@ done:
     free(grad);
     free(dw);
     free(hard);
+    free(order);
     lf_gnn_ws_free(ws);
     return st;
 }
@@ -157,9 +193,9 @@ lf_status lf_explainer_gnne_create(lf_explainer **out, const lf_gnne_config *cfg
         x->cfg = *cfg;
     else
         lf_gnne_config_default(&x->cfg);
-    if (x->cfg.epochs < 0 || !(x->cfg.lr > 0)) {
+    if (x->cfg.epochs < 0 || !(x->cfg.lr > 0) || x->cfg.patience < 0) {
         free(x);
-        return lf_set_error(LF_EINVAL, "GNNExplainer: epochs must be >= 0 and lr > 0");
+        return lf_set_error(LF_EINVAL, "GNNExplainer: epochs and patience must be >= 0 and lr > 0");
     }
     x->e.name = "gnne";
     x->e.uses_seed = 1;

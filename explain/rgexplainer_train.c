@@ -48,6 +48,15 @@ typedef struct lf__rgg {
     /* reward scratch */
     float *sx;
     int32_t *ssrc, *sdst, *smap;
+    /* Incremental policy (no gradient asked): a node's h2, c and e depend
+     * only on its features, zs and zn, and adding a node changes zn only
+     * within LF__RG_HOPS hops of it, so a node whose (zs, zn) are bitwise
+     * those of its last evaluation reuses that evaluation. */
+    double *nrm;              /* per adjacency entry: sqrt(deg_i deg_j) */
+    int32_t zs_seed;          /* the seed zs holds, -1 none */
+    uint8_t *cached;
+    double *c_zs, *c_zn, *c_c, *c_e;
+    float *c_h2;              /* n x H */
 } lf__rgg;
 
 static void lf__rgg_free(lf__rgg *r)
@@ -57,6 +66,8 @@ static void lf__rgg_free(lf__rgg *r)
     free(r->queue);
     free(r->h0); free(r->h1); free(r->h2); free(r->c); free(r->e); free(r->alpha);
     free(r->lp_cand); free(r->sx); free(r->ssrc); free(r->sdst); free(r->smap);
+    free(r->nrm); free(r->cached); free(r->c_zs); free(r->c_zn); free(r->c_c); free(r->c_e);
+    free(r->c_h2);
     memset(r, 0, sizeof *r);
 }
 
@@ -82,6 +93,15 @@ static lf_status lf__rgg_build(lf__rgg *r, const lf_gnn_graph *g, const lf_gnn *
     r->alpha = malloc(sizeof(double) * nn); r->lp_cand = malloc(sizeof(double) * nn);
     r->sx = malloc(sizeof(float) * nn * F); r->ssrc = malloc(sizeof(int32_t) * nee);
     r->sdst = malloc(sizeof(int32_t) * nee); r->smap = malloc(sizeof(int32_t) * nn);
+    r->nrm = malloc(sizeof(double) * 2 * nee); r->cached = calloc(nn, 1);
+    r->c_zs = malloc(sizeof(double) * nn); r->c_zn = malloc(sizeof(double) * nn);
+    r->c_c = malloc(sizeof(double) * nn); r->c_e = malloc(sizeof(double) * nn);
+    r->c_h2 = malloc(sizeof(float) * nh);
+    r->zs_seed = -1;
+    if (!r->nrm || !r->cached || !r->c_zs || !r->c_zn || !r->c_c || !r->c_e || !r->c_h2) {
+        lf__rgg_free(r);
+        return lf_set_error(LF_ENOMEM, "out of memory for an RG-Explainer group of %d ops", (int)n);
+    }
     if (!r->adj_start || !r->adj || !r->zs || !r->zn || !r->tmp || !r->ind || !r->in_s || !r->inv ||
         !r->cand || !r->dist || !r->queue || !r->h0 || !r->h1 || !r->h2 || !r->c || !r->e ||
         !r->alpha || !r->lp_cand || !r->sx || !r->ssrc || !r->sdst || !r->smap) {
@@ -100,6 +120,13 @@ static lf_status lf__rgg_build(lf__rgg *r, const lf_gnn_graph *g, const lf_gnn *
     for (int32_t e = 0; e < ne; e++) {
         r->adj[fill[g->src[e]]++] = g->dst[e];
         r->adj[fill[g->dst[e]]++] = g->src[e];
+    }
+    for (int32_t i = 0; i < n; i++) {
+        double di = r->adj_start[i + 1] - r->adj_start[i];
+        for (int32_t k = r->adj_start[i]; k < r->adj_start[i + 1]; k++) {
+            int32_t j = r->adj[k];
+            r->nrm[k] = sqrt(di * (double)(r->adj_start[j + 1] - r->adj_start[j]));
+        }
     }
     if (m) {
         int32_t d = m->cfg.hidden;
@@ -130,11 +157,11 @@ static void lf__ppr(lf__rgg *r, const double *x, double *z)
     memcpy(z, x, sizeof(double) * (size_t)r->n);
     for (int it = 0; it < LF__RG_HOPS; it++) {
         for (int32_t i = 0; i < r->n; i++) {
-            double di = r->adj_start[i + 1] - r->adj_start[i], acc = 0;
-            for (int32_t k = r->adj_start[i]; k < r->adj_start[i + 1]; k++) {
-                int32_t j = r->adj[k];
-                acc += z[j] / sqrt(di * (double)(r->adj_start[j + 1] - r->adj_start[j]));
-            }
+            double acc = 0;
+            /* nrm[k] = sqrt(deg_i deg_j), computed once per group: the same
+             * division as before, so the same bits. */
+            for (int32_t k = r->adj_start[i]; k < r->adj_start[i + 1]; k++)
+                acc += z[r->adj[k]] / r->nrm[k];
             r->tmp[i] = LF__RG_ALPHA * acc + (1 - LF__RG_ALPHA) * x[i];
         }
         memcpy(z, r->tmp, sizeof(double) * (size_t)r->n);
@@ -156,7 +183,10 @@ static void lf__pol_run(const lf_rgx *p, lf__rgg *r, int32_t seed, int32_t actio
         ind[v] = v == seed;
         ind[n + v] = r->in_s[v];
     }
-    lf__ppr(r, ind, r->zs);
+    if (r->zs_seed != seed) { /* zs depends on the seed alone */
+        lf__ppr(r, ind, r->zs);
+        r->zs_seed = seed;
+    }
     lf__ppr(r, ind + n, r->zn);
     r->n_inv = r->n_cand = 0;
     for (int32_t v = 0; v < n; v++)
@@ -179,6 +209,14 @@ static void lf__pol_run(const lf_rgx *p, lf__rgg *r, int32_t seed, int32_t actio
         int32_t u = r->inv[i];
         float *h0 = r->h0 + (int64_t)i * H, *h1 = r->h1 + (int64_t)i * H;
         float *h2 = r->h2 + (int64_t)i * H;
+        int reuse = !grad && r->cached[u] && memcmp(&r->c_zs[u], &r->zs[u], sizeof(double)) == 0 &&
+                    memcmp(&r->c_zn[u], &r->zn[u], sizeof(double)) == 0;
+        if (reuse) {
+            memcpy(h2, r->c_h2 + (int64_t)u * H, sizeof(float) * H);
+            r->c[i] = r->c_c[u];
+            r->e[i] = r->c_e[u];
+            continue;
+        }
         for (int k = 0; k < H; k++) {
             double a = w.ws[k] * r->zs[u] + w.wn[k] * r->zn[u] + w.ba[k];
             for (int f = 0; f < F; f++)
@@ -205,6 +243,12 @@ static void lf__pol_run(const lf_rgx *p, lf__rgg *r, int32_t seed, int32_t actio
         }
         r->c[i] = c;
         r->e[i] = e;
+        r->cached[u] = 1;
+        r->c_zs[u] = r->zs[u];
+        r->c_zn[u] = r->zn[u];
+        r->c_c[u] = c;
+        r->c_e[u] = e;
+        memcpy(r->c_h2 + (int64_t)u * H, h2, sizeof(float) * H);
     }
     double emax = -INFINITY, esum = 0;
     for (int32_t i = 0; i < r->n_inv; i++)

@@ -5,12 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "planner/util/pool.h"
 #include "planner/util/progress.h"
 #include "planner/util/rng.h"
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 void lf_gnn_train_config_default(lf_gnn_train_config *c)
 {
@@ -23,45 +20,40 @@ void lf_gnn_train_config_default(lf_gnn_train_config *c)
     c->keep_best = 1;
 }
 
-static int32_t lf__threads(int32_t want)
-{
-#ifdef _OPENMP
-    return want > 0 ? want : omp_get_max_threads();
-#else
-    (void)want;
-    return 1;
-#endif
-}
-
-static int32_t lf__tid(void)
-{
-#ifdef _OPENMP
-    return omp_get_thread_num();
-#else
-    return 0;
-#endif
-}
-
+/* Worker threads (planner/util/pool.h: passive waiting, serial below a
+ * measured batch cost) with one GNN workspace each. Items are never
+ * recomputed here (no keep callback): a late duplicate would read the
+ * weights while Adam updates them. */
 typedef struct lf__pool {
     int32_t n;
     lf_gnn_ws **ws;
+    lf_pool *threads;
+    int64_t *claim;  /* per worker: its current item */
 } lf__pool;
 
 static void lf__pool_free(lf__pool *p)
 {
+    lf_pool_free(p->threads);
+    p->threads = NULL;
     if (p->ws)
         for (int32_t t = 0; t < p->n; t++)
             lf_gnn_ws_free(p->ws[t]);
     free(p->ws);
+    free(p->claim);
     p->ws = NULL;
+    p->claim = NULL;
 }
 
 static lf_status lf__pool_init(lf__pool *p, const lf_gnn *m, int32_t n)
 {
+    memset(p, 0, sizeof *p);
     p->n = n;
     p->ws = calloc((size_t)n, sizeof *p->ws);
-    if (!p->ws)
+    p->claim = calloc((size_t)n, sizeof *p->claim);
+    if (!p->ws || !p->claim) {
+        lf__pool_free(p);
         return lf_set_error(LF_ENOMEM, "out of memory for GNN workspaces");
+    }
     for (int32_t t = 0; t < n; t++) {
         lf_status st = lf_gnn_ws_create(&p->ws[t], m);
         if (st != LF_OK) {
@@ -69,7 +61,67 @@ static lf_status lf__pool_init(lf__pool *p, const lf_gnn *m, int32_t n)
             return st;
         }
     }
-    return LF_OK;
+    lf_status st = lf_pool_create(&p->threads, n);
+    if (st != LF_OK)
+        lf__pool_free(p);
+    return st;
+}
+
+/* Runs body(ctx, item, workspace) for items 0 .. n-1 on the pool. */
+typedef struct lf__job {
+    lf__pool *pool;
+    void *ctx;
+    void (*body)(void *ctx, int64_t item, lf_gnn_ws *ws);
+} lf__job;
+
+static void lf__job_claim(void *ctx, int32_t item, int32_t w)
+{
+    lf__job *j = ctx;
+    j->pool->claim[w] = item;
+}
+
+static void lf__job_run(void *ctx, int32_t w)
+{
+    lf__job *j = ctx;
+    j->body(j->ctx, j->pool->claim[w], j->pool->ws[w]);
+}
+
+static lf_status lf__pool_for(lf__pool *p, int64_t n, void *ctx,
+                              void (*body)(void *ctx, int64_t item, lf_gnn_ws *ws))
+{
+    lf__job j = {p, ctx, body};
+    lf_pool_job job = {&j, lf__job_claim, lf__job_run, NULL};
+    return lf_pool_run(p->threads, (int32_t)n, &job);
+}
+
+typedef struct lf__eval_ctx {
+    const lf_gnn *m;
+    const lf_gnn_sample *s;
+    int64_t n;
+    double *loss;
+    int32_t *pred;
+    lf_status *sst;
+} lf__eval_ctx;
+
+enum { LF__EVAL_CHUNK = 16 };
+
+static void lf__eval_chunk(void *ctx, int64_t chunk, lf_gnn_ws *ws)
+{
+    lf__eval_ctx *c = ctx;
+    const lf_gnn *m = c->m;
+    int64_t end = (chunk + 1) * LF__EVAL_CHUNK < c->n ? (chunk + 1) * LF__EVAL_CHUNK : c->n;
+    for (int64_t i = chunk * LF__EVAL_CHUNK; i < end; i++) {
+        float logits[16];
+        c->sst[i] = lf_gnn_forward(m, &c->s[i].g, ws, logits);
+        if (c->sst[i] != LF_OK)
+            continue;
+        c->loss[i] = lf_softmax_ce(logits, m->cfg.n_classes, c->s[i].label, NULL, NULL);
+        int32_t best = 0;
+        for (int32_t k = 1; k < m->cfg.n_classes; k++)
+            if (logits[k] > logits[best])
+                best = k;
+        c->pred[i] = best;
+    }
 }
 
 lf_status lf_gnn_evaluate(const lf_gnn *m, const lf_gnn_sample *s, int64_t n, int32_t threads,
@@ -78,7 +130,7 @@ lf_status lf_gnn_evaluate(const lf_gnn *m, const lf_gnn_sample *s, int64_t n, in
     memset(out, 0, sizeof *out);
     if (n <= 0)
         return LF_OK;
-    int32_t nt = lf__threads(threads);
+    int32_t nt = lf_pool_default_threads(threads);
     lf__pool pool;
     lf_status st = lf__pool_init(&pool, m, nt);
     if (st != LF_OK)
@@ -90,22 +142,10 @@ lf_status lf_gnn_evaluate(const lf_gnn *m, const lf_gnn_sample *s, int64_t n, in
         st = lf_set_error(LF_ENOMEM, "out of memory evaluating %lld samples", (long long)n);
         goto done;
     }
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 16) num_threads(nt)
-#endif
-    for (int64_t i = 0; i < n; i++) {
-        float logits[16];
-        lf_gnn_ws *ws = pool.ws[lf__tid()];
-        sst[i] = lf_gnn_forward(m, &s[i].g, ws, logits);
-        if (sst[i] != LF_OK)
-            continue;
-        loss[i] = lf_softmax_ce(logits, m->cfg.n_classes, s[i].label, NULL, NULL);
-        int32_t best = 0;
-        for (int32_t k = 1; k < m->cfg.n_classes; k++)
-            if (logits[k] > logits[best])
-                best = k;
-        pred[i] = best;
-    }
+    lf__eval_ctx ec = {m, s, n, loss, pred, sst};
+    if ((st = lf__pool_for(&pool, (n + LF__EVAL_CHUNK - 1) / LF__EVAL_CHUNK, &ec,
+                           lf__eval_chunk)) != LF_OK)
+        goto done;
     double sum = 0;
     for (int64_t i = 0; i < n; i++) {
         if (sst[i] != LF_OK) {
@@ -140,6 +180,59 @@ done:
     return st;
 }
 
+/* One training sample's gradient into its own slot of sgrad. */
+typedef struct lf__grad_ctx {
+    const lf_gnn *m;
+    const lf_gnn_sample *train;
+    const int32_t *order; /* the batch's sample indices */
+    int64_t np;
+    float scale;
+    float *sgrad;
+    double *sloss;
+    lf_status *sst;
+} lf__grad_ctx;
+
+static void lf__sample_grad(void *ctx, int64_t k, lf_gnn_ws *ws)
+{
+    lf__grad_ctx *c = ctx;
+    const lf_gnn *m = c->m;
+    const lf_gnn_sample *s = &c->train[c->order[k]];
+    float *gk = c->sgrad + (size_t)k * (size_t)c->np;
+    float logits[16], dlog[16];
+    memset(gk, 0, sizeof(float) * (size_t)c->np);
+    c->sst[k] = lf_gnn_forward(m, &s->g, ws, logits);
+    if (c->sst[k] != LF_OK)
+        return;
+    c->sloss[k] = lf_softmax_ce(logits, m->cfg.n_classes, s->label, dlog, NULL);
+    for (int32_t q = 0; q < m->cfg.n_classes; q++)
+        dlog[q] *= c->scale;
+    c->sst[k] = lf_gnn_backward(m, ws, dlog, gk, NULL, NULL);
+}
+
+/* Per-sample gradients summed parameter by parameter, always in sample
+ * order: how the parameters are split among threads changes no sum. */
+typedef struct lf__sum_ctx {
+    const float *sgrad;
+    float *grad;
+    int64_t np;
+    int32_t nb;
+} lf__sum_ctx;
+
+enum { LF__SUM_CHUNK = 8192 };
+
+static void lf__sum_chunk(void *ctx, int64_t chunk, lf_gnn_ws *ws)
+{
+    (void)ws;
+    lf__sum_ctx *c = ctx;
+    int64_t end = (chunk + 1) * LF__SUM_CHUNK < c->np ? (chunk + 1) * LF__SUM_CHUNK : c->np;
+    for (int64_t p = chunk * LF__SUM_CHUNK; p < end; p++) {
+        float acc = 0.0f;
+        for (int32_t k = 0; k < c->nb; k++)
+            acc += c->sgrad[(size_t)k * (size_t)c->np + (size_t)p];
+        c->grad[p] = acc;
+    }
+}
+
 lf_status lf_gnn_train(lf_gnn *m, const lf_gnn_sample *train, int64_t n_train,
                        const lf_gnn_sample *val, int64_t n_val, const lf_gnn_train_config *cfg,
                        int32_t *best_epoch)
@@ -154,10 +247,11 @@ lf_status lf_gnn_train(lf_gnn *m, const lf_gnn_sample *train, int64_t n_train,
                             (long long)n_train);
     if (m->cfg.n_classes > 16)
         return lf_set_error(LF_EUNSUPPORTED, "training supports at most 16 classes");
-    int32_t nt = lf__threads(cfg->threads);
+    int32_t nt = lf_pool_default_threads(cfg->threads);
     int32_t B = cfg->batch;
     int64_t np = m->n_params;
-    lf__pool pool = {0, NULL};
+    lf__pool pool;
+    memset(&pool, 0, sizeof pool);
     lf_adam adam = {0};
     float *sgrad = NULL, *grad = NULL, *best = NULL;
     double *sloss = NULL;
@@ -192,23 +286,9 @@ lf_status lf_gnn_train(lf_gnn *m, const lf_gnn_sample *train, int64_t n_train,
         for (int64_t start = 0; start < n_train; start += B) {
             int32_t nb = (int32_t)(n_train - start < B ? n_train - start : B);
             float scale = 1.0f / (float)nb;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
-#endif
-            for (int32_t k = 0; k < nb; k++) {
-                const lf_gnn_sample *s = &train[order[start + k]];
-                lf_gnn_ws *ws = pool.ws[lf__tid()];
-                float *gk = sgrad + (size_t)k * (size_t)np;
-                float logits[16], dlog[16];
-                memset(gk, 0, sizeof(float) * (size_t)np);
-                sst[k] = lf_gnn_forward(m, &s->g, ws, logits);
-                if (sst[k] != LF_OK)
-                    continue;
-                sloss[k] = lf_softmax_ce(logits, m->cfg.n_classes, s->label, dlog, NULL);
-                for (int32_t c = 0; c < m->cfg.n_classes; c++)
-                    dlog[c] *= scale;
-                sst[k] = lf_gnn_backward(m, ws, dlog, gk, NULL, NULL);
-            }
+            lf__grad_ctx gc = {m, train, order + start, np, scale, sgrad, sloss, sst};
+            if ((st = lf__pool_for(&pool, nb, &gc, lf__sample_grad)) != LF_OK)
+                goto done;
             for (int32_t k = 0; k < nb; k++) {
                 if (sst[k] != LF_OK) {
                     st = lf_set_error(sst[k], "training sample %d: GNN pass failed",
@@ -217,18 +297,10 @@ lf_status lf_gnn_train(lf_gnn *m, const lf_gnn_sample *train, int64_t n_train,
                 }
                 loss_sum += sloss[k];
             }
-            /* Sum per-sample gradients parameter by parameter, always in
-             * sample order: the split of parameters among threads does not
-             * change any sum. */
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(nt)
-#endif
-            for (int64_t p = 0; p < np; p++) {
-                float acc = 0.0f;
-                for (int32_t k = 0; k < nb; k++)
-                    acc += sgrad[(size_t)k * (size_t)np + (size_t)p];
-                grad[p] = acc;
-            }
+            lf__sum_ctx sc = {sgrad, grad, np, nb};
+            if ((st = lf__pool_for(&pool, (np + LF__SUM_CHUNK - 1) / LF__SUM_CHUNK, &sc,
+                                   lf__sum_chunk)) != LF_OK)
+                goto done;
             lf_adam_step(&adam, m->params, grad);
         }
         lf_gnn_epoch rep;

@@ -80,7 +80,8 @@ typedef struct lf_tree_stats {
     int64_t cap_hits;       /* distinct groups that failed on the evaluation cap */
     int64_t levels;         /* (sub-)groups classified: proposer calls made */
     int64_t cost_queries;   /* lf_cost_eval calls (F_beta/F_D queries) inside the splitter */
-    double split_s;         /* seconds inside split(), summed over threads */
+    double split_s;         /* wall seconds during which some thread was inside split()
+                               (not a sum over threads; split-gap measurement excluded) */
     int64_t gap_groups;     /* gaps measured */
     int64_t gap_failed;     /* exact split over its limits (not measured) */
     int64_t gap_optimal;    /* gaps equal to 1 */

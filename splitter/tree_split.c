@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "planner/util/busy_clock.h"
 #include "planner/util/hashmap.h"
 #include "planner/util/progress.h"
 #include "planner/util/rng.h"
@@ -42,6 +43,7 @@ typedef struct lf__tree {
     pthread_mutex_t lock;
     lf_hashmap memo;
     lf_tree_stats st;
+    lf_busy_clock clock;    /* st.split_s: wall time with any thread in split() */
     lf_splitter self;
 } lf__tree;
 
@@ -332,13 +334,13 @@ static lf_status lf__tree_split(const lf_splitter *s, lf_cost_model *cm, const l
     lf__tree *t = s->ctx;
     const lf_graph *g = lf_cost_graph(cm);
     const lf_hw *hw = lf_cost_hw(cm);
-    double t0 = lf_now_seconds();
     lf_split_result_reset(res);
     if (group->nbits != g->n_ops || res->nbits != g->n_ops)
         return lf_set_error(LF_EINVAL, "tree split: group of %d bits for a graph of %d ops",
                             (int)group->nbits, (int)g->n_ops);
     if (lf_bitset_is_empty(group))
         return lf_set_error(LF_EINVAL, "tree split: empty group");
+    lf_busy_clock_enter(&t->clock);
     lf__call c = {0};
     c.t = t;
     c.cm = cm;
@@ -377,6 +379,7 @@ static lf_status lf__tree_split(const lf_splitter *s, lf_cost_model *cm, const l
     res->cost_queries = c.queries;
     if (st != LF_OK) {
         res->n_parts = 0;
+        lf_busy_clock_leave(&t->clock);
         return st;
     }
     int first_time = 0;
@@ -397,12 +400,10 @@ static lf_status lf__tree_split(const lf_splitter *s, lf_cost_model *cm, const l
     if (first_time && e->ok && t->opt.measure_gap)
         e->gap_done = 1;
     pthread_mutex_unlock(&t->lock);
+    /* The gap is a measurement, not part of the split: it is not timed. */
+    lf_busy_clock_leave(&t->clock);
     if (first_time && e->ok && t->opt.measure_gap)
         lf__measure_gap(t, cm, group, e->f_d);
-    double dt = lf_now_seconds() - t0;
-    pthread_mutex_lock(&t->lock);
-    t->st.split_s += dt;
-    pthread_mutex_unlock(&t->lock);
     return LF_OK;
 }
 
@@ -481,6 +482,7 @@ static void lf__tree_free(lf_splitter *s)
     lf__tree *t = s->ctx;
     lf__memo_clear(t);
     pthread_mutex_destroy(&t->lock);
+    lf_busy_clock_destroy(&t->clock);
     free(t);
 }
 
@@ -511,6 +513,12 @@ lf_status lf_splitter_tree_create(lf_splitter **out, const lf_proposer *p, int32
         free(t);
         return lf_set_error(LF_ENOMEM, "cannot create the tree splitter's lock");
     }
+    if (lf_busy_clock_init(&t->clock) != LF_OK) {
+        pthread_mutex_destroy(&t->lock);
+        lf_hashmap_destroy(&t->memo);
+        free(t);
+        return LF_ENOMEM;
+    }
     t->self.name = t->name;
     t->self.split = lf__tree_split;
     t->self.free = lf__tree_free;
@@ -528,6 +536,7 @@ lf_status lf_splitter_tree_stats(const lf_splitter *s, lf_tree_stats *out)
     pthread_mutex_lock(&t->lock);
     *out = t->st;
     pthread_mutex_unlock(&t->lock);
+    out->split_s = lf_busy_clock_seconds(&t->clock);
     out->rectify_rate = out->groups ? (double)out->rectify_hits / (double)out->groups : 0.0;
     out->success_rate = out->groups ? (double)out->tree_success / (double)out->groups : 0.0;
     out->mean_gap = out->gap_groups ? out->gap_sum / (double)out->gap_groups : 0.0;
@@ -546,5 +555,6 @@ void lf_splitter_tree_reset(lf_splitter *s)
     /* A failed re-init leaves an empty map whose puts fail cleanly. */
     (void)lf_hashmap_init(&t->memo, 256);
     memset(&t->st, 0, sizeof t->st);
+    lf_busy_clock_reset(&t->clock);
     pthread_mutex_unlock(&t->lock);
 }

@@ -10,6 +10,7 @@
 
 #include "explain/dataset.h"
 #include "explain/explainer.h"
+#include "explain/explainer_rg.h"
 #include "explain/train.h"
 #include "hwdesc/hw.h"
 #include "models/registry.h"
@@ -151,6 +152,123 @@ static void test_pgx_gradient(void)
 
 /* Baselines on the small graph: saliency equals |dL/dw| from the GNN itself,
  * occlusion matches a direct recomputation. */
+/* The per-node projection form of the PGExplainer MLP against the per-edge
+ * formula in double: equal up to float rounding. */
+static void test_pgx_projection(void)
+{
+    lf_gnn m;
+    float x[TN * LF_FEAT_DIM];
+    small_gnn(&m, x, 21);
+    lf_gnn_graph g = {TN, TE, x, t_src, t_dst, NULL};
+    lf_pgx p;
+    CHECK_OK(lf_pgx_init(&p, &m, 20, 9)); /* 20: not a multiple of the 8 lanes */
+    float omega[TE], logits[2];
+    CHECK_OK(lf_pgx_logits(&p, &m, &g, omega));
+    lf_gnn_ws *ws = NULL;
+    CHECK_OK(lf_gnn_ws_create(&ws, &m));
+    CHECK_OK(lf_gnn_forward(&m, &g, ws, logits));
+    const float *emb = lf_gnn_ws_node_embedding(ws, m.cfg.n_layers);
+    int32_t d = p.emb_dim, h = p.hidden;
+    const float *W1 = p.params, *b1 = W1 + (int64_t)h * 2 * d, *w2 = b1 + h, *b2 = w2 + h;
+    double worst = 0;
+    for (int32_t e = 0; e < TE; e++) {
+        const float *hs = emb + (int64_t)t_src[e] * d, *hd = emb + (int64_t)t_dst[e] * d;
+        double om = b2[0];
+        for (int32_t j = 0; j < h; j++) {
+            double acc = b1[j];
+            for (int32_t c = 0; c < d; c++)
+                acc += (double)W1[(int64_t)j * 2 * d + c] * hs[c] +
+                       (double)W1[(int64_t)j * 2 * d + d + c] * hd[c];
+            if (acc > 0)
+                om += w2[j] * acc;
+        }
+        double err = fabs(om - omega[e]) / (1 + fabs(om));
+        worst = err > worst ? err : worst;
+    }
+    CHECK(worst < 1e-5);
+    /* Twice the same bits. */
+    float again[TE];
+    CHECK_OK(lf_pgx_logits(&p, &m, &g, again));
+    CHECK(memcmp(omega, again, sizeof again) == 0);
+    lf_gnn_ws_free(ws);
+    lf_pgx_free(&p);
+    lf_gnn_free(&m);
+}
+
+/* RG-Explainer inference reuses the policy's per-node evaluations between
+ * episode steps (explain/rgexplainer_train.c): its greedy episode must be
+ * the one a from-scratch evaluation of every step picks, on a group large
+ * enough for nodes to fall out of the 3-hop reach of the added node. */
+static void test_rgx_incremental(void)
+{
+    enum { N = 40 };
+    lf_gnn m;
+    float xs[TN * LF_FEAT_DIM];
+    small_gnn(&m, xs, 23);
+    static float x[N * LF_FEAT_DIM];
+    int32_t src[2 * N], dst[2 * N], ne = 0;
+    lf_rng r;
+    lf_rng_seed(&r, 29, 0);
+    for (int i = 0; i < N * LF_FEAT_DIM; i++)
+        x[i] = (float)(lf_rng_uniform(&r) * 2 - 1);
+    for (int32_t v = 1; v < N; v++) { /* a chain with skip connections */
+        src[ne] = v - 1, dst[ne++] = v;
+        if (v >= 3 && v % 3 == 0)
+            src[ne] = v - 3, dst[ne++] = v;
+    }
+    lf_gnn_graph g = {N, ne, x, src, dst, NULL};
+    int long_ones = 0;
+    for (int trial = 0; trial < 12; trial++) {
+    lf_rgx p;
+    CHECK_OK(lf_rgx_init(&p, &m, 25, 3 + (uint64_t)trial));
+    for (int64_t i = 0; i < p.n_pol; i++)
+        p.params[p.n_loc + i] = (float)((lf_rng_uniform(&r) * 2 - 1) * 0.3);
+    lf_rgx_pol w;
+    lf__rg_pol_view(&p, p.params + p.n_loc, &w);
+    for (int k = 0; k < LF_RGX_HIDDEN; k++) { /* lean towards continuing, one way or the other */
+        w.wstop[k] = trial % 2 ? 2.0f : -2.0f;
+        w.wstop[LF_RGX_HIDDEN + k] = 0.0f;
+    }
+    lf_rgx_config cfg;
+    lf_rgx_config_default(&cfg);
+    cfg.max_size = 25;
+    int32_t order[N], len = 0;
+    CHECK_OK(lf_rgx_explain_nodes(&p, &m, &g, &cfg, order, &len));
+    long_ones += len >= 8;
+    /* The reference: every step priced from scratch. */
+    int32_t ref[N], rlen = 1;
+    uint8_t in[N] = {0};
+    ref[0] = order[0];
+    in[ref[0]] = 1;
+    while (rlen < cfg.max_size) {
+        double best, lp;
+        CHECK_OK(lf_rgx_policy_logp(&p, &g, ref, rlen, -1, &best, NULL));
+        int32_t a = -1;
+        for (int32_t v = 0; v < N; v++) {
+            int adj = 0;
+            for (int32_t e = 0; e < ne; e++)
+                adj |= (src[e] == v && in[dst[e]]) || (dst[e] == v && in[src[e]]);
+            if (in[v] || !adj)
+                continue;
+            CHECK_OK(lf_rgx_policy_logp(&p, &g, ref, rlen, v, &lp, NULL));
+            if (lp > best) {
+                best = lp;
+                a = v;
+            }
+        }
+        if (a < 0)
+            break;
+        ref[rlen++] = a;
+        in[a] = 1;
+    }
+    CHECK_EQ_I64(len, rlen);
+    CHECK(memcmp(order, ref, sizeof(int32_t) * (size_t)(len < rlen ? len : rlen)) == 0);
+    lf_rgx_free(&p);
+    }
+    CHECK(long_ones > 0); /* some episodes grow far beyond the 3-hop reach */
+    lf_gnn_free(&m);
+}
+
 static void test_baselines(void)
 {
     lf_gnn m;
@@ -548,9 +666,49 @@ static void test_gnne_determinism(void)
         CHECK(a[i] >= 0 && a[i] <= 1);
     lf_gnne_config bad;
     lf_gnne_config_default(&bad);
+    CHECK(bad.patience == 0); /* the default runs every epoch: PyG's result */
     bad.lr = 0;
     lf_explainer *e2 = NULL;
     CHECK(lf_explainer_gnne_create(&e2, &bad) == LF_EINVAL);
+    bad.lr = 0.01f;
+    bad.patience = -1;
+    CHECK(lf_explainer_gnne_create(&e2, &bad) == LF_EINVAL);
+    /* Early stopping stops at an iteration boundary: its scores are those
+     * of a full run with fewer epochs; a patience no shorter than the run
+     * changes nothing. */
+    for (int top = 0; top <= 2; top += 2) {
+        lf_gnne_config pc;
+        lf_gnne_config_default(&pc);
+        pc.patience = 3;
+        pc.top = top;
+        lf_explainer *ep = NULL;
+        CHECK_OK(lf_explainer_gnne_create(&ep, &pc));
+        double early[TE], full[TE];
+        CHECK_OK(lf_explainer_run(ep, &m, &g, 5, early));
+        lf_explainer_free(ep);
+        int matched = 0;
+        for (int32_t ep_n = 1; ep_n <= 100 && !matched; ep_n++) {
+            lf_gnne_config fc;
+            lf_gnne_config_default(&fc);
+            fc.epochs = ep_n;
+            lf_explainer *ef = NULL;
+            CHECK_OK(lf_explainer_gnne_create(&ef, &fc));
+            CHECK_OK(lf_explainer_run(ef, &m, &g, 5, full));
+            lf_explainer_free(ef);
+            matched = memcmp(early, full, sizeof full) == 0;
+        }
+        CHECK(matched);
+    }
+    {
+        lf_gnne_config pc;
+        lf_gnne_config_default(&pc);
+        pc.patience = 100;
+        lf_explainer *ep = NULL;
+        CHECK_OK(lf_explainer_gnne_create(&ep, &pc));
+        CHECK_OK(lf_explainer_run(ep, &m, &g, 5, b));
+        lf_explainer_free(ep);
+        CHECK(memcmp(a, b, sizeof a) == 0);
+    }
     lf_explainer_free(e);
     lf_gnn_free(&m);
 }
@@ -559,6 +717,8 @@ int main(void)
 {
     test_gnne_gradient();
     test_pgx_gradient();
+    test_pgx_projection();
+    test_rgx_incremental();
     test_baselines();
     test_pgx_file();
     test_gnne_determinism();

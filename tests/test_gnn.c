@@ -164,6 +164,47 @@ static void test_transpose(void)
 
 /* ---- readout, head, loss --------------------------------------------------- */
 
+/* The register-blocked product against the plain row updates: the same
+ * bits (zeros compared as values) for shapes with and without remainder rows
+ * and columns, operands with ReLU-like zeros, overwrite and accumulate. */
+static void test_blocked_matmul(void)
+{
+    const int32_t shapes[][3] = {{1, 128, 35}, {4, 16, 1},  {5, 17, 3},   {8, 128, 128},
+                                 {30, 128, 35}, {13, 64, 128}, {7, 35, 128}, {64, 130, 20}};
+    lf_rng r;
+    lf_rng_seed(&r, 41, 0);
+    int same = 1, nonzero = 0;
+    for (size_t t = 0; t < sizeof shapes / sizeof shapes[0]; t++) {
+        int32_t m = shapes[t][0], n = shapes[t][1], k = shapes[t][2];
+        float *a = malloc(sizeof(float) * (size_t)m * (size_t)k);
+        float *b = malloc(sizeof(float) * (size_t)k * (size_t)n);
+        float *c1 = malloc(sizeof(float) * (size_t)m * (size_t)n);
+        float *c2 = malloc(sizeof(float) * (size_t)m * (size_t)n);
+        for (int64_t i = 0; i < (int64_t)m * k; i++) {
+            double u = lf_rng_uniform(&r) * 2 - 1;
+            a[i] = u < 0 ? 0.0f : (float)u; /* half zeros, as after a ReLU */
+        }
+        for (int64_t i = 0; i < (int64_t)k * n; i++)
+            b[i] = (float)(lf_rng_uniform(&r) * 2 - 1);
+        for (int acc = 0; acc < 2; acc++) {
+            for (int64_t i = 0; i < (int64_t)m * n; i++)
+                c1[i] = c2[i] = (float)(lf_rng_uniform(&r) - 0.5);
+            lf_mm_nn(m, n, k, a, b, c1, acc);
+            lf_mm_nn_ref(m, n, k, a, b, c2, acc);
+            for (int64_t i = 0; i < (int64_t)m * n; i++) {
+                same &= c1[i] == c2[i];
+                nonzero += c1[i] != 0.0f;
+            }
+        }
+        free(a);
+        free(b);
+        free(c1);
+        free(c2);
+    }
+    CHECK(same);
+    CHECK(nonzero > 1000);
+}
+
 static void test_readout_head_loss(void)
 {
     lf_rng r;
@@ -534,6 +575,7 @@ static void test_weight_files(void)
 
 int main(void)
 {
+    test_blocked_matmul();
     test_graphconv(0);
     test_graphconv(1);
     test_transpose();

@@ -7,6 +7,6 @@
 settings 300 2 2000 10
 fp compare --model mobilenet_v2,vgg16,resnet50,resnet18,squeezenet1_0 --scheme brr,lbdf \
   --buffer 128KB --search ls --proposer none,gnne,pg,rg --budget $budget --seeds $seeds \
-  --population 10 "${thread_args[@]}" -o "$out/table3.md" --csv "$out/table3.csv" \
+  --population 10 --split-gap "${thread_args[@]}" -o "$out/table3.md" --csv "$out/table3.csv" \
   --json "$out/table3.json"
 cat "$out/table3.md"

@@ -6,5 +6,5 @@
 settings 100 1 2000 10
 fp compare --model mobilenet_v2,vgg16,resnet50,resnet18,squeezenet1_0 --scheme brr,lbdf \
   --buffer 128KB --search rs --proposer none,gnne,pg,rg --budget $budget --seeds $seeds \
-  "${thread_args[@]}" -o "$out/table4.md" --csv "$out/table4.csv" --json "$out/table4.json"
+  --split-gap "${thread_args[@]}" -o "$out/table4.md" --csv "$out/table4.csv" --json "$out/table4.json"
 cat "$out/table4.md"

@@ -123,6 +123,7 @@ int lf_cmd_info(int argc, char **argv);
 int lf_cmd_cost(int argc, char **argv);
 int lf_cmd_plan(int argc, char **argv);
 int lf_cmd_bench(int argc, char **argv);
+int lf_cmd_bench_threads(int argc, char **argv); /* bench threads */
 int lf_cmd_split(int argc, char **argv);
 int lf_cmd_dataset(int argc, char **argv);
 int lf_cmd_train(int argc, char **argv);

@@ -22,7 +22,7 @@ typedef struct lf__bench_row {
     int64_t beta;
     lf_plan_metrics m;
     int64_t proposed;
-    double wall;
+    double wall, cpu; /* cpu < 0: not measured */
     int64_t exact_dram;
     int has_exact;
 } lf__bench_row;
@@ -49,17 +49,20 @@ static void lf__print_row(const lf__bench_row *r, int csv)
         snprintf(rect_s, sizeof rect_s, "%.1f", 100.0 * r->rectify);
     if (r->gap >= 0)
         snprintf(sgap_s, sizeof sgap_s, "%.3f", r->gap);
+    char cpu_s[32] = "-";
+    if (r->cpu >= 0)
+        snprintf(cpu_s, sizeof cpu_s, "%.3f", r->cpu);
     if (csv)
-        printf("%s,%lld,%s,%s,%s,%lld,%s,%lld,%d,%lld,%.3f,%s,%s,%s\n", r->model, (long long)r->beta,
-               r->scheme, r->search, r->split, (long long)r->m.dram_fusable,
+        printf("%s,%lld,%s,%s,%s,%lld,%s,%lld,%d,%lld,%.3f,%s,%s,%s,%s\n", r->model,
+               (long long)r->beta, r->scheme, r->search, r->split, (long long)r->m.dram_fusable,
                r->has_exact ? gap_s : "", (long long)r->m.dram_all, (int)r->m.n_groups,
                (long long)r->proposed, r->wall, rate > 0 ? rate_s : "", r->rectify >= 0 ? rect_s : "",
-               r->gap >= 0 ? sgap_s : "");
+               r->gap >= 0 ? sgap_s : "", r->cpu >= 0 ? cpu_s : "");
     else
-        printf("| %s | %s | %s | %s | %s | %.3f | %s | %.3f | %d | %lld | %.3f | %s | %s | %s |\n",
+        printf("| %s | %s | %s | %s | %s | %.3f | %s | %.3f | %d | %lld | %.3f | %s | %s | %s | %s |\n",
                r->model, beta, r->scheme, r->search, r->split, (double)r->m.dram_fusable / 1e6, gap_s,
                (double)r->m.dram_all / 1e6, (int)r->m.n_groups, (long long)r->proposed, r->wall,
-               rate_s, rect_s, sgap_s);
+               rate_s, rect_s, sgap_s, cpu_s);
     fflush(stdout);
 }
 
@@ -77,6 +80,7 @@ int lf_cmd_bench(int argc, char **argv)
         {"seed", "S", "seed (default 1)", NULL},
         {"threads", "T", "OpenMP threads (default: all cores)", NULL},
         {"no-exact", NULL, "skip the exact optimum (no gap column)", NULL},
+        {"split-gap", NULL, "tree splits: measure the split gap after each search (not timed)", NULL},
         {"format", "FMT", "md (default) or csv", NULL},
     };
     lf_cli_command cmd = {"bench", "Benchmark the partition searches against the exact optimum.",
@@ -93,12 +97,14 @@ int lf_cmd_bench(int argc, char **argv)
         return lf_cmd_bench_exec(argc - 1, argv + 1);
     if (argc >= 1 && strcmp(argv[0], "exact") == 0)
         return lf_cmd_bench_exact(argc - 1, argv + 1);
+    if (argc >= 1 && strcmp(argv[0], "threads") == 0)
+        return lf_cmd_bench_threads(argc - 1, argv + 1);
     if (argc < 1 || strcmp(argv[0], "search") != 0) {
         if (argc >= 1 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0)) {
             lf_cli_help(&cmd, stdout);
             return LF_EXIT_OK;
         }
-        return lf_cli_usage_error(&cmd, "expected 'search', 'exact' or 'exec'");
+        return lf_cli_usage_error(&cmd, "expected 'search', 'threads', 'exact' or 'exec' (bench --help)");
     }
     int rc = lf_cli_parse(&cmd, argc - 1, argv + 1);
     if (rc)
@@ -162,11 +168,11 @@ int lf_cmd_bench(int argc, char **argv)
                                       searches[i]);
     if (csv)
         printf("model,beta,scheme,search,split,dram_fusable,gap_pct,dram_all,groups,proposed,wall_s,"
-               "plans_per_s,rectify_pct,split_gap\n");
+               "plans_per_s,rectify_pct,split_gap,cpu_s\n");
     else
         printf("| model | buffer | scheme | search | split | DRAM fusable (MB) | gap (%%) | DRAM all (MB) | "
-               "groups | plans | wall (s) | plans/s | rectify (%%) | split gap |\n"
-               "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+               "groups | plans | wall (s) | plans/s | rectify (%%) | split gap | CPU (s) |\n"
+               "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     int do_exact = !lf_cli_get(&cmd, "no-exact");
     for (int mi = 0; mi < nm; mi++) {
         lf_graph *g = NULL;
@@ -184,7 +190,8 @@ int lf_cmd_bench(int argc, char **argv)
                     lf_graph_free(g);
                     return lf_cli_fail(st);
                 }
-                lf__bench_row row = {models[mi], schemes[si], "", "-", -1.0, -1.0, betas[bi], {0}, 0, 0, 0, 0};
+                lf__bench_row row = {models[mi], schemes[si], "", "-", -1.0, -1.0, betas[bi], {0}, 0, 0,
+                                     -1.0, 0, 0};
                 lf_plan p;
                 /* The optimum first, so every other row can show its gap. */
                 if (do_exact) {
@@ -222,7 +229,6 @@ int lf_cmd_bench(int argc, char **argv)
                         if (strcmp(splits[pi], "random") != 0) {
                             lf_tree_options topt;
                             lf_tree_options_default(&topt);
-                            topt.measure_gap = 1;
                             st = lf_cli_proposer_open(&cp, splits[pi] + 5, cm, NULL, NULL, NULL);
                             if (st == LF_OK)
                                 st = lf_splitter_tree_create(&sp, cp.proposer, (int32_t)k, &topt);
@@ -256,7 +262,11 @@ int lf_cmd_bench(int argc, char **argv)
                         r.m = res.metrics;
                         r.proposed = res.plans_proposed;
                         r.wall = res.wall_s;
+                        r.cpu = res.cpu_s;
                         lf_tree_stats ts;
+                        if (sp && lf_cli_get(&cmd, "split-gap") &&
+                            lf_splitter_tree_measure_gaps(sp, cm) != LF_OK)
+                            fprintf(stderr, "fusionplan bench: %s\n", lf_last_error());
                         if (sp && lf_splitter_tree_stats(sp, &ts) == LF_OK) {
                             r.rectify = ts.rectify_rate;
                             r.gap = ts.gap_groups > 0 ? ts.mean_gap : -1.0;

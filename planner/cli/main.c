@@ -29,7 +29,7 @@ static const lf__command_entry lf__commands[] = {
     {"run", "execute a network with the reference executor and print output statistics", lf_cmd_run},
     {"import", "import an ONNX model: ops by type, params, MACs, what was folded or rewritten", lf_cmd_import},
     {"curve", "the optimal DRAM at every buffer size in one run: every step, with its plan", lf_cmd_curve},
-    {"bench", "benchmark the searches against the exact optimum (bench search)", lf_cmd_bench},
+    {"bench", "benchmark searches against the optimum (bench search), threads, the exact planner, the executor", lf_cmd_bench},
 };
 
 static void lf__usage(FILE *f)

@@ -4,15 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #include "planner/util/hashmap.h"
 #include "search/partition/search_internal.h"
 
 static const char *const lf__algorithms[] = {"random", "local", "nsga2", NULL};
+
 
 const char *const *lf_search_algorithms(void) { return lf__algorithms; }
 
@@ -173,58 +172,99 @@ static lf_status lf__archive_add(lf__search *s, const lf__cand *x)
     return LF_OK;
 }
 
-typedef struct lf__failure {
-    int64_t index;
-    lf_status st;
-    char msg[256];
-} lf__failure;
+static void lf__stats_add(lf_decode_stats *a, const lf_decode_stats *b, double sign)
+{
+    int64_t k = sign < 0 ? -1 : 1;
+    a->decodes += k * b->decodes;
+    a->invalid_groups += k * b->invalid_groups;
+    a->splits += k * b->splits;
+    a->repair_splits += k * b->repair_splits;
+    a->rectified += k * b->rectified;
+    a->fallbacks += k * b->fallbacks;
+    a->split_queries += k * b->split_queries;
+    a->local_hits += k * b->local_hits;
+    a->split_s += sign * b->split_s;
+}
+
+/* Pool callbacks. claim and keep run under the pool's lock; run touches only
+ * worker w's own decoder and work area (and the thread-safe cost model and
+ * splitter), which live until the search ends, so a thrown-away attempt may
+ * finish after its batch. */
+static void lf__batch_claim(void *ctx, int32_t item, int32_t w)
+{
+    lf__search *s = ctx;
+    lf__work *k = &s->work[w];
+    memcpy(k->genome, s->in_genomes + (size_t)item * (size_t)s->n_edges, (size_t)s->n_edges);
+    k->index = s->proposed + item;
+}
+
+static void lf__batch_run(void *ctx, int32_t w)
+{
+    lf__search *s = ctx;
+    lf__work *k = &s->work[w];
+    lf__cand *c = &k->cand;
+    lf_decode_stats before, after;
+    lf_decoder_stats(s->dec[w], &before);
+    k->st = lf_genome_decode(s->dec[w], k->genome, &c->plan, c->genome, &c->sum);
+    lf_decoder_stats(s->dec[w], &after);
+    k->delta = after;
+    lf__stats_add(&k->delta, &before, -1.0);
+    if (k->st == LF_OK) {
+        c->key.dram_fusable = c->sum.dram;
+        c->key.n_groups = c->sum.n_groups;
+        /* A valid plan and its repaired genome determine each other, and
+         * the genome is the shorter of the two to hash. */
+        c->hash = lf_hash_bytes(c->genome, (size_t)s->n_edges, 0);
+        c->index = k->index;
+    } else {
+        /* Messages are thread-local: keep this one for the caller's thread. */
+        snprintf(k->msg, sizeof k->msg, "%s", lf_last_error());
+    }
+}
+
+static void lf__batch_keep(void *ctx, int32_t item, int32_t w)
+{
+    lf__search *s = ctx;
+    lf__work *k = &s->work[w];
+    /* Swap, not copy: the kept plan's buffers go to the batch, the batch
+     * slot's old ones become the worker's next scratch. */
+    lf__cand tmp = s->batch_out[item];
+    s->batch_out[item] = k->cand;
+    k->cand = tmp;
+    lf__stats_add(&s->stats, &k->delta, 1.0);
+    if (k->st != LF_OK && (s->fail_index < 0 || k->index < s->fail_index)) {
+        s->fail_index = k->index;
+        s->fail_st = k->st;
+        memcpy(s->fail_msg, k->msg, sizeof s->fail_msg);
+    }
+}
 
 lf_status lf__search_batch(lf__search *s, int32_t n, lf__propose_fn fn, void *arg, lf__cand *out)
 {
-    lf__failure *fail = calloc((size_t)s->nthreads, sizeof *fail);
-    if (!fail)
-        return lf_set_error(LF_ENOMEM, "out of memory for a search batch");
-    for (int32_t t = 0; t < s->nthreads; t++)
-        fail[t].index = -1;
+    if (n > s->cap_in) {
+        uint8_t *g = realloc(s->in_genomes, (size_t)n * (size_t)s->n_edges + 1);
+        if (!g)
+            return lf_set_error(LF_ENOMEM, "out of memory for a search batch");
+        s->in_genomes = g;
+        s->cap_in = n;
+    }
     int64_t base = s->proposed;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(s->nthreads) schedule(dynamic, 1)
-#endif
+    /* Proposals are cheap next to decoding and read the population: drawn
+     * here, in order, each from its own stream. */
     for (int32_t i = 0; i < n; i++) {
-        int tid = 0;
-#ifdef _OPENMP
-        tid = omp_get_thread_num();
-#endif
-        lf__scratch *w = &s->scr[tid];
-        lf__cand *c = &out[i];
         lf_rng r;
         lf_rng_seed(&r, s->cfg->seed, (uint64_t)(base + i));
-        lf_status st = fn(s, arg, i, &r, w, w->genome);
-        if (st == LF_OK)
-            st = lf_genome_decode(s->dec[tid], w->genome, &c->plan, c->genome, &c->sum);
-        if (st == LF_OK) {
-            c->key.dram_fusable = c->sum.dram;
-            c->key.n_groups = c->sum.n_groups;
-            /* A valid plan and its repaired genome determine each other, and
-             * the genome is the shorter of the two to hash. */
-            c->hash = lf_hash_bytes(c->genome, (size_t)s->n_edges, 0);
-            c->index = base + i;
-        } else if (fail[tid].index < 0) {
-            /* Messages are thread-local: keep this thread's first one so
-             * the caller's thread can report it. */
-            fail[tid].index = base + i;
-            fail[tid].st = st;
-            snprintf(fail[tid].msg, sizeof fail[tid].msg, "%s", lf_last_error());
-        }
+        lf_status st = fn(s, arg, i, &r, &s->prop, s->in_genomes + (size_t)i * (size_t)s->n_edges);
+        if (st != LF_OK)
+            return st;
     }
-    lf_status st = LF_OK;
-    int32_t first = -1;
-    for (int32_t t = 0; t < s->nthreads; t++)
-        if (fail[t].index >= 0 && (first < 0 || fail[t].index < fail[first].index))
-            first = t;
-    if (first >= 0)
-        st = lf_set_error(fail[first].st, "%s", fail[first].msg);
-    free(fail);
+    s->batch_out = out;
+    s->fail_index = -1;
+    lf_pool_job job = {s, lf__batch_claim, lf__batch_run, lf__batch_keep};
+    lf_status st = lf_pool_run(s->pool, n, &job);
+    s->batch_out = NULL;
+    if (st == LF_OK && s->fail_index >= 0)
+        st = lf_set_error(s->fail_st, "%s", s->fail_msg);
     /* Merging in index order is what makes the result independent of which
      * thread finished first. */
     for (int32_t i = 0; st == LF_OK && i < n; i++) {
@@ -276,6 +316,17 @@ static lf_status lf__check_config(const lf_search_config *cfg)
 
 static void lf__search_destroy(lf__search *s)
 {
+    /* Thrown-away attempts may still be decoding: let them finish first. */
+    lf_pool_free(s->pool);
+    for (int32_t t = 0; s->work && t < s->nthreads; t++) {
+        free(s->work[t].genome);
+        lf__cand_destroy(&s->work[t].cand);
+    }
+    free(s->work);
+    free(s->prop.genome);
+    free(s->prop.ops);
+    free(s->prop.aux);
+    free(s->in_genomes);
     for (int32_t t = 0; s->dec && t < s->nthreads; t++)
         lf_decoder_free(s->dec[t]);
     free(s->dec);
@@ -291,6 +342,8 @@ static void lf__search_destroy(lf__search *s)
     lf__cand_destroy(&s->best);
     free(s->trace);
     lf_genome_map_destroy(&s->map);
+    if (s->have_clock)
+        lf_busy_clock_destroy(&s->split_clock);
 }
 
 static lf_status lf__search_init(lf__search *s, lf_cost_model *cm, const lf_search_config *cfg)
@@ -300,14 +353,12 @@ static lf_status lf__search_init(lf__search *s, lf_cost_model *cm, const lf_sear
     s->g = lf_cost_graph(cm);
     s->cfg = cfg;
     s->objectives = cfg->objectives;
-    s->nthreads = 1;
-#ifdef _OPENMP
-    s->nthreads = cfg->threads > 0 ? cfg->threads : omp_get_max_threads();
-    if (s->nthreads < 1)
-        s->nthreads = 1;
-#endif
-    lf_status st = lf_genome_map_init(&s->map, cm);
+    s->nthreads = lf_pool_default_threads(cfg->threads);
+    lf_status st = lf_busy_clock_init(&s->split_clock);
     if (st != LF_OK)
+        return st;
+    s->have_clock = 1;
+    if ((st = lf_genome_map_init(&s->map, cm)) != LF_OK)
         return st;
     s->n_ops = s->g->n_ops;
     s->n_edges = s->map.n_edges;
@@ -318,11 +369,27 @@ static lf_status lf__search_init(lf__search *s, lf_cost_model *cm, const lf_sear
                             (long long)cfg->budget);
     s->dec = calloc((size_t)s->nthreads, sizeof *s->dec);
     s->scr = calloc((size_t)s->nthreads, sizeof *s->scr);
-    if (!s->dec || !s->scr)
+    s->work = calloc((size_t)s->nthreads, sizeof *s->work);
+    if (!s->dec || !s->scr || !s->work)
         return lf_set_error(LF_ENOMEM, "out of memory for %d search threads", (int)s->nthreads);
     size_t aux = (size_t)(s->n_ops > s->n_edges ? s->n_ops : s->n_edges) + 1;
+    s->prop.genome = malloc((size_t)s->n_edges + 1);
+    s->prop.ops = malloc((size_t)(s->n_ops + 1) * sizeof(int32_t));
+    s->prop.aux = malloc(aux * sizeof(int32_t));
+    if (!s->prop.genome || !s->prop.ops || !s->prop.aux)
+        return lf_set_error(LF_ENOMEM, "out of memory for search buffers");
+    for (int32_t t = 0; t < s->nthreads && st == LF_OK; t++) {
+        s->work[t].genome = malloc((size_t)s->n_edges + 1);
+        st = lf__cand_init(&s->work[t].cand, s->n_ops, s->n_edges);
+        if (st == LF_OK && !s->work[t].genome)
+            st = lf_set_error(LF_ENOMEM, "out of memory for search thread buffers");
+    }
+    if (st == LF_OK)
+        st = lf_pool_create(&s->pool, s->nthreads);
     for (int32_t t = 0; t < s->nthreads && st == LF_OK; t++) {
         st = lf_decoder_create(&s->dec[t], cm, &s->map, cfg->splitter, cfg->seed);
+        if (st == LF_OK)
+            lf_decoder_set_busy_clock(s->dec[t], &s->split_clock);
         s->scr[t].genome = malloc((size_t)s->n_edges + 1);
         s->scr[t].ops = malloc((size_t)(s->n_ops + 1) * sizeof(int32_t));
         s->scr[t].aux = malloc(aux * sizeof(int32_t));
@@ -380,6 +447,8 @@ lf_status lf_search_run(lf_cost_model *cm, const lf_search_config *cfg, lf_searc
     if (st != LF_OK)
         return st;
     double t0 = lf_now_seconds();
+    struct timespec c0;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
     lf_cost_stats before, after;
     lf_cost_stats_get(cm, &before);
     lf__search s;
@@ -400,23 +469,29 @@ lf_status lf_search_run(lf_cost_model *cm, const lf_search_config *cfg, lf_searc
         st = lf__fill_result(&s, res);
     if (st == LF_OK)
         st = lf_plan_check(&res->best, cm);
-    /* Counters are summed in thread order; the integer ones do not depend on
-     * which thread decoded which plan. */
-    for (int32_t t = 0; s.dec && t < s.nthreads; t++) {
-        if (!s.dec[t])
-            continue;
-        lf_decode_stats ds;
-        lf_decoder_stats(s.dec[t], &ds);
+    lf_pool_quiesce(s.pool);
+    if (s.pool) {
+        lf_pool_stats ps;
+        lf_pool_get_stats(s.pool, &ps);
+        res->batches = ps.batches;
+        res->parallel_batches = ps.parallel_batches;
+        res->redundant = ps.redundant;
+    }
+    /* Counters of the kept plans: thrown-away attempts (a plan recomputed
+     * for a parked thread) are not in them. */
+    {
+        const lf_decode_stats ds = s.stats;
         res->invalid_groups += ds.invalid_groups;
         res->splits += ds.splits;
         res->repair_splits += ds.repair_splits;
         res->rectified += ds.rectified;
         res->fallbacks += ds.fallbacks;
         res->split_queries += ds.split_queries;
-        res->split_s += ds.split_s;
         res->cache_hits += ds.local_hits;
     }
     res->plans_proposed = s.proposed;
+    if (s.have_clock)
+        res->split_s = lf_busy_clock_seconds(&s.split_clock);
     if (st == LF_OK && s.trace) {
         res->trace = s.trace;
         res->n_trace = s.proposed < cfg->budget ? s.proposed : cfg->budget;
@@ -427,6 +502,9 @@ lf_status lf_search_run(lf_cost_model *cm, const lf_search_config *cfg, lf_searc
     res->cache_misses = after.misses - before.misses;
     lf__search_destroy(&s);
     res->wall_s = lf_now_seconds() - t0;
+    struct timespec c1;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+    res->cpu_s = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) * 1e-9;
     return st;
 }
 

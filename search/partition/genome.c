@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "planner/util/busy_clock.h"
 #include "planner/util/progress.h"
 
 struct lf__cache_entry {
@@ -262,6 +263,8 @@ void lf_decoder_free(lf_decoder *d)
 
 void lf_decoder_stats(const lf_decoder *d, lf_decode_stats *st) { *st = d->st; }
 
+void lf_decoder_set_busy_clock(lf_decoder *d, lf_busy_clock *clock) { d->clock = clock; }
+
 /* Cost of the group in d->scratch: the decoder's cache, else the memo. */
 static lf_status lf__eval(lf_decoder *d, int64_t *f_d, int64_t *mbu, int *valid)
 {
@@ -297,6 +300,8 @@ static lf_status lf__split_group(lf_decoder *d, int32_t k)
     int32_t size = d->gstart[k + 1] - d->gstart[k];
     uint64_t seed = lf_split_seed(d->seed, &d->scratch);
     double t0 = lf_now_seconds();
+    if (d->clock)
+        lf_busy_clock_enter(d->clock);
     lf_status st = d->sp->split(d->sp, d->cm, &d->scratch, seed, &d->split);
     d->st.split_queries += d->split.cost_queries;
     if (st == LF_OK && d->split.n_parts < 2 && d->sp != lf_splitter_random()) {
@@ -307,6 +312,8 @@ static lf_status lf__split_group(lf_decoder *d, int32_t k)
         d->st.split_queries += d->split.cost_queries;
     }
     d->st.split_s += lf_now_seconds() - t0;
+    if (d->clock)
+        lf_busy_clock_leave(d->clock);
     if (st != LF_OK)
         return st;
     if (d->split.n_parts < 2)

@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "planner/plan.h"
+#include "planner/util/busy_clock.h"
 #include "splitter/splitter.h"
 
 /* The edges a genome ranges over, for one graph under one cost model. */
@@ -65,7 +66,7 @@ typedef struct lf_decode_stats {
     int64_t fallbacks;      /* splitter calls that gave up (random split used instead) */
     int64_t split_queries;  /* cost queries made inside the splitter */
     int64_t local_hits;     /* group costs answered by the decoder's own cache */
-    double split_s;         /* seconds inside the splitter */
+    double split_s;         /* seconds inside the splitter (this decoder's thread) */
 } lf_decode_stats;
 
 /* Summary of one decoded plan (the search's objectives). */
@@ -101,6 +102,10 @@ lf_status lf_plan_repair_cycles(lf_decoder *d, lf_plan *p, int32_t *n_splits);
 
 void lf_decoder_stats(const lf_decoder *d, lf_decode_stats *st);
 
+/* Makes the decoder also count its time in the splitter on a clock shared
+ * by several decoders (the union of their intervals: wall time). NULL: none. */
+void lf_decoder_set_busy_clock(lf_decoder *d, lf_busy_clock *clock);
+
 /* ---- internal: shared between genome.c and repair.c -------------------- */
 
 struct lf_decoder {
@@ -121,6 +126,7 @@ struct lf_decoder {
     lf_bitset scratch;
     lf_split_result split;
     lf_decode_stats st;
+    lf_busy_clock *clock;
     /* A small direct-mapped cache of group costs in front of the shared
      * memo: neighbouring plans share most groups, and answering those
      * without the memo's locks and shared counters is what lets threads

@@ -63,8 +63,8 @@ typedef struct lf_search_result {
     int64_t rectified;              /* splitter calls that succeeded without falling back */
     int64_t cache_hits, cache_misses; /* group costs found in a cache (a search thread's own
                                          or the cost model's memo) / computed afresh */
-    double wall_s, split_s;         /* seconds in total and inside the splitter (summed
-                                       over threads) */
+    double wall_s, split_s;         /* wall seconds in total and with some thread inside
+                                       the splitter (not summed over threads: <= wall_s) */
     int32_t n_pareto;               /* NSGA-II front (lowest DRAM first), else 0 */
     lf_plan *pareto;
     lf_plan_metrics *pareto_metrics;
@@ -79,6 +79,11 @@ typedef struct lf_search_result {
      * one run gives the whole budget curve. */
     int64_t *trace;
     int64_t n_trace;
+    /* Thread pool (planner/util/pool.h); vary between runs like wall_s: */
+    int64_t batches, parallel_batches; /* batches decoded, of which on several threads */
+    int64_t redundant;      /* plans recomputed for a parked thread (the late result dropped) */
+    double cpu_s;           /* CPU seconds of the whole process during the run (all threads):
+                               with one thread, a figure other processes barely move */
 } lf_search_result;
 
 /* Names of the algorithms, NULL-terminated. */

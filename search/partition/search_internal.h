@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "planner/util/busy_clock.h"
+#include "planner/util/pool.h"
 #include "planner/util/progress.h"
 #include "planner/util/rng.h"
 #include "search/partition/genome.h"
@@ -36,6 +38,16 @@ typedef struct lf__scratch {
 
 typedef struct lf__search lf__search;
 
+/* A worker's private state for one plan of a batch (driver.c). */
+typedef struct lf__work {
+    uint8_t *genome;       /* the claimed proposal */
+    int64_t index;         /* its plan number */
+    lf__cand cand;         /* the decoded result, swapped into the batch when kept */
+    lf_decode_stats delta; /* what decoding it added to the decoder's counters */
+    lf_status st;
+    char msg[256];         /* the error message (thread-local otherwise) */
+} lf__work;
+
 /* Fills `genome` with proposal number `index` (slot: its position in the
  * batch), drawing only from r. */
 typedef lf_status (*lf__propose_fn)(lf__search *s, void *arg, int32_t slot, lf_rng *r,
@@ -50,6 +62,18 @@ struct lf__search {
     int32_t nthreads;
     lf_decoder **dec;      /* one per thread */
     lf__scratch *scr;      /* one per thread */
+    lf__work *work;        /* one per thread */
+    lf_pool *pool;
+    lf__scratch prop;      /* proposals are drawn by the calling thread */
+    uint8_t *in_genomes;   /* the batch's proposals, cap_in x n_edges */
+    int32_t cap_in;
+    lf__cand *batch_out;   /* the batch being decoded */
+    lf_decode_stats stats; /* sums over kept plans (independent of the threads) */
+    int64_t fail_index;    /* first failed plan of the batch, -1 if none */
+    lf_status fail_st;
+    char fail_msg[256];
+    lf_busy_clock split_clock; /* wall time with some thread in the splitter */
+    int have_clock;
     lf__cand best;
     int have_best;
     int64_t proposed;      /* plans proposed so far (next plan's index) */
@@ -62,8 +86,8 @@ struct lf__search {
     int use_archive;
 };
 
-/* Proposes and decodes plans s->proposed .. s->proposed + n - 1 in parallel
- * into out[0 .. n), then merges them into the best plan (and the archive) in
+/* Proposes plans s->proposed .. s->proposed + n - 1 (on the calling thread,
+ * in order), decodes them on the pool into out[0 .. n), then merges them into the best plan (and the archive) in
  * index order and advances s->proposed. */
 lf_status lf__search_batch(lf__search *s, int32_t n, lf__propose_fn fn, void *arg, lf__cand *out);
 

@@ -37,13 +37,25 @@ grep -q '300 plans proposed' "$tmp/sum-nsga2" || bad "nsga2 summary: $(cat "$tmp
 cmp -s "$tmp/local-1.json" "$tmp/again.json" || bad "same seed, different plan"
 
 # The tree splitter in a search: deterministic across threads, reports its rectify rate.
+# The split gap is measured only when asked for, and does not change the plan.
 for t in 1 2; do
+  gap=()
+  [ $t = 1 ] || gap=(--split-gap)
   "$fp" plan --model mobilenet_v2 --buffer 128KB --search local --budget 300 --split tree \
-    --proposer all --threads $t --quiet -o "$tmp/tree-$t.json" >"$tmp/tree-sum-$t" 2>/dev/null \
-    || bad "plan --split tree exited $?"
+    --proposer all --threads $t "${gap[@]}" --quiet -o "$tmp/tree-$t.json" >"$tmp/tree-sum-$t" \
+    2>/dev/null || bad "plan --split tree exited $?"
 done
 cmp -s "$tmp/tree-1.json" "$tmp/tree-2.json" || bad "--split tree differs between 1 and 2 threads"
-grep -q 'tree-all: .* rectify rate .*mean split gap' "$tmp/tree-sum-1" || bad "tree summary: $(cat "$tmp/tree-sum-1")"
+grep -q 'tree-all: .* rectify rate .*mean split gap' "$tmp/tree-sum-2" || bad "tree summary: $(cat "$tmp/tree-sum-2")"
+grep -q 'split gap' "$tmp/tree-sum-1" && bad "split gap measured without --split-gap: $(cat "$tmp/tree-sum-1")"
+# Time in the splitter is wall time (not summed over threads): never above the run's wall time.
+awk '{ if (match($0, /[0-9.]+ s in the splitter \(wall\)/)) { split(substr($0, RSTART, RLENGTH), a, " ");
+       sp = a[1] } if (match($0, /wall [0-9.]+ s$/)) { split(substr($0, RSTART, RLENGTH), b, " "); w = b[2] } }
+     END { exit !(sp != "" && w != "" && sp + 0 <= w + 0.002) }' "$tmp/tree-sum-2" \
+  || bad "splitter time above wall time: $(cat "$tmp/tree-sum-2")"
+"$fp" plan --model resnet18 --search local --budget 10 --split-gap >/dev/null 2>"$tmp/err"
+[ $? = 2 ] || bad "--split-gap without --split tree accepted"
+grep -q 'split-gap needs --split tree' "$tmp/err" || bad "--split-gap message: $(cat "$tmp/err")"
 
 # One group split by hand, with its DOT picture.
 "$fp" split --model mobilenet_v2 --buffer 64KB --group 10-30 --proposer all --dot "$tmp/split.dot" \
@@ -68,6 +80,14 @@ fi
 # DOT export.
 "$fp" plan --model squeezenet1_0 --quiet -o "$tmp/plan.dot" >/dev/null 2>&1 || bad "dot export"
 grep -q 'subgraph cluster_0' "$tmp/plan.dot" || bad "DOT has no cluster"
+
+# bench threads: one row per search and phase; the plan check passes (same DRAM for 1 and 2 threads).
+"$fp" bench threads --models resnet18@128KB --searches local,random --splits random,tree-all \
+  --budget 60 --repeat 1 --co-runner both >"$tmp/bt" 2>&1 || bad "bench threads exited $?: $(cat "$tmp/bt")"
+[ "$(grep -c '^| resnet18 | 128 KB |' "$tmp/bt")" = 8 ] || bad "bench threads rows: $(cat "$tmp/bt")"
+grep -q '| tree-all | yes |' "$tmp/bt" || bad "bench threads co-runner rows: $(cat "$tmp/bt")"
+grep -q 'load average' "$tmp/bt" || bad "bench threads prints no load average"
+"$fp" bench threads --co-runner sometimes >/dev/null 2>&1; [ $? = 2 ] || bad "bad --co-runner accepted"
 
 # The benchmark command prints one row per planner and the optimum.
 "$fp" bench search --models resnet18 --buffers 256KB --budget 50 --splits random,tree-all \
