@@ -23,7 +23,7 @@ const char *lf_feat_name(int32_t col)
     return lf__numeric_names[col - LF_FEAT_N_TYPES];
 }
 
-_Static_assert(LF_OP_TYPE_COUNT == LF_OP_EXPAND + 1,
+_Static_assert(LF_OP_TYPE_COUNT == LF_OP_GLOBALMAXPOOL + 1,
                "a new op type needs its column in lf_feat_type_column");
 
 int32_t lf_feat_type_column(lf_op_type t)
@@ -32,6 +32,8 @@ int32_t lf_feat_type_column(lf_op_type t)
     switch (t) {
     case LF_OP_SUB:
     case LF_OP_EXPAND:
+    case LF_OP_MAX:
+    case LF_OP_MIN:
         like = LF_OP_ADD;
         break;
     case LF_OP_DIV:
@@ -43,21 +45,40 @@ int32_t lf_feat_type_column(lf_op_type t)
     case LF_OP_ERF:
     case LF_OP_TANH:
     case LF_OP_NEG:
+    case LF_OP_LOG:
+    case LF_OP_ABS:
+    case LF_OP_RECIPROCAL:
+    case LF_OP_FLOOR:
+    case LF_OP_CEIL:
+    case LF_OP_SOFTPLUS:
         like = LF_OP_SIGMOID;
         break;
     case LF_OP_GELU:
         like = LF_OP_SILU;
         break;
     case LF_OP_LEAKYRELU:
+    case LF_OP_ELU:
+    case LF_OP_PRELU:
         like = LF_OP_RELU;
         break;
+    case LF_OP_LOGSOFTMAX:
+        like = LF_OP_SOFTMAX;
+        break;
     case LF_OP_TRANSPOSE:
+    case LF_OP_CHANNELSHUFFLE:
         like = LF_OP_RESHAPE;
         break;
     case LF_OP_LAYERNORM:
         like = LF_OP_BATCHNORM;
         break;
     case LF_OP_REDUCEMEAN:
+    case LF_OP_REDUCESUM:
+    case LF_OP_REDUCEMAX:
+    case LF_OP_REDUCEMIN:
+    case LF_OP_REDUCEPROD:
+    case LF_OP_REDUCESUMSQUARE:
+    case LF_OP_REDUCEL2:
+    case LF_OP_GLOBALMAXPOOL:
         like = LF_OP_GLOBALAVGPOOL;
         break;
     case LF_OP_CONVTRANSPOSE:

@@ -260,6 +260,9 @@ static void lf__json_attrs(FILE *f, const lf_op *op)
         LF_ATTR(a->has_bias, "has_bias", 1);
         LF_ATTR(a->folded_bn, "folded_bn", 1);
         break;
+    case LF_OP_CHANNELSHUFFLE:
+        LF_ATTR(1, "groups", a->groups);
+        break;
     case LF_OP_SLICE:
         LF_ATTR(1, "begin", a->slice_begin);
         LF_ATTR(1, "end", a->slice_end);

@@ -67,6 +67,25 @@ typedef enum lf_op_type {
     LF_OP_REDUCEMEAN,
     LF_OP_CONVTRANSPOSE,
     LF_OP_EXPAND,
+    LF_OP_CHANNELSHUFFLE,
+    LF_OP_LOG,
+    LF_OP_ABS,
+    LF_OP_RECIPROCAL,
+    LF_OP_FLOOR,
+    LF_OP_CEIL,
+    LF_OP_SOFTPLUS,
+    LF_OP_ELU,
+    LF_OP_MAX,
+    LF_OP_MIN,
+    LF_OP_PRELU,
+    LF_OP_LOGSOFTMAX,
+    LF_OP_REDUCESUM,
+    LF_OP_REDUCEMAX,
+    LF_OP_REDUCEMIN,
+    LF_OP_REDUCEPROD,
+    LF_OP_REDUCESUMSQUARE,
+    LF_OP_REDUCEL2,
+    LF_OP_GLOBALMAXPOOL,
     LF_OP_TYPE_COUNT
 } lf_op_type;
 
@@ -82,7 +101,8 @@ typedef enum lf_resize_coord {
     LF_COORD_HALF_PIXEL = 0,
     LF_COORD_ASYMMETRIC,
     LF_COORD_ALIGN_CORNERS,
-    LF_COORD_PYTORCH_HALF_PIXEL
+    LF_COORD_PYTORCH_HALF_PIXEL,
+    LF_COORD_TF_HALF_PIXEL_FOR_NN
 } lf_resize_coord;
 typedef enum lf_resize_nearest {
     LF_NEAREST_ROUND_PREFER_FLOOR = 0,
@@ -119,7 +139,8 @@ typedef struct lf_attrs {
     int32_t sh, sw;              /* stride */
     int32_t dh, dw;              /* dilation */
     int32_t pad_top, pad_left, pad_bottom, pad_right; /* Conv, pools, Pad */
-    int32_t groups;              /* Conv groups (depthwise: groups = C_in) */
+    int32_t groups;              /* Conv, ConvTranspose groups (depthwise: groups = C_in);
+                                    ChannelShuffle: groups */
     int32_t has_bias;            /* Conv, Gemm: a bias vector of out_channels */
     int32_t folded_bn;           /* Conv, Gemm: a BatchNorm was folded in (adds a bias;
                                     the framework counts 2 parameters per channel) */
@@ -129,7 +150,8 @@ typedef struct lf_attrs {
     int32_t slice_begin, slice_end; /* Slice: channel range [begin, end) */
     int32_t out_h, out_w;        /* Resize: output size (0: use scale) */
     int32_t scale;               /* Resize: integer scale factor when out_h is 0 */
-    int32_t linear;              /* Resize: 1 = (bi)linear, 0 = nearest */
+    int32_t linear;              /* Resize: 0 = nearest, 1 = (bi)linear, 2 = (bi)cubic
+                                    (coefficient in alpha, 0 means -0.75) */
     int32_t shape_c, shape_h, shape_w; /* Reshape: target C x H x W (0 = keep, -1 = infer) */
     float clip_min, clip_max;    /* Clip */
     int32_t batch, in_c, in_h, in_w; /* Input: tensor shape (batch 0 means 1) */
@@ -149,9 +171,10 @@ typedef struct lf_attrs {
     int32_t pad_mode;            /* Pad: lf_pad_mode */
     float pad_value;             /* Pad: fill value of LF_PAD_CONSTANT */
     float epsilon;               /* LayerNormalization: 0 means 1e-5 */
-    float alpha, beta;           /* LeakyRelu: alpha (0 means 0.01). HardSigmoid:
-                                    max(0, min(1, alpha x + beta)); alpha 0 means
-                                    torch's hardsigmoid (alpha 1/6, beta 0.5) */
+    float alpha, beta;           /* LeakyRelu: alpha (0 means 0.01). Elu: alpha (0 means
+                                    1). HardSigmoid: max(0, min(1, alpha x + beta)); alpha
+                                    0 means torch's hardsigmoid (alpha 1/6, beta 0.5).
+                                    Resize cubic: alpha = cubic_coeff_a (0 means -0.75) */
 } lf_attrs;
 
 /* A constant tensor: a weight, bias, scale or any initializer. */

@@ -48,6 +48,26 @@ static const lf_op_info lf__ops[LF_OP_TYPE_COUNT] = {
     [LF_OP_REDUCEMEAN] = {"ReduceMean", "ReduceMean", 1, 1, LF_ROWS_WINDOW, 0, 0},
     [LF_OP_CONVTRANSPOSE] = {"ConvTranspose", "ConvTranspose", 1, 3, LF_ROWS_UPSAMPLE, 0, W12},
     [LF_OP_EXPAND] = {"Expand", "Expand", 1, 1, LF_ROWS_WINDOW, 0, 0},
+    /* ShuffleNet's channel shuffle (no ONNX op: Reshape -> Transpose -> Reshape) */
+    [LF_OP_CHANNELSHUFFLE] = {"ChannelShuffle", NULL, 1, 1, LF_ROWS_WINDOW, 0, 0},
+    [LF_OP_LOG] = {"Log", "Log", 1, 1, LF_ROWS_WINDOW, 1, 0},
+    [LF_OP_ABS] = {"Abs", "Abs", 1, 1, LF_ROWS_WINDOW, 1, 0},
+    [LF_OP_RECIPROCAL] = {"Reciprocal", "Reciprocal", 1, 1, LF_ROWS_WINDOW, 1, 0},
+    [LF_OP_FLOOR] = {"Floor", "Floor", 1, 1, LF_ROWS_WINDOW, 1, 0},
+    [LF_OP_CEIL] = {"Ceil", "Ceil", 1, 1, LF_ROWS_WINDOW, 1, 0},
+    [LF_OP_SOFTPLUS] = {"Softplus", "Softplus", 1, 1, LF_ROWS_WINDOW, 1, 0},
+    [LF_OP_ELU] = {"Elu", "Elu", 1, 1, LF_ROWS_WINDOW, 1, 0},
+    [LF_OP_MAX] = {"Max", "Max", 1, 8, LF_ROWS_WINDOW, 1, 0},
+    [LF_OP_MIN] = {"Min", "Min", 1, 8, LF_ROWS_WINDOW, 1, 0},
+    [LF_OP_PRELU] = {"PRelu", "PRelu", 2, 2, LF_ROWS_WINDOW, 1, 0},
+    [LF_OP_LOGSOFTMAX] = {"LogSoftmax", "LogSoftmax", 1, 1, LF_ROWS_WINDOW, 0, 0},
+    [LF_OP_REDUCESUM] = {"ReduceSum", "ReduceSum", 1, 1, LF_ROWS_WINDOW, 0, 0},
+    [LF_OP_REDUCEMAX] = {"ReduceMax", "ReduceMax", 1, 1, LF_ROWS_WINDOW, 0, 0},
+    [LF_OP_REDUCEMIN] = {"ReduceMin", "ReduceMin", 1, 1, LF_ROWS_WINDOW, 0, 0},
+    [LF_OP_REDUCEPROD] = {"ReduceProd", "ReduceProd", 1, 1, LF_ROWS_WINDOW, 0, 0},
+    [LF_OP_REDUCESUMSQUARE] = {"ReduceSumSquare", "ReduceSumSquare", 1, 1, LF_ROWS_WINDOW, 0, 0},
+    [LF_OP_REDUCEL2] = {"ReduceL2", "ReduceL2", 1, 1, LF_ROWS_WINDOW, 0, 0},
+    [LF_OP_GLOBALMAXPOOL] = {"GlobalMaxPool", "GlobalMaxPool", 1, 1, LF_ROWS_REDUCTION, 0, 0},
 };
 
 static const char *const lf__act_names[LF_ACT_COUNT] = {

@@ -60,9 +60,16 @@ lf_row_kind lf_op_row_kind(const lf_graph *g, int32_t v)
     case LF_OP_TRANSPOSE:
         return a->perm[LF_DIM_H] == LF_DIM_H ? LF_ROWS_WINDOW : LF_ROWS_FULL;
     case LF_OP_SOFTMAX:
+    case LF_OP_LOGSOFTMAX:
     case LF_OP_LAYERNORM:
         return over_h ? LF_ROWS_FULL : LF_ROWS_WINDOW;
     case LF_OP_REDUCEMEAN:
+    case LF_OP_REDUCESUM:
+    case LF_OP_REDUCEMAX:
+    case LF_OP_REDUCEMIN:
+    case LF_OP_REDUCEPROD:
+    case LF_OP_REDUCESUMSQUARE:
+    case LF_OP_REDUCEL2:
         return over_h ? LF_ROWS_REDUCTION : LF_ROWS_WINDOW;
     case LF_OP_MATMUL:
         /* Output row m is row m of A times all of B: it streams when B is a
@@ -125,6 +132,13 @@ int64_t lf_op_weight_block(const lf_graph *g, int32_t v)
     case LF_OP_BATCHNORM:
         return op->out.c > 0 ? op->weight_elems / op->out.c : 0;
     case LF_OP_MATMUL:
+        /* a constant B streams by output column (one column of B each),
+         * like a Gemm's output features */
+        return op->out.w > 0 && op->n_operands == 2 && op->operands[1].kind == LF_OPND_CONST &&
+                       g->consts[op->operands[1].id].shape.n == 1 &&
+                       g->consts[op->operands[1].id].shape.c == 1
+                   ? op->weight_elems / op->out.w
+                   : op->weight_elems;
     case LF_OP_LAYERNORM:
         return op->weight_elems;
     default:

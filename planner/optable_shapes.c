@@ -424,15 +424,31 @@ lf_status lf_op_infer(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32
     case LF_OP_SUB:
     case LF_OP_DIV:
     case LF_OP_POW:
+    case LF_OP_MAX:
+    case LF_OP_MIN:
         return lf__infer_broadcast(in, n_in, out, err, errlen);
+    case LF_OP_PRELU:
+        /* the slope broadcasts to X, which keeps its shape */
+        st = lf__infer_broadcast(in, n_in, out, err, errlen);
+        if (st == LF_OK && (out->n != in[0].n || out->c != in[0].c || out->h != in[0].h ||
+                            out->w != in[0].w))
+            return lf__fail(err, errlen, "the slope is larger than X");
+        return st;
     case LF_OP_CONCAT:
         return lf__infer_concat(a, in, n_in, out, err, errlen);
     case LF_OP_SLICE:
         return lf__infer_slice(a, &in[0], out, err, errlen);
     case LF_OP_GLOBALAVGPOOL:
+    case LF_OP_GLOBALMAXPOOL:
         *out = (lf_shape){in[0].n, in[0].c, 1, 1};
         return LF_OK;
-    case LF_OP_REDUCEMEAN: {
+    case LF_OP_REDUCEMEAN:
+    case LF_OP_REDUCESUM:
+    case LF_OP_REDUCEMAX:
+    case LF_OP_REDUCEMIN:
+    case LF_OP_REDUCEPROD:
+    case LF_OP_REDUCESUMSQUARE:
+    case LF_OP_REDUCEL2: {
         int64_t d[4];
         lf__dims(&in[0], d);
         for (int k = 0; k < 4; k++)
@@ -453,6 +469,9 @@ lf_status lf_op_infer(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32
         out->w += a->pad_left + a->pad_right;
         return LF_OK;
     case LF_OP_RESIZE:
+        if (a->linear < 0 || a->linear > 2)
+            return lf__fail(err, errlen, "resize mode %d is not nearest (0), linear (1) or cubic (2)",
+                            (int)a->linear);
         *out = in[0];
         if (a->out_h > 0 && a->out_w > 0) {
             out->h = a->out_h;
@@ -473,6 +492,12 @@ lf_status lf_op_infer(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32
         return lf__infer_transpose(a, &in[0], out, err, errlen);
     case LF_OP_EXPAND:
         return lf__infer_expand(a, &in[0], out, err, errlen);
+    case LF_OP_CHANNELSHUFFLE:
+        if (a->groups < 2 || in[0].c % a->groups != 0)
+            return lf__fail(err, errlen, "%lld channels do not split into %d groups (at least 2)",
+                            (long long)in[0].c, (int)a->groups);
+        *out = in[0];
+        return LF_OK;
     default:
         /* Unary element-wise ops, Softmax, BatchNorm and LayerNorm keep
          * their input's shape. */

@@ -175,7 +175,7 @@ static void test_matmul(void)
         CHECK_EQ_I64(op->macs, 2LL * 10 * 32 * 64);
         CHECK_EQ_I64(op->n_inputs, 1);
         CHECK_EQ_I64(lf_op_row_kind(r.g, r.v), LF_ROWS_WINDOW);
-        CHECK_EQ_I64(lf_op_weight_block(r.g, r.v), 2048);
+        CHECK_EQ_I64(lf_op_weight_block(r.g, r.v), 64); /* one column of B */
         lf_graph_free(r.g);
     }
 }
@@ -373,8 +373,10 @@ static void test_elementwise(void)
     CHECK_EQ_I64(infer(LF_OP_DIV, &a, in, 2, &out), LF_EGRAPH);
     CHECK_EQ_I64(infer(LF_OP_SUB, &a, in, 1, &out), LF_EGRAPH); /* one operand */
     /* unary ops keep the shape and cost nothing */
-    const lf_op_type unary[] = {LF_OP_SQRT, LF_OP_EXP,  LF_OP_ERF,      LF_OP_TANH,
-                                LF_OP_GELU, LF_OP_NEG, LF_OP_LEAKYRELU};
+    const lf_op_type unary[] = {LF_OP_SQRT,  LF_OP_EXP,  LF_OP_ERF,        LF_OP_TANH,
+                                LF_OP_GELU,  LF_OP_NEG,  LF_OP_LEAKYRELU,  LF_OP_LOG,
+                                LF_OP_ABS,   LF_OP_RECIPROCAL, LF_OP_FLOOR, LF_OP_CEIL,
+                                LF_OP_SOFTPLUS, LF_OP_ELU};
     for (size_t i = 0; i < sizeof unary / sizeof unary[0]; i++) {
         r = build_one(unary[i], &a, S(1, 3, 7, 9), NULL, NULL, 0);
         CHECK(r.g != NULL);
@@ -386,6 +388,72 @@ static void test_elementwise(void)
             lf_graph_free(r.g);
         }
     }
+}
+
+static void test_more_elementwise(void)
+{
+    /* Max of three operands broadcasts like Add */
+    lf_attrs a = {0};
+    lf_shape out, in[3] = {S(1, 3, 4, 5), S(1, 3, 1, 1), S(1, 1, 4, 5)};
+    CHECK_OK(infer(LF_OP_MAX, &a, in, 3, &out));
+    CHECK_SHAPE(out, 1, 3, 4, 5);
+    CHECK_OK(infer(LF_OP_MIN, &a, in, 1, &out)); /* ONNX allows one operand */
+    CHECK_SHAPE(out, 1, 3, 4, 5);
+    /* PRelu with a per-channel slope: 64 weights, one per channel */
+    lf_shape slope = S(1, 64, 1, 1);
+    one_op r = build_one(LF_OP_PRELU, &a, S(1, 64, 8, 8), NULL, &slope, 1);
+    if (r.g) {
+        CHECK_SHAPE(r.g->ops[r.v].out, 1, 64, 8, 8);
+        CHECK_EQ_I64(r.g->ops[r.v].weight_elems, 64);
+        CHECK_EQ_I64(lf_op_weight_block(r.g, r.v), 1);
+        lf_graph_free(r.g);
+    }
+    in[0] = S(1, 1, 8, 8);
+    in[1] = S(1, 64, 1, 1); /* a slope that would grow X */
+    CHECK_EQ_I64(infer(LF_OP_PRELU, &a, in, 2, &out), LF_EGRAPH);
+    /* LogSoftmax like Softmax; the other reductions like ReduceMean */
+    lf_attrs s = {0};
+    s.axes = LF_AXES(LF_DIM_H);
+    r = build_one(LF_OP_LOGSOFTMAX, &s, S(1, 10, 6, 1), NULL, NULL, 0);
+    if (r.g) {
+        CHECK_SHAPE(r.g->ops[r.v].out, 1, 10, 6, 1);
+        CHECK_EQ_I64(lf_op_row_kind(r.g, r.v), LF_ROWS_FULL);
+        lf_graph_free(r.g);
+    }
+    const lf_op_type reduce[] = {LF_OP_REDUCESUM,  LF_OP_REDUCEMAX,       LF_OP_REDUCEMIN,
+                                 LF_OP_REDUCEPROD, LF_OP_REDUCESUMSQUARE, LF_OP_REDUCEL2};
+    for (size_t i = 0; i < sizeof reduce / sizeof reduce[0]; i++) {
+        lf_attrs m = {0};
+        m.axes = LF_AXES(LF_DIM_H) | LF_AXES(LF_DIM_W);
+        r = build_one(reduce[i], &m, S(2, 8, 5, 7), NULL, NULL, 0);
+        if (r.g) {
+            CHECK_SHAPE(r.g->ops[r.v].out, 2, 8, 1, 1);
+            CHECK_EQ_I64(lf_op_row_kind(r.g, r.v), LF_ROWS_REDUCTION);
+            lf_graph_free(r.g);
+        }
+        m.axes = LF_AXES(LF_DIM_W);
+        r = build_one(reduce[i], &m, S(2, 8, 5, 7), NULL, NULL, 0);
+        if (r.g) {
+            CHECK_SHAPE(r.g->ops[r.v].out, 2, 8, 5, 1);
+            CHECK_EQ_I64(lf_op_row_kind(r.g, r.v), LF_ROWS_WINDOW);
+            lf_graph_free(r.g);
+        }
+    }
+    r = build_one(LF_OP_GLOBALMAXPOOL, &a, S(1, 32, 7, 7), NULL, NULL, 0);
+    if (r.g) {
+        CHECK_SHAPE(r.g->ops[r.v].out, 1, 32, 1, 1);
+        CHECK_EQ_I64(lf_op_row_kind(r.g, r.v), LF_ROWS_REDUCTION);
+        lf_graph_free(r.g);
+    }
+    /* Resize modes: nearest, linear, cubic */
+    lf_attrs z = {0};
+    z.scale = 2;
+    z.linear = 2;
+    lf_shape x = S(1, 3, 4, 4);
+    CHECK_OK(infer(LF_OP_RESIZE, &z, &x, 1, &out));
+    CHECK_SHAPE(out, 1, 3, 8, 8);
+    z.linear = 3;
+    CHECK_EQ_I64(infer(LF_OP_RESIZE, &z, &x, 1, &out), LF_EGRAPH);
 }
 
 static void test_views(void)
@@ -422,6 +490,25 @@ static void test_views(void)
     CHECK_SHAPE(out, 1, 2, 7, 7);
 }
 
+static void test_channel_shuffle(void)
+{
+    lf_attrs a = {0};
+    a.groups = 2;
+    one_op r = build_one(LF_OP_CHANNELSHUFFLE, &a, S(1, 116, 28, 28), NULL, NULL, 0);
+    if (r.g) {
+        CHECK_SHAPE(r.g->ops[r.v].out, 1, 116, 28, 28);
+        CHECK_EQ_I64(lf_op_row_kind(r.g, r.v), LF_ROWS_WINDOW); /* per pixel */
+        check_window(&r.g->ops[r.v], 1, 1, 0);
+        CHECK_EQ_I64(r.g->ops[r.v].weight_elems + r.g->ops[r.v].macs, 0);
+        lf_graph_free(r.g);
+    }
+    lf_shape out, x = S(1, 116, 28, 28);
+    a.groups = 3;
+    CHECK_EQ_I64(infer(LF_OP_CHANNELSHUFFLE, &a, &x, 1, &out), LF_EGRAPH);
+    a.groups = 0;
+    CHECK_EQ_I64(infer(LF_OP_CHANNELSHUFFLE, &a, &x, 1, &out), LF_EGRAPH);
+}
+
 static void test_names(void)
 {
     const struct {
@@ -436,7 +523,16 @@ static void test_names(void)
         {"Transpose", LF_OP_TRANSPOSE}, {"LayerNormalization", LF_OP_LAYERNORM},
         {"LayerNorm", LF_OP_LAYERNORM}, {"ReduceMean", LF_OP_REDUCEMEAN},
         {"ConvTranspose", LF_OP_CONVTRANSPOSE}, {"Expand", LF_OP_EXPAND},
-        {"MatMul", LF_OP_MATMUL},
+        {"MatMul", LF_OP_MATMUL},     {"ChannelShuffle", LF_OP_CHANNELSHUFFLE},
+        {"Log", LF_OP_LOG},           {"Abs", LF_OP_ABS},
+        {"Reciprocal", LF_OP_RECIPROCAL}, {"Floor", LF_OP_FLOOR},
+        {"Ceil", LF_OP_CEIL},         {"Softplus", LF_OP_SOFTPLUS},
+        {"Elu", LF_OP_ELU},           {"Max", LF_OP_MAX},
+        {"Min", LF_OP_MIN},           {"PRelu", LF_OP_PRELU},
+        {"LogSoftmax", LF_OP_LOGSOFTMAX}, {"ReduceSum", LF_OP_REDUCESUM},
+        {"ReduceMax", LF_OP_REDUCEMAX}, {"ReduceMin", LF_OP_REDUCEMIN},
+        {"ReduceProd", LF_OP_REDUCEPROD}, {"ReduceSumSquare", LF_OP_REDUCESUMSQUARE},
+        {"ReduceL2", LF_OP_REDUCEL2}, {"GlobalMaxPool", LF_OP_GLOBALMAXPOOL},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         CHECK_EQ_I64(lf_op_type_from_name(names[i].name), names[i].t);
@@ -537,7 +633,9 @@ int main(void)
     test_slice_concat();
     test_normalisations();
     test_elementwise();
+    test_more_elementwise();
     test_views();
+    test_channel_shuffle();
     test_names();
     test_row_windows();
     return lf_test_result();
