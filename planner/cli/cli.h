@@ -60,7 +60,17 @@ int lf_cli_int(const lf_cli_command *cmd, const char *name, int64_t def, int64_t
         {"batch", "N", "batch size N of every tensor (default 1)", NULL},                      \
         {"hw", "FILE", "hardware description XML (default: built-in 256 KB accelerator)", NULL}, \
         {"buffer", "SIZE", "override the on-chip buffer size, e.g. 128KB, 1MiB", NULL},        \
-        {"scheme", "NAME", "cost model: lbdf (default) or brr", NULL}
+        {"scheme", "NAME", "cost model: lbdf (default) or brr", NULL},                         \
+        LF_CLI_ONNX_OPTS
+
+/* Options for reading an ONNX model instead of a built-in network. */
+#define LF_CLI_ONNX_OPTS                                                                       \
+    {"onnx", "FILE", "ONNX model to import instead of a built-in network", NULL},              \
+        {"input-shape", "NAME=DIMS", "fix an ONNX input's free dims, e.g. input=1,3,224,224 "   \
+                                     "(several: separate with ';')", NULL},                     \
+        {"no-rewrite", "LIST", "ONNX normalisations to switch off, comma-separated "            \
+                               "(fold-bn, drop-identity, clip, hardswish, silu, fold-pad, "    \
+                               "flatten-concat, split, reshape-flatten, fold-constants)", NULL}
 
 typedef struct lf_cli_session {
     const char *model_name;
@@ -73,6 +83,12 @@ typedef struct lf_cli_session {
  * an exit status after printing the error. */
 int lf_cli_session_open(lf_cli_session *s, const lf_cli_command *cmd);
 void lf_cli_session_close(lf_cli_session *s);
+
+/* Imports the ONNX model at path with the command's --input-shape and
+ * --no-rewrite options; rep may be NULL. Returns 0 or an exit status after
+ * printing the error. */
+typedef struct lf_onnx_report lf_onnx_report;
+int lf_cli_onnx_load(const lf_cli_command *cmd, const char *path, lf_graph **g, lf_onnx_report **rep);
 
 /* Splits a comma-separated list in place and returns the number of items,
  * which may exceed max: only the first max are stored, and callers report
@@ -125,5 +141,6 @@ int lf_cmd_compare(int argc, char **argv);
 int lf_cmd_sweep_buffer(int argc, char **argv);
 int lf_cmd_run(int argc, char **argv);
 int lf_cmd_bench_exec(int argc, char **argv);
+int lf_cmd_import(int argc, char **argv);
 
 #endif

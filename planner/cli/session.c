@@ -33,11 +33,23 @@ int lf_cli_session_open(lf_cli_session *s, const lf_cli_command *cmd)
         s->hw.buffer_bytes = bytes;
     }
     s->model_name = lf_cli_get(cmd, "model");
-    if (!s->model_name)
-        s->model_name = "resnet50";
-    lf_model_options opt = {(int32_t)input, (int32_t)batch};
-    if ((st = lf_model_build(s->model_name, &opt, &s->graph)) != LF_OK)
-        return lf_cli_fail(st);
+    const char *onnx = lf_cli_get(cmd, "onnx");
+    if (onnx) {
+        if (s->model_name)
+            return lf_cli_usage_error(cmd, "give either --model or --onnx, not both");
+        if (input || batch != 1)
+            return lf_cli_usage_error(cmd, "--input-size and --batch apply to built-in networks; "
+                                           "use --input-shape with --onnx");
+        if ((rc = lf_cli_onnx_load(cmd, onnx, &s->graph, NULL)))
+            return rc;
+        s->model_name = s->graph->name;
+    } else {
+        if (!s->model_name)
+            s->model_name = "resnet50";
+        lf_model_options opt = {(int32_t)input, (int32_t)batch};
+        if ((st = lf_model_build(s->model_name, &opt, &s->graph)) != LF_OK)
+            return lf_cli_fail(st);
+    }
     if ((st = lf_cost_model_create(&s->cm, s->graph, &s->hw, scheme)) != LF_OK) {
         lf_cli_session_close(s);
         return lf_cli_fail(st);

@@ -1,0 +1,91 @@
+/* Entry points of the ONNX importer: file or memory -> load -> shapes and
+ * folding -> normalisations -> lowering into the project's IR. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "planner/io/onnx_proto.h"
+#include "planner/io/onnx_report.h"
+
+static lf_status lf__import(const void *bytes, size_t len, const char *path, const char *base_dir,
+                            const lf_onnx_options *opt, lf_graph **out, lf_onnx_report **report)
+{
+    lf__ox_graph g;
+    lf_status st = lf__ox_init(&g, path, opt);
+    if (st != LF_OK)
+        return st;
+    if ((st = lf__ox_load(&g, bytes, len, base_dir)) == LF_OK) {
+        lf__onnx_report_set_file(g.report, g.opset, g.n_nodes);
+        if ((st = lf__ox_infer(&g)) == LF_OK && (st = lf__ox_rewrite(&g)) == LF_OK)
+            st = lf__ox_lower(&g, out);
+    }
+    if (st == LF_OK && report) {
+        *report = g.report;
+        g.report = NULL;
+    }
+    lf__ox_destroy(&g);
+    return st;
+}
+
+lf_status lf_onnx_import(const char *path, const lf_onnx_options *opt, lf_graph **out,
+                         lf_onnx_report **report)
+{
+    *out = NULL;
+    if (report)
+        *report = NULL;
+    int64_t cap = opt && opt->max_file_bytes > 0 ? opt->max_file_bytes : (int64_t)2 << 30;
+    uint8_t *bytes;
+    size_t len;
+    lf_status st = lf__ox_read_capped(path, cap, &bytes, &len);
+    if (st != LF_OK)
+        return st;
+    char dir[4096];
+    lf__ox_dirname(path, dir, sizeof dir);
+    st = lf__import(bytes, len, path, dir, opt, out, report);
+    free(bytes);
+    return st;
+}
+
+lf_status lf_onnx_import_memory(const void *data, size_t len, const char *name,
+                                const lf_onnx_options *opt, lf_graph **out,
+                                lf_onnx_report **report)
+{
+    *out = NULL;
+    if (report)
+        *report = NULL;
+    return lf__import(data, len, name ? name : "(memory)", NULL, opt, out, report);
+}
+
+lf_status lf_onnx_parse_input_shape(const char *spec, lf_onnx_input_shape *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *eq = strrchr(spec, '=');
+    const char *dims = spec;
+    if (eq) {
+        if ((size_t)(eq - spec) >= sizeof out->name)
+            return lf_set_error(LF_EINVAL, "--input-shape '%s': name too long", spec);
+        memcpy(out->name, spec, (size_t)(eq - spec));
+        dims = eq + 1;
+    }
+    const char *p = dims;
+    while (*p) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(p, &end, 10);
+        if (end == p || errno || v <= 0 || v > ((long long)1 << 31))
+            return lf_set_error(LF_EINVAL, "--input-shape '%s': dimensions must be positive integers "
+                                "separated by commas (NAME=1,3,224,224)", spec);
+        if (out->rank == LF_ONNX_MAX_RANK)
+            return lf_set_error(LF_EINVAL, "--input-shape '%s': more than %d dimensions", spec,
+                                LF_ONNX_MAX_RANK);
+        out->dims[out->rank++] = v;
+        p = end;
+        if (*p == ',' || *p == 'x')
+            p++;
+        else if (*p)
+            return lf_set_error(LF_EINVAL, "--input-shape '%s': unexpected '%c'", spec, *p);
+    }
+    if (out->rank == 0)
+        return lf_set_error(LF_EINVAL, "--input-shape '%s': no dimensions", spec);
+    return LF_OK;
+}

@@ -1,0 +1,155 @@
+/* Internals of the ONNX importer (planner/io/onnx_*.c). Not installed.
+ *
+ * The importer works in stages on its own small graph of ONNX values and
+ * nodes (lf__ox_graph), which keeps ONNX's arbitrary ranks and int64 shape
+ * tensors until the very end:
+ *
+ *   onnx_load.c     ModelProto (protobuf-c) -> lf__ox_graph: nodes, attributes,
+ *                   initializers and Constant nodes as constants, size caps
+ *   onnx_tensor.c   TensorProto -> float / int64 arrays (raw_data, typed
+ *                   fields, external data relative to the model file)
+ *   onnx_infer.c    topological order (cycles rejected), static shapes with
+ *                   --input-shape, constant folding of shape chains
+ *   onnx_rewrite.c  the normalisations of DESIGN §10, each switchable and
+ *                   reported
+ *   onnx_lower.c    lf__ox_graph -> lf_graph (the project's IR)
+ *
+ * Only onnx_load.c and onnx_tensor.c see protobuf-c types. */
+#ifndef LF_ONNX_INTERNAL_H
+#define LF_ONNX_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "planner/io/onnx.h"
+#include "planner/util/arena.h"
+#include "planner/util/hashmap.h"
+
+#define LF__OX_MAX_RANK 8
+
+/* ONNX TensorProto.DataType values used here. */
+enum {
+    LF__OX_FLOAT = 1,
+    LF__OX_UINT8 = 2,
+    LF__OX_INT8 = 3,
+    LF__OX_INT32 = 6,
+    LF__OX_INT64 = 7,
+    LF__OX_BOOL = 9,
+    LF__OX_FLOAT16 = 10,
+    LF__OX_DOUBLE = 11
+};
+
+/* A tensor of known values: float32 or int64 (shape tensors, indices). */
+typedef struct lf__ox_data {
+    int32_t rank;
+    int64_t dims[LF__OX_MAX_RANK];
+    int64_t count; /* product of dims */
+    float *f;      /* malloc'd; exactly one of f / i is set */
+    int64_t *i;
+} lf__ox_data;
+
+typedef struct lf__ox_value {
+    const char *name;
+    int32_t elem_type;                /* ONNX data type, 0 when unknown */
+    int32_t rank;                     /* -1 until known */
+    int64_t dims[LF__OX_MAX_RANK];    /* -1: free dimension */
+    const char *dim_param[LF__OX_MAX_RANK]; /* names of free dims (graph inputs) */
+    int32_t producer;                 /* node index; -1 for inputs and constants */
+    int32_t is_input, is_output;
+    int32_t is_const;                 /* initializer, Constant output or folded */
+    lf__ox_data data;                 /* values when is_const (may be absent: shape only) */
+    int32_t n_uses;                   /* live nodes reading it (onnx_infer.c) */
+} lf__ox_value;
+
+typedef struct lf__ox_attr {
+    const char *name;
+    int32_t type;      /* ONNX AttributeProto.AttributeType: 1 f, 2 i, 3 s, 4 t, 6 floats, 7 ints */
+    float f;
+    int64_t i;
+    const char *s;
+    int32_t n;         /* ints / floats count */
+    int64_t *ints;
+    float *floats;
+    int32_t tensor;    /* value id of a TENSOR attribute, -1 otherwise */
+} lf__ox_attr;
+
+typedef struct lf__ox_node {
+    const char *name;  /* the node's name, or "<op>_<index>" when it has none */
+    const char *op;    /* op_type */
+    int32_t n_in, n_out;
+    int32_t *in, *out; /* value ids; -1 for an omitted optional input */
+    int32_t n_attr;
+    lf__ox_attr *attr;
+    int32_t dead;      /* removed by a rewrite or folded */
+    int32_t folded_bn; /* Conv/Gemm: a BatchNormalization was folded in */
+    int32_t clip_known;/* Clip: bounds resolved by the clip rewrite */
+    float clip_min, clip_max;
+    int32_t index;     /* position in the file's node list */
+} lf__ox_node;
+
+typedef struct lf__ox_graph {
+    lf_arena arena;        /* names, attributes, small arrays */
+    const char *path;      /* model file (for messages and external data) */
+    const char *name;
+    int64_t opset;         /* default-domain opset */
+    lf__ox_value *values;
+    int32_t n_values, cap_values;
+    lf__ox_node *nodes;
+    int32_t n_nodes, cap_nodes;
+    int32_t *order;        /* topological order of live nodes (onnx_infer.c) */
+    int32_t n_order;
+    lf_strmap by_name;     /* value name -> id + 1 */
+    lf_onnx_options opt;
+    int64_t const_bytes;   /* bytes of constant data held (capped) */
+    lf_onnx_report *report;
+} lf__ox_graph;
+
+/* ---- graph storage (onnx_graph.c) ---- */
+lf_status lf__ox_init(lf__ox_graph *g, const char *path, const lf_onnx_options *opt);
+void lf__ox_destroy(lf__ox_graph *g);
+/* Finds or creates the value named name; returns its id or a negative status. */
+int32_t lf__ox_value_id(lf__ox_graph *g, const char *name);
+int32_t lf__ox_find(const lf__ox_graph *g, const char *name); /* -1 when absent */
+/* Creates a fresh value with a unique name derived from base. */
+int32_t lf__ox_new_value(lf__ox_graph *g, const char *base);
+/* Appends a node; in/out are copied. Returns its index or a negative status. */
+int32_t lf__ox_add_node(lf__ox_graph *g, const char *name, const char *op, const int32_t *in,
+                        int32_t n_in, const int32_t *out, int32_t n_out);
+const lf__ox_attr *lf__ox_attr_get(const lf__ox_node *n, const char *name);
+int64_t lf__ox_attr_int(const lf__ox_node *n, const char *name, int64_t def);
+float lf__ox_attr_float(const lf__ox_node *n, const char *name, float def);
+const char *lf__ox_attr_str(const lf__ox_node *n, const char *name, const char *def);
+/* Sets a constant's data (takes ownership of d's buffer), counting it against the cap. */
+lf_status lf__ox_set_const(lf__ox_graph *g, int32_t v, lf__ox_data *d);
+void lf__ox_data_free(lf__ox_data *d);
+/* Allocates a float or int64 tensor of the given dims; checks overflow and the caps. */
+lf_status lf__ox_data_alloc(lf__ox_graph *g, lf__ox_data *d, int is_int, int32_t rank,
+                            const int64_t *dims);
+/* The one error line: "FILE: node 'NAME' (Op): message". node < 0 omits the node. */
+lf_status lf__ox_fail(const lf__ox_graph *g, int32_t node, lf_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* Records a rewrite in the report: kind, the node it applied to and why. */
+void lf__ox_note(lf__ox_graph *g, lf_onnx_rewrite kind, int32_t node, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* Element count of dims with overflow and cap checks; -1 on overflow. */
+int64_t lf__ox_count(const int64_t *dims, int32_t rank);
+
+/* ---- stages ---- */
+/* onnx_load.c: parses the bytes of a ModelProto into g. base_dir is where
+ * external data files are looked up (NULL: external data is refused). */
+lf_status lf__ox_load(lf__ox_graph *g, const void *bytes, size_t len, const char *base_dir);
+/* onnx_infer.c */
+lf_status lf__ox_toposort(lf__ox_graph *g);
+lf_status lf__ox_infer(lf__ox_graph *g);
+/* onnx_rewrite.c */
+lf_status lf__ox_rewrite(lf__ox_graph *g);
+/* onnx_lower.c */
+lf_status lf__ox_lower(lf__ox_graph *g, lf_graph **out);
+
+#endif

@@ -1,0 +1,104 @@
+/* The import report: which normalisation applied where, and why. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "planner/io/onnx_report.h"
+
+typedef struct lf__onnx_line {
+    lf_onnx_rewrite kind;
+    char *node;
+    char *why;
+} lf__onnx_line;
+
+struct lf_onnx_report {
+    lf__onnx_line *lines;
+    int32_t n, cap;
+    int32_t counts[LF_ONNX_REWRITE_COUNT];
+    int64_t opset;
+    int32_t nodes;
+};
+
+static const char *const lf__rewrite_names[LF_ONNX_REWRITE_COUNT] = {
+    [LF_ONNX_FOLD_CONSTANTS] = "fold-constants", [LF_ONNX_FOLD_BN] = "fold-bn",
+    [LF_ONNX_DROP_IDENTITY] = "drop-identity",   [LF_ONNX_CLIP] = "clip",
+    [LF_ONNX_HARDSWISH] = "hardswish",           [LF_ONNX_SILU] = "silu",
+    [LF_ONNX_FOLD_PAD] = "fold-pad",             [LF_ONNX_FLATTEN_CONCAT] = "flatten-concat",
+    [LF_ONNX_SPLIT] = "split",                   [LF_ONNX_RESHAPE_FLATTEN] = "reshape-flatten",
+};
+
+const char *lf_onnx_rewrite_name(lf_onnx_rewrite k)
+{
+    return ((int)k >= 0 && k < LF_ONNX_REWRITE_COUNT) ? lf__rewrite_names[k] : "?";
+}
+
+lf_onnx_rewrite lf_onnx_rewrite_from_name(const char *name)
+{
+    for (int k = 0; k < LF_ONNX_REWRITE_COUNT; k++)
+        if (strcmp(lf__rewrite_names[k], name) == 0)
+            return (lf_onnx_rewrite)k;
+    return LF_ONNX_REWRITE_COUNT;
+}
+
+lf_onnx_report *lf__onnx_report_create(void) { return calloc(1, sizeof(lf_onnx_report)); }
+
+void lf_onnx_report_free(lf_onnx_report *r)
+{
+    if (!r)
+        return;
+    for (int32_t i = 0; i < r->n; i++) {
+        free(r->lines[i].node);
+        free(r->lines[i].why);
+    }
+    free(r->lines);
+    free(r);
+}
+
+void lf__onnx_report_add(lf_onnx_report *r, lf_onnx_rewrite kind, const char *node, const char *why)
+{
+    if (!r || (int)kind < 0 || kind >= LF_ONNX_REWRITE_COUNT)
+        return;
+    r->counts[kind]++;
+    if (r->n == r->cap) {
+        int32_t cap = r->cap ? 2 * r->cap : 64;
+        lf__onnx_line *nl = realloc(r->lines, (size_t)cap * sizeof *nl);
+        if (!nl)
+            return;
+        r->lines = nl;
+        r->cap = cap;
+    }
+    lf__onnx_line *l = &r->lines[r->n];
+    l->kind = kind;
+    l->node = strdup(node ? node : "");
+    l->why = strdup(why ? why : "");
+    if (!l->node || !l->why) {
+        free(l->node);
+        free(l->why);
+        return;
+    }
+    r->n++;
+}
+
+void lf__onnx_report_set_file(lf_onnx_report *r, int64_t opset, int32_t nodes)
+{
+    if (r) {
+        r->opset = opset;
+        r->nodes = nodes;
+    }
+}
+
+int32_t lf_onnx_report_count(const lf_onnx_report *r, lf_onnx_rewrite k)
+{
+    return (r && (int)k >= 0 && k < LF_ONNX_REWRITE_COUNT) ? r->counts[k] : 0;
+}
+
+int64_t lf_onnx_report_opset(const lf_onnx_report *r) { return r ? r->opset : 0; }
+int32_t lf_onnx_report_nodes(const lf_onnx_report *r) { return r ? r->nodes : 0; }
+
+void lf_onnx_report_write(const lf_onnx_report *r, FILE *f)
+{
+    if (!r)
+        return;
+    for (int32_t i = 0; i < r->n; i++)
+        fprintf(f, "  %-16s %s: %s\n", lf__rewrite_names[r->lines[i].kind], r->lines[i].node,
+                r->lines[i].why);
+}

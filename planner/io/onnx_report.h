@@ -1,0 +1,13 @@
+/* The import report (internal constructor side; readers use planner/io/onnx.h). */
+#ifndef LF_ONNX_REPORT_H
+#define LF_ONNX_REPORT_H
+
+#include "planner/io/onnx.h"
+
+lf_onnx_report *lf__onnx_report_create(void);
+/* Appends one rewrite line; silently drops it when out of memory (the
+ * report is informational and must never fail an import). */
+void lf__onnx_report_add(lf_onnx_report *r, lf_onnx_rewrite kind, const char *node, const char *why);
+void lf__onnx_report_set_file(lf_onnx_report *r, int64_t opset, int32_t nodes);
+
+#endif

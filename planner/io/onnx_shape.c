@@ -1,0 +1,504 @@
+/* One shape rule per supported ONNX op (any rank up to 8). Opset
+ * differences (attributes that became inputs: Split, Slice, Squeeze,
+ * Unsqueeze, Pad, ReduceMean, Resize/Upsample) are resolved here. */
+#include <string.h>
+
+#include "planner/io/onnx_infer.h"
+#include "planner/io/onnx_ops.h"
+
+int32_t lf__ox_axis(int64_t axis, int32_t rank)
+{
+    if (axis < 0)
+        axis += rank;
+    return (axis >= 0 && axis < rank) ? (int32_t)axis : -1;
+}
+
+int lf__ox_broadcast(const int64_t *a, int32_t ra, const int64_t *b, int32_t rb, int64_t *out, int32_t *rout)
+{
+    int32_t r = ra > rb ? ra : rb;
+    for (int32_t k = 0; k < r; k++) {
+        int64_t x = k - (r - ra) >= 0 ? a[k - (r - ra)] : 1;
+        int64_t y = k - (r - rb) >= 0 ? b[k - (r - rb)] : 1;
+        if (x != y && x != 1 && y != 1)
+            return 0;
+        out[k] = x == 1 ? y : x;
+    }
+    *rout = r;
+    return 1;
+}
+
+const lf__ox_data *lf__ox_const_of(const lf__ox_graph *g, const lf__ox_node *n, int32_t k)
+{
+    if (k >= n->n_in || n->in[k] < 0)
+        return NULL;
+    const lf__ox_value *v = &g->values[n->in[k]];
+    if (!v->is_const || (!v->data.i && !v->data.f))
+        return NULL;
+    return &v->data;
+}
+
+int lf__ox_int_list(const lf__ox_graph *g, const lf__ox_node *n, const char *attr, int32_t input,
+                    int64_t *out, int32_t max, int32_t *count)
+{
+    const lf__ox_attr *a = attr ? lf__ox_attr_get(n, attr) : NULL;
+    if (a && a->type == 7) {
+        if (a->n > max)
+            return -1;
+        memcpy(out, a->ints, (size_t)a->n * sizeof *out);
+        *count = a->n;
+        return 1;
+    }
+    if (input >= 0 && input < n->n_in && n->in[input] >= 0) {
+        const lf__ox_data *d = lf__ox_const_of(g, n, input);
+        if (!d || d->count > max)
+            return -1;
+        for (int64_t k = 0; k < d->count; k++)
+            out[k] = d->i ? d->i[k] : (int64_t)d->f[k];
+        *count = (int32_t)d->count;
+        return 1;
+    }
+    *count = 0;
+    return 0;
+}
+
+static void lf__set(lf__ox_graph *g, const lf__ox_node *n, int32_t k, const int64_t *dims, int32_t rank,
+                    int32_t elem)
+{
+    if (k >= n->n_out || n->out[k] < 0)
+        return;
+    lf__ox_value *v = &g->values[n->out[k]];
+    v->rank = rank;
+    memcpy(v->dims, dims, (size_t)rank * sizeof *dims);
+    v->elem_type = elem;
+}
+
+lf_status lf__ox_window(lf__ox_graph *g, int32_t i, const int64_t *x, int32_t rank, int is_conv_t,
+                        lf__ox_window_geom *w)
+{
+    const lf__ox_node *n = &g->nodes[i];
+    int32_t sp = rank - 2, cnt;
+    memset(w, 0, sizeof *w);
+    w->spatial = sp;
+    if (sp < 1 || sp > 3)
+        return lf__ox_fail(g, i, LF_EUNSUPPORTED, "input of rank %d (1 to 3 spatial axes are supported)",
+                           (int)rank);
+    int64_t buf[16];
+    for (int32_t k = 0; k < sp; k++)
+        w->k[k] = w->s[k] = w->d[k] = 1;
+    if (lf__ox_int_list(g, n, "kernel_shape", -1, buf, 16, &cnt) == 1 && cnt == sp)
+        memcpy(w->k, buf, (size_t)sp * sizeof *buf);
+    else if (n->n_in > 1 && n->in[1] >= 0 && g->values[n->in[1]].rank == rank)
+        memcpy(w->k, g->values[n->in[1]].dims + 2, (size_t)sp * sizeof *buf);
+    else
+        return lf__ox_fail(g, i, LF_EPARSE, "kernel_shape missing or of the wrong length");
+    if (lf__ox_int_list(g, n, "strides", -1, buf, 16, &cnt) == 1 && cnt == sp)
+        memcpy(w->s, buf, (size_t)sp * sizeof *buf);
+    if (lf__ox_int_list(g, n, "dilations", -1, buf, 16, &cnt) == 1 && cnt == sp)
+        memcpy(w->d, buf, (size_t)sp * sizeof *buf);
+    if (lf__ox_int_list(g, n, "pads", -1, buf, 16, &cnt) == 1 && cnt == 2 * sp)
+        memcpy(w->pads, buf, (size_t)(2 * sp) * sizeof *buf);
+    for (int32_t k = 0; k < sp; k++) {
+        if (w->k[k] <= 0 || w->s[k] <= 0 || w->d[k] <= 0 || w->k[k] > 65536 || w->s[k] > 65536 ||
+            w->d[k] > 65536 || w->pads[k] < 0 || w->pads[k + sp] < 0 || w->pads[k] > 65536 ||
+            w->pads[k + sp] > 65536)
+            return lf__ox_fail(g, i, LF_ERANGE, "kernel, stride, dilation or padding out of range");
+    }
+    w->ceil_mode = (int32_t)lf__ox_attr_int(n, "ceil_mode", 0);
+    const char *ap = lf__ox_attr_str(n, "auto_pad", "NOTSET");
+    for (int32_t k = 0; k < sp; k++) {
+        int64_t in = x[k + 2], ek = (w->k[k] - 1) * w->d[k] + 1;
+        if (is_conv_t) {
+            w->out[k] = w->s[k] * (in - 1) + ek - w->pads[k] - w->pads[k + sp];
+            continue;
+        }
+        if (strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0) {
+            int64_t out = (in + w->s[k] - 1) / w->s[k];
+            int64_t total = (out - 1) * w->s[k] + ek - in;
+            if (total < 0)
+                total = 0;
+            int64_t small = total / 2;
+            w->pads[k] = ap[5] == 'U' ? small : total - small;
+            w->pads[k + sp] = total - w->pads[k];
+        } else if (strcmp(ap, "VALID") == 0) {
+            w->pads[k] = w->pads[k + sp] = 0;
+        }
+        int64_t span = in + w->pads[k] + w->pads[k + sp] - ek;
+        if (span < 0)
+            return lf__ox_fail(g, i, LF_EGRAPH, "window of %lld larger than the padded input of %lld",
+                               (long long)ek, (long long)(in + w->pads[k] + w->pads[k + sp]));
+        int64_t out = w->ceil_mode ? (span + w->s[k] - 1) / w->s[k] + 1 : span / w->s[k] + 1;
+        if (w->ceil_mode && (out - 1) * w->s[k] >= in + w->pads[k])
+            out--;
+        w->out[k] = out;
+    }
+    if (is_conv_t) {
+        int64_t op[8] = {0};
+        if (lf__ox_int_list(g, n, "output_padding", -1, buf, 16, &cnt) == 1 && cnt == sp)
+            memcpy(op, buf, (size_t)sp * sizeof *buf);
+        for (int32_t k = 0; k < sp; k++)
+            w->out[k] += op[k];
+        if (lf__ox_int_list(g, n, "output_shape", -1, buf, 16, &cnt) == 1)
+            return lf__ox_fail(g, i, LF_EUNSUPPORTED, "output_shape is not supported (give pads)");
+    }
+    for (int32_t k = 0; k < sp; k++)
+        if (w->out[k] <= 0)
+            return lf__ox_fail(g, i, LF_EGRAPH, "empty output along spatial axis %d", (int)k);
+    return LF_OK;
+}
+
+/* Squeeze/Unsqueeze/Reduce* axes from the attribute (old opsets) or input 1. */
+static int lf__axes(const lf__ox_graph *g, const lf__ox_node *n, int64_t *axes, int32_t *cnt)
+{
+    return lf__ox_int_list(g, n, "axes", 1, axes, LF__OX_MAX_RANK, cnt);
+}
+
+lf_status lf__ox_shape_node(lf__ox_graph *g, int32_t i)
+{
+    lf__ox_node *n = &g->nodes[i];
+    const char *op = n->op;
+    const lf__ox_op_rule *rule = lf__ox_op_rule_of(op);
+    if (!rule)
+        return lf__ox_fail(g, i, LF_EUNSUPPORTED, "op type %s is not supported", op);
+    if (n->n_in < rule->min_in || (rule->max_in >= 0 && n->n_in > rule->max_in))
+        return lf__ox_fail(g, i, LF_EPARSE, "%d inputs (expected %d to %d)", (int)n->n_in, (int)rule->min_in,
+                           (int)rule->max_in);
+    for (int32_t k = 0; k < rule->min_in; k++)
+        if (n->in[k] < 0)
+            return lf__ox_fail(g, i, LF_EPARSE, "required input %d is empty", (int)k);
+    if (n->n_out < 1 || n->out[0] < 0)
+        return lf__ox_fail(g, i, LF_EPARSE, "no output");
+    const lf__ox_value *x = &g->values[n->in[0] >= 0 ? n->in[0] : 0];
+    int32_t r = x->rank, cnt = 0;
+    int64_t d[LF__OX_MAX_RANK], buf[64];
+    memcpy(d, x->dims, sizeof d);
+    int32_t et = x->elem_type ? x->elem_type : LF__OX_FLOAT;
+    switch (rule->shape) {
+    case LF__OX_SH_SAME:
+        for (int32_t k = 0; k < n->n_out; k++)
+            lf__set(g, n, k, d, r, et);
+        return LF_OK;
+    case LF__OX_SH_BROADCAST:
+        for (int32_t k = 1; k < n->n_in; k++) {
+            const lf__ox_value *y = &g->values[n->in[k]];
+            int64_t o[LF__OX_MAX_RANK];
+            int32_t ro;
+            if (!lf__ox_broadcast(d, r, y->dims, y->rank, o, &ro))
+                return lf__ox_fail(g, i, LF_EGRAPH, "input %d does not broadcast with input 0", (int)k);
+            memcpy(d, o, sizeof o);
+            r = ro;
+        }
+        if (strcmp(op, "Where") == 0)
+            et = g->values[n->in[1]].elem_type;
+        if (strcmp(op, "Equal") == 0 || strcmp(op, "Less") == 0 || strcmp(op, "Greater") == 0)
+            et = LF__OX_BOOL;
+        lf__set(g, n, 0, d, r, et);
+        return LF_OK;
+    case LF__OX_SH_WINDOW: {
+        lf__ox_window_geom w;
+        int is_t = strcmp(op, "ConvTranspose") == 0;
+        lf_status st = lf__ox_window(g, i, x->dims, r, is_t, &w);
+        if (st != LF_OK)
+            return st;
+        if (strcmp(op, "Conv") == 0 || is_t) {
+            const lf__ox_value *wt = &g->values[n->in[1]];
+            int64_t groups = lf__ox_attr_int(n, "group", 1);
+            if (wt->rank != r || groups <= 0 || x->dims[1] % groups)
+                return lf__ox_fail(g, i, LF_EGRAPH, "weight of rank %d or group %lld does not fit the input",
+                                   (int)wt->rank, (long long)groups);
+            if (!is_t && wt->dims[1] * groups != x->dims[1])
+                return lf__ox_fail(g, i, LF_EGRAPH, "weight expects %lld input channels, the input has %lld",
+                                   (long long)(wt->dims[1] * groups), (long long)x->dims[1]);
+            if (is_t && wt->dims[0] != x->dims[1])
+                return lf__ox_fail(g, i, LF_EGRAPH, "weight expects %lld input channels, the input has %lld",
+                                   (long long)wt->dims[0], (long long)x->dims[1]);
+            d[1] = is_t ? wt->dims[1] * groups : wt->dims[0];
+        }
+        for (int32_t k = 0; k < w.spatial; k++)
+            d[k + 2] = w.out[k];
+        for (int32_t k = 0; k < n->n_out; k++)
+            lf__set(g, n, k, d, r, et);
+        return LF_OK;
+    }
+    case LF__OX_SH_GLOBAL_POOL:
+        if (r < 3)
+            return lf__ox_fail(g, i, LF_EGRAPH, "input of rank %d (at least 3)", (int)r);
+        for (int32_t k = 2; k < r; k++)
+            d[k] = 1;
+        lf__set(g, n, 0, d, r, et);
+        return LF_OK;
+    case LF__OX_SH_GEMM: {
+        const lf__ox_value *b = &g->values[n->in[1]];
+        if (r != 2 || b->rank != 2)
+            return lf__ox_fail(g, i, LF_EGRAPH, "Gemm needs two matrices, got ranks %d and %d", (int)r,
+                               (int)b->rank);
+        int ta = lf__ox_attr_int(n, "transA", 0) != 0, tb = lf__ox_attr_int(n, "transB", 0) != 0;
+        int64_t m = x->dims[ta], ka = x->dims[1 - ta], kb = b->dims[tb], nn = b->dims[1 - tb];
+        if (ka != kb)
+            return lf__ox_fail(g, i, LF_EGRAPH, "inner dimensions %lld and %lld differ", (long long)ka,
+                               (long long)kb);
+        int64_t o[2] = {m, nn};
+        lf__set(g, n, 0, o, 2, et);
+        return LF_OK;
+    }
+    case LF__OX_SH_MATMUL: {
+        const lf__ox_value *b = &g->values[n->in[1]];
+        if (r < 1 || b->rank < 1)
+            return lf__ox_fail(g, i, LF_EGRAPH, "MatMul of scalars");
+        int64_t a2[LF__OX_MAX_RANK + 1], b2[LF__OX_MAX_RANK + 1], o[LF__OX_MAX_RANK];
+        int32_t ra = r, rb = b->rank, ro;
+        memcpy(a2, x->dims, sizeof x->dims);
+        memcpy(b2, b->dims, sizeof b->dims);
+        if (ra == 1) { a2[1] = a2[0]; a2[0] = 1; ra = 2; }
+        if (rb == 1) { b2[1] = 1; rb = 2; }
+        if (a2[ra - 1] != b2[rb - 2])
+            return lf__ox_fail(g, i, LF_EGRAPH, "inner dimensions %lld and %lld differ",
+                               (long long)a2[ra - 1], (long long)b2[rb - 2]);
+        if (!lf__ox_broadcast(a2, ra - 2, b2, rb - 2, o, &ro))
+            return lf__ox_fail(g, i, LF_EGRAPH, "batch dimensions do not broadcast");
+        if (x->rank > 1)
+            o[ro++] = a2[ra - 2];
+        if (b->rank > 1)
+            o[ro++] = b2[rb - 1];
+        lf__set(g, n, 0, o, ro, et);
+        return LF_OK;
+    }
+    case LF__OX_SH_FLATTEN: {
+        int64_t axis = lf__ox_attr_int(n, "axis", 1);
+        if (axis < 0)
+            axis += r;
+        if (axis < 0 || axis > r)
+            return lf__ox_fail(g, i, LF_EPARSE, "axis %lld out of range", (long long)axis);
+        int64_t o[2] = {lf__ox_count(d, (int32_t)axis), lf__ox_count(d + axis, r - (int32_t)axis)};
+        lf__set(g, n, 0, o, 2, et);
+        return LF_OK;
+    }
+    case LF__OX_SH_RESHAPE: {
+        int64_t t[LF__OX_MAX_RANK];
+        if (lf__ox_int_list(g, n, "shape", 1, t, LF__OX_MAX_RANK, &cnt) != 1)
+            return lf__ox_fail(g, i, LF_EUNSUPPORTED, "the target shape is not a constant (static shapes only)");
+        int64_t total = lf__ox_count(d, r), known = 1;
+        int32_t infer = -1;
+        int allowzero = lf__ox_attr_int(n, "allowzero", 0) != 0;
+        for (int32_t k = 0; k < cnt; k++) {
+            if (t[k] == 0 && !allowzero) {
+                if (k >= r)
+                    return lf__ox_fail(g, i, LF_EGRAPH, "target dimension %d copies a missing input dimension", (int)k);
+                t[k] = d[k];
+            }
+            if (t[k] == -1) {
+                if (infer >= 0)
+                    return lf__ox_fail(g, i, LF_EGRAPH, "two inferred (-1) dimensions");
+                infer = k;
+            } else if (t[k] < 0) {
+                return lf__ox_fail(g, i, LF_EGRAPH, "negative target dimension %lld", (long long)t[k]);
+            } else {
+                if (t[k] && known > INT64_MAX / t[k])
+                    return lf__ox_fail(g, i, LF_ERANGE, "target shape overflows");
+                known *= t[k];
+            }
+        }
+        if (infer >= 0)
+            t[infer] = known ? total / known : 0;
+        if (lf__ox_count(t, cnt) != total)
+            return lf__ox_fail(g, i, LF_EGRAPH, "cannot reshape %lld elements to %lld", (long long)total,
+                               (long long)lf__ox_count(t, cnt));
+        lf__set(g, n, 0, t, cnt, et);
+        return LF_OK;
+    }
+    case LF__OX_SH_TRANSPOSE: {
+        int64_t perm[LF__OX_MAX_RANK], o[LF__OX_MAX_RANK];
+        int seen[LF__OX_MAX_RANK] = {0};
+        if (lf__ox_int_list(g, n, "perm", -1, perm, LF__OX_MAX_RANK, &cnt) != 1) {
+            cnt = r;
+            for (int32_t k = 0; k < r; k++)
+                perm[k] = r - 1 - k;
+        }
+        if (cnt != r)
+            return lf__ox_fail(g, i, LF_EGRAPH, "perm of length %d for rank %d", (int)cnt, (int)r);
+        for (int32_t k = 0; k < r; k++) {
+            if (perm[k] < 0 || perm[k] >= r || seen[perm[k]]++)
+                return lf__ox_fail(g, i, LF_EGRAPH, "perm is not a permutation");
+            o[k] = d[perm[k]];
+        }
+        lf__set(g, n, 0, o, r, et);
+        return LF_OK;
+    }
+    case LF__OX_SH_CONCAT: {
+        int32_t axis = lf__ox_axis(lf__ox_attr_int(n, "axis", 1), r);
+        if (axis < 0)
+            return lf__ox_fail(g, i, LF_EPARSE, "axis out of range");
+        for (int32_t k = 1; k < n->n_in; k++) {
+            const lf__ox_value *y = &g->values[n->in[k]];
+            if (y->rank != r)
+                return lf__ox_fail(g, i, LF_EGRAPH, "input %d has rank %d, input 0 rank %d", (int)k,
+                                   (int)y->rank, (int)r);
+            for (int32_t q = 0; q < r; q++)
+                if (q != axis && y->dims[q] != x->dims[q])
+                    return lf__ox_fail(g, i, LF_EGRAPH, "input %d differs from input 0 in dimension %d", (int)k,
+                                       (int)q);
+            d[axis] += y->dims[axis];
+        }
+        lf__set(g, n, 0, d, r, et);
+        return LF_OK;
+    }
+    case LF__OX_SH_SPLIT: {
+        int32_t axis = lf__ox_axis(lf__ox_attr_int(n, "axis", 0), r);
+        if (axis < 0)
+            return lf__ox_fail(g, i, LF_EPARSE, "axis out of range");
+        int got = lf__ox_int_list(g, n, "split", 1, buf, 64, &cnt);
+        if (got < 0)
+            return lf__ox_fail(g, i, LF_EUNSUPPORTED, "split sizes are not constant");
+        if (got == 0) {
+            int64_t parts = n->n_out, each = (d[axis] + parts - 1) / parts;
+            if (n->n_out > 64)
+                return lf__ox_fail(g, i, LF_ERANGE, "more than 64 outputs");
+            for (int32_t k = 0; k < n->n_out; k++) {
+                int64_t left = d[axis] - k * each;
+                buf[k] = left < each ? (left > 0 ? left : 0) : each;
+            }
+            cnt = n->n_out;
+        }
+        int64_t sum = 0;
+        for (int32_t k = 0; k < cnt; k++)
+            sum += buf[k] >= 0 ? buf[k] : -1;
+        if (cnt != n->n_out || sum != d[axis])
+            return lf__ox_fail(g, i, LF_EGRAPH, "split sizes do not add up to %lld over %d outputs",
+                               (long long)d[axis], (int)n->n_out);
+        for (int32_t k = 0; k < cnt; k++) {
+            int64_t o[LF__OX_MAX_RANK];
+            memcpy(o, d, sizeof o);
+            o[axis] = buf[k];
+            lf__set(g, n, k, o, r, et);
+        }
+        return LF_OK;
+    }
+    case LF__OX_SH_SLICE: {
+        lf__ox_slice sl;
+        lf_status st = lf__ox_slice_params(g, i, &sl);
+        if (st != LF_OK)
+            return st;
+        for (int32_t k = 0; k < r; k++)
+            d[k] = sl.len[k];
+        lf__set(g, n, 0, d, r, et);
+        return LF_OK;
+    }
+    case LF__OX_SH_SQUEEZE: {
+        int64_t axes[LF__OX_MAX_RANK], o[LF__OX_MAX_RANK];
+        int drop[LF__OX_MAX_RANK] = {0};
+        int32_t ro = 0;
+        if (lf__axes(g, n, axes, &cnt) < 0)
+            return lf__ox_fail(g, i, LF_EUNSUPPORTED, "axes are not constant");
+        for (int32_t k = 0; k < cnt; k++) {
+            int32_t a = lf__ox_axis(axes[k], r);
+            if (a < 0 || d[a] != 1)
+                return lf__ox_fail(g, i, LF_EGRAPH, "axis %lld is not a dimension of size 1", (long long)axes[k]);
+            drop[a] = 1;
+        }
+        for (int32_t k = 0; k < r; k++)
+            if (!(cnt ? drop[k] : d[k] == 1))
+                o[ro++] = d[k];
+        lf__set(g, n, 0, o, ro, et);
+        return LF_OK;
+    }
+    case LF__OX_SH_UNSQUEEZE: {
+        int64_t axes[LF__OX_MAX_RANK], o[LF__OX_MAX_RANK];
+        int add[LF__OX_MAX_RANK] = {0};
+        if (lf__axes(g, n, axes, &cnt) != 1 || r + cnt > LF__OX_MAX_RANK)
+            return lf__ox_fail(g, i, LF_EUNSUPPORTED, "axes missing, not constant or rank above %d",
+                               LF__OX_MAX_RANK);
+        int32_t ro = r + cnt;
+        for (int32_t k = 0; k < cnt; k++) {
+            int32_t a = lf__ox_axis(axes[k], ro);
+            if (a < 0 || add[a]++)
+                return lf__ox_fail(g, i, LF_EGRAPH, "axis %lld out of range or repeated", (long long)axes[k]);
+        }
+        for (int32_t k = 0, q = 0; k < ro; k++)
+            o[k] = add[k] ? 1 : d[q++];
+        lf__set(g, n, 0, o, ro, et);
+        return LF_OK;
+    }
+    case LF__OX_SH_PAD: {
+        int64_t pads[2 * LF__OX_MAX_RANK];
+        if (lf__ox_int_list(g, n, "pads", 1, pads, 2 * LF__OX_MAX_RANK, &cnt) != 1 || cnt != 2 * r)
+            return lf__ox_fail(g, i, LF_EUNSUPPORTED, "pads missing, not constant or of the wrong length");
+        if (n->n_in > 3 && n->in[3] >= 0)
+            return lf__ox_fail(g, i, LF_EUNSUPPORTED, "the axes input is not supported");
+        for (int32_t k = 0; k < r; k++) {
+            d[k] += pads[k] + pads[k + r];
+            if (pads[k] < -65536 || pads[k] > 65536 || pads[k + r] < -65536 || pads[k + r] > 65536 || d[k] <= 0)
+                return lf__ox_fail(g, i, LF_ERANGE, "padding out of range");
+        }
+        lf__set(g, n, 0, d, r, et);
+        return LF_OK;
+    }
+    case LF__OX_SH_RESIZE: {
+        double scales[LF__OX_MAX_RANK];
+        int64_t sizes[LF__OX_MAX_RANK];
+        lf_status st = lf__ox_resize_params(g, i, scales, sizes);
+        if (st != LF_OK)
+            return st;
+        lf__set(g, n, 0, sizes, r, et);
+        return LF_OK;
+    }
+    case LF__OX_SH_SHAPE: {
+        int64_t start = lf__ox_attr_int(n, "start", 0), end = lf__ox_attr_int(n, "end", r);
+        if (start < 0) start += r;
+        if (end < 0) end += r;
+        if (start < 0) start = 0;
+        if (end > r) end = r;
+        int64_t o[1] = {end > start ? end - start : 0};
+        lf__set(g, n, 0, o, 1, LF__OX_INT64);
+        return LF_OK;
+    }
+    case LF__OX_SH_GATHER: {
+        const lf__ox_value *ix = &g->values[n->in[1]];
+        int32_t axis = lf__ox_axis(lf__ox_attr_int(n, "axis", 0), r);
+        if (axis < 0 || r - 1 + ix->rank > LF__OX_MAX_RANK)
+            return lf__ox_fail(g, i, LF_EPARSE, "axis out of range");
+        int64_t o[LF__OX_MAX_RANK];
+        int32_t ro = 0;
+        for (int32_t k = 0; k < axis; k++)
+            o[ro++] = d[k];
+        for (int32_t k = 0; k < ix->rank; k++)
+            o[ro++] = ix->dims[k];
+        for (int32_t k = axis + 1; k < r; k++)
+            o[ro++] = d[k];
+        lf__set(g, n, 0, o, ro, et);
+        return LF_OK;
+    }
+    case LF__OX_SH_CONSTANT_OF_SHAPE: {
+        int64_t t[LF__OX_MAX_RANK];
+        if (lf__ox_int_list(g, n, NULL, 0, t, LF__OX_MAX_RANK, &cnt) != 1)
+            return lf__ox_fail(g, i, LF_EUNSUPPORTED, "shape is not constant");
+        lf__set(g, n, 0, t, cnt, LF__OX_FLOAT);
+        return LF_OK;
+    }
+    case LF__OX_SH_REDUCE: {
+        int64_t axes[LF__OX_MAX_RANK], o[LF__OX_MAX_RANK];
+        int red[LF__OX_MAX_RANK] = {0};
+        int32_t ro = 0;
+        int keep = lf__ox_attr_int(n, "keepdims", 1) != 0;
+        if (lf__axes(g, n, axes, &cnt) < 0)
+            return lf__ox_fail(g, i, LF_EUNSUPPORTED, "axes are not constant");
+        if (cnt == 0 && lf__ox_attr_int(n, "noop_with_empty_axes", 0))
+            return lf__ox_fail(g, i, LF_EUNSUPPORTED, "noop_with_empty_axes is not supported");
+        for (int32_t k = 0; k < cnt; k++) {
+            int32_t a = lf__ox_axis(axes[k], r);
+            if (a < 0)
+                return lf__ox_fail(g, i, LF_EGRAPH, "axis %lld out of range", (long long)axes[k]);
+            red[a] = 1;
+        }
+        for (int32_t k = 0; k < r; k++) {
+            if (cnt == 0 || red[k]) {
+                if (keep)
+                    o[ro++] = 1;
+            } else {
+                o[ro++] = d[k];
+            }
+        }
+        lf__set(g, n, 0, o, ro, et);
+        return LF_OK;
+    }
+    }
+    return lf__ox_fail(g, i, LF_EUNSUPPORTED, "op type %s is not supported", op);
+}

@@ -1,0 +1,119 @@
+#!/usr/bin/python3
+"""Writes the small ONNX fixtures of tests/cli/onnx_*.sh and test_onnx.c.
+
+Run from anywhere: /usr/bin/python3 tests/data/onnx/make_fixtures.py
+(needs python3-onnx; the generated files are committed, so the tests do not).
+"""
+import os
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+rng = np.random.default_rng(0)
+
+
+def save(model, name):
+    onnx.save(model, os.path.join(HERE, name))
+
+
+def inp(name, dims):
+    return helper.make_tensor_value_info(name, TensorProto.FLOAT, dims)
+
+
+def init(name, shape):
+    return numpy_helper.from_array(rng.standard_normal(shape).astype(np.float32), name)
+
+
+def model(nodes, inputs, outputs, inits=(), opset=13):
+    g = helper.make_graph(nodes, "g", inputs, outputs, list(inits))
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)], producer_name="fixtures")
+
+
+def tiny():
+    """Conv -> BN -> Relu -> HardSigmoid*x -> Pad -> Conv -> Sigmoid*x -> Concat(Concat) -> GAP -> Reshape -> Gemm,
+    plus a shape chain that folds to Reshape's target."""
+    bn = [numpy_helper.from_array(np.abs(rng.standard_normal(8)).astype(np.float32) + 0.5, "bn.scale"),
+          init("bn.bias", (8,)), init("bn.mean", (8,)),
+          numpy_helper.from_array(np.abs(rng.standard_normal(8)).astype(np.float32) + 0.5, "bn.var")]
+    nodes = [
+        helper.make_node("Conv", ["x", "c1.w", "c1.b"], ["c1"], name="conv1", pads=[1, 1, 1, 1]),
+        helper.make_node("BatchNormalization", ["c1", "bn.scale", "bn.bias", "bn.mean", "bn.var"], ["b1"],
+                         name="bn1", epsilon=1e-3),
+        helper.make_node("Relu", ["b1"], ["r1"], name="relu1"),
+        helper.make_node("HardSigmoid", ["r1"], ["hs"], name="hsig", alpha=1.0 / 6, beta=0.5),
+        helper.make_node("Mul", ["r1", "hs"], ["hw"], name="hswish"),
+        helper.make_node("Pad", ["hw", "pads"], ["p"], name="pad", mode="constant"),
+        helper.make_node("Conv", ["p", "c2.w"], ["c2"], name="conv2"),
+        helper.make_node("Sigmoid", ["c2"], ["sg"], name="sig"),
+        helper.make_node("Mul", ["c2", "sg"], ["silu"], name="silu"),
+        helper.make_node("Identity", ["silu"], ["id"], name="ident"),
+        helper.make_node("Concat", ["id", "hw"], ["cat0"], name="cat_inner", axis=1),
+        helper.make_node("Concat", ["cat0", "id"], ["cat1"], name="cat_outer", axis=1),
+        helper.make_node("GlobalAveragePool", ["cat1"], ["gap"], name="gap"),
+        helper.make_node("Shape", ["gap"], ["shp"], name="shape"),
+        helper.make_node("Gather", ["shp", "zero"], ["n"], name="gather", axis=0),
+        helper.make_node("Unsqueeze", ["n", "axes0"], ["n1"], name="unsq"),
+        helper.make_node("Concat", ["n1", "minus1"], ["tgt"], name="target", axis=0),
+        helper.make_node("Reshape", ["gap", "tgt"], ["flat"], name="reshape"),
+        helper.make_node("Gemm", ["flat", "fc.w", "fc.b"], ["y"], name="fc", transB=1),
+    ]
+    inits = [init("c1.w", (8, 3, 3, 3)), init("c1.b", (8,)), *bn, init("c2.w", (8, 8, 3, 3)),
+             numpy_helper.from_array(np.array([0, 0, 1, 1, 0, 0, 1, 1], np.int64), "pads"),
+             numpy_helper.from_array(np.array(0, np.int64), "zero"),
+             numpy_helper.from_array(np.array([0], np.int64), "axes0"),
+             numpy_helper.from_array(np.array([-1], np.int64), "minus1"),
+             init("fc.w", (10, 24)), init("fc.b", (10,))]
+    return model(nodes, [inp("x", ["batch", 3, 16, 16])], [inp("y", ["batch", 10])], inits)
+
+
+def main():
+    t = tiny()
+    save(t, "tiny.onnx")
+    data = t.SerializeToString()
+    with open(os.path.join(HERE, "truncated.onnx"), "wb") as f:
+        f.write(data[: len(data) // 2])
+    with open(os.path.join(HERE, "corrupt.onnx"), "wb") as f:
+        f.write(bytes([0x0A, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F]) + b"garbage" * 8)
+
+    relu = lambda a, b, n: helper.make_node("Relu", [a], [b], name=n)
+    save(model([helper.make_node("Add", ["x", "b"], ["a"], name="add"), relu("a", "b", "loop"),
+                relu("a", "y", "out")], [inp("x", [1, 4, 8, 8])], [inp("y", [1, 4, 8, 8])]), "cycle.onnx")
+    save(model([helper.make_node("FrobnicateNd", ["x"], ["y"], name="mystery")],
+               [inp("x", [1, 4, 8, 8])], [inp("y", [1, 4, 8, 8])]), "unknown_op.onnx")
+    save(model([relu("x", "y", "relu")], [inp("x", ["batch", 4, 8, 8])], [inp("y", ["batch", 4, 8, 8])]),
+         "free_dim.onnx")
+    save(model([relu("x", "y", "relu")], [inp("x", [1, 1 << 40, 1 << 40, 1 << 20])],
+               [inp("y", [1, 1, 1, 1])]), "absurd_dims.onnx")
+    # A Reshape whose target overflows the element count of its output.
+    save(model([helper.make_node("Reshape", ["x", "t"], ["y"], name="blowup")], [inp("x", [1, 4, 8, 8])],
+               [inp("y", [1, 1, 1, 1])],
+               [numpy_helper.from_array(np.array([1 << 40, 1 << 40, 0, 0], np.int64), "t")]), "absurd_reshape.onnx")
+
+    w = init("w", (4, 4, 1, 1))
+    w.ClearField("raw_data")
+    w.ClearField("float_data")
+    w.data_location = TensorProto.EXTERNAL
+    for k, v in (("location", "missing_weights.bin"), ("offset", "0"), ("length", "64")):
+        e = w.external_data.add()
+        e.key, e.value = k, v
+    save(model([helper.make_node("Conv", ["x", "w"], ["y"], name="conv")], [inp("x", [1, 4, 8, 8])],
+               [inp("y", [1, 4, 8, 8])], [w]), "missing_external.onnx")
+
+    # The same with the data file present (relative to the model).
+    w2 = init("w", (4, 4, 1, 1))
+    raw = w2.raw_data
+    w2.ClearField("raw_data")
+    w2.data_location = TensorProto.EXTERNAL
+    for k, v in (("location", "external_weights.bin"), ("offset", "0"), ("length", str(len(raw)))):
+        e = w2.external_data.add()
+        e.key, e.value = k, v
+    with open(os.path.join(HERE, "external_weights.bin"), "wb") as f:
+        f.write(raw)
+    save(model([helper.make_node("Conv", ["x", "w"], ["y"], name="conv")], [inp("x", [1, 4, 8, 8])],
+               [inp("y", [1, 4, 8, 8])], [w2]), "external.onnx")
+
+
+if __name__ == "__main__":
+    main()
