@@ -1,6 +1,7 @@
 /* One op on given operands: maps the IR's op type and attributes onto the
  * reference kernels (planner/exec/kernels.h). Everything the executor knows
  * about an op type's numerics is in this switch. */
+#include <stdio.h>
 #include <string.h>
 
 #include "planner/exec/exec.h"
@@ -461,7 +462,10 @@ lf_status lf_exec_fold(void *ctx, const lf_fold_request *rq)
     }
     lf_tensor out = {rq->out_shape, rq->out};
     lf_status st = lf_exec_eval_op(rq->type, rq->attrs, x, rq->n_operands, &out, ctx ? *(const int32_t *)ctx : 1);
-    if (st)
-        return lf_set_error(st, "folding '%s': %s", rq->name, lf_last_error());
+    if (st) {
+        char why[512]; /* copied: lf_set_error overwrites the message it would read */
+        snprintf(why, sizeof why, "%s", lf_last_error());
+        return lf_set_error(st, "folding '%s': %s", rq->name, why);
+    }
     return LF_OK;
 }
