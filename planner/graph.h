@@ -170,7 +170,7 @@ typedef struct lf_attrs {
     int32_t nearest_mode;        /* Resize: lf_resize_nearest */
     int32_t pad_mode;            /* Pad: lf_pad_mode */
     float pad_value;             /* Pad: fill value of LF_PAD_CONSTANT */
-    float epsilon;               /* LayerNormalization: 0 means 1e-5 */
+    float epsilon;               /* LayerNormalization, 5-operand BatchNorm: 0 means 1e-5 */
     float alpha, beta;           /* LeakyRelu: alpha (0 means 0.01). Elu: alpha (0 means
                                     1). HardSigmoid: max(0, min(1, alpha x + beta)); alpha
                                     0 means torch's hardsigmoid (alpha 1/6, beta 0.5).

@@ -12,7 +12,7 @@
 #include "planner/optable.h"
 #include "planner/util/arena.h"
 
-#define LF__MAX_OPERANDS 64
+#define LF__MAX_OPERANDS 68 /* the table's most (Concat: 64) plus implied weights */
 
 typedef struct lf__freezer {
     lf_graph_builder *b;
@@ -65,7 +65,7 @@ static lf_status lf__operands(lf__freezer *z, int32_t v, lf_op *op, lf_shape *sh
     const lf__ref *refs = z->s->refs[v];
     lf_operand tmp[LF__MAX_OPERANDS];
     int32_t n = 0, n_act = 0;
-    if (p->n_names > LF__MAX_OPERANDS - 4)
+    if (p->n_names > 64)
         return lf_set_error(LF_ELIMIT, "graph '%s': op '%s' has %d operands", z->b->name, p->name,
                             (int)p->n_names);
     for (int32_t j = 0; j < p->n_names; j++) {
@@ -90,6 +90,13 @@ static lf_status lf__operands(lf__freezer *z, int32_t v, lf_op *op, lf_shape *sh
         const char *suffix[4];
         int32_t k = lf_op_implied_consts(p->type, &p->attr, shapes, n, w, suffix);
         for (int32_t i = 0; i < k; i++) {
+            if (w[i].n <= 0 || w[i].c <= 0 || w[i].h <= 0 || w[i].w <= 0 ||
+                w[i].n > ((int64_t)1 << 40) / w[i].c / w[i].h / w[i].w)
+                return lf_set_error(LF_ERANGE,
+                                    "graph '%s': op '%s' implies a %s of %lldx%lldx%lldx%lld "
+                                    "elements (empty or absurdly large)",
+                                    z->b->name, p->name, suffix[i], (long long)w[i].n,
+                                    (long long)w[i].c, (long long)w[i].h, (long long)w[i].w);
             size_t len = strlen(p->name) + strlen(suffix[i]) + 2;
             char *name = lf_arena_alloc(z->arena, len);
             if (!name)

@@ -13,7 +13,8 @@ static const lf_op_info lf__ops[LF_OP_TYPE_COUNT] = {
     [LF_OP_CONV] = {"Conv", "Conv", 1, 3, LF_ROWS_WINDOW, 0, W12},
     [LF_OP_GEMM] = {"Gemm", "Gemm", 1, 3, LF_ROWS_WINDOW, 0, W12},
     [LF_OP_MATMUL] = {"MatMul", "MatMul", 2, 2, LF_ROWS_FULL, 0, 0},
-    [LF_OP_BATCHNORM] = {"BatchNorm", "BatchNormalization", 1, 3, LF_ROWS_WINDOW, 1, W12},
+    /* inference form (X, scale, shift) or ONNX's (X, scale, B, mean, var) */
+    [LF_OP_BATCHNORM] = {"BatchNorm", "BatchNormalization", 1, 5, LF_ROWS_WINDOW, 1, 0x1eu},
     [LF_OP_RELU] = {"Relu", "Relu", 1, 1, LF_ROWS_WINDOW, 1, 0},
     [LF_OP_CLIP] = {"Clip", "Clip", 1, 1, LF_ROWS_WINDOW, 1, 0},
     [LF_OP_SIGMOID] = {"Sigmoid", "Sigmoid", 1, 1, LF_ROWS_WINDOW, 1, 0},

@@ -134,6 +134,14 @@ static lf_status lf__check_weights(lf_op_type t, const lf_attrs *a, const lf_sha
 {
     if (n_in <= 1)
         return LF_OK;
+    if (t == LF_OP_BATCHNORM && n_in == 5) {
+        /* ONNX's form: scale, B, mean and var, one per channel */
+        for (int32_t k = 1; k < 5; k++)
+            if (!lf__same(&in[k], &(lf_shape){1, in[0].c, 1, 1}))
+                return lf__fail(err, errlen, "BatchNorm parameter %d is not 1x%lldx1x1", (int)k,
+                                (long long)in[0].c);
+        return LF_OK;
+    }
     lf_shape want[4];
     const char *suffix[4];
     int32_t n = lf_op_implied_consts(t, a, in, 1, want, suffix);

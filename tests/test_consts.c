@@ -356,6 +356,14 @@ static void test_errors(void)
     lf_graph_builder_add_op(b, LF_OP_SUB, "sub", NULL, wx, 2);
     expect_fail(b, LF_EGRAPH, "op 'sub' (Sub): operand 0 shape 3x1x1 does not match 4x6x6");
 
+    /* a kernel so large its implied weight is absurd */
+    lf_graph_builder_create(&b, "hugekernel");
+    lf_graph_builder_add(b, LF_OP_INPUT, "x", &in, NULL, 0);
+    lf_attrs huge = conv_attrs(1 << 30, 1, 0);
+    huge.kh = huge.kw = 1 << 30;
+    lf_graph_builder_add(b, LF_OP_CONV, "conv", &huge, x, 1);
+    expect_fail(b, LF_ERANGE, "op 'conv' implies a weight of 1073741824x4x1073741824x1073741824");
+
     /* absurd and empty constant shapes are refused when added */
     lf_graph_builder_create(&b, "absurd");
     CHECK_EQ_I64(lf_graph_builder_add_const(b, "big", (lf_shape){1 << 20, 1 << 20, 1 << 20, 1}, NULL),

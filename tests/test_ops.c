@@ -456,6 +456,29 @@ static void test_more_elementwise(void)
     CHECK_EQ_I64(infer(LF_OP_RESIZE, &z, &x, 1, &out), LF_EGRAPH);
 }
 
+static void test_batchnorm_forms(void)
+{
+    lf_attrs a = {0};
+    lf_shape p[4] = {S(1, 16, 1, 1), S(1, 16, 1, 1), S(1, 16, 1, 1), S(1, 16, 1, 1)};
+    /* inference form: scale and shift, 2 per channel */
+    one_op r = build_one(LF_OP_BATCHNORM, &a, S(1, 16, 5, 5), NULL, p, 2);
+    if (r.g) {
+        CHECK_EQ_I64(r.g->ops[r.v].weight_elems, 32);
+        CHECK_EQ_I64(lf_op_weight_block(r.g, r.v), 2);
+        lf_graph_free(r.g);
+    }
+    /* ONNX's form: scale, B, mean, var */
+    r = build_one(LF_OP_BATCHNORM, &a, S(1, 16, 5, 5), NULL, p, 4);
+    if (r.g) {
+        CHECK_EQ_I64(r.g->ops[r.v].weight_elems, 64);
+        CHECK_EQ_I64(lf_op_weight_block(r.g, r.v), 4);
+        lf_graph_free(r.g);
+    }
+    lf_shape out, in[5] = {S(1, 16, 5, 5), p[0], p[1], p[2], S(1, 8, 1, 1)};
+    CHECK_EQ_I64(infer(LF_OP_BATCHNORM, &a, in, 5, &out), LF_EGRAPH);
+    CHECK_EQ_I64(infer(LF_OP_BATCHNORM, &a, in, 4, &out), LF_EGRAPH);
+}
+
 static void test_views(void)
 {
     lf_attrs e = {0};
@@ -634,6 +657,7 @@ int main(void)
     test_normalisations();
     test_elementwise();
     test_more_elementwise();
+    test_batchnorm_forms();
     test_views();
     test_channel_shuffle();
     test_names();
