@@ -328,8 +328,100 @@ static void test_attention(void)
     lf_graph_free(g);
 }
 
+static void test_more_ops(void)
+{
+    float x[4] = {-2, -0.5f, 0.5f, 3};
+    lf_tensor t[1] = {{S(1, 4, 1, 1), x}};
+    lf_attrs a = {0};
+    eval_case("elu", LF_OP_ELU, &a, t, 1, S(1, 4, 1, 1), (float[]){-0.8646647168f, -0.3934693403f, 0.5f, 3}, 1e-6);
+    eval_case("softplus", LF_OP_SOFTPLUS, &a, t, 1, S(1, 4, 1, 1),
+              (float[]){0.1269280110f, 0.4740769842f, 0.9740769842f, 3.0485873516f}, 1e-6);
+    eval_case("abs", LF_OP_ABS, &a, t, 1, S(1, 4, 1, 1), (float[]){2, 0.5f, 0.5f, 3}, 0);
+    eval_case("reciprocal", LF_OP_RECIPROCAL, &a, t, 1, S(1, 4, 1, 1), (float[]){-0.5f, -2, 2, 1 / 3.0f}, 1e-7);
+    eval_case("floor", LF_OP_FLOOR, &a, t, 1, S(1, 4, 1, 1), (float[]){-2, -1, 0, 3}, 0);
+    eval_case("ceil", LF_OP_CEIL, &a, t, 1, S(1, 4, 1, 1), (float[]){-2, 0, 1, 3}, 0);
+    float pos[2] = {1, 100};
+    lf_tensor tp[1] = {{S(1, 2, 1, 1), pos}};
+    eval_case("log", LF_OP_LOG, &a, tp, 1, S(1, 2, 1, 1), (float[]){0, 4.605170186f}, 1e-6);
+    float sl[4] = {0.1f, 0.2f, 0.3f, 0.4f};
+    lf_tensor pr[2] = {{S(1, 4, 1, 1), x}, {S(1, 4, 1, 1), sl}};
+    eval_case("prelu", LF_OP_PRELU, &a, pr, 2, S(1, 4, 1, 1), (float[]){-0.2f, -0.1f, 0.5f, 3}, 1e-7);
+    float m2[2] = {0, 1};
+    lf_tensor mm[3] = {{S(1, 4, 1, 1), x}, {S(1, 1, 1, 1), m2}, {S(1, 1, 1, 1), m2 + 1}};
+    eval_case("max 3", LF_OP_MAX, &a, mm, 3, S(1, 4, 1, 1), (float[]){1, 1, 1, 3}, 0);
+    eval_case("min 2", LF_OP_MIN, &a, mm, 2, S(1, 4, 1, 1), (float[]){-2, -0.5f, 0, 0}, 0);
+
+    /* ChannelShuffle with 2 groups of 3: output j*2 + i = input i*3 + j. */
+    float c6[6] = {0, 1, 2, 3, 4, 5};
+    lf_tensor cs[1] = {{S(1, 6, 1, 1), c6}};
+    a.groups = 2;
+    eval_case("channel shuffle", LF_OP_CHANNELSHUFFLE, &a, cs, 1, S(1, 6, 1, 1), (float[]){0, 3, 1, 4, 2, 5}, 0);
+    a = (lf_attrs){0};
+
+    float im[8] = {1, 2, 3, 4, -1, -2, -3, -4};
+    lf_tensor r[1] = {{S(1, 2, 2, 2), im}};
+    a.axes = LF_AXES(LF_DIM_H) | LF_AXES(LF_DIM_W);
+    eval_case("reducesum", LF_OP_REDUCESUM, &a, r, 1, S(1, 2, 1, 1), (float[]){10, -10}, 0);
+    eval_case("reducemax", LF_OP_REDUCEMAX, &a, r, 1, S(1, 2, 1, 1), (float[]){4, -1}, 0);
+    eval_case("reducemin", LF_OP_REDUCEMIN, &a, r, 1, S(1, 2, 1, 1), (float[]){1, -4}, 0);
+    eval_case("reduceprod", LF_OP_REDUCEPROD, &a, r, 1, S(1, 2, 1, 1), (float[]){24, 24}, 0);
+    eval_case("reducesumsquare", LF_OP_REDUCESUMSQUARE, &a, r, 1, S(1, 2, 1, 1), (float[]){30, 30}, 0);
+    eval_case("reducel2", LF_OP_REDUCEL2, &a, r, 1, S(1, 2, 1, 1), (float[]){5.477225575f, 5.477225575f}, 1e-6);
+    a = (lf_attrs){0};
+    eval_case("globalmaxpool", LF_OP_GLOBALMAXPOOL, &a, r, 1, S(1, 2, 1, 1), (float[]){4, -1}, 0);
+    a.axes = LF_AXES(LF_DIM_W);
+    eval_case("logsoftmax", LF_OP_LOGSOFTMAX, &a, r, 1, S(1, 2, 2, 2),
+              (float[]){-1.3132616875f, -0.3132616875f, -1.3132616875f, -0.3132616875f, -0.3132616875f,
+                        -1.3132616875f, -0.3132616875f, -1.3132616875f}, 1e-6);
+
+    /* Cubic resize: ONNX's resize_upsample_scales_cubic (4x4 ramp 1..16,
+     * scale 2, A = -0.75, half_pixel): the first output row. */
+    float ramp[16];
+    for (int i = 0; i < 16; i++)
+        ramp[i] = (float)(i + 1);
+    lf_tensor rr[1] = {{S(1, 1, 4, 4), ramp}};
+    a = (lf_attrs){0};
+    a.linear = 2;
+    a.scale = 2;
+    lf_shape os = S(1, 1, 8, 8);
+    float *y = malloc(sizeof(float) * 64);
+    lf_tensor out = {os, y};
+    CHECK_OK(lf_exec_eval_op(LF_OP_RESIZE, &a, rr, 1, &out, 1));
+    check_vals(y, (float[]){0.47265625f, 0.76953125f, 1.24609375f, 1.875f, 2.28125f, 2.91015625f,
+                            3.38671875f, 3.68359375f}, 8, 1e-5, "resize cubic");
+    free(y);
+}
+
+/* Every op type of the table has a kernel: with one operand and default
+ * attributes an op may reject its operands, but never as unsupported. */
+static void test_every_type_has_a_kernel(void)
+{
+    float x[64] = {0}, y[4096];
+    lf_tensor t[1] = {{S(1, 4, 4, 4), x}};
+    for (int k = 1; k < LF_OP_TYPE_COUNT; k++) {
+        lf_attrs a = {0};
+        a.groups = 2;
+        a.out_channels = 4;
+        a.perm[0] = 0, a.perm[1] = 1, a.perm[2] = 2, a.perm[3] = 3;
+        a.slice_end = 1;
+        a.scale = 2;
+        lf_shape os;
+        char err[256];
+        if (lf_op_infer((lf_op_type)k, &a, &t[0].shape, 1, &os, err, sizeof err) != LF_OK ||
+            lf_shape_count(os) > 4096)
+            os = t[0].shape;
+        lf_tensor out = {os, y};
+        lf_status st = lf_exec_eval_op((lf_op_type)k, &a, t, 1, &out, 1);
+        if (st == LF_EUNSUPPORTED)
+            fprintf(stderr, "%s: %s\n", lf_op_info_of((lf_op_type)k)->name, lf_last_error());
+        CHECK(st != LF_EUNSUPPORTED);
+    }
+}
+
 int main(void)
 {
+    test_more_ops();
+    test_every_type_has_a_kernel();
     test_elementwise();
     test_norm_reduce();
     test_layout();

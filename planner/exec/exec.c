@@ -4,6 +4,7 @@
 #include "planner/exec/exec.h"
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "planner/exec/exec_internal.h"
@@ -116,8 +117,13 @@ lf_status lf_exec_run(lf_exec *ex)
             lf_tensor out = {op->out, y};
             st = lf_exec_eval_op(op->type, &op->attr, operands, n, &out, ex->opt.threads);
         }
-        if (st)
-            return lf_set_error(st, "op '%s': %s", op->name, lf_last_error());
+        if (st) {
+            /* Copied first: the message being prefixed lives in the buffer
+             * lf_set_error writes. */
+            char why[512];
+            snprintf(why, sizeof why, "%s", lf_last_error());
+            return lf_set_error(st, "op '%s': %s", op->name, why);
+        }
         for (int32_t i = 0; i < op->n_inputs; i++) {
             int32_t u = op->inputs[i];
             if (ex->last_use[u] == v) {

@@ -1,6 +1,7 @@
 /* One op on given operands: maps the IR's op type and attributes onto the
  * reference kernels (planner/exec/kernels.h). Everything the executor knows
  * about an op type's numerics is in this switch. */
+#include <stdio.h>
 #include <string.h>
 
 #include "planner/exec/exec.h"
@@ -23,6 +24,26 @@ static int lf__single_axis(int32_t axes)
         if (m == (1u << d))
             return d;
     return -1;
+}
+
+static lf__reduce_kind lf__reduce_kind_of(lf_op_type t)
+{
+    switch (t) {
+    case LF_OP_REDUCESUM:
+        return LF__R_SUM;
+    case LF_OP_REDUCEMAX:
+        return LF__R_MAX;
+    case LF_OP_REDUCEMIN:
+        return LF__R_MIN;
+    case LF_OP_REDUCEPROD:
+        return LF__R_PROD;
+    case LF_OP_REDUCESUMSQUARE:
+        return LF__R_SUMSQUARE;
+    case LF_OP_REDUCEL2:
+        return LF__R_L2;
+    default:
+        return LF__R_MEAN;
+    }
 }
 
 static lf_status lf__need(lf_op_type t, int32_t n, int32_t lo, int32_t hi)
@@ -116,6 +137,15 @@ static lf_status lf__eval_binary(lf_op_type t, const lf_tensor *x, int32_t n, lf
     case LF_OP_POW:
         k = LF__B_POW, most = 2;
         break;
+    case LF_OP_PRELU:
+        k = LF__B_PRELU, most = 2;
+        break;
+    case LF_OP_MAX:
+        k = LF__B_MAX;
+        break;
+    case LF_OP_MIN:
+        k = LF__B_MIN;
+        break;
     default:
         k = LF__B_ADD;
         break;
@@ -168,15 +198,18 @@ static lf_status lf__eval_pool(lf_op_type t, const lf_attrs *a, const lf_tensor 
 static lf_status lf__eval_resize(const lf_attrs *a, const lf_tensor *x, lf_tensor *out, int nt)
 {
     static const lf__resize_coord coords[] = {LF__COORD_HALF_PIXEL, LF__COORD_ASYMMETRIC,
-                                              LF__COORD_ALIGN_CORNERS, LF__COORD_PYTORCH_HALF_PIXEL};
+                                              LF__COORD_ALIGN_CORNERS, LF__COORD_PYTORCH_HALF_PIXEL,
+                                              LF__COORD_TF_HALF_PIXEL_FOR_NN};
+    static const lf__resize_mode modes[] = {LF__RESIZE_NEAREST, LF__RESIZE_LINEAR, LF__RESIZE_CUBIC};
     static const lf__resize_nearest nearest[] = {LF__NEAREST_ROUND_PREFER_FLOOR, LF__NEAREST_ROUND_PREFER_CEIL,
                                                  LF__NEAREST_FLOOR, LF__NEAREST_CEIL};
-    if (a->coord_mode < 0 || a->coord_mode > 3 || a->nearest_mode < 0 || a->nearest_mode > 3)
-        return lf_set_error(LF_EUNSUPPORTED, "Resize: coordinate mode %d or nearest mode %d unknown",
-                            (int)a->coord_mode, (int)a->nearest_mode);
+    if (a->coord_mode < 0 || a->coord_mode > 4 || a->nearest_mode < 0 || a->nearest_mode > 3 ||
+        a->linear < 0 || a->linear > 2)
+        return lf_set_error(LF_EUNSUPPORTED, "Resize: mode %d, coordinate mode %d or nearest mode %d unknown",
+                            (int)a->linear, (int)a->coord_mode, (int)a->nearest_mode);
     lf__dims xd = lf__dims_of(x[0].shape), yd = lf__dims_of(out->shape);
-    lf__resize p = {a->linear ? LF__RESIZE_LINEAR : LF__RESIZE_NEAREST, coords[a->coord_mode],
-                    nearest[a->nearest_mode], -0.75f, 0, {1, 1, 1, 1}};
+    lf__resize p = {modes[a->linear], coords[a->coord_mode], nearest[a->nearest_mode],
+                    a->alpha != 0.0f ? a->alpha : -0.75f, 0, {1, 1, 1, 1}};
     for (int i = 0; i < 4; i++)
         p.scale[i] = xd.d[i] ? (double)yd.d[i] / (double)xd.d[i] : 1.0;
     return lf__resize_run(x[0].data, xd, out->data, yd, &p, nt);
@@ -230,6 +263,28 @@ static lf_status lf__eval_unary(lf_op_type t, const lf_attrs *a, const lf_tensor
     case LF_OP_LEAKYRELU:
         u.kind = LF__U_LEAKYRELU;
         u.a = a->alpha != 0.0f ? a->alpha : 0.01f;
+        break;
+    case LF_OP_LOG:
+        u.kind = LF__U_LOG;
+        break;
+    case LF_OP_ABS:
+        u.kind = LF__U_ABS;
+        break;
+    case LF_OP_RECIPROCAL:
+        u.kind = LF__U_RECIPROCAL;
+        break;
+    case LF_OP_FLOOR:
+        u.kind = LF__U_FLOOR;
+        break;
+    case LF_OP_CEIL:
+        u.kind = LF__U_CEIL;
+        break;
+    case LF_OP_SOFTPLUS:
+        u.kind = LF__U_SOFTPLUS;
+        break;
+    case LF_OP_ELU:
+        u.kind = LF__U_ELU;
+        u.a = a->alpha != 0.0f ? a->alpha : 1.0f;
         break;
     case LF_OP_FLATTEN:
     case LF_OP_RESHAPE:
@@ -287,6 +342,18 @@ static lf_status lf__eval_layout(lf_op_type t, const lf_attrs *a, const lf_tenso
         if (seen != 15)
             return lf_set_error(LF_EGRAPH, "Transpose: perm is not a permutation of the 4 dims");
         lf__transpose(x[0].data, xd, perm, out->data, nt);
+        return LF_OK;
+    }
+    case LF_OP_CHANNELSHUFFLE: {
+        /* (N, g, C/g, H*W) -> (N, C/g, g, H*W): output channel j*g + i is
+         * input channel i*(C/g) + j. */
+        int64_t g = a->groups;
+        if (g < 1 || xd.d[1] % g)
+            return lf_set_error(LF_EGRAPH, "ChannelShuffle: %d groups do not divide %lld channels",
+                                (int)a->groups, (long long)xd.d[1]);
+        lf__dims vd = {{xd.d[0], g, xd.d[1] / g, xd.d[2] * xd.d[3]}};
+        int perm[4] = {0, 2, 1, 3};
+        lf__transpose(x[0].data, vd, perm, out->data, nt);
         return LF_OK;
     }
     default: /* LF_OP_EXPAND */
@@ -347,26 +414,38 @@ lf_status lf_exec_eval_op(lf_op_type t, const lf_attrs *a, const lf_tensor *x, i
     case LF_OP_SUB:
     case LF_OP_DIV:
     case LF_OP_POW:
+    case LF_OP_MAX:
+    case LF_OP_MIN:
+    case LF_OP_PRELU:
         return lf__eval_binary(t, x, n, out, nt);
     case LF_OP_CONCAT:
     case LF_OP_SLICE:
     case LF_OP_PAD:
     case LF_OP_TRANSPOSE:
     case LF_OP_EXPAND:
+    case LF_OP_CHANNELSHUFFLE:
         return lf__eval_layout(t, a, x, n, out, nt);
     case LF_OP_MAXPOOL:
     case LF_OP_AVGPOOL:
         return lf__eval_pool(t, a, x, out, nt);
     case LF_OP_GLOBALAVGPOOL:
-        lf__global_pool(x[0].data, xd, out->data, 0, nt);
+    case LF_OP_GLOBALMAXPOOL:
+        lf__global_pool(x[0].data, xd, out->data, t == LF_OP_GLOBALMAXPOOL, nt);
         return LF_OK;
     case LF_OP_REDUCEMEAN:
-        lf__reduce(LF__R_MEAN, x[0].data, xd, lf__mask(a->axes), out->data, nt);
+    case LF_OP_REDUCESUM:
+    case LF_OP_REDUCEMAX:
+    case LF_OP_REDUCEMIN:
+    case LF_OP_REDUCEPROD:
+    case LF_OP_REDUCESUMSQUARE:
+    case LF_OP_REDUCEL2:
+        lf__reduce(lf__reduce_kind_of(t), x[0].data, xd, lf__mask(a->axes), out->data, nt);
         return LF_OK;
     case LF_OP_RESIZE:
         return lf__eval_resize(a, x, out, nt);
     case LF_OP_SOFTMAX:
-        return lf__softmax(x[0].data, xd, lf__mask(a->axes), 0, out->data, nt);
+    case LF_OP_LOGSOFTMAX:
+        return lf__softmax(x[0].data, xd, lf__mask(a->axes), t == LF_OP_LOGSOFTMAX, out->data, nt);
     default:
         return lf__eval_unary(t, a, x, out, nt);
     }
@@ -383,7 +462,10 @@ lf_status lf_exec_fold(void *ctx, const lf_fold_request *rq)
     }
     lf_tensor out = {rq->out_shape, rq->out};
     lf_status st = lf_exec_eval_op(rq->type, rq->attrs, x, rq->n_operands, &out, ctx ? *(const int32_t *)ctx : 1);
-    if (st)
-        return lf_set_error(st, "folding '%s': %s", rq->name, lf_last_error());
+    if (st) {
+        char why[512]; /* copied: lf_set_error overwrites the message it would read */
+        snprintf(why, sizeof why, "%s", lf_last_error());
+        return lf_set_error(st, "folding '%s': %s", rq->name, why);
+    }
     return LF_OK;
 }

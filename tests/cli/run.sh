@@ -32,6 +32,20 @@ if [ "$(grep '^| squeezenet1_1' "$tmp/bench" | awk -F'|' '{print $10}' | sort -u
   echo "FAIL: bench exec checksums differ between thread counts"; cat "$tmp/bench"; fail=1
 fi
 
+# ONNX models and TensorProto files (Debian's libonnx-testdata, when installed).
+node=/usr/share/libonnx-testdata/data/node
+if [ -d "$node/test_relu" ]; then
+  relu=(run --onnx "$node/test_relu/model.onnx")
+  "$fp" "${relu[@]}" --input "$node/test_relu/test_data_set_0/input_0.pb" --output "$tmp/y.pb" >"$tmp/r1" || fail=1
+  # Relu is idempotent: our output and ONNX's expected output, fed back in,
+  # give our first output again (same checksum).
+  "$fp" "${relu[@]}" --input "$tmp/y.pb" >"$tmp/r2" || fail=1
+  "$fp" "${relu[@]}" --input "$node/test_relu/test_data_set_0/output_0.pb" --threads 1 >"$tmp/r3" || fail=1
+  if ! grep -q 'checksum' "$tmp/r1" || ! cmp -s "$tmp/r1" "$tmp/r2" || ! cmp -s "$tmp/r1" "$tmp/r3"; then
+    echo "FAIL: run --onnx test_relu: outputs differ"; cat "$tmp/r1" "$tmp/r2" "$tmp/r3"; fail=1
+  fi
+fi
+
 expect_error() { # needle, args...
   local needle=$1
   shift
@@ -44,6 +58,13 @@ expect_error() { # needle, args...
   fi
 }
 expect_error "no-such-net" run --model no-such-net
+expect_error "missing.pb" run --model resnet18 --input-size 64 --input "$tmp/missing.pb"
+if [ -d "$node/test_relu" ]; then
+  expect_error "input_0.pb" run --model resnet18 --input-size 64 --input "$node/test_relu/test_data_set_0/input_0.pb"
+  expect_error "--onnx" run --model resnet18 --onnx "$node/test_relu/model.onnx"
+  expect_error "2 files for 1 graph outputs" run --onnx "$node/test_relu/model.onnx" --output "$tmp/a.pb,$tmp/b.pb"
+  [ -e "$tmp/a.pb" ] && { echo "FAIL: --output wrote a file after an error"; fail=1; }
+fi
 expect_error "--threads" run --model resnet18 --threads many
 expect_error "--seed" run --model resnet18 --seed -1
 expect_error "--threads" bench exec --threads 0
