@@ -89,12 +89,14 @@ int lf_cmd_bench(int argc, char **argv)
                           "(s)\nand plans per second. Record figures in docs/RESULTS.md with the "
                           "command, machine and threads.",
                           opts, (int)(sizeof opts / sizeof opts[0])};
+    if (argc >= 1 && strcmp(argv[0], "exec") == 0)
+        return lf_cmd_bench_exec(argc - 1, argv + 1);
     if (argc < 1 || strcmp(argv[0], "search") != 0) {
         if (argc >= 1 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0)) {
             lf_cli_help(&cmd, stdout);
             return LF_EXIT_OK;
         }
-        return lf_cli_usage_error(&cmd, "expected 'search' (the one benchmark so far)");
+        return lf_cli_usage_error(&cmd, "expected 'search' or 'exec'");
     }
     int rc = lf_cli_parse(&cmd, argc - 1, argv + 1);
     if (rc)

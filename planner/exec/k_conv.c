@@ -1,0 +1,128 @@
+/* Conv (ONNX semantics: pads, strides, dilations, groups) with a bias and a
+ * fused activation: im2col then lf__sgemm per group, a direct loop for
+ * depthwise convs, and no copy at all for 1x1 stride-1 unpadded convs. */
+#include <stdlib.h>
+
+#include "planner/exec/kernels.h"
+
+static int lf__one(int32_t v) { return v > 0 ? v : 1; }
+
+/* col[(c*kh + i)*kw + j][oh*OW + ow] = x[c][oh*sh - pt + i*dh][ow*sw - pl + j*dw] or 0. */
+static void lf__im2col(const float *x, int64_t C, int64_t H, int64_t W, const lf__conv *p,
+                       int64_t OH, int64_t OW, float *col, int nt)
+{
+    int kh = lf__one(p->kh), kw = lf__one(p->kw), sh = lf__one(p->sh), sw = lf__one(p->sw);
+    int dh = lf__one(p->dh), dw = lf__one(p->dw);
+    int64_t rows = C * kh * kw, P = OH * OW;
+    nt = lf__threads_for(rows * P, nt);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(static)
+#endif
+    for (int64_t r = 0; r < rows; r++) {
+        int64_t c = r / (kh * kw), i = (r / kw) % kh, j = r % kw;
+        const float *xc = x + c * H * W;
+        float *out = col + r * P;
+        for (int64_t oh = 0; oh < OH; oh++) {
+            int64_t ih = oh * sh - p->pad_top + i * dh;
+            float *o = out + oh * OW;
+            if (ih < 0 || ih >= H) {
+                for (int64_t ow = 0; ow < OW; ow++)
+                    o[ow] = 0.0f;
+                continue;
+            }
+            const float *xr = xc + ih * W;
+            int64_t off = j * dw - p->pad_left;
+            for (int64_t ow = 0; ow < OW; ow++) {
+                int64_t iw = ow * sw + off;
+                o[ow] = iw >= 0 && iw < W ? xr[iw] : 0.0f;
+            }
+        }
+    }
+}
+
+/* One output channel of a depthwise conv: the kernel's taps summed in the
+ * same (i, j) order as the im2col path. */
+static void lf__depthwise_channel(const float *x, int64_t H, int64_t W, const float *w,
+                                  const lf__conv *p, float *y, int64_t OH, int64_t OW)
+{
+    int kh = lf__one(p->kh), kw = lf__one(p->kw), sh = lf__one(p->sh), sw = lf__one(p->sw);
+    int dh = lf__one(p->dh), dw = lf__one(p->dw);
+    for (int64_t oh = 0; oh < OH; oh++)
+        for (int64_t ow = 0; ow < OW; ow++) {
+            float s = 0.0f;
+            for (int i = 0; i < kh; i++) {
+                int64_t ih = oh * sh - p->pad_top + (int64_t)i * dh;
+                for (int j = 0; j < kw; j++) {
+                    int64_t iw = ow * sw - p->pad_left + (int64_t)j * dw;
+                    float v = ih >= 0 && ih < H && iw >= 0 && iw < W ? x[ih * W + iw] : 0.0f;
+                    s += w[i * kw + j] * v;
+                }
+            }
+            y[oh * OW + ow] = s;
+        }
+}
+
+/* y[n][m] = act(y[n][m] + b[m]) over N*M planes of P values. */
+static void lf__bias_act(float *y, int64_t N, int64_t M, int64_t P, const float *b,
+                         const lf__unary *act, int nt)
+{
+    int has_act = act->kind != LF__U_IDENTITY;
+    if (!b && !has_act)
+        return;
+    nt = lf__threads_for(N * M * P, nt);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(static)
+#endif
+    for (int64_t r = 0; r < N * M; r++) {
+        float *row = y + r * P;
+        if (b) {
+            float bv = b[r % M];
+            for (int64_t i = 0; i < P; i++)
+                row[i] += bv;
+        }
+        if (has_act)
+            lf__unary_apply(act, row, row, P, 1);
+    }
+}
+
+lf_status lf__conv2d(const float *x, lf__dims xd, const float *w, const float *b, float *y,
+                     lf__dims yd, const lf__conv *p, int nt)
+{
+    int64_t N = xd.d[0], C = xd.d[1], H = xd.d[2], W = xd.d[3];
+    int64_t M = yd.d[1], OH = yd.d[2], OW = yd.d[3], P = OH * OW;
+    int64_t G = lf__one(p->groups);
+    if (C % G || M % G)
+        return lf_set_error(LF_EGRAPH, "Conv: %lld input or %lld output channels not divisible by %lld groups",
+                            (long long)C, (long long)M, (long long)G);
+    int64_t Cg = C / G, Mg = M / G, kh = lf__one(p->kh), kw = lf__one(p->kw);
+    int64_t K = Cg * kh * kw;
+    if (Cg == 1 && Mg == 1) {
+        int t = lf__threads_for(N * M * P * kh * kw, nt);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(t) schedule(static)
+#endif
+        for (int64_t r = 0; r < N * M; r++)
+            lf__depthwise_channel(x + r * H * W, H, W, w + (r % M) * kh * kw, p, y + r * P, OH, OW);
+        lf__bias_act(y, N, M, P, b, &p->act, nt);
+        return LF_OK;
+    }
+    int direct = kh == 1 && kw == 1 && lf__one(p->sh) == 1 && lf__one(p->sw) == 1 && !p->pad_top &&
+                 !p->pad_left && OH == H && OW == W;
+    float *col = NULL;
+    if (!direct && !(col = malloc((size_t)(K * P) * sizeof *col)))
+        return lf_set_error(LF_ENOMEM, "Conv: out of memory for a %lldx%lld im2col buffer",
+                            (long long)K, (long long)P);
+    for (int64_t n = 0; n < N; n++)
+        for (int64_t g = 0; g < G; g++) {
+            const float *xg = x + (n * C + g * Cg) * H * W;
+            const float *bmat = xg;
+            if (!direct) {
+                lf__im2col(xg, Cg, H, W, p, OH, OW, col, nt);
+                bmat = col;
+            }
+            lf__sgemm(Mg, P, K, w + g * Mg * K, K, bmat, P, y + (n * M + g * Mg) * P, P, 0, nt);
+        }
+    free(col);
+    lf__bias_act(y, N, M, P, b, &p->act, nt);
+    return LF_OK;
+}

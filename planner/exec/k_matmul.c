@@ -1,0 +1,96 @@
+/* ONNX Gemm (with alpha, beta, transposes and a broadcast C) and MatMul
+ * (batched, numpy broadcasting of the batch axes, optional transposes), both
+ * on top of lf__sgemm. */
+#include <stdlib.h>
+
+#include "planner/exec/kernels.h"
+
+/* rows x cols row-major -> cols x rows row-major. */
+static void lf__transpose2d(const float *x, int64_t rows, int64_t cols, float *y)
+{
+    for (int64_t i = 0; i < rows; i++)
+        for (int64_t j = 0; j < cols; j++)
+            y[j * rows + i] = x[i * cols + j];
+}
+
+static float *lf__transposed_copy(const float *x, int64_t batches, int64_t rows, int64_t cols)
+{
+    float *t = malloc((size_t)(batches * rows * cols) * sizeof *t);
+    if (!t)
+        return NULL;
+    for (int64_t b = 0; b < batches; b++)
+        lf__transpose2d(x + b * rows * cols, rows, cols, t + b * rows * cols);
+    return t;
+}
+
+lf_status lf__gemm(const float *A, int trans_a, const float *B, int trans_b, const float *C,
+                   int64_t c_rows, int64_t c_cols, float alpha, float beta, int64_t M, int64_t N,
+                   int64_t K, const lf__unary *act, float *Y, int nt)
+{
+    float *ta = NULL, *tb = NULL;
+    if (trans_a && !(ta = lf__transposed_copy(A, 1, K, M)))
+        return lf_set_error(LF_ENOMEM, "out of memory transposing a %lldx%lld Gemm operand",
+                            (long long)K, (long long)M);
+    if (trans_b && !(tb = lf__transposed_copy(B, 1, N, K))) {
+        free(ta);
+        return lf_set_error(LF_ENOMEM, "out of memory transposing a %lldx%lld Gemm operand",
+                            (long long)N, (long long)K);
+    }
+    lf__sgemm(M, N, K, ta ? ta : A, K, tb ? tb : B, N, Y, N, 0, nt);
+    free(ta);
+    free(tb);
+    int has_c = C && beta != 0.0f;
+    if (alpha != 1.0f || has_c || (act && act->kind != LF__U_IDENTITY)) {
+        int64_t rs = c_rows == 1 ? 0 : c_cols, cs = c_cols == 1 ? 0 : 1;
+        for (int64_t i = 0; i < M; i++)
+            for (int64_t j = 0; j < N; j++) {
+                float v = alpha * Y[i * N + j];
+                if (has_c)
+                    v += beta * C[i * rs + j * cs];
+                Y[i * N + j] = act ? lf__unary_apply1(act, v) : v;
+            }
+    }
+    return LF_OK;
+}
+
+lf_status lf__matmul(const float *A, lf__dims ad, int trans_a, const float *B, lf__dims bd,
+                     int trans_b, float *Y, lf__dims yd, int nt)
+{
+    int64_t M = yd.d[2], N = yd.d[3];
+    int64_t K = trans_a ? ad.d[2] : ad.d[3];
+    int64_t am = trans_a ? ad.d[3] : ad.d[2], bk = trans_b ? bd.d[3] : bd.d[2];
+    int64_t bn = trans_b ? bd.d[2] : bd.d[3];
+    if (am != M || bk != K || bn != N)
+        return lf_set_error(LF_EGRAPH, "MatMul of %lldx%lld by %lldx%lld cannot give %lldx%lld",
+                            (long long)am, (long long)K, (long long)bk, (long long)bn, (long long)M,
+                            (long long)N);
+    for (int i = 0; i < 2; i++)
+        if ((ad.d[i] != yd.d[i] && ad.d[i] != 1) || (bd.d[i] != yd.d[i] && bd.d[i] != 1))
+            return lf_set_error(LF_EGRAPH, "MatMul batch axis %d: %lld and %lld do not broadcast to %lld",
+                                i, (long long)ad.d[i], (long long)bd.d[i], (long long)yd.d[i]);
+    float *ta = NULL, *tb = NULL;
+    if (trans_a && !(ta = lf__transposed_copy(A, ad.d[0] * ad.d[1], K, M)))
+        return lf_set_error(LF_ENOMEM, "out of memory transposing a MatMul operand");
+    if (trans_b && !(tb = lf__transposed_copy(B, bd.d[0] * bd.d[1], N, K))) {
+        free(ta);
+        return lf_set_error(LF_ENOMEM, "out of memory transposing a MatMul operand");
+    }
+    const float *a = ta ? ta : A, *b = tb ? tb : B;
+    int64_t batches = yd.d[0] * yd.d[1];
+    /* Many small products (attention heads) run one per thread; few large
+     * ones share their tiles. Either way each element's sum is the same. */
+    int outer = batches >= nt ? lf__threads_for(batches * M * N * K, nt) : 1;
+    int inner = outer > 1 ? 1 : nt;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(outer) schedule(static)
+#endif
+    for (int64_t t = 0; t < batches; t++) {
+        int64_t i0 = t / yd.d[1], i1 = t % yd.d[1];
+        int64_t ab = (ad.d[0] == 1 ? 0 : i0) * ad.d[1] + (ad.d[1] == 1 ? 0 : i1);
+        int64_t bb = (bd.d[0] == 1 ? 0 : i0) * bd.d[1] + (bd.d[1] == 1 ? 0 : i1);
+        lf__sgemm(M, N, K, a + ab * M * K, K, b + bb * K * N, N, Y + t * M * N, N, 0, inner);
+    }
+    free(ta);
+    free(tb);
+    return LF_OK;
+}

@@ -1,0 +1,114 @@
+/* MaxPool, AveragePool (pads, strides, dilations, ceil mode through the
+ * output size, count_include_pad) and the global pools. */
+#include <math.h>
+
+#include "planner/exec/kernels.h"
+
+static int lf__one(int32_t v) { return v > 0 ? v : 1; }
+
+void lf__maxpool(const float *x, lf__dims xd, float *y, lf__dims yd, const lf__pool *p, int nt)
+{
+    int64_t H = xd.d[2], W = xd.d[3], OH = yd.d[2], OW = yd.d[3], planes = yd.d[0] * yd.d[1];
+    int64_t kh = lf__one(p->kh), kw = lf__one(p->kw), sh = lf__one(p->sh), sw = lf__one(p->sw);
+    int64_t dh = lf__one(p->dh), dw = lf__one(p->dw);
+    nt = lf__threads_for(planes * OH * OW * kh * kw, nt);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(static)
+#endif
+    for (int64_t pl = 0; pl < planes; pl++) {
+        const float *xp = x + pl * H * W;
+        float *yp = y + pl * OH * OW;
+        for (int64_t oh = 0; oh < OH; oh++)
+            for (int64_t ow = 0; ow < OW; ow++) {
+                float m = -INFINITY;
+                for (int64_t i = 0; i < kh; i++) {
+                    int64_t ih = oh * sh - p->pad_top + i * dh;
+                    if (ih < 0 || ih >= H)
+                        continue;
+                    for (int64_t j = 0; j < kw; j++) {
+                        int64_t iw = ow * sw - p->pad_left + j * dw;
+                        if (iw >= 0 && iw < W) {
+                            float v = xp[ih * W + iw];
+                            if (v > m || isnan(v))
+                                m = v;
+                        }
+                    }
+                }
+                yp[oh * OW + ow] = m;
+            }
+    }
+}
+
+/* Taps of a window along one axis that fall inside [lo, hi). */
+static int64_t lf__taps_inside(int64_t start, int64_t k, int64_t d, int64_t lo, int64_t hi)
+{
+    int64_t n = 0;
+    for (int64_t i = 0; i < k; i++)
+        n += start + i * d >= lo && start + i * d < hi;
+    return n;
+}
+
+void lf__avgpool(const float *x, lf__dims xd, float *y, lf__dims yd, const lf__pool *p, int nt)
+{
+    int64_t H = xd.d[2], W = xd.d[3], OH = yd.d[2], OW = yd.d[3], planes = yd.d[0] * yd.d[1];
+    int64_t kh = lf__one(p->kh), kw = lf__one(p->kw), sh = lf__one(p->sh), sw = lf__one(p->sw);
+    int64_t dh = lf__one(p->dh), dw = lf__one(p->dw);
+    nt = lf__threads_for(planes * OH * OW * kh * kw, nt);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(static)
+#endif
+    for (int64_t pl = 0; pl < planes; pl++) {
+        const float *xp = x + pl * H * W;
+        float *yp = y + pl * OH * OW;
+        for (int64_t oh = 0; oh < OH; oh++) {
+            int64_t h0 = oh * sh - p->pad_top;
+            /* The divisor counts taps inside the input, or with
+             * count_include_pad inside the padded input (never the part
+             * of a ceil-mode window that hangs past the padding). */
+            int64_t rows = p->count_include_pad ? lf__taps_inside(h0, kh, dh, -p->pad_top, H + p->pad_bottom)
+                                                : lf__taps_inside(h0, kh, dh, 0, H);
+            for (int64_t ow = 0; ow < OW; ow++) {
+                int64_t w0 = ow * sw - p->pad_left;
+                int64_t cols = p->count_include_pad
+                                   ? lf__taps_inside(w0, kw, dw, -p->pad_left, W + p->pad_right)
+                                   : lf__taps_inside(w0, kw, dw, 0, W);
+                float s = 0.0f;
+                for (int64_t i = 0; i < kh; i++) {
+                    int64_t ih = h0 + i * dh;
+                    if (ih < 0 || ih >= H)
+                        continue;
+                    for (int64_t j = 0; j < kw; j++) {
+                        int64_t iw = w0 + j * dw;
+                        if (iw >= 0 && iw < W)
+                            s += xp[ih * W + iw];
+                    }
+                }
+                yp[oh * OW + ow] = rows * cols > 0 ? s / (float)(rows * cols) : 0.0f;
+            }
+        }
+    }
+}
+
+void lf__global_pool(const float *x, lf__dims xd, float *y, int is_max, int nt)
+{
+    int64_t P = xd.d[2] * xd.d[3], planes = xd.d[0] * xd.d[1];
+    nt = lf__threads_for(planes * P, nt);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(static)
+#endif
+    for (int64_t pl = 0; pl < planes; pl++) {
+        const float *xp = x + pl * P;
+        if (is_max) {
+            float m = -INFINITY;
+            for (int64_t i = 0; i < P; i++)
+                if (xp[i] > m || isnan(xp[i]))
+                    m = xp[i];
+            y[pl] = m;
+        } else {
+            double s = 0.0;
+            for (int64_t i = 0; i < P; i++)
+                s += xp[i];
+            y[pl] = (float)(s / (double)P);
+        }
+    }
+}
