@@ -13,6 +13,7 @@
 
 #include "planner/io/onnx_infer.h"
 #include "planner/io/onnx_lower.h"
+#include "planner/io/onnx_report.h"
 #include "planner/optable.h"
 
 lf_shape lf__frame(const int64_t *dims, int32_t rank)
@@ -165,8 +166,11 @@ static lf_status lf__add_node(lf__lower *L, int32_t i)
         nm = rname;
     }
     L->name_of[n->out[0]] = nm;
-    if (y->is_output && (st = lf_graph_builder_mark_output(L->b, nm)) != LF_OK)
-        return st;
+    if (y->is_output) {
+        if ((st = lf_graph_builder_mark_output(L->b, nm)) != LF_OK)
+            return st;
+        lf__onnx_report_output(g->report, y->name, nm);
+    }
     return LF_OK;
 }
 
@@ -177,6 +181,9 @@ static lf_status lf__add_input(lf__lower *L, int32_t v)
     if (val->rank > 4)
         return lf__ox_fail(g, -1, LF_EUNSUPPORTED, "graph input '%s' has rank %d (at most 4)", val->name,
                            (int)val->rank);
+    if (val->elem_type && val->elem_type != 1 && val->elem_type != 10 && val->elem_type != 11)
+        return lf__ox_fail(g, -1, LF_EUNSUPPORTED, "graph input '%s' has element type %d (the IR is float32)",
+                           val->name, (int)val->elem_type);
     lf_shape s = lf__frame(val->dims, val->rank);
     if (s.n > INT32_MAX || s.c > INT32_MAX || s.h > INT32_MAX || s.w > INT32_MAX)
         return lf__ox_fail(g, -1, LF_ERANGE, "graph input '%s' is too large", val->name);
