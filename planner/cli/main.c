@@ -28,6 +28,7 @@ static const lf__command_entry lf__commands[] = {
     {"sweep-report", "compare's tables and budget curves from sweep results files", lf_cmd_sweep_report},
     {"run", "execute a network with the reference executor and print output statistics", lf_cmd_run},
     {"import", "import an ONNX model: ops by type, params, MACs, what was folded or rewritten", lf_cmd_import},
+    {"conformance", "run ONNX conformance test data through import and the executor", lf_cmd_conformance},
     {"curve", "the optimal DRAM at every buffer size in one run: every step, with its plan", lf_cmd_curve},
     {"bench", "benchmark searches against the optimum (bench search), threads, the exact planner, the executor", lf_cmd_bench},
 };
