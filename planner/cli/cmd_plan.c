@@ -10,6 +10,7 @@
 #include "planner/util/progress.h"
 #include "search/partition/search.h"
 #include "search/partition/simple.h"
+#include "splitter/exact_split.h"
 #include "splitter/tree.h"
 
 static void lf__print_groups(const lf_plan *p, lf_cost_model *cm)
@@ -85,7 +86,9 @@ int lf_cmd_plan(int argc, char **argv)
         {"threads", "T", "OpenMP threads (default: all cores; results do not depend on it)", NULL},
         {"population", "K", "local search top-K and NSGA-II population (default 10)", NULL},
         {"objectives", "LIST", "nsga2: dram,groups (default, the paper's) or dram", NULL},
-        {"split", "NAME", "repair of invalid groups: random (default, the paper's baseline) or tree", NULL},
+        {"split", "NAME", "repair of invalid groups: random (default, the paper's baseline), tree, "
+                          "or exact (each group's optimal split where it takes at most 1,000,000 "
+                          "candidate sets, else random)", NULL},
         {"proposer", "NAME", "tree splitter's edge proposer: all (default), random, attrib, or the "
                              "GNN explainers gnne, pg, rg, saliency, occlusion", NULL},
         {"gnn-weights", "FILE", "GNN weights for the explainers (default: the shipped gnn-SCHEME.bin)", NULL},
@@ -149,8 +152,9 @@ int lf_cmd_plan(int argc, char **argv)
     const char *pname = lf_cli_get(&cmd, "proposer");
     if (split && !heuristic)
         return lf_cli_usage_error(&cmd, "--split applies to --search random, local or nsga2");
-    if (split && strcmp(split, "random") != 0 && strcmp(split, "tree") != 0)
-        return lf_cli_usage_error(&cmd, "unknown --split '%s' (use random or tree)", split);
+    if (split && strcmp(split, "random") != 0 && strcmp(split, "tree") != 0 &&
+        strcmp(split, "exact") != 0)
+        return lf_cli_usage_error(&cmd, "unknown --split '%s' (use random, tree or exact)", split);
     int tree = split && strcmp(split, "tree") == 0;
     if (pname && !tree)
         return lf_cli_usage_error(&cmd, "--proposer needs --split tree");
@@ -183,6 +187,13 @@ int lf_cmd_plan(int argc, char **argv)
         return rc;
     lf_cli_proposer cp = {0};
     lf_splitter *splitter = NULL;
+    if (split && strcmp(split, "exact") == 0) {
+        lf_status xs = lf_splitter_exact_create(&splitter, LF_EXACT_SPLIT_DEFAULT_CANDIDATES);
+        if (xs != LF_OK) {
+            lf_cli_session_close(&s);
+            return lf_cli_fail(xs);
+        }
+    }
     if (tree) {
         lf_status ps = lf_cli_proposer_open(&cp, pname ? pname : "all", s.cm,
                                             lf_cli_get(&cmd, "gnn-weights"),
@@ -275,7 +286,8 @@ int lf_cmd_plan(int argc, char **argv)
                 printf(", mean split gap %.3f", ts.mean_gap);
             printf(", %.3f s in the splitter (wall)", ts.split_s);
         } else {
-            printf("; random split, %.3f s in the splitter (wall)", res.split_s);
+            printf("; %s split, %.3f s in the splitter (wall)", splitter ? splitter->name : "random",
+                   res.split_s);
         }
     }
     if (es.states > 0)

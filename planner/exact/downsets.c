@@ -287,6 +287,10 @@ static void lf__ideals(lf__exact *x, int32_t from, int32_t *stack)
             return;
         x->st.groups++;
         x->on_group(x); /* ops joined in id order: sub is ascending */
+        /* Pricing is the costly part (and the curve's fronts grow with it):
+         * look at the clock between priced groups as well. */
+        if ((x->st.groups & (LF__CHECK_EVERY / 4 - 1)) == 0)
+            lf__dp_check_budget(x);
         return;
     }
     int32_t mark = lf__add(x, u);

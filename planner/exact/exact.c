@@ -123,7 +123,8 @@ lf_status lf_exact_plan(lf_cost_model *cm, const lf_exact_config *cfg, lf_plan *
     int64_t dram = 0;
     st = lf__dp_setup(&x, cm, &all, cfg);
     /* Half the memory limit for the memo, the other half for the states. */
-    int64_t memo_before = x.cfg.memory_limit > 0 ? lf_cost_memo_limit(cm, x.cfg.memory_limit / 2) : -1;
+    int64_t memo_before =
+        x.cfg.memory_limit > 0 ? lf_cost_memo_limit(cm, x.cfg.memory_limit / 2) : -1;
     if (st == LF_OK)
         st = lf__solve(&x, out, &dram);
     if (memo_before >= 0)

@@ -54,8 +54,9 @@ void lf_exact_config_default(lf_exact_config *c);
 
 /* Optimal plan of the whole graph in the full order of DESIGN §4: minimum DRAM
  * over fusable ops, then fewest groups, then the lexicographically smallest
- * sorted list of group minimum op ids (lf_plan_compare). *out is initialised here (canonical, passes lf_plan_check). Fails
- * with LF_ELIMIT and a message naming the limit when the search is too big. */
+ * sorted list of group minimum op ids (lf_plan_compare). *out is initialised
+ * here (canonical, passes lf_plan_check). Fails with LF_ELIMIT and a message
+ * naming the limit when the search is too big. */
 lf_status lf_exact_plan(lf_cost_model *cm, const lf_exact_config *cfg, lf_plan *out,
                         lf_exact_stats *stats);
 

@@ -62,4 +62,14 @@ usage --max-candidates 12x
 "$fp" plan --model resnet18 --search greedy --time-limit 5 >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q 'apply to --search exact or --compare-exact' "$tmp/err" \
   || bad "limits without the exact planner: $(cat "$tmp/err")"
+
+# --split exact: the optimal split of each invalid group; the same plan with 1 and 2 threads.
+for t in 1 2; do
+  "$fp" plan --model mobilenet_v2 --buffer 128KB --search local --budget 300 --split exact \
+    --threads $t --quiet --no-progress -o "$tmp/x$t.json" >"$tmp/sx$t" 2>/dev/null || bad "--split exact exited $?"
+done
+cmp -s "$tmp/x1.json" "$tmp/x2.json" || bad "--split exact differs between 1 and 2 threads"
+grep -q 'exact split' "$tmp/sx1" || bad "--split exact summary: $(cat "$tmp/sx1")"
+"$fp" plan --model resnet18 --search local --split bogus >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "use random, tree or exact" "$tmp/err" || bad "--split bogus: $(cat "$tmp/err")"
 exit $fail
