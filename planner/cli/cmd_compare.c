@@ -220,7 +220,20 @@ static lf_status lf__emit_one(const char *format, const char *path, lf_cmp_table
     return LF_OK;
 }
 
+/* Every file written inside one output batch: all of them or none. */
+static lf_status lf__emit_files(const lf__cmp_out *o, lf_cmp_table *tables, int32_t n);
+
 static lf_status lf__emit(const lf__cmp_out *o, lf_cmp_table *tables, int32_t n)
+{
+    lf_output_batch_begin();
+    lf_status st = lf__emit_files(o, tables, n);
+    if (st == LF_OK)
+        return lf_output_batch_commit();
+    lf_output_batch_abort();
+    return st;
+}
+
+static lf_status lf__emit_files(const lf__cmp_out *o, lf_cmp_table *tables, int32_t n)
 {
     lf_status st = lf__emit_one(o->format, o->output, tables, n);
     if (st == LF_OK && o->csv)
@@ -317,6 +330,17 @@ int lf_cmd_compare(int argc, char **argv)
         o.format = "md";
     if (strcmp(o.format, "md") && strcmp(o.format, "csv") && strcmp(o.format, "json"))
         return lf_cli_usage_error(&cmd, "unknown --format '%s' (use md, csv or json)", o.format);
+    {
+        /* Every output is checked before the work; the SVG curves go next to
+         * PREFIX.csv, so its folder stands for theirs. */
+        char curves_csv[1024] = "";
+        if (o.curves)
+            snprintf(curves_csv, sizeof curves_csv, "%s.csv", o.curves);
+        const char *outs[4] = {o.output, o.csv, o.json, o.curves ? curves_csv : NULL};
+        int orc = lf_cli_check_outputs(outs, 4);
+        if (orc)
+            return orc;
+    }
 
     char models_buf[1024], schemes_buf[64], buffers_buf[256], searches_buf[256], proposers_buf[256];
     const char *v;
