@@ -75,7 +75,7 @@ lf_status lf__w_commit(lf__wbuf *b, const char *path)
         return st;
     if (b->len && fwrite(b->p, 1, b->len, af.f) != b->len) {
         lf_atomic_abort(&af);
-        return lf_set_error(LF_EIO, "cannot write %s", path);
+        return lf_set_error(LF_ENOMEM, "cannot write %s: out of memory", path);
     }
     return lf_atomic_commit(&af);
 }

@@ -39,6 +39,8 @@
 #include "planner/cost/cost.h"
 
 #define LF_DS_VERSION 1
+/* Largest dataset file read (the paper-sized dataset is far smaller). */
+#define LF_DATASET_FILE_MAX ((int64_t)1 << 30)
 #define LF_DS_MAX_BETAS 8
 
 enum { LF_DS_TRAIN = 0, LF_DS_VAL = 1, LF_DS_TEST = 2 };

@@ -219,7 +219,7 @@ lf_status lf_dataset_load(lf_dataset *ds, const char *path)
     memset(ds, 0, sizeof *ds);
     char *data = NULL;
     long len = 0;
-    lf_status st = lf_read_file(path, &data, &len);
+    lf_status st = lf_read_file_capped(path, LF_DATASET_FILE_MAX, "dataset file", &data, &len);
     if (st != LF_OK)
         return st;
     st = lf_dataset_load_memory(ds, data, (size_t)len, path);

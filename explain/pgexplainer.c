@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "explain/binio.h"
+#include "explain/weights.h"
 #include "planner/util/fileio.h"
 #include "planner/util/rng.h"
 
@@ -427,7 +428,7 @@ lf_status lf_pgx_load(lf_pgx *p, const char *path)
     memset(p, 0, sizeof *p);
     char *data = NULL;
     long len = 0;
-    lf_status st = lf_read_file(path, &data, &len);
+    lf_status st = lf_read_file_capped(path, LF_GNN_FILE_MAX, "PGExplainer weight file", &data, &len);
     if (st != LF_OK)
         return st;
     st = lf_pgx_load_memory(p, data, (size_t)len, path);

@@ -45,6 +45,7 @@
 #include <string.h>
 
 #include "explain/binio.h"
+#include "explain/weights.h"
 #include "explain/explainer_rg.h"
 #include "planner/util/fileio.h"
 #include "planner/util/rng.h"
@@ -313,7 +314,7 @@ lf_status lf_rgx_load(lf_rgx *p, const char *path)
     memset(p, 0, sizeof *p);
     char *data = NULL;
     long len = 0;
-    lf_status st = lf_read_file(path, &data, &len);
+    lf_status st = lf_read_file_capped(path, LF_GNN_FILE_MAX, "RG-Explainer weight file", &data, &len);
     if (st != LF_OK)
         return st;
     st = lf_rgx_load_memory(p, data, (size_t)len, path);

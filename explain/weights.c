@@ -90,6 +90,23 @@ lf_status lf_gnn_load_memory(lf_gnn *m, const void *data, size_t len, const char
     if (cfg.undirected != 0 && cfg.undirected != 1)
         return lf_set_error(LF_EPARSE, "%s: bad edge-direction flag %d", origin,
                             (int)cfg.undirected);
+    /* The header's dimensions decide an allocation: before making it, the
+     * parameter count they imply must be the one the header states, and the
+     * file must be long enough to hold that many. */
+    if (cfg.hidden < 1 || cfg.hidden > 65536 || cfg.n_layers < 1 || cfg.n_layers > 64 ||
+        cfg.n_classes < 2 || cfg.n_classes > 1024)
+        return lf_set_error(LF_EPARSE, "%s: bad GNN dimensions (hidden %d, layers %d, classes %d)",
+                            origin, (int)cfg.hidden, (int)cfg.n_layers, (int)cfg.n_classes);
+    uint64_t implied = 2ull * (uint64_t)cfg.in_dim * (uint64_t)cfg.hidden + (uint64_t)cfg.hidden +
+                       (uint64_t)(cfg.n_layers - 1) *
+                           (2ull * (uint64_t)cfg.hidden * (uint64_t)cfg.hidden + (uint64_t)cfg.hidden) +
+                       (uint64_t)cfg.hidden * (uint64_t)cfg.n_classes + (uint64_t)cfg.n_classes;
+    if (n_params > len / 4)
+        return lf_set_error(LF_EPARSE, "%s: truncated GNN weight file (%zu bytes for %llu parameters)",
+                            origin, len, (unsigned long long)n_params);
+    if (implied != n_params)
+        return lf_set_error(LF_EINVAL, "%s: %llu parameters, the dimensions imply %llu", origin,
+                            (unsigned long long)n_params, (unsigned long long)implied);
     lf_status st = lf_gnn_init(m, &cfg, 0);
     if (st != LF_OK) {
         lf_gnn_free(m);
@@ -127,7 +144,7 @@ lf_status lf_gnn_load(lf_gnn *m, const char *path, const lf_gnn_config *expect)
     memset(m, 0, sizeof *m);
     char *data = NULL;
     long len = 0;
-    lf_status st = lf_read_file(path, &data, &len);
+    lf_status st = lf_read_file_capped(path, LF_GNN_FILE_MAX, "GNN weight file", &data, &len);
     if (st != LF_OK)
         return st;
     st = lf_gnn_load_memory(m, data, (size_t)len, path, expect);

@@ -20,6 +20,9 @@
 #include "explain/gnn.h"
 
 #define LF_GNN_WEIGHTS_VERSION 1
+/* Largest GNN, PGExplainer or RG-Explainer weight file read (the shipped ones
+ * are under 0.5 MiB); larger files and endless inputs are refused unread. */
+#define LF_GNN_FILE_MAX ((int64_t)64 << 20)
 
 lf_status lf_gnn_save(const lf_gnn *m, const char *path);
 

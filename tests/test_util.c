@@ -8,6 +8,9 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -469,7 +472,7 @@ static void test_atomic_file(void)
     CHECK_OK(lf_atomic_open(&af, path));
     CHECK(af.f != NULL);
     fprintf(af.f, "{\"groups\": %d}\n", 3);
-    CHECK_EQ_I64(count_entries(dir), 1); /* only the temporary so far */
+    CHECK_EQ_I64(count_entries(dir), 0); /* staged in memory: nothing on disk yet */
     CHECK(access(path, F_OK) != 0);
     CHECK_OK(lf_atomic_commit(&af));
     CHECK(af.f == NULL && af.tmp_path == NULL);
@@ -508,28 +511,19 @@ static void test_atomic_file(void)
     CHECK_EQ_I64(lf_atomic_open(&af, bad), LF_EIO);
     CHECK(af.f == NULL && af.tmp_path == NULL && af.final_path == NULL);
     char expect[512];
-    snprintf(expect, sizeof expect, "cannot write %s: %s", bad, strerror(ENOENT));
+    snprintf(expect, sizeof expect, "cannot write %s: folder %s/missing does not exist", bad, dir);
     CHECK_STR(lf_last_error(), expect);
     lf_atomic_abort(&af); /* safe after a failed open */
     CHECK_EQ_I64(count_entries(dir), 1);
 
-    /* Commit failing at the rename (the destination is a non-empty folder):
-     * LF_EIO, and the temporary is removed. */
-    char sub[256], subfile[300];
+    /* A folder as the destination is refused at open, before any work. */
+    char sub[256];
     snprintf(sub, sizeof sub, "%s/sub", dir);
-    snprintf(subfile, sizeof subfile, "%s/x", sub);
     CHECK(mkdir(sub, 0700) == 0);
-    FILE *fx = fopen(subfile, "w");
-    CHECK(fx != NULL);
-    if (fx)
-        fclose(fx);
-    CHECK_OK(lf_atomic_open(&af, sub));
-    fputs("x", af.f);
-    CHECK_EQ_I64(lf_atomic_commit(&af), LF_EIO);
-    CHECK(strncmp(lf_last_error(), "cannot write ", 13) == 0);
-    CHECK(strstr(lf_last_error(), sub) != NULL);
+    CHECK_EQ_I64(lf_atomic_open(&af, sub), LF_EIO);
+    CHECK(strstr(lf_last_error(), "it is a folder") != NULL);
+    CHECK_EQ_I64(lf_output_check(sub), LF_EIO);
     CHECK_EQ_I64(count_entries(dir), 2); /* plan.json and sub, no temporary */
-    remove(subfile);
     remove(sub);
 
     /* lf_read_file: a missing file, an empty file, a file beyond one chunk. */
@@ -565,6 +559,189 @@ static void test_atomic_file(void)
     remove(path2);
     CHECK_EQ_I64(count_entries(dir), 0);
     CHECK(rmdir(dir) == 0);
+}
+
+
+/* Writes text to path through the atomic writer. */
+static lf_status write_text(const char *path, const char *text)
+{
+    lf_atomic_file af;
+    lf_status st = lf_atomic_open(&af, path);
+    if (st != LF_OK)
+        return st;
+    fputs(text, af.f);
+    return lf_atomic_commit(&af);
+}
+
+static char *slurp(const char *path)
+{
+    char *data = NULL;
+    long len;
+    return lf_read_file(path, &data, &len) == LF_OK ? data : NULL;
+}
+
+/* Issue 18, item 3: special files are written through, links followed,
+ * modes kept. */
+static void test_atomic_special(void)
+{
+    char dir[] = "/tmp/lf_test_special_XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[300], link[300], fifo[300];
+    struct stat st;
+
+    /* A character device stays a device. */
+    CHECK_OK(write_text("/dev/null", "discarded"));
+    CHECK(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
+
+    /* Mode 600 survives a replacement. */
+    snprintf(path, sizeof path, "%s/plan.json", dir);
+    CHECK_OK(write_text(path, "old"));
+    CHECK(chmod(path, 0600) == 0);
+    CHECK_OK(write_text(path, "new"));
+    CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600);
+    char *t = slurp(path);
+    CHECK_STR(t, "new");
+    free(t);
+
+    /* A symbolic link stays a link; its target gets the content. */
+    snprintf(link, sizeof link, "%s/link.json", dir);
+    CHECK(symlink("plan.json", link) == 0);
+    CHECK_OK(write_text(link, "via link"));
+    CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+    t = slurp(path);
+    CHECK_STR(t, "via link");
+    free(t);
+    CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600);
+
+    /* A FIFO is written into, not replaced (a reader drains it). */
+    snprintf(fifo, sizeof fifo, "%s/pipe", dir);
+    CHECK(mkfifo(fifo, 0600) == 0);
+    pid_t child = fork();
+    if (child == 0) {
+        char buf[64] = {0};
+        int fd = open(fifo, O_RDONLY);
+        ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+        _exit(n == 7 && strcmp(buf, "to pipe") == 0 ? 0 : 1);
+    }
+    CHECK_OK(write_text(fifo, "to pipe"));
+    int status = -1;
+    waitpid(child, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    CHECK(lstat(fifo, &st) == 0 && S_ISFIFO(st.st_mode));
+
+    /* A full device: the reason is "no space left on device", with the name. */
+    CHECK_EQ_I64(write_text("/dev/full", "x"), LF_EIO);
+    CHECK_STR(lf_last_error(), "cannot write /dev/full: no space left on device");
+
+    /* A write error on a regular file (here a file-size limit, as a full
+     * disk would): the old content stays and no temporary is left. */
+    struct rlimit old;
+    getrlimit(RLIMIT_FSIZE, &old);
+    struct rlimit small = {4, old.rlim_max};
+    signal(SIGXFSZ, SIG_IGN);
+    setrlimit(RLIMIT_FSIZE, &small);
+    lf_status fst = write_text(path, "far more than four bytes");
+    setrlimit(RLIMIT_FSIZE, &old);
+    signal(SIGXFSZ, SIG_DFL);
+    CHECK_EQ_I64(fst, LF_EIO);
+    CHECK(strstr(lf_last_error(), path) != NULL && strstr(lf_last_error(), "file too large") != NULL);
+    t = slurp(path);
+    CHECK_STR(t, "via link");
+    free(t);
+    CHECK_EQ_I64(count_entries(dir), 3); /* plan.json, link.json, pipe */
+
+    remove(fifo);
+    remove(link);
+    remove(path);
+    CHECK(rmdir(dir) == 0);
+}
+
+/* Issue 18, items 4 and 10: output sets all or nothing; leftovers cleaned. */
+static void test_output_batch(void)
+{
+    char dir[] = "/tmp/lf_test_batch_XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char a[300], b[300], stale[400], live[400];
+    snprintf(a, sizeof a, "%s/a.json", dir);
+    snprintf(b, sizeof b, "%s/b.json", dir);
+
+    /* The second output fails: neither appears. */
+    lf_output_batch_begin();
+    CHECK_OK(write_text(a, "A"));
+    CHECK(access(a, F_OK) != 0); /* staged, not renamed */
+    CHECK_EQ_I64(write_text("/dev/full", "B"), LF_OK); /* staged: fails only at commit */
+    CHECK_EQ_I64(lf_output_batch_commit(), LF_EIO);
+    CHECK(strstr(lf_last_error(), "no space left on device") != NULL);
+    CHECK(access(a, F_OK) != 0);
+    CHECK_EQ_I64(count_entries(dir), 0);
+
+    /* Both succeed: both appear; an aborted batch leaves nothing. */
+    lf_output_batch_begin();
+    CHECK_OK(write_text(a, "A"));
+    CHECK_OK(write_text(b, "B"));
+    CHECK_OK(lf_output_batch_commit());
+    CHECK_EQ_I64(count_entries(dir), 2);
+    lf_output_batch_begin();
+    CHECK_OK(write_text(a, "changed"));
+    lf_output_batch_abort();
+    char *t = slurp(a);
+    CHECK_STR(t, "A");
+    free(t);
+    CHECK_EQ_I64(count_entries(dir), 2);
+
+    /* A temporary of a dead process is removed by the next write; one of a
+     * live process (ours: the parent's pid) is not. */
+    pid_t child = fork();
+    if (child == 0)
+        _exit(0);
+    waitpid(child, NULL, 0);
+    snprintf(stale, sizeof stale, "%s.tmp.%ld.0", a, (long)child);
+    snprintf(live, sizeof live, "%s.tmp.%ld.0", a, (long)getppid());
+    FILE *f = fopen(stale, "w");
+    if (f)
+        fclose(f);
+    f = fopen(live, "w");
+    if (f)
+        fclose(f);
+    CHECK_OK(write_text(a, "again"));
+    CHECK(access(stale, F_OK) != 0);
+    CHECK(access(live, F_OK) == 0);
+    remove(live);
+
+    /* Pre-flight checks create nothing. */
+    char missing[400];
+    snprintf(missing, sizeof missing, "%s/nope/x.json", dir);
+    CHECK_EQ_I64(lf_output_check(missing), LF_EIO);
+    CHECK_OK(lf_output_check(b));
+    CHECK_OK(lf_output_check("-"));
+    CHECK_EQ_I64(count_entries(dir), 2);
+    remove(a);
+    remove(b);
+    CHECK(rmdir(dir) == 0);
+}
+
+/* Issue 18, item 6: capped reads stop at the cap, even on endless input. */
+static void test_capped_read(void)
+{
+    char *data = NULL;
+    long len = 0;
+    CHECK_EQ_I64(lf_read_file_capped("/dev/zero", 1 << 20, "test file", &data, &len), LF_ERANGE);
+    CHECK(data == NULL);
+    CHECK(strstr(lf_last_error(), "larger than the 1 MiB a test file may have") != NULL);
+    char path[] = "/tmp/lf_test_cap_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    char block[1024] = {0};
+    for (int i = 0; fd >= 0 && i < 1024; i++)
+        CHECK(write(fd, block, sizeof block) == (ssize_t)sizeof block);
+    if (fd >= 0)
+        close(fd);
+    CHECK_OK(lf_read_file_capped(path, 1 << 20, "test file", &data, &len)); /* exactly the cap */
+    CHECK_EQ_I64(len, 1 << 20);
+    free(data);
+    CHECK_EQ_I64(lf_read_file_capped(path, (1 << 20) - 1, "test file", &data, &len), LF_ERANGE);
+    CHECK(strstr(lf_last_error(), "1048576 bytes") != NULL);
+    remove(path);
 }
 
 /* ---------------------------------------------------------------- progress */
@@ -836,6 +1013,9 @@ int main(void)
     test_bitset();
     test_arena();
     test_atomic_file();
+    test_atomic_special();
+    test_output_batch();
+    test_capped_read();
     test_progress();
     test_busy_clock();
     test_pool();

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "planner/cli/cli.h"
+#include "planner/util/fileio.h"
 
 static lf_cli_opt *lf__find_opt(lf_cli_command *cmd, const char *name, size_t len)
 {
@@ -107,6 +108,16 @@ int lf_cli_fail(lf_status st)
     default:
         return st == LF_OK ? LF_EXIT_OK : LF_EXIT_USAGE;
     }
+}
+
+int lf_cli_check_outputs(const char *const *paths, int n)
+{
+    for (int i = 0; i < n; i++) {
+        lf_status st = paths[i] ? lf_output_check(paths[i]) : LF_OK;
+        if (st != LF_OK)
+            return lf_cli_fail(st);
+    }
+    return 0;
 }
 
 int lf_cli_int(const lf_cli_command *cmd, const char *name, int64_t def, int64_t min, int64_t max,

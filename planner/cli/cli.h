@@ -48,6 +48,12 @@ int lf_cli_usage_error(const lf_cli_command *cmd, const char *fmt, ...)
 #endif
     ;
 
+/* Checks, before any work, that every output path given (NULL entries are
+ * skipped) can be written: its folder exists and is writable, it is not a
+ * folder. Returns 0, or an exit status after printing the error. Commands
+ * then write their outputs inside an lf_output_batch, all or none. */
+int lf_cli_check_outputs(const char *const *paths, int n);
+
 /* Strict integer parsing of an option value in [min, max]; on failure prints
  * the error and returns LF_EXIT_USAGE. */
 int lf_cli_int(const lf_cli_command *cmd, const char *name, int64_t def, int64_t min, int64_t max,

@@ -248,6 +248,17 @@ int lf_cmd_compare(int argc, char **argv)
         o.format = "md";
     if (strcmp(o.format, "md") && strcmp(o.format, "csv") && strcmp(o.format, "json"))
         return lf_cli_usage_error(&cmd, "unknown --format '%s' (use md, csv or json)", o.format);
+    {
+        /* Every output is checked before the work; the SVG curves go next to
+         * PREFIX.csv, so its folder stands for theirs. */
+        char curves_csv[1024] = "";
+        if (o.curves)
+            snprintf(curves_csv, sizeof curves_csv, "%s.csv", o.curves);
+        const char *outs[4] = {o.output, o.csv, o.json, o.curves ? curves_csv : NULL};
+        int orc = lf_cli_check_outputs(outs, 4);
+        if (orc)
+            return orc;
+    }
 
     char models_buf[1024], schemes_buf[64], buffers_buf[256], searches_buf[256], proposers_buf[256];
     const char *v;

@@ -50,6 +50,8 @@ int lf_cmd_dataset(int argc, char **argv)
         return lf_cli_usage_error(&cmd, "--scheme must be lbdf or brr, not '%s'", scheme);
     if (!output)
         return lf_cli_usage_error(&cmd, "-o FILE is required");
+    if ((rc = lf_cli_check_outputs(&output, 1)))
+        return rc;
     int64_t seed, max_nodes, threads;
     double scale = 1.0;
     if ((rc = lf_cli_int(&cmd, "seed", 1, 0, INT64_MAX, &seed)) ||

@@ -9,6 +9,7 @@
 #include "explain/explainer.h"
 #include "explain/weights.h"
 #include "planner/cli/cli.h"
+#include "planner/util/fileio.h"
 #include "planner/util/progress.h"
 #include "splitter/splitter.h"
 
@@ -24,9 +25,12 @@ static int lf__explainer_name_ok(const char *n)
 static lf_status lf__write_dot(const char *path, const lf_graph *g, const lf_xgraph *xg,
                                const lf_edge_score *ranked, int32_t n, int32_t k)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return lf_set_error(LF_EIO, "%s: cannot open for writing", path);
+    /* Atomic, like every output: a full disk leaves no truncated file. */
+    lf_atomic_file af;
+    lf_status st = lf_atomic_open(&af, path);
+    if (st != LF_OK)
+        return st;
+    FILE *f = af.f;
     fprintf(f, "digraph explanation {\n  rankdir=TB;\n  node [shape=box, fontsize=10];\n");
     for (int32_t i = 0; i < xg->n_nodes; i++)
         fprintf(f, "  n%d [label=\"%s\"];\n", (int)xg->ops[i], g->ops[xg->ops[i]].name);
@@ -35,9 +39,7 @@ static lf_status lf__write_dot(const char *path, const lf_graph *g, const lf_xgr
                 (int)ranked[i].v, i < k ? "solid" : "dashed", ranked[i].score,
                 i < k ? ", penwidth=2, color=red" : "");
     fprintf(f, "}\n");
-    if (fclose(f) != 0)
-        return lf_set_error(LF_EIO, "%s: write failed", path);
-    return LF_OK;
+    return lf_atomic_commit(&af);
 }
 
 int lf_cmd_explain(int argc, char **argv)
@@ -77,6 +79,8 @@ int lf_cmd_explain(int argc, char **argv)
         return lf_cli_usage_error(&cmd, "--group is required");
     if (!wpath)
         return lf_cli_usage_error(&cmd, "--weights is required");
+    if ((rc = lf_cli_check_outputs(&dot, 1)))
+        return rc;
     if (!lf__explainer_name_ok(ename))
         return lf_cli_usage_error(&cmd, "--explainer must be gnne, pg, rg, saliency or occlusion");
     if (strcmp(ename, "pg") == 0 && !pgpath)

@@ -7,6 +7,7 @@
 #include "planner/exact/exact.h"
 #include "planner/io/plan_export.h"
 #include "planner/plan.h"
+#include "planner/util/fileio.h"
 #include "planner/util/progress.h"
 #include "search/partition/search.h"
 #include "search/partition/simple.h"
@@ -182,6 +183,9 @@ int lf_cmd_plan(int argc, char **argv)
     if (objectives && strcmp(objectives, "dram") != 0 && strcmp(objectives, "dram,groups") != 0)
         return lf_cli_usage_error(&cmd, "unknown --objectives '%s' (use dram,groups or dram)",
                                   objectives);
+    const char *outputs[2] = {output, pareto};
+    if ((rc = lf_cli_check_outputs(outputs, 2)))
+        return rc;
     lf_cli_session s;
     if ((rc = lf_cli_session_open(&s, &cmd)))
         return rc;
@@ -240,14 +244,19 @@ int lf_cmd_plan(int argc, char **argv)
         if (xs == LF_OK)
             lf_plan_destroy(&opt);
     }
-    const char *paths[2] = {output, pareto};
+    /* The plan and its Pareto front are written together or not at all. */
+    lf_output_batch_begin();
     for (int k = 0; k < 2 && st == LF_OK; k++) {
-        if (!paths[k])
+        if (!outputs[k])
             continue;
         lf_plan_meta meta = {s.model_name, search, heuristic ? (uint64_t)knobs[1] : 0,
                              heuristic ? knobs[0] : -1, k ? res.n_pareto : 0, k ? res.pareto : NULL};
-        st = lf_plan_save(paths[k], k ? "json" : format, &plan, s.cm, &meta);
+        st = lf_plan_save(outputs[k], k ? "json" : format, &plan, s.cm, &meta);
     }
+    if (st == LF_OK)
+        st = lf_output_batch_commit();
+    else
+        lf_output_batch_abort();
     if (st != LF_OK) {
         lf_plan_destroy(&plan);
         lf_search_result_destroy(&res);
@@ -297,8 +306,8 @@ int lf_cmd_plan(int argc, char **argv)
     if (!lf_cli_get(&cmd, "quiet"))
         lf__print_groups(&plan, s.cm);
     for (int k = 0; k < 2; k++)
-        if (paths[k])
-            fprintf(stderr, "wrote %s\n", paths[k]);
+        if (outputs[k])
+            fprintf(stderr, "wrote %s\n", outputs[k]);
     lf_plan_destroy(&plan);
     lf_search_result_destroy(&res);
     lf_splitter_free(splitter);

@@ -129,6 +129,8 @@ int lf_cmd_split(int argc, char **argv)
         (rc = lf_cli_int(&cmd, "seed", 1, 0, INT64_MAX, &seed)))
         return rc;
     const char *dot = lf_cli_get(&cmd, "dot");
+    if ((rc = lf_cli_check_outputs(&dot, 1)))
+        return rc;
     lf_cli_session s;
     if ((rc = lf_cli_session_open(&s, &cmd)))
         return rc;

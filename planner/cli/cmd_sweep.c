@@ -361,6 +361,15 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
     o.n_schemes = ns;
     const char *svg = lf_cli_get(&cmd, "svg");
     const char *output = lf_cli_get(&cmd, "output");
+    {
+        /* Checked before the work (which can take minutes), not after. */
+        char svg_path[1024] = "";
+        if (svg)
+            snprintf(svg_path, sizeof svg_path, "%s", svg);
+        const char *outs[2] = {output, svg ? svg_path : NULL};
+        if ((rc = lf_cli_check_outputs(outs, 2)))
+            return rc;
+    }
     o.hw_file = lf_cli_get(&cmd, "hw");
     lf_hw_default(&o.hw);
     lf_status st;
@@ -444,16 +453,21 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
     }
     if (!rc && json)
         fprintf(f, "\n  ]\n}\n");
+    /* The table and the charts are committed together, or none of them. */
+    lf_output_batch_begin();
     if (output) {
         if (rc)
             lf_atomic_abort(&af);
         else if ((st = lf_atomic_commit(&af)) != LF_OK)
             rc = lf_cli_fail(st);
-        else if (!o.quiet)
-            fprintf(stderr, "wrote %s\n", output);
     }
     if (!rc && svg && (st = lf_sweep_save_charts(&o, sweeps, n_sw, svg)) != LF_OK)
         rc = lf_cli_fail(st);
+    if (!rc && (st = lf_output_batch_commit()) != LF_OK)
+        rc = lf_cli_fail(st);
+    lf_output_batch_abort(); /* no-op after a commit */
+    if (!rc && output && !o.quiet)
+        fprintf(stderr, "wrote %s\n", output);
     if (!rc && !o.quiet)
         fprintf(stderr, "sweep-buffer: total %.2f s\n", lf_now_seconds() - t_all);
     free(sweeps);

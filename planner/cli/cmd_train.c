@@ -54,6 +54,8 @@ int lf_cmd_train(int argc, char **argv)
         return lf_cli_usage_error(&cmd, "--scheme lbdf or --scheme brr is required");
     if (!output)
         return lf_cli_usage_error(&cmd, "-o FILE is required");
+    if ((rc = lf_cli_check_outputs(&output, 1)))
+        return rc;
     int64_t epochs, batch, seed, threads;
     if ((rc = lf_cli_int(&cmd, "epochs", 50, 0, 100000, &epochs)) ||
         (rc = lf_cli_int(&cmd, "batch", 32, 1, 65536, &batch)) ||

@@ -67,6 +67,8 @@ int lf_cmd_train_explainer(int argc, char **argv)
         return lf_cli_usage_error(&cmd, "--weights and --dataset are required");
     if (!output)
         return lf_cli_usage_error(&cmd, "-o FILE is required");
+    if ((rc = lf_cli_check_outputs(&output, 1)))
+        return rc;
     int64_t epochs, seed, maxg;
     if ((rc = lf_cli_int(&cmd, "epochs", is_rg ? 10 : 25, 0, 100000, &epochs)) ||
         (rc = lf_cli_int(&cmd, "seed", 1, 0, INT64_MAX, &seed)) ||

@@ -474,7 +474,7 @@ static lf_status lf__emit_one(const char *format, const char *path, lf_cmp_table
     return LF_OK;
 }
 
-lf_status lf_cmp_emit(const lf_cmp_out *o, lf_cmp_table *tables, int32_t n)
+static lf_status lf__emit_files(const lf_cmp_out *o, lf_cmp_table *tables, int32_t n)
 {
     lf_status st = lf__emit_one(o->format, o->output, tables, n);
     if (st == LF_OK && o->csv)
@@ -501,5 +501,17 @@ lf_status lf_cmp_emit(const lf_cmp_out *o, lf_cmp_table *tables, int32_t n)
                      tables[i].scheme, (long long)(tables[i].beta / 1024));
         st = lf_cmp_curve_svg(&tables[i], path);
     }
+    return st;
+}
+
+/* Every file of one report (output, CSV, JSON, curves and their SVGs) in one
+ * output batch: all of them are written, or none. */
+lf_status lf_cmp_emit(const lf_cmp_out *o, lf_cmp_table *tables, int32_t n)
+{
+    lf_output_batch_begin();
+    lf_status st = lf__emit_files(o, tables, n);
+    if (st == LF_OK)
+        return lf_output_batch_commit();
+    lf_output_batch_abort();
     return st;
 }

@@ -1,26 +1,72 @@
-/* Writing output files atomically: content goes to a temporary file in the
- * same folder, which is renamed over the destination only once it is complete,
- * so a failure never leaves a half-written file behind. */
+/* Writing output files all or nothing, and reading input files with a cap.
+ *
+ * An output is written to memory first and goes to its destination only on
+ * commit, so a failure while producing it leaves nothing behind:
+ *  - a regular file (or a new one) is replaced atomically: the bytes go to a
+ *    temporary file next to it ("FILE.tmp.PID.N"), which is synced and
+ *    renamed over it; the replaced file's permission bits (and, for root,
+ *    owner) are kept; hard links to the old file keep the old content;
+ *  - a symbolic link is followed and its target replaced the same way;
+ *  - a character device or FIFO (/dev/null, a named pipe) and "-" or
+ *    /dev/stdout, /dev/stderr, /dev/fd/N are written through, never replaced;
+ *  - a temporary left by a process that was killed before its rename is
+ *    removed by the next write to the same destination.
+ * Errors name the path as given and the reason ("no space left on device").
+ *
+ * A command that writes several files commits them together: between
+ * lf_output_batch_begin and lf_output_batch_commit, lf_atomic_commit stages
+ * each file (written and synced under its temporary name) and the batch
+ * commit renames them all, or on any failure removes them all. */
 #ifndef LF_FILEIO_H
 #define LF_FILEIO_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "planner/status.h"
 
 typedef struct lf_atomic_file {
-    FILE *f;          /* write here */
-    char *final_path;
-    char *tmp_path;
+    FILE *f;          /* write here (an in-memory stream) */
+    char *final_path; /* the path as given */
+    char *tmp_path;   /* unused since outputs are staged in memory; kept NULL */
+    /* internal */
+    char *buf;
+    size_t len;
+    char *target; /* symbolic links followed */
+    int kind;     /* LF__OUT_REPLACE, _THROUGH or _FD */
+    int fd;       /* for LF__OUT_FD */
+    int keep_mode;
+    mode_t mode;
+    uid_t uid;
+    gid_t gid;
 } lf_atomic_file;
 
+/* Checks that path can be written (its folder exists and is writable, it is
+ * not a folder) without creating anything: commands call it for every
+ * output before they start working. */
+lf_status lf_output_check(const char *path);
+
 lf_status lf_atomic_open(lf_atomic_file *af, const char *path);
-/* Flushes, closes and renames; on any error removes the temporary file. */
+/* Writes the content to its destination (or stages it inside a batch). */
 lf_status lf_atomic_commit(lf_atomic_file *af);
-/* Abandons the file (removes the temporary); safe after a failed open or a commit. */
+/* Abandons the file; safe after a failed open or a commit, and twice. */
 void lf_atomic_abort(lf_atomic_file *af);
 
-/* Reads a whole file into a NUL-terminated malloc'd buffer. */
+/* Output batches, per thread; see above. Commit and abort end the batch. */
+void lf_output_batch_begin(void);
+lf_status lf_output_batch_commit(void);
+void lf_output_batch_abort(void);
+
+/* Reads a whole file into a NUL-terminated malloc'd buffer, with no limit
+ * on its size (for inputs whose readers need the whole file anyway). */
 lf_status lf_read_file(const char *path, char **data, long *len);
+
+/* The same, refusing a file larger than max_bytes before reading it (or,
+ * for a pipe or device, as soon as more arrives): `what` names the kind of
+ * file in the message ("GNN weight file"). */
+lf_status lf_read_file_capped(const char *path, int64_t max_bytes, const char *what, char **data,
+                              long *len);
 
 #endif
