@@ -69,6 +69,10 @@ static int lf__axes(const lf_cli_command *cmd, lf_sweep_grid *g)
     g->threads = (int32_t)x;
     if (lf_cli_get(cmd, "no-exact"))
         g->exact = 0;
+    if (lf_cli_get(cmd, "split-gap") && lf_cli_get(cmd, "no-split-gap"))
+        return lf_cli_usage_error(cmd, "--split-gap and --no-split-gap exclude each other");
+    if (lf_cli_get(cmd, "split-gap"))
+        g->split_gap = 1;
     if (lf_cli_get(cmd, "no-split-gap"))
         g->split_gap = 0;
     return 0;
@@ -137,7 +141,10 @@ int lf_cmd_sweep_grid(int argc, char **argv)
                          "cores)", NULL},
         {"hw", "FILE", "hardware description XML (element sizes; the buffer is set per cell)", NULL},
         {"no-exact", NULL, "no exact optimum and gap per cell", NULL},
-        {"no-split-gap", NULL, "do not measure the tree splitter's split gap", NULL},
+        {"split-gap", NULL, "measure the tree splitter's split gap (an exact split per distinct group, "
+                            "after each search; off by default, as in compare)", NULL},
+        {"no-split-gap", NULL, "no split gap (the default; overrides \"split_gap\": true of a grid file)",
+         NULL},
         {"output", "FILE", "(or -o) results file, one JSON line per cell (required unless --list or "
                            "--cell)", NULL},
         {"list", NULL, "print the cells (index and key), one per line, and exit", NULL},

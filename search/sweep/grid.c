@@ -40,7 +40,7 @@ void lf_sweep_grid_init(lf_sweep_grid *g)
     g->population = 10;
     g->threads = 1;
     g->exact = 1;
-    g->split_gap = 1;
+    g->split_gap = 0;
     lf_sweep_grid_set(g, "models", "mobilenet_v2");
     lf_sweep_grid_set(g, "schemes", "lbdf");
     lf_sweep_grid_set(g, "searches", "ls,rs,nsga2");

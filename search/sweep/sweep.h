@@ -37,14 +37,15 @@ typedef struct lf_sweep_grid {
     int32_t population; /* LS top-K, NSGA-II population (default 10) */
     int32_t threads;    /* OpenMP threads per cell (default 1: cells are the parallel unit) */
     int32_t exact;      /* 1 (default): exact optimum and gap per cell */
-    int32_t split_gap;  /* 1 (default): measure the tree splitter's split gap */
+    int32_t split_gap;  /* 1: measure the tree splitter's split gap (default 0, as compare) */
     char *hw_path;      /* hardware description (element sizes); NULL: built-in */
     lf_hw hw;           /* loaded from hw_path (or the default); buffer replaced per cell */
     int32_t buffer_from_hw; /* 1 while the buffers axis is the hardware's own buffer */
 } lf_sweep_grid;
 
 /* Defaults: mobilenet_v2, lbdf, the hardware's buffer, ls/rs/nsga2,
- * none/gnne/pg/rg, seeds 1-3, budget 2000, k 3, population 10, threads 1. */
+ * none/gnne/pg/rg, seeds 1-3, budget 2000, k 3, population 10, threads 1,
+ * the exact optimum on, the split gap off. */
 void lf_sweep_grid_init(lf_sweep_grid *g);
 void lf_sweep_grid_destroy(lf_sweep_grid *g);
 

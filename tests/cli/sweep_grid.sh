@@ -51,6 +51,13 @@ cut -d, -f1-18 "$tmp/cmp.csv" >"$tmp/b"
 [ "$(wc -l <"$tmp/a")" -eq 6 ] && cmp -s "$tmp/a" "$tmp/b" \
   || bad "sweep-report differs from compare: $(diff "$tmp/a" "$tmp/b")"
 cmp -s "$tmp/sc.csv" "$tmp/cc.csv" || bad "budget curves differ from compare's"
+# With the split gap measured on both sides, too.
+"$fp" sweep "${grid[@]}" --split-gap --quiet -o "$tmp/sg.jsonl" || bad "sweep --split-gap exited $?"
+"$fp" sweep-report "$tmp/sg.jsonl" --format csv | cut -d, -f1-18 >"$tmp/a_sg" || bad "sweep-report (split gap)"
+"$fp" compare --model mobilenet_v2 --buffer 128KB --budget 150 --seeds 2 --seed 4 --search ls,rs \
+  --proposer none,attrib --fresh-memo --threads 1 --quiet --format csv --split-gap | cut -d, -f1-18 >"$tmp/b_sg"
+cmp -s "$tmp/a_sg" "$tmp/b_sg" && [ "$(cut -d, -f18 "$tmp/a_sg" | grep -c '^1\.[0-9]')" -eq 2 ] \
+  || bad "sweep --split-gap differs from compare --split-gap: $(diff "$tmp/a_sg" "$tmp/b_sg")"
 grep -q '<svg' "$tmp/sc.svg" && grep -q 'exact optimum' "$tmp/sc.svg" || bad "no SVG budget curve"
 "$fp" sweep-report "$tmp/r.jsonl" >"$tmp/rep.md" || bad "sweep-report md exited $?"
 grep -q '^### mobilenet_v2, LBDF, 128 KB buffer, budget 150, seeds 4-5, k 3' "$tmp/rep.md" \
