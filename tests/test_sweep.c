@@ -184,6 +184,27 @@ static void test_grid_file(void)
     CHECK(lf_sweep_grid_load(&g, tmp_path("missing.json")) == LF_EIO);
     lf_sweep_grid_destroy(&g);
 
+    /* ONNX files: after the built-in models; alone, they replace the default models. */
+    lf_sweep_grid_init(&g);
+    CHECK_OK(lf_sweep_grid_set(&g, "onnx", LF_SOURCE_DIR "/tests/data/onnx/tiny.onnx"));
+    CHECK_EQ_I64(g.n_models, 0);
+    CHECK_EQ_I64(lf_sweep_n_networks(&g), 1);
+    CHECK_OK(lf_sweep_grid_set(&g, "models", "resnet18"));
+    CHECK_OK(lf_sweep_grid_set(&g, "onnx", LF_SOURCE_DIR "/tests/data/onnx/tiny.onnx"));
+    CHECK_EQ_I64(lf_sweep_n_networks(&g), 2);
+    CHECK_OK(lf_sweep_grid_set(&g, "seeds", "1"));
+    lf_sweep_cell oc;
+    int64_t per = lf_sweep_n_cells(&g) / 2;
+    CHECK_OK(lf_sweep_cell_get(&g, per, &oc));
+    CHECK(oc.onnx == 1 && strstr(oc.model, "tiny.onnx"));
+    CHECK_OK(lf_sweep_cell_get(&g, per - 1, &oc));
+    CHECK(oc.onnx == 0 && !strcmp(oc.model, "resnet18"));
+    CHECK(lf_sweep_grid_set(&g, "onnx", tmp_path("nosuch.onnx")) == LF_EIO);
+    CHECK_OK(lf_sweep_grid_set_input_shape(&g, "x=1,3,16,16"));
+    CHECK(lf_sweep_grid_set_input_shape(&g, "x=1,3,a") != LF_OK);
+    CHECK_STR(g.input_shape, "x=1,3,16,16");
+    lf_sweep_grid_destroy(&g);
+
     /* The buffers axis follows the hardware description until it is set. */
     lf_sweep_grid_init(&g);
     CHECK_EQ_I64(g.buffers[0], 256 * 1024);
