@@ -16,6 +16,7 @@
 #include "hwdesc/hw.h"
 #include "models/registry.h"
 #include "search/partition/search.h"
+#include "search/sweep/sweep.h"
 #include "splitter/splitter.h"
 #include "explain/proposer_named.h"
 

@@ -72,6 +72,8 @@ static void test_grid_order(void)
     CHECK_EQ_I64(lf_sweep_n_cells(&g), 1 * 1 * 1 * 3 * 4 * 3);
     CHECK_EQ_I64(g.budget, 2000);
     CHECK_EQ_I64(g.threads, 1);
+    CHECK_EQ_I64(g.exact, 1);
+    CHECK_EQ_I64(g.split_gap, 0); /* off by default, as in compare */
     CHECK_OK(lf_sweep_grid_set(&g, "models", "resnet18,mobilenet_v2"));
     CHECK_OK(lf_sweep_grid_set(&g, "schemes", "lbdf,brr"));
     CHECK_OK(lf_sweep_grid_set(&g, "buffers", "128KB,256KB,1MiB"));
@@ -146,7 +148,7 @@ static void test_grid_file(void)
     const char *p = tmp_path("grid.json");
     write_text(p, "{\"models\": [\"resnet18\"], \"buffers\": [\"128KB\", 262144], \"searches\": [\"nsga2\"],\n"
                   " \"proposers\": [\"none\"], \"seeds\": {\"first\": 3, \"count\": 4}, \"budget\": 77,\n"
-                  " \"k\": 2, \"population\": 6, \"threads\": 2, \"exact\": false, \"split_gap\": false}\n");
+                  " \"k\": 2, \"population\": 6, \"threads\": 2, \"exact\": false, \"split_gap\": true}\n");
     CHECK_OK(lf_sweep_grid_load(&g, p));
     CHECK_EQ_I64(lf_sweep_n_cells(&g), 1 * 1 * 2 * 1 * 1 * 4);
     CHECK_EQ_I64(g.buffers[1], 262144);
@@ -157,7 +159,7 @@ static void test_grid_file(void)
     CHECK_EQ_I64(g.population, 6);
     CHECK_EQ_I64(g.threads, 2);
     CHECK_EQ_I64(g.exact, 0);
-    CHECK_EQ_I64(g.split_gap, 0);
+    CHECK_EQ_I64(g.split_gap, 1);
     CHECK_STR(g.schemes[0], "lbdf"); /* not given: kept */
 
     /* A misspelt member is an error naming the file and the member. */
@@ -180,6 +182,27 @@ static void test_grid_file(void)
     write_text(p, "{\"budget\": 5, \"budget\": 6}");
     CHECK(lf_sweep_grid_load(&g, p) == LF_EPARSE);
     CHECK(lf_sweep_grid_load(&g, tmp_path("missing.json")) == LF_EIO);
+    lf_sweep_grid_destroy(&g);
+
+    /* ONNX files: after the built-in models; alone, they replace the default models. */
+    lf_sweep_grid_init(&g);
+    CHECK_OK(lf_sweep_grid_set(&g, "onnx", LF_SOURCE_DIR "/tests/data/onnx/tiny.onnx"));
+    CHECK_EQ_I64(g.n_models, 0);
+    CHECK_EQ_I64(lf_sweep_n_networks(&g), 1);
+    CHECK_OK(lf_sweep_grid_set(&g, "models", "resnet18"));
+    CHECK_OK(lf_sweep_grid_set(&g, "onnx", LF_SOURCE_DIR "/tests/data/onnx/tiny.onnx"));
+    CHECK_EQ_I64(lf_sweep_n_networks(&g), 2);
+    CHECK_OK(lf_sweep_grid_set(&g, "seeds", "1"));
+    lf_sweep_cell oc;
+    int64_t per = lf_sweep_n_cells(&g) / 2;
+    CHECK_OK(lf_sweep_cell_get(&g, per, &oc));
+    CHECK(oc.onnx == 1 && strstr(oc.model, "tiny.onnx"));
+    CHECK_OK(lf_sweep_cell_get(&g, per - 1, &oc));
+    CHECK(oc.onnx == 0 && !strcmp(oc.model, "resnet18"));
+    CHECK(lf_sweep_grid_set(&g, "onnx", tmp_path("nosuch.onnx")) == LF_EIO);
+    CHECK_OK(lf_sweep_grid_set_input_shape(&g, "x=1,3,16,16"));
+    CHECK(lf_sweep_grid_set_input_shape(&g, "x=1,3,a") != LF_OK);
+    CHECK_STR(g.input_shape, "x=1,3,16,16");
     lf_sweep_grid_destroy(&g);
 
     /* The buffers axis follows the hardware description until it is set. */

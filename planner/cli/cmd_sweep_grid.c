@@ -27,7 +27,7 @@ static void lf__progress(void *ctx, int64_t cell, const char *key, int64_t dram,
 /* Axes from the flags (after the grid file, so flags win). */
 static int lf__axes(const lf_cli_command *cmd, lf_sweep_grid *g)
 {
-    static const char *const axes[][2] = {{"models", "models"},     {"schemes", "schemes"},
+    static const char *const axes[][2] = {{"models", "models"},     {"onnx", "onnx"}, {"schemes", "schemes"},
                                           {"buffers", "buffers"},   {"searches", "searches"},
                                           {"proposers", "proposers"}};
     for (size_t i = 0; i < sizeof axes / sizeof axes[0]; i++) {
@@ -53,6 +53,9 @@ static int lf__axes(const lf_cli_command *cmd, lf_sweep_grid *g)
         if (lf_sweep_grid_set(g, "seeds", range) != LF_OK)
             return lf_cli_usage_error(cmd, "--seeds: %s", lf_last_error());
     }
+    const char *shape = lf_cli_get(cmd, "input-shape");
+    if (shape && lf_sweep_grid_set_input_shape(g, shape) != LF_OK)
+        return lf_cli_usage_error(cmd, "--input-shape: %s", lf_last_error());
     int64_t x;
     int rc;
     if ((rc = lf_cli_int(cmd, "budget", g->budget, 1, 100000000, &x)))
@@ -69,6 +72,10 @@ static int lf__axes(const lf_cli_command *cmd, lf_sweep_grid *g)
     g->threads = (int32_t)x;
     if (lf_cli_get(cmd, "no-exact"))
         g->exact = 0;
+    if (lf_cli_get(cmd, "split-gap") && lf_cli_get(cmd, "no-split-gap"))
+        return lf_cli_usage_error(cmd, "--split-gap and --no-split-gap exclude each other");
+    if (lf_cli_get(cmd, "split-gap"))
+        g->split_gap = 1;
     if (lf_cli_get(cmd, "no-split-gap"))
         g->split_gap = 0;
     return 0;
@@ -123,6 +130,9 @@ int lf_cmd_sweep_grid(int argc, char **argv)
     lf_cli_opt opts[] = {
         {"grid", "FILE", "grid file (JSON: the axes and settings below; flags given as well win)", NULL},
         {"models", "LIST", "built-in networks (default mobilenet_v2)", NULL},
+        {"onnx", "LIST", "ONNX files, networks after the built-in ones (alone: only the files)", NULL},
+        {"input-shape", "SPEC", "ONNX input shapes for every --onnx file, x=1,3,224,224 (';' between "
+                                "inputs)", NULL},
         {"schemes", "LIST", "cost models: lbdf, brr (default lbdf)", NULL},
         {"buffers", "LIST", "on-chip buffer sizes, e.g. 128KB,256KB (default: the hardware's)", NULL},
         {"searches", "LIST", "ls, rs, nsga2 (default all three)", NULL},
@@ -137,7 +147,10 @@ int lf_cmd_sweep_grid(int argc, char **argv)
                          "cores)", NULL},
         {"hw", "FILE", "hardware description XML (element sizes; the buffer is set per cell)", NULL},
         {"no-exact", NULL, "no exact optimum and gap per cell", NULL},
-        {"no-split-gap", NULL, "do not measure the tree splitter's split gap", NULL},
+        {"split-gap", NULL, "measure the tree splitter's split gap (an exact split per distinct group, "
+                            "after each search; off by default, as in compare)", NULL},
+        {"no-split-gap", NULL, "no split gap (the default; overrides \"split_gap\": true of a grid file)",
+         NULL},
         {"output", "FILE", "(or -o) results file, one JSON line per cell (required unless --list or "
                            "--cell)", NULL},
         {"list", NULL, "print the cells (index and key), one per line, and exit", NULL},

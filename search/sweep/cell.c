@@ -17,10 +17,11 @@
 #include "models/registry.h"
 #include "planner/exact/exact.h"
 #include "planner/io/json.h"
+#include "planner/io/onnx.h"
 #include "planner/plan.h"
 #include "planner/util/progress.h"
 #include "search/partition/search.h"
-#include "search/sweep/sweep.h"
+#include "search/sweep/sweep_internal.h"
 #include "splitter/tree.h"
 
 /* The exact optimum of one (network, scheme, buffer). */
@@ -47,10 +48,10 @@ lf_status lf_sweep_runner_create(lf_sweep_runner **out, const lf_sweep_grid *g)
     if (!r)
         return lf_set_error(LF_ENOMEM, "out of memory");
     r->grid = g;
-    size_t nt = (size_t)g->n_models * g->n_schemes * g->n_buffers;
-    r->graphs = calloc((size_t)g->n_models, sizeof *r->graphs);
-    r->graph_status = calloc((size_t)g->n_models, sizeof *r->graph_status);
-    r->graph_error = calloc((size_t)g->n_models, sizeof *r->graph_error);
+    size_t nn = (size_t)lf_sweep_n_networks(g), nt = nn * g->n_schemes * g->n_buffers;
+    r->graphs = calloc(nn ? nn : 1, sizeof *r->graphs);
+    r->graph_status = calloc(nn ? nn : 1, sizeof *r->graph_status);
+    r->graph_error = calloc(nn ? nn : 1, sizeof *r->graph_error);
     r->exact = calloc(nt ? nt : 1, sizeof *r->exact);
     if (!r->graphs || !r->graph_status || !r->graph_error || !r->exact) {
         lf_sweep_runner_free(r);
@@ -64,11 +65,11 @@ void lf_sweep_runner_free(lf_sweep_runner *r)
 {
     if (!r)
         return;
-    for (int32_t i = 0; r->graphs && i < r->grid->n_models; i++) {
+    for (int32_t i = 0; r->graphs && i < lf_sweep_n_networks(r->grid); i++) {
         lf_graph_free(r->graphs[i]);
         free(r->graph_error[i]);
     }
-    size_t nt = (size_t)r->grid->n_models * r->grid->n_schemes * r->grid->n_buffers;
+    size_t nt = (size_t)lf_sweep_n_networks(r->grid) * r->grid->n_schemes * r->grid->n_buffers;
     for (size_t i = 0; r->exact && i < nt; i++)
         free(r->exact[i].error);
     free(r->graphs);
@@ -89,7 +90,19 @@ static void lf__cell_tables(const lf_sweep_grid *g, int64_t i, int32_t *model, i
 static lf_status lf__graph(lf_sweep_runner *r, int32_t m, const lf_graph **out)
 {
     if (!r->graphs[m] && r->graph_status[m] == LF_OK) {
-        r->graph_status[m] = lf_model_build(r->grid->models[m], NULL, &r->graphs[m]);
+        const lf_sweep_grid *g = r->grid;
+        lf_onnx_input_shape shapes[16];
+        lf_onnx_options opt;
+        memset(&opt, 0, sizeof opt);
+        if (m < g->n_models)
+            r->graph_status[m] = lf_model_build(g->models[m], NULL, &r->graphs[m]);
+        else if (g->input_shape &&
+                 (r->graph_status[m] = lf_sweep_onnx_shapes(g->input_shape, shapes, 16, &opt.n_input_shapes)) != LF_OK)
+            ;
+        else {
+            opt.input_shapes = g->input_shape ? shapes : NULL;
+            r->graph_status[m] = lf_onnx_import(g->onnx[m - g->n_models], &opt, &r->graphs[m], NULL);
+        }
         if (r->graph_status[m] != LF_OK)
             r->graph_error[m] = strdup(lf_last_error());
     }
@@ -241,7 +254,7 @@ static void lf__line(FILE *f, const lf_sweep_grid *grid, const lf_sweep_cell *c,
     lf_json_string(f, key);
     fprintf(f, ", \"model\": ");
     lf_json_string(f, c->model);
-    fprintf(f, ", \"graph_hash\": ");
+    fprintf(f, ", \"onnx\": %s, \"graph_hash\": ", c->onnx ? "true" : "false");
     if (g)
         lf_json_string(f, hash);
     else
@@ -255,6 +268,11 @@ static void lf__line(FILE *f, const lf_sweep_grid *grid, const lf_sweep_cell *c,
             grid->exact ? "true" : "false", grid->split_gap ? "true" : "false");
     if (grid->hw_path)
         lf_json_string(f, grid->hw_path);
+    else
+        fprintf(f, "null");
+    fprintf(f, ", \"input_shape\": ");
+    if (c->onnx && grid->input_shape)
+        lf_json_string(f, grid->input_shape);
     else
         fprintf(f, "null");
     fprintf(f, ", \"version\": \"%s\"", LF_VERSION);

@@ -9,7 +9,8 @@
 
 #include "explain/proposer_named.h"
 #include "models/registry.h"
-#include "search/sweep/sweep.h"
+#include "planner/io/onnx.h"
+#include "search/sweep/sweep_internal.h"
 
 static void lf__free_names(char **v, int32_t *n)
 {
@@ -40,12 +41,13 @@ void lf_sweep_grid_init(lf_sweep_grid *g)
     g->population = 10;
     g->threads = 1;
     g->exact = 1;
-    g->split_gap = 1;
+    g->split_gap = 0;
     lf_sweep_grid_set(g, "models", "mobilenet_v2");
     lf_sweep_grid_set(g, "schemes", "lbdf");
     lf_sweep_grid_set(g, "searches", "ls,rs,nsga2");
     lf_sweep_grid_set(g, "proposers", "none,gnne,pg,rg");
     lf_sweep_grid_set(g, "seeds", "1-3");
+    g->models_default = 1;
     g->buffers[0] = g->hw.buffer_bytes;
     g->n_buffers = 1;
     g->buffer_from_hw = 1;
@@ -55,11 +57,14 @@ void lf_sweep_grid_init(lf_sweep_grid *g)
 void lf_sweep_grid_destroy(lf_sweep_grid *g)
 {
     lf__free_names(g->models, &g->n_models);
+    lf__free_names(g->onnx, &g->n_onnx);
     lf__free_names(g->schemes, &g->n_schemes);
     lf__free_names(g->searches, &g->n_searches);
     lf__free_names(g->proposers, &g->n_proposers);
     free(g->hw_path);
     g->hw_path = NULL;
+    free(g->input_shape);
+    g->input_shape = NULL;
 }
 
 static const char *lf__search_name(const char *s)
@@ -112,6 +117,13 @@ static lf_status lf__add_item(lf_sweep_grid *g, const char *axis, const char *it
             return lf_set_error(LF_EINVAL, "unknown model '%s' (see `fusionplan models`)", item);
         return lf__add_name(g->models, &g->n_models, axis, item);
     }
+    if (!strcmp(axis, "onnx")) {
+        FILE *f = fopen(item, "rb");
+        if (!f)
+            return lf_set_error(LF_EIO, "onnx: cannot open '%s': %s", item, strerror(errno));
+        fclose(f);
+        return lf__add_name(g->onnx, &g->n_onnx, axis, item);
+    }
     if (!strcmp(axis, "schemes")) {
         if (strcmp(item, "lbdf") && strcmp(item, "brr"))
             return lf_set_error(LF_EINVAL, "unknown scheme '%s' (use lbdf or brr)", item);
@@ -148,9 +160,14 @@ static lf_status lf__add_item(lf_sweep_grid *g, const char *axis, const char *it
 
 static lf_status lf__clear_axis(lf_sweep_grid *g, const char *axis)
 {
-    if (!strcmp(axis, "models"))
+    if (!strcmp(axis, "models")) {
         lf__free_names(g->models, &g->n_models);
-    else if (!strcmp(axis, "schemes"))
+        g->models_default = 0;
+    } else if (!strcmp(axis, "onnx")) {
+        lf__free_names(g->onnx, &g->n_onnx);
+        if (g->models_default)
+            lf__free_names(g->models, &g->n_models);
+    } else if (!strcmp(axis, "schemes"))
         lf__free_names(g->schemes, &g->n_schemes);
     else if (!strcmp(axis, "searches"))
         lf__free_names(g->searches, &g->n_searches);
@@ -179,7 +196,8 @@ lf_status lf_sweep_grid_set(lf_sweep_grid *g, const char *axis, const char *list
          tok = strtok_r(NULL, ",", &save))
         st = lf__add_item(g, axis, tok);
     free(copy);
-    int32_t n = !strcmp(axis, "models") ? g->n_models : !strcmp(axis, "schemes") ? g->n_schemes
+    int32_t n = !strcmp(axis, "models") ? g->n_models : !strcmp(axis, "onnx") ? g->n_onnx
+              : !strcmp(axis, "schemes") ? g->n_schemes
               : !strcmp(axis, "searches") ? g->n_searches : !strcmp(axis, "proposers") ? g->n_proposers
               : !strcmp(axis, "buffers") ? g->n_buffers : g->n_seeds;
     if (st == LF_OK && n == 0)
@@ -201,6 +219,42 @@ lf_status lf_sweep_grid_set_hw(lf_sweep_grid *g, const char *path)
     g->hw = hw;
     if (g->buffer_from_hw)
         g->buffers[0] = hw.buffer_bytes;
+    return LF_OK;
+}
+
+lf_status lf_sweep_grid_set_input_shape(lf_sweep_grid *g, const char *spec)
+{
+    lf_onnx_input_shape shapes[16];
+    int32_t n = 0;
+    lf_status st = lf_sweep_onnx_shapes(spec, shapes, 16, &n);
+    if (st != LF_OK)
+        return st;
+    char *copy = strdup(spec);
+    if (!copy)
+        return lf_set_error(LF_ENOMEM, "out of memory");
+    free(g->input_shape);
+    g->input_shape = copy;
+    return LF_OK;
+}
+
+lf_status lf_sweep_onnx_shapes(const char *spec, lf_onnx_input_shape *shapes, int32_t max, int32_t *n)
+{
+    char buf[1024];
+    *n = 0;
+    if (strlen(spec) >= sizeof buf)
+        return lf_set_error(LF_EINVAL, "input shape: longer than %zu characters", sizeof buf - 1);
+    snprintf(buf, sizeof buf, "%s", spec);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+        if (*n == max)
+            return lf_set_error(LF_EINVAL, "input shape: more than %d inputs", (int)max);
+        lf_status st = lf_onnx_parse_input_shape(tok, &shapes[*n]);
+        if (st != LF_OK)
+            return st;
+        (*n)++;
+    }
+    if (*n == 0)
+        return lf_set_error(LF_EINVAL, "input shape: empty");
     return LF_OK;
 }
 
@@ -278,7 +332,7 @@ lf_status lf_sweep_grid_load(lf_sweep_grid *g, const char *path)
         if (st != LF_OK)
             break;
         int64_t x = 0;
-        if (!strcmp(name, "models") || !strcmp(name, "schemes") || !strcmp(name, "buffers") ||
+        if (!strcmp(name, "models") || !strcmp(name, "onnx") || !strcmp(name, "schemes") || !strcmp(name, "buffers") ||
             !strcmp(name, "searches") || !strcmp(name, "proposers") || !strcmp(name, "seeds"))
             st = lf__load_axis(g, path, name, v);
         else if (!strcmp(name, "budget")) {
@@ -300,23 +354,36 @@ lf_status lf_sweep_grid_load(lf_sweep_grid *g, const char *path)
                 g->exact = json_is_true(v);
             else
                 g->split_gap = json_is_true(v);
+        } else if (!strcmp(name, "input_shape")) {
+            if (!json_is_string(v))
+                st = lf_set_error(LF_EPARSE, "%s: \"input_shape\": expected a string like \"x=1,3,224,224\"", path);
+            else if ((st = lf_sweep_grid_set_input_shape(g, json_string_value(v))) != LF_OK) {
+                char msg[512];
+                snprintf(msg, sizeof msg, "%s", lf_last_error());
+                st = lf_set_error(st, "%s: \"input_shape\": %s", path, msg);
+            }
         } else if (!strcmp(name, "hw")) {
             if (!json_is_string(v))
                 st = lf_set_error(LF_EPARSE, "%s: \"hw\": expected a file name", path);
             else
                 st = lf_sweep_grid_set_hw(g, json_string_value(v));
         } else
-            st = lf_set_error(LF_EPARSE, "%s: unknown member \"%s\" (axes: models, schemes, buffers, "
+            st = lf_set_error(LF_EPARSE, "%s: unknown member \"%s\" (axes: models, onnx, schemes, buffers, "
                                          "searches, proposers, seeds; budget, k, population, threads, "
-                                         "exact, split_gap, hw)", path, name);
+                                         "exact, split_gap, hw, input_shape)", path, name);
     }
     json_decref(root);
     return st;
 }
 
+int32_t lf_sweep_n_networks(const lf_sweep_grid *g)
+{
+    return g->n_models + g->n_onnx;
+}
+
 int64_t lf_sweep_n_cells(const lf_sweep_grid *g)
 {
-    return (int64_t)g->n_models * g->n_schemes * g->n_buffers * g->n_searches * g->n_proposers *
+    return (int64_t)lf_sweep_n_networks(g) * g->n_schemes * g->n_buffers * g->n_searches * g->n_proposers *
            g->n_seeds;
 }
 
@@ -337,7 +404,8 @@ lf_status lf_sweep_cell_get(const lf_sweep_grid *g, int64_t i, lf_sweep_cell *ou
     r /= g->n_buffers;
     out->scheme = g->schemes[r % g->n_schemes];
     r /= g->n_schemes;
-    out->model = g->models[r];
+    out->onnx = r >= g->n_models;
+    out->model = out->onnx ? g->onnx[r - g->n_models] : g->models[r];
     return LF_OK;
 }
 

@@ -80,6 +80,7 @@ static lf_status lf__record(json_t *j, lf_sweep_record *r, const char *path, int
     r->version = lf__str(&rd, "version", 0);
     r->graph_hash = lf__str(&rd, "graph_hash", 1);
     r->error = lf__str(&rd, "error", 1);
+    r->onnx = json_is_true(json_object_get(j, "onnx"));
     r->buffer = lf__int(&rd, j, "buffer_bytes");
     r->budget = lf__int(&rd, j, "budget");
     r->seed = (uint64_t)lf__int(&rd, j, "seed");

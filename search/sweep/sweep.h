@@ -5,6 +5,9 @@
  * `--cell I` (GNU parallel, Slurm arrays) or run under MPI, and the lines of
  * every cell are the same bytes whichever way, except the wall times.
  *
+ * The networks are the built-in models, then the ONNX files (imported with
+ * the default options: every normalisation on, the file's own input shapes).
+ *
  * Cell order (documented, stable): the cell index is a mixed-radix number
  * with the network as the most significant digit, then the scheme, the
  * buffer, the search, the proposer and the seed (fastest):
@@ -26,30 +29,35 @@
 
 typedef struct lf_sweep_grid {
     char *models[LF_SWEEP_MAX_ITEMS];    /* built-in network names */
+    char *onnx[LF_SWEEP_MAX_ITEMS];      /* ONNX files: networks after the built-in ones */
     char *schemes[LF_SWEEP_MAX_ITEMS];   /* "lbdf", "brr" */
     int64_t buffers[LF_SWEEP_MAX_ITEMS]; /* bytes */
     char *searches[LF_SWEEP_MAX_ITEMS];  /* canonical: "local", "random", "nsga2" */
     char *proposers[LF_SWEEP_MAX_ITEMS]; /* "none" (the random split) or a tree proposer */
     uint64_t seeds[LF_SWEEP_MAX_ITEMS];
-    int32_t n_models, n_schemes, n_buffers, n_searches, n_proposers, n_seeds;
+    int32_t n_models, n_onnx, n_schemes, n_buffers, n_searches, n_proposers, n_seeds;
     int64_t budget;     /* plans per search (default 2000) */
     int32_t k;          /* edges a tree proposer may return (default 3) */
     int32_t population; /* LS top-K, NSGA-II population (default 10) */
     int32_t threads;    /* OpenMP threads per cell (default 1: cells are the parallel unit) */
     int32_t exact;      /* 1 (default): exact optimum and gap per cell */
-    int32_t split_gap;  /* 1 (default): measure the tree splitter's split gap */
+    int32_t split_gap;  /* 1: measure the tree splitter's split gap (default 0, as compare) */
     char *hw_path;      /* hardware description (element sizes); NULL: built-in */
+    char *input_shape;  /* ONNX input shapes, "x=1,3,224,224;y=..." for every ONNX network; NULL: the files' */
     lf_hw hw;           /* loaded from hw_path (or the default); buffer replaced per cell */
     int32_t buffer_from_hw; /* 1 while the buffers axis is the hardware's own buffer */
+    int32_t models_default; /* 1 while the models axis is the default (dropped by an onnx axis) */
 } lf_sweep_grid;
 
 /* Defaults: mobilenet_v2, lbdf, the hardware's buffer, ls/rs/nsga2,
- * none/gnne/pg/rg, seeds 1-3, budget 2000, k 3, population 10, threads 1. */
+ * none/gnne/pg/rg, seeds 1-3, budget 2000, k 3, population 10, threads 1,
+ * the exact optimum on, the split gap off. */
 void lf_sweep_grid_init(lf_sweep_grid *g);
 void lf_sweep_grid_destroy(lf_sweep_grid *g);
 
 /* Set one axis from a comma-separated list (replacing what was there):
- * axis is "models", "schemes", "buffers" (sizes with units), "searches"
+ * axis is "models", "onnx" (readable files; while the models axis is the
+ * default, it is dropped: --onnx alone runs only the files), "schemes", "buffers" (sizes with units), "searches"
  * (ls, rs, nsga2 or local, random, nsga2), "proposers" or "seeds" (a list
  * of seeds, or ranges "1-10"). Names are checked here: an unknown model,
  * scheme, search or proposer is LF_EINVAL naming it. */
@@ -58,20 +66,26 @@ lf_status lf_sweep_grid_set(lf_sweep_grid *g, const char *axis, const char *list
  * buffer unless buffers were set. */
 lf_status lf_sweep_grid_set_hw(lf_sweep_grid *g, const char *path);
 
+/* Sets the ONNX input shapes (checked here). */
+lf_status lf_sweep_grid_set_input_shape(lf_sweep_grid *g, const char *spec);
+
 /* Reads a grid file: one JSON object whose members are the axes as arrays
  * ("models": ["resnet50"], "buffers": ["128KB", 262144], "seeds": [1, 2]
- * or "seeds": {"first": 1, "count": 10}) and the scalars "budget", "k",
- * "population", "threads", "exact", "split_gap" and "hw". Members not given
+ * or "seeds": {"first": 1, "count": 10}; "onnx": ["net.onnx"]) and the scalars "budget", "k",
+ * "population", "threads", "exact", "split_gap", "hw" and "input_shape". Members not given
  * keep their current values; unknown members are an error (a misspelt axis
  * must not silently run the default). Errors name the file and member. */
 lf_status lf_sweep_grid_load(lf_sweep_grid *g, const char *path);
 
 int64_t lf_sweep_n_cells(const lf_sweep_grid *g);
+/* Built-in models plus ONNX files. */
+int32_t lf_sweep_n_networks(const lf_sweep_grid *g);
 
 /* The coordinates of cell i. */
 typedef struct lf_sweep_cell {
     int64_t index;
-    const char *model, *scheme, *search, *proposer;
+    const char *model, *scheme, *search, *proposer; /* model: a built-in name or an ONNX path */
+    int32_t onnx;                                   /* 1: model is an ONNX file */
     int64_t buffer;
     uint64_t seed;
 } lf_sweep_cell;
@@ -156,7 +170,7 @@ typedef struct lf_sweep_record {
     char *key, *model, *scheme, *search, *proposer, *error, *graph_hash, *version;
     int64_t buffer, budget;
     uint64_t seed;
-    int32_t k, population, threads, ops, unfusable;
+    int32_t k, population, threads, ops, unfusable, onnx;
     int64_t dram_fusable, dram_all, mbu, invalid_groups;
     int32_t groups;
     double rectify_rate, split_gap, wall_s; /* NaN for null */

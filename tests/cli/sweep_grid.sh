@@ -51,6 +51,13 @@ cut -d, -f1-18 "$tmp/cmp.csv" >"$tmp/b"
 [ "$(wc -l <"$tmp/a")" -eq 6 ] && cmp -s "$tmp/a" "$tmp/b" \
   || bad "sweep-report differs from compare: $(diff "$tmp/a" "$tmp/b")"
 cmp -s "$tmp/sc.csv" "$tmp/cc.csv" || bad "budget curves differ from compare's"
+# With the split gap measured on both sides, too.
+"$fp" sweep "${grid[@]}" --split-gap --quiet -o "$tmp/sg.jsonl" || bad "sweep --split-gap exited $?"
+"$fp" sweep-report "$tmp/sg.jsonl" --format csv | cut -d, -f1-18 >"$tmp/a_sg" || bad "sweep-report (split gap)"
+"$fp" compare --model mobilenet_v2 --buffer 128KB --budget 150 --seeds 2 --seed 4 --search ls,rs \
+  --proposer none,attrib --fresh-memo --threads 1 --quiet --format csv --split-gap | cut -d, -f1-18 >"$tmp/b_sg"
+cmp -s "$tmp/a_sg" "$tmp/b_sg" && [ "$(cut -d, -f18 "$tmp/a_sg" | grep -c '^1\.[0-9]')" -eq 2 ] \
+  || bad "sweep --split-gap differs from compare --split-gap: $(diff "$tmp/a_sg" "$tmp/b_sg")"
 grep -q '<svg' "$tmp/sc.svg" && grep -q 'exact optimum' "$tmp/sc.svg" || bad "no SVG budget curve"
 "$fp" sweep-report "$tmp/r.jsonl" >"$tmp/rep.md" || bad "sweep-report md exited $?"
 grep -q '^### mobilenet_v2, LBDF, 128 KB buffer, budget 150, seeds 4-5, k 3' "$tmp/rep.md" \
@@ -124,6 +131,27 @@ grep -q 'last line is truncated' "$tmp/err" || bad "sweep-report did not name th
 cmp -s <(strip "$tmp/t.jsonl") <(strip "$tmp/ref.jsonl") || bad "truncated line: resumed file differs"
 [ "$(cut -d, -f2 "$tmp/t.jsonl" | sort | uniq -d | wc -l)" -eq 0 ] || bad "duplicate cells after resume"
 
+# ONNX networks come after the built-in ones; a cell that fails (a corrupt
+# file) is a line with the error, the others run, the exit status is 1, and
+# sweep-report leaves that table out.
+onnx=$2/tests/data/onnx
+"$fp" sweep --models resnet18 --onnx "$onnx/tiny.onnx,$onnx/corrupt.onnx" --input-shape 'x=1,3,16,16' \
+  --searches ls --proposers none --seeds 1 --budget 30 --quiet -o "$tmp/onnx.jsonl" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q '1 cell failed' "$tmp/err" || bad "sweep with a corrupt ONNX: exit $rc, $(cat "$tmp/err")"
+[ "$(wc -l <"$tmp/onnx.jsonl")" -eq 3 ] || bad "onnx results: $(wc -l <"$tmp/onnx.jsonl") lines"
+grep -q '^{"cell": 1, "key": "[^"]*/tiny.onnx/lbdf/262144/local/none/1", "model": "[^"]*/tiny.onnx", "onnx": true, "graph_hash": "[0-9a-f]\{16\}"' \
+  "$tmp/onnx.jsonl" || bad "the ONNX cell's line: $(sed -n 2p "$tmp/onnx.jsonl" | cut -c1-200)"
+grep -q '"input_shape": "x=1,3,16,16"' "$tmp/onnx.jsonl" || bad "the ONNX cell does not record its input shape"
+sed -n 3p "$tmp/onnx.jsonl" | grep -q '"error": "[^"]*corrupt.onnx: not a valid ONNX model' \
+  || bad "the failed cell's line: $(sed -n 3p "$tmp/onnx.jsonl")"
+"$fp" sweep-report "$tmp/onnx.jsonl" >"$tmp/onnx.md" 2>"$tmp/err"
+[ $? -eq 1 ] && [ "$(grep -c '^### ' "$tmp/onnx.md")" -eq 2 ] && grep -q 'corrupt.onnx.*table left out' "$tmp/err" \
+  || bad "sweep-report with a failed cell: $(cat "$tmp/err")"
+# --onnx alone runs only the files.
+[ "$("$fp" sweep --onnx "$onnx/tiny.onnx" --searches ls --proposers none --seeds 1 --list | wc -l)" -eq 1 ] \
+  || bad "--onnx alone should run only the ONNX file"
+
 # A grid file gives the same cells as the flags.
 cat >"$tmp/grid.json" <<'EOF'
 {"models": ["mobilenet_v2"], "buffers": ["128KB"], "searches": ["ls", "rs"],
@@ -154,6 +182,8 @@ expect_usage "${grid[@]}" --list --mpi
 echo '{"model": ["resnet18"]}' >"$tmp/bad.json"
 expect_usage --grid "$tmp/bad.json" -o "$tmp/never.jsonl"
 expect_usage --grid "$tmp/nosuch.json" -o "$tmp/never.jsonl"
+expect_usage --onnx "$tmp/nosuch.onnx" -o "$tmp/never.jsonl"
+expect_usage --onnx "$onnx/tiny.onnx" --input-shape 'x=1,3,a' -o "$tmp/never.jsonl"
 # Results of another grid are not resumed into.
 "$fp" sweep --models mobilenet_v2 --buffers 128KB --budget 150 --seeds 3 --seed 4 --searches ls,rs \
   --proposers none,attrib -o "$tmp/r.jsonl" --resume 2>"$tmp/err"

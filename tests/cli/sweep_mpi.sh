@@ -11,8 +11,9 @@ fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 strip() { sed -E 's/, "wall_s": .*$//' "$@"; }
 
-grid=(--models mobilenet_v2,resnet18 --buffers 128KB --budget 100 --seeds 2 --searches ls,rs
-      --proposers none,attrib)
+# The corrupt ONNX file makes 8 cells fail: their lines carry the error under MPI too.
+grid=(--models mobilenet_v2,resnet18 --onnx "$2/tests/data/onnx/corrupt.onnx" --buffers 128KB --budget 100
+      --seeds 2 --searches ls,rs --proposers none,attrib)
 
 if ! "$fp" --version | grep -q '^MPI sweeps: built'; then
   "$fp" sweep "${grid[@]}" --mpi -o "$tmp/m.jsonl" 2>"$tmp/err"
@@ -30,22 +31,24 @@ mpi_env=()
 [ "${LF_SANITIZED:-OFF}" = ON ] && mpi_env=(-x ASAN_OPTIONS=detect_leaks=0)
 mpi() { mpirun --oversubscribe "${mpi_env[@]}" -np "$@"; }
 
-"$fp" sweep "${grid[@]}" --quiet -o "$tmp/serial.jsonl" || bad "serial run exited $?"
-[ "$(wc -l <"$tmp/serial.jsonl")" -eq 16 ] || bad "serial run has $(wc -l <"$tmp/serial.jsonl") lines"
+"$fp" sweep "${grid[@]}" --quiet -o "$tmp/serial.jsonl" 2>/dev/null
+[ $? -eq 1 ] || bad "serial run: expected exit 1 (8 failed cells)"
+[ "$(wc -l <"$tmp/serial.jsonl")" -eq 24 ] || bad "serial run has $(wc -l <"$tmp/serial.jsonl") lines"
+[ "$(grep -c '"error": ' "$tmp/serial.jsonl")" -eq 8 ] || bad "serial run: not 8 failed cells"
 
-mpi 2 "$fp" sweep "${grid[@]}" --quiet --mpi -o "$tmp/mpi.jsonl" >"$tmp/out" 2>&1 || bad "mpirun -np 2 exited $?: $(cat "$tmp/out")"
+mpi 2 "$fp" sweep "${grid[@]}" --quiet --mpi -o "$tmp/mpi.jsonl" >"$tmp/out" 2>&1
+[ $? -eq 1 ] && grep -q '8 cells failed' "$tmp/out" || bad "mpirun -np 2: expected exit 1 naming 8 failed cells: $(cat "$tmp/out")"
 cmp -s <(strip "$tmp/serial.jsonl") <(strip "$tmp/mpi.jsonl") \
   || bad "mpirun -np 2 differs from the serial run: $(diff <(strip "$tmp/serial.jsonl") <(strip "$tmp/mpi.jsonl") | head -5)"
 
 # Progress comes from rank 0 only, one line per cell.
-mpi 2 "$fp" sweep "${grid[@]}" --mpi -o "$tmp/p.jsonl" >"$tmp/out" 2>&1 \
-  || bad "mpirun with progress exited $?"
-[ "$(grep -c '^sweep: \[' "$tmp/out")" -eq 16 ] || bad "progress lines: $(cat "$tmp/out")"
+mpi 2 "$fp" sweep "${grid[@]}" --mpi -o "$tmp/p.jsonl" >"$tmp/out" 2>&1
+[ "$(grep -c '^sweep: \[' "$tmp/out")" -eq 24 ] || bad "progress lines: $(cat "$tmp/out")"
 
 # Resume under MPI: the first 5 lines and half of the sixth.
 { head -n 5 "$tmp/serial.jsonl"; sed -n 6p "$tmp/serial.jsonl" | head -c 300; } >"$tmp/r.jsonl"
-mpi 2 "$fp" sweep "${grid[@]}" --quiet --mpi -o "$tmp/r.jsonl" --resume >"$tmp/out" 2>&1 \
-  || bad "mpirun --resume exited $?: $(cat "$tmp/out")"
+mpi 2 "$fp" sweep "${grid[@]}" --quiet --mpi -o "$tmp/r.jsonl" --resume >"$tmp/out" 2>&1
+[ $? -eq 1 ] || bad "mpirun --resume: expected exit 1 (failed cells): $(cat "$tmp/out")"
 cmp -s <(strip "$tmp/serial.jsonl") <(strip "$tmp/r.jsonl") || bad "mpirun --resume differs from the serial run"
 
 # A run that is refused on rank 0 (the file holds results) stops every rank.
