@@ -4,13 +4,13 @@
  *
  * An op's id is its topological index and also the id of the tensor it
  * produces (every op has exactly one output). Graph inputs are ops of type
- * LF_OP_INPUT. Tensors are N x C x H x W; vectors are C x 1 x 1; a sequence of
- * T tokens of width D is C = D, H = T, W = 1 (DESIGN §10). Constants are not
+ * LF_OP_INPUT. Tensors are N x C x H x W; vectors are C x 1 x 1; sequences put
+ * their tokens on H (DESIGN §10; docs/ir.md gives the two layouts). Constants are not
  * ops: they live in g->consts, in the same N x C x H x W frame, with optional
  * float32 values. An op's `inputs` are its activation operands (op ids); its
  * `operands` are the complete ordered operand list (ONNX order: Conv X, W, B),
  * each an activation or a constant. Ops whose operands are all constants are
- * folded into new constants when the graph is built. See notes/ir-api.md.
+ * folded into new constants when the graph is built. See docs/ir.md.
  *
  * Graphs are built with lf_graph_builder (ops may be added in any order and
  * refer to their inputs by name), then frozen by lf_graph_builder_build, which
@@ -147,7 +147,7 @@ typedef struct lf_attrs {
     lf_act act;                  /* Conv, Gemm: fused activation */
     int32_t ceil_mode;           /* pools: ceil instead of floor for the output size */
     int32_t count_include_pad;   /* AveragePool */
-    int32_t slice_begin, slice_end; /* Slice: channel range [begin, end) */
+    int32_t slice_begin, slice_end; /* Slice: range [begin, end) along `axes` (channels) */
     int32_t out_h, out_w;        /* Resize: output size (0: use scale) */
     int32_t scale;               /* Resize: integer scale factor when out_h is 0 */
     int32_t linear;              /* Resize: 0 = nearest, 1 = (bi)linear, 2 = (bi)cubic
@@ -157,8 +157,8 @@ typedef struct lf_attrs {
     int32_t batch, in_c, in_h, in_w; /* Input: tensor shape (batch 0 means 1) */
     /* issue 11 (all zero for the ops above, which keeps their hashes): */
     int32_t axes;                /* LF_AXES mask, 0 = channels. Concat, Slice: the one dim
-                                    they work along; Softmax, LayerNormalization, ReduceMean:
-                                    the dims they normalise or reduce over */
+                                    they work along; Softmax, LogSoftmax, LayerNormalization,
+                                    Reduce*: the dims they normalise or reduce over */
     int32_t slice_step;          /* Slice: positive step (0 = 1) */
     int32_t perm[4];             /* Transpose: output dim i is input dim perm[i] (LF_DIM_*) */
     int32_t trans_a, trans_b;    /* MatMul: swap the last two dims (H, W) of A / B first */
