@@ -73,7 +73,9 @@ lf_status lf_splitter_tree_create(lf_splitter **out, const lf_proposer *p, int32
  * Split gap (opt.measure_gap; groups the tree split successfully):
  *   gap = F_D(tree split) / F_D(optimal split by lf_exact_split) >= 1. */
 typedef struct lf_tree_stats {
-    int64_t calls;          /* split() calls */
+    int64_t calls;          /* split() calls (with several search threads, calls, memo_hits,
+                               fallbacks, levels and cost_queries may include plans the search
+                               recomputed for a parked thread; the per-group figures below not) */
     int64_t memo_hits;      /* calls whose group result was already memoized */
     int64_t groups, rectify_hits, tree_success;
     int64_t fallbacks;      /* calls that ran the random split */

@@ -78,7 +78,7 @@ int lf_cmd_bench(int argc, char **argv)
         {"k", "N", "edges a tree proposer may return (default 3)", NULL},
         {"budget", "N", "plans proposed per search (default 2000)", NULL},
         {"seed", "S", "seed (default 1)", NULL},
-        {"threads", "T", "OpenMP threads (default: all cores)", NULL},
+        {"threads", "T", "threads (default: all cores or OMP_NUM_THREADS)", NULL},
         {"no-exact", NULL, "skip the exact optimum (no gap column)", NULL},
         {"split-gap", NULL, "tree splits: measure the split gap after each search (not timed)", NULL},
         {"format", "FMT", "md (default) or csv", NULL},

@@ -9,9 +9,6 @@
  * them. Each run gets its own splitter (and its own split memo), so the
  * rectify rate and split gap of a row are per seed, then averaged. */
 #include <math.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +18,8 @@
 #include "planner/cli/compare.h"
 #include "planner/exact/exact.h"
 #include "planner/plan.h"
+#include "planner/util/fileio.h"
+#include "planner/util/pool.h"
 #include "planner/util/progress.h"
 #include "search/partition/search.h"
 #include "splitter/tree.h"
@@ -194,7 +193,7 @@ int lf_cmd_compare(int argc, char **argv)
         {"seed", "S", "first seed (default 1)", NULL},
         {"k", "N", "edges a tree proposer may return (default 3)", NULL},
         {"population", "K", "LS top-K and NSGA-II population (default 10)", NULL},
-        {"threads", "T", "OpenMP threads per search (default: all cores)", NULL},
+        {"threads", "T", "threads per search (default: all cores or OMP_NUM_THREADS)", NULL},
         {"no-exact", NULL, "skip the exact optimum (no gap column, no last row)", NULL},
         {"split-gap", NULL, "measure the split gap after each search (an exact split per distinct "
                             "group; not in the wall time)", NULL},
@@ -232,12 +231,7 @@ int lf_cmd_compare(int argc, char **argv)
         (rc = lf_cli_int(&cmd, "population", 10, 1, 100000, &a.population)) ||
         (rc = lf_cli_int(&cmd, "threads", 0, 0, 1024, &a.threads)))
         return rc;
-#ifdef _OPENMP
-    if (a.threads == 0)
-        a.threads = omp_get_max_threads();
-#else
-    a.threads = 1;
-#endif
+    a.threads = lf_pool_default_threads((int32_t)a.threads); /* printed in the report */
     a.exact = !lf_cli_get(&cmd, "no-exact");
     a.split_gap = lf_cli_get(&cmd, "split-gap") != NULL;
     a.fresh_memo = lf_cli_get(&cmd, "fresh-memo") != NULL;

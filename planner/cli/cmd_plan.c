@@ -84,7 +84,7 @@ int lf_cmd_plan(int argc, char **argv)
         {"search", "NAME", "greedy (default), layer, random, local, nsga2 or exact", NULL},
         {"budget", "N", "plans proposed by random/local/nsga2 (default 2000)", NULL},
         {"seed", "S", "seed of the search (default 1)", NULL},
-        {"threads", "T", "OpenMP threads (default: all cores; results do not depend on it)", NULL},
+        {"threads", "T", "threads (default: all cores or OMP_NUM_THREADS; results do not depend on it)", NULL},
         {"population", "K", "local search top-K and NSGA-II population (default 10)", NULL},
         {"objectives", "LIST", "nsga2: dram,groups (default, the paper's) or dram", NULL},
         {"split", "NAME", "repair of invalid groups: random (default, the paper's baseline), tree, "

@@ -6,12 +6,10 @@
 #include <string.h>
 #include <time.h>
 
-
 #include "planner/util/hashmap.h"
 #include "search/partition/search_internal.h"
 
 static const char *const lf__algorithms[] = {"random", "local", "nsga2", NULL};
-
 
 const char *const *lf_search_algorithms(void) { return lf__algorithms; }
 
@@ -330,12 +328,6 @@ static void lf__search_destroy(lf__search *s)
     for (int32_t t = 0; s->dec && t < s->nthreads; t++)
         lf_decoder_free(s->dec[t]);
     free(s->dec);
-    for (int32_t t = 0; s->scr && t < s->nthreads; t++) {
-        free(s->scr[t].genome);
-        free(s->scr[t].ops);
-        free(s->scr[t].aux);
-    }
-    free(s->scr);
     for (int32_t i = 0; i < s->n_arch; i++)
         lf__cand_destroy(&s->arch[i]);
     free(s->arch);
@@ -368,9 +360,8 @@ static lf_status lf__search_init(lf__search *s, lf_cost_model *cm, const lf_sear
         return lf_set_error(LF_ENOMEM, "out of memory for a trace of %lld plans",
                             (long long)cfg->budget);
     s->dec = calloc((size_t)s->nthreads, sizeof *s->dec);
-    s->scr = calloc((size_t)s->nthreads, sizeof *s->scr);
     s->work = calloc((size_t)s->nthreads, sizeof *s->work);
-    if (!s->dec || !s->scr || !s->work)
+    if (!s->dec || !s->work)
         return lf_set_error(LF_ENOMEM, "out of memory for %d search threads", (int)s->nthreads);
     size_t aux = (size_t)(s->n_ops > s->n_edges ? s->n_ops : s->n_edges) + 1;
     s->prop.genome = malloc((size_t)s->n_edges + 1);
@@ -390,11 +381,6 @@ static lf_status lf__search_init(lf__search *s, lf_cost_model *cm, const lf_sear
         st = lf_decoder_create(&s->dec[t], cm, &s->map, cfg->splitter, cfg->seed);
         if (st == LF_OK)
             lf_decoder_set_busy_clock(s->dec[t], &s->split_clock);
-        s->scr[t].genome = malloc((size_t)s->n_edges + 1);
-        s->scr[t].ops = malloc((size_t)(s->n_ops + 1) * sizeof(int32_t));
-        s->scr[t].aux = malloc(aux * sizeof(int32_t));
-        if (st == LF_OK && (!s->scr[t].genome || !s->scr[t].ops || !s->scr[t].aux))
-            st = lf_set_error(LF_ENOMEM, "out of memory for search thread buffers");
     }
     return st;
 }

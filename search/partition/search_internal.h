@@ -29,7 +29,7 @@ void lf__cand_assign(lf__cand *dst, const lf__cand *src, int32_t n_edges); /* bo
 int lf__cand_compare(const lf__cand *a, const lf__cand *b);                 /* lf_plan_compare */
 int lf__cand_same(const lf__cand *a, const lf__cand *b);                    /* equal partitions */
 
-/* Per-thread scratch for proposal functions. */
+/* Scratch for proposal functions (drawn on the calling thread). */
 typedef struct lf__scratch {
     uint8_t *genome;       /* n_edges genes */
     int32_t *ops;          /* n_ops ints */
@@ -61,7 +61,6 @@ struct lf__search {
     int32_t n_ops, n_edges;
     int32_t nthreads;
     lf_decoder **dec;      /* one per thread */
-    lf__scratch *scr;      /* one per thread */
     lf__work *work;        /* one per thread */
     lf_pool *pool;
     lf__scratch prop;      /* proposals are drawn by the calling thread */
