@@ -171,8 +171,11 @@ static lf_status lf__master_run(const lf_sweep_grid *g, const lf_sweep_options *
         lf__fatal(&m, st, lf_last_error());
     pthread_t th;
     int have_thread = st == LF_OK && pthread_create(&th, NULL, lf__local, &m) == 0;
-    if (!have_thread)
+    if (!have_thread) {
         m.local_done = 1;
+        if (st == LF_OK && size == 1)
+            lf__fatal(&m, LF_ENOMEM, "sweep: cannot start a computing thread on rank 0");
+    }
     int active = size - 1;
     int64_t write_pos = 0, reported = 0;
     for (;;) {
