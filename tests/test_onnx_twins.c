@@ -88,6 +88,17 @@ static int same_graph(const lf_graph *a, const lf_graph *b)
             what = "weights or parameters";
         else if (x->macs != y->macs)
             what = "MACs";
+        else if (x->n_operands != y->n_operands)
+            what = "operand count";
+        for (int32_t k = 0; !what && k < x->n_operands; k++) {
+            const lf_operand *p = &x->operands[k], *q = &y->operands[k];
+            if (p->kind != q->kind || (p->kind == LF_OPND_TENSOR && p->id != q->id) ||
+                (p->kind == LF_OPND_CONST &&
+                 memcmp(&a->consts[p->id].shape, &b->consts[q->id].shape, sizeof(lf_shape)) != 0))
+                what = "operands (kind, producer or constant shape)";
+            else if (p->kind == LF_OPND_CONST && !b->consts[q->id].data)
+                what = "constant values (the import must carry them)";
+        }
         if (what) {
             fprintf(stderr, "%s: op %d differs in %s: built-in '%s', imported '%s'\n", a->name, (int)v, what,
                     x->name, y->name);

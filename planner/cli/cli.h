@@ -139,8 +139,9 @@ int lf_cmd_explain(int argc, char **argv);
 int lf_cmd_train_explainer(int argc, char **argv);
 int lf_cmd_compare(int argc, char **argv);
 int lf_cmd_sweep_buffer(int argc, char **argv);
+int lf_cmd_import(int argc, char **argv);
+int lf_cmd_conformance(int argc, char **argv);
 int lf_cmd_run(int argc, char **argv);
 int lf_cmd_bench_exec(int argc, char **argv);
-int lf_cmd_import(int argc, char **argv);
 
 #endif

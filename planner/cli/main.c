@@ -23,8 +23,9 @@ static const lf__command_entry lf__commands[] = {
     {"train-explainer", "train the PGExplainer or RG-Explainer on a dataset", lf_cmd_train_explainer},
     {"compare", "compare searches and explainer-guided splitters over seeds, with the optimum", lf_cmd_compare},
     {"sweep-buffer", "DRAM and valid-group fraction as the buffer doubles (paper Fig. 3)", lf_cmd_sweep_buffer},
-    {"run", "execute a network with the reference executor and print output statistics", lf_cmd_run},
     {"import", "import an ONNX model: ops by type, params, MACs, what was folded or rewritten", lf_cmd_import},
+    {"run", "execute a network with the reference executor and print output statistics", lf_cmd_run},
+    {"conformance", "run ONNX conformance test data through import and the executor", lf_cmd_conformance},
     {"bench", "benchmark the searches against the exact optimum (bench search)", lf_cmd_bench},
 };
 

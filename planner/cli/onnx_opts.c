@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "planner/cli/cli.h"
+#include "planner/exec/exec.h"
 #include "planner/io/onnx.h"
 
 int lf_cli_onnx_load(const lf_cli_command *cmd, const char *path, lf_graph **g, lf_onnx_report **rep)
@@ -38,6 +39,7 @@ int lf_cli_onnx_load(const lf_cli_command *cmd, const char *path, lf_graph **g, 
             opt.disable |= 1u << k;
         }
     }
+    opt.folder = lf_exec_fold; /* constant-only ops the importer did not fold */
     lf_status st = lf_onnx_import(path, &opt, g, rep);
     if (st != LF_OK)
         return lf_cli_fail(st);

@@ -57,6 +57,15 @@ typedef struct lf_onnx_options {
     int64_t max_const_bytes;   /* all constant data together; 0: 4 GiB */
     int64_t max_elems;         /* elements of any one tensor; 0: 2^31 */
     int32_t max_nodes;         /* 0: 1,000,000 */
+    /* Evaluates ops whose operands are all constants while the IR graph is
+     * built (the executor's lf_exec_fold); NULL: such ops are an error. */
+    lf_fold_fn folder;
+    void *folder_ctx;
+    /* Graph inputs to bind as constants (conformance tests pass weights as
+     * inputs): tensors by name; only inputs read solely at positions that
+     * need a constant (weights, shapes, pads, bounds) are bound. */
+    const struct lf_onnx_tensor *bind;
+    int32_t n_bind;
 } lf_onnx_options;
 
 /* What the import did: rewrites with reasons, and op counts. Opaque. */
@@ -82,6 +91,8 @@ int32_t lf_onnx_report_count(const lf_onnx_report *r, lf_onnx_rewrite k);
 /* Opset and ONNX op counts of the file as read (before rewrites). */
 int64_t lf_onnx_report_opset(const lf_onnx_report *r);
 int32_t lf_onnx_report_nodes(const lf_onnx_report *r);
+/* The IR op computing the file's graph output onnx_name (NULL when unknown). */
+const char *lf_onnx_report_output_op(const lf_onnx_report *r, const char *onnx_name);
 /* Writes one line per rewrite: "  fold-bn      layer1.0.bn1 into layer1.0.conv1 (epsilon 1e-05)". */
 void lf_onnx_report_write(const lf_onnx_report *r, FILE *f);
 

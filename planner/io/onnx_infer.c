@@ -99,6 +99,58 @@ lf_status lf__ox_toposort(lf__ox_graph *g)
     return LF_OK;
 }
 
+/* 1 when operand k of op needs a constant in the IR (a weight, a shape, pads,
+ * bounds, axes, scales): graph inputs read only there can be bound to data. */
+static int lf__const_position(const char *op, int32_t k)
+{
+    static const char *const from1[] = {"Conv", "ConvTranspose", "Gemm", "BatchNormalization",
+                                        "LayerNormalization", "Reshape", "Slice", "Pad", "Resize",
+                                        "Upsample", "Clip", "Split", "Squeeze", "Unsqueeze", "ReduceMean",
+                                        "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd",
+                                        "ReduceSumSquare", "ReduceL2", "Expand", "Gather", "PRelu"};
+    if (k == 0)
+        return strcmp(op, "ConstantOfShape") == 0;
+    for (size_t q = 0; q < sizeof from1 / sizeof from1[0]; q++)
+        if (strcmp(op, from1[q]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Binds graph inputs to given values where every reader needs a constant. */
+static lf_status lf__bind_inputs(lf__ox_graph *g)
+{
+    for (int32_t t = 0; t < g->opt.n_bind; t++) {
+        const lf_onnx_tensor *bt = &g->opt.bind[t];
+        int32_t v = lf__ox_find(g, bt->name);
+        if (v < 0 || !g->values[v].is_input || g->values[v].is_const)
+            continue;
+        int only_const = 1, used = 0;
+        for (int32_t i = 0; i < g->n_nodes && only_const; i++)
+            for (int32_t k = 0; k < g->nodes[i].n_in; k++)
+                if (g->nodes[i].in[k] == v) {
+                    used = 1;
+                    only_const &= lf__const_position(g->nodes[i].op, k);
+                }
+        if (!used || !only_const)
+            continue;
+        lf__ox_data d;
+        int is_int = g->values[v].elem_type != LF__OX_FLOAT && g->values[v].elem_type != LF__OX_DOUBLE &&
+                     g->values[v].elem_type != LF__OX_FLOAT16 && g->values[v].elem_type != 0;
+        lf_status st = lf__ox_data_alloc(g, &d, is_int, bt->rank, bt->dims);
+        if (st != LF_OK)
+            return st;
+        for (int64_t e = 0; e < d.count; e++) {
+            if (is_int)
+                d.i[e] = (int64_t)bt->data[e];
+            else
+                d.f[e] = bt->data[e];
+        }
+        g->values[v].is_input = 0;
+        lf__ox_set_const(g, v, &d);
+    }
+    return LF_OK;
+}
+
 /* Applies --input-shape and checks that every graph input is fully static. */
 static lf_status lf__input_shapes(lf__ox_graph *g)
 {
@@ -149,7 +201,8 @@ static lf_status lf__input_shapes(lf__ox_graph *g)
 lf_status lf__ox_infer(lf__ox_graph *g)
 {
     lf_status st;
-    if ((st = lf__input_shapes(g)) != LF_OK || (st = lf__ox_toposort(g)) != LF_OK)
+    if ((st = lf__bind_inputs(g)) != LF_OK || (st = lf__input_shapes(g)) != LF_OK ||
+        (st = lf__ox_toposort(g)) != LF_OK)
         return st;
     for (int32_t k = 0; k < g->n_order; k++) {
         int32_t i = g->order[k];

@@ -19,7 +19,9 @@ static const lf__ox_op_rule lf__rules[] = {
     {"LeakyRelu", 1, 1, LF__OX_SH_SAME, 0},     {"Gelu", 1, 1, LF__OX_SH_SAME, 0},
     {"Softmax", 1, 1, LF__OX_SH_SAME, 0},       {"LayerNormalization", 2, 3, LF__OX_SH_SAME, 0},
     {"BatchNormalization", 5, 5, LF__OX_SH_SAME, 0}, {"Cast", 1, 1, LF__OX_SH_SAME, 1},
-    {"PRelu", 2, 2, LF__OX_SH_SAME, 0},
+    {"PRelu", 2, 2, LF__OX_SH_SAME, 0},         {"Log", 1, 1, LF__OX_SH_SAME, 0},
+    {"Softplus", 1, 1, LF__OX_SH_SAME, 0},      {"Elu", 1, 1, LF__OX_SH_SAME, 0},
+    {"LogSoftmax", 1, 1, LF__OX_SH_SAME, 0},
     /* broadcasting */
     {"Add", 2, 2, LF__OX_SH_BROADCAST, 1},      {"Sub", 2, 2, LF__OX_SH_BROADCAST, 1},
     {"Mul", 2, 2, LF__OX_SH_BROADCAST, 1},      {"Div", 2, 2, LF__OX_SH_BROADCAST, 1},
@@ -42,7 +44,10 @@ static const lf__ox_op_rule lf__rules[] = {
     /* shape computations (folded away) */
     {"Shape", 1, 1, LF__OX_SH_SHAPE, 1},        {"Gather", 2, 2, LF__OX_SH_GATHER, 1},
     {"ConstantOfShape", 1, 1, LF__OX_SH_CONSTANT_OF_SHAPE, 1},
-    {"ReduceMean", 1, 2, LF__OX_SH_REDUCE, 0},
+    {"ReduceMean", 1, 2, LF__OX_SH_REDUCE, 0},  {"ReduceSum", 1, 2, LF__OX_SH_REDUCE, 0},
+    {"ReduceMax", 1, 2, LF__OX_SH_REDUCE, 0},   {"ReduceMin", 1, 2, LF__OX_SH_REDUCE, 0},
+    {"ReduceProd", 1, 2, LF__OX_SH_REDUCE, 0},  {"ReduceSumSquare", 1, 2, LF__OX_SH_REDUCE, 0},
+    {"ReduceL2", 1, 2, LF__OX_SH_REDUCE, 0},
 };
 
 const lf__ox_op_rule *lf__ox_op_rule_of(const char *op)

@@ -16,6 +16,8 @@ struct lf_onnx_report {
     int32_t counts[LF_ONNX_REWRITE_COUNT];
     int64_t opset;
     int32_t nodes;
+    char **out_onnx, **out_ir; /* graph outputs: file name -> IR op name */
+    int32_t n_out, cap_out;
 };
 
 static const char *const lf__rewrite_names[LF_ONNX_REWRITE_COUNT] = {
@@ -50,6 +52,12 @@ void lf_onnx_report_free(lf_onnx_report *r)
         free(r->lines[i].why);
     }
     free(r->lines);
+    for (int32_t i = 0; i < r->n_out; i++) {
+        free(r->out_onnx[i]);
+        free(r->out_ir[i]);
+    }
+    free(r->out_onnx);
+    free(r->out_ir);
     free(r);
 }
 
@@ -101,4 +109,38 @@ void lf_onnx_report_write(const lf_onnx_report *r, FILE *f)
     for (int32_t i = 0; i < r->n; i++)
         fprintf(f, "  %-16s %s: %s\n", lf__rewrite_names[r->lines[i].kind], r->lines[i].node,
                 r->lines[i].why);
+}
+
+void lf__onnx_report_output(lf_onnx_report *r, const char *onnx_name, const char *ir_name)
+{
+    if (!r)
+        return;
+    if (r->n_out == r->cap_out) {
+        int32_t cap = r->cap_out ? 2 * r->cap_out : 8;
+        char **a = realloc(r->out_onnx, (size_t)cap * sizeof *a);
+        if (!a)
+            return;
+        r->out_onnx = a;
+        char **b = realloc(r->out_ir, (size_t)cap * sizeof *b);
+        if (!b)
+            return;
+        r->out_ir = b;
+        r->cap_out = cap;
+    }
+    r->out_onnx[r->n_out] = strdup(onnx_name);
+    r->out_ir[r->n_out] = strdup(ir_name);
+    if (!r->out_onnx[r->n_out] || !r->out_ir[r->n_out]) {
+        free(r->out_onnx[r->n_out]);
+        free(r->out_ir[r->n_out]);
+        return;
+    }
+    r->n_out++;
+}
+
+const char *lf_onnx_report_output_op(const lf_onnx_report *r, const char *onnx_name)
+{
+    for (int32_t i = 0; r && i < r->n_out; i++)
+        if (strcmp(r->out_onnx[i], onnx_name) == 0)
+            return r->out_ir[i];
+    return NULL;
 }
