@@ -281,6 +281,16 @@ static void test_eval_errors(void)
     CHECK(lf_exec_eval_op(LF_OP_INPUT, &a, in, 1, &out, 1) == LF_EUNSUPPORTED);
     CHECK(lf_exec_eval_op(LF_OP_RELU, NULL, in, 0, &out, 1) == LF_EGRAPH);
     CHECK_OK(lf_exec_eval_op(LF_OP_RELU, NULL, in, 1, &out, 0));
+    /* Output shapes that do not fit the operands are refused, not written. */
+    lf_tensor small = {{1, 1, 1, 2}, y}, big = {{2, 1, 2, 2}, y};
+    CHECK(lf_exec_eval_op(LF_OP_RELU, NULL, in, 1, &small, 1) == LF_EGRAPH);
+    lf_attrs pool = {0};
+    pool.kh = pool.kw = 1;
+    CHECK(lf_exec_eval_op(LF_OP_MAXPOOL, &pool, in, 1, &big, 1) == LF_EGRAPH);
+    CHECK(lf_exec_eval_op(LF_OP_GLOBALAVGPOOL, NULL, in, 1, &out, 1) == LF_EGRAPH);
+    lf_attrs cat = {0};
+    lf_tensor two[2] = {{{1, 1, 2, 2}, x}, {{1, 1, 2, 1}, x}};
+    CHECK(lf_exec_eval_op(LF_OP_CONCAT, &cat, two, 2, &big, 1) == LF_EGRAPH);
 }
 
 int main(void)

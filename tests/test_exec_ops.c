@@ -106,6 +106,15 @@ static void test_norm_reduce(void)
     lf_attrs a = {0};
     eval_case("batchnorm", LF_OP_BATCHNORM, &a, bn, 3, S(1, 2, 1, 3), (float[]){2.5f, 4.5f, 6.5f, 6, 5, 4}, 0);
 
+    /* ONNX's 5-operand form: (x - mean) / sqrt(var + eps) * scale + B. */
+    float sc5[2] = {1, 2}, b5[2] = {0, 1}, mu[2] = {2, 5}, var[2] = {1, 4};
+    lf_tensor bn5[5] = {{S(1, 2, 1, 3), x}, {S(1, 2, 1, 1), sc5}, {S(1, 2, 1, 1), b5}, {S(1, 2, 1, 1), mu},
+                        {S(1, 2, 1, 1), var}};
+    a.epsilon = 0.5f;
+    float k0 = (float)(1 / sqrt(1.5)), k1 = (float)(2 / sqrt(4.5));
+    eval_case("batchnorm 5", LF_OP_BATCHNORM, &a, bn5, 5, S(1, 2, 1, 3), (float[]){-k0, 0, k0, 1 - k1, 1, 1 + k1}, 1e-6);
+    a = (lf_attrs){0};
+
     /* LayerNorm over C of 3 tokens on H (C = 2): each token is (a, b) ->
      * (-1, 1) or (1, -1) times the scale, plus the bias. */
     float tok[6] = {1, 5, 2, 3, 1, 0}; /* C-major: c0 = (1, 5, 2), c1 = (3, 1, 0) */

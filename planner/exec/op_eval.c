@@ -361,6 +361,91 @@ static lf_status lf__eval_layout(lf_op_type t, const lf_attrs *a, const lf_tenso
     }
 }
 
+/* Kernels write as many values as the output shape says and trust it, so
+ * the output's size is checked against the operands wherever it follows
+ * from them (callers other than the graph executor pass shapes by hand). */
+static lf_status lf__check_out_size(lf_op_type t, const lf_attrs *a, const lf_tensor *x, int32_t n,
+                                    lf_tensor *out)
+{
+    int64_t want = -1, got = lf_shape_count(out->shape);
+    lf__dims xd = lf__dims_of(x[0].shape);
+    switch (t) {
+    case LF_OP_GEMM:
+        want = x[0].shape.n * (int64_t)a->out_channels;
+        if (out->shape.n != x[0].shape.n)
+            want = -2;
+        break;
+    case LF_OP_CONCAT: {
+        int axis = lf__single_axis(a->axes);
+        want = 0;
+        for (int32_t i = 0; i < n && axis >= 0; i++) {
+            lf__dims d = lf__dims_of(x[i].shape), y = lf__dims_of(out->shape);
+            for (int k = 0; k < 4; k++)
+                if (k != axis && d.d[k] != y.d[k])
+                    return lf_set_error(LF_EGRAPH, "Concat: operand %d does not fit the output", (int)i);
+            want += lf_shape_count(x[i].shape);
+        }
+        break;
+    }
+    case LF_OP_GLOBALAVGPOOL:
+    case LF_OP_GLOBALMAXPOOL:
+        want = xd.d[0] * xd.d[1];
+        break;
+    case LF_OP_REDUCEMEAN:
+    case LF_OP_REDUCESUM:
+    case LF_OP_REDUCEMAX:
+    case LF_OP_REDUCEMIN:
+    case LF_OP_REDUCEPROD:
+    case LF_OP_REDUCESUMSQUARE:
+    case LF_OP_REDUCEL2:
+        want = 1;
+        for (int k = 0; k < 4; k++)
+            want *= lf__mask(a->axes) & (1u << k) ? 1 : xd.d[k];
+        break;
+    case LF_OP_CONV:
+    case LF_OP_CONVTRANSPOSE:
+    case LF_OP_MAXPOOL:
+    case LF_OP_AVGPOOL:
+    case LF_OP_SLICE: {
+        /* Batch (and for pools channels; for Slice every axis but its own)
+         * must be the input's; the window extents are bounds-checked. */
+        lf__dims y = lf__dims_of(out->shape);
+        int axis = t == LF_OP_SLICE ? lf__single_axis(a->axes) : -1;
+        for (int k = 0; k < 4; k++) {
+            int keep = t == LF_OP_SLICE ? k != axis : (k == 0 || (k == 1 && (t == LF_OP_MAXPOOL || t == LF_OP_AVGPOOL)));
+            if (keep && y.d[k] != xd.d[k])
+                return lf_set_error(LF_EGRAPH, "%s: output %lldx%lldx%lldx%lld does not fit the input",
+                                    lf_op_info_of(t)->name, (long long)y.d[0], (long long)y.d[1],
+                                    (long long)y.d[2], (long long)y.d[3]);
+        }
+        return LF_OK;
+    }
+    case LF_OP_MATMUL:
+    case LF_OP_PAD:
+    case LF_OP_RESIZE:
+    case LF_OP_EXPAND:
+    case LF_OP_ADD:
+    case LF_OP_MUL:
+    case LF_OP_SUB:
+    case LF_OP_DIV:
+    case LF_OP_POW:
+    case LF_OP_MAX:
+    case LF_OP_MIN:
+    case LF_OP_PRELU:
+        return LF_OK; /* checked by the kernel (bounds or broadcasting) */
+    default:
+        /* Every other op keeps its input's size (views, element-wise ops,
+         * normalisations, softmax, transpose, channel shuffle). */
+        want = lf_shape_count(x[0].shape);
+        break;
+    }
+    if (want == got)
+        return LF_OK;
+    return lf_set_error(LF_EGRAPH, "%s: output %lldx%lldx%lldx%lld does not fit the operands",
+                        lf_op_info_of(t)->name, (long long)out->shape.n, (long long)out->shape.c,
+                        (long long)out->shape.h, (long long)out->shape.w);
+}
+
 lf_status lf_exec_eval_op(lf_op_type t, const lf_attrs *a, const lf_tensor *x, int32_t n,
                           lf_tensor *out, int32_t threads)
 {
@@ -385,6 +470,9 @@ lf_status lf_exec_eval_op(lf_op_type t, const lf_attrs *a, const lf_tensor *x, i
     if (nt <= 0)
         nt = 1;
     lf__dims xd = lf__dims_of(x[0].shape);
+    lf_status st = lf__check_out_size(t, a, x, n, out);
+    if (st)
+        return st;
     switch (t) {
     case LF_OP_CONV:
     case LF_OP_CONVTRANSPOSE:
