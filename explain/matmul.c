@@ -14,7 +14,10 @@
  * still one multiply and one add in the same order (ISO C mode keeps the
  * compiler from fusing them, and the AVX2 target has no FMA), so both copies
  * give bit-identical results. */
-#if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__) && defined(__has_attribute)
+/* Not with clang: clang 14 accepts the attribute but emits no symbol for the
+ * resolver, so programs that call these functions do not link. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
+    defined(__has_attribute)
 #if __has_attribute(target_clones)
 #define LF_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
 #endif
