@@ -219,7 +219,11 @@ lf_status lf_dataset_load(lf_dataset *ds, const char *path)
     memset(ds, 0, sizeof *ds);
     char *data = NULL;
     long len = 0;
-    lf_status st = lf_read_file_capped(path, LF_DATASET_FILE_MAX, "dataset file", &data, &len);
+    /* The magic first: a wrong file or an endless device is refused before
+     * up to 1 GiB is read. */
+    lf_status st = lf_check_file_magic(path, lf__dmagic, sizeof lf__dmagic, "dataset file");
+    if (st == LF_OK)
+        st = lf_read_file_capped(path, LF_DATASET_FILE_MAX, "dataset file", &data, &len);
     if (st != LF_OK)
         return st;
     st = lf_dataset_load_memory(ds, data, (size_t)len, path);

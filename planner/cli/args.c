@@ -131,7 +131,8 @@ int lf_cli_int(const lf_cli_command *cmd, const char *name, int64_t def, int64_t
     char *end = NULL;
     errno = 0;
     long long x = strtoll(v, &end, 10);
-    if (errno || end == v || *end)
+    /* strtoll skips leading blanks; an option value is taken as written. */
+    if (errno || end == v || *end || !(v[0] == '-' || v[0] == '+' || (v[0] >= '0' && v[0] <= '9')))
         return lf_cli_usage_error(cmd, "--%s expects an integer, got '%s'", name, v);
     if (x < min || x > max)
         return lf_cli_usage_error(cmd, "--%s must be between %" PRId64 " and %" PRId64 ", got %lld",

@@ -548,3 +548,24 @@ lf_status lf_read_file_capped(const char *path, int64_t max_bytes, const char *w
 {
     return lf__read(path, max_bytes < 0 ? 0 : max_bytes, what ? what : "file", data, len);
 }
+
+lf_status lf_check_file_magic(const char *path, const void *magic, size_t n, const char *what)
+{
+    char why[128], head[64];
+    if (n > sizeof head)
+        n = sizeof head;
+    struct stat st;
+    if (stat(path, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+        return LF_OK; /* reading would consume what the real read needs */
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return lf_set_error(LF_EIO, "%s: %s", path, strerror(errno));
+    size_t got = fread(head, 1, n, f);
+    int err = ferror(f) ? errno : 0;
+    fclose(f);
+    if (err)
+        return lf_set_error(LF_EIO, "%s: %s", path, lf__reason(err, why, sizeof why));
+    if (got < n || memcmp(head, magic, n) != 0)
+        return lf_set_error(LF_EPARSE, "%s: not a fusionplan %s (bad magic)", path, what);
+    return LF_OK;
+}

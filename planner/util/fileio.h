@@ -69,4 +69,9 @@ lf_status lf_read_file(const char *path, char **data, long *len);
 lf_status lf_read_file_capped(const char *path, int64_t max_bytes, const char *what, char **data,
                               long *len);
 
+/* Reads the first n bytes of path and compares them with magic: a file of
+ * the wrong kind (or an endless device) is refused before a large capped
+ * read. LF_EPARSE "PATH: not a WHAT" on a mismatch or a shorter file. */
+lf_status lf_check_file_magic(const char *path, const void *magic, size_t n, const char *what);
+
 #endif

@@ -12,6 +12,16 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 cd "$tmp" || exit 1
+# Device nodes to write to. As root, private copies of /dev/null and
+# /dev/full: a binary that replaced special files (as fusionplan once did)
+# must not be able to destroy the system's ones while this test runs.
+devnull=/dev/null
+devfull=/dev/full
+if [ "$(id -u)" -eq 0 ] && mknod "$tmp/null" c 1 3 2>/dev/null && mknod "$tmp/full" c 1 7 2>/dev/null \
+  && { echo x >"$tmp/null"; } 2>/dev/null; then
+  devnull=$tmp/null
+  devfull=$tmp/full
+fi
 
 # Runs fusionplan; expects exit 2 and exactly one line on stderr containing $needle.
 one_line() { # needle, args...
@@ -56,8 +66,8 @@ one_line 'NUL byte' plan --hw nul.xml
 one_line 'more than 32 attributes' plan --hw attrs.xml
 
 # 3. -o onto special files: written through, never replaced.
-"$fp" plan --model resnet18 --quiet -o /dev/null --format json >/dev/null 2>&1 || bad "-o /dev/null exited $?"
-[ -c /dev/null ] || bad "/dev/null is no longer a character device"
+"$fp" plan --model resnet18 --quiet -o "$devnull" --format json >/dev/null 2>&1 || bad "-o $devnull exited $?"
+[ -c "$devnull" ] || bad "$devnull is no longer a character device"
 "$fp" plan --model resnet18 --quiet -o - --format json 2>/dev/null | head -c 200 | grep -q '"fusionplan-plan"' \
   || bad "-o - does not write the plan to stdout"
 mkfifo pipe
@@ -75,15 +85,15 @@ ln -s target.json link.json
 grep -q '"fusionplan-plan"' target.json || bad "the link's target did not get the plan"
 [ "$(stat -c %a target.json)" = 600 ] || bad "mode of the replaced file: $(stat -c %a target.json), expected 600"
 # A write error names the file and says why.
-one_line 'cannot write /dev/full: no space left on device' plan --model resnet18 --quiet -o /dev/full --format json
+one_line "cannot write $devfull: no space left on device" plan --model resnet18 --quiet -o "$devfull" --format json
 
 # 4. Output sets: all or nothing, paths checked before the work.
 one_line 'folder /nonexistent does not exist' plan --model resnet18 --search nsga2 --budget 50 -o ok.json --pareto /nonexistent/p.json
 [ -e ok.json ] && bad "plan left ok.json after --pareto failed"
-one_line 'no space left on device' plan --model resnet18 --search nsga2 --budget 50 --quiet -o ok.json --pareto /dev/full
+one_line 'no space left on device' plan --model resnet18 --search nsga2 --budget 50 --quiet -o ok.json --pareto "$devfull"
 [ -e ok.json ] && bad "plan left ok.json after --pareto hit a full device"
 one_line 'no space left on device' compare --model resnet18 --buffer 128KB --budget 20 --seeds 1 --search ls \
-  --proposer none --no-exact --quiet -o ok.md --csv /dev/full
+  --proposer none --no-exact --quiet -o ok.md --csv "$devfull"
 [ -e ok.md ] && bad "compare left --output after --csv failed"
 one_line 'folder /nonexistent does not exist' compare --model resnet18 --budget 20 --seeds 1 --search ls --proposer none \
   -o ok.md --curves /nonexistent/c
@@ -121,7 +131,7 @@ for a in "explain --model resnet18 --group 4-8 --weights /dev/zero" \
   timeout 60 "$fp" $a >/dev/null 2>"$tmp/err"
   rc=$?
   [ $rc -eq 2 ] || bad "$a: exit $rc, expected 2"
-  grep -q 'larger than the 64 MiB\|larger than the 1024 MiB' "$tmp/err" || bad "$a: $(head -c 200 "$tmp/err")"
+  grep -q 'larger than the 64 MiB\|not a fusionplan dataset file' "$tmp/err" || bad "$a: $(head -c 200 "$tmp/err")"
 done
 [ -e never.bin ] || [ -e never.json ] && bad "a refused command wrote its output"
 
