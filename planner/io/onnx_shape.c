@@ -44,7 +44,8 @@ int lf__ox_int_list(const lf__ox_graph *g, const lf__ox_node *n, const char *att
     if (a && a->type == 7) {
         if (a->n > max)
             return -1;
-        memcpy(out, a->ints, (size_t)a->n * sizeof *out);
+        if (a->n > 0)
+            memcpy(out, a->ints, (size_t)a->n * sizeof *out);
         *count = a->n;
         return 1;
     }
