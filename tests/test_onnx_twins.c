@@ -64,6 +64,18 @@ static lf_graph *flatten_concats(const lf_graph *g)
     return out;
 }
 
+/* Attributes with "0 means 1" fields (kernel, stride, dilation, groups)
+ * written as 1: the built-in networks use both spellings. */
+static lf_attrs canonical(const lf_attrs *a)
+{
+    lf_attrs c = *a;
+    int32_t *one[] = {&c.kh, &c.kw, &c.sh, &c.sw, &c.dh, &c.dw, &c.groups};
+    for (size_t k = 0; k < sizeof one / sizeof one[0]; k++)
+        if (*one[k] == 0)
+            *one[k] = 1;
+    return c;
+}
+
 /* Op-for-op equality: types, attributes, edges, shapes, weights, parameters
  * and MACs (names differ: torch's are scope paths). Reports the first difference. */
 static int same_graph(const lf_graph *a, const lf_graph *b)
@@ -77,12 +89,20 @@ static int same_graph(const lf_graph *a, const lf_graph *b)
         const char *what = NULL;
         if (x->type != y->type)
             what = "type";
-        else if (memcmp(&x->attr, &y->attr, sizeof x->attr) != 0)
-            what = "attributes";
-        else if (x->n_inputs != y->n_inputs ||
-                 memcmp(x->inputs, y->inputs, (size_t)x->n_inputs * sizeof *x->inputs) != 0)
+        else {
+            lf_attrs ca = canonical(&x->attr), cb = canonical(&y->attr);
+            if (memcmp(&ca, &cb, sizeof ca) != 0)
+                what = "attributes";
+        }
+        if (what) {
+            /* reported below */
+        } else if (x->n_inputs != y->n_inputs ||
+                   memcmp(x->inputs, y->inputs, (size_t)x->n_inputs * sizeof *x->inputs) != 0) {
             what = "inputs";
-        else if (memcmp(&x->out, &y->out, sizeof x->out) != 0)
+        }
+        if (what) {
+            /* reported below */
+        } else if (memcmp(&x->out, &y->out, sizeof x->out) != 0)
             what = "shape";
         else if (x->weight_elems != y->weight_elems || x->param_count != y->param_count)
             what = "weights or parameters";

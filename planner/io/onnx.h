@@ -91,7 +91,8 @@ int32_t lf_onnx_report_count(const lf_onnx_report *r, lf_onnx_rewrite k);
 /* Opset and ONNX op counts of the file as read (before rewrites). */
 int64_t lf_onnx_report_opset(const lf_onnx_report *r);
 int32_t lf_onnx_report_nodes(const lf_onnx_report *r);
-/* The IR op computing the file's graph output onnx_name (NULL when unknown). */
+/* The IR op computing the file's graph output onnx_name (NULL when unknown;
+ * onnx_name NULL: the only graph output). */
 const char *lf_onnx_report_output_op(const lf_onnx_report *r, const char *onnx_name);
 /* Writes one line per rewrite: "  fold-bn      layer1.0.bn1 into layer1.0.conv1 (epsilon 1e-05)". */
 void lf_onnx_report_write(const lf_onnx_report *r, FILE *f);

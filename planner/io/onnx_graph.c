@@ -216,7 +216,7 @@ lf_status lf__ox_data_alloc(lf__ox_graph *g, lf__ox_data *d, int is_int, int32_t
         return lf__ox_fail(g, -1, LF_ERANGE, "constant data beyond the limit of %lld bytes",
                            (long long)g->opt.max_const_bytes);
     d->rank = rank;
-    if (rank > 0) /* a scalar has no dims (NULL): memcpy must not see it */
+    if (rank > 0) /* a scalar TensorProto has no dims array at all */
         memcpy(d->dims, dims, (size_t)rank * sizeof *dims);
     d->count = count;
     size_t n = (size_t)(count > 0 ? count : 1);

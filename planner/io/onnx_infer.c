@@ -164,7 +164,9 @@ static lf_status lf__input_shapes(lf__ox_graph *g)
         if (v == -2)
             return lf__ox_fail(g, -1, LF_EINVAL, "--input-shape without a name, but the model has %d inputs",
                                (int)n_inputs);
-        if (v < 0 || !g->values[v].is_input || g->values[v].is_const)
+        if (v >= 0 && g->values[v].is_const)
+            continue; /* bound to values (or an initializer also listed as input) */
+        if (v < 0 || !g->values[v].is_input)
             return lf__ox_fail(g, -1, LF_ENOTFOUND, "--input-shape names '%s', which is not a graph input",
                                is->name);
         lf__ox_value *val = &g->values[v];
@@ -187,7 +189,11 @@ static lf_status lf__input_shapes(lf__ox_graph *g)
             return lf__ox_fail(g, -1, LF_EGRAPH, "graph input '%s' has no declared shape; give "
                                "--input-shape %s=N,C,H,W", val->name, val->name);
         for (int32_t k = 0; k < val->rank; k++)
-            if (val->dims[k] <= 0)
+            if (val->dims[k] == 0)
+                return lf__ox_fail(g, -1, LF_EUNSUPPORTED, "graph input '%s' is empty (dimension %d is 0)",
+                                   val->name, (int)k);
+        for (int32_t k = 0; k < val->rank; k++)
+            if (val->dims[k] < 0)
                 return lf__ox_fail(g, -1, LF_EGRAPH, "graph input '%s' has free dimension %d ('%s'); give "
                                    "--input-shape %s=...", val->name, (int)k,
                                    val->dim_param[k] ? val->dim_param[k] : "?", val->name);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "planner/io/onnx_ops.h"
 #include "planner/io/onnx_proto.h"
 
 static void *lf__alloc(void *data, size_t size)
@@ -71,8 +72,8 @@ static lf_status lf__load_input(lf__ox_graph *g, const Onnx__ValueInfoProto *vi)
     for (size_t k = 0; k < sh->n_dim; k++) {
         const Onnx__TensorShapeProto__Dimension *d = sh->dim[k];
         v->dims[k] = -1;
-        if (d && d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && d->dim_value > 0)
-            v->dims[k] = d->dim_value;
+        if (d && d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && d->dim_value >= 0)
+            v->dims[k] = d->dim_value; /* 0: an empty tensor (refused in onnx_infer.c) */
         else if (d && d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM && d->dim_param)
             v->dim_param[k] = lf_arena_strdup(&g->arena, d->dim_param);
     }
@@ -211,6 +212,9 @@ static lf_status lf__load_node(lf__ox_graph *g, const Onnx__NodeProto *n, int32_
                             g->path, name, n->op_type, n->domain);
     if (strcmp(n->op_type, "Constant") == 0)
         return lf__load_constant_node(g, n, index, base_dir);
+    if (!lf__ox_op_rule_of(n->op_type))
+        return lf_set_error(LF_EUNSUPPORTED, "%s: node '%s' (%s): op type %s is not supported", g->path, name,
+                            n->op_type, n->op_type);
     if (n->n_input > 4096 || n->n_output > 4096)
         return lf_set_error(LF_ERANGE, "%s: node '%s' (%s): %zu inputs and %zu outputs", g->path, name,
                             n->op_type, n->n_input, n->n_output);

@@ -93,7 +93,32 @@ lf_status lf__operand(lf__lower *L, int32_t i, int32_t k, int32_t out_rank, lf__
     if (!val->is_const) {
         if (!L->name_of[v])
             return lf__ox_fail(g, i, LF_EGRAPH, "input '%s' is not available", val->name);
-        return lf__push(L, i, o, L->name_of[v], lf__frame(val->dims, val->rank));
+        lf_shape own = lf__frame(val->dims, val->rank);
+        if (val->rank >= out_rank || out_rank > 4)
+            return lf__push(L, i, o, L->name_of[v], own);
+        /* A lower-rank activation broadcast against the op's rank: ONNX aligns
+         * it right, which is another frame; a Reshape view moves it there. */
+        int64_t dims[4];
+        for (int32_t q = 0; q < out_rank; q++)
+            dims[q] = q < out_rank - val->rank ? 1 : val->dims[q - (out_rank - val->rank)];
+        lf_shape s = lf__frame(dims, out_rank);
+        if (s.n == own.n && s.c == own.c && s.h == own.h && s.w == own.w)
+            return lf__push(L, i, o, L->name_of[v], own);
+        char rn[340];
+        snprintf(rn, sizeof rn, "%.300s/rank%d", L->name_of[v], (int)out_rank);
+        void *have;
+        if (lf_strmap_get(&L->used, rn, &have))
+            return lf__push(L, i, o, lf_arena_strdup(&g->arena, rn), s);
+        const char *nm = lf__unique(L, rn);
+        lf_attrs ra = {0};
+        ra.shape_n = (int32_t)s.n;
+        ra.shape_c = (int32_t)s.c;
+        ra.shape_h = (int32_t)s.h;
+        ra.shape_w = (int32_t)s.w;
+        int32_t id = nm ? lf_graph_builder_add_op(L->b, LF_OP_RESHAPE, nm, &ra, &L->name_of[v], 1) : LF_ENOMEM;
+        if (id < 0)
+            return lf__ox_fail(g, i, (lf_status)id, "%s", lf_last_error());
+        return lf__push(L, i, o, nm, s);
     }
     /* A constant: right-align to the op's rank, then take that rank's frame. */
     int64_t dims[LF__OX_MAX_RANK];
@@ -133,6 +158,12 @@ static lf_status lf__add_node(lf__lower *L, int32_t i)
     const lf__ox_value *y = &g->values[n->out[0]];
     if (y->rank > 4)
         return lf__unsupported(L, i, "output of rank %d (tensors of rank above 4 are not supported)", (int)y->rank);
+    if (lf__ox_count(y->dims, y->rank) == 0)
+        return lf__unsupported(L, i, "an empty output tensor");
+    for (int32_t k = 1; k < n->n_out; k++)
+        if (n->out[k] >= 0 && (g->values[n->out[k]].is_output || g->values[n->out[k]].n_uses))
+            return lf__unsupported(L, i, "output %d ('%s') is used; the IR has one output per op", (int)k,
+                                   g->values[n->out[k]].name);
     lf__lowered o;
     memset(&o, 0, sizeof o);
     lf_status st = lf__lower_node(L, i, &o);
@@ -224,9 +255,13 @@ lf_status lf__ox_lower(lf__ox_graph *g, lf_graph **out)
         st = lf_set_error(LF_ENOMEM, "out of memory importing %s", g->path);
         goto done;
     }
-    for (int32_t v = 0; v < g->n_values && st == LF_OK; v++)
-        if (g->values[v].is_input && !g->values[v].is_const && g->values[v].n_uses)
+    for (int32_t v = 0; v < g->n_values && st == LF_OK; v++) {
+        if (g->values[v].is_output && g->values[v].is_const)
+            st = lf__ox_fail(g, -1, LF_EUNSUPPORTED, "graph output '%s' is a constant (the IR computes outputs "
+                             "with ops)", g->values[v].name);
+        else if (g->values[v].is_input && !g->values[v].is_const && g->values[v].n_uses)
             st = lf__add_input(&L, v);
+    }
     /* Nodes in file order (the builder keeps insertion order wherever it is
      * topological, so op ids follow the exporter's order). */
     for (int32_t i = 0; i < g->n_nodes && st == LF_OK; i++)

@@ -273,6 +273,8 @@ lf_status lf__lower_node(lf__lower *L, int32_t i, lf__lowered *o)
         return lf__operand(L, i, 1, b->rank == 2 ? 3 : out, o);
     }
     if (strcmp(op, "BatchNormalization") == 0) {
+        if (lf__ox_attr_int(n, "training_mode", 0))
+            return lf__unsupported(L, i, "training_mode 1 (statistics of the batch) is not inference");
         o->type = LF_OP_BATCHNORM;
         if ((st = lf__operand(L, i, 0, r, o)) != LF_OK)
             return st;
@@ -375,13 +377,25 @@ lf_status lf__lower_node(lf__lower *L, int32_t i, lf__lowered *o)
         a->out_h = lf__i32(y->dims[2]);
         a->out_w = lf__i32(y->dims[3]);
         a->linear = mode[0] == 'n' ? 0 : mode[0] == 'c' ? 2 : 1;
-        if (strcmp(op, "Upsample") == 0 || g->opset < 11)
-            coord = "asymmetric";
+        if (strcmp(op, "Upsample") == 0 || g->opset < 11) {
+            coord = "asymmetric"; /* Upsample and Resize-10: out index / scale, floored for nearest */
+            nm = "floor";
+        }
+        double scales[LF__OX_MAX_RANK];
+        int64_t sizes[LF__OX_MAX_RANK];
+        if ((st = lf__ox_resize_params(g, i, scales, sizes)) != LF_OK)
+            return st;
+        for (int32_t k = 2; k < 4; k++)
+            if (fabs(scales[k] * (double)x->dims[k] - (double)y->dims[k]) > 1e-9 * (double)y->dims[k])
+                return lf__unsupported(L, i, "scale %g on an axis of %lld does not give a whole size (the IR keeps "
+                                       "sizes, ONNX maps coordinates with the scale)", scales[k], (long long)x->dims[k]);
         if (strcmp(coord, "asymmetric") == 0) a->coord_mode = LF_COORD_ASYMMETRIC;
         else if (strcmp(coord, "align_corners") == 0) a->coord_mode = LF_COORD_ALIGN_CORNERS;
         else if (strcmp(coord, "pytorch_half_pixel") == 0) a->coord_mode = LF_COORD_PYTORCH_HALF_PIXEL;
         else if (strcmp(coord, "half_pixel") != 0)
             return lf__unsupported(L, i, "coordinate_transformation_mode %s", coord);
+        if (a->linear != 0)
+            nm = "round_prefer_floor"; /* only nearest reads it (torch writes "floor" on every Resize) */
         if (strcmp(nm, "round_prefer_ceil") == 0) a->nearest_mode = LF_NEAREST_ROUND_PREFER_CEIL;
         else if (strcmp(nm, "floor") == 0) a->nearest_mode = LF_NEAREST_FLOOR;
         else if (strcmp(nm, "ceil") == 0) a->nearest_mode = LF_NEAREST_CEIL;

@@ -139,6 +139,8 @@ void lf__onnx_report_output(lf_onnx_report *r, const char *onnx_name, const char
 
 const char *lf_onnx_report_output_op(const lf_onnx_report *r, const char *onnx_name)
 {
+    if (r && !onnx_name)
+        return r->n_out == 1 ? r->out_ir[0] : NULL;
     for (int32_t i = 0; r && i < r->n_out; i++)
         if (strcmp(r->out_onnx[i], onnx_name) == 0)
             return r->out_ir[i];

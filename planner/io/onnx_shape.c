@@ -44,7 +44,8 @@ int lf__ox_int_list(const lf__ox_graph *g, const lf__ox_node *n, const char *att
     if (a && a->type == 7) {
         if (a->n > max)
             return -1;
-        memcpy(out, a->ints, (size_t)a->n * sizeof *out);
+        if (a->n > 0)
+            memcpy(out, a->ints, (size_t)a->n * sizeof *out);
         *count = a->n;
         return 1;
     }
@@ -108,6 +109,21 @@ lf_status lf__ox_window(lf__ox_graph *g, int32_t i, const int64_t *x, int32_t ra
     for (int32_t k = 0; k < sp; k++) {
         int64_t in = x[k + 2], ek = (w->k[k] - 1) * w->d[k] + 1;
         if (is_conv_t) {
+            if (strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0) {
+                /* ONNX: output = input * stride; the padding that gives it splits
+                 * with the odd unit at the end (SAME_UPPER) or the start. */
+                int64_t total = w->s[k] * (in - 1) + ek - in * w->s[k];
+                int64_t op0 = 0;
+                int32_t nop;
+                int64_t opb[3];
+                if (lf__ox_int_list(g, n, "output_padding", -1, opb, 3, &nop) == 1 && nop == sp)
+                    op0 = opb[k];
+                total += op0;
+                if (total < 0)
+                    total = 0;
+                w->pads[k] = ap[5] == 'U' ? total / 2 : total - total / 2;
+                w->pads[k + sp] = total - w->pads[k];
+            }
             w->out[k] = w->s[k] * (in - 1) + ek - w->pads[k] - w->pads[k + sp];
             continue;
         }
