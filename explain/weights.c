@@ -1,6 +1,7 @@
 /* Versioned GNN weight files (format in weights.h). */
 #include "explain/weights.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,8 +110,11 @@ lf_status lf_gnn_load_memory(lf_gnn *m, const void *data, size_t len, const char
                             (unsigned long long)n_params, (unsigned long long)implied);
     lf_status st = lf_gnn_init(m, &cfg, 0);
     if (st != LF_OK) {
+        /* The message is rewritten in the buffer it lives in: copy it first. */
+        char inner[512];
+        snprintf(inner, sizeof inner, "%s", lf_last_error());
         lf_gnn_free(m);
-        return lf_set_error(st, "%s: %s", origin, lf_last_error());
+        return lf_set_error(st, "%s: %s", origin, inner);
     }
     if ((uint64_t)m->n_params != n_params) {
         lf_gnn_free(m);
