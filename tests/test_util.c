@@ -1,5 +1,5 @@
 /* Unit tests for planner/util: rng, hash maps, bitsets, arena, atomic files
- * and the progress bar. */
+ * and the progress bar (the pool and the busy clock: test_pool.c). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -19,10 +19,8 @@
 
 #include "planner/util/arena.h"
 #include "planner/util/bitset.h"
-#include "planner/util/busy_clock.h"
 #include "planner/util/fileio.h"
 #include "planner/util/hashmap.h"
-#include "planner/util/pool.h"
 #include "planner/util/progress.h"
 #include "planner/util/rng.h"
 #include "tests/testlib.h"
@@ -837,169 +835,6 @@ static void test_progress(void)
     free(out);
 }
 
-/* Overlapping intervals count once: the clock measures the union, so two
- * "threads" inside at the same time add no more than the elapsed time. */
-static void lf__sleep_ms(long ms)
-{
-    struct timespec ts = {0, ms * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
-static void test_busy_clock(void)
-{
-    lf_busy_clock c;
-    CHECK_OK(lf_busy_clock_init(&c));
-    CHECK(lf_busy_clock_seconds(&c) == 0.0);
-    double t0 = lf_now_seconds();
-    lf_busy_clock_enter(&c);
-    lf_busy_clock_enter(&c);
-    lf__sleep_ms(20);
-    lf_busy_clock_leave(&c);
-    lf__sleep_ms(20);
-    lf_busy_clock_leave(&c);
-    double outer = lf_now_seconds() - t0, busy = lf_busy_clock_seconds(&c);
-    CHECK(busy >= 0.039);   /* both sleeps were inside */
-    CHECK(busy <= outer);   /* a sum over the two would be about 0.06 */
-    CHECK(busy < 0.06 || outer >= 0.06);
-    lf__sleep_ms(5);           /* outside: not counted */
-    CHECK(lf_busy_clock_seconds(&c) == busy);
-    lf_busy_clock_leave(&c); /* an unmatched leave is ignored */
-    CHECK(lf_busy_clock_seconds(&c) == busy);
-    lf_busy_clock_reset(&c);
-    CHECK(lf_busy_clock_seconds(&c) == 0.0);
-    lf_busy_clock_destroy(&c);
-}
-
-/* Pool test job: item i's result is a pure function of i, computed into
- * the worker's slot and kept into out[i]. Helpers (never the caller) sleep
- * inside their first item when `park` is set, as a thread descheduled
- * behind a co-runner would sit. */
-typedef struct lf__pool_test {
-    int64_t mine[8];      /* per worker: the claimed item */
-    int64_t result[8];    /* per worker */
-    int64_t out[4096];
-    int32_t kept[4096];
-    int park;
-    _Atomic int parked;   /* a helper is asleep inside an item */
-} lf__pool_test;
-
-static void lf__pt_claim(void *ctx, int32_t item, int32_t w)
-{
-    lf__pool_test *t = ctx;
-    t->mine[w] = item;
-}
-
-static void lf__pt_run(void *ctx, int32_t w)
-{
-    lf__pool_test *t = ctx;
-    int expected = 0;
-    if (t->park && w != 0 && atomic_compare_exchange_strong(&t->parked, &expected, 1))
-        lf__sleep_ms(1000);
-    uint64_t x = (uint64_t)t->mine[w];
-    for (int k = 0; k < 100; k++)
-        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-    t->result[w] = (int64_t)(x >> 1);
-}
-
-static void lf__pt_run_store(void *ctx, int32_t w)
-{
-    lf__pool_test *t = ctx;
-    lf__pt_run(ctx, w);
-    t->out[t->mine[w]] = t->result[w];
-    t->kept[t->mine[w]]++;
-}
-
-static void lf__pt_keep(void *ctx, int32_t item, int32_t w)
-{
-    lf__pool_test *t = ctx;
-    t->out[item] = t->result[w];
-    t->kept[item]++;
-}
-
-static int64_t lf__pt_expect(int64_t i)
-{
-    uint64_t x = (uint64_t)i;
-    for (int k = 0; k < 100; k++)
-        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (int64_t)(x >> 1);
-}
-
-static void test_pool(void)
-{
-    static lf__pool_test t;
-    for (int32_t threads = 1; threads <= 4; threads++) {
-        for (int keep = 0; keep < 2; keep++) {
-            lf_pool *p = NULL;
-            CHECK_OK(lf_pool_create(&p, threads));
-            CHECK(lf_pool_threads(p) == threads);
-            lf_pool_set_min_parallel(p, 0.0); /* always parallel after the first batch */
-            memset(&t, 0, sizeof t);
-            lf_pool_job job = {&t, lf__pt_claim, keep ? lf__pt_run : lf__pt_run_store,
-                               keep ? lf__pt_keep : NULL};
-            int ok = 1;
-            for (int32_t b = 0; b < 50; b++) {
-                int32_t n = 1 + (b * 37) % 300;
-                memset(t.kept, 0, sizeof t.kept);
-                CHECK_OK(lf_pool_run(p, n, &job));
-                for (int32_t i = 0; i < n; i++)
-                    ok &= t.out[i] == lf__pt_expect(i) && t.kept[i] == 1;
-            }
-            CHECK(ok); /* every item exactly once, whatever the thread count */
-            lf_pool_stats ps;
-            lf_pool_get_stats(p, &ps);
-            CHECK(ps.batches == 50);
-            CHECK(threads > 1 || ps.parallel_batches == 0);
-            CHECK(threads == 1 || ps.parallel_batches >= 40); /* n == 1 batches stay serial */
-            CHECK(keep || ps.redundant == 0); /* without keep no item runs twice */
-            lf_pool_free(p);
-        }
-    }
-    /* Tiny items stay on the caller under the default threshold. */
-    {
-        lf_pool *p = NULL;
-        CHECK_OK(lf_pool_create(&p, 2));
-        memset(&t, 0, sizeof t);
-        lf_pool_job job = {&t, lf__pt_claim, lf__pt_run, lf__pt_keep};
-        for (int32_t b = 0; b < 20; b++)
-            CHECK_OK(lf_pool_run(p, 10, &job));
-        lf_pool_stats ps;
-        lf_pool_get_stats(p, &ps);
-        CHECK(ps.parallel_batches == 0);
-        CHECK(ps.item_s > 0.0 && ps.item_s < LF_POOL_MIN_PARALLEL_S / 10);
-        lf_pool_free(p);
-    }
-    /* A parked helper holds an item: the caller recomputes it instead of
-     * waiting, the late attempt is thrown away, results stay exact. */
-    {
-        lf_pool *p = NULL;
-        CHECK_OK(lf_pool_create(&p, 2));
-        lf_pool_set_min_parallel(p, 0.0);
-        memset(&t, 0, sizeof t);
-        t.park = 1;
-        lf_pool_job job = {&t, lf__pt_claim, lf__pt_run, lf__pt_keep};
-        CHECK_OK(lf_pool_run(p, 4, &job)); /* serial: measures */
-        double longest = 0.0;
-        int ok = 1;
-        for (int32_t b = 0; b < 200 && !atomic_load(&t.parked); b++) {
-            memset(t.kept, 0, sizeof t.kept);
-            double t0 = lf_now_seconds();
-            CHECK_OK(lf_pool_run(p, 64, &job));
-            double dt = lf_now_seconds() - t0;
-            longest = dt > longest ? dt : longest;
-            for (int32_t i = 0; i < 64; i++)
-                ok &= t.out[i] == lf__pt_expect(i) && t.kept[i] == 1;
-        }
-        CHECK(ok);
-        CHECK(atomic_load(&t.parked));
-        CHECK(longest < 0.9); /* never waited out the helper's 1 s sleep */
-        lf_pool_quiesce(p);
-        lf_pool_stats ps;
-        lf_pool_get_stats(p, &ps);
-        CHECK(ps.redundant == 1);
-        lf_pool_free(p);
-    }
-}
-
 int main(void)
 {
     test_rng_reference_vectors();
@@ -1017,7 +852,5 @@ int main(void)
     test_output_batch();
     test_capped_read();
     test_progress();
-    test_busy_clock();
-    test_pool();
     return lf_test_result();
 }
