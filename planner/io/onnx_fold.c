@@ -32,6 +32,18 @@ static void lf__next_index(int64_t *idx, const int64_t *dims, int32_t r)
 
 static double lf__get(const lf__ox_data *d, int64_t k) { return d->f ? (double)d->f[k] : (double)d->i[k]; }
 
+/* Integer Div as ONNX defines it (truncating); a zero divisor gives 0 and
+ * INT64_MIN / -1 saturates instead of trapping. */
+static double lf__ox_int_div(double a, double b)
+{
+    int64_t x = lf__ox_f2i(a), y = lf__ox_f2i(b);
+    if (y == 0)
+        return 0;
+    if (y == -1)
+        return x == INT64_MIN ? (double)INT64_MAX : (double)-x;
+    return (double)(x / y);
+}
+
 static double lf__binary(const char *op, double a, double b)
 {
     switch (op[0]) {
@@ -98,7 +110,7 @@ lf_status lf__ox_fold_node(lf__ox_graph *g, int32_t i)
         return lf__ox_fail(g, i, st, "folding: %s", lf_last_error());
     const lf__ox_data *a = n->in[0] >= 0 ? &g->values[n->in[0]].data : NULL;
     int64_t idx[LF__OX_MAX_RANK] = {0};
-#define LF__PUT(k, v) (is_int ? (void)(d.i[k] = (int64_t)(v)) : (void)(d.f[k] = (float)(v)))
+#define LF__PUT(k, v) (is_int ? (void)(d.i[k] = lf__ox_f2i(v)) : (void)(d.f[k] = (float)(v)))
     if (is_shape) {
         const lf__ox_value *x = &g->values[n->in[0]];
         int64_t start = lf__ox_attr_int(n, "start", 0);
@@ -123,7 +135,7 @@ lf_status lf__ox_fold_node(lf__ox_graph *g, int32_t i)
                 } else if (q == 0) {
                     acc = v;
                 } else if (is_int && op[0] == 'D') {
-                    acc = v != 0 ? (double)((int64_t)acc / (int64_t)v) : 0;
+                    acc = lf__ox_int_div(acc, v);
                 } else {
                     acc = lf__binary(op, acc, v);
                 }
@@ -174,7 +186,7 @@ lf_status lf__ox_fold_node(lf__ox_graph *g, int32_t i)
         int64_t k = 0;
         for (int64_t o = 0; o < outer; o++)
             for (int64_t j = 0; j < ix->count; j++) {
-                int64_t at = (int64_t)lf__get(ix, j);
+                int64_t at = lf__ox_f2i(lf__get(ix, j));
                 if (at < 0)
                     at += a->dims[axis];
                 if (at < 0 || at >= a->dims[axis]) {

@@ -187,6 +187,18 @@ const char *lf__ox_attr_str(const lf__ox_node *n, const char *name, const char *
     return a && a->type == 3 && a->s ? a->s : def;
 }
 
+int64_t lf__ox_f2i(double v)
+{
+    if (v != v)
+        return 0;
+    /* 2^63 is exact in double; every double below it converts safely. */
+    if (v >= 9223372036854775808.0)
+        return INT64_MAX;
+    if (v <= -9223372036854775808.0)
+        return INT64_MIN;
+    return (int64_t)v;
+}
+
 int64_t lf__ox_count(const int64_t *dims, int32_t rank)
 {
     int64_t c = 1;

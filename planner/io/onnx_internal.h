@@ -139,6 +139,10 @@ void lf__ox_note(lf__ox_graph *g, lf_onnx_rewrite kind, int32_t node, const char
     ;
 /* Element count of dims with overflow and cap checks; -1 on overflow. */
 int64_t lf__ox_count(const int64_t *dims, int32_t rank);
+/* A float value as int64 without undefined behaviour: truncated toward zero,
+ * NaN as 0, values beyond the int64 range saturated (a hostile model can hold
+ * -inf where an integer is expected). */
+int64_t lf__ox_f2i(double v);
 
 /* ---- stages ---- */
 /* onnx_load.c: parses the bytes of a ModelProto into g. base_dir is where

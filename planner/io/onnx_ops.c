@@ -128,7 +128,7 @@ lf_status lf__ox_resize_params(lf__ox_graph *g, int32_t i, double *scales, int64
         if (sz) {
             if (sz->count != r)
                 return lf__ox_fail(g, i, LF_EGRAPH, "sizes has %lld entries for rank %d", (long long)sz->count, (int)r);
-            sizes[k] = sz->i ? sz->i[k] : (int64_t)sz->f[k];
+            sizes[k] = sz->i ? sz->i[k] : lf__ox_f2i(sz->f[k]);
             scales[k] = x->dims[k] ? (double)sizes[k] / (double)x->dims[k] : 1.0;
             if (sizes[k] <= 0 || sizes[k] > ((int64_t)1 << 31))
                 return lf__ox_fail(g, i, LF_ERANGE, "output size %lld out of range", (long long)sizes[k]);

@@ -54,7 +54,7 @@ int lf__ox_int_list(const lf__ox_graph *g, const lf__ox_node *n, const char *att
         if (!d || d->count > max)
             return -1;
         for (int64_t k = 0; k < d->count; k++)
-            out[k] = d->i ? d->i[k] : (int64_t)d->f[k];
+            out[k] = d->i ? d->i[k] : lf__ox_f2i(d->f[k]);
         *count = (int32_t)d->count;
         return 1;
     }

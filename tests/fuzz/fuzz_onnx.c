@@ -1,7 +1,9 @@
 /* libFuzzer harness for the ONNX reader: any bytes go through the whole
  * import (protobuf unpack with the capped allocator, graph loading, shape
  * inference, constant folding, rewrites, lowering). The importer must return
- * a status for every input, never crash, leak or overflow.
+ * a status for every input, never crash, leak or overflow; a refusal leaves
+ * the outputs untouched and says why in one printable line that names the
+ * file; an accepted model has a graph and a report.
  *
  * Built by tests/fuzz/CMakeLists.txt with clang -fsanitize=fuzzer,address,
  * undefined (LF_FUZZ=ON); .ci/run runs it for 60 s on the seed corpus in
@@ -11,6 +13,7 @@
 
 #include "planner/graph.h"
 #include "planner/io/onnx.h"
+#include "fuzz_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -27,8 +30,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             opt.n_input_shapes = 1;
         }
         if (lf_onnx_import_memory(data, size, "fuzz.onnx", &opt, &g, &rep) == LF_OK) {
+            LF_FUZZ_REQUIRE(g != NULL && rep != NULL);
+            LF_FUZZ_REQUIRE(lf_graph_compute_ops(g) >= 0);
             lf_graph_free(g);
             lf_onnx_report_free(rep);
+        } else {
+            LF_FUZZ_REQUIRE(g == NULL && rep == NULL);
+            lf_fuzz_check_message("fuzz.onnx");
         }
     }
     return 0;
