@@ -452,6 +452,11 @@ lf_status lf__lower_node(lf__lower *L, int32_t i, lf__lowered *o)
             a->axes = 0;
         return lf__operand(L, i, 0, r, o);
     }
+    if (strcmp(op, "ChannelShuffle") == 0) { /* made by the channel-shuffle rewrite */
+        o->type = LF_OP_CHANNELSHUFFLE;
+        a->groups = lf__i32(lf__ox_attr_int(n, "groups", 1));
+        return lf__operand(L, i, 0, r, o);
+    }
     if (strcmp(op, "Expand") == 0) {
         lf_shape s = lf__frame(y->dims, yr);
         o->type = LF_OP_EXPAND;

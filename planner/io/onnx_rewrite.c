@@ -4,7 +4,8 @@
  * Conv/Gemm (with the model's epsilon), Clip bounds resolved (Relu, ReLU6),
  * HardSigmoid*x and x*Clip(x+3,0,6)/6 -> HardSwish, Sigmoid*x -> SiLU, zero
  * Pad folded into the following Conv/AveragePool, Split -> Slices, nested
- * Concats flattened, Reshape(x, [N, -1]) -> Flatten. */
+ * Concats flattened, Reshape(x, [N, -1]) -> Flatten, ShuffleNet's channel
+ * shuffle (Reshape to 5-D, Transpose, Reshape back) -> ChannelShuffle. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -442,6 +443,54 @@ static void lf__reshape_flatten(lf__ox_graph *g)
     }
 }
 
+/* ShuffleNet's channel shuffle as exported: x [N,C,H,W] -> Reshape
+ * [N,g,C/g,H,W] -> Transpose perm (0,2,1,3,4) -> Reshape [N,C,H,W]. The IR has
+ * no tensors of rank 5, so the three nodes become one ChannelShuffle(groups
+ * g) (output channel j*g + i is input channel i*(C/g) + j, as the chain
+ * computes); the 5-D intermediates must have no other reader. */
+static lf_status lf__channel_shuffle(lf__ox_graph *g)
+{
+    static const int64_t swap12[5] = {0, 2, 1, 3, 4};
+    for (int32_t i = 0; i < g->n_nodes; i++) {
+        lf__ox_node *n = &g->nodes[i];
+        if (!lf__is(n, "Reshape"))
+            continue;
+        const lf__ox_value *x = &g->values[n->in[0]], *v = &g->values[n->out[0]];
+        if (x->rank != 4 || v->rank != 5 || v->dims[0] != x->dims[0] || v->dims[1] < 1 ||
+            v->dims[1] * v->dims[2] != x->dims[1] || v->dims[3] != x->dims[2] || v->dims[4] != x->dims[3])
+            continue;
+        int32_t t = lf__sole_reader(g, n->out[0]);
+        if (t < 0 || !lf__is(&g->nodes[t], "Transpose"))
+            continue;
+        int64_t perm[LF__OX_MAX_RANK];
+        int32_t cnt;
+        if (lf__ox_int_list(g, &g->nodes[t], "perm", -1, perm, LF__OX_MAX_RANK, &cnt) != 1 || cnt != 5 ||
+            memcmp(perm, swap12, sizeof swap12) != 0)
+            continue;
+        int32_t r = lf__sole_reader(g, g->nodes[t].out[0]);
+        if (r < 0 || !lf__is(&g->nodes[r], "Reshape"))
+            continue;
+        const lf__ox_value *y = &g->values[g->nodes[r].out[0]];
+        if (y->rank != 4 || memcmp(y->dims, x->dims, 4 * sizeof *y->dims) != 0)
+            continue;
+        int64_t groups = v->dims[1];
+        int32_t in = n->in[0];
+        lf_status st = lf__set_inputs(g, n, &in, 1);
+        if (st != LF_OK)
+            return st;
+        if ((st = lf__set_ints(g, n, "groups", &groups, -1)) != LF_OK)
+            return st;
+        n->op = "ChannelShuffle";
+        g->values[n->out[0]].producer = -1;
+        lf__take_output(g, i, g->nodes[r].out[0]);
+        g->nodes[t].dead = 1;
+        g->nodes[r].dead = 1;
+        lf__ox_note(g, LF_ONNX_CHANNEL_SHUFFLE, i, "Reshape to %lld groups, Transpose and Reshape back are a "
+                    "channel shuffle", (long long)groups);
+    }
+    return LF_OK;
+}
+
 lf_status lf__ox_rewrite(lf__ox_graph *g)
 {
     lf_status st = LF_OK;
@@ -460,5 +509,7 @@ lf_status lf__ox_rewrite(lf__ox_graph *g)
         return st;
     if (lf__on(g, LF_ONNX_RESHAPE_FLATTEN))
         lf__reshape_flatten(g);
+    if (lf__on(g, LF_ONNX_CHANNEL_SHUFFLE) && (st = lf__channel_shuffle(g)) != LF_OK)
+        return st;
     return lf__ox_toposort(g);
 }

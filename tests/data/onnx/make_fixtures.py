@@ -68,6 +68,33 @@ def tiny():
     return model(nodes, [inp("x", ["batch", 3, 16, 16])], [inp("y", ["batch", 10])], inits)
 
 
+def channel_shuffle_case():
+    """ShuffleNet's channel shuffle as torch exports it (Reshape to 5-D, Transpose 1<->2, Reshape back)
+    between a 1x1 Conv and a Relu, as a conformance case with numpy's expected output."""
+    n, c, h, w, groups = 1, 12, 5, 4, 3
+    nodes = [
+        helper.make_node("Conv", ["x", "w"], ["c"], name="conv"),
+        helper.make_node("Reshape", ["c", "s5"], ["r5"], name="view"),
+        helper.make_node("Transpose", ["r5"], ["t5"], name="transpose", perm=[0, 2, 1, 3, 4]),
+        helper.make_node("Reshape", ["t5", "s4"], ["r4"], name="view_back"),
+        helper.make_node("Relu", ["r4"], ["y"], name="relu"),
+    ]
+    wt = rng.standard_normal((c, c, 1, 1)).astype(np.float32)
+    inits = [numpy_helper.from_array(wt, "w"),
+             numpy_helper.from_array(np.array([n, groups, c // groups, h, w], np.int64), "s5"),
+             numpy_helper.from_array(np.array([n, -1, h, w], np.int64), "s4")]
+    m = model(nodes, [inp("x", [n, c, h, w])], [inp("y", [n, c, h, w])], inits)
+    x = rng.standard_normal((n, c, h, w)).astype(np.float32)
+    conv = np.einsum("oi,nihw->nohw", wt[:, :, 0, 0], x)
+    y = np.maximum(conv.reshape(n, groups, c // groups, h, w).transpose(0, 2, 1, 3, 4).reshape(n, c, h, w), 0)
+    case = os.path.join(HERE, "conformance", "channel_shuffle")
+    os.makedirs(os.path.join(case, "test_data_set_0"), exist_ok=True)
+    onnx.save(m, os.path.join(case, "model.onnx"))
+    for name, arr in (("input_0.pb", x), ("output_0.pb", y.astype(np.float32))):
+        with open(os.path.join(case, "test_data_set_0", name), "wb") as f:
+            f.write(numpy_helper.from_array(arr).SerializeToString())
+
+
 def main():
     t = tiny()
     save(t, "tiny.onnx")
@@ -113,6 +140,7 @@ def main():
         f.write(raw)
     save(model([helper.make_node("Conv", ["x", "w"], ["y"], name="conv")], [inp("x", [1, 4, 8, 8])],
                [inp("y", [1, 4, 8, 8])], [w2]), "external.onnx")
+    channel_shuffle_case()  # last: the random draws of the fixtures above stay as they were
 
 
 if __name__ == "__main__":
