@@ -32,6 +32,7 @@ typedef enum lf_onnx_rewrite {
     LF_ONNX_SPLIT,              /* Split -> one Slice per output */
     LF_ONNX_RESHAPE_FLATTEN,    /* Reshape(x, [N, -1]) -> Flatten */
     LF_ONNX_CHANNEL_SHUFFLE,    /* Reshape [N,g,C/g,H,W], Transpose 1<->2, Reshape [N,C,H,W] -> ChannelShuffle */
+    LF_ONNX_GATHER_SLICE,       /* Gather of one constant index from an activation -> Slice (+ Squeeze) */
     LF_ONNX_REWRITE_COUNT
 } lf_onnx_rewrite;
 

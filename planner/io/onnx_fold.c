@@ -44,6 +44,19 @@ static double lf__ox_int_div(double a, double b)
     return (double)(x / y);
 }
 
+/* ONNX Mod: fmod = 1 is C's fmod (sign of the dividend); fmod = 0, the
+ * integer form torch writes for %, takes the sign of the divisor. A zero
+ * divisor gives 0 rather than a trap. */
+static double lf__mod(double a, double b, int c_fmod)
+{
+    if (b == 0)
+        return 0;
+    double r = fmod(a, b);
+    if (!c_fmod && r != 0 && (r < 0) != (b < 0))
+        r += b;
+    return r;
+}
+
 static double lf__binary(const char *op, double a, double b)
 {
     switch (op[0]) {
@@ -70,6 +83,7 @@ static double lf__unary(const char *op, double a)
     if (!strcmp(op, "Floor")) return floor(a);
     if (!strcmp(op, "Ceil")) return ceil(a);
     if (!strcmp(op, "Abs")) return fabs(a);
+    if (!strcmp(op, "Not")) return a == 0;
     return a; /* Identity, Cast, Flatten, Reshape, Squeeze, Unsqueeze */
 }
 
@@ -89,7 +103,8 @@ lf_status lf__ox_fold_node(lf__ox_graph *g, int32_t i)
             continue;
         if (!is_shape && !lf__ox_const_of(g, n, k))
             return LF_OK;
-        if (!is_shape && g->values[n->in[k]].data.f && !(strcmp(op, "Where") == 0 && k == 0))
+        if (!is_shape && g->values[n->in[k]].data.f && !(strcmp(op, "Where") == 0 && k == 0) &&
+            !(rule->shape == LF__OX_SH_EXPAND && k == 1))
             any_float = 1;
     }
     lf__ox_value *out = &g->values[n->out[0]];
@@ -98,7 +113,7 @@ lf_status lf__ox_fold_node(lf__ox_graph *g, int32_t i)
     int is_int = !any_float;
     if (strcmp(op, "Cast") == 0)
         is_int = lf__int_type((int32_t)lf__ox_attr_int(n, "to", LF__OX_FLOAT));
-    if (strcmp(op, "Equal") == 0 || is_shape)
+    if (strcmp(op, "Equal") == 0 || strcmp(op, "Not") == 0 || is_shape)
         is_int = 1;
     if (strcmp(op, "ConstantOfShape") == 0) {
         const lf__ox_attr *va = lf__ox_attr_get(n, "value");
@@ -134,6 +149,8 @@ lf_status lf__ox_fold_node(lf__ox_graph *g, int32_t i)
                     }
                 } else if (q == 0) {
                     acc = v;
+                } else if (strcmp(op, "Mod") == 0) {
+                    acc = lf__mod(acc, v, lf__ox_attr_int(n, "fmod", 0) != 0);
                 } else if (is_int && op[0] == 'D') {
                     acc = lf__ox_int_div(acc, v);
                 } else {
@@ -196,6 +213,48 @@ lf_status lf__ox_fold_node(lf__ox_graph *g, int32_t i)
                 for (int64_t e = 0; e < inner; e++, k++)
                     LF__PUT(k, lf__get(a, (o * a->dims[axis] + at) * inner + e));
             }
+    } else if (strcmp(op, "ScatterND") == 0) {
+        /* a copy of data with the slices that indices name replaced by updates */
+        const lf__ox_value *ixv = &g->values[n->in[1]], *up = &g->values[n->in[2]];
+        const lf__ox_data *ix = &ixv->data, *u = &up->data;
+        int32_t kk = ixv->rank > 0 ? (int32_t)ixv->dims[ixv->rank - 1] : -1;
+        const char *red = lf__ox_attr_str(n, "reduction", "none");
+        if (kk < 1 || kk > a->rank || strcmp(red, "none") != 0) {
+            lf__ox_data_free(&d);
+            return lf__ox_fail(g, i, LF_EUNSUPPORTED, "indices of last dimension %d (rank %d) or reduction %s",
+                               (int)kk, (int)a->rank, red);
+        }
+        int64_t slice = lf__ox_count(a->dims + kk, a->rank - kk), tuples = ix->count / kk;
+        if (slice < 0 || u->count != tuples * slice) {
+            lf__ox_data_free(&d);
+            return lf__ox_fail(g, i, LF_EGRAPH, "updates hold %lld values, indices and data ask for %lld",
+                               (long long)u->count, (long long)(tuples * slice));
+        }
+        for (int64_t k = 0; k < d.count; k++)
+            LF__PUT(k, lf__get(a, k));
+        for (int64_t j = 0; j < tuples; j++) {
+            int64_t at = 0;
+            for (int32_t t = 0; t < kk; t++) {
+                int64_t q = lf__ox_f2i(lf__get(ix, j * kk + t));
+                if (q < 0)
+                    q += a->dims[t];
+                if (q < 0 || q >= a->dims[t]) {
+                    lf__ox_data_free(&d);
+                    return lf__ox_fail(g, i, LF_EGRAPH, "index %lld out of range on axis %d", (long long)q, (int)t);
+                }
+                at = at * a->dims[t] + q;
+            }
+            for (int64_t e = 0; e < slice; e++)
+                LF__PUT(at * slice + e, lf__get(u, j * slice + e));
+        }
+    } else if (rule->shape == LF__OX_SH_RANGE) {
+        double start = lf__get(a, 0), delta = lf__get(&g->values[n->in[2]].data, 0);
+        for (int64_t k = 0; k < d.count; k++)
+            LF__PUT(k, start + (double)k * delta);
+    } else if (rule->shape == LF__OX_SH_EXPAND) {
+        const lf__ox_value *x = &g->values[n->in[0]];
+        for (int64_t k = 0; k < d.count; k++, lf__next_index(idx, out->dims, out->rank))
+            LF__PUT(k, lf__get(a, lf__bcast_offset(idx, out->rank, x->dims, x->rank)));
     } else if (rule->shape == LF__OX_SH_CONSTANT_OF_SHAPE) {
         const lf__ox_attr *va = lf__ox_attr_get(n, "value");
         double v = va && va->tensor >= 0 && g->values[va->tensor].data.count > 0

@@ -233,6 +233,47 @@ static lf_status lf__add_input(lf__lower *L, int32_t v)
     return LF_OK;
 }
 
+/* Depth first from each node in file order to its producers not yet
+ * lowered, with an explicit stack (a file may list nodes in any order, and
+ * recursion would follow it to any depth). Equals file order wherever file
+ * order is topological; the graph has no cycle (checked by the sort). */
+static lf_status lf__add_nodes_in_file_order(lf__lower *L)
+{
+    lf__ox_graph *g = L->g;
+    int32_t n = g->n_nodes, sp = 0;
+    unsigned char *state = calloc((size_t)(n ? n : 1), 1); /* 1 on the stack, 2 lowered */
+    int32_t *stack = malloc((size_t)(n ? n : 1) * sizeof *stack);
+    lf_status st = LF_OK;
+    if (!state || !stack)
+        st = lf_set_error(LF_ENOMEM, "out of memory importing %s", g->path);
+    for (int32_t i = 0; i < n && st == LF_OK; i++) {
+        if (g->nodes[i].dead || state[i])
+            continue;
+        stack[sp++] = i;
+        state[i] = 1;
+        while (sp > 0 && st == LF_OK) {
+            int32_t top = stack[sp - 1], need = -1;
+            const lf__ox_node *nd = &g->nodes[top];
+            for (int32_t k = 0; k < nd->n_in && need < 0; k++) {
+                int32_t p = nd->in[k] >= 0 ? g->values[nd->in[k]].producer : -1;
+                if (p >= 0 && !g->nodes[p].dead && state[p] == 0)
+                    need = p;
+            }
+            if (need >= 0) {
+                stack[sp++] = need;
+                state[need] = 1;
+                continue;
+            }
+            sp--;
+            state[top] = 2;
+            st = lf__add_node(L, top);
+        }
+    }
+    free(state);
+    free(stack);
+    return st;
+}
+
 lf_status lf__ox_lower(lf__ox_graph *g, lf_graph **out)
 {
     lf__lower L;
@@ -263,10 +304,11 @@ lf_status lf__ox_lower(lf__ox_graph *g, lf_graph **out)
             st = lf__add_input(&L, v);
     }
     /* Nodes in file order (the builder keeps insertion order wherever it is
-     * topological, so op ids follow the exporter's order). */
-    for (int32_t i = 0; i < g->n_nodes && st == LF_OK; i++)
-        if (!g->nodes[i].dead)
-            st = lf__add_node(&L, i);
+     * topological, so op ids follow the exporter's order); a node whose
+     * producers come later (those the rewrites append) is lowered right
+     * before its first reader. */
+    if (st == LF_OK)
+        st = lf__add_nodes_in_file_order(&L);
     if (st == LF_OK) {
         lf_graph *graph = NULL;
         if ((st = lf_graph_builder_build(L.b, &graph)) != LF_OK)

@@ -28,6 +28,8 @@ static const lf__ox_op_rule lf__rules[] = {
     {"Pow", 2, 2, LF__OX_SH_BROADCAST, 1},      {"Max", 1, -1, LF__OX_SH_BROADCAST, 1},
     {"Min", 1, -1, LF__OX_SH_BROADCAST, 1},     {"Sum", 1, -1, LF__OX_SH_BROADCAST, 0},
     {"Equal", 2, 2, LF__OX_SH_BROADCAST, 1},    {"Where", 3, 3, LF__OX_SH_BROADCAST, 1},
+    {"Mod", 2, 2, LF__OX_SH_BROADCAST, 1},     {"Range", 3, 3, LF__OX_SH_RANGE, 1},
+    {"ScatterND", 3, 3, LF__OX_SH_SAME, 1},     {"Not", 1, 1, LF__OX_SH_SAME, 1},
     /* windows and matrices */
     {"Conv", 2, 3, LF__OX_SH_WINDOW, 0},        {"ConvTranspose", 2, 3, LF__OX_SH_WINDOW, 0},
     {"MaxPool", 1, 1, LF__OX_SH_WINDOW, 0},     {"AveragePool", 1, 1, LF__OX_SH_WINDOW, 0},
@@ -40,7 +42,7 @@ static const lf__ox_op_rule lf__rules[] = {
     {"Split", 1, 2, LF__OX_SH_SPLIT, 0},        {"Slice", 1, 5, LF__OX_SH_SLICE, 1},
     {"Squeeze", 1, 2, LF__OX_SH_SQUEEZE, 1},    {"Unsqueeze", 1, 2, LF__OX_SH_UNSQUEEZE, 1},
     {"Pad", 1, 4, LF__OX_SH_PAD, 0},            {"Resize", 1, 4, LF__OX_SH_RESIZE, 0},
-    {"Upsample", 1, 2, LF__OX_SH_RESIZE, 0},
+    {"Upsample", 1, 2, LF__OX_SH_RESIZE, 0},     {"Expand", 2, 2, LF__OX_SH_EXPAND, 1},
     /* shape computations (folded away) */
     {"Shape", 1, 1, LF__OX_SH_SHAPE, 1},        {"Gather", 2, 2, LF__OX_SH_GATHER, 1},
     {"ConstantOfShape", 1, 1, LF__OX_SH_CONSTANT_OF_SHAPE, 1},

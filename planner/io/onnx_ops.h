@@ -26,7 +26,9 @@ typedef enum lf__ox_shape_rule {
     LF__OX_SH_SHAPE,
     LF__OX_SH_GATHER,
     LF__OX_SH_CONSTANT_OF_SHAPE,
-    LF__OX_SH_REDUCE
+    LF__OX_SH_REDUCE,
+    LF__OX_SH_EXPAND,      /* input 0 broadcast to the shape in input 1 */
+    LF__OX_SH_RANGE        /* 1-D start, start + delta, ... below limit (constants only) */
 } lf__ox_shape_rule;
 
 typedef struct lf__ox_op_rule {

@@ -26,7 +26,7 @@ static const char *const lf__rewrite_names[LF_ONNX_REWRITE_COUNT] = {
     [LF_ONNX_HARDSWISH] = "hardswish",           [LF_ONNX_SILU] = "silu",
     [LF_ONNX_FOLD_PAD] = "fold-pad",             [LF_ONNX_FLATTEN_CONCAT] = "flatten-concat",
     [LF_ONNX_SPLIT] = "split",                   [LF_ONNX_RESHAPE_FLATTEN] = "reshape-flatten",
-    [LF_ONNX_CHANNEL_SHUFFLE] = "channel-shuffle",
+    [LF_ONNX_CHANNEL_SHUFFLE] = "channel-shuffle", [LF_ONNX_GATHER_SLICE] = "gather-slice",
 };
 
 const char *lf_onnx_rewrite_name(lf_onnx_rewrite k)

@@ -5,7 +5,8 @@
  * HardSigmoid*x and x*Clip(x+3,0,6)/6 -> HardSwish, Sigmoid*x -> SiLU, zero
  * Pad folded into the following Conv/AveragePool, Split -> Slices, nested
  * Concats flattened, Reshape(x, [N, -1]) -> Flatten, ShuffleNet's channel
- * shuffle (Reshape to 5-D, Transpose, Reshape back) -> ChannelShuffle. */
+ * shuffle (Reshape to 5-D, Transpose, Reshape back) -> ChannelShuffle, a
+ * Gather of one constant index from an activation -> Slice (+ Squeeze). */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -491,6 +492,71 @@ static lf_status lf__channel_shuffle(lf__ox_graph *g)
     return LF_OK;
 }
 
+/* x[:, k] on an activation (a vision transformer's class token): Gather with
+ * one constant index is a Slice of length 1 along the axis, followed, for a
+ * scalar index, by a Squeeze of that axis (the Gather node itself becomes the
+ * Squeeze, keeping its output; lowering reads the output's shape). Gathers
+ * of constants were folded before this. */
+static lf_status lf__gather_slice(lf__ox_graph *g)
+{
+    int32_t n0 = g->n_nodes;
+    for (int32_t i = 0; i < n0; i++) {
+        if (!lf__is(&g->nodes[i], "Gather") || g->nodes[i].n_in != 2)
+            continue;
+        const lf__ox_data *ix = lf__ox_const_of(g, &g->nodes[i], 1);
+        const lf__ox_value *x = &g->values[g->nodes[i].in[0]];
+        if (!ix || ix->count != 1 || x->data.f || x->data.i || x->rank < 1)
+            continue;
+        int32_t axis = lf__ox_axis(lf__ox_attr_int(&g->nodes[i], "axis", 0), x->rank);
+        if (axis < 0)
+            continue;
+        int64_t at = ix->i ? ix->i[0] : lf__ox_f2i(ix->f[0]);
+        if (at < 0)
+            at += x->dims[axis];
+        if (at < 0 || at >= x->dims[axis])
+            return lf__ox_fail(g, i, LF_EGRAPH, "index %lld out of range", (long long)at);
+        int scalar = g->values[g->nodes[i].in[1]].rank == 0;
+        int32_t in0 = g->nodes[i].in[0], out = g->nodes[i].out[0];
+        if (scalar) { /* a fresh value for the slice, of the input's rank */
+            char name[300];
+            snprintf(name, sizeof name, "%s/slice", g->nodes[i].name);
+            out = lf__ox_new_value(g, name);
+            if (out < 0)
+                return (lf_status)out;
+            lf__ox_value *v = &g->values[out];
+            const lf__ox_value *xv = &g->values[in0];
+            v->rank = xv->rank;
+            memcpy(v->dims, xv->dims, sizeof v->dims);
+            v->dims[axis] = 1;
+            v->elem_type = xv->elem_type;
+        }
+        char name[300];
+        snprintf(name, sizeof name, "%s/slice", g->nodes[i].name);
+        int32_t id = lf__ox_add_node(g, name, "Slice", &in0, 1, &out, 1);
+        if (id < 0)
+            return (lf_status)id;
+        int64_t b = at, e = at + 1, ax = axis;
+        lf_status st;
+        if ((st = lf__set_ints(g, &g->nodes[id], "starts", &b, 1)) != LF_OK ||
+            (st = lf__set_ints(g, &g->nodes[id], "ends", &e, 1)) != LF_OK ||
+            (st = lf__set_ints(g, &g->nodes[id], "axes", &ax, 1)) != LF_OK)
+            return st;
+        g->values[out].producer = id;
+        lf__ox_node *n = &g->nodes[i];
+        if (scalar) {
+            n->op = "Squeeze";
+            n->in[0] = out;
+            n->n_in = 1;
+            n->n_attr = 0;
+        } else {
+            n->dead = 1;
+        }
+        lf__ox_note(g, LF_ONNX_GATHER_SLICE, i, "index %lld along axis %d is a Slice%s", (long long)at, (int)axis,
+                    scalar ? " and a Squeeze" : "");
+    }
+    return LF_OK;
+}
+
 lf_status lf__ox_rewrite(lf__ox_graph *g)
 {
     lf_status st = LF_OK;
@@ -510,6 +576,8 @@ lf_status lf__ox_rewrite(lf__ox_graph *g)
     if (lf__on(g, LF_ONNX_RESHAPE_FLATTEN))
         lf__reshape_flatten(g);
     if (lf__on(g, LF_ONNX_CHANNEL_SHUFFLE) && (st = lf__channel_shuffle(g)) != LF_OK)
+        return st;
+    if (lf__on(g, LF_ONNX_GATHER_SLICE) && (st = lf__gather_slice(g)) != LF_OK)
         return st;
     return lf__ox_toposort(g);
 }

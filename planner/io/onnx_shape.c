@@ -1,6 +1,7 @@
 /* One shape rule per supported ONNX op (any rank up to 8). Opset
  * differences (attributes that became inputs: Split, Slice, Squeeze,
  * Unsqueeze, Pad, ReduceMean, Resize/Upsample) are resolved here. */
+#include <math.h>
 #include <string.h>
 
 #include "planner/io/onnx_infer.h"
@@ -209,6 +210,41 @@ lf_status lf__ox_shape_node(lf__ox_graph *g, int32_t i)
             et = LF__OX_BOOL;
         lf__set(g, n, 0, d, r, et);
         return LF_OK;
+    case LF__OX_SH_RANGE: {
+        /* max(ceil((limit - start) / delta), 0) elements; only constant
+         * operands can be shaped (and the node is then folded) */
+        double v[3];
+        for (int32_t k = 0; k < 3; k++) {
+            const lf__ox_data *c = lf__ox_const_of(g, n, k);
+            if (!c || c->count != 1)
+                return lf__ox_fail(g, i, LF_EUNSUPPORTED, "start, limit and delta must be constant scalars");
+            v[k] = c->i ? (double)c->i[0] : (double)c->f[0];
+        }
+        if (v[2] == 0 || v[2] != v[2])
+            return lf__ox_fail(g, i, LF_EGRAPH, "delta is zero");
+        double len = ceil((v[1] - v[0]) / v[2]);
+        if (!(len < 2147483648.0))
+            return lf__ox_fail(g, i, LF_ERANGE, "the range is too long");
+        int64_t dims1[1] = {len > 0 ? (int64_t)len : 0};
+        lf__set(g, n, 0, dims1, 1, et);
+        return LF_OK;
+    }
+    case LF__OX_SH_EXPAND: {
+        /* numpy broadcast of the input against the constant target shape */
+        int64_t o[LF__OX_MAX_RANK];
+        int32_t ro;
+        if (lf__ox_int_list(g, n, NULL, 1, buf, LF__OX_MAX_RANK, &cnt) != 1)
+            return lf__ox_fail(g, i, LF_EUNSUPPORTED, "the target shape is not constant");
+        for (int32_t k = 0; k < cnt; k++)
+            if (buf[k] < 0)
+                return lf__ox_fail(g, i, LF_EGRAPH, "target shape has a negative dimension");
+        if (!lf__ox_broadcast(d, r, buf, cnt, o, &ro))
+            return lf__ox_fail(g, i, LF_EGRAPH, "input does not broadcast to the target shape");
+        if (lf__ox_count(o, ro) < 0)
+            return lf__ox_fail(g, i, LF_ERANGE, "the expanded tensor is too large");
+        lf__set(g, n, 0, o, ro, et);
+        return LF_OK;
+    }
     case LF__OX_SH_WINDOW: {
         lf__ox_window_geom w;
         int is_t = strcmp(op, "ConvTranspose") == 0;

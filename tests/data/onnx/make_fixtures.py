@@ -95,6 +95,72 @@ def channel_shuffle_case():
             f.write(numpy_helper.from_array(arr).SerializeToString())
 
 
+def conformance_case(name, m, inputs, outputs):
+    """Writes a case folder in the layout of ONNX's node tests (model.onnx, test_data_set_0)."""
+    case = os.path.join(HERE, "conformance", name)
+    os.makedirs(os.path.join(case, "test_data_set_0"), exist_ok=True)
+    onnx.save(m, os.path.join(case, "model.onnx"))
+    for prefix, arrays in (("input", inputs), ("output", outputs)):
+        for k, arr in enumerate(arrays):
+            with open(os.path.join(case, "test_data_set_0", f"{prefix}_{k}.pb"), "wb") as f:
+                f.write(numpy_helper.from_array(arr).SerializeToString())
+
+
+def gather_cases():
+    """x[:, 0] and x[:, -1:] on tokens (a vision transformer's class token): Gather of one constant
+    index from an activation, scalar and one-element indices."""
+    x = rng.standard_normal((1, 5, 6)).astype(np.float32)
+    for name, index, y in (("gather_scalar", np.array(0, np.int64), x[:, 0]),
+                           ("gather_one", np.array([-1], np.int64), x[:, -1:])):
+        nodes = [helper.make_node("Relu", ["x"], ["r"], name="relu"),
+                 helper.make_node("Gather", ["r", "k"], ["y"], name="pick", axis=1)]
+        m = model(nodes, [inp("x", list(x.shape))], [inp("y", list(y.shape))],
+                  [numpy_helper.from_array(index, "k")])
+        conformance_case(name, m, [x], [np.maximum(y, 0)])
+
+
+def constant_mask_case():
+    """A constant mask computed in the graph (as swin_t's shifted windows do): Range, Mod, Equal,
+    Not, Where and ScatterND on constants fold to one tensor that is added to the input."""
+    i64 = lambda v, n: numpy_helper.from_array(np.array(v, np.int64), n)
+    nodes = [
+        helper.make_node("Range", ["start", "limit", "delta"], ["idx"], name="range"),
+        helper.make_node("Mod", ["idx", "four"], ["m"], name="mod"),
+        helper.make_node("Equal", ["m", "two"], ["eq"], name="eq"),
+        helper.make_node("Not", ["eq"], ["ne"], name="not"),
+        helper.make_node("Where", ["ne", "one", "minus2"], ["w"], name="where"),
+        helper.make_node("ScatterND", ["zeros", "at", "upd"], ["sc"], name="scatter"),
+        helper.make_node("Add", ["w", "sc"], ["mask"], name="mask"),
+        helper.make_node("Add", ["x", "mask"], ["y"], name="add"),
+    ]
+    inits = [i64(-4, "start"), i64(7, "limit"), i64(2, "delta"), i64(4, "four"), i64(2, "two"),
+             numpy_helper.from_array(np.array(1.0, np.float32), "one"),
+             numpy_helper.from_array(np.array(-2.0, np.float32), "minus2"),
+             numpy_helper.from_array(np.zeros(6, np.float32), "zeros"),
+             i64([[1], [4]], "at"), numpy_helper.from_array(np.array([5.0, 7.0], np.float32), "upd")]
+    m = model(nodes, [inp("x", [1, 6])], [inp("y", [1, 6])], inits)
+    idx = np.arange(-4, 7, 2)  # -4 -2 0 2 4 6: Mod with fmod=0 takes the divisor's sign, so -2 % 4 = 2
+    w = np.where(np.mod(idx, 4) != 2, 1.0, -2.0).astype(np.float32)
+    sc = np.zeros(6, np.float32)
+    sc[[1, 4]] = [5.0, 7.0]
+    x = rng.standard_normal((1, 6)).astype(np.float32)
+    conformance_case("constant_mask", m, [x], [(x + w + sc).astype(np.float32)])
+
+
+def split_consumed_case():
+    """Split whose outputs are read by later nodes: the Slices the split rewrite appends must be
+    lowered before their readers, which come earlier in the file."""
+    x = rng.standard_normal((1, 6, 3, 4)).astype(np.float32)
+    nodes = [helper.make_node("Split", ["x", "parts"], ["a", "b"], name="split", axis=1),
+             helper.make_node("Relu", ["a"], ["ra"], name="relu"),
+             helper.make_node("Sigmoid", ["b"], ["sb"], name="sigmoid"),
+             helper.make_node("Concat", ["sb", "ra"], ["y"], name="cat", axis=1)]
+    m = model(nodes, [inp("x", list(x.shape))], [inp("y", list(x.shape))],
+              [numpy_helper.from_array(np.array([2, 4], np.int64), "parts")])
+    y = np.concatenate([1 / (1 + np.exp(-x[:, 2:])), np.maximum(x[:, :2], 0)], axis=1).astype(np.float32)
+    conformance_case("split_consumed", m, [x], [y])
+
+
 def main():
     t = tiny()
     save(t, "tiny.onnx")
@@ -140,7 +206,11 @@ def main():
         f.write(raw)
     save(model([helper.make_node("Conv", ["x", "w"], ["y"], name="conv")], [inp("x", [1, 4, 8, 8])],
                [inp("y", [1, 4, 8, 8])], [w2]), "external.onnx")
-    channel_shuffle_case()  # last: the random draws of the fixtures above stay as they were
+    # last: the random draws of the fixtures above stay as they were
+    channel_shuffle_case()
+    gather_cases()
+    constant_mask_case()
+    split_consumed_case()
 
 
 if __name__ == "__main__":
