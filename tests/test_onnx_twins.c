@@ -135,7 +135,12 @@ static void exact(const lf_graph *g, const char *scheme, lf_plan *p, lf_plan_met
     hw.buffer_bytes = 256 * 1024;
     lf_cost_model *cm = NULL;
     CHECK_OK(lf_cost_model_create(&cm, g, &hw, scheme));
-    CHECK_OK(lf_exact_plan(cm, NULL, p, NULL));
+    /* Exact optima to compare: no wall-clock limit (inception_v3 BRR takes
+     * longer than the default minute on a loaded machine). */
+    lf_exact_config cfg;
+    lf_exact_config_default(&cfg);
+    cfg.time_limit_s = 0;
+    CHECK_OK(lf_exact_plan(cm, &cfg, p, NULL));
     CHECK_OK(lf_plan_metrics_compute(p, cm, m));
     lf_cost_model_free(cm);
 }
