@@ -101,6 +101,9 @@ typedef struct lf_cli_search_values {
 /* Parses the search options the command offers (absent ones: the defaults).
  * Returns 0 or LF_EXIT_USAGE after printing the error. */
 int lf_cli_search_opts(const lf_cli_command *cmd, lf_cli_search_values *v);
+/* One search option with the table's range and a default of the caller's
+ * (the sweep grid's defaults come from its grid file). */
+int lf_cli_search_opt(const lf_cli_command *cmd, const char *name, int64_t def, int64_t *out);
 /* Copies budget, seed, threads, population and k into a planner config. */
 void lf_cli_search_apply(const lf_cli_search_values *v, lf_planner_config *pc);
 
@@ -126,6 +129,11 @@ int lf_cli_model_source(const lf_cli_command *cmd, lf_model_source *src);
  * the error. */
 int lf_cli_load_graph(const lf_cli_command *cmd, const lf_model_source *src, lf_graph **g,
                       lf_onnx_report **rep);
+
+/* Commands that run several networks take a list of built-in names or one
+ * --onnx FILE (LF_CLI_ONNX_OPTS) in its place: loads the list item `name`
+ * (the file when --onnx is given). Returns 0 or an exit status. */
+int lf_cli_load_listed(const lf_cli_command *cmd, const char *name, lf_graph **g);
 
 /* The progress bar on standard error (a terminal only), drawn from the
  * library's progress reports: pass lf_cli_progress_report as the

@@ -19,6 +19,7 @@
 
 #include "models/registry.h"
 #include "planner/cli/cli.h"
+#include "planner/registry.h"
 #include "planner/util/progress.h"
 #include "search/partition/search.h"
 #include "splitter/tree.h"
@@ -183,8 +184,8 @@ int lf_cmd_bench_threads(int argc, char **argv)
     if (rc)
         return rc == 1 ? LF_EXIT_OK : rc;
     int64_t budget, seed, threads, repeat;
-    if ((rc = lf_cli_int(&cmd, "budget", 2000, 1, 100000000, &budget)) ||
-        (rc = lf_cli_int(&cmd, "seed", 1, 0, INT64_MAX, &seed)) ||
+    if ((rc = lf_cli_search_opt(&cmd, "budget", LF_CLI_DEFAULT_BUDGET, &budget)) ||
+        (rc = lf_cli_search_opt(&cmd, "seed", 1, &seed)) ||
         (rc = lf_cli_int(&cmd, "threads", 2, 2, 1024, &threads)) ||
         (rc = lf_cli_int(&cmd, "repeat", 3, 1, LF__BT_MAX_REPEAT, &repeat)))
         return rc;
@@ -194,7 +195,7 @@ int lf_cmd_bench_threads(int argc, char **argv)
     if (strcmp(when, "both") != 0 && strcmp(when, "off") != 0 && strcmp(when, "on") != 0)
         return lf_cli_usage_error(&cmd, "unknown --co-runner '%s' (use both, off or on)", when);
     const char *scheme = lf_cli_get(&cmd, "scheme") ? lf_cli_get(&cmd, "scheme") : "lbdf";
-    if (strcmp(scheme, "lbdf") != 0 && strcmp(scheme, "brr") != 0)
+    if (!lf_name_known(LF_NAMES_SCHEME, scheme))
         return lf_cli_usage_error(&cmd, "unknown --scheme '%s' (use lbdf or brr)", scheme);
     int64_t def_beta;
     if (lf_hw_parse_size(lf_cli_get(&cmd, "buffer") ? lf_cli_get(&cmd, "buffer") : "256KB",

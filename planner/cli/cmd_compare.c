@@ -18,6 +18,7 @@
 #include "planner/cli/compare.h"
 #include "planner/exact/exact.h"
 #include "planner/plan.h"
+#include "planner/registry.h"
 #include "planner/util/fileio.h"
 #include "planner/util/pool.h"
 #include "planner/util/progress.h"
@@ -182,6 +183,7 @@ int lf_cmd_compare(int argc, char **argv)
 {
     lf_cli_opt opts[] = {
         {"model", "LIST", "networks, comma-separated (default mobilenet_v2)", NULL},
+        LF_CLI_ONNX_OPTS,
         {"scheme", "LIST", "cost models: lbdf, brr or lbdf,brr (default lbdf)", NULL},
         {"buffer", "LIST", "on-chip buffer sizes, e.g. 128KB or 128KB,256KB (default: the hardware's)", NULL},
         {"hw", "FILE", "hardware description XML (default: built-in 256 KB accelerator)", NULL},
@@ -209,7 +211,7 @@ int lf_cmd_compare(int argc, char **argv)
     };
     lf_cli_command cmd = {
         "compare", "Compare searches and explainer-guided splitters over seeds, with the optimum.",
-        "compare [--model LIST] [--scheme LIST] [--buffer LIST] [--search LIST] [--proposer LIST] "
+        "compare [--model LIST | --onnx FILE] [--scheme LIST] [--buffer LIST] [--search LIST] [--proposer LIST] "
         "[--budget N] [--seeds K] [--format md|csv|json] [--curves PREFIX]",
         "Runs every search with every splitter at the same budget on each seed and prints, per\n"
         "network, scheme and buffer, one table: DRAM over fusable ops (MB; mean and standard\n"
@@ -224,13 +226,15 @@ int lf_cmd_compare(int argc, char **argv)
         return rc == 1 ? LF_EXIT_OK : rc;
     lf__cmp_args a;
     memset(&a, 0, sizeof a);
-    if ((rc = lf_cli_int(&cmd, "budget", 2000, 1, 100000000, &a.budget)) ||
-        (rc = lf_cli_int(&cmd, "seeds", 3, 1, 1000, &a.seeds)) ||
-        (rc = lf_cli_int(&cmd, "seed", 1, 0, INT64_MAX / 2, &a.seed)) ||
-        (rc = lf_cli_int(&cmd, "k", 3, 0, 1000000, &a.k)) ||
-        (rc = lf_cli_int(&cmd, "population", 10, 1, 100000, &a.population)) ||
-        (rc = lf_cli_int(&cmd, "threads", 0, 0, 1024, &a.threads)))
+    lf_cli_search_values sv;
+    if ((rc = lf_cli_search_opts(&cmd, &sv)))
         return rc;
+    a.budget = sv.budget;
+    a.seeds = sv.seeds;
+    a.seed = sv.seed;
+    a.k = sv.k;
+    a.population = sv.population;
+    a.threads = sv.threads;
     a.threads = lf_pool_default_threads((int32_t)a.threads); /* printed in the report */
     a.exact = !lf_cli_get(&cmd, "no-exact");
     a.split_gap = lf_cli_get(&cmd, "split-gap") != NULL;
@@ -255,15 +259,20 @@ int lf_cmd_compare(int argc, char **argv)
     }
 
     char models_buf[1024], schemes_buf[64], buffers_buf[256], searches_buf[256], proposers_buf[256];
-    const char *v;
-    snprintf(models_buf, sizeof models_buf, "%s", (v = lf_cli_get(&cmd, "model")) ? v : "mobilenet_v2");
+    const char *v, *onnx = lf_cli_get(&cmd, "onnx");
+    if (onnx && lf_cli_get(&cmd, "model"))
+        return lf_cli_usage_error(&cmd, "give either --model or --onnx, not both");
+    snprintf(models_buf, sizeof models_buf, "%s",
+             onnx ? "" : (v = lf_cli_get(&cmd, "model")) ? v : "mobilenet_v2");
     snprintf(schemes_buf, sizeof schemes_buf, "%s", (v = lf_cli_get(&cmd, "scheme")) ? v : "lbdf");
     snprintf(buffers_buf, sizeof buffers_buf, "%s", (v = lf_cli_get(&cmd, "buffer")) ? v : "");
     snprintf(searches_buf, sizeof searches_buf, "%s", (v = lf_cli_get(&cmd, "search")) ? v : "ls,rs,nsga2");
     snprintf(proposers_buf, sizeof proposers_buf, "%s",
              (v = lf_cli_get(&cmd, "proposer")) ? v : "none,gnne,pg,rg");
     char *models[LF_CMP_MAX_ITEMS], *schemes[4], *buffers[LF_CMP_MAX_ITEMS], *searches[8], *proposers[12];
-    int nm = lf_cli_split_list(models_buf, models, LF_CMP_MAX_ITEMS);
+    int nm = onnx ? 1 : lf_cli_split_list(models_buf, models, LF_CMP_MAX_ITEMS);
+    if (onnx)
+        models[0] = (char *)onnx;
     int ns = lf_cli_split_list(schemes_buf, schemes, 4);
     int nb = lf_cli_split_list(buffers_buf, buffers, LF_CMP_MAX_ITEMS);
     a.n_searches = lf_cli_split_list(searches_buf, searches, 8);
@@ -276,7 +285,7 @@ int lf_cmd_compare(int argc, char **argv)
     a.searches = searches;
     a.proposers = proposers;
     for (int i = 0; i < ns; i++)
-        if (strcmp(schemes[i], "lbdf") && strcmp(schemes[i], "brr"))
+        if (!lf_name_known(LF_NAMES_SCHEME, schemes[i]))
             return lf_cli_usage_error(&cmd, "unknown scheme '%s' (use lbdf or brr)", schemes[i]);
     for (int i = 0; i < a.n_searches; i++)
         if (!lf__search_name(searches[i]))
@@ -310,11 +319,12 @@ int lf_cmd_compare(int argc, char **argv)
     }
     for (int64_t s = 0; s < a.seeds; s++)
         seeds[s] = (uint64_t)(a.seed + s);
-    for (int i = 0; i < nm; i++)
-        if ((st = lf_model_build(models[i], NULL, &graphs[i])) != LF_OK) {
-            rc = lf_cli_fail(st);
+    for (int i = 0; i < nm; i++) {
+        if ((rc = lf_cli_load_listed(&cmd, models[i], &graphs[i])))
             goto done;
-        }
+        if (onnx)
+            models[i] = (char *)graphs[i]->name; /* the tables name the network, not the path */
+    }
     a.curves = o.curves != NULL;
     int32_t ti = 0;
     for (int mi = 0; mi < nm && rc == LF_EXIT_OK; mi++)

@@ -126,7 +126,7 @@ int lf_cmd_split(int argc, char **argv)
     const char *pname = lf_cli_get(&cmd, "proposer");
     int64_t k = 0, seed = 0;
     if ((rc = lf_cli_int(&cmd, "k", LF_PROPOSER_DEFAULT_K, 0, 1000000, &k)) ||
-        (rc = lf_cli_int(&cmd, "seed", 1, 0, INT64_MAX, &seed)))
+        (rc = lf_cli_search_opt(&cmd, "seed", 1, &seed)))
         return rc;
     const char *dot = lf_cli_get(&cmd, "dot");
     if ((rc = lf_cli_check_outputs(&dot, 1)))

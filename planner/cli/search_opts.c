@@ -21,6 +21,14 @@ static const struct {
     {"seeds", 3, 1, 1000},
 };
 
+int lf_cli_search_opt(const lf_cli_command *cmd, const char *name, int64_t def, int64_t *out)
+{
+    for (size_t i = 0; i < sizeof lf__search_opts / sizeof lf__search_opts[0]; i++)
+        if (strcmp(lf__search_opts[i].name, name) == 0)
+            return lf_cli_int(cmd, name, def, lf__search_opts[i].min, lf__search_opts[i].max, out);
+    return lf_cli_usage_error(cmd, "no search option --%s", name); /* a bug in the caller */
+}
+
 int lf_cli_search_opts(const lf_cli_command *cmd, lf_cli_search_values *v)
 {
     int64_t x[sizeof lf__search_opts / sizeof lf__search_opts[0]];

@@ -34,6 +34,20 @@ int lf_cli_load_graph(const lf_cli_command *cmd, const lf_model_source *src, lf_
     return st == LF_OK ? 0 : lf_cli_fail(st);
 }
 
+int lf_cli_load_listed(const lf_cli_command *cmd, const char *name, lf_graph **g)
+{
+    lf_model_source src;
+    memset(&src, 0, sizeof src);
+    if (lf_cli_get(cmd, "onnx")) {
+        src.onnx = name;
+        src.input_shapes = lf_cli_get(cmd, "input-shape");
+        src.no_rewrite = lf_cli_get(cmd, "no-rewrite");
+    } else {
+        src.model = name;
+    }
+    return lf_cli_load_graph(cmd, &src, g, NULL);
+}
+
 int lf_cli_session_open(lf_cli_session *s, const lf_cli_command *cmd)
 {
     memset(s, 0, sizeof *s);
