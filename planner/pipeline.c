@@ -54,6 +54,7 @@ static lf_status lf__plan_search(lf__run *r)
     sc.population = c->population;
     sc.objectives = c->objectives;
     sc.splitter = r->splitter;
+    sc.trace = c->trace;
     sc.progress = c->progress;
     sc.progress_user = c->progress_user;
     lf_status st = lf_search_run(r->cm, &sc, &r->out->search_result);

@@ -74,6 +74,8 @@ typedef struct lf_planner_config {
     int32_t split_gap;       /* tree: price each split against the optimal one after the run */
     lf_exact_config exact;   /* exact planner limits (search exact, compare_exact) */
     int32_t compare_exact;   /* also compute the exact optimum (result.exact_dram) */
+    int32_t trace;           /* heuristic searches: the best DRAM after every plan
+                                (search_result.trace: the budget curve) */
     lf_progress_fn progress; /* NULL: no reports */
     void *progress_user;
 } lf_planner_config;

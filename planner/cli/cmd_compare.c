@@ -13,17 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/registry.h"
 #include "planner/cli/cli.h"
 #include "planner/cli/compare.h"
-#include "planner/exact/exact.h"
-#include "planner/plan.h"
 #include "planner/registry.h"
 #include "planner/util/fileio.h"
 #include "planner/util/pool.h"
-#include "planner/util/progress.h"
-#include "search/partition/search.h"
-#include "splitter/tree.h"
 
 #define LF_CMP_MAX_ITEMS 16
 
@@ -56,7 +50,8 @@ typedef struct lf__cmp_args {
     const lf_hw *hw;
 } lf__cmp_args;
 
-/* One search with one splitter and one seed; fills column s of row r. */
+/* One search with one splitter and one seed (lf_plan_network); fills
+ * column s of row r. */
 static lf_status lf__run_one(const lf__cmp_args *a, lf_cmp_table *t, int32_t r, int32_t s,
                              const lf_graph *g, lf_cost_model *shared)
 {
@@ -65,49 +60,38 @@ static lf_status lf__run_one(const lf__cmp_args *a, lf_cmp_table *t, int32_t r, 
     lf_status st = LF_OK;
     if (a->fresh_memo && (st = lf_cost_model_create(&cm, g, a->hw, t->scheme)) != LF_OK)
         return st;
-    lf_cli_proposer cp = {0};
-    lf_splitter *sp = NULL;
+    lf_planner_config pc;
+    lf_planner_config_default(&pc);
+    pc.search = row->search;
+    pc.budget = a->budget;
+    pc.seed = t->seeds[s];
+    pc.threads = (int32_t)a->threads;
+    pc.population = (int32_t)a->population;
+    pc.trace = 1;
+    pc.k = (int32_t)a->k;
+    pc.split_gap = a->split_gap;
     if (strcmp(row->proposer, "none") != 0) {
-        lf_tree_options topt;
-        lf_tree_options_default(&topt);
-        st = lf_cli_proposer_open(&cp, row->proposer, cm, NULL, NULL, NULL);
-        if (st == LF_OK)
-            st = lf_splitter_tree_create(&sp, cp.proposer, (int32_t)a->k, &topt);
+        pc.split = "tree";
+        pc.proposer = row->proposer;
     }
-    lf_search_config cfg;
-    lf_search_config_default(&cfg);
-    cfg.algorithm = row->search;
-    cfg.budget = a->budget;
-    cfg.seed = t->seeds[s];
-    cfg.threads = (int32_t)a->threads;
-    cfg.population = (int32_t)a->population;
-    cfg.quiet = 1;
-    cfg.trace = 1;
-    cfg.splitter = sp;
-    lf_search_result res;
-    memset(&res, 0, sizeof res);
-    if (st == LF_OK)
-        st = lf_search_run(cm, &cfg, &res);
+    lf_planned res;
+    st = lf_plan_network(cm, &pc, &res);
     if (st == LF_OK) {
         row->dram[s] = res.metrics.dram_fusable;
         row->dram_all[s] = res.metrics.dram_all;
         row->mbu[s] = res.metrics.mbu;
         row->groups[s] = res.metrics.n_groups;
-        row->wall[s] = res.wall_s;
-        row->invalid[s] = res.invalid_groups;
+        row->wall[s] = res.search_result.wall_s;
+        row->invalid[s] = res.search_result.invalid_groups;
         for (int32_t p = 0; p < t->n_points; p++)
-            row->curve[(int64_t)s * t->n_points + p] = (double)res.trace[t->points[p] - 1];
-        lf_tree_stats ts;
-        if (sp && a->split_gap)
-            st = lf_splitter_tree_measure_gaps(sp, cm);
-        if (st == LF_OK && sp && lf_splitter_tree_stats(sp, &ts) == LF_OK) {
-            row->rectify[s] = ts.groups > 0 ? ts.rectify_rate : NAN;
-            row->split_gap[s] = ts.gap_groups > 0 ? ts.mean_gap : NAN;
+            row->curve[(int64_t)s * t->n_points + p] =
+                (double)res.search_result.trace[t->points[p] - 1];
+        if (res.have_tree_stats) {
+            row->rectify[s] = res.tree_stats.groups > 0 ? res.tree_stats.rectify_rate : NAN;
+            row->split_gap[s] = res.tree_stats.gap_groups > 0 ? res.tree_stats.mean_gap : NAN;
         }
     }
-    lf_search_result_destroy(&res);
-    lf_splitter_free(sp);
-    lf_cli_proposer_close(&cp);
+    lf_planned_destroy(&res);
     if (cm != shared)
         lf_cost_model_free(cm);
     return st;
@@ -115,23 +99,21 @@ static lf_status lf__run_one(const lf__cmp_args *a, lf_cmp_table *t, int32_t r, 
 
 static lf_status lf__run_exact(lf_cmp_table *t, lf_cost_model *cm)
 {
-    lf_plan p;
-    lf_plan_metrics m;
-    double t0 = lf_now_seconds();
-    lf_status st = lf_exact_plan(cm, NULL, &p, NULL);
-    t->exact_wall = lf_now_seconds() - t0;
-    if (st != LF_OK)
-        return st;
-    st = lf_plan_metrics_compute(&p, cm, &m);
-    lf_plan_destroy(&p);
-    if (st != LF_OK)
-        return st;
-    t->has_exact = 1;
-    t->exact_dram = m.dram_fusable;
-    t->exact_dram_all = m.dram_all;
-    t->exact_mbu = m.mbu;
-    t->exact_groups = m.n_groups;
-    return LF_OK;
+    lf_planner_config pc;
+    lf_planner_config_default(&pc);
+    pc.search = "exact";
+    lf_planned r;
+    lf_status st = lf_plan_network(cm, &pc, &r);
+    t->exact_wall = r.wall_s;
+    if (st == LF_OK) {
+        t->has_exact = 1;
+        t->exact_dram = r.metrics.dram_fusable;
+        t->exact_dram_all = r.metrics.dram_all;
+        t->exact_mbu = r.metrics.mbu;
+        t->exact_groups = r.metrics.n_groups;
+    }
+    lf_planned_destroy(&r);
+    return st;
 }
 
 /* Fills one table: every (search, proposer) pair over every seed, then the
