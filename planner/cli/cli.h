@@ -14,6 +14,7 @@
 #include "planner/cost/cost.h"
 #include "planner/graph.h"
 #include "planner/pipeline.h"
+#include "planner/registry.h"
 #include "planner/util/progress.h"
 
 /* Exit statuses: 0 success, 1 failure while working, 2 bad input or usage. */
@@ -80,6 +81,23 @@ int lf_cli_int(const lf_cli_command *cmd, const char *name, int64_t def, int64_t
         {"no-rewrite", "LIST", "ONNX normalisations to switch off, comma-separated "            \
                                "(fold-bn, drop-identity, clip, hardswish, silu, fold-pad, "    \
                                "flatten-concat, split, reshape-flatten, fold-constants)", NULL}
+
+/* A name option checked against a library registry (planner/registry.h):
+ * *out is its value or def; an unknown name is one usage error "unknown
+ * --OPT 'x' (use a, b or c)". Returns 0 or LF_EXIT_USAGE. */
+int lf_cli_name(const lf_cli_command *cmd, const char *opt, lf_name_kind kind, const char *def,
+                const char **out);
+
+/* When option `opt` is given, option `needs` (or needs_default when absent)
+ * must be in the registry list `kind`, or (kind < 0) equal `value` (NULL:
+ * merely be given); otherwise `message` is the usage error. */
+typedef struct lf_cli_rule {
+    const char *opt, *needs, *needs_default;
+    int kind;
+    const char *value;
+    const char *message;
+} lf_cli_rule;
+int lf_cli_check_rules(const lf_cli_command *cmd, const lf_cli_rule *rules, int n);
 
 /* The search options, parsed from one table (search_opts.c): every command
  * that runs a search takes the same --budget (default 2000), --seed (0 ..

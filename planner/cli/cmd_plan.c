@@ -103,46 +103,33 @@ int lf_cmd_plan(int argc, char **argv)
     int rc = lf_cli_parse(&cmd, argc, argv);
     if (rc)
         return rc == 1 ? LF_EXIT_OK : rc;
+    static const lf_cli_rule rules[] = {
+        {"split", "search", "greedy", LF_NAMES_HEURISTIC, NULL,
+         "--split applies to --search random, local or nsga2"},
+        {"proposer", "split", NULL, -1, "tree", "--proposer needs --split tree"},
+        {"split-gap", "split", NULL, -1, "tree", "--split-gap needs --split tree"},
+        {"format", "output", NULL, -1, NULL, "--format needs --output FILE"},
+        {"pareto", "search", "greedy", -1, "nsga2", "--pareto needs --search nsga2"},
+        {"objectives", "search", "greedy", -1, "nsga2", "--objectives needs --search nsga2"},
+    };
     lf_planner_config pc;
     lf_planner_config_default(&pc);
-    const char *search = lf_cli_get(&cmd, "search");
-    if (search)
-        pc.search = search;
-    char list[128];
-    if (!lf_name_known(LF_NAMES_SEARCH, pc.search))
-        return lf_cli_usage_error(&cmd, "unknown --search '%s' (use %s)", pc.search,
-                                  lf_names_format(LF_NAMES_SEARCH, list, sizeof list));
-    search = pc.search;
-    int heuristic = lf_name_known(LF_NAMES_HEURISTIC, search);
+    const char *search, *split, *format;
     lf_cli_search_values sv;
-    if ((rc = lf_cli_search_opts(&cmd, &sv)))
+    if ((rc = lf_cli_name(&cmd, "search", LF_NAMES_SEARCH, pc.search, &search)) ||
+        (rc = lf_cli_search_opts(&cmd, &sv)) || (rc = lf_cli_exact_config(&cmd, &pc.exact)) ||
+        (rc = lf_cli_check_rules(&cmd, rules, (int)(sizeof rules / sizeof rules[0]))) ||
+        (rc = lf_cli_name(&cmd, "split", LF_NAMES_SPLIT, pc.split, &split)) ||
+        (rc = lf_cli_name(&cmd, "format", LF_NAMES_EXPORTER, NULL, &format)))
         return rc;
     lf_cli_search_apply(&sv, &pc);
-    if ((rc = lf_cli_exact_config(&cmd, &pc.exact)))
-        return rc;
+    pc.search = search;
+    int heuristic = lf_name_known(LF_NAMES_HEURISTIC, search);
     if (lf_cli_exact_opts_given(&cmd) && strcmp(search, "exact") != 0 &&
         !lf_cli_get(&cmd, "compare-exact"))
         return lf_cli_usage_error(&cmd, "--time-limit, --memory-limit and --max-candidates apply "
                                         "to --search exact or --compare-exact");
-    const char *split = lf_cli_get(&cmd, "split");
-    const char *pname = lf_cli_get(&cmd, "proposer");
-    if (split && !heuristic)
-        return lf_cli_usage_error(&cmd, "--split applies to --search random, local or nsga2");
-    if (split && !lf_name_known(LF_NAMES_SPLIT, split))
-        return lf_cli_usage_error(&cmd, "unknown --split '%s' (use %s)", split,
-                                  lf_names_format(LF_NAMES_SPLIT, list, sizeof list));
-    int tree = split && strcmp(split, "tree") == 0;
-    if (pname && !tree)
-        return lf_cli_usage_error(&cmd, "--proposer needs --split tree");
-    if (lf_cli_get(&cmd, "split-gap") && !tree)
-        return lf_cli_usage_error(&cmd, "--split-gap needs --split tree");
-    const char *format = lf_cli_get(&cmd, "format");
-    if (format && !lf_name_known(LF_NAMES_EXPORTER, format))
-        return lf_cli_usage_error(&cmd, "unknown --format '%s' (use %s)", format,
-                                  lf_names_format(LF_NAMES_EXPORTER, list, sizeof list));
     const char *output = lf_cli_get(&cmd, "output");
-    if (format && !output)
-        return lf_cli_usage_error(&cmd, "--format needs --output FILE");
     if (output && !format) {
         const char *dot = strrchr(output, '.');
         if (!dot || (strcmp(dot, ".json") != 0 && strcmp(dot, ".dot") != 0))
@@ -151,11 +138,7 @@ int lf_cmd_plan(int argc, char **argv)
                                       output);
     }
     const char *pareto = lf_cli_get(&cmd, "pareto");
-    if (pareto && strcmp(search, "nsga2") != 0)
-        return lf_cli_usage_error(&cmd, "--pareto needs --search nsga2");
     const char *objectives = lf_cli_get(&cmd, "objectives");
-    if (objectives && strcmp(search, "nsga2") != 0)
-        return lf_cli_usage_error(&cmd, "--objectives needs --search nsga2");
     if (objectives && strcmp(objectives, "dram") != 0 && strcmp(objectives, "dram,groups") != 0)
         return lf_cli_usage_error(&cmd, "unknown --objectives '%s' (use dram,groups or dram)",
                                   objectives);
@@ -163,10 +146,9 @@ int lf_cmd_plan(int argc, char **argv)
     const char *outputs[2] = {output, pareto};
     if ((rc = lf_cli_check_outputs(outputs, 2)))
         return rc;
-    if (split)
-        pc.split = split;
-    if (pname)
-        pc.proposer = pname;
+    pc.split = split;
+    if (lf_cli_get(&cmd, "proposer"))
+        pc.proposer = lf_cli_get(&cmd, "proposer");
     pc.gnn_weights = lf_cli_get(&cmd, "gnn-weights");
     pc.pg_weights = lf_cli_get(&cmd, "pg-weights");
     pc.rg_weights = lf_cli_get(&cmd, "rg-weights");

@@ -263,27 +263,18 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
     if ((rc = lf_cli_int(&cmd, "samples", 1000, 0, 1000000, &o.samples)) ||
         (rc = lf_cli_int(&cmd, "exact-limit", 0, 1, INT64_MAX, &o.exact_limit)))
         return rc;
-    o.search = lf_cli_get(&cmd, "search");
-    if (!o.search)
-        o.search = "local";
-    if (!lf_name_known(LF_NAMES_HEURISTIC, o.search))
-        return lf_cli_usage_error(&cmd, "unknown --search '%s' (use random, local or nsga2)",
-                                  o.search);
+    static const lf_cli_rule rules[] = {
+        {"proposer", "split", NULL, -1, "tree", "--proposer needs --split tree"},
+        {"k", "split", NULL, -1, "tree", "--k needs --split tree"},
+    };
+    if ((rc = lf_cli_name(&cmd, "search", LF_NAMES_HEURISTIC, "local", &o.search)) ||
+        (rc = lf_cli_check_rules(&cmd, rules, (int)(sizeof rules / sizeof rules[0]))) ||
+        (rc = lf_cli_name(&cmd, "proposer", LF_NAMES_PROPOSER, "all", &o.proposer)))
+        return rc;
     o.split = lf_cli_get(&cmd, "split");
     if (o.split && strcmp(o.split, "random") != 0 && strcmp(o.split, "tree") != 0)
         return lf_cli_usage_error(&cmd, "unknown --split '%s' (use random or tree)", o.split);
     o.tree = o.split && strcmp(o.split, "tree") == 0;
-    o.proposer = lf_cli_get(&cmd, "proposer");
-    if (o.proposer && !o.tree)
-        return lf_cli_usage_error(&cmd, "--proposer needs --split tree");
-    if (lf_cli_get(&cmd, "k") && !o.tree)
-        return lf_cli_usage_error(&cmd, "--k needs --split tree");
-    if (!o.proposer)
-        o.proposer = "all";
-    char list[128];
-    if (o.tree && !lf_name_known(LF_NAMES_PROPOSER, o.proposer))
-        return lf_cli_usage_error(&cmd, "unknown --proposer '%s' (use %s)", o.proposer,
-                                  lf_names_format(LF_NAMES_PROPOSER, list, sizeof list));
     const char *fmt = lf_cli_get(&cmd, "format");
     if (!fmt)
         fmt = "md";
