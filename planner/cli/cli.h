@@ -99,6 +99,13 @@ typedef struct lf_cli_rule {
 } lf_cli_rule;
 int lf_cli_check_rules(const lf_cli_command *cmd, const lf_cli_rule *rules, int n);
 
+/* A comma-separated list option (def when absent) split into items (up to
+ * max stored; *n may exceed max, and callers report the overflow); with
+ * kind >= 0 every stored item must be in that registry list ("unknown
+ * search 'x' (use ...)"). Returns 0 or LF_EXIT_USAGE. */
+int lf_cli_list(const lf_cli_command *cmd, const char *opt, const char *def, int kind, char *buf,
+                size_t len, char **items, int max, int *n);
+
 /* The search options, parsed from one table (search_opts.c): every command
  * that runs a search takes the same --budget (default 2000), --seed (0 ..
  * INT64_MAX/2, default 1), --threads, --population (default 10), --k

@@ -151,28 +151,26 @@ int lf_cmd_bench(int argc, char **argv)
     if (fmt && strcmp(fmt, "md") != 0 && strcmp(fmt, "csv") != 0)
         return lf_cli_usage_error(&cmd, "unknown --format '%s' (use md or csv)", fmt);
     int csv = fmt && strcmp(fmt, "csv") == 0;
-    const char *onnx = lf_cli_get(&cmd, "onnx"), *v;
+    const char *onnx = lf_cli_get(&cmd, "onnx");
     if (onnx && lf_cli_get(&cmd, "models"))
         return lf_cli_usage_error(&cmd, "give either --models or --onnx, not both");
     char models_buf[1024], buffers_buf[256], schemes_buf[64], searches_buf[256], splits_buf[256];
-    snprintf(splits_buf, sizeof splits_buf, "%s", (v = lf_cli_get(&cmd, "splits")) ? v : "random");
-    snprintf(models_buf, sizeof models_buf, "%s",
-             (v = lf_cli_get(&cmd, "models")) ? v
-                                              : "vgg16,resnet18,resnet50,resnet152,squeezenet1_0,"
-                                                "mobilenet_v2,efficientnet_b0,efficientnet_b3");
-    snprintf(buffers_buf, sizeof buffers_buf, "%s", (v = lf_cli_get(&cmd, "buffers")) ? v : "128KB,256KB");
-    snprintf(schemes_buf, sizeof schemes_buf, "%s", (v = lf_cli_get(&cmd, "schemes")) ? v : "lbdf");
-    snprintf(searches_buf, sizeof searches_buf, "%s",
-             (v = lf_cli_get(&cmd, "searches")) ? v : "random,local,nsga2");
-    char *models[LF_BENCH_MAX_ITEMS], *buffers[LF_BENCH_MAX_ITEMS], *schemes[4], *searches[8];
-    int nm = onnx ? 1 : lf_cli_split_list(models_buf, models, LF_BENCH_MAX_ITEMS);
+    char *models[LF_BENCH_MAX_ITEMS], *buffers[LF_BENCH_MAX_ITEMS], *schemes[4], *searches[8], *splits[8];
+    int nm = 1, nb, ns, nq, nsp;
+    if ((!onnx && (rc = lf_cli_list(&cmd, "models", "vgg16,resnet18,resnet50,resnet152,squeezenet1_0,"
+                                    "mobilenet_v2,efficientnet_b0,efficientnet_b3", -1, models_buf,
+                                    sizeof models_buf, models, LF_BENCH_MAX_ITEMS, &nm))) ||
+        (rc = lf_cli_list(&cmd, "buffers", "128KB,256KB", -1, buffers_buf, sizeof buffers_buf,
+                          buffers, LF_BENCH_MAX_ITEMS, &nb)) ||
+        (rc = lf_cli_list(&cmd, "schemes", "lbdf", LF_NAMES_SCHEME, schemes_buf, sizeof schemes_buf,
+                          schemes, 4, &ns)) ||
+        (rc = lf_cli_list(&cmd, "searches", "random,local,nsga2", LF_NAMES_HEURISTIC, searches_buf,
+                          sizeof searches_buf, searches, 8, &nq)) ||
+        (rc = lf_cli_list(&cmd, "splits", "random", -1, splits_buf, sizeof splits_buf, splits, 8,
+                          &nsp)))
+        return rc;
     if (onnx)
         models[0] = (char *)onnx;
-    int nb = lf_cli_split_list(buffers_buf, buffers, LF_BENCH_MAX_ITEMS);
-    int ns = lf_cli_split_list(schemes_buf, schemes, 4);
-    int nq = lf_cli_split_list(searches_buf, searches, 8);
-    char *splits[8];
-    int nsp = lf_cli_split_list(splits_buf, splits, 8);
     if (nm > LF_BENCH_MAX_ITEMS || nb > LF_BENCH_MAX_ITEMS || ns > 4 || nq > 8 || nsp > 8)
         return lf_cli_usage_error(&cmd, "list too long (at most %d networks and buffers, 4 schemes, "
                                         "8 searches, 8 splits)", LF_BENCH_MAX_ITEMS);
@@ -187,13 +185,6 @@ int lf_cmd_bench(int argc, char **argv)
     for (int i = 0; i < nb; i++)
         if (lf_hw_parse_size(buffers[i], &betas[i]) != LF_OK)
             return lf_cli_usage_error(&cmd, "--buffers: %s", lf_last_error());
-    for (int i = 0; i < ns; i++)
-        if (!lf_name_known(LF_NAMES_SCHEME, schemes[i]))
-            return lf_cli_usage_error(&cmd, "unknown scheme '%s' (use lbdf or brr)", schemes[i]);
-    for (int i = 0; i < nq; i++)
-        if (!lf_name_known(LF_NAMES_HEURISTIC, searches[i]))
-            return lf_cli_usage_error(&cmd, "unknown search '%s' (use random, local or nsga2)",
-                                      searches[i]);
     if (csv)
         printf("model,beta,scheme,search,split,dram_fusable,gap_pct,dram_all,groups,proposed,wall_s,"
                "plans_per_s,rectify_pct,split_gap,cpu_s\n");

@@ -2,6 +2,7 @@
  * the library's registries, and options that apply only when another option
  * has a given value. A command lists its rules in a table instead of
  * spelling each check out. */
+#include <stdio.h>
 #include <string.h>
 
 #include "planner/cli/cli.h"
@@ -32,5 +33,17 @@ int lf_cli_check_rules(const lf_cli_command *cmd, const lf_cli_rule *rules, int 
         if (!ok)
             return lf_cli_usage_error(cmd, "%s", r->message);
     }
+    return 0;
+}
+
+int lf_cli_list(const lf_cli_command *cmd, const char *opt, const char *def, int kind, char *buf,
+                size_t len, char **items, int max, int *n)
+{
+    const char *v = lf_cli_get(cmd, opt);
+    snprintf(buf, len, "%s", v ? v : def);
+    *n = lf_cli_split_list(buf, items, max);
+    for (int i = 0; kind >= 0 && i < *n && i < max; i++)
+        if (lf_name_check((lf_name_kind)kind, items[i]) != LF_OK)
+            return lf_cli_usage_error(cmd, "%s", lf_last_error());
     return 0;
 }
