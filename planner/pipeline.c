@@ -92,7 +92,9 @@ static lf_status lf__open_splitter(lf_cost_model *cm, const lf_planner_config *c
     return lf_splitter_tree_create(sp, np->proposer, c->k, &opt);
 }
 
-/* Fills zero fields from the defaults and checks names and combinations. */
+/* Fills NULL names from the defaults and checks names and combinations
+ * (numbers are the search's to check: a population of 0 is an error, not a
+ * default). */
 static lf_status lf__resolve(const lf_planner_config *in, lf_planner_config *c, int *planner)
 {
     lf_planner_config d;
@@ -104,10 +106,6 @@ static lf_status lf__resolve(const lf_planner_config *in, lf_planner_config *c, 
         c->split = d.split;
     if (!c->proposer)
         c->proposer = d.proposer;
-    if (!c->population)
-        c->population = d.population;
-    if (!c->objectives)
-        c->objectives = d.objectives;
     lf_status st;
     if ((st = lf_name_check(LF_NAMES_SEARCH, c->search)) != LF_OK ||
         (st = lf_name_check(LF_NAMES_SPLIT, c->split)) != LF_OK ||

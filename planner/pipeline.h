@@ -58,8 +58,9 @@ lf_status lf_model_source_load(const lf_model_source *src, lf_graph **g, lf_onnx
  * ONNX file's path. */
 const char *lf_model_source_name(const lf_model_source *src);
 
-/* How to plan a network on a cost model. Zero fields take the defaults of
- * lf_planner_config_default. */
+/* How to plan a network on a cost model: start from
+ * lf_planner_config_default. NULL names take the defaults; numbers are used
+ * as given (the search rejects a population or budget below 1). */
 typedef struct lf_planner_config {
     const char *search;      /* greedy (default), layer, random, local, nsga2, exact */
     int64_t budget;          /* random/local/nsga2: plans proposed (default 2000) */
