@@ -190,21 +190,6 @@ lf_status lf_cli_parse_ops(const lf_graph *g, const char *list, lf_bitset *out);
 /* Formats bytes for tables: "1,478,656". */
 void lf_cli_commas(int64_t v, char *buf, size_t len);
 
-/* An edge proposer chosen by name, with whatever it needs kept alive (the
- * library's lf_named_proposer). NULL paths mean the weights shipped in
- * explain/weights/ for the cost model's scheme. */
-typedef lf_named_proposer lf_cli_proposer;
-
-lf_status lf_cli_proposer_open(lf_cli_proposer *cp, const char *name, lf_cost_model *cm,
-                               const char *gnn_path, const char *pg_path, const char *rg_path);
-void lf_cli_proposer_close(lf_cli_proposer *cp);
-
-/* Builds the splitter named by --split (NULL for the random split, the
- * default): the tree splitter around proposer p with edge budget k. Returns
- * 0 or an exit status after printing the error. */
-int lf_cli_make_splitter(const lf_cli_command *cmd, const char *split, const lf_proposer *p,
-                         int32_t k, int measure_gap, lf_splitter **out);
-
 int lf_cmd_models(int argc, char **argv);
 int lf_cmd_info(int argc, char **argv);
 int lf_cmd_cost(int argc, char **argv);

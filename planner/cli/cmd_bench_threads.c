@@ -21,8 +21,6 @@
 #include "planner/cli/cli.h"
 #include "planner/registry.h"
 #include "planner/util/progress.h"
-#include "search/partition/search.h"
-#include "splitter/tree.h"
 
 #define LF__BT_MAX 16
 #define LF__BT_MAX_REPEAT 15
@@ -83,33 +81,26 @@ static lf_status lf__bt_run(const lf__bt_case *c, int32_t threads, double *wall,
     lf_status st = lf_cost_model_create(&cm, c->g, &hw, c->scheme);
     if (st != LF_OK)
         return st;
-    lf_cli_proposer cp = {0};
-    lf_splitter *sp = NULL;
+    lf_planner_config pc;
+    lf_planner_config_default(&pc);
+    pc.search = c->search;
+    pc.budget = c->budget;
+    pc.seed = c->seed;
+    pc.threads = threads;
     if (strcmp(c->split, "random") != 0) {
-        st = lf_cli_proposer_open(&cp, c->split + 5, cm, NULL, NULL, NULL);
-        if (st == LF_OK)
-            st = lf_splitter_tree_create(&sp, cp.proposer, 3, NULL);
+        pc.split = "tree";
+        pc.proposer = c->split + 5;
     }
-    lf_search_result res;
-    memset(&res, 0, sizeof res);
+    lf_planned res;
+    st = lf_plan_network(cm, &pc, &res);
     if (st == LF_OK) {
-        lf_search_config cfg;
-        lf_search_config_default(&cfg);
-        cfg.algorithm = c->search;
-        cfg.budget = c->budget;
-        cfg.seed = c->seed;
-        cfg.threads = threads;
-        cfg.quiet = 1;
-        cfg.splitter = sp;
-        st = lf_search_run(cm, &cfg, &res);
-        *wall = res.wall_s;
+        const lf_search_result *sr = &res.search_result;
+        *wall = sr->wall_s;
         *dram = res.metrics.dram_fusable;
-        *par = res.batches ? 100 * res.parallel_batches / res.batches : 0;
-        *redundant = res.redundant;
+        *par = sr->batches ? 100 * sr->parallel_batches / sr->batches : 0;
+        *redundant = sr->redundant;
     }
-    lf_search_result_destroy(&res);
-    lf_splitter_free(sp);
-    lf_cli_proposer_close(&cp);
+    lf_planned_destroy(&res);
     lf_cost_model_free(cm);
     return st;
 }
