@@ -114,12 +114,13 @@ int lf_cmd_plan(int argc, char **argv)
     };
     lf_planner_config pc;
     lf_planner_config_default(&pc);
-    const char *search, *split, *format;
+    const char *search, *split, *format, *proposer;
     lf_cli_search_values sv;
     if ((rc = lf_cli_name(&cmd, "search", LF_NAMES_SEARCH, pc.search, &search)) ||
         (rc = lf_cli_search_opts(&cmd, &sv)) || (rc = lf_cli_exact_config(&cmd, &pc.exact)) ||
         (rc = lf_cli_check_rules(&cmd, rules, (int)(sizeof rules / sizeof rules[0]))) ||
         (rc = lf_cli_name(&cmd, "split", LF_NAMES_SPLIT, pc.split, &split)) ||
+        (rc = lf_cli_name(&cmd, "proposer", LF_NAMES_PROPOSER, pc.proposer, &proposer)) ||
         (rc = lf_cli_name(&cmd, "format", LF_NAMES_EXPORTER, NULL, &format)))
         return rc;
     lf_cli_search_apply(&sv, &pc);
@@ -147,8 +148,7 @@ int lf_cmd_plan(int argc, char **argv)
     if ((rc = lf_cli_check_outputs(outputs, 2)))
         return rc;
     pc.split = split;
-    if (lf_cli_get(&cmd, "proposer"))
-        pc.proposer = lf_cli_get(&cmd, "proposer");
+    pc.proposer = proposer;
     pc.gnn_weights = lf_cli_get(&cmd, "gnn-weights");
     pc.pg_weights = lf_cli_get(&cmd, "pg-weights");
     pc.rg_weights = lf_cli_get(&cmd, "rg-weights");
