@@ -356,6 +356,7 @@ static void lf__apply_betas(lf_dataset *ds, const lf_ds_config *cfg)
 
 typedef struct lf__net_job {
     const char *name;  /* network (a Table I entry or any built-in one) */
+    const lf_graph *graph; /* the network itself when given as a graph (not freed), else NULL */
     uint64_t stream;   /* Table I index + 1, or a hash of the name outside Table I */
     int32_t target;
     lf_dataset part;   /* this network's groups (network index 0) */
@@ -381,9 +382,11 @@ static lf_status lf__sample_network(lf__net_job *job, const lf_ds_config *cfg, c
     int32_t *eligible = NULL;
     lf__seen seen;
     memset(&seen, 0, sizeof seen);
-    lf_status st = lf_model_build(job->name, NULL, &g);
+    lf_status st = job->graph ? LF_OK : lf_model_build(job->name, NULL, &g);
     if (st != LF_OK)
         goto done;
+    if (job->graph)
+        g = (lf_graph *)job->graph; /* borrowed: not freed below */
     for (int32_t k = 0; k < proto->n_betas; k++) {
         lf_hw hw = *base;
         hw.buffer_bytes = proto->betas[k];
@@ -451,13 +454,15 @@ done:
     lf_genome_map_destroy(&map);
     for (int32_t k = 0; k < LF_DS_MAX_BETAS; k++)
         lf_cost_model_free(cms[k]);
-    lf_graph_free(g);
+    if (!job->graph)
+        lf_graph_free(g);
     return st;
 }
 
 lf_status lf_dataset_build(lf_dataset *ds, const lf_ds_config *cfg)
 {
-    if (!cfg->scheme || (strcmp(cfg->scheme, "lbdf") != 0 && strcmp(cfg->scheme, "brr") != 0))
+    int resident = cfg->scheme ? lf_cost_scheme_weights_resident(cfg->scheme) : -1;
+    if (resident < 0)
         return lf_set_error(LF_EINVAL, "dataset scheme must be lbdf or brr, not '%s'",
                             cfg->scheme ? cfg->scheme : "(null)");
     if (cfg->groups <= 0 && (!(cfg->scale > 0) || cfg->scale > 100))
@@ -490,8 +495,28 @@ lf_status lf_dataset_build(lf_dataset *ds, const lf_ds_config *cfg)
     if (!jobs)
         return lf_set_error(LF_ENOMEM, "out of memory");
     int32_t n_jobs = 0;
-    for (int32_t i = 0; i < nt_table; i++) {
-        if (!any && !strcmp(cfg->scheme, "brr") && lf__table[i].has_se)
+    lf_status st = LF_OK;
+    if (cfg->graph) {
+        /* A network from outside (an ONNX import): like a built-in network
+         * outside Table I, its own stream from its name. */
+        if (cfg->groups <= 0) {
+            st = lf_set_error(LF_EINVAL, "network '%s' is not in Table I: give the number of "
+                                         "groups to sample",
+                              cfg->graph->name);
+            goto done;
+        }
+        lf__net_job *j = &jobs[n_jobs++];
+        j->name = cfg->graph->name;
+        j->graph = cfg->graph;
+        j->stream = lf_hash_string(j->name);
+        j->target = cfg->groups;
+        lf_dataset_init(&j->part, cfg->scheme);
+        lf__apply_betas(&j->part, cfg);
+    }
+    for (int32_t i = 0; i < nt_table && !cfg->graph; i++) {
+        /* The paper's Table I leaves the squeeze-and-excite networks out of
+         * the weight-streaming scheme's (BRR's) dataset. */
+        if (!any && !resident && lf__table[i].has_se)
             continue;
         if (cfg->only && strcmp(cfg->only, lf__table[i].name) != 0)
             continue;
@@ -502,7 +527,6 @@ lf_status lf_dataset_build(lf_dataset *ds, const lf_ds_config *cfg)
         lf_dataset_init(&j->part, cfg->scheme);
         lf__apply_betas(&j->part, cfg);
     }
-    lf_status st = LF_OK;
     if (!n_jobs && any) {
         /* A built-in network outside Table I: its own stream from its name. */
         int32_t nm;

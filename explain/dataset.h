@@ -92,6 +92,9 @@ typedef struct lf_ds_config {
                              (scale is then ignored) */
     int32_t any_network;  /* with `only`: any built-in network (models/registry.h), not just
                              Table I ones, and squeeze-and-excite networks kept under BRR */
+    const lf_graph *graph; /* a network given as a graph (an ONNX import) to sample alone,
+                              named after it, from a stream of its name; needs groups > 0;
+                              `only` is then ignored */
 } lf_ds_config;
 
 void lf_ds_config_default(lf_ds_config *c);

@@ -13,6 +13,8 @@
 #include "planner/cost/cost.h"
 #include "planner/exact/exact.h"
 #include "planner/io/plan_export.h"
+#include "planner/pipeline.h"
+#include "planner/registry.h"
 #include "hwdesc/hw.h"
 #include "models/registry.h"
 #include "search/partition/search.h"

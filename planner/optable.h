@@ -35,6 +35,21 @@ typedef struct lf_op_info {
     int32_t elementwise;   /* 1 when output element i depends only on input element i
                               (after broadcasting) */
     uint32_t weight_operands; /* bit k: operand k must be a constant (a weight) */
+    /* The type's own functions; NULL takes the default noted. Families share
+     * them (every pool and conv has the same row window), so a new op type
+     * is one entry naming existing functions or new ones. */
+    lf_status (*infer)(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32_t n_in,
+                       lf_shape *out, char *err, size_t errlen); /* NULL: the input's shape */
+    int32_t (*implied_consts)(const lf_attrs *a, const lf_shape *x, lf_shape shapes[4],
+                              const char *suffixes[4]);          /* NULL: none */
+    int64_t (*param_extra)(const lf_attrs *a, const lf_shape *out); /* NULL: 0 */
+    int64_t (*macs)(const lf_attrs *a, const lf_shape *in, int32_t n_in,
+                    const lf_shape *out);                        /* NULL: 0 */
+    lf_row_kind (*row_kind)(const lf_graph *g, const lf_op *op); /* NULL: `rows` */
+    void (*row_window)(const lf_op *op, int32_t *k, int32_t *stride,
+                       int32_t *pad_top);                        /* NULL: 1 row, stride 1 */
+    int64_t (*weight_block)(const lf_graph *g, const lf_op *op); /* NULL: per-channel
+                                                                    constants by channel */
 } lf_op_info;
 
 const lf_op_info *lf_op_info_of(lf_op_type t);

@@ -1,17 +1,149 @@
 /* What the cost models need from an op type: weights and parameters, MACs,
  * the row kind refined by the attributes, the row window and the BRR weight
- * block. */
-#include "planner/optable.h"
+ * block — the per-family functions the op table (optable.c) names, and the
+ * dispatchers that call an op's entry or apply the default. */
+#include "planner/optable_internal.h"
 
 static int32_t lf__one(int32_t v) { return v > 0 ? v : 1; }
 
 static int32_t lf__mask(int32_t axes) { return axes ? axes : LF_AXES(LF_DIM_C); }
 
+/* ---- per-family functions (optable.c names them) ----------------------- */
+
+/* Conv, Gemm, ConvTranspose: a folded BatchNorm counts two parameters per
+ * channel, stored as one bias (torchvision's count). */
+int64_t lf__params_folded_bn(const lf_attrs *a, const lf_shape *out)
+{
+    if (!a->folded_bn)
+        return 0;
+    return a->has_bias ? 2 * out->c : out->c;
+}
+
+int64_t lf__macs_conv(const lf_attrs *a, const lf_shape *in, int32_t n_in, const lf_shape *out)
+{
+    (void)n_in;
+    return out->n * out->c * out->h * out->w * (in[0].c / lf__one(a->groups)) * lf__one(a->kh) *
+           lf__one(a->kw);
+}
+
+int64_t lf__macs_conv_transpose(const lf_attrs *a, const lf_shape *in, int32_t n_in,
+                                const lf_shape *out)
+{
+    (void)n_in;
+    /* every input pixel scatters a kh x kw patch into out_c / groups maps */
+    return in[0].n * in[0].c * in[0].h * in[0].w * (out->c / lf__one(a->groups)) * lf__one(a->kh) *
+           lf__one(a->kw);
+}
+
+int64_t lf__macs_gemm(const lf_attrs *a, const lf_shape *in, int32_t n_in, const lf_shape *out)
+{
+    (void)a, (void)n_in;
+    return out->n * in[0].c * in[0].h * in[0].w * out->c;
+}
+
+int64_t lf__macs_matmul(const lf_attrs *a, const lf_shape *in, int32_t n_in, const lf_shape *out)
+{
+    if (n_in < 2)
+        return 0;
+    int64_t k = a->trans_a ? in[0].h : in[0].w;
+    return out->n * out->c * out->h * out->w * k;
+}
+
+lf_row_kind lf__rows_transpose(const lf_graph *g, const lf_op *op)
+{
+    (void)g;
+    return op->attr.perm[LF_DIM_H] == LF_DIM_H ? LF_ROWS_WINDOW : LF_ROWS_FULL;
+}
+
+/* Softmax, LogSoftmax, LayerNorm: over H they need the whole map. */
+lf_row_kind lf__rows_normalize(const lf_graph *g, const lf_op *op)
+{
+    (void)g;
+    return (lf__mask(op->attr.axes) & LF_AXES(LF_DIM_H)) ? LF_ROWS_FULL : LF_ROWS_WINDOW;
+}
+
+lf_row_kind lf__rows_reduce(const lf_graph *g, const lf_op *op)
+{
+    (void)g;
+    return (lf__mask(op->attr.axes) & LF_AXES(LF_DIM_H)) ? LF_ROWS_REDUCTION : LF_ROWS_WINDOW;
+}
+
+lf_row_kind lf__rows_matmul(const lf_graph *g, const lf_op *op)
+{
+    (void)g;
+    /* Output row m is row m of A times all of B: it streams when B is a
+     * constant and A is not transposed; a product of two activations
+     * (attention scores) needs B whole. */
+    return op->n_operands == 2 && op->operands[1].kind == LF_OPND_CONST && !op->attr.trans_a
+               ? LF_ROWS_WINDOW
+               : LF_ROWS_FULL;
+}
+
+lf_row_kind lf__rows_concat(const lf_graph *g, const lf_op *op)
+{
+    (void)g;
+    int32_t m = lf__mask(op->attr.axes);
+    return m == LF_AXES(LF_DIM_C) || m == LF_AXES(LF_DIM_W) ? LF_ROWS_VIEW : LF_ROWS_FULL;
+}
+
+/* Conv, pools, ConvTranspose: the kernel's rows, dilated. */
+void lf__window_kernel(const lf_op *op, int32_t *k, int32_t *stride, int32_t *pad_top)
+{
+    *k = lf__one(op->attr.dh) * (lf__one(op->attr.kh) - 1) + 1;
+    *stride = lf__one(op->attr.sh);
+    *pad_top = op->attr.pad_top;
+}
+
+void lf__window_pad(const lf_op *op, int32_t *k, int32_t *stride, int32_t *pad_top)
+{
+    *k = 1;
+    *stride = 1;
+    *pad_top = op->attr.pad_top;
+}
+
+void lf__window_slice(const lf_op *op, int32_t *k, int32_t *stride, int32_t *pad_top)
+{
+    *k = 1;
+    if (lf__mask(op->attr.axes) == LF_AXES(LF_DIM_H)) {
+        /* output row r is input row begin + step * r */
+        *stride = lf__one(op->attr.slice_step);
+        *pad_top = -op->attr.slice_begin;
+    } else {
+        *stride = 1;
+        *pad_top = 0;
+    }
+}
+
+/* Conv, ConvTranspose, Gemm, BatchNorm: one output channel's weights. */
+int64_t lf__wblock_channel(const lf_graph *g, const lf_op *op)
+{
+    (void)g;
+    return op->out.c > 0 ? op->weight_elems / op->out.c : 0;
+}
+
+int64_t lf__wblock_matmul(const lf_graph *g, const lf_op *op)
+{
+    /* a constant B streams by output column (one column of B each), like a
+     * Gemm's output features */
+    return op->out.w > 0 && op->n_operands == 2 && op->operands[1].kind == LF_OPND_CONST &&
+                   g->consts[op->operands[1].id].shape.n == 1 &&
+                   g->consts[op->operands[1].id].shape.c == 1
+               ? op->weight_elems / op->out.w
+               : op->weight_elems;
+}
+
+int64_t lf__wblock_whole(const lf_graph *g, const lf_op *op)
+{
+    (void)g;
+    return op->weight_elems;
+}
+
+/* ---- the dispatchers -------------------------------------------------- */
+
 int64_t lf_op_param_extra(lf_op_type t, const lf_attrs *a, const lf_shape *out)
 {
-    if ((t == LF_OP_CONV || t == LF_OP_GEMM || t == LF_OP_CONVTRANSPOSE) && a->folded_bn)
-        return a->has_bias ? 2 * out->c : out->c;
-    return 0;
+    const lf_op_info *info = lf_op_info_of(t);
+    return info && info->param_extra ? info->param_extra(a, out) : 0;
 }
 
 void lf_op_weights(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32_t n_in,
@@ -30,120 +162,35 @@ void lf_op_weights(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32_t 
 int64_t lf_op_macs(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32_t n_in,
                    const lf_shape *out)
 {
-    switch (t) {
-    case LF_OP_CONV:
-        return out->n * out->c * out->h * out->w * (in[0].c / lf__one(a->groups)) * lf__one(a->kh) *
-               lf__one(a->kw);
-    case LF_OP_CONVTRANSPOSE:
-        /* every input pixel scatters a kh x kw patch into out_c / groups maps */
-        return in[0].n * in[0].c * in[0].h * in[0].w * (out->c / lf__one(a->groups)) *
-               lf__one(a->kh) * lf__one(a->kw);
-    case LF_OP_GEMM:
-        return out->n * in[0].c * in[0].h * in[0].w * out->c;
-    case LF_OP_MATMUL: {
-        if (n_in < 2)
-            return 0;
-        int64_t k = a->trans_a ? in[0].h : in[0].w;
-        return out->n * out->c * out->h * out->w * k;
-    }
-    default:
-        return 0;
-    }
+    const lf_op_info *info = lf_op_info_of(t);
+    return info && info->macs ? info->macs(a, in, n_in, out) : 0;
 }
 
 lf_row_kind lf_op_row_kind(const lf_graph *g, int32_t v)
 {
     const lf_op *op = &g->ops[v];
-    const lf_attrs *a = &op->attr;
-    int over_h = (lf__mask(a->axes) & LF_AXES(LF_DIM_H)) != 0;
-    switch (op->type) {
-    case LF_OP_TRANSPOSE:
-        return a->perm[LF_DIM_H] == LF_DIM_H ? LF_ROWS_WINDOW : LF_ROWS_FULL;
-    case LF_OP_SOFTMAX:
-    case LF_OP_LOGSOFTMAX:
-    case LF_OP_LAYERNORM:
-        return over_h ? LF_ROWS_FULL : LF_ROWS_WINDOW;
-    case LF_OP_REDUCEMEAN:
-    case LF_OP_REDUCESUM:
-    case LF_OP_REDUCEMAX:
-    case LF_OP_REDUCEMIN:
-    case LF_OP_REDUCEPROD:
-    case LF_OP_REDUCESUMSQUARE:
-    case LF_OP_REDUCEL2:
-        return over_h ? LF_ROWS_REDUCTION : LF_ROWS_WINDOW;
-    case LF_OP_MATMUL:
-        /* Output row m is row m of A times all of B: it streams when B is a
-         * constant and A is not transposed; a product of two activations
-         * (attention scores) needs B whole. */
-        return op->n_operands == 2 && op->operands[1].kind == LF_OPND_CONST && !a->trans_a
-                   ? LF_ROWS_WINDOW
-                   : LF_ROWS_FULL;
-    case LF_OP_CONCAT: {
-        int32_t m = lf__mask(a->axes);
-        return m == LF_AXES(LF_DIM_C) || m == LF_AXES(LF_DIM_W) ? LF_ROWS_VIEW : LF_ROWS_FULL;
-    }
-    default:
-        return lf_op_info_of(op->type)->rows;
-    }
+    const lf_op_info *info = lf_op_info_of(op->type);
+    return info->row_kind ? info->row_kind(g, op) : info->rows;
 }
 
 void lf_op_row_window(const lf_op *op, int32_t *k, int32_t *stride, int32_t *pad_top)
 {
-    switch (op->type) {
-    case LF_OP_CONV:
-    case LF_OP_MAXPOOL:
-    case LF_OP_AVGPOOL:
-    case LF_OP_CONVTRANSPOSE:
-        *k = lf__one(op->attr.dh) * (lf__one(op->attr.kh) - 1) + 1;
-        *stride = lf__one(op->attr.sh);
-        *pad_top = op->attr.pad_top;
-        return;
-    case LF_OP_PAD:
-        *k = 1;
-        *stride = 1;
-        *pad_top = op->attr.pad_top;
-        return;
-    case LF_OP_SLICE:
-        *k = 1;
-        if (lf__mask(op->attr.axes) == LF_AXES(LF_DIM_H)) {
-            /* output row r is input row begin + step * r */
-            *stride = lf__one(op->attr.slice_step);
-            *pad_top = -op->attr.slice_begin;
-        } else {
-            *stride = 1;
-            *pad_top = 0;
-        }
-        return;
-    default:
-        *k = 1;
-        *stride = 1;
-        *pad_top = 0;
+    const lf_op_info *info = lf_op_info_of(op->type);
+    if (info->row_window) {
+        info->row_window(op, k, stride, pad_top);
         return;
     }
+    *k = 1;
+    *stride = 1;
+    *pad_top = 0;
 }
 
 int64_t lf_op_weight_block(const lf_graph *g, int32_t v)
 {
     const lf_op *op = &g->ops[v];
-    switch (op->type) {
-    case LF_OP_CONV:
-    case LF_OP_CONVTRANSPOSE:
-    case LF_OP_GEMM:
-    case LF_OP_BATCHNORM:
-        return op->out.c > 0 ? op->weight_elems / op->out.c : 0;
-    case LF_OP_MATMUL:
-        /* a constant B streams by output column (one column of B each),
-         * like a Gemm's output features */
-        return op->out.w > 0 && op->n_operands == 2 && op->operands[1].kind == LF_OPND_CONST &&
-                       g->consts[op->operands[1].id].shape.n == 1 &&
-                       g->consts[op->operands[1].id].shape.c == 1
-                   ? op->weight_elems / op->out.w
-                   : op->weight_elems;
-    case LF_OP_LAYERNORM:
-        return op->weight_elems;
-    default:
-        break;
-    }
+    const lf_op_info *info = lf_op_info_of(op->type);
+    if (info->weight_block)
+        return info->weight_block(g, op);
     /* Other ops with constants (a bias Add, a layer-scale Mul): a per-channel
      * constant splits by output channel, anything else is needed whole. */
     int64_t blk = 0;

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "planner/optable.h"
+#include "planner/optable_internal.h"
 
 static int32_t lf__one(int32_t v) { return v > 0 ? v : 1; }
 
@@ -74,57 +74,79 @@ static void lf__shape_str(const lf_shape *s, char *buf, size_t len)
              (long long)s->w);
 }
 
-int32_t lf_op_implied_consts(lf_op_type t, const lf_attrs *a, const lf_shape *act, int32_t n_act,
-                             lf_shape shapes[4], const char *suffixes[4])
+/* ---- implied constants, one function per family (optable.c names them) -- */
+
+/* A bias per output channel when the op has one (or a folded BatchNorm). */
+static int32_t lf__bias(const lf_attrs *a, lf_shape shapes[4], const char *suffixes[4], int32_t n)
 {
-    if (n_act < 1)
-        return 0;
-    const lf_shape *x = &act[0];
-    int64_t out_c = a->out_channels, g = lf__one(a->groups);
-    int32_t n = 0;
-    int bias = a->has_bias || a->folded_bn;
-    switch (t) {
-    case LF_OP_CONV:
-        shapes[n] = (lf_shape){out_c, x->c / g, lf__one(a->kh), lf__one(a->kw)};
-        suffixes[n++] = "weight";
-        break;
-    case LF_OP_CONVTRANSPOSE:
-        shapes[n] = (lf_shape){x->c, out_c / g, lf__one(a->kh), lf__one(a->kw)};
-        suffixes[n++] = "weight";
-        break;
-    case LF_OP_GEMM:
-        shapes[n] = (lf_shape){out_c, x->c * x->h * x->w, 1, 1};
-        suffixes[n++] = "weight";
-        break;
-    case LF_OP_BATCHNORM:
-        shapes[n] = (lf_shape){1, x->c, 1, 1};
-        suffixes[n++] = "scale";
-        shapes[n] = (lf_shape){1, x->c, 1, 1};
-        suffixes[n++] = "shift";
-        return n;
-    case LF_OP_LAYERNORM: {
-        int64_t d[4];
-        lf__dims(x, d);
-        int32_t m = lf__mask(a->axes);
-        for (int k = 0; k < 4; k++)
-            if (!(m & LF_AXES(k)))
-                d[k] = 1;
-        shapes[n] = lf__shape(d);
-        suffixes[n++] = "scale";
-        if (a->has_bias) {
-            shapes[n] = lf__shape(d);
-            suffixes[n++] = "bias";
-        }
-        return n;
-    }
-    default:
-        return 0;
-    }
-    if (bias) {
-        shapes[n] = (lf_shape){1, out_c, 1, 1};
+    if (a->has_bias || a->folded_bn) {
+        shapes[n] = (lf_shape){1, a->out_channels, 1, 1};
         suffixes[n++] = "bias";
     }
     return n;
+}
+
+int32_t lf__consts_conv(const lf_attrs *a, const lf_shape *x, lf_shape shapes[4],
+                        const char *suffixes[4])
+{
+    shapes[0] = (lf_shape){a->out_channels, x->c / lf__one(a->groups), lf__one(a->kh), lf__one(a->kw)};
+    suffixes[0] = "weight";
+    return lf__bias(a, shapes, suffixes, 1);
+}
+
+int32_t lf__consts_conv_transpose(const lf_attrs *a, const lf_shape *x, lf_shape shapes[4],
+                                  const char *suffixes[4])
+{
+    shapes[0] = (lf_shape){x->c, a->out_channels / lf__one(a->groups), lf__one(a->kh), lf__one(a->kw)};
+    suffixes[0] = "weight";
+    return lf__bias(a, shapes, suffixes, 1);
+}
+
+int32_t lf__consts_gemm(const lf_attrs *a, const lf_shape *x, lf_shape shapes[4],
+                        const char *suffixes[4])
+{
+    shapes[0] = (lf_shape){a->out_channels, x->c * x->h * x->w, 1, 1};
+    suffixes[0] = "weight";
+    return lf__bias(a, shapes, suffixes, 1);
+}
+
+int32_t lf__consts_batchnorm(const lf_attrs *a, const lf_shape *x, lf_shape shapes[4],
+                             const char *suffixes[4])
+{
+    (void)a;
+    shapes[0] = (lf_shape){1, x->c, 1, 1};
+    suffixes[0] = "scale";
+    shapes[1] = (lf_shape){1, x->c, 1, 1};
+    suffixes[1] = "shift";
+    return 2;
+}
+
+int32_t lf__consts_layernorm(const lf_attrs *a, const lf_shape *x, lf_shape shapes[4],
+                             const char *suffixes[4])
+{
+    int64_t d[4];
+    int32_t n = 0;
+    lf__dims(x, d);
+    int32_t m = lf__mask(a->axes);
+    for (int k = 0; k < 4; k++)
+        if (!(m & LF_AXES(k)))
+            d[k] = 1;
+    shapes[n] = lf__shape(d);
+    suffixes[n++] = "scale";
+    if (a->has_bias) {
+        shapes[n] = lf__shape(d);
+        suffixes[n++] = "bias";
+    }
+    return n;
+}
+
+int32_t lf_op_implied_consts(lf_op_type t, const lf_attrs *a, const lf_shape *act, int32_t n_act,
+                             lf_shape shapes[4], const char *suffixes[4])
+{
+    const lf_op_info *info = lf_op_info_of(t);
+    if (n_act < 1 || !info || !info->implied_consts)
+        return 0;
+    return info->implied_consts(a, &act[0], shapes, suffixes);
 }
 
 /* Checks the given weight operands (positions 1..n_in-1) against the shapes
@@ -383,6 +405,183 @@ static lf_status lf__infer_expand(const lf_attrs *a, const lf_shape *x, lf_shape
     return LF_OK;
 }
 
+/* ---- shape inference, one function per family (optable.c names them) --- */
+
+lf_status lf__infer_input(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32_t n_in,
+                          lf_shape *out, char *err, size_t errlen)
+{
+    (void)t, (void)in, (void)n_in;
+    out->n = lf__one(a->batch);
+    out->c = a->in_c;
+    out->h = a->in_h;
+    out->w = a->in_w;
+    if (a->in_c <= 0 || a->in_h <= 0 || a->in_w <= 0)
+        return lf__fail(err, errlen, "input shape must be positive, got %dx%dx%d", (int)a->in_c,
+                        (int)a->in_h, (int)a->in_w);
+    return LF_OK;
+}
+
+lf_status lf__infer_sliding(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32_t n_in,
+                            lf_shape *out, char *err, size_t errlen)
+{
+    (void)n_in;
+    return lf__infer_window(t, a, &in[0], out, err, errlen);
+}
+
+lf_status lf__infer_transposed_conv(lf_op_type t, const lf_attrs *a, const lf_shape *in,
+                                    int32_t n_in, lf_shape *out, char *err, size_t errlen)
+{
+    (void)t, (void)n_in;
+    return lf__infer_conv_transpose(a, &in[0], out, err, errlen);
+}
+
+lf_status lf__infer_gemm(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32_t n_in,
+                         lf_shape *out, char *err, size_t errlen)
+{
+    (void)t, (void)n_in;
+    if (a->out_channels <= 0)
+        return lf__fail(err, errlen, "out_channels must be positive, got %d", (int)a->out_channels);
+    *out = (lf_shape){in[0].n, a->out_channels, 1, 1};
+    return LF_OK;
+}
+
+lf_status lf__infer_mm(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32_t n_in,
+                       lf_shape *out, char *err, size_t errlen)
+{
+    (void)t, (void)n_in;
+    return lf__infer_matmul(a, in, out, err, errlen);
+}
+
+lf_status lf__infer_elementwise(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32_t n_in,
+                                lf_shape *out, char *err, size_t errlen)
+{
+    (void)t, (void)a;
+    return lf__infer_broadcast(in, n_in, out, err, errlen);
+}
+
+lf_status lf__infer_prelu(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32_t n_in,
+                          lf_shape *out, char *err, size_t errlen)
+{
+    (void)t, (void)a;
+    /* the slope broadcasts to X, which keeps its shape */
+    lf_status st = lf__infer_broadcast(in, n_in, out, err, errlen);
+    if (st == LF_OK && (out->n != in[0].n || out->c != in[0].c || out->h != in[0].h ||
+                        out->w != in[0].w))
+        return lf__fail(err, errlen, "the slope is larger than X");
+    return st;
+}
+
+lf_status lf__infer_cat(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32_t n_in,
+                        lf_shape *out, char *err, size_t errlen)
+{
+    (void)t;
+    return lf__infer_concat(a, in, n_in, out, err, errlen);
+}
+
+lf_status lf__infer_slicing(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32_t n_in,
+                            lf_shape *out, char *err, size_t errlen)
+{
+    (void)t, (void)n_in;
+    return lf__infer_slice(a, &in[0], out, err, errlen);
+}
+
+lf_status lf__infer_global_pool(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32_t n_in,
+                                lf_shape *out, char *err, size_t errlen)
+{
+    (void)t, (void)a, (void)n_in, (void)err, (void)errlen;
+    *out = (lf_shape){in[0].n, in[0].c, 1, 1};
+    return LF_OK;
+}
+
+lf_status lf__infer_reduce(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32_t n_in,
+                           lf_shape *out, char *err, size_t errlen)
+{
+    (void)t, (void)n_in, (void)err, (void)errlen;
+    int64_t d[4];
+    lf__dims(&in[0], d);
+    for (int k = 0; k < 4; k++)
+        if (lf__mask(a->axes) & LF_AXES(k))
+            d[k] = 1;
+    *out = lf__shape(d);
+    return LF_OK;
+}
+
+lf_status lf__infer_pad(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32_t n_in,
+                        lf_shape *out, char *err, size_t errlen)
+{
+    (void)t, (void)n_in;
+    if (a->pad_top < 0 || a->pad_bottom < 0 || a->pad_left < 0 || a->pad_right < 0)
+        return lf__fail(err, errlen, "negative padding");
+    if (a->pad_mode == LF_PAD_REFLECT &&
+        (a->pad_top >= in[0].h || a->pad_bottom >= in[0].h || a->pad_left >= in[0].w ||
+         a->pad_right >= in[0].w))
+        return lf__fail(err, errlen, "reflect padding must be smaller than the input");
+    *out = in[0];
+    out->h += a->pad_top + a->pad_bottom;
+    out->w += a->pad_left + a->pad_right;
+    return LF_OK;
+}
+
+lf_status lf__infer_resize(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32_t n_in,
+                           lf_shape *out, char *err, size_t errlen)
+{
+    (void)t, (void)n_in;
+    if (a->linear < 0 || a->linear > 2)
+        return lf__fail(err, errlen, "resize mode %d is not nearest (0), linear (1) or cubic (2)",
+                        (int)a->linear);
+    *out = in[0];
+    if (a->out_h > 0 && a->out_w > 0) {
+        out->h = a->out_h;
+        out->w = a->out_w;
+    } else if (a->scale > 0) {
+        out->h = in[0].h * a->scale;
+        out->w = in[0].w * a->scale;
+    } else {
+        return lf__fail(err, errlen, "resize needs an output size or a positive scale");
+    }
+    return LF_OK;
+}
+
+lf_status lf__infer_flatten(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32_t n_in,
+                            lf_shape *out, char *err, size_t errlen)
+{
+    (void)t, (void)a, (void)n_in, (void)err, (void)errlen;
+    *out = (lf_shape){in[0].n, in[0].c * in[0].h * in[0].w, 1, 1};
+    return LF_OK;
+}
+
+lf_status lf__infer_reshaping(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32_t n_in,
+                              lf_shape *out, char *err, size_t errlen)
+{
+    (void)t, (void)n_in;
+    return lf__infer_reshape(a, &in[0], out, err, errlen);
+}
+
+lf_status lf__infer_permute(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32_t n_in,
+                            lf_shape *out, char *err, size_t errlen)
+{
+    (void)t, (void)n_in;
+    return lf__infer_transpose(a, &in[0], out, err, errlen);
+}
+
+lf_status lf__infer_expanding(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32_t n_in,
+                              lf_shape *out, char *err, size_t errlen)
+{
+    (void)t, (void)n_in;
+    return lf__infer_expand(a, &in[0], out, err, errlen);
+}
+
+lf_status lf__infer_channel_shuffle(lf_op_type t, const lf_attrs *a, const lf_shape *in,
+                                    int32_t n_in, lf_shape *out, char *err, size_t errlen)
+{
+    (void)t, (void)n_in;
+    if (a->groups < 2 || in[0].c % a->groups != 0)
+        return lf__fail(err, errlen, "%lld channels do not split into %d groups (at least 2)",
+                        (long long)in[0].c, (int)a->groups);
+    *out = in[0];
+    return LF_OK;
+}
+
 lf_status lf_op_infer(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32_t n_in,
                       lf_shape *out, char *err, size_t errlen)
 {
@@ -402,116 +601,10 @@ lf_status lf_op_infer(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32
         if (in[i].n <= 0 || in[i].c <= 0 || in[i].h <= 0 || in[i].w <= 0)
             return lf__fail(err, errlen, "operand %d has an empty shape", (int)i);
     lf_status st = LF_OK;
-    switch (t) {
-    case LF_OP_INPUT:
-        out->n = lf__one(a->batch);
-        out->c = a->in_c;
-        out->h = a->in_h;
-        out->w = a->in_w;
-        if (a->in_c <= 0 || a->in_h <= 0 || a->in_w <= 0)
-            return lf__fail(err, errlen, "input shape must be positive, got %dx%dx%d", (int)a->in_c,
-                            (int)a->in_h, (int)a->in_w);
-        return LF_OK;
-    case LF_OP_CONV:
-    case LF_OP_MAXPOOL:
-    case LF_OP_AVGPOOL:
-        st = lf__infer_window(t, a, &in[0], out, err, errlen);
-        break;
-    case LF_OP_CONVTRANSPOSE:
-        st = lf__infer_conv_transpose(a, &in[0], out, err, errlen);
-        break;
-    case LF_OP_GEMM:
-        if (a->out_channels <= 0)
-            return lf__fail(err, errlen, "out_channels must be positive, got %d", (int)a->out_channels);
-        *out = (lf_shape){in[0].n, a->out_channels, 1, 1};
-        break;
-    case LF_OP_MATMUL:
-        return lf__infer_matmul(a, in, out, err, errlen);
-    case LF_OP_ADD:
-    case LF_OP_MUL:
-    case LF_OP_SUB:
-    case LF_OP_DIV:
-    case LF_OP_POW:
-    case LF_OP_MAX:
-    case LF_OP_MIN:
-        return lf__infer_broadcast(in, n_in, out, err, errlen);
-    case LF_OP_PRELU:
-        /* the slope broadcasts to X, which keeps its shape */
-        st = lf__infer_broadcast(in, n_in, out, err, errlen);
-        if (st == LF_OK && (out->n != in[0].n || out->c != in[0].c || out->h != in[0].h ||
-                            out->w != in[0].w))
-            return lf__fail(err, errlen, "the slope is larger than X");
-        return st;
-    case LF_OP_CONCAT:
-        return lf__infer_concat(a, in, n_in, out, err, errlen);
-    case LF_OP_SLICE:
-        return lf__infer_slice(a, &in[0], out, err, errlen);
-    case LF_OP_GLOBALAVGPOOL:
-    case LF_OP_GLOBALMAXPOOL:
-        *out = (lf_shape){in[0].n, in[0].c, 1, 1};
-        return LF_OK;
-    case LF_OP_REDUCEMEAN:
-    case LF_OP_REDUCESUM:
-    case LF_OP_REDUCEMAX:
-    case LF_OP_REDUCEMIN:
-    case LF_OP_REDUCEPROD:
-    case LF_OP_REDUCESUMSQUARE:
-    case LF_OP_REDUCEL2: {
-        int64_t d[4];
-        lf__dims(&in[0], d);
-        for (int k = 0; k < 4; k++)
-            if (lf__mask(a->axes) & LF_AXES(k))
-                d[k] = 1;
-        *out = lf__shape(d);
-        return LF_OK;
-    }
-    case LF_OP_PAD:
-        if (a->pad_top < 0 || a->pad_bottom < 0 || a->pad_left < 0 || a->pad_right < 0)
-            return lf__fail(err, errlen, "negative padding");
-        if (a->pad_mode == LF_PAD_REFLECT &&
-            (a->pad_top >= in[0].h || a->pad_bottom >= in[0].h || a->pad_left >= in[0].w ||
-             a->pad_right >= in[0].w))
-            return lf__fail(err, errlen, "reflect padding must be smaller than the input");
-        *out = in[0];
-        out->h += a->pad_top + a->pad_bottom;
-        out->w += a->pad_left + a->pad_right;
-        return LF_OK;
-    case LF_OP_RESIZE:
-        if (a->linear < 0 || a->linear > 2)
-            return lf__fail(err, errlen, "resize mode %d is not nearest (0), linear (1) or cubic (2)",
-                            (int)a->linear);
-        *out = in[0];
-        if (a->out_h > 0 && a->out_w > 0) {
-            out->h = a->out_h;
-            out->w = a->out_w;
-        } else if (a->scale > 0) {
-            out->h = in[0].h * a->scale;
-            out->w = in[0].w * a->scale;
-        } else {
-            return lf__fail(err, errlen, "resize needs an output size or a positive scale");
-        }
-        return LF_OK;
-    case LF_OP_FLATTEN:
-        *out = (lf_shape){in[0].n, in[0].c * in[0].h * in[0].w, 1, 1};
-        return LF_OK;
-    case LF_OP_RESHAPE:
-        return lf__infer_reshape(a, &in[0], out, err, errlen);
-    case LF_OP_TRANSPOSE:
-        return lf__infer_transpose(a, &in[0], out, err, errlen);
-    case LF_OP_EXPAND:
-        return lf__infer_expand(a, &in[0], out, err, errlen);
-    case LF_OP_CHANNELSHUFFLE:
-        if (a->groups < 2 || in[0].c % a->groups != 0)
-            return lf__fail(err, errlen, "%lld channels do not split into %d groups (at least 2)",
-                            (long long)in[0].c, (int)a->groups);
-        *out = in[0];
-        return LF_OK;
-    default:
-        /* Unary element-wise ops, Softmax, BatchNorm and LayerNorm keep
-         * their input's shape. */
-        *out = in[0];
-        break;
-    }
+    if (info->infer)
+        st = info->infer(t, a, in, n_in, out, err, errlen);
+    else
+        *out = in[0]; /* element-wise ops, Softmax, the norms: the input's shape */
     if (st == LF_OK && info->weight_operands)
         st = lf__check_weights(t, a, in, n_in, err, errlen);
     return st;

@@ -13,6 +13,9 @@
 #include "splitter/splitter.h"
 #include "planner/cost/cost.h"
 #include "planner/graph.h"
+#include "planner/pipeline.h"
+#include "planner/registry.h"
+#include "planner/util/progress.h"
 
 /* Exit statuses: 0 success, 1 failure while working, 2 bad input or usage. */
 enum { LF_EXIT_OK = 0, LF_EXIT_FAIL = 1, LF_EXIT_USAGE = 2 };
@@ -79,6 +82,56 @@ int lf_cli_int(const lf_cli_command *cmd, const char *name, int64_t def, int64_t
                                "(fold-bn, drop-identity, clip, hardswish, silu, fold-pad, "    \
                                "flatten-concat, split, reshape-flatten, fold-constants)", NULL}
 
+/* A name option checked against a library registry (planner/registry.h):
+ * *out is its value or def; an unknown name is one usage error "unknown
+ * --OPT 'x' (use a, b or c)". Returns 0 or LF_EXIT_USAGE. */
+int lf_cli_name(const lf_cli_command *cmd, const char *opt, lf_name_kind kind, const char *def,
+                const char **out);
+
+/* When option `opt` is given, option `needs` (or needs_default when absent)
+ * must be in the registry list `kind`, or (kind < 0) equal `value` (NULL:
+ * merely be given); otherwise `message` is the usage error. */
+typedef struct lf_cli_rule {
+    const char *opt, *needs, *needs_default;
+    int kind;
+    const char *value;
+    const char *message;
+} lf_cli_rule;
+int lf_cli_check_rules(const lf_cli_command *cmd, const lf_cli_rule *rules, int n);
+
+/* A comma-separated list option (def when absent) split into items (up to
+ * max stored; *n may exceed max, and callers report the overflow); with
+ * kind >= 0 every stored item must be in that registry list ("unknown
+ * search 'x' (use ...)"). Returns 0 or LF_EXIT_USAGE. */
+int lf_cli_list(const lf_cli_command *cmd, const char *opt, const char *def, int kind, char *buf,
+                size_t len, char **items, int max, int *n);
+
+/* The search options, parsed from one table (search_opts.c): every command
+ * that runs a search takes the same --budget (default 2000), --seed (0 ..
+ * INT64_MAX/2, default 1), --threads, --population (default 10), --k
+ * (default 3) and, where it repeats seeds, --seeds (default 3). */
+#define LF_CLI_DEFAULT_BUDGET 2000
+#define LF_CLI_SEARCH_OPTS                                                                      \
+    {"budget", "N", "plans proposed by random/local/nsga2 (default 2000)", NULL},              \
+        {"seed", "S", "seed of the search (default 1)", NULL},                                  \
+        {"threads", "T", "threads (default: all cores or OMP_NUM_THREADS; results do not "      \
+                         "depend on it)",                                                       \
+         NULL},                                                                                 \
+        {"population", "K", "local search top-K and NSGA-II population (default 10)", NULL}
+
+typedef struct lf_cli_search_values {
+    int64_t budget, seed, threads, population, k, seeds;
+} lf_cli_search_values;
+
+/* Parses the search options the command offers (absent ones: the defaults).
+ * Returns 0 or LF_EXIT_USAGE after printing the error. */
+int lf_cli_search_opts(const lf_cli_command *cmd, lf_cli_search_values *v);
+/* One search option with the table's range and a default of the caller's
+ * (the sweep grid's defaults come from its grid file). */
+int lf_cli_search_opt(const lf_cli_command *cmd, const char *name, int64_t def, int64_t *out);
+/* Copies budget, seed, threads, population and k into a planner config. */
+void lf_cli_search_apply(const lf_cli_search_values *v, lf_planner_config *pc);
+
 typedef struct lf_cli_session {
     const char *model_name;
     lf_graph *graph;
@@ -90,6 +143,34 @@ typedef struct lf_cli_session {
  * an exit status after printing the error. */
 int lf_cli_session_open(lf_cli_session *s, const lf_cli_command *cmd);
 void lf_cli_session_close(lf_cli_session *s);
+
+/* The model source from the shared options (--model or --onnx, with
+ * --input-size, --batch, --input-shape, --no-rewrite where the command has
+ * them): parsed here once for every command. Returns 0 or an exit status. */
+int lf_cli_model_source(const lf_cli_command *cmd, lf_model_source *src);
+
+/* Loads a source (lf_model_source_load); a bad combination of options is a
+ * usage error. rep may be NULL. Returns 0 or an exit status after printing
+ * the error. */
+int lf_cli_load_graph(const lf_cli_command *cmd, const lf_model_source *src, lf_graph **g,
+                      lf_onnx_report **rep);
+
+/* Commands that run several networks take a list of built-in names or one
+ * --onnx FILE (LF_CLI_ONNX_OPTS) in its place: loads the list item `name`
+ * (the file when --onnx is given). Returns 0 or an exit status. */
+int lf_cli_load_listed(const lf_cli_command *cmd, const char *name, lf_graph **g);
+
+/* The progress bar on standard error (a terminal only), drawn from the
+ * library's progress reports: pass lf_cli_progress_report as the
+ * lf_progress_fn and the lf_cli_progress as its user pointer; the bar starts
+ * at the first report, lf_cli_progress_end clears it. */
+typedef struct lf_cli_progress {
+    lf_progress bar;
+    int started;
+} lf_cli_progress;
+void lf_cli_progress_report(void *user, const char *stage, int64_t done, int64_t total,
+                            const char *note);
+void lf_cli_progress_end(lf_cli_progress *p);
 
 /* Imports the ONNX model at path with the command's --input-shape and
  * --no-rewrite options; rep may be NULL. Returns 0 or an exit status after
@@ -108,21 +189,6 @@ lf_status lf_cli_parse_ops(const lf_graph *g, const char *list, lf_bitset *out);
 
 /* Formats bytes for tables: "1,478,656". */
 void lf_cli_commas(int64_t v, char *buf, size_t len);
-
-/* An edge proposer chosen by name, with whatever it needs kept alive (the
- * library's lf_named_proposer). NULL paths mean the weights shipped in
- * explain/weights/ for the cost model's scheme. */
-typedef lf_named_proposer lf_cli_proposer;
-
-lf_status lf_cli_proposer_open(lf_cli_proposer *cp, const char *name, lf_cost_model *cm,
-                               const char *gnn_path, const char *pg_path, const char *rg_path);
-void lf_cli_proposer_close(lf_cli_proposer *cp);
-
-/* Builds the splitter named by --split (NULL for the random split, the
- * default): the tree splitter around proposer p with edge budget k. Returns
- * 0 or an exit status after printing the error. */
-int lf_cli_make_splitter(const lf_cli_command *cmd, const char *split, const lf_proposer *p,
-                         int32_t k, int measure_gap, lf_splitter **out);
 
 int lf_cmd_models(int argc, char **argv);
 int lf_cmd_info(int argc, char **argv);

@@ -9,6 +9,7 @@
 
 #include "models/registry.h"
 #include "planner/cli/cli.h"
+#include "planner/registry.h"
 #include "planner/cli/exact_opts.h"
 #include "planner/exact/curve.h"
 #include "planner/plan.h"
@@ -92,7 +93,7 @@ int lf_cmd_bench_exact(int argc, char **argv)
     if (nm < 0 || ns < 0)
         return LF_EXIT_USAGE;
     for (int i = 0; i < ns; i++)
-        if (strcmp(schemes[i], "lbdf") != 0 && strcmp(schemes[i], "brr") != 0)
+        if (!lf_name_known(LF_NAMES_SCHEME, schemes[i]))
             return lf_cli_usage_error(&cmd, "unknown scheme '%s' (use lbdf or brr)", schemes[i]);
     for (int i = 0; i < nm; i++) {
         int known = 0;

@@ -19,9 +19,8 @@
 
 #include "models/registry.h"
 #include "planner/cli/cli.h"
+#include "planner/registry.h"
 #include "planner/util/progress.h"
-#include "search/partition/search.h"
-#include "splitter/tree.h"
 
 #define LF__BT_MAX 16
 #define LF__BT_MAX_REPEAT 15
@@ -82,33 +81,26 @@ static lf_status lf__bt_run(const lf__bt_case *c, int32_t threads, double *wall,
     lf_status st = lf_cost_model_create(&cm, c->g, &hw, c->scheme);
     if (st != LF_OK)
         return st;
-    lf_cli_proposer cp = {0};
-    lf_splitter *sp = NULL;
+    lf_planner_config pc;
+    lf_planner_config_default(&pc);
+    pc.search = c->search;
+    pc.budget = c->budget;
+    pc.seed = c->seed;
+    pc.threads = threads;
     if (strcmp(c->split, "random") != 0) {
-        st = lf_cli_proposer_open(&cp, c->split + 5, cm, NULL, NULL, NULL);
-        if (st == LF_OK)
-            st = lf_splitter_tree_create(&sp, cp.proposer, 3, NULL);
+        pc.split = "tree";
+        pc.proposer = c->split + 5;
     }
-    lf_search_result res;
-    memset(&res, 0, sizeof res);
+    lf_planned res;
+    st = lf_plan_network(cm, &pc, &res);
     if (st == LF_OK) {
-        lf_search_config cfg;
-        lf_search_config_default(&cfg);
-        cfg.algorithm = c->search;
-        cfg.budget = c->budget;
-        cfg.seed = c->seed;
-        cfg.threads = threads;
-        cfg.quiet = 1;
-        cfg.splitter = sp;
-        st = lf_search_run(cm, &cfg, &res);
-        *wall = res.wall_s;
+        const lf_search_result *sr = &res.search_result;
+        *wall = sr->wall_s;
         *dram = res.metrics.dram_fusable;
-        *par = res.batches ? 100 * res.parallel_batches / res.batches : 0;
-        *redundant = res.redundant;
+        *par = sr->batches ? 100 * sr->parallel_batches / sr->batches : 0;
+        *redundant = sr->redundant;
     }
-    lf_search_result_destroy(&res);
-    lf_splitter_free(sp);
-    lf_cli_proposer_close(&cp);
+    lf_planned_destroy(&res);
     lf_cost_model_free(cm);
     return st;
 }
@@ -183,8 +175,8 @@ int lf_cmd_bench_threads(int argc, char **argv)
     if (rc)
         return rc == 1 ? LF_EXIT_OK : rc;
     int64_t budget, seed, threads, repeat;
-    if ((rc = lf_cli_int(&cmd, "budget", 2000, 1, 100000000, &budget)) ||
-        (rc = lf_cli_int(&cmd, "seed", 1, 0, INT64_MAX, &seed)) ||
+    if ((rc = lf_cli_search_opt(&cmd, "budget", LF_CLI_DEFAULT_BUDGET, &budget)) ||
+        (rc = lf_cli_search_opt(&cmd, "seed", 1, &seed)) ||
         (rc = lf_cli_int(&cmd, "threads", 2, 2, 1024, &threads)) ||
         (rc = lf_cli_int(&cmd, "repeat", 3, 1, LF__BT_MAX_REPEAT, &repeat)))
         return rc;
@@ -194,7 +186,7 @@ int lf_cmd_bench_threads(int argc, char **argv)
     if (strcmp(when, "both") != 0 && strcmp(when, "off") != 0 && strcmp(when, "on") != 0)
         return lf_cli_usage_error(&cmd, "unknown --co-runner '%s' (use both, off or on)", when);
     const char *scheme = lf_cli_get(&cmd, "scheme") ? lf_cli_get(&cmd, "scheme") : "lbdf";
-    if (strcmp(scheme, "lbdf") != 0 && strcmp(scheme, "brr") != 0)
+    if (!lf_name_known(LF_NAMES_SCHEME, scheme))
         return lf_cli_usage_error(&cmd, "unknown --scheme '%s' (use lbdf or brr)", scheme);
     int64_t def_beta;
     if (lf_hw_parse_size(lf_cli_get(&cmd, "buffer") ? lf_cli_get(&cmd, "buffer") : "256KB",

@@ -13,16 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/registry.h"
 #include "planner/cli/cli.h"
 #include "planner/cli/compare.h"
-#include "planner/exact/exact.h"
-#include "planner/plan.h"
+#include "planner/registry.h"
 #include "planner/util/fileio.h"
 #include "planner/util/pool.h"
-#include "planner/util/progress.h"
-#include "search/partition/search.h"
-#include "splitter/tree.h"
 
 #define LF_CMP_MAX_ITEMS 16
 
@@ -55,7 +50,8 @@ typedef struct lf__cmp_args {
     const lf_hw *hw;
 } lf__cmp_args;
 
-/* One search with one splitter and one seed; fills column s of row r. */
+/* One search with one splitter and one seed (lf_plan_network); fills
+ * column s of row r. */
 static lf_status lf__run_one(const lf__cmp_args *a, lf_cmp_table *t, int32_t r, int32_t s,
                              const lf_graph *g, lf_cost_model *shared)
 {
@@ -64,49 +60,38 @@ static lf_status lf__run_one(const lf__cmp_args *a, lf_cmp_table *t, int32_t r, 
     lf_status st = LF_OK;
     if (a->fresh_memo && (st = lf_cost_model_create(&cm, g, a->hw, t->scheme)) != LF_OK)
         return st;
-    lf_cli_proposer cp = {0};
-    lf_splitter *sp = NULL;
+    lf_planner_config pc;
+    lf_planner_config_default(&pc);
+    pc.search = row->search;
+    pc.budget = a->budget;
+    pc.seed = t->seeds[s];
+    pc.threads = (int32_t)a->threads;
+    pc.population = (int32_t)a->population;
+    pc.trace = 1;
+    pc.k = (int32_t)a->k;
+    pc.split_gap = a->split_gap;
     if (strcmp(row->proposer, "none") != 0) {
-        lf_tree_options topt;
-        lf_tree_options_default(&topt);
-        st = lf_cli_proposer_open(&cp, row->proposer, cm, NULL, NULL, NULL);
-        if (st == LF_OK)
-            st = lf_splitter_tree_create(&sp, cp.proposer, (int32_t)a->k, &topt);
+        pc.split = "tree";
+        pc.proposer = row->proposer;
     }
-    lf_search_config cfg;
-    lf_search_config_default(&cfg);
-    cfg.algorithm = row->search;
-    cfg.budget = a->budget;
-    cfg.seed = t->seeds[s];
-    cfg.threads = (int32_t)a->threads;
-    cfg.population = (int32_t)a->population;
-    cfg.quiet = 1;
-    cfg.trace = 1;
-    cfg.splitter = sp;
-    lf_search_result res;
-    memset(&res, 0, sizeof res);
-    if (st == LF_OK)
-        st = lf_search_run(cm, &cfg, &res);
+    lf_planned res;
+    st = lf_plan_network(cm, &pc, &res);
     if (st == LF_OK) {
         row->dram[s] = res.metrics.dram_fusable;
         row->dram_all[s] = res.metrics.dram_all;
         row->mbu[s] = res.metrics.mbu;
         row->groups[s] = res.metrics.n_groups;
-        row->wall[s] = res.wall_s;
-        row->invalid[s] = res.invalid_groups;
+        row->wall[s] = res.search_result.wall_s;
+        row->invalid[s] = res.search_result.invalid_groups;
         for (int32_t p = 0; p < t->n_points; p++)
-            row->curve[(int64_t)s * t->n_points + p] = (double)res.trace[t->points[p] - 1];
-        lf_tree_stats ts;
-        if (sp && a->split_gap)
-            st = lf_splitter_tree_measure_gaps(sp, cm);
-        if (st == LF_OK && sp && lf_splitter_tree_stats(sp, &ts) == LF_OK) {
-            row->rectify[s] = ts.groups > 0 ? ts.rectify_rate : NAN;
-            row->split_gap[s] = ts.gap_groups > 0 ? ts.mean_gap : NAN;
+            row->curve[(int64_t)s * t->n_points + p] =
+                (double)res.search_result.trace[t->points[p] - 1];
+        if (res.have_tree_stats) {
+            row->rectify[s] = res.tree_stats.groups > 0 ? res.tree_stats.rectify_rate : NAN;
+            row->split_gap[s] = res.tree_stats.gap_groups > 0 ? res.tree_stats.mean_gap : NAN;
         }
     }
-    lf_search_result_destroy(&res);
-    lf_splitter_free(sp);
-    lf_cli_proposer_close(&cp);
+    lf_planned_destroy(&res);
     if (cm != shared)
         lf_cost_model_free(cm);
     return st;
@@ -114,23 +99,21 @@ static lf_status lf__run_one(const lf__cmp_args *a, lf_cmp_table *t, int32_t r, 
 
 static lf_status lf__run_exact(lf_cmp_table *t, lf_cost_model *cm)
 {
-    lf_plan p;
-    lf_plan_metrics m;
-    double t0 = lf_now_seconds();
-    lf_status st = lf_exact_plan(cm, NULL, &p, NULL);
-    t->exact_wall = lf_now_seconds() - t0;
-    if (st != LF_OK)
-        return st;
-    st = lf_plan_metrics_compute(&p, cm, &m);
-    lf_plan_destroy(&p);
-    if (st != LF_OK)
-        return st;
-    t->has_exact = 1;
-    t->exact_dram = m.dram_fusable;
-    t->exact_dram_all = m.dram_all;
-    t->exact_mbu = m.mbu;
-    t->exact_groups = m.n_groups;
-    return LF_OK;
+    lf_planner_config pc;
+    lf_planner_config_default(&pc);
+    pc.search = "exact";
+    lf_planned r;
+    lf_status st = lf_plan_network(cm, &pc, &r);
+    t->exact_wall = r.wall_s;
+    if (st == LF_OK) {
+        t->has_exact = 1;
+        t->exact_dram = r.metrics.dram_fusable;
+        t->exact_dram_all = r.metrics.dram_all;
+        t->exact_mbu = r.metrics.mbu;
+        t->exact_groups = r.metrics.n_groups;
+    }
+    lf_planned_destroy(&r);
+    return st;
 }
 
 /* Fills one table: every (search, proposer) pair over every seed, then the
@@ -182,6 +165,7 @@ int lf_cmd_compare(int argc, char **argv)
 {
     lf_cli_opt opts[] = {
         {"model", "LIST", "networks, comma-separated (default mobilenet_v2)", NULL},
+        LF_CLI_ONNX_OPTS,
         {"scheme", "LIST", "cost models: lbdf, brr or lbdf,brr (default lbdf)", NULL},
         {"buffer", "LIST", "on-chip buffer sizes, e.g. 128KB or 128KB,256KB (default: the hardware's)", NULL},
         {"hw", "FILE", "hardware description XML (default: built-in 256 KB accelerator)", NULL},
@@ -209,7 +193,7 @@ int lf_cmd_compare(int argc, char **argv)
     };
     lf_cli_command cmd = {
         "compare", "Compare searches and explainer-guided splitters over seeds, with the optimum.",
-        "compare [--model LIST] [--scheme LIST] [--buffer LIST] [--search LIST] [--proposer LIST] "
+        "compare [--model LIST | --onnx FILE] [--scheme LIST] [--buffer LIST] [--search LIST] [--proposer LIST] "
         "[--budget N] [--seeds K] [--format md|csv|json] [--curves PREFIX]",
         "Runs every search with every splitter at the same budget on each seed and prints, per\n"
         "network, scheme and buffer, one table: DRAM over fusable ops (MB; mean and standard\n"
@@ -224,13 +208,15 @@ int lf_cmd_compare(int argc, char **argv)
         return rc == 1 ? LF_EXIT_OK : rc;
     lf__cmp_args a;
     memset(&a, 0, sizeof a);
-    if ((rc = lf_cli_int(&cmd, "budget", 2000, 1, 100000000, &a.budget)) ||
-        (rc = lf_cli_int(&cmd, "seeds", 3, 1, 1000, &a.seeds)) ||
-        (rc = lf_cli_int(&cmd, "seed", 1, 0, INT64_MAX / 2, &a.seed)) ||
-        (rc = lf_cli_int(&cmd, "k", 3, 0, 1000000, &a.k)) ||
-        (rc = lf_cli_int(&cmd, "population", 10, 1, 100000, &a.population)) ||
-        (rc = lf_cli_int(&cmd, "threads", 0, 0, 1024, &a.threads)))
+    lf_cli_search_values sv;
+    if ((rc = lf_cli_search_opts(&cmd, &sv)))
         return rc;
+    a.budget = sv.budget;
+    a.seeds = sv.seeds;
+    a.seed = sv.seed;
+    a.k = sv.k;
+    a.population = sv.population;
+    a.threads = sv.threads;
     a.threads = lf_pool_default_threads((int32_t)a.threads); /* printed in the report */
     a.exact = !lf_cli_get(&cmd, "no-exact");
     a.split_gap = lf_cli_get(&cmd, "split-gap") != NULL;
@@ -255,15 +241,20 @@ int lf_cmd_compare(int argc, char **argv)
     }
 
     char models_buf[1024], schemes_buf[64], buffers_buf[256], searches_buf[256], proposers_buf[256];
-    const char *v;
-    snprintf(models_buf, sizeof models_buf, "%s", (v = lf_cli_get(&cmd, "model")) ? v : "mobilenet_v2");
+    const char *v, *onnx = lf_cli_get(&cmd, "onnx");
+    if (onnx && lf_cli_get(&cmd, "model"))
+        return lf_cli_usage_error(&cmd, "give either --model or --onnx, not both");
+    snprintf(models_buf, sizeof models_buf, "%s",
+             onnx ? "" : (v = lf_cli_get(&cmd, "model")) ? v : "mobilenet_v2");
     snprintf(schemes_buf, sizeof schemes_buf, "%s", (v = lf_cli_get(&cmd, "scheme")) ? v : "lbdf");
     snprintf(buffers_buf, sizeof buffers_buf, "%s", (v = lf_cli_get(&cmd, "buffer")) ? v : "");
     snprintf(searches_buf, sizeof searches_buf, "%s", (v = lf_cli_get(&cmd, "search")) ? v : "ls,rs,nsga2");
     snprintf(proposers_buf, sizeof proposers_buf, "%s",
              (v = lf_cli_get(&cmd, "proposer")) ? v : "none,gnne,pg,rg");
     char *models[LF_CMP_MAX_ITEMS], *schemes[4], *buffers[LF_CMP_MAX_ITEMS], *searches[8], *proposers[12];
-    int nm = lf_cli_split_list(models_buf, models, LF_CMP_MAX_ITEMS);
+    int nm = onnx ? 1 : lf_cli_split_list(models_buf, models, LF_CMP_MAX_ITEMS);
+    if (onnx)
+        models[0] = (char *)onnx;
     int ns = lf_cli_split_list(schemes_buf, schemes, 4);
     int nb = lf_cli_split_list(buffers_buf, buffers, LF_CMP_MAX_ITEMS);
     a.n_searches = lf_cli_split_list(searches_buf, searches, 8);
@@ -276,7 +267,7 @@ int lf_cmd_compare(int argc, char **argv)
     a.searches = searches;
     a.proposers = proposers;
     for (int i = 0; i < ns; i++)
-        if (strcmp(schemes[i], "lbdf") && strcmp(schemes[i], "brr"))
+        if (!lf_name_known(LF_NAMES_SCHEME, schemes[i]))
             return lf_cli_usage_error(&cmd, "unknown scheme '%s' (use lbdf or brr)", schemes[i]);
     for (int i = 0; i < a.n_searches; i++)
         if (!lf__search_name(searches[i]))
@@ -310,11 +301,12 @@ int lf_cmd_compare(int argc, char **argv)
     }
     for (int64_t s = 0; s < a.seeds; s++)
         seeds[s] = (uint64_t)(a.seed + s);
-    for (int i = 0; i < nm; i++)
-        if ((st = lf_model_build(models[i], NULL, &graphs[i])) != LF_OK) {
-            rc = lf_cli_fail(st);
+    for (int i = 0; i < nm; i++) {
+        if ((rc = lf_cli_load_listed(&cmd, models[i], &graphs[i])))
             goto done;
-        }
+        if (onnx)
+            models[i] = (char *)graphs[i]->name; /* the tables name the network, not the path */
+    }
     a.curves = o.curves != NULL;
     int32_t ti = 0;
     for (int mi = 0; mi < nm && rc == LF_EXIT_OK; mi++)

@@ -7,6 +7,7 @@
 
 #include "explain/dataset.h"
 #include "planner/cli/cli.h"
+#include "planner/registry.h"
 #include "planner/util/progress.h"
 
 static int lf__parse_scale(const lf_cli_command *cmd, const char *s, double *out)
@@ -29,15 +30,18 @@ int lf_cmd_dataset(int argc, char **argv)
         {"max-nodes", "N", "largest group kept, in ops (default 100)", NULL},
         {"threads", "T", "threads (networks are sampled in parallel; default: all)", NULL},
         {"output", "FILE", "(or -o) dataset file to write (required)", NULL},
+        LF_CLI_ONNX_OPTS,
+        {"groups", "N", "with --onnx: distinct groups to sample from it (default 1000)", NULL},
     };
     lf_cli_command cmd = {
         "dataset", "Build the fusion-group dataset for the validity GNN.",
-        "dataset --scheme lbdf|brr [--seed S] [--scale F] [--max-nodes N] -o FILE",
+        "dataset --scheme lbdf|brr [--seed S] [--scale F] [--max-nodes N] [--onnx FILE --groups N] "
+        "-o FILE",
         "Samples connected, convex fusion groups by random search on the networks of the "
         "paper's Table I,\nlabels each at 128, 256, 512, 1024 and 2048 KB (valid = F_beta < "
         "beta), removes duplicates and\nsplits 80/10/10. Under BRR the squeeze-and-excite "
-        "networks (MobileNetV3, EfficientNet) are skipped.\nPrints the valid fraction per "
-        "network and buffer size.",
+        "networks (MobileNetV3, EfficientNet) are skipped.\nWith --onnx, samples --groups groups "
+        "of that network instead. Prints the valid fraction per\nnetwork and buffer size.",
         opts, (int)(sizeof opts / sizeof opts[0])};
     int rc = lf_cli_parse(&cmd, argc, argv);
     if (rc)
@@ -46,7 +50,7 @@ int lf_cmd_dataset(int argc, char **argv)
     const char *output = lf_cli_get(&cmd, "output");
     if (!scheme)
         return lf_cli_usage_error(&cmd, "--scheme is required (lbdf or brr)");
-    if (strcmp(scheme, "lbdf") != 0 && strcmp(scheme, "brr") != 0)
+    if (!lf_name_known(LF_NAMES_SCHEME, scheme))
         return lf_cli_usage_error(&cmd, "--scheme must be lbdf or brr, not '%s'", scheme);
     if (!output)
         return lf_cli_usage_error(&cmd, "-o FILE is required");
@@ -60,8 +64,21 @@ int lf_cmd_dataset(int argc, char **argv)
         (rc = lf__parse_scale(&cmd, lf_cli_get(&cmd, "scale"), &scale)))
         return rc;
 
+    const char *onnx = lf_cli_get(&cmd, "onnx");
+    int64_t groups;
+    if ((rc = lf_cli_int(&cmd, "groups", 1000, 1, 1000000, &groups)))
+        return rc;
+    if (lf_cli_get(&cmd, "groups") && !onnx)
+        return lf_cli_usage_error(&cmd, "--groups applies to --onnx networks");
+    lf_graph *g = NULL;
+    if (onnx && (rc = lf_cli_load_listed(&cmd, onnx, &g)))
+        return rc;
     lf_ds_config cfg;
     lf_ds_config_default(&cfg);
+    if (g) {
+        cfg.graph = g;
+        cfg.groups = (int32_t)groups;
+    }
     cfg.scheme = scheme;
     cfg.seed = (uint64_t)seed;
     cfg.scale = scale;
@@ -73,6 +90,7 @@ int lf_cmd_dataset(int argc, char **argv)
     lf_status st = lf_dataset_build(&ds, &cfg);
     if (st == LF_OK)
         st = lf_dataset_save(&ds, output);
+    lf_graph_free(g);
     if (st != LF_OK) {
         lf_dataset_destroy(&ds);
         return lf_cli_fail(st);

@@ -1,18 +1,12 @@
-/* fusionplan plan: partition a network into fusion groups. */
+/* fusionplan plan: partition a network into fusion groups — a thin wrapper
+ * over the library pipeline (lf_plan_network): options in, figures out. */
 #include <stdio.h>
 #include <string.h>
 
 #include "planner/cli/cli.h"
 #include "planner/cli/exact_opts.h"
-#include "planner/exact/exact.h"
-#include "planner/io/plan_export.h"
-#include "planner/plan.h"
+#include "planner/registry.h"
 #include "planner/util/fileio.h"
-#include "planner/util/progress.h"
-#include "search/partition/search.h"
-#include "search/partition/simple.h"
-#include "splitter/exact_split.h"
-#include "splitter/tree.h"
 
 static void lf__print_groups(const lf_plan *p, lf_cost_model *cm)
 {
@@ -45,36 +39,27 @@ static void lf__print_groups(const lf_plan *p, lf_cost_model *cm)
     lf_bitset_destroy(&s);
 }
 
-/* Runs the planner named by --search; fills the plan and the search figures. */
-static lf_status lf__run_search(const lf_cli_command *cmd, lf_cost_model *cm, const char *search,
-                                const int64_t *knobs, const lf_splitter *splitter,
-                                const lf_exact_config *ec, lf_plan *plan, lf_search_result *res,
-                                lf_exact_stats *es)
+/* The summary line's search figures: plans, invalid groups, splits, memo
+ * hits and the splitter's own. */
+static void lf__print_search(const lf_planned *r)
 {
-    memset(res, 0, sizeof *res);
-    memset(es, 0, sizeof *es);
-    if (strcmp(search, "layer") == 0)
-        return lf_plan_layer(cm, plan);
-    if (strcmp(search, "greedy") == 0)
-        return lf_plan_greedy(cm, plan);
-    if (strcmp(search, "exact") == 0)
-        return lf_exact_plan(cm, ec, plan, es);
-    lf_search_config cfg;
-    lf_search_config_default(&cfg);
-    cfg.algorithm = search;
-    cfg.budget = knobs[0];
-    cfg.seed = (uint64_t)knobs[1];
-    cfg.threads = (int32_t)knobs[2];
-    cfg.population = (int32_t)knobs[3];
-    cfg.quiet = lf_cli_get(cmd, "no-progress") != NULL;
-    cfg.splitter = splitter;
-    const char *obj = lf_cli_get(cmd, "objectives");
-    if (obj)
-        cfg.objectives = strcmp(obj, "dram") == 0 ? 1 : 3;
-    lf_status st = lf_search_run(cm, &cfg, res);
-    if (st == LF_OK)
-        st = lf_plan_copy(plan, &res->best);
-    return st;
+    const lf_search_result *res = &r->search_result;
+    int64_t lookups = res->cache_hits + res->cache_misses;
+    printf("; %lld plans proposed, %lld invalid groups met, %lld splits, memo hits %.1f%%",
+           (long long)res->plans_proposed, (long long)res->invalid_groups, (long long)res->splits,
+           lookups ? 100.0 * (double)res->cache_hits / (double)lookups : 0.0);
+    if (r->have_tree_stats) {
+        const lf_tree_stats *ts = &r->tree_stats;
+        printf("; %s: %lld distinct invalid groups, rectify rate %.1f%%, rectified without "
+               "fallback %lld",
+               r->split_name, (long long)ts->groups, 100.0 * ts->rectify_rate,
+               (long long)ts->tree_success);
+        if (ts->gap_groups > 0)
+            printf(", mean split gap %.3f", ts->mean_gap);
+        printf(", %.3f s in the splitter (wall)", ts->split_s);
+    } else {
+        printf("; %s split, %.3f s in the splitter (wall)", r->split_name, res->split_s);
+    }
 }
 
 int lf_cmd_plan(int argc, char **argv)
@@ -82,10 +67,7 @@ int lf_cmd_plan(int argc, char **argv)
     lf_cli_opt opts[] = {
         LF_CLI_MODEL_OPTS,
         {"search", "NAME", "greedy (default), layer, random, local, nsga2 or exact", NULL},
-        {"budget", "N", "plans proposed by random/local/nsga2 (default 2000)", NULL},
-        {"seed", "S", "seed of the search (default 1)", NULL},
-        {"threads", "T", "threads (default: all cores or OMP_NUM_THREADS; results do not depend on it)", NULL},
-        {"population", "K", "local search top-K and NSGA-II population (default 10)", NULL},
+        LF_CLI_SEARCH_OPTS,
         {"objectives", "LIST", "nsga2: dram,groups (default, the paper's) or dram", NULL},
         {"split", "NAME", "repair of invalid groups: random (default, the paper's baseline), tree, "
                           "or exact (each group's optimal split where it takes at most 1,000,000 "
@@ -121,52 +103,34 @@ int lf_cmd_plan(int argc, char **argv)
     int rc = lf_cli_parse(&cmd, argc, argv);
     if (rc)
         return rc == 1 ? LF_EXIT_OK : rc;
-    const char *search = lf_cli_get(&cmd, "search");
-    if (!search)
-        search = "greedy";
-    const char *known[] = {"greedy", "layer", "random", "local", "nsga2", "exact"};
-    int ok = 0, heuristic = 0;
-    for (int i = 0; i < 6; i++)
-        if (strcmp(search, known[i]) == 0) {
-            ok = 1;
-            heuristic = i >= 2 && i <= 4;
-        }
-    if (!ok)
-        return lf_cli_usage_error(&cmd, "unknown --search '%s' (use greedy, layer, random, local, "
-                                        "nsga2 or exact)",
-                                  search);
-    int64_t knobs[5];
-    if ((rc = lf_cli_int(&cmd, "budget", 2000, 1, 100000000, &knobs[0])) ||
-        (rc = lf_cli_int(&cmd, "seed", 1, 0, INT64_MAX, &knobs[1])) ||
-        (rc = lf_cli_int(&cmd, "threads", 0, 0, 1024, &knobs[2])) ||
-        (rc = lf_cli_int(&cmd, "population", 10, 2, 100000, &knobs[3])) ||
-        (rc = lf_cli_int(&cmd, "k", 3, 0, 1000000, &knobs[4])))
+    static const lf_cli_rule rules[] = {
+        {"split", "search", "greedy", LF_NAMES_HEURISTIC, NULL,
+         "--split applies to --search random, local or nsga2"},
+        {"proposer", "split", NULL, -1, "tree", "--proposer needs --split tree"},
+        {"split-gap", "split", NULL, -1, "tree", "--split-gap needs --split tree"},
+        {"format", "output", NULL, -1, NULL, "--format needs --output FILE"},
+        {"pareto", "search", "greedy", -1, "nsga2", "--pareto needs --search nsga2"},
+        {"objectives", "search", "greedy", -1, "nsga2", "--objectives needs --search nsga2"},
+    };
+    lf_planner_config pc;
+    lf_planner_config_default(&pc);
+    const char *search, *split, *format, *proposer;
+    lf_cli_search_values sv;
+    if ((rc = lf_cli_name(&cmd, "search", LF_NAMES_SEARCH, pc.search, &search)) ||
+        (rc = lf_cli_search_opts(&cmd, &sv)) || (rc = lf_cli_exact_config(&cmd, &pc.exact)) ||
+        (rc = lf_cli_check_rules(&cmd, rules, (int)(sizeof rules / sizeof rules[0]))) ||
+        (rc = lf_cli_name(&cmd, "split", LF_NAMES_SPLIT, pc.split, &split)) ||
+        (rc = lf_cli_name(&cmd, "proposer", LF_NAMES_PROPOSER, pc.proposer, &proposer)) ||
+        (rc = lf_cli_name(&cmd, "format", LF_NAMES_EXPORTER, NULL, &format)))
         return rc;
-    lf_exact_config ec;
-    if ((rc = lf_cli_exact_config(&cmd, &ec)))
-        return rc;
+    lf_cli_search_apply(&sv, &pc);
+    pc.search = search;
+    int heuristic = lf_name_known(LF_NAMES_HEURISTIC, search);
     if (lf_cli_exact_opts_given(&cmd) && strcmp(search, "exact") != 0 &&
         !lf_cli_get(&cmd, "compare-exact"))
         return lf_cli_usage_error(&cmd, "--time-limit, --memory-limit and --max-candidates apply "
                                         "to --search exact or --compare-exact");
-    const char *split = lf_cli_get(&cmd, "split");
-    const char *pname = lf_cli_get(&cmd, "proposer");
-    if (split && !heuristic)
-        return lf_cli_usage_error(&cmd, "--split applies to --search random, local or nsga2");
-    if (split && strcmp(split, "random") != 0 && strcmp(split, "tree") != 0 &&
-        strcmp(split, "exact") != 0)
-        return lf_cli_usage_error(&cmd, "unknown --split '%s' (use random, tree or exact)", split);
-    int tree = split && strcmp(split, "tree") == 0;
-    if (pname && !tree)
-        return lf_cli_usage_error(&cmd, "--proposer needs --split tree");
-    if (lf_cli_get(&cmd, "split-gap") && !tree)
-        return lf_cli_usage_error(&cmd, "--split-gap needs --split tree");
-    const char *format = lf_cli_get(&cmd, "format");
-    if (format && strcmp(format, "json") != 0 && strcmp(format, "dot") != 0)
-        return lf_cli_usage_error(&cmd, "unknown --format '%s' (use json or dot)", format);
     const char *output = lf_cli_get(&cmd, "output");
-    if (format && !output)
-        return lf_cli_usage_error(&cmd, "--format needs --output FILE");
     if (output && !format) {
         const char *dot = strrchr(output, '.');
         if (!dot || (strcmp(dot, ".json") != 0 && strcmp(dot, ".dot") != 0))
@@ -175,104 +139,62 @@ int lf_cmd_plan(int argc, char **argv)
                                       output);
     }
     const char *pareto = lf_cli_get(&cmd, "pareto");
-    if (pareto && strcmp(search, "nsga2") != 0)
-        return lf_cli_usage_error(&cmd, "--pareto needs --search nsga2");
     const char *objectives = lf_cli_get(&cmd, "objectives");
-    if (objectives && strcmp(search, "nsga2") != 0)
-        return lf_cli_usage_error(&cmd, "--objectives needs --search nsga2");
     if (objectives && strcmp(objectives, "dram") != 0 && strcmp(objectives, "dram,groups") != 0)
         return lf_cli_usage_error(&cmd, "unknown --objectives '%s' (use dram,groups or dram)",
                                   objectives);
+    pc.objectives = objectives && strcmp(objectives, "dram") == 0 ? 1 : 3;
     const char *outputs[2] = {output, pareto};
     if ((rc = lf_cli_check_outputs(outputs, 2)))
         return rc;
+    pc.split = split;
+    pc.proposer = proposer;
+    pc.gnn_weights = lf_cli_get(&cmd, "gnn-weights");
+    pc.pg_weights = lf_cli_get(&cmd, "pg-weights");
+    pc.rg_weights = lf_cli_get(&cmd, "rg-weights");
+    pc.split_gap = lf_cli_get(&cmd, "split-gap") != NULL;
+    pc.compare_exact = lf_cli_get(&cmd, "compare-exact") != NULL;
+    lf_cli_progress bar = {0};
+    if (!lf_cli_get(&cmd, "no-progress")) {
+        pc.progress = lf_cli_progress_report;
+        pc.progress_user = &bar;
+    }
     lf_cli_session s;
     if ((rc = lf_cli_session_open(&s, &cmd)))
         return rc;
-    lf_cli_proposer cp = {0};
-    lf_splitter *splitter = NULL;
-    if (split && strcmp(split, "exact") == 0) {
-        lf_status xs = lf_splitter_exact_create(&splitter, LF_EXACT_SPLIT_DEFAULT_CANDIDATES);
-        if (xs != LF_OK) {
-            lf_cli_session_close(&s);
-            return lf_cli_fail(xs);
-        }
-    }
-    if (tree) {
-        lf_status ps = lf_cli_proposer_open(&cp, pname ? pname : "all", s.cm,
-                                            lf_cli_get(&cmd, "gnn-weights"),
-                                            lf_cli_get(&cmd, "pg-weights"),
-                                            lf_cli_get(&cmd, "rg-weights"));
-        if (ps != LF_OK) {
-            lf_cli_session_close(&s);
-            return lf_cli_fail(ps);
-        }
-        if ((rc = lf_cli_make_splitter(&cmd, split, cp.proposer, (int32_t)knobs[4], 0,
-                                       &splitter))) {
-            lf_cli_proposer_close(&cp);
-            lf_cli_session_close(&s);
-            return rc;
-        }
-    }
-    double t0 = lf_now_seconds();
-    lf_plan plan = {0}; /* destroying it is safe whether or not a planner filled it */
-    lf_search_result res;
-    lf_exact_stats es;
-    lf_status st = lf__run_search(&cmd, s.cm, search, knobs, splitter, &ec, &plan, &res, &es);
-    double wall = lf_now_seconds() - t0;
-    /* A measurement, not part of planning: after the clock stopped. */
-    if (st == LF_OK && splitter && lf_cli_get(&cmd, "split-gap"))
-        st = lf_splitter_tree_measure_gaps(splitter, s.cm);
-    lf_plan_metrics m;
-    if (st == LF_OK) {
-        lf_plan_canonicalize(&plan);
-        st = lf_plan_check(&plan, s.cm);
-        if (st == LF_OK)
-            st = lf_plan_metrics_compute(&plan, s.cm, &m);
-    }
-    int64_t exact_dram = -1;
-    if (st == LF_OK && strcmp(search, "exact") == 0)
-        exact_dram = m.dram_fusable; /* the plan is the optimum: no second run */
-    else if (st == LF_OK && lf_cli_get(&cmd, "compare-exact")) {
-        lf_plan opt;
-        lf_plan_metrics mo;
-        lf_status xs = lf_exact_plan(s.cm, &ec, &opt, NULL);
-        if (xs == LF_OK && lf_plan_metrics_compute(&opt, s.cm, &mo) == LF_OK)
-            exact_dram = mo.dram_fusable;
-        else
-            fprintf(stderr, "fusionplan: no exact optimum to compare with: %s\n", lf_last_error());
-        if (xs == LF_OK)
-            lf_plan_destroy(&opt);
-    }
+    lf_pipeline p;
+    memset(&p, 0, sizeof p);
+    p.graph = s.graph;
+    p.cm = s.cm;
+    p.model_name = s.model_name;
+    lf_status st = lf_plan_network(s.cm, &pc, &p.result);
+    lf_cli_progress_end(&bar);
+    const lf_planned *r = &p.result;
+    if (st == LF_OK && pc.compare_exact && r->exact_dram < 0)
+        fprintf(stderr, "fusionplan: no exact optimum to compare with: %s\n", r->exact_error);
     /* The plan and its Pareto front are written together or not at all. */
     lf_output_batch_begin();
-    for (int k = 0; k < 2 && st == LF_OK; k++) {
-        if (!outputs[k])
-            continue;
-        lf_plan_meta meta = {s.model_name, search, heuristic ? (uint64_t)knobs[1] : 0,
-                             heuristic ? knobs[0] : -1, k ? res.n_pareto : 0, k ? res.pareto : NULL};
-        st = lf_plan_save(outputs[k], k ? "json" : format, &plan, s.cm, &meta);
-    }
+    for (int k = 0; k < 2 && st == LF_OK; k++)
+        if (outputs[k])
+            st = lf_pipeline_save(&p, outputs[k], k ? "json" : format, k);
     if (st == LF_OK)
         st = lf_output_batch_commit();
     else
         lf_output_batch_abort();
     if (st != LF_OK) {
-        lf_plan_destroy(&plan);
-        lf_search_result_destroy(&res);
-        lf_splitter_free(splitter);
-        lf_cli_proposer_close(&cp);
+        lf_planned_destroy(&p.result);
         lf_cli_session_close(&s);
         return lf_cli_fail(st);
     }
+    const lf_plan_metrics m = r->metrics;
     char beta[32], fus[32], all[32], mbu[32], gap[48] = "";
     lf_hw_format_size(lf_cost_beta(s.cm), beta, sizeof beta);
     lf_cli_commas(m.dram_fusable, fus, sizeof fus);
     lf_cli_commas(m.dram_all, all, sizeof all);
     lf_cli_commas(m.mbu, mbu, sizeof mbu);
-    if (exact_dram > 0)
+    if (r->exact_dram > 0)
         snprintf(gap, sizeof gap, "; gap to optimum %.2f%%",
-                 100.0 * (double)(m.dram_fusable - exact_dram) / (double)exact_dram);
+                 100.0 * (double)(m.dram_fusable - r->exact_dram) / (double)r->exact_dram);
     printf("%s %s %s %s: DRAM %s B fusable ops (%.3f MB), %s B all ops; MBU %s B; %d groups, "
            "%d unfusable",
            s.model_name, beta, lf_cost_scheme_name(s.cm), search, fus, (double)m.dram_fusable / 1e6,
@@ -280,38 +202,19 @@ int lf_cmd_plan(int argc, char **argv)
     printf("; DRAM time %.3f ms", m.dram_time_s * 1e3);
     if (m.energy_j >= 0)
         printf(", energy %.3f mJ", m.energy_j * 1e3);
-    if (heuristic) {
-        int64_t lookups = res.cache_hits + res.cache_misses;
-        printf("; %lld plans proposed, %lld invalid groups met, %lld splits, memo hits %.1f%%",
-               (long long)res.plans_proposed, (long long)res.invalid_groups, (long long)res.splits,
-               lookups ? 100.0 * (double)res.cache_hits / (double)lookups : 0.0);
-        lf_tree_stats ts;
-        if (splitter && lf_splitter_tree_stats(splitter, &ts) == LF_OK) {
-            printf("; %s: %lld distinct invalid groups, rectify rate %.1f%%, rectified without "
-                   "fallback %lld",
-                   splitter->name, (long long)ts.groups, 100.0 * ts.rectify_rate,
-                   (long long)ts.tree_success);
-            if (ts.gap_groups > 0)
-                printf(", mean split gap %.3f", ts.mean_gap);
-            printf(", %.3f s in the splitter (wall)", ts.split_s);
-        } else {
-            printf("; %s split, %.3f s in the splitter (wall)", splitter ? splitter->name : "random",
-                   res.split_s);
-        }
-    }
-    if (es.states > 0)
-        printf("; %lld downsets, %lld candidate sets, %lld groups priced", (long long)es.states,
-               (long long)es.candidates, (long long)es.groups);
-    printf("%s; wall %.3f s\n", gap, wall);
+    if (heuristic)
+        lf__print_search(r);
+    const lf_exact_stats *es = &r->exact_stats;
+    if (es->states > 0)
+        printf("; %lld downsets, %lld candidate sets, %lld groups priced", (long long)es->states,
+               (long long)es->candidates, (long long)es->groups);
+    printf("%s; wall %.3f s\n", gap, r->wall_s);
     if (!lf_cli_get(&cmd, "quiet"))
-        lf__print_groups(&plan, s.cm);
+        lf__print_groups(&r->plan, s.cm);
     for (int k = 0; k < 2; k++)
         if (outputs[k])
             fprintf(stderr, "wrote %s\n", outputs[k]);
-    lf_plan_destroy(&plan);
-    lf_search_result_destroy(&res);
-    lf_splitter_free(splitter);
-    lf_cli_proposer_close(&cp);
+    lf_planned_destroy(&p.result);
     lf_cli_session_close(&s);
     return LF_EXIT_OK;
 }

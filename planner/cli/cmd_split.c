@@ -126,7 +126,7 @@ int lf_cmd_split(int argc, char **argv)
     const char *pname = lf_cli_get(&cmd, "proposer");
     int64_t k = 0, seed = 0;
     if ((rc = lf_cli_int(&cmd, "k", LF_PROPOSER_DEFAULT_K, 0, 1000000, &k)) ||
-        (rc = lf_cli_int(&cmd, "seed", 1, 0, INT64_MAX, &seed)))
+        (rc = lf_cli_search_opt(&cmd, "seed", 1, &seed)))
         return rc;
     const char *dot = lf_cli_get(&cmd, "dot");
     if ((rc = lf_cli_check_outputs(&dot, 1)))
@@ -141,10 +141,11 @@ int lf_cmd_split(int argc, char **argv)
     lf_splitter *sp = NULL;
     lf_plan opt = {0};
     int have_lv = 0, have_opt = 0;
-    lf_cli_proposer cp = {0};
-    lf_status st = lf_cli_proposer_open(&cp, pname ? pname : "attrib", s.cm,
-                                        lf_cli_get(&cmd, "gnn-weights"), lf_cli_get(&cmd, "pg-weights"),
-                                        lf_cli_get(&cmd, "rg-weights"));
+    lf_named_proposer cp = {0};
+    lf_status st = lf_named_proposer_open(&cp, pname ? pname : "attrib", s.cm,
+                                          lf_cli_get(&cmd, "gnn-weights"),
+                                          lf_cli_get(&cmd, "pg-weights"),
+                                          lf_cli_get(&cmd, "rg-weights"));
     const lf_proposer *p = cp.proposer;
     if (st == LF_OK)
         st = lf_bitset_init(&grp, g->n_ops);
@@ -251,7 +252,7 @@ out:
     lf_split_result_destroy(&res);
     lf_splitter_free(sp);
     lf_bitset_destroy(&grp);
-    lf_cli_proposer_close(&cp);
+    lf_named_proposer_close(&cp);
     lf_cli_session_close(&s);
     return st == LF_OK ? LF_EXIT_OK : lf_cli_fail(st);
 }

@@ -20,10 +20,9 @@
 #include "planner/exact/curve.h"
 #include "planner/exact/exact.h"
 #include "planner/plan.h"
+#include "planner/registry.h"
 #include "planner/util/fileio.h"
 #include "planner/util/progress.h"
-#include "search/partition/search.h"
-#include "search/partition/simple.h"
 
 static int lf__known_model(const char *name)
 {
@@ -39,7 +38,7 @@ static int lf__known_model(const char *name)
 
 /* Fills everything but the valid fraction. Returns 0 or an exit status after
  * printing the error. */
-static int lf__run_point(const lf_cli_command *cmd, const lf_sweep_setup *o, const lf_graph *g,
+static int lf__run_point(const lf_sweep_setup *o, const lf_graph *g,
                          const char *model, const char *scheme, int64_t beta,
                          const lf_curve *curve, lf_sweep_point *pt)
 {
@@ -57,91 +56,59 @@ static int lf__run_point(const lf_cli_command *cmd, const lf_sweep_setup *o, con
     pt->n_unfusable = lf_cost_unfusable_count(cm);
     pt->n_fusable = compute - pt->n_unfusable;
 
-    int rc = 0;
-    lf_plan p = {0};
-    lf_plan_metrics m;
-    /* Layer by layer: the no-fusion reference. */
-    if ((st = lf_plan_layer(cm, &p)) != LF_OK ||
-        (st = lf_plan_metrics_compute(&p, cm, &m)) != LF_OK) {
-        lf_plan_destroy(&p);
-        lf_cost_model_free(cm);
-        return lf_cli_fail(st);
-    }
-    lf_plan_destroy(&p);
-    pt->layer_all = m.dram_all;
-
+    /* Every plan of the point through the library pipeline: layer by layer
+     * (the no-fusion reference), the exact optimum, the search. */
+    lf_planner_config pc;
+    lf_planner_config_default(&pc);
+    pc.budget = o->budget;
+    pc.seed = (uint64_t)o->seed;
+    pc.threads = (int32_t)o->threads;
+    pc.k = (int32_t)o->k;
+    if (o->exact_limit > 0)
+        pc.exact.max_candidates = o->exact_limit;
+    lf_planned r;
+    pc.search = "layer";
+    if ((st = lf_plan_network(cm, &pc, &r)) == LF_OK)
+        pt->layer_all = r.metrics.dram_all;
+    lf_planned_destroy(&r);
     /* The exact optimum: from the staircase when there is one (the same
      * value, tests/test_curve.c), else alone; over its limits it is left
      * out ('-'). */
-    if (o->do_exact && curve) {
+    if (st == LF_OK && o->do_exact && curve) {
         pt->has_exact = 1;
         pt->exact_all = lf_curve_dram_at(curve, beta);
-    } else if (o->do_exact) {
-        lf_exact_config ec;
-        lf_exact_config_default(&ec);
-        if (o->exact_limit > 0)
-            ec.max_candidates = o->exact_limit;
-        st = lf_exact_plan(cm, &ec, &p, NULL);
+    } else if (st == LF_OK && o->do_exact) {
+        pc.search = "exact";
+        st = lf_plan_network(cm, &pc, &r);
         if (st == LF_OK) {
-            st = lf_plan_metrics_compute(&p, cm, &m);
-            lf_plan_destroy(&p);
-            if (st != LF_OK) {
-                lf_cost_model_free(cm);
-                return lf_cli_fail(st);
-            }
             pt->has_exact = 1;
-            pt->exact_all = m.dram_all;
+            pt->exact_all = r.metrics.dram_all;
         } else if (st == LF_ELIMIT) {
             char b[32];
             lf_hw_format_size(beta, b, sizeof b);
             fprintf(stderr, "fusionplan sweep-buffer: no exact optimum for %s %s at %s: %s\n",
                     model, scheme, b, lf_last_error());
-        } else {
-            lf_cost_model_free(cm);
-            return lf_cli_fail(st);
+            st = LF_OK;
         }
+        lf_planned_destroy(&r);
     }
-
     /* The search, with the random split or the tree splitter. */
-    lf_cli_proposer cp = {0};
-    lf_splitter *sp = NULL;
-    if (o->tree) {
-        st = lf_cli_proposer_open(&cp, o->proposer, cm, NULL, NULL, NULL);
-        if (st != LF_OK) {
-            lf_cost_model_free(cm);
-            return lf_cli_fail(st);
-        }
-        if ((rc = lf_cli_make_splitter(cmd, o->split, cp.proposer, (int32_t)o->k, 0, &sp))) {
-            lf_cli_proposer_close(&cp);
-            lf_cost_model_free(cm);
-            return rc;
-        }
+    if (st == LF_OK) {
+        pc.search = o->search;
+        pc.split = o->tree ? "tree" : "random";
+        pc.proposer = o->proposer;
+        if ((st = lf_plan_network(cm, &pc, &r)) == LF_OK)
+            pt->m = r.metrics;
+        lf_planned_destroy(&r);
     }
-    lf_search_config cfg;
-    lf_search_config_default(&cfg);
-    cfg.algorithm = o->search;
-    cfg.budget = o->budget;
-    cfg.seed = (uint64_t)o->seed;
-    cfg.threads = (int32_t)o->threads;
-    cfg.quiet = 1;
-    cfg.splitter = sp;
-    lf_search_result res;
-    st = lf_search_run(cm, &cfg, &res);
-    if (st == LF_OK)
-        pt->m = res.metrics;
-    else
-        rc = lf_cli_fail(st);
-    lf_search_result_destroy(&res);
-    lf_splitter_free(sp);
-    lf_cli_proposer_close(&cp);
     lf_cost_model_free(cm);
-    return rc;
+    return st == LF_OK ? 0 : lf_cli_fail(st);
 }
 
 /* The valid fraction per buffer size over groups sampled once for the
  * network and scheme (the dataset sampler, labels at every buffer). */
-static int lf__run_valid(const lf_sweep_setup *o, const char *model, const char *scheme,
-                         lf_sweep *sw)
+static int lf__run_valid(const lf_sweep_setup *o, const char *model, const lf_graph *onnx_graph,
+                         const char *scheme, lf_sweep *sw)
 {
     sw->sampled = -1;
     if (o->samples <= 0)
@@ -154,6 +121,7 @@ static int lf__run_valid(const lf_sweep_setup *o, const char *model, const char 
     dc.hw = &o->hw;
     dc.only = model;
     dc.any_network = 1;
+    dc.graph = onnx_graph; /* an --onnx network is sampled from its graph */
     dc.groups = (int32_t)o->samples;
     dc.n_betas = o->nb;
     for (int32_t b = 0; b < o->nb; b++)
@@ -237,6 +205,7 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
 {
     lf_cli_opt opts[] = {
         {"models", "LIST", "built-in networks (default " LF_SWEEP_DEFAULT_MODELS ")", NULL},
+        LF_CLI_ONNX_OPTS,
         {"scheme", "LIST", "cost models: lbdf (default), brr or lbdf,brr", NULL},
         {"from", "SIZE", "smallest buffer (default 128KB); doubles up to --to", NULL},
         {"to", "SIZE", "largest buffer (default 2048KB), --from times a power of two", NULL},
@@ -264,7 +233,7 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
     };
     lf_cli_command cmd = {
         "sweep-buffer", "DRAM traffic and valid-group fraction as the buffer doubles (paper Fig. 3).",
-        "sweep-buffer [--models LIST] [--scheme lbdf|brr] [--from SIZE] [--to SIZE] "
+        "sweep-buffer [--models LIST | --onnx FILE] [--scheme lbdf|brr] [--from SIZE] [--to SIZE] "
         "[--search NAME] [--budget N] [--format md|csv|json] [-o FILE] [--svg FILE]",
         "For every network, scheme and buffer size: fusable / unfusable ops; the search's best "
         "plan (DRAM\nover all ops and over fusable ops in MB of 10^6 bytes, groups, MBU in KB); "
@@ -282,42 +251,30 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
 
     lf_sweep_setup o;
     memset(&o, 0, sizeof o);
-    if ((rc = lf_cli_int(&cmd, "budget", 1000, 1, 100000000, &o.budget)) ||
-        (rc = lf_cli_int(&cmd, "seed", 1, 0, INT64_MAX, &o.seed)) ||
-        (rc = lf_cli_int(&cmd, "threads", 0, 0, 1024, &o.threads)) ||
-        (rc = lf_cli_int(&cmd, "k", 3, 0, 1000000, &o.k)) ||
-        (rc = lf_cli_int(&cmd, "samples", 1000, 0, 1000000, &o.samples)) ||
+    lf_cli_search_values sv;
+    if ((rc = lf_cli_search_opts(&cmd, &sv)))
+        return rc;
+    /* The sweep's own default budget, 1,000 plans per point (the figures of
+     * docs/RESULTS.md use it); the other search options are the table's. */
+    o.budget = lf_cli_get(&cmd, "budget") ? sv.budget : 1000;
+    o.seed = sv.seed;
+    o.threads = sv.threads;
+    o.k = sv.k;
+    if ((rc = lf_cli_int(&cmd, "samples", 1000, 0, 1000000, &o.samples)) ||
         (rc = lf_cli_int(&cmd, "exact-limit", 0, 1, INT64_MAX, &o.exact_limit)))
         return rc;
-    o.search = lf_cli_get(&cmd, "search");
-    if (!o.search)
-        o.search = "local";
-    if (strcmp(o.search, "random") != 0 && strcmp(o.search, "local") != 0 &&
-        strcmp(o.search, "nsga2") != 0)
-        return lf_cli_usage_error(&cmd, "unknown --search '%s' (use random, local or nsga2)",
-                                  o.search);
+    static const lf_cli_rule rules[] = {
+        {"proposer", "split", NULL, -1, "tree", "--proposer needs --split tree"},
+        {"k", "split", NULL, -1, "tree", "--k needs --split tree"},
+    };
+    if ((rc = lf_cli_name(&cmd, "search", LF_NAMES_HEURISTIC, "local", &o.search)) ||
+        (rc = lf_cli_check_rules(&cmd, rules, (int)(sizeof rules / sizeof rules[0]))) ||
+        (rc = lf_cli_name(&cmd, "proposer", LF_NAMES_PROPOSER, "all", &o.proposer)))
+        return rc;
     o.split = lf_cli_get(&cmd, "split");
     if (o.split && strcmp(o.split, "random") != 0 && strcmp(o.split, "tree") != 0)
         return lf_cli_usage_error(&cmd, "unknown --split '%s' (use random or tree)", o.split);
     o.tree = o.split && strcmp(o.split, "tree") == 0;
-    o.proposer = lf_cli_get(&cmd, "proposer");
-    if (o.proposer && !o.tree)
-        return lf_cli_usage_error(&cmd, "--proposer needs --split tree");
-    if (lf_cli_get(&cmd, "k") && !o.tree)
-        return lf_cli_usage_error(&cmd, "--k needs --split tree");
-    if (!o.proposer)
-        o.proposer = "all";
-    if (o.tree) {
-        const char *known[] = {"all", "random", "attrib",   "gnne",
-                               "pg",  "rg",     "saliency", "occlusion"};
-        int ok = 0;
-        for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-            ok |= strcmp(o.proposer, known[i]) == 0;
-        if (!ok)
-            return lf_cli_usage_error(&cmd, "unknown --proposer '%s' (use all, random, attrib, "
-                                            "gnne, pg, rg, saliency or occlusion)",
-                                      o.proposer);
-    }
     const char *fmt = lf_cli_get(&cmd, "format");
     if (!fmt)
         fmt = "md";
@@ -330,8 +287,11 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
     if ((rc = lf__parse_buffers(&cmd, &o)))
         return rc;
 
-    char models_buf[1024], schemes_buf[64];
+    char models_buf[1024], schemes_buf[64], onnx_name[256] = "";
     const char *ml = lf_cli_get(&cmd, "models"), *sl = lf_cli_get(&cmd, "scheme");
+    const char *onnx = lf_cli_get(&cmd, "onnx");
+    if (onnx && ml)
+        return lf_cli_usage_error(&cmd, "give either --models or --onnx, not both");
     if (ml && strlen(ml) >= sizeof models_buf)
         return lf_cli_usage_error(&cmd, "--models list too long");
     if (sl && strlen(sl) >= sizeof schemes_buf)
@@ -339,14 +299,16 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
     snprintf(models_buf, sizeof models_buf, "%s", ml ? ml : LF_SWEEP_DEFAULT_MODELS);
     snprintf(schemes_buf, sizeof schemes_buf, "%s", sl ? sl : "lbdf");
     char *models[LF_SWEEP_MAX_MODELS], *schemes[2];
-    int nm = lf_cli_split_list(models_buf, models, LF_SWEEP_MAX_MODELS);
+    int nm = onnx ? 1 : lf_cli_split_list(models_buf, models, LF_SWEEP_MAX_MODELS);
+    if (onnx)
+        models[0] = (char *)onnx;
     int ns = lf_cli_split_list(schemes_buf, schemes, 2);
     if (nm < 1)
         return lf_cli_usage_error(&cmd, "--models names no network");
     if (nm > LF_SWEEP_MAX_MODELS)
         return lf_cli_usage_error(&cmd, "--models has %d networks; at most %d", nm,
                                   LF_SWEEP_MAX_MODELS);
-    for (int i = 0; i < nm; i++)
+    for (int i = 0; i < nm && !onnx; i++)
         if (!lf__known_model(models[i]))
             return lf_cli_usage_error(&cmd, "unknown model '%s'; 'fusionplan models' lists the "
                                             "built-in networks",
@@ -354,7 +316,7 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
     if (ns < 1 || ns > 2)
         return lf_cli_usage_error(&cmd, "unknown --scheme '%s' (use lbdf, brr or lbdf,brr)", sl);
     for (int i = 0; i < ns; i++)
-        if (strcmp(schemes[i], "lbdf") != 0 && strcmp(schemes[i], "brr") != 0)
+        if (!lf_name_known(LF_NAMES_SCHEME, schemes[i]))
             return lf_cli_usage_error(&cmd, "unknown scheme '%s' (use lbdf or brr)", schemes[i]);
     if (ns == 2 && strcmp(schemes[0], schemes[1]) == 0)
         return lf_cli_usage_error(&cmd, "--scheme names %s twice", schemes[0]);
@@ -397,16 +359,19 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
     double t_all = lf_now_seconds();
     for (int mi = 0; mi < nm && !rc; mi++) {
         lf_graph *g = NULL;
-        if ((st = lf_model_build(models[mi], NULL, &g)) != LF_OK) {
-            rc = lf_cli_fail(st);
+        if ((rc = lf_cli_load_listed(&cmd, models[mi], &g)))
             break;
+        if (onnx) {
+            /* The tables name the network, and outlive its graph. */
+            snprintf(onnx_name, sizeof onnx_name, "%s", g->name);
+            models[mi] = onnx_name;
         }
         for (int si = 0; si < ns && !rc; si++) {
             lf_sweep *sw = &sweeps[n_sw];
             sw->model = models[mi];
             sw->scheme = schemes[si];
             double t0 = lf_now_seconds();
-            if ((rc = lf__run_valid(&o, models[mi], schemes[si], sw)))
+            if ((rc = lf__run_valid(&o, models[mi], onnx ? g : NULL, schemes[si], sw)))
                 break;
             /* The exact column of every point from one staircase; past a
              * limit, point by point as before. */
@@ -428,7 +393,7 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
             for (int32_t b = 0; b < o.nb && !rc; b++) {
                 int has_valid = sw->pts[b].has_valid;
                 double valid = sw->pts[b].valid_pct;
-                rc = lf__run_point(&cmd, &o, g, models[mi], schemes[si], o.betas[b],
+                rc = lf__run_point(&o, g, models[mi], schemes[si], o.betas[b],
                                    have_curve ? &curve : NULL, &sw->pts[b]);
                 sw->pts[b].has_valid = has_valid;
                 sw->pts[b].valid_pct = valid;

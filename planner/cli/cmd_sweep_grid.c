@@ -46,7 +46,7 @@ static int lf__axes(const lf_cli_command *cmd, lf_sweep_grid *g)
         int64_t k, s;
         int rc;
         if ((rc = lf_cli_int(cmd, "seeds", 3, 1, LF_SWEEP_MAX_ITEMS, &k)) ||
-            (rc = lf_cli_int(cmd, "seed", 1, 0, INT64_MAX / 2, &s)))
+            (rc = lf_cli_search_opt(cmd, "seed", 1, &s)))
             return rc;
         char range[64];
         snprintf(range, sizeof range, "%" PRId64 "-%" PRId64, s, s + k - 1);
@@ -58,16 +58,16 @@ static int lf__axes(const lf_cli_command *cmd, lf_sweep_grid *g)
         return lf_cli_usage_error(cmd, "--input-shape: %s", lf_last_error());
     int64_t x;
     int rc;
-    if ((rc = lf_cli_int(cmd, "budget", g->budget, 1, 100000000, &x)))
+    if ((rc = lf_cli_search_opt(cmd, "budget", g->budget, &x)))
         return rc;
     g->budget = x;
-    if ((rc = lf_cli_int(cmd, "k", g->k, 0, 1000000, &x)))
+    if ((rc = lf_cli_search_opt(cmd, "k", g->k, &x)))
         return rc;
     g->k = (int32_t)x;
-    if ((rc = lf_cli_int(cmd, "population", g->population, 1, 100000, &x)))
+    if ((rc = lf_cli_search_opt(cmd, "population", g->population, &x)))
         return rc;
     g->population = (int32_t)x;
-    if ((rc = lf_cli_int(cmd, "threads", g->threads, 0, 1024, &x)))
+    if ((rc = lf_cli_search_opt(cmd, "threads", g->threads, &x)))
         return rc;
     g->threads = (int32_t)x;
     if (lf_cli_get(cmd, "no-exact"))

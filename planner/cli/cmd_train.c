@@ -8,6 +8,7 @@
 #include "explain/train.h"
 #include "explain/weights.h"
 #include "planner/cli/cli.h"
+#include "planner/registry.h"
 #include "planner/util/progress.h"
 
 static void lf__on_epoch(void *ctx, const lf_gnn_epoch *e)
@@ -50,7 +51,7 @@ int lf_cmd_train(int argc, char **argv)
     const char *output = lf_cli_get(&cmd, "output");
     if (!path)
         return lf_cli_usage_error(&cmd, "--dataset is required");
-    if (!scheme || (strcmp(scheme, "lbdf") != 0 && strcmp(scheme, "brr") != 0))
+    if (!scheme || !lf_name_known(LF_NAMES_SCHEME, scheme))
         return lf_cli_usage_error(&cmd, "--scheme lbdf or --scheme brr is required");
     if (!output)
         return lf_cli_usage_error(&cmd, "-o FILE is required");

@@ -4,22 +4,65 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/registry.h"
 #include "planner/cli/cli.h"
+#include "planner/registry.h"
 
-int lf_cli_session_open(lf_cli_session *s, const lf_cli_command *cmd)
+int lf_cli_model_source(const lf_cli_command *cmd, lf_model_source *src)
 {
-    memset(s, 0, sizeof *s);
+    memset(src, 0, sizeof *src);
     int64_t input = 0, batch = 1;
     int rc;
     if ((rc = lf_cli_int(cmd, "input-size", 0, 1, 4096, &input)) ||
         (rc = lf_cli_int(cmd, "batch", 1, 1, 65536, &batch)))
         return rc;
+    src->model = lf_cli_get(cmd, "model");
+    src->input_size = (int32_t)input;
+    src->batch = (int32_t)batch;
+    src->onnx = lf_cli_get(cmd, "onnx");
+    src->input_shapes = lf_cli_get(cmd, "input-shape");
+    src->no_rewrite = lf_cli_get(cmd, "no-rewrite");
+    return 0;
+}
+
+int lf_cli_load_graph(const lf_cli_command *cmd, const lf_model_source *src, lf_graph **g,
+                      lf_onnx_report **rep)
+{
+    *g = NULL;
+    if (lf_model_source_check(src) != LF_OK)
+        return lf_cli_usage_error(cmd, "%s", lf_last_error());
+    lf_status st = lf_model_source_load(src, g, rep);
+    return st == LF_OK ? 0 : lf_cli_fail(st);
+}
+
+int lf_cli_load_listed(const lf_cli_command *cmd, const char *name, lf_graph **g)
+{
+    lf_model_source src;
+    memset(&src, 0, sizeof src);
+    if (lf_cli_get(cmd, "onnx")) {
+        src.onnx = name;
+        src.input_shapes = lf_cli_get(cmd, "input-shape");
+        src.no_rewrite = lf_cli_get(cmd, "no-rewrite");
+    } else {
+        src.model = name;
+    }
+    return lf_cli_load_graph(cmd, &src, g, NULL);
+}
+
+int lf_cli_session_open(lf_cli_session *s, const lf_cli_command *cmd)
+{
+    memset(s, 0, sizeof *s);
+    lf_model_source src;
+    int rc;
+    if ((rc = lf_cli_model_source(cmd, &src)))
+        return rc;
     const char *scheme = lf_cli_get(cmd, "scheme");
     if (!scheme)
         scheme = "lbdf";
-    if (strcmp(scheme, "lbdf") != 0 && strcmp(scheme, "brr") != 0)
-        return lf_cli_usage_error(cmd, "unknown --scheme '%s' (use lbdf or brr)", scheme);
+    if (!lf_name_known(LF_NAMES_SCHEME, scheme)) {
+        char list[128];
+        return lf_cli_usage_error(cmd, "unknown --scheme '%s' (use %s)", scheme,
+                                  lf_names_format(LF_NAMES_SCHEME, list, sizeof list));
+    }
     const char *hwfile = lf_cli_get(cmd, "hw");
     lf_hw_default(&s->hw);
     lf_status st;
@@ -32,24 +75,9 @@ int lf_cli_session_open(lf_cli_session *s, const lf_cli_command *cmd)
             return lf_cli_usage_error(cmd, "--buffer: %s", lf_last_error());
         s->hw.buffer_bytes = bytes;
     }
-    s->model_name = lf_cli_get(cmd, "model");
-    const char *onnx = lf_cli_get(cmd, "onnx");
-    if (onnx) {
-        if (s->model_name)
-            return lf_cli_usage_error(cmd, "give either --model or --onnx, not both");
-        if (input || batch != 1)
-            return lf_cli_usage_error(cmd, "--input-size and --batch apply to built-in networks; "
-                                           "use --input-shape with --onnx");
-        if ((rc = lf_cli_onnx_load(cmd, onnx, &s->graph, NULL)))
-            return rc;
-        s->model_name = s->graph->name;
-    } else {
-        if (!s->model_name)
-            s->model_name = "resnet50";
-        lf_model_options opt = {(int32_t)input, (int32_t)batch};
-        if ((st = lf_model_build(s->model_name, &opt, &s->graph)) != LF_OK)
-            return lf_cli_fail(st);
-    }
+    if ((rc = lf_cli_load_graph(cmd, &src, &s->graph, NULL)))
+        return rc;
+    s->model_name = src.onnx ? s->graph->name : lf_model_source_name(&src);
     if ((st = lf_cost_model_create(&s->cm, s->graph, &s->hw, scheme)) != LF_OK) {
         lf_cli_session_close(s);
         return lf_cli_fail(st);

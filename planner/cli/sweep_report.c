@@ -1,5 +1,6 @@
 /* Reports of `fusionplan sweep-buffer`: markdown, CSV and JSON tables, and
  * the SVG charts of DRAM and of the valid-group share against the buffer. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,9 +29,15 @@ static void lf__kb(int64_t bytes, char *buf, size_t len)
         snprintf(buf, len, "%.3f", (double)bytes / 1024.0);
 }
 
+/* Scheme names in capitals, as the paper writes them ("LBDF", "BRR"). */
 static const char *lf__upper_scheme(const char *s)
 {
-    return strcmp(s, "brr") == 0 ? "BRR" : "LBDF";
+    static _Thread_local char buf[32];
+    size_t i = 0;
+    for (; s[i] && i + 1 < sizeof buf; i++)
+        buf[i] = (char)toupper((unsigned char)s[i]);
+    buf[i] = '\0';
+    return buf;
 }
 /* ---- output ------------------------------------------------------------- */
 

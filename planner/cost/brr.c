@@ -79,4 +79,12 @@ static lf_status lf__brr_steps(lf__group *G, int64_t below, lf_cost_step *steps,
     return st;
 }
 
-const lf__scheme lf__scheme_brr = {"brr", lf__brr_eval, lf__brr_steps};
+/* Weights stream by output-channel block: the largest member block is
+ * resident, whatever else is in the group. */
+static void lf__brr_weight_bound(const lf__op_cost *c, int64_t *term, int64_t *block)
+{
+    *term = 0;
+    *block = c->wblk;
+}
+
+const lf__scheme lf__scheme_brr = {"brr", lf__brr_eval, lf__brr_steps, lf__brr_weight_bound, 0};

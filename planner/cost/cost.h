@@ -60,6 +60,20 @@ int64_t lf_cost_beta(const lf_cost_model *cm);
 int lf_cost_fusable(const lf_cost_model *cm, int32_t v);
 int32_t lf_cost_unfusable_count(const lf_cost_model *cm);
 
+/* The scheme's weight charge of op v in F_beta, for planners that bound a
+ * group before pricing it: F_beta(G) >= features + sum over members of term
+ * + max over members of block, and the bound only grows as ops join (it is
+ * monotone). LBDF: term = the op's weight bytes, block 0 (all weights stay on
+ * chip); BRR: term 0, block = one output channel's weights (the rest
+ * streams). */
+void lf_cost_weight_bound(const lf_cost_model *cm, int32_t v, int64_t *term, int64_t *block);
+
+/* 1 when the model's scheme keeps a group's whole weights on chip (LBDF: a
+ * group's F_D is one step, whatever the buffer), 0 when weights stream
+ * (BRR). lf_cost_scheme_weights_resident asks by name (-1: unknown). */
+int lf_cost_weights_resident(const lf_cost_model *cm);
+int lf_cost_scheme_weights_resident(const char *scheme);
+
 /* Evaluates a group (non-empty set of non-input ops); memoized and
  * thread-safe. Groups need not be connected or valid. */
 lf_status lf_cost_eval(lf_cost_model *cm, const lf_bitset *group, lf_group_cost *out);

@@ -70,12 +70,17 @@ int64_t lf__features(lf__group *G, int64_t h, lf__peak *peak);
 /* Re-evaluates one snapshot and phase at h = 1 and fills rows[] (nt entries). */
 void lf__features_explain(lf__group *G, const lf__peak *peak, lf_window_row *rows, int32_t *n_rows);
 
-/* A scheme evaluates a group's F_beta, F_D and schedule. */
+/* A scheme evaluates a group's F_beta, F_D and schedule. A new scheme is
+ * one file defining one of these, listed in model.c's table. */
 typedef struct lf__scheme {
     const char *name;
     lf_status (*eval)(lf__group *G, int64_t beta, lf_group_cost *out, lf__peak *peak);
     /* The group's F_D as a step function of the buffer (lf_cost_steps). */
     lf_status (*steps)(lf__group *G, int64_t below, lf_cost_step *steps, int32_t cap, int32_t *n);
+    /* Op c's weight charge in F_beta (lf_cost_weight_bound): the planners'
+     * monotone lower bound is features + sum of terms + max of blocks. */
+    void (*weight_bound)(const lf__op_cost *c, int64_t *term, int64_t *block);
+    int weights_resident; /* 1: a group's whole weights stay on chip (lf_cost_weights_resident) */
 } lf__scheme;
 
 /* Appends (need, f_d) to a step list kept Pareto-sorted (need ascending,

@@ -30,4 +30,11 @@ static lf_status lf__lbdf_steps(lf__group *G, int64_t below, lf_cost_step *steps
     return c.f_beta < below ? lf__step_push(steps, cap, n, c.f_beta, c.f_d) : LF_OK;
 }
 
-const lf__scheme lf__scheme_lbdf = {"lbdf", lf__lbdf_eval, lf__lbdf_steps};
+/* Every weight is resident: each member adds all of its weights. */
+static void lf__lbdf_weight_bound(const lf__op_cost *c, int64_t *term, int64_t *block)
+{
+    *term = c->weight_bytes;
+    *block = 0;
+}
+
+const lf__scheme lf__scheme_lbdf = {"lbdf", lf__lbdf_eval, lf__lbdf_steps, lf__lbdf_weight_bound, 1};

@@ -5,10 +5,25 @@
 
 #include "planner/cost/cost_internal.h"
 
+/* The schemes, in the order help texts list them; the name list follows. */
 static const lf__scheme *const lf__schemes[] = {&lf__scheme_lbdf, &lf__scheme_brr};
 static const char *const lf__scheme_names[] = {"lbdf", "brr", NULL};
 
 const char *const *lf_cost_scheme_names(void) { return lf__scheme_names; }
+
+static const lf__scheme *lf__scheme_find(const char *name)
+{
+    for (size_t i = 0; name && i < sizeof lf__schemes / sizeof lf__schemes[0]; i++)
+        if (strcmp(lf__schemes[i]->name, name) == 0)
+            return lf__schemes[i];
+    return NULL;
+}
+
+int lf_cost_scheme_weights_resident(const char *scheme)
+{
+    const lf__scheme *sc = lf__scheme_find(scheme);
+    return sc ? sc->weights_resident : -1;
+}
 
 /* Flatten and Reshape are free views of vectors, streaming reductions when a
  * spatial map flows into a Gemm (which accumulates row by row), and need the
@@ -64,10 +79,7 @@ lf_status lf_cost_model_create(lf_cost_model **out, const lf_graph *g, const lf_
                                const char *scheme)
 {
     *out = NULL;
-    const lf__scheme *sc = NULL;
-    for (size_t i = 0; i < sizeof lf__schemes / sizeof lf__schemes[0]; i++)
-        if (strcmp(lf__schemes[i]->name, scheme) == 0)
-            sc = lf__schemes[i];
+    const lf__scheme *sc = lf__scheme_find(scheme);
     if (!sc)
         return lf_set_error(LF_ENOTFOUND, "unknown cost scheme '%s' (known: lbdf, brr)", scheme);
     if (hw->buffer_bytes <= 0 || hw->act_bytes <= 0 || hw->weight_bytes <= 0)
@@ -117,6 +129,12 @@ const char *lf_cost_scheme_name(const lf_cost_model *cm) { return cm->scheme->na
 int64_t lf_cost_beta(const lf_cost_model *cm) { return cm->hw.buffer_bytes; }
 int lf_cost_fusable(const lf_cost_model *cm, int32_t v) { return cm->fusable[v]; }
 int32_t lf_cost_unfusable_count(const lf_cost_model *cm) { return cm->n_unfusable; }
+int lf_cost_weights_resident(const lf_cost_model *cm) { return cm->scheme->weights_resident; }
+
+void lf_cost_weight_bound(const lf_cost_model *cm, int32_t v, int64_t *term, int64_t *block)
+{
+    cm->scheme->weight_bound(&cm->ops[v], term, block);
+}
 
 /* Member list of a bitset; validates the size against the graph. */
 static lf_status lf__members(const lf_cost_model *cm, const lf_bitset *group, int32_t **members,

@@ -151,8 +151,9 @@ static void lf__curve_group(lf__exact *x)
         return;
     int64_t floor = thr > c->beta_min - 1 ? thr : c->beta_min - 1;
     int32_t n = 0;
-    if (!x->brr || gc.weights + gc.features <= floor) {
-        /* One step: LBDF, or BRR with every weight resident wherever the
+    if (x->resident || gc.weights + gc.features <= floor) {
+        /* One step: a scheme that keeps every weight resident (LBDF), or one
+         * that streams them (BRR) with every weight resident wherever the
          * group is valid (gc, priced at the largest buffer, says how much). */
         c->steps[0] = (lf_cost_step){thr, gc.f_d};
         n = 1;

@@ -329,7 +329,7 @@ lf_status lf__dp_setup(lf__exact *x, lf_cost_model *cm, const lf_bitset *univers
     x->n = g->n_ops;
     x->nwords = LF_BITSET_WORDS(g->n_ops);
     x->beta = lf_cost_beta(cm);
-    x->brr = strcmp(lf_cost_scheme_name(cm), "brr") == 0;
+    x->resident = lf_cost_weights_resident(cm);
     size_t n = (size_t)g->n_ops;
     x->in_u = calloc(n, 1);
     x->fusable = calloc(n, 1);
@@ -364,10 +364,8 @@ lf_status lf__dp_setup(lf__exact *x, lf_cost_model *cm, const lf_bitset *univers
         lf_row_kind kind = lf_op_row_kind(g, v);
         x->view[v] = (uint8_t)(kind == LF_ROWS_VIEW || op->type == LF_OP_FLATTEN ||
                                op->type == LF_OP_RESHAPE);
-        int64_t wbytes = op->weight_elems * hw->weight_bytes;
-        x->wterm[v] = x->brr ? 0 : wbytes;
-        if (x->brr)
-            x->wblk[v] = lf_op_weight_block(g, v) * hw->weight_bytes;
+        /* The cost model's own charge (the scheme's hook), not a copy of it. */
+        lf_cost_weight_bound(cm, v, &x->wterm[v], &x->wblk[v]);
         x->row_bytes[v] = op->out.w * op->out.c * hw->act_bytes;
         int32_t k = 1, s, p;
         if (kind == LF_ROWS_WINDOW)

@@ -31,9 +31,10 @@ typedef struct lf__exact {
     lf_exact_config cfg;
     int32_t n, nwords;
     int64_t beta;
-    int brr;
+    int resident;      /* the scheme keeps a group's whole weights on chip (LBDF) */
     uint8_t *in_u, *fusable, *in_d, *in_s;
-    /* Lower-bound constants and running state. */
+    /* Lower-bound constants (wterm, wblk: the scheme's lf_cost_weight_bound)
+     * and running state. */
     int64_t *wterm, *wblk, *row_bytes;
     int32_t *kwin;     /* rows an op's window needs of each input (>= 1) */
     uint8_t *view;     /* op's output is a zero-copy view (costs no rows) */

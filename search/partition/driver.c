@@ -279,7 +279,9 @@ lf_status lf__search_batch(lf__search *s, int32_t n, lf__propose_fn fn, void *ar
         char note[64];
         s->proposed += n;
         snprintf(note, sizeof note, "best %.3f MB", (double)s->best.key.dram_fusable / 1e6);
-        lf_progress_update(&s->prog, s->proposed, note);
+        if (s->cfg->progress && !s->cfg->quiet)
+            s->cfg->progress(s->cfg->progress_user, s->cfg->algorithm, s->proposed, s->cfg->budget,
+                             note);
     }
     return st;
 }
@@ -440,14 +442,12 @@ lf_status lf_search_run(lf_cost_model *cm, const lf_search_config *cfg, lf_searc
     lf__search s;
     st = lf__search_init(&s, cm, cfg);
     if (st == LF_OK) {
-        lf_progress_start(&s.prog, cfg->algorithm, cfg->budget, cfg->quiet);
         if (strcmp(cfg->algorithm, "random") == 0)
             st = lf__search_random(&s);
         else if (strcmp(cfg->algorithm, "local") == 0)
             st = lf__search_local(&s);
         else
             st = lf__search_nsga2(&s);
-        lf_progress_finish(&s.prog);
     }
     if (st == LF_OK && !s.have_best)
         st = lf_set_error(LF_EINVAL, "the search proposed no plan");

@@ -41,6 +41,14 @@
 #include "planner/plan.h"
 #include "splitter/splitter.h"
 
+/* Progress of a long run, reported instead of printed (the library never
+ * writes to the terminal; the CLI draws a bar from it). Called on the calling
+ * thread after each batch of plans: `stage` names the run (the algorithm),
+ * `done` of `total` units are finished, `note` is a short status ("best 1.234
+ * MB") or NULL. */
+typedef void (*lf_progress_fn)(void *user, const char *stage, int64_t done, int64_t total,
+                               const char *note);
+
 typedef struct lf_search_config {
     const char *algorithm;       /* "random", "local", "nsga2" */
     int64_t budget;              /* plans proposed (the paper's unit); >= 1 */
@@ -50,8 +58,10 @@ typedef struct lf_search_config {
     double mutation_rate;        /* NSGA-II bit-flip probability per gene; <= 0: 1/genome length */
     int32_t objectives;          /* NSGA-II: bit 0 DRAM, bit 1 group count (default 3) */
     const lf_splitter *splitter; /* NULL: the random split */
-    int32_t quiet;               /* 1: no progress bar */
+    int32_t quiet;               /* 1: no progress calls even with a callback */
     int32_t trace;               /* 1: record the best DRAM after every plan (budget curves) */
+    lf_progress_fn progress;     /* NULL: none */
+    void *progress_user;
 } lf_search_config;
 
 typedef struct lf_search_result {
@@ -90,7 +100,7 @@ typedef struct lf_search_result {
 const char *const *lf_search_algorithms(void);
 
 /* algorithm "nsga2", budget 1000, seed 1, threads 0, population 10, mutation
- * rate 0 (1/genome length), objectives 3, random split, not quiet. */
+ * rate 0 (1/genome length), objectives 3, random split, no progress callback. */
 void lf_search_config_default(lf_search_config *c);
 
 /* Runs a search. `res` is overwritten (call lf_search_result_destroy after,

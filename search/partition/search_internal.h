@@ -77,7 +77,6 @@ struct lf__search {
     int have_best;
     int64_t proposed;      /* plans proposed so far (next plan's index) */
     int64_t *trace;        /* cfg->trace: best DRAM after each plan, budget entries */
-    lf_progress prog;
     /* Pareto archive over the selected objectives (NSGA-II only). */
     int32_t objectives;    /* bit 0 DRAM, bit 1 group count */
     lf__cand *arch;

@@ -13,16 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain/proposer_named.h"
 #include "models/registry.h"
 #include "planner/exact/exact.h"
 #include "planner/io/json.h"
 #include "planner/io/onnx.h"
+#include "planner/pipeline.h"
 #include "planner/plan.h"
 #include "planner/util/progress.h"
-#include "search/partition/search.h"
 #include "search/sweep/sweep_internal.h"
-#include "splitter/tree.h"
 
 /* The exact optimum of one (network, scheme, buffer). */
 typedef struct lf__exact_entry {
@@ -185,59 +183,47 @@ static lf_status lf__measure(lf_sweep_runner *r, const lf_sweep_cell *c, const l
             o->ops++;
             o->unfusable += !lf_cost_fusable(cm, v);
         }
-    lf_named_proposer np;
-    memset(&np, 0, sizeof np);
-    lf_splitter *sp = NULL;
+    /* The run through the library pipeline (planner/pipeline.h). */
+    lf_planner_config pc;
+    lf_planner_config_default(&pc);
+    pc.search = c->search;
+    pc.budget = grid->budget;
+    pc.seed = c->seed;
+    pc.threads = grid->threads;
+    pc.population = grid->population;
+    pc.trace = 1;
+    pc.k = grid->k;
+    pc.split_gap = grid->split_gap;
     if (strcmp(c->proposer, "none") != 0) {
-        lf_tree_options topt;
-        lf_tree_options_default(&topt);
-        st = lf_named_proposer_open(&np, c->proposer, cm, NULL, NULL, NULL);
-        if (st == LF_OK)
-            st = lf_splitter_tree_create(&sp, np.proposer, grid->k, &topt);
+        pc.split = "tree";
+        pc.proposer = c->proposer;
     }
-    lf_search_config cfg;
-    lf_search_config_default(&cfg);
-    cfg.algorithm = c->search;
-    cfg.budget = grid->budget;
-    cfg.seed = c->seed;
-    cfg.threads = grid->threads;
-    cfg.population = grid->population;
-    cfg.quiet = 1;
-    cfg.trace = 1;
-    cfg.splitter = sp;
-    lf_search_result res;
-    memset(&res, 0, sizeof res);
-    if (st == LF_OK)
-        st = lf_search_run(cm, &cfg, &res);
+    lf_planned res;
+    st = lf_plan_network(cm, &pc, &res);
     if (st == LF_OK) {
         o->dram_fusable = res.metrics.dram_fusable;
         o->dram_all = res.metrics.dram_all;
         o->mbu = res.metrics.mbu;
         o->groups = res.metrics.n_groups;
-        o->invalid = res.invalid_groups;
-        o->wall = res.wall_s;
+        o->invalid = res.search_result.invalid_groups;
+        o->wall = res.search_result.wall_s;
         o->n_curve = lf_sweep_curve_points(grid->budget, NULL);
         int64_t *points = malloc((size_t)o->n_curve * sizeof *points);
         o->curve = malloc((size_t)o->n_curve * sizeof *o->curve);
-        if (!points || !o->curve || res.n_trace < grid->budget)
+        if (!points || !o->curve || res.search_result.n_trace < grid->budget)
             st = lf_set_error(LF_ENOMEM, "out of memory for the budget curve");
         else {
             lf_sweep_curve_points(grid->budget, points);
             for (int32_t p = 0; p < o->n_curve; p++)
-                o->curve[p] = res.trace[points[p] - 1];
+                o->curve[p] = res.search_result.trace[points[p] - 1];
         }
         free(points);
+        if (res.have_tree_stats) {
+            o->rectify = res.tree_stats.groups > 0 ? res.tree_stats.rectify_rate : NAN;
+            o->split_gap = res.tree_stats.gap_groups > 0 ? res.tree_stats.mean_gap : NAN;
+        }
     }
-    if (st == LF_OK && sp && grid->split_gap)
-        st = lf_splitter_tree_measure_gaps(sp, cm);
-    lf_tree_stats ts;
-    if (st == LF_OK && sp && lf_splitter_tree_stats(sp, &ts) == LF_OK) {
-        o->rectify = ts.groups > 0 ? ts.rectify_rate : NAN;
-        o->split_gap = ts.gap_groups > 0 ? ts.mean_gap : NAN;
-    }
-    lf_search_result_destroy(&res);
-    lf_splitter_free(sp);
-    lf_named_proposer_close(&np);
+    lf_planned_destroy(&res);
     if (st == LF_OK && grid->exact)
         o->exact = lf__exact(r, table, cm);
     lf_cost_model_free(cm);

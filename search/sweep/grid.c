@@ -10,6 +10,7 @@
 #include "explain/proposer_named.h"
 #include "models/registry.h"
 #include "planner/io/onnx.h"
+#include "planner/registry.h"
 #include "search/sweep/sweep_internal.h"
 
 static void lf__free_names(char **v, int32_t *n)
@@ -125,7 +126,7 @@ static lf_status lf__add_item(lf_sweep_grid *g, const char *axis, const char *it
         return lf__add_name(g->onnx, &g->n_onnx, axis, item);
     }
     if (!strcmp(axis, "schemes")) {
-        if (strcmp(item, "lbdf") && strcmp(item, "brr"))
+        if (!lf_name_known(LF_NAMES_SCHEME, item))
             return lf_set_error(LF_EINVAL, "unknown scheme '%s' (use lbdf or brr)", item);
         return lf__add_name(g->schemes, &g->n_schemes, axis, item);
     }

@@ -1,0 +1,242 @@
+/* The library pipeline (pipeline.h): planning a network on a cost model with
+ * the search, splitter and proposer named in the configuration, and the
+ * whole source → cost model → plan run. */
+#include "planner/pipeline.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "explain/proposer_named.h"
+#include "planner/registry.h"
+#include "planner/util/progress.h"
+#include "search/partition/simple.h"
+#include "splitter/exact_split.h"
+
+void lf_planner_config_default(lf_planner_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->search = "greedy";
+    c->budget = 2000;
+    c->seed = 1;
+    c->population = 10;
+    c->objectives = 3;
+    c->split = "random";
+    c->proposer = "all";
+    c->k = 3;
+    lf_exact_config_default(&c->exact);
+}
+
+/* What one planner run needs besides the configuration. */
+typedef struct lf__run {
+    lf_cost_model *cm;
+    const lf_planner_config *cfg;
+    const lf_splitter *splitter;
+    lf_planned *out;
+} lf__run;
+
+static lf_status lf__plan_layer(lf__run *r) { return lf_plan_layer(r->cm, &r->out->plan); }
+static lf_status lf__plan_greedy(lf__run *r) { return lf_plan_greedy(r->cm, &r->out->plan); }
+
+static lf_status lf__plan_exact(lf__run *r)
+{
+    return lf_exact_plan(r->cm, &r->cfg->exact, &r->out->plan, &r->out->exact_stats);
+}
+
+static lf_status lf__plan_search(lf__run *r)
+{
+    const lf_planner_config *c = r->cfg;
+    lf_search_config sc;
+    lf_search_config_default(&sc);
+    sc.algorithm = c->search;
+    sc.budget = c->budget;
+    sc.seed = c->seed;
+    sc.threads = c->threads;
+    sc.population = c->population;
+    sc.objectives = c->objectives;
+    sc.splitter = r->splitter;
+    sc.trace = c->trace;
+    sc.progress = c->progress;
+    sc.progress_user = c->progress_user;
+    lf_status st = lf_search_run(r->cm, &sc, &r->out->search_result);
+    if (st == LF_OK)
+        st = lf_plan_copy(&r->out->plan, &r->out->search_result.best);
+    return st;
+}
+
+/* The planners by name (the registry's LF_NAMES_SEARCH, in its order). */
+static const struct {
+    const char *name;
+    int heuristic;
+    lf_status (*plan)(lf__run *r);
+} lf__planners[] = {
+    {"greedy", 0, lf__plan_greedy}, {"layer", 0, lf__plan_layer},   {"random", 1, lf__plan_search},
+    {"local", 1, lf__plan_search},  {"nsga2", 1, lf__plan_search},  {"exact", 0, lf__plan_exact},
+};
+
+/* The splitter the heuristic searches repair invalid groups with; NULL for
+ * the random split (the searches' default). */
+static lf_status lf__open_splitter(lf_cost_model *cm, const lf_planner_config *c,
+                                   lf_named_proposer *np, lf_splitter **sp)
+{
+    *sp = NULL;
+    if (strcmp(c->split, "exact") == 0)
+        return lf_splitter_exact_create(sp, LF_EXACT_SPLIT_DEFAULT_CANDIDATES);
+    if (strcmp(c->split, "tree") != 0)
+        return LF_OK;
+    lf_status st = lf_named_proposer_open(np, c->proposer, cm, c->gnn_weights, c->pg_weights,
+                                          c->rg_weights);
+    if (st != LF_OK)
+        return st;
+    lf_tree_options opt;
+    lf_tree_options_default(&opt);
+    return lf_splitter_tree_create(sp, np->proposer, c->k, &opt);
+}
+
+/* Fills NULL names from the defaults and checks names and combinations
+ * (numbers are the search's to check: a population of 0 is an error, not a
+ * default). */
+static lf_status lf__resolve(const lf_planner_config *in, lf_planner_config *c, int *planner)
+{
+    lf_planner_config d;
+    lf_planner_config_default(&d);
+    *c = *in;
+    if (!c->search)
+        c->search = d.search;
+    if (!c->split)
+        c->split = d.split;
+    if (!c->proposer)
+        c->proposer = d.proposer;
+    lf_status st;
+    if ((st = lf_name_check(LF_NAMES_SEARCH, c->search)) != LF_OK ||
+        (st = lf_name_check(LF_NAMES_SPLIT, c->split)) != LF_OK ||
+        (st = lf_name_check(LF_NAMES_PROPOSER, c->proposer)) != LF_OK)
+        return st;
+    *planner = 0;
+    while (strcmp(lf__planners[*planner].name, c->search) != 0)
+        (*planner)++;
+    if (!lf__planners[*planner].heuristic && strcmp(c->split, "random") != 0)
+        return lf_set_error(LF_EINVAL, "a split applies to the searches random, local and nsga2");
+    if (lf__planners[*planner].heuristic && c->budget < 1)
+        return lf_set_error(LF_EINVAL, "search budget must be at least 1 plan, got %lld",
+                            (long long)c->budget);
+    return LF_OK;
+}
+
+lf_status lf_plan_network(lf_cost_model *cm, const lf_planner_config *cfg, lf_planned *out)
+{
+    memset(out, 0, sizeof *out);
+    out->exact_dram = -1;
+    out->budget = -1;
+    lf_planner_config c;
+    int pi;
+    lf_status st = lf__resolve(cfg, &c, &pi);
+    if (st != LF_OK)
+        return st;
+    out->search = lf__planners[pi].name;
+    out->heuristic = lf__planners[pi].heuristic;
+    if (out->heuristic) {
+        out->seed = c.seed;
+        out->budget = c.budget;
+    }
+    lf_named_proposer np;
+    memset(&np, 0, sizeof np);
+    lf_splitter *sp = NULL;
+    if (out->heuristic) {
+        st = lf__open_splitter(cm, &c, &np, &sp);
+        snprintf(out->split_name, sizeof out->split_name, "%s", sp ? sp->name : "random");
+    }
+    if (st == LF_OK) {
+        lf__run run = {cm, &c, sp, out};
+        double t0 = lf_now_seconds();
+        st = lf__planners[pi].plan(&run);
+        out->wall_s = lf_now_seconds() - t0;
+    }
+    /* A measurement, not part of planning: after the clock stopped. */
+    if (st == LF_OK && sp && c.split_gap && strcmp(c.split, "tree") == 0)
+        st = lf_splitter_tree_measure_gaps(sp, cm);
+    if (st == LF_OK && sp && lf_splitter_tree_stats(sp, &out->tree_stats) == LF_OK)
+        out->have_tree_stats = 1;
+    lf_splitter_free(sp);
+    lf_named_proposer_close(&np);
+    if (st == LF_OK) {
+        lf_plan_canonicalize(&out->plan);
+        st = lf_plan_check(&out->plan, cm);
+    }
+    if (st == LF_OK)
+        st = lf_plan_metrics_compute(&out->plan, cm, &out->metrics);
+    if (st != LF_OK)
+        return st;
+    if (strcmp(out->search, "exact") == 0) {
+        out->exact_dram = out->metrics.dram_fusable; /* the plan is the optimum: no second run */
+    } else if (c.compare_exact) {
+        lf_plan opt;
+        lf_plan_metrics mo;
+        lf_status xs = lf_exact_plan(cm, &c.exact, &opt, NULL);
+        if (xs == LF_OK && lf_plan_metrics_compute(&opt, cm, &mo) == LF_OK)
+            out->exact_dram = mo.dram_fusable;
+        else
+            snprintf(out->exact_error, sizeof out->exact_error, "%s", lf_last_error());
+        if (xs == LF_OK)
+            lf_plan_destroy(&opt);
+    }
+    return LF_OK;
+}
+
+void lf_planned_destroy(lf_planned *r)
+{
+    lf_plan_destroy(&r->plan);
+    lf_search_result_destroy(&r->search_result);
+    memset(r, 0, sizeof *r);
+    r->exact_dram = -1;
+}
+
+void lf_pipeline_config_default(lf_pipeline_config *c)
+{
+    memset(c, 0, sizeof *c);
+    lf_hw_default(&c->hw);
+    c->scheme = "lbdf";
+    lf_planner_config_default(&c->planner);
+}
+
+lf_status lf_pipeline_open(lf_pipeline *p, const lf_pipeline_config *cfg)
+{
+    memset(p, 0, sizeof *p);
+    p->result.exact_dram = -1;
+    const char *scheme = cfg->scheme ? cfg->scheme : "lbdf";
+    lf_status st = lf_name_check(LF_NAMES_SCHEME, scheme);
+    if (st == LF_OK)
+        st = lf_model_source_load(&cfg->source, &p->graph, NULL);
+    if (st == LF_OK)
+        st = lf_cost_model_create(&p->cm, p->graph, &cfg->hw, scheme);
+    if (st == LF_OK)
+        p->model_name = cfg->source.onnx ? p->graph->name : lf_model_source_name(&cfg->source);
+    return st;
+}
+
+lf_status lf_pipeline_run(lf_pipeline *p, const lf_pipeline_config *cfg)
+{
+    lf_status st = lf_pipeline_open(p, cfg);
+    return st == LF_OK ? lf_plan_network(p->cm, &cfg->planner, &p->result) : st;
+}
+
+lf_status lf_pipeline_save(lf_pipeline *p, const char *path, const char *format, int pareto)
+{
+    const lf_planned *r = &p->result;
+    lf_plan_meta meta = {p->model_name,
+                         r->search,
+                         r->heuristic ? r->seed : 0,
+                         r->heuristic ? r->budget : -1,
+                         pareto ? r->search_result.n_pareto : 0,
+                         pareto ? r->search_result.pareto : NULL};
+    if (format && !lf_name_known(LF_NAMES_EXPORTER, format))
+        return lf_name_check(LF_NAMES_EXPORTER, format);
+    return lf_plan_save(path, format, &r->plan, p->cm, &meta);
+}
+
+void lf_pipeline_close(lf_pipeline *p)
+{
+    lf_planned_destroy(&p->result);
+    lf_cost_model_free(p->cm);
+    lf_graph_free(p->graph);
+    memset(p, 0, sizeof *p);
+}
