@@ -1,0 +1,190 @@
+/* Substitution optimizer (DESIGN §11): rules, matcher, rewriter, canonical
+ * graph hash, numeric verification.
+ *
+ * A rule is a small source pattern over pattern variables plus a target
+ * builder. Source nodes are typed (a set of op types; all of them is a
+ * wildcard) and list their operands as references to earlier source nodes or
+ * to variables; a variable binds an activation (an op's output) or a constant
+ * of the graph, and a repeated variable means "the same tensor". Attribute and
+ * shape constraints compare a field of a node with a number or with the same
+ * field of another node; a rule may add a predicate for what a table cannot
+ * say. `mapped` names the source nodes whose outputs the target replaces: the
+ * target adds one op per mapped node, which takes that node's name, so the
+ * rest of the graph reads it unchanged. Every other source node disappears,
+ * so a match is rejected when one of them is read outside the match or is a
+ * graph output, and when the rewrite would make the graph cyclic (the match is
+ * not convex).
+ *
+ * Rewrites build a new graph (graphs are never mutated). Targets compute
+ * weights with ops over constants (Concat of two weights, Pad of a kernel,
+ * Mul by a folded BatchNorm scale); the graph builder folds those into new
+ * constants with the reference executor, or into shape-only constants when the
+ * source constants carry only shapes. */
+#ifndef LF_SUBST_H
+#define LF_SUBST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "planner/graph.h"
+#include "planner/status.h"
+
+#define LF_SUBST_MAX_NODES 6
+#define LF_SUBST_MAX_VARS 8
+#define LF_SUBST_MAX_REFS 5
+#define LF_SUBST_MAX_CONS 12
+
+/* An operand reference in a source pattern: >= 0 is a source node, negative
+ * values are variables (LF_SUBST_VAR(k)). */
+#define LF_SUBST_VAR(k) (-1 - (k))
+#define LF_SUBST_TYPE(t) ((uint64_t)1 << (t))
+#define LF_SUBST_ANY_TYPE (~(uint64_t)0)
+
+typedef enum lf_subst_var_kind {
+    LF_SUBST_VAR_ACT = 1,   /* an op's output */
+    LF_SUBST_VAR_CONST = 2, /* a constant of the graph */
+    LF_SUBST_VAR_ANY = 3
+} lf_subst_var_kind;
+
+typedef struct lf_subst_node {
+    uint64_t types;                   /* bit t: op type t matches */
+    int32_t min_opnds, max_opnds;     /* operand count range of the op */
+    int32_t n_refs;                   /* references below; positions past the op's own
+                                         operand count leave their variable unbound */
+    int32_t ref[LF_SUBST_MAX_REFS];
+    int32_t commutative;              /* two operands that may match in either order */
+    int32_t after;                    /* >= 0: this node's op id must exceed that node's
+                                         (one match per unordered pair of equal roles) */
+} lf_subst_node;
+
+/* Fields a constraint can compare. Attribute fields read lf_attrs (kernel,
+ * stride, dilation and groups of 0 read as 1); OUT_* read the op's output
+ * shape, IN_* the shape of its first operand. */
+typedef enum lf_subst_field {
+    LF_SF_KH = 0, LF_SF_KW, LF_SF_SH, LF_SF_SW, LF_SF_DH, LF_SF_DW,
+    LF_SF_PAD_T, LF_SF_PAD_L, LF_SF_PAD_B, LF_SF_PAD_R,
+    LF_SF_GROUPS, LF_SF_ACT, LF_SF_AXES, LF_SF_TRANS_A, LF_SF_TRANS_B,
+    LF_SF_OUT_N, LF_SF_OUT_C, LF_SF_OUT_H, LF_SF_OUT_W,
+    LF_SF_IN_N, LF_SF_IN_C, LF_SF_IN_H, LF_SF_IN_W,
+    LF_SF_N_OPNDS,
+    LF_SF_SAME_PAD,   /* 1 when every pad is (kernel - 1) * dilation / 2 and kernels are odd */
+    LF_SF_COUNT
+} lf_subst_field;
+
+typedef enum lf_subst_cmp { LF_SC_EQ = 0, LF_SC_NE, LF_SC_LT, LF_SC_LE, LF_SC_GT, LF_SC_GE } lf_subst_cmp;
+
+typedef struct lf_subst_constraint {
+    int32_t node;
+    lf_subst_field field;
+    lf_subst_cmp cmp;
+    int64_t value;       /* used when other < 0 */
+    int32_t other;       /* >= 0: compare with the same field of this node */
+} lf_subst_constraint;
+
+/* A match: the op of every source node and the binding of every variable
+ * (id -1: unbound, an optional operand the op does not have). */
+typedef struct lf_subst_match {
+    int32_t op[LF_SUBST_MAX_NODES];
+    lf_operand var[LF_SUBST_MAX_VARS];
+} lf_subst_match;
+
+/* The target builder's view of one rewrite (search/subst/rewrite.c). */
+typedef struct lf_subst_tctx lf_subst_tctx;
+
+typedef struct lf_subst_rule {
+    const char *name;
+    const char *origin;       /* "metaflow", "taso", "ocggs", "taso-file" */
+    const char *summary;      /* the source pattern and what it becomes, in words */
+    int32_t n_nodes, n_vars;
+    lf_subst_node nodes[LF_SUBST_MAX_NODES];
+    lf_subst_var_kind var_kind[LF_SUBST_MAX_VARS];
+    int32_t n_cons;
+    lf_subst_constraint cons[LF_SUBST_MAX_CONS];
+    uint32_t mapped;          /* bit i: source node i is replaced by a target op of its name */
+    int32_t target_ops;       /* ops the target adds (for listings) */
+    /* Extra condition on a complete match (NULL: none); 1 accepts. */
+    int (*check)(const lf_graph *g, const lf_subst_match *m, const struct lf_subst_rule *r);
+    /* Builds the target. */
+    lf_status (*target)(lf_subst_tctx *t);
+    /* Builds verification example k (0, 1, 2: different shapes meeting the
+     * constraints) into b: graph inputs and constants with values. NULL when
+     * the rule has no example generator. */
+    lf_status (*example)(const struct lf_subst_rule *r, int32_t k, lf_graph_builder *b);
+    const void *data;         /* rule-private data (loaded rules) */
+} lf_subst_rule;
+
+/* ---- matching ------------------------------------------------------------ */
+
+typedef struct lf_subst_matches {
+    int32_t n, cap;
+    lf_subst_match *m;
+} lf_subst_matches;
+
+void lf_subst_matches_free(lf_subst_matches *ms);
+
+/* Appends every valid match of r in g to ms, in a deterministic order (depth
+ * first over source nodes, candidates by ascending op id). */
+lf_status lf_subst_find(const lf_graph *g, const lf_subst_rule *r, lf_subst_matches *ms);
+
+/* Value of a constraint field for op v of g. */
+int64_t lf_subst_field_of(const lf_graph *g, int32_t v, lf_subst_field f);
+
+/* ---- rewriting ----------------------------------------------------------- */
+
+/* Applies match m of r to g and builds the new graph into *out. Fails
+ * (LF_EGRAPH with a message) when the target is not shape-valid, makes a cycle
+ * or leaves an op without readers; g is untouched either way. */
+lf_status lf_subst_apply(const lf_graph *g, const lf_subst_rule *r, const lf_subst_match *m,
+                         lf_graph **out);
+
+/* For target builders. */
+const lf_op *lf_subst_t_op(const lf_subst_tctx *t, int32_t node);       /* source node's op */
+const lf_graph *lf_subst_t_graph(const lf_subst_tctx *t);
+/* Name of the tensor bound to variable k (an op or a constant), NULL when unbound. */
+const char *lf_subst_t_var(const lf_subst_tctx *t, int32_t k);
+/* Shape of the tensor bound to variable k ({0} when unbound). */
+lf_shape lf_subst_t_var_shape(const lf_subst_tctx *t, int32_t k);
+/* Adds a target op with operands named as in the graph (variables' names,
+ * earlier target ops' names). maps >= 0: the op replaces source node `maps`
+ * and takes its name; -1: a fresh name. *name (may be NULL) receives the
+ * op's name, valid until the rewrite ends. */
+lf_status lf_subst_t_add(lf_subst_tctx *t, lf_op_type type, const lf_attrs *a,
+                         const char *const *opnds, int32_t n, int32_t maps, const char **name);
+/* Adds a constant with a fresh name; data (malloc'd, N*C*H*W floats, or NULL
+ * for shape only) is taken over, also on failure. */
+lf_status lf_subst_t_const(lf_subst_tctx *t, lf_shape s, float *data, const char **name);
+
+/* ---- canonical hash ------------------------------------------------------- */
+
+/* A hash of g that does not depend on op numbering or names: each op hashes
+ * its type, attributes, output shape and its operands' hashes (constants by
+ * shape), and the graph hashes the sorted multiset of its ops' hashes. */
+uint64_t lf_subst_canon_hash(const lf_graph *g);
+
+/* ---- values ---------------------------------------------------------------- */
+
+/* A copy of g whose constants all carry values: g's own where it has them,
+ * otherwise the ones the executor generates for seed. */
+lf_status lf_subst_materialize(const lf_graph *g, uint64_t seed, lf_graph **out);
+/* A copy of g whose constants carry shapes only (search works on these). */
+lf_status lf_subst_strip(const lf_graph *g, lf_graph **out);
+
+/* Compares the outputs of a and b (matched by op name) with the executor for
+ * seed; constants without values are generated by name. *max_err receives
+ * the largest |a-b| / max(1, |b|). Fails with LF_EGRAPH naming the output
+ * when the outputs do not pair up or differ beyond tol. */
+lf_status lf_subst_compare(const lf_graph *a, const lf_graph *b, uint64_t seed, double tol,
+                           double *max_err);
+
+/* ---- rule sets --------------------------------------------------------------- */
+
+/* The built-in rule table (search/subst/rules_builtin.c). */
+const lf_subst_rule *lf_subst_builtin_rules(int32_t *n);
+
+/* Verifies r numerically: builds each example, applies the rule's first match
+ * and compares source and result with the executor (tolerance 1e-4 of
+ * DESIGN §10). *ok is 1 when every example passes; otherwise why holds the
+ * reason. Returns an error status only for failures of the machinery (memory). */
+lf_status lf_subst_verify(const lf_subst_rule *r, int *ok, char *why, size_t why_len);
+
+#endif
