@@ -235,8 +235,97 @@ static void test_canon_hash(void)
     lf_graph_free(h);
 }
 
+#define TASO_FILE LF_SOURCE_DIR "/../shared/data/taso/graph_subst.pb"
+
+/* TASO's 133 rules: 107 map onto the IR (10 use SPLIT, 16 compute a conv
+ * weight in the source) and every mapped one verifies. */
+static void test_taso_file(void)
+{
+    FILE *f = fopen(TASO_FILE, "rb");
+    if (!f) {
+        fprintf(stderr, "skipping TASO rules: %s not found\n", TASO_FILE);
+        return;
+    }
+    fclose(f);
+    lf_subst_ruleset rs;
+    CHECK_OK(lf_subst_ruleset_open(&rs, "taso", TASO_FILE));
+    if (!rs.taso)
+        return;
+    CHECK_EQ_I64(rs.taso->loaded, 133);
+    CHECK_EQ_I64(rs.taso->mapped, 107);
+    CHECK_EQ_I64(rs.taso->unmapped_split, 10);
+    CHECK_EQ_I64(rs.taso->unmapped_weight, 16);
+    CHECK_EQ_I64(rs.n, 107);
+    CHECK_STR(rs.rule[0]->name, "taso_000");
+    int32_t failed = -1;
+    CHECK_OK(lf_subst_ruleset_verify(&rs, &failed));
+    CHECK_EQ_I64(failed, 0);
+    /* rule 64 is conv -> relu => conv(relu): TASO's conv has no bias, so it
+     * matches a conv without one (1) and not the biased ones (0) */
+    int32_t i64 = -1;
+    for (int32_t i = 0; i < rs.n; i++)
+        if (strcmp(rs.rule[i]->name, "taso_064") == 0)
+            i64 = i;
+    CHECK(i64 >= 0);
+    lf_graph *g = inception_like(0);
+    if (g && i64 >= 0) {
+        lf_subst_matches ms = {0, 0, NULL};
+        CHECK_OK(lf_subst_find(g, rs.rule[i64], &ms));
+        CHECK_EQ_I64(ms.n, 0);
+        lf_subst_matches_free(&ms);
+        lf_graph_builder *b = NULL;
+        lf_graph_builder_create(&b, "nobias");
+        tg_input(b, "x", 3, 6, 6);
+        tg_unary(b, LF_OP_RELU, "r", tg_conv(b, "c", "x", 4, 3, 1, 1, 1, 0, LF_ACT_NONE));
+        lf_graph *h = build(b), *h2 = NULL;
+        CHECK(h && lf_subst_find(h, rs.rule[i64], &ms) == LF_OK && ms.n == 1);
+        if (h && ms.n == 1) {
+            CHECK_OK(lf_subst_apply(h, rs.rule[i64], &ms.m[0], &h2));
+            CHECK(h2 && h2->n_ops == 2 && h2->ops[1].attr.act == LF_ACT_RELU);
+            CHECK(h2 && lf_subst_compare(h, h2, 1, 1e-4, NULL) == LF_OK);
+        }
+        lf_subst_matches_free(&ms);
+        lf_graph_free(h);
+        lf_graph_free(h2);
+    }
+    lf_graph_free(g);
+    lf_subst_ruleset_close(&rs);
+}
+
+/* Bad rule files: one error naming the file; nothing loaded. */
+static void test_bad_rule_files(void)
+{
+    const char *path = "test_subst_bad.pb";
+    const unsigned char junk[][6] = {{0x0a, 0x05, 0x0a, 0x03, 0x08}, {0xff, 0xff, 0xff, 0xff, 0xff, 0xff}};
+    const size_t len[] = {5, 6};
+    for (int k = 0; k < 2; k++) {
+        FILE *f = fopen(path, "wb");
+        CHECK(f != NULL);
+        if (!f)
+            return;
+        fwrite(junk[k], 1, len[k], f);
+        fclose(f);
+        lf_subst_ruleset rs;
+        lf_status st = lf_subst_ruleset_open(&rs, "builtin,taso", path);
+        CHECK(st != LF_OK);
+        CHECK(strstr(lf_last_error(), path) != NULL);
+        CHECK(rs.n == 0 && rs.rule == NULL);
+        lf_subst_ruleset_close(&rs);
+    }
+    remove(path);
+    lf_subst_ruleset rs;
+    CHECK(lf_subst_ruleset_open(&rs, "builtin,taso", "no/such/rules.pb") != LF_OK);
+    CHECK(strstr(lf_last_error(), "no/such/rules.pb") != NULL);
+    lf_subst_ruleset_close(&rs);
+    CHECK(lf_subst_ruleset_open(&rs, "builtin,magic", NULL) != LF_OK);
+    CHECK(strstr(lf_last_error(), "magic") != NULL);
+    lf_subst_ruleset_close(&rs);
+}
+
 int main(void)
 {
+    test_taso_file();
+    test_bad_rule_files();
     test_match_counts();
     test_external_read();
     test_convexity();

@@ -187,4 +187,117 @@ const lf_subst_rule *lf_subst_builtin_rules(int32_t *n);
  * reason. Returns an error status only for failures of the machinery (memory). */
 lf_status lf_subst_verify(const lf_subst_rule *r, int *ok, char *why, size_t why_len);
 
+/* ---- TASO's rule file ------------------------------------------------------------ */
+
+typedef struct lf_taso_stats {
+    int32_t loaded;            /* rules in the file */
+    int32_t mapped;            /* rules whose ops all exist in the IR */
+    int32_t unmapped_types;    /* rules with an op type the IR lacks */
+    int32_t unmapped_split;    /* rules with a SPLIT (sized by TASO's concat history) */
+    int32_t unmapped_weight;   /* rules whose source computes a conv weight (folded in the IR) */
+    int32_t unmapped_act;      /* rules with a MatMul carrying a fused ReLU (the IR's has none) */
+    int32_t unmapped_shape;    /* rules whose pattern the IR cannot express otherwise */
+} lf_taso_stats;
+
+/* A rule set: built-in rules and/or rules loaded from TASO's rule file, with
+ * their verification results. */
+typedef struct lf_subst_ruleset {
+    int32_t n;
+    const lf_subst_rule **rule;
+    int32_t *enabled;          /* 0 after a failed verification */
+    char **why;                /* per rule: NULL before verification, "ok" or the reason */
+    int32_t n_builtin;         /* the first n_builtin rules are built in */
+    struct lf_taso_stats *taso;/* TASO's rule file: counts (NULL when not loaded) */
+    void *loaded_;             /* private: rules loaded from files */
+} lf_subst_ruleset;
+
+/* spec: comma-separated sources, "builtin", "taso" (TASO's generated rules
+ * from taso_path, mapped onto the IR where its op types exist). */
+lf_status lf_subst_ruleset_open(lf_subst_ruleset *rs, const char *spec, const char *taso_path);
+void lf_subst_ruleset_close(lf_subst_ruleset *rs); /* safe after a failed open */
+/* Verifies every rule, disabling those that fail; returns how many failed in *failed. */
+lf_status lf_subst_ruleset_verify(lf_subst_ruleset *rs, int32_t *failed);
+
+/* ---- cost functions (search/subst/cost.c) ------------------------------------------ */
+
+typedef enum lf_subst_objective {
+    LF_OBJ_TIME = 0, LF_OBJ_FLOPS, LF_OBJ_BYTES, LF_OBJ_KERNELS, LF_OBJ_DRAM, LF_OBJ_COUNT
+} lf_subst_objective;
+
+const char *lf_subst_objective_name(lf_subst_objective o);
+lf_subst_objective lf_subst_objective_from_name(const char *s); /* LF_OBJ_COUNT when unknown */
+
+/* Every dimension of a graph's cost. */
+typedef struct lf_subst_costs {
+    double time_s;   /* analytic roofline: sum of max(flops/peak, bytes/bw) + launch per kernel */
+    double flops;
+    double bytes;    /* bytes read and written by kernels (weights included) */
+    double kernels;  /* kernel launches */
+    double dram;     /* exact fusion optimum at the buffer (all ops), -1 when not computed */
+} lf_subst_costs;
+
+typedef struct lf_subst_coster {
+    lf_subst_objective objective;
+    const void *hw;            /* const lf_hw * (hwdesc/hw.h) */
+    const char *scheme;        /* cost model of the dram objective: "lbdf" or "brr" */
+    double peak_flops, bandwidth, launch_s; /* from <gpu>, or the defaults */
+    int32_t elem_bytes;        /* bytes per element for the roofline (4: fp32) */
+    double exact_time_limit_s; /* per candidate graph of the dram objective */
+} lf_subst_coster;
+
+/* Roofline figures when the hardware has no <gpu> section or leaves one out. */
+#define LF_SUBST_DEFAULT_PEAK 15.7e12   /* FLOP/s (a V100's FP32 peak) */
+#define LF_SUBST_DEFAULT_BW 900e9       /* bytes/s */
+#define LF_SUBST_DEFAULT_LAUNCH 5e-6    /* s per kernel */
+
+void lf_subst_coster_init(lf_subst_coster *c, lf_subst_objective o, const void *hw, const char *scheme);
+/* Computes every dimension; the exact DRAM only when with_dram (it solves a
+ * planning problem). */
+lf_status lf_subst_cost(const lf_subst_coster *c, const lf_graph *g, int with_dram, lf_subst_costs *out);
+/* The objective's value of costs. */
+double lf_subst_cost_value(const lf_subst_coster *c, const lf_subst_costs *k);
+
+/* ---- searches (search/subst/search.c, backtrack.c, enum.c, split.c) --------------- */
+
+typedef enum lf_subst_search { LF_SEARCH_BACKTRACK = 0, LF_SEARCH_ENUM, LF_SEARCH_SPLIT, LF_SEARCH_COUNT } lf_subst_search;
+const char *lf_subst_search_name(lf_subst_search s);
+lf_subst_search lf_subst_search_from_name(const char *s);
+
+typedef struct lf_subst_options {
+    lf_subst_search search;
+    double alpha;              /* backtrack: enqueue when cost < alpha * best (default 1.05) */
+    int64_t budget;            /* graphs expanded (default 1000) */
+    int32_t max_len;           /* enum: sequence length K (default 3) */
+    int32_t split_size;        /* split: parts of at most this many ops (default 30) */
+    uint64_t seed;             /* values of the final numeric check */
+} lf_subst_options;
+
+void lf_subst_options_default(lf_subst_options *o);
+
+typedef struct lf_subst_step {
+    int32_t rule;              /* index in the rule set */
+    char *ops;                 /* names of the replaced ops, comma-separated */
+} lf_subst_step;
+
+typedef struct lf_subst_result {
+    lf_graph *graph;           /* the best graph found (owned) */
+    lf_subst_costs before, after;
+    int32_t n_steps;
+    lf_subst_step *steps;      /* the applied sequence */
+    int64_t expanded, generated, deduplicated, rejected;
+    int32_t parts;             /* split: parts searched */
+    double wall_s;
+    int64_t peak_graphs;       /* most graphs held at once (queue and best) */
+    double max_err;            /* numeric check of the result against the input */
+} lf_subst_result;
+
+void lf_subst_result_destroy(lf_subst_result *r);
+
+/* Searches for a cheaper graph equivalent to g under the enabled rules of rs,
+ * then replays the applied sequence on g with values (its own or generated
+ * from o->seed) and checks the result against g with the executor (DESIGN
+ * §10 tolerance) before returning it. */
+lf_status lf_subst_optimize(const lf_graph *g, const lf_subst_ruleset *rs, const lf_subst_coster *c,
+                            const lf_subst_options *o, lf_subst_result *res);
+
 #endif

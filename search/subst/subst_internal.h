@@ -27,4 +27,14 @@ typedef struct lf__subst_act {
     lf_act act;
 } lf__subst_act;
 
+
+
+/* TASO's rule file (taso_load.c): loads and maps the rules of path onto the
+ * IR. *out receives the mapped rules (malloc'd array, freed with
+ * lf__taso_free), st the counts. */
+typedef struct lf__taso_rules lf__taso_rules;
+lf_status lf__taso_load(const char *path, lf__taso_rules **out, lf_taso_stats *st);
+int32_t lf__taso_count(const lf__taso_rules *t);
+const lf_subst_rule *lf__taso_rule(const lf__taso_rules *t, int32_t i);
+void lf__taso_free(lf__taso_rules *t);
 #endif

@@ -1,0 +1,47 @@
+#!/bin/bash
+# fusionplan rules (and, once it exists, optimize): every rule listed and
+# verified, TASO's rule file loaded and mapped, one-line errors on bad input.
+set -u
+fp=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+taso="$src/../shared/data/taso/graph_subst.pb"
+
+"$fp" rules --verify --model inception_v3 >"$tmp/r" || fail=1
+if ! grep -q '^conv_relu  *metaflow  *2  *1  *94 ' "$tmp/r"; then
+  echo "FAIL: rules lists no conv_relu row with 94 matches in inception_v3"; cat "$tmp/r"; fail=1
+fi
+if ! grep -q '^taso_conv_mul FAIL example 0: output .out. differs' "$tmp/r"; then
+  echo "FAIL: TASO's conv_mul does not fail verification"; fail=1
+fi
+if ! grep -q '^22 rules verified: 21 ok, 1 failed (disabled): taso_conv_mul$' "$tmp/r"; then
+  echo "FAIL: verification summary"; tail -3 "$tmp/r"; fail=1
+fi
+if [ "$(grep -c ' ok$' "$tmp/r")" -ne 21 ]; then
+  echo "FAIL: not one ok line per passing rule"; fail=1
+fi
+
+if [ -f "$taso" ]; then
+  "$fp" rules --rules builtin,taso --taso-file "$taso" --verify >"$tmp/t" || fail=1
+  if ! grep -q '^129 rules: 22 built in, 107 of the 133 in TASO.s rule file (26 not mapped: 10 use SPLIT, 16 compute a conv weight in the source, 0 other)$' "$tmp/t"; then
+    echo "FAIL: TASO rule counts"; head -1 "$tmp/t"; fail=1
+  fi
+  if ! grep -q '^129 rules verified: 128 ok, 1 failed (disabled): taso_conv_mul$' "$tmp/t"; then
+    echo "FAIL: TASO verification summary"; tail -1 "$tmp/t"; fail=1
+  fi
+fi
+
+# Bad input: one line naming the file, exit 2, nothing on stdout.
+printf 'not a protobuf \377\377\377' >"$tmp/bad.pb"
+if "$fp" rules --rules taso --taso-file "$tmp/bad.pb" >"$tmp/o" 2>"$tmp/e"; then
+  echo "FAIL: a corrupt rule file is accepted"; fail=1
+fi
+if [ "$(wc -l <"$tmp/e")" -ne 1 ] || ! grep -q "bad.pb" "$tmp/e" || [ -s "$tmp/o" ]; then
+  echo "FAIL: corrupt rule file error"; cat "$tmp/e" "$tmp/o"; fail=1
+fi
+if "$fp" rules --rules builtin,nonsense >/dev/null 2>"$tmp/e"; then
+  echo "FAIL: an unknown rule source is accepted"; fail=1
+fi
+exit $fail
