@@ -322,8 +322,122 @@ static void test_bad_rule_files(void)
     lf_subst_ruleset_close(&rs);
 }
 
+/* Costs by hand: x 1x4x8x8 -> conv 3x3 (8 out, bias) -> relu. Conv: 18432
+ * MACs = 36864 FLOPs, bytes (256 in + 296 weights + 512 out) x 4 = 4256;
+ * relu: 512 FLOPs, (512 + 512) x 4 = 4096 bytes. Fused: one kernel, the
+ * activation's 512 FLOPs stay. */
+static void test_costs(void)
+{
+    lf_graph_builder *b = NULL;
+    lf_graph_builder_create(&b, "cost");
+    tg_input(b, "x", 4, 8, 8);
+    tg_unary(b, LF_OP_RELU, "r", tg_conv(b, "c", "x", 8, 3, 1, 1, 1, 1, LF_ACT_NONE));
+    lf_graph *g = build(b), *h = NULL;
+    if (!g)
+        return;
+    lf_subst_coster c;
+    lf_subst_coster_init(&c, LF_OBJ_TIME, NULL, NULL);
+    lf_subst_costs k;
+    CHECK_OK(lf_subst_cost(&c, g, 0, &k));
+    CHECK_NEAR(k.flops, 37376, 0);
+    CHECK_NEAR(k.bytes, 8352, 0);
+    CHECK_NEAR(k.kernels, 2, 0);
+    CHECK_NEAR(k.time_s, 2 * 5e-6 + 4256 / 900e9 + 4096 / 900e9, 1e-15);
+    CHECK(k.dram < 0);
+    lf_subst_matches ms = {0, 0, NULL};
+    CHECK_OK(lf_subst_find(g, rule("conv_relu"), &ms));
+    CHECK_OK(lf_subst_apply(g, rule("conv_relu"), &ms.m[0], &h));
+    lf_subst_matches_free(&ms);
+    if (h) {
+        CHECK_OK(lf_subst_cost(&c, h, 1, &k));
+        CHECK_NEAR(k.flops, 37376, 0);
+        CHECK_NEAR(k.bytes, 4256, 0);
+        CHECK_NEAR(k.kernels, 1, 0);
+        CHECK(k.dram > 0);
+        c.objective = LF_OBJ_KERNELS;
+        CHECK_NEAR(lf_subst_cost_value(&c, &k), 1, 0);
+    }
+    lf_graph_free(h);
+    lf_graph_free(g);
+    /* exclusive concat: a concat of two relus read only by it is free; of a
+     * graph input it copies */
+    g = inception_like(0);
+    if (g) {
+        CHECK_OK(lf_subst_cost(&c, g, 0, &k));
+        CHECK_NEAR(k.kernels, 4, 0);
+    }
+    lf_graph_free(g);
+}
+
+/* Searches: backtracking finds the exhaustive optimum on the small
+ * inception-like block; the result is checked, deterministic, and cheaper. */
+static void test_search(void)
+{
+    lf_graph *g = inception_like(0);
+    if (!g)
+        return;
+    lf_subst_ruleset rs;
+    CHECK_OK(lf_subst_ruleset_open(&rs, "builtin", NULL));
+    int32_t failed = 0;
+    CHECK_OK(lf_subst_ruleset_verify(&rs, &failed));
+    CHECK_EQ_I64(failed, 1);
+    lf_subst_coster c;
+    lf_subst_coster_init(&c, LF_OBJ_TIME, NULL, NULL);
+    lf_subst_options o;
+    lf_subst_options_default(&o);
+    lf_subst_result bt, bt2, en, sp;
+    CHECK_OK(lf_subst_optimize(g, &rs, &c, &o, &bt));
+    CHECK_OK(lf_subst_optimize(g, &rs, &c, &o, &bt2));
+    o.search = LF_SEARCH_ENUM;
+    o.max_len = 4;
+    o.budget = 100000;
+    CHECK_OK(lf_subst_optimize(g, &rs, &c, &o, &en));
+    o.search = LF_SEARCH_SPLIT;
+    o.split_size = 4;
+    o.budget = 1000;
+    CHECK_OK(lf_subst_optimize(g, &rs, &c, &o, &sp));
+    if (bt.graph && en.graph && bt2.graph && sp.graph) {
+        CHECK(bt.after.time_s < bt.before.time_s);
+        CHECK_NEAR(bt.after.time_s, en.after.time_s, 1e-15);
+        CHECK(sp.after.time_s <= bt.before.time_s);
+        CHECK(sp.parts >= 2);
+        CHECK(bt.n_steps >= 2);
+        CHECK(bt.max_err <= 1e-4);
+        CHECK_EQ_I64(bt.n_steps, bt2.n_steps);
+        for (int32_t i = 0; i < bt.n_steps && i < bt2.n_steps; i++)
+            CHECK_STR(bt.steps[i].ops, bt2.steps[i].ops);
+        CHECK(lf_subst_canon_hash(bt.graph) == lf_subst_canon_hash(bt2.graph));
+        /* the exhaustive search expands every distinct graph within 4 steps */
+        CHECK(en.expanded > bt.expanded / 4);
+    }
+    lf_subst_result_destroy(&bt);
+    lf_subst_result_destroy(&bt2);
+    lf_subst_result_destroy(&en);
+    lf_subst_result_destroy(&sp);
+    /* nothing to do: a graph no rule matches */
+    lf_graph_builder *b = NULL;
+    lf_graph_builder_create(&b, "none");
+    tg_input(b, "x", 2, 4, 4);
+    tg_unary(b, LF_OP_SIGMOID, "s", "x");
+    lf_graph *n = build(b);
+    o.search = LF_SEARCH_BACKTRACK;
+    lf_subst_result r0;
+    CHECK(n && lf_subst_optimize(n, &rs, &c, &o, &r0) == LF_OK);
+    if (n) {
+        CHECK_EQ_I64(r0.n_steps, 0);
+        CHECK_EQ_I64(r0.expanded, 1);
+        CHECK_NEAR(r0.after.time_s, r0.before.time_s, 0);
+        lf_subst_result_destroy(&r0);
+    }
+    lf_graph_free(n);
+    lf_subst_ruleset_close(&rs);
+    lf_graph_free(g);
+}
+
 int main(void)
 {
+    test_costs();
+    test_search();
     test_taso_file();
     test_bad_rule_files();
     test_match_counts();

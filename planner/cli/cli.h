@@ -146,5 +146,6 @@ int lf_cmd_conformance(int argc, char **argv);
 int lf_cmd_curve(int argc, char **argv);
 int lf_cmd_bench_exact(int argc, char **argv); /* `bench exact` */
 int lf_cmd_rules(int argc, char **argv);       /* search/subst */
+int lf_cmd_optimize(int argc, char **argv);    /* search/subst */
 
 #endif

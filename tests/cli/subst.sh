@@ -44,4 +44,36 @@ fi
 if "$fp" rules --rules builtin,nonsense >/dev/null 2>"$tmp/e"; then
   echo "FAIL: an unknown rule source is accepted"; fail=1
 fi
+# optimize: cheaper, checked, written atomically, deterministic.
+"$fp" optimize --model resnet18 --input-size 64 --budget 20 -o "$tmp/o.json" >"$tmp/opt" || fail=1
+if ! grep -q '^kernels  *48.000  *39.000  *-18.75%$' "$tmp/opt"; then
+  echo "FAIL: optimize resnet18 kernels before/after"; cat "$tmp/opt"; fail=1
+fi
+if ! grep -q '^check: the optimized graph.s outputs equal the original.s' "$tmp/opt" || [ ! -s "$tmp/o.json" ]; then
+  echo "FAIL: optimize prints no check line or writes no JSON"; fail=1
+fi
+if [ -n "${LF_JSON_CHECK:-}" ]; then
+  "$LF_JSON_CHECK" parse "$tmp/o.json" || { echo "FAIL: optimize JSON is not valid"; fail=1; }
+  if [ "$("$LF_JSON_CHECK" length "$tmp/o.json" steps)" != 9 ] ||
+     [ "$("$LF_JSON_CHECK" get "$tmp/o.json" steps/0/rule)" != conv_relu ]; then
+    echo "FAIL: optimize JSON steps"; fail=1
+  fi
+fi
+"$fp" optimize --model resnet18 --input-size 64 --budget 20 -o "$tmp/o2.json" >/dev/null || fail=1
+if [ "$(sed 's/"wall_s": [0-9.e+-]*//' "$tmp/o.json")" != "$(sed 's/"wall_s": [0-9.e+-]*//' "$tmp/o2.json")" ]; then
+  echo "FAIL: optimize is not deterministic"; fail=1
+fi
+node=/usr/share/libonnx-testdata/data/node
+if [ -f "$node/test_sigmoid/model.onnx" ]; then
+  "$fp" optimize --onnx "$node/test_sigmoid/model.onnx" -o "$tmp/none.json" >"$tmp/none" || fail=1
+  if ! grep -q '^nothing to do' "$tmp/none" || [ -e "$tmp/none.json" ]; then
+    echo "FAIL: optimize on a model no rule matches"; cat "$tmp/none"; fail=1
+  fi
+fi
+if "$fp" optimize --model resnet18 --search nonsense >/dev/null 2>"$tmp/e"; then
+  echo "FAIL: an unknown search is accepted"; fail=1
+fi
+if "$fp" optimize --model resnet18 --rules taso --taso-file "$tmp/bad.pb" -o "$tmp/x.json" >/dev/null 2>"$tmp/e" || [ -e "$tmp/x.json" ]; then
+  echo "FAIL: optimize with a corrupt rule file"; fail=1
+fi
 exit $fail

@@ -1,0 +1,106 @@
+/* MetaFlow's cost-based backtracking search (TASO's too): a priority queue of
+ * graphs by cost; the cheapest is expanded by every applicable rewrite, and a
+ * new graph is queued when its cost is below alpha times the best so far
+ * (alpha > 1 lets the search pass through slightly worse graphs, e.g. an
+ * enlarged kernel that a merge then pays for). Stops after `budget`
+ * expansions or when the queue is empty. The queue is bounded: past its
+ * capacity the worse half is dropped, which keeps memory to a few hundred
+ * graphs on networks with hundreds of matches per graph. */
+#include <stdlib.h>
+
+#include "search/subst/search_internal.h"
+
+#define LF__QUEUE_CAP 512
+
+typedef struct lf__heap {
+    int32_t *v;
+    int32_t n;
+    const lf__search *s;
+} lf__heap;
+
+/* Orders by cost, then by creation (older first): deterministic. */
+static int lf__less(const lf__heap *h, int32_t a, int32_t b)
+{
+    double x = h->s->st[a].cost, y = h->s->st[b].cost;
+    return x < y || (x == y && a < b);
+}
+
+static void lf__up(lf__heap *h, int32_t i)
+{
+    while (i > 0) {
+        int32_t p = (i - 1) / 2;
+        if (!lf__less(h, h->v[i], h->v[p]))
+            break;
+        int32_t t = h->v[i];
+        h->v[i] = h->v[p];
+        h->v[p] = t;
+        i = p;
+    }
+}
+
+static void lf__down(lf__heap *h, int32_t i)
+{
+    for (;;) {
+        int32_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < h->n && lf__less(h, h->v[l], h->v[m]))
+            m = l;
+        if (r < h->n && lf__less(h, h->v[r], h->v[m]))
+            m = r;
+        if (m == i)
+            return;
+        int32_t t = h->v[i];
+        h->v[i] = h->v[m];
+        h->v[m] = t;
+        i = m;
+    }
+}
+
+static const lf__search *lf__sort_s;
+static int lf__cmp(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    double cx = lf__sort_s->st[x].cost, cy = lf__sort_s->st[y].cost;
+    if (cx != cy)
+        return cx < cy ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+/* Keeps the better half of a full queue. */
+static void lf__trim(lf__heap *h, lf__search *s)
+{
+    lf__sort_s = s;
+    qsort(h->v, (size_t)h->n, sizeof *h->v, lf__cmp);
+    for (int32_t i = LF__QUEUE_CAP / 2; i < h->n; i++)
+        lf__search_drop(s, h->v[i]);
+    h->n = LF__QUEUE_CAP / 2; /* a sorted array is a heap */
+}
+
+lf_status lf__backtrack(lf__search *s, int64_t budget)
+{
+    lf__heap h = {malloc((LF__QUEUE_CAP + 1) * sizeof(int32_t)), 0, s};
+    if (!h.v)
+        return lf_set_error(LF_ENOMEM, "backtrack: out of memory");
+    h.v[h.n++] = 0;
+    lf_status st = LF_OK;
+    double alpha = s->o->alpha > 0 ? s->o->alpha : 1.05;
+    for (int64_t e = 0; e < budget && h.n > 0 && !st; e++) {
+        int32_t i = h.v[0];
+        h.v[0] = h.v[--h.n];
+        lf__down(&h, 0);
+        int32_t first = 0;
+        st = lf__search_expand(s, i, &first);
+        for (int32_t c = first; c < s->n && !st; c++) {
+            if (s->st[c].cost < alpha * s->st[s->best].cost) {
+                if (h.n == LF__QUEUE_CAP)
+                    lf__trim(&h, s);
+                h.v[h.n++] = c;
+                lf__up(&h, h.n - 1);
+            } else {
+                lf__search_drop(s, c);
+            }
+        }
+        lf__search_drop(s, i);
+    }
+    free(h.v);
+    return st;
+}
