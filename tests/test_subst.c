@@ -434,8 +434,32 @@ static void test_search(void)
     lf_graph_free(g);
 }
 
+/* MetaFlow's networks the registry lacks: torchvision AlexNet (61,100,840
+ * parameters, 714 M MACs, 19 ops) and Mixed_7b alone (22 ops). */
+static void test_networks(void)
+{
+    lf_graph *g = NULL;
+    CHECK_OK(lf_subst_network("alexnet", 0, &g));
+    if (g) {
+        CHECK_EQ_I64(lf_graph_params(g), 61100840);
+        CHECK_EQ_I64(lf_graph_macs(g), 714188480);
+        CHECK_EQ_I64(lf_graph_compute_ops(g), 19);
+    }
+    lf_graph_free(g);
+    CHECK_OK(lf_subst_network("inception_e", 0, &g));
+    if (g) {
+        CHECK_EQ_I64(lf_graph_compute_ops(g), 22);
+        int32_t cat = lf_graph_find(g, "Mixed_7b.cat_2");
+        CHECK(cat >= 0 && g->ops[cat].out.c == 2048 && g->ops[cat].out.h == 8);
+        CHECK_EQ_I64(count(g, "merge_convs"), 5); /* three 1x1 on x, and 1x3 with 3x1 twice */
+    }
+    lf_graph_free(g);
+    CHECK(lf_subst_network("lenet", 0, &g) == LF_ENOTFOUND);
+}
+
 int main(void)
 {
+    test_networks();
     test_costs();
     test_search();
     test_taso_file();

@@ -83,9 +83,11 @@ static lf_status lf__write_json(const char *path, const char *model, const lf_su
         fprintf(f, "}");
     }
     fprintf(f, "\n  ],\n  \"stats\": {\"expanded\": %lld, \"generated\": %lld, \"deduplicated\": %lld, "
-               "\"rejected\": %lld, \"parts\": %d, \"peak_graphs\": %lld, \"wall_s\": ",
+               "\"rejected\": %lld, \"parts\": %d, \"peak_graphs\": %lld, \"search_s\": ",
             (long long)r->expanded, (long long)r->generated, (long long)r->deduplicated,
             (long long)r->rejected, (int)r->parts, (long long)r->peak_graphs);
+    lf_json_double(f, r->search_s);
+    fprintf(f, ", \"wall_s\": ");
     lf_json_double(f, r->wall_s);
     fprintf(f, ", \"max_rel_error\": ");
     lf_json_double(f, r->max_err);
@@ -106,7 +108,7 @@ int lf_cmd_optimize(int argc, char **argv)
         {"search", "NAME", "backtrack (default), enum (exhaustive to --max-len) or split (flow-based)", NULL},
         {"objective", "NAME", "time (default), flops, bytes, kernels or dram (exact fusion DRAM at --buffer)", NULL},
         {"alpha", "A", "backtrack: queue graphs cheaper than A x best (default 1.05)", NULL},
-        {"budget", "N", "graphs expanded (default 1000; split: per part)", NULL},
+        {"budget", "N", "graphs expanded (default 1000; split: shared by the parts)", NULL},
         {"max-len", "K", "enum: longest sequence (default 3)", NULL},
         {"split-size", "N", "split: largest part in ops (default 30)", NULL},
         {"rules", "LIST", "rule sources: builtin, taso (default builtin)", NULL},
@@ -153,26 +155,27 @@ int lf_cmd_optimize(int argc, char **argv)
     lf_status st = lf_subst_ruleset_open(&rs, lf_cli_get(&cmd, "rules"), taso ? taso : LF__TASO_DEFAULT);
     if (st)
         return lf_cli_fail(st);
-    lf_cli_session s;
-    if ((rc = lf_cli_session_open(&s, &cmd))) {
+    lf_graph *g = NULL;
+    lf_hw hw;
+    if ((rc = lf_cli_subst_graph(&cmd, "resnet50", &g, &hw))) {
         lf_subst_ruleset_close(&rs);
         return rc;
     }
+    const char *model = lf_cli_get(&cmd, "model") ? lf_cli_get(&cmd, "model") : g->name;
     int32_t failed = 0;
     st = lf_subst_ruleset_verify(&rs, &failed);
     lf_subst_coster c;
-    lf_subst_coster_init(&c, obj, &s.hw, lf_cli_get(&cmd, "scheme"));
+    lf_subst_coster_init(&c, obj, &hw, lf_cli_get(&cmd, "scheme"));
     lf_subst_result res;
     memset(&res, 0, sizeof res);
     if (!st)
-        st = lf_subst_optimize(s.graph, &rs, &c, &o, &res);
+        st = lf_subst_optimize(g, &rs, &c, &o, &res);
     if (st) {
         lf_subst_ruleset_close(&rs);
-        lf_cli_session_close(&s);
+        lf_graph_free(g);
         return lf_cli_fail(st);
     }
-    printf("model %s (%d ops), %d rules (%d disabled by verification", s.model_name,
-           (int)lf_graph_compute_ops(s.graph), (int)rs.n, (int)failed);
+    printf("model %s (%d ops), %d rules (%d disabled by verification", model, (int)lf_graph_compute_ops(g), (int)rs.n, (int)failed);
     for (int32_t i = 0, k = 0; i < rs.n; i++)
         if (!rs.enabled[i])
             printf("%s%s", k++ ? ", " : ": ", rs.rule[i]->name);
@@ -183,7 +186,7 @@ int lf_cmd_optimize(int argc, char **argv)
         printf(" (K %d, budget %lld)", (int)o.max_len, (long long)o.budget);
     printf(", objective %s\n", lf_subst_objective_name(obj));
     printf("roofline: %.4g TFLOP/s, %.4g GB/s, %.3g us per kernel (%s)\n", c.peak_flops / 1e12,
-           c.bandwidth / 1e9, c.launch_s * 1e6, s.hw.has_gpu ? s.hw.name : "defaults: no <gpu> section");
+           c.bandwidth / 1e9, c.launch_s * 1e6, hw.has_gpu ? hw.name : "defaults: no <gpu> section");
     lf__print_costs(&res.before, &res.after);
     printf("applied sequence: %d steps\n", (int)res.n_steps);
     for (int32_t i = 0; i < res.n_steps; i++)
@@ -194,21 +197,22 @@ int lf_cmd_optimize(int argc, char **argv)
            (long long)res.generated, (long long)res.deduplicated, (long long)res.rejected);
     if (o.search == LF_SEARCH_SPLIT)
         printf(", %d parts", (int)res.parts);
-    printf("; %lld graphs held at most; %.2f s; peak memory %.0f MB\n", (long long)res.peak_graphs, res.wall_s,
-           (double)ru.ru_maxrss / 1024.0);
+    printf("; %lld graphs held at most; search %.2f s (%.0f graphs/s), with the check %.2f s; peak memory %.0f MB\n",
+           (long long)res.peak_graphs, res.search_s, (double)res.expanded / (res.search_s > 0 ? res.search_s : 1e-9),
+           res.wall_s, (double)ru.ru_maxrss / 1024.0);
     int rcode = LF_EXIT_OK;
     if (res.n_steps == 0) {
         printf("nothing to do: no sequence of rewrites lowers the %s\n", lf_subst_objective_name(obj));
     } else {
         printf("check: the optimized graph's outputs equal the original's (max relative error %.2g, seed %llu)\n",
                res.max_err, (unsigned long long)o.seed);
-        if (output && (st = lf__write_json(output, s.model_name, &o, &c, &rs, &res)))
+        if (output && (st = lf__write_json(output, model, &o, &c, &rs, &res)))
             rcode = lf_cli_fail(st);
         else if (output)
             printf("wrote %s\n", output);
     }
     lf_subst_result_destroy(&res);
     lf_subst_ruleset_close(&rs);
-    lf_cli_session_close(&s);
+    lf_graph_free(g);
     return rcode;
 }

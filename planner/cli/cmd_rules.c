@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "models/registry.h"
 #include "planner/cli/cli.h"
 #include "search/subst/subst.h"
 
@@ -15,7 +14,7 @@ int lf_cmd_rules(int argc, char **argv)
         {"rules", "LIST", "rule sources, comma-separated: builtin, taso (default builtin)", NULL},
         {"taso-file", "FILE", "TASO's rule collection (default " LF__TASO_DEFAULT ")", NULL},
         {"verify", NULL, "verify every rule numerically; prints NAME ok or NAME FAIL reason", NULL},
-        {"model", "NAME", "count each rule's matches in this built-in network", NULL},
+        {"model", "NAME", "count each rule's matches in this built-in network (also alexnet, inception_e)", NULL},
         {"input-size", "N", "square input resolution of --model (default: the network's own)", NULL},
         LF_CLI_ONNX_OPTS,
     };
@@ -31,29 +30,15 @@ int lf_cmd_rules(int argc, char **argv)
     int rc = lf_cli_parse(&cmd, argc, argv);
     if (rc)
         return rc == 1 ? LF_EXIT_OK : rc;
-    int64_t input = 0;
-    if ((rc = lf_cli_int(&cmd, "input-size", 0, 1, 4096, &input)))
-        return rc;
-    const char *model = lf_cli_get(&cmd, "model"), *onnx = lf_cli_get(&cmd, "onnx");
     const char *taso = lf_cli_get(&cmd, "taso-file");
-    if (model && onnx)
-        return lf_cli_usage_error(&cmd, "give either --model or --onnx, not both");
     lf_subst_ruleset rs;
     lf_status st = lf_subst_ruleset_open(&rs, lf_cli_get(&cmd, "rules"), taso ? taso : LF__TASO_DEFAULT);
     if (st)
         return lf_cli_fail(st);
     lf_graph *g = NULL;
-    if (onnx) {
-        if ((rc = lf_cli_onnx_load(&cmd, onnx, &g, NULL))) {
-            lf_subst_ruleset_close(&rs);
-            return rc;
-        }
-    } else if (model) {
-        lf_model_options mo = {(int32_t)input, 1};
-        if ((st = lf_model_build(model, &mo, &g))) {
-            lf_subst_ruleset_close(&rs);
-            return lf_cli_fail(st);
-        }
+    if ((rc = lf_cli_subst_graph(&cmd, NULL, &g, NULL))) {
+        lf_subst_ruleset_close(&rs);
+        return rc;
     }
     printf("%d rules: %d built in", (int)rs.n, (int)rs.n_builtin);
     if (rs.taso)

@@ -111,6 +111,7 @@ lf_status lf_subst_optimize(const lf_graph *g, const lf_subst_ruleset *rs, const
     }
     lf_graph_free(start);
     lf_graph_free(best);
+    res->search_s = lf__now() - t0;
     res->expanded = s.expanded;
     res->generated = s.generated;
     res->deduplicated = s.deduplicated;

@@ -10,7 +10,8 @@
  * one after the other with backtracking restricted to matches inside the
  * part, each starting from the previous result (the stitch is implicit: the
  * rewrites act on the whole graph), then a final backtracking pass accepts
- * only matches that cross a part boundary.
+ * only matches that cross a part boundary. The expansion budget is shared
+ * evenly by the parts and the boundary pass.
  *
  * Parts are kept as sets of op names: rewrites keep the names of the ops
  * they replace and name new ops after the first matched op (name~k), so an
@@ -268,8 +269,8 @@ lf_status lf__split_search(lf__search *s, lf_graph *g, lf_graph **out, lf_subst_
         p.current = k < np ? k : -1;
         st = lf__search_start(s, cur);
         cur = NULL;
-        if (!st)
-            st = lf__backtrack(s, s->o->budget);
+        if (!st) /* the budget is the whole search's: shared by the parts and the boundary pass */
+            st = lf__backtrack(s, s->o->budget / (np + 1) > 0 ? s->o->budget / (np + 1) : 1);
         if (!st)
             st = lf__search_finish(s, &cur, costs);
     }

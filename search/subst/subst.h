@@ -176,6 +176,14 @@ lf_status lf_subst_strip(const lf_graph *g, lf_graph **out);
 lf_status lf_subst_compare(const lf_graph *a, const lf_graph *b, uint64_t seed, double tol,
                            double *max_err);
 
+/* ---- networks of MetaFlow's evaluation (search/subst/networks.c) --------------- */
+
+/* "alexnet" (torchvision, input 224 only) and "inception_e" (Inception-v3's
+ * Mixed_7b alone, 1280 x size x size input, default 8). LF_ENOTFOUND for
+ * other names. */
+lf_status lf_subst_network(const char *name, int32_t input_size, lf_graph **out);
+const char *const *lf_subst_network_names(void); /* NULL-terminated */
+
 /* ---- rule sets --------------------------------------------------------------- */
 
 /* The built-in rule table (search/subst/rules_builtin.c). */
@@ -286,7 +294,8 @@ typedef struct lf_subst_result {
     lf_subst_step *steps;      /* the applied sequence */
     int64_t expanded, generated, deduplicated, rejected;
     int32_t parts;             /* split: parts searched */
-    double wall_s;
+    double wall_s;             /* everything: search, replay on values, check */
+    double search_s;           /* the search alone */
     int64_t peak_graphs;       /* most graphs held at once (queue and best) */
     double max_err;            /* numeric check of the result against the input */
 } lf_subst_result;

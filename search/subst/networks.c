@@ -1,0 +1,84 @@
+/* Networks of MetaFlow's evaluation that the model registry lacks, built with
+ * the model builder for the substitution optimizer's benchmarks: torchvision's
+ * AlexNet, and Inception-v3's Mixed_7b (an Inception-E block) alone on its
+ * 1280 x 8 x 8 input. They stay out of the registry, whose every network is
+ * pinned by the planner's tests and feeds the GNN's dataset. */
+#include <string.h>
+
+#include "models/builder.h"
+#include "search/subst/subst.h"
+
+static const char *const lf__names[] = {"alexnet", "inception_e", NULL};
+
+const char *const *lf_subst_network_names(void) { return lf__names; }
+
+static int32_t lf__basic(lf_mb *m, const char *name, int32_t x, int32_t out_c, int32_t kh, int32_t kw,
+                         int32_t ph, int32_t pw)
+{
+    lf_mb_push(m, "%s", name);
+    x = lf_mb_conv_hw(m, "conv", x, out_c, kh, kw, 1, ph, pw, LF_MB_FOLDED_BN);
+    x = lf_mb_relu(m, "relu", x);
+    lf_mb_pop(m);
+    return x;
+}
+
+/* torchvision's InceptionE (models/inception.c builds the same inside inception_v3). */
+static void lf__inception_e(lf_mb *m, int32_t size)
+{
+    int32_t x = lf_mb_input(m, "input", 1, 1280, size, size), b[4], pair[2];
+    lf_mb_push(m, "Mixed_7b");
+    b[0] = lf__basic(m, "branch1x1", x, 320, 1, 1, 0, 0);
+    int32_t t = lf__basic(m, "branch3x3_1", x, 384, 1, 1, 0, 0);
+    pair[0] = lf__basic(m, "branch3x3_2a", t, 384, 1, 3, 0, 1);
+    pair[1] = lf__basic(m, "branch3x3_2b", t, 384, 3, 1, 1, 0);
+    b[1] = lf_mb_concat(m, "cat", pair, 2);
+    t = lf__basic(m, "branch3x3dbl_1", x, 448, 1, 1, 0, 0);
+    t = lf__basic(m, "branch3x3dbl_2", t, 384, 3, 3, 1, 1);
+    pair[0] = lf__basic(m, "branch3x3dbl_3a", t, 384, 1, 3, 0, 1);
+    pair[1] = lf__basic(m, "branch3x3dbl_3b", t, 384, 3, 1, 1, 0);
+    b[2] = lf_mb_concat(m, "cat_1", pair, 2);
+    b[3] = lf_mb_avgpool(m, "avg_pool2d", x, 3, 1, 1, 1);
+    b[3] = lf__basic(m, "branch_pool", b[3], 192, 1, 1, 0, 0);
+    lf_mb_concat(m, "cat_2", b, 4);
+    lf_mb_pop(m);
+}
+
+/* torchvision's AlexNet; its adaptive 6x6 average pool is the identity at
+ * 224 and is left out (other sizes are refused). */
+static void lf__alexnet(lf_mb *m, int32_t size)
+{
+    int32_t x = lf_mb_input(m, "input", 1, 3, size, size);
+    x = lf_mb_relu(m, "features.1", lf_mb_conv(m, "features.0", x, 64, 11, 4, 2, 1, 1, LF_MB_BIAS));
+    x = lf_mb_maxpool(m, "features.2", x, 3, 2, 0, 0);
+    x = lf_mb_relu(m, "features.4", lf_mb_conv(m, "features.3", x, 192, 5, 1, 2, 1, 1, LF_MB_BIAS));
+    x = lf_mb_maxpool(m, "features.5", x, 3, 2, 0, 0);
+    x = lf_mb_relu(m, "features.7", lf_mb_conv(m, "features.6", x, 384, 3, 1, 1, 1, 1, LF_MB_BIAS));
+    x = lf_mb_relu(m, "features.9", lf_mb_conv(m, "features.8", x, 256, 3, 1, 1, 1, 1, LF_MB_BIAS));
+    x = lf_mb_relu(m, "features.11", lf_mb_conv(m, "features.10", x, 256, 3, 1, 1, 1, 1, LF_MB_BIAS));
+    x = lf_mb_maxpool(m, "features.12", x, 3, 2, 0, 0);
+    x = lf_mb_flatten(m, "flatten", x);
+    x = lf_mb_relu(m, "classifier.2", lf_mb_gemm(m, "classifier.1", x, 4096, LF_MB_BIAS));
+    x = lf_mb_relu(m, "classifier.5", lf_mb_gemm(m, "classifier.4", x, 4096, LF_MB_BIAS));
+    lf_mb_gemm(m, "classifier.6", x, 1000, LF_MB_BIAS);
+}
+
+lf_status lf_subst_network(const char *name, int32_t input_size, lf_graph **out)
+{
+    *out = NULL;
+    lf_mb mb;
+    if (name && strcmp(name, "alexnet") == 0) {
+        if (input_size && input_size != 224)
+            return lf_set_error(LF_ERANGE, "alexnet: only input size 224 (its adaptive pool is left out)");
+        lf_mb_init(&mb, "alexnet");
+        lf__alexnet(&mb, 224);
+    } else if (name && strcmp(name, "inception_e") == 0) {
+        if (input_size < 0 || input_size > 4096)
+            return lf_set_error(LF_ERANGE, "inception_e: input size %d out of range", (int)input_size);
+        lf_mb_init(&mb, "inception_e");
+        lf__inception_e(&mb, input_size ? input_size : 8);
+    } else {
+        return lf_set_error(LF_ENOTFOUND, "unknown network '%s' (substitution benchmarks: alexnet, inception_e)",
+                            name ? name : "");
+    }
+    return lf_mb_finish(&mb, out);
+}
