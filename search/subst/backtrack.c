@@ -7,6 +7,7 @@
  * capacity the worse half is dropped, which keeps memory to a few hundred
  * graphs on networks with hundreds of matches per graph. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "search/subst/search_internal.h"
 
@@ -55,24 +56,20 @@ static void lf__down(lf__heap *h, int32_t i)
     }
 }
 
-static const lf__search *lf__sort_s;
-static int lf__cmp(const void *a, const void *b)
-{
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    double cx = lf__sort_s->st[x].cost, cy = lf__sort_s->st[y].cost;
-    if (cx != cy)
-        return cx < cy ? -1 : 1;
-    return (x > y) - (x < y);
-}
-
-/* Keeps the better half of a full queue. */
+/* Keeps the better half of a full queue: pops it in order (no global state,
+ * so searches may run on several threads) and drops the rest. */
 static void lf__trim(lf__heap *h, lf__search *s)
 {
-    lf__sort_s = s;
-    qsort(h->v, (size_t)h->n, sizeof *h->v, lf__cmp);
-    for (int32_t i = LF__QUEUE_CAP / 2; i < h->n; i++)
+    int32_t keep[LF__QUEUE_CAP / 2];
+    for (int32_t k = 0; k < LF__QUEUE_CAP / 2; k++) {
+        keep[k] = h->v[0];
+        h->v[0] = h->v[--h->n];
+        lf__down(h, 0);
+    }
+    for (int32_t i = 0; i < h->n; i++)
         lf__search_drop(s, h->v[i]);
-    h->n = LF__QUEUE_CAP / 2; /* a sorted array is a heap */
+    h->n = LF__QUEUE_CAP / 2;
+    memcpy(h->v, keep, sizeof keep); /* ascending order is a heap */
 }
 
 lf_status lf__backtrack(lf__search *s, int64_t budget)
