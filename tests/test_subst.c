@@ -388,6 +388,11 @@ static void test_search(void)
     lf_subst_result bt, bt2, en, sp;
     CHECK_OK(lf_subst_optimize(g, &rs, &c, &o, &bt));
     CHECK_OK(lf_subst_optimize(g, &rs, &c, &o, &bt2));
+    /* alpha 1: only strictly better graphs are queued, and still the optimum here */
+    lf_subst_result a1;
+    o.alpha = 1.0;
+    CHECK_OK(lf_subst_optimize(g, &rs, &c, &o, &a1));
+    o.alpha = 1.05;
     o.search = LF_SEARCH_ENUM;
     o.max_len = 4;
     o.budget = 100000;
@@ -399,6 +404,7 @@ static void test_search(void)
     if (bt.graph && en.graph && bt2.graph && sp.graph) {
         CHECK(bt.after.time_s < bt.before.time_s);
         CHECK_NEAR(bt.after.time_s, en.after.time_s, 1e-15);
+        CHECK(a1.graph && a1.after.time_s == bt.after.time_s);
         CHECK(sp.after.time_s <= bt.before.time_s);
         CHECK(sp.parts >= 2);
         CHECK(bt.n_steps >= 2);
@@ -411,6 +417,7 @@ static void test_search(void)
         CHECK(en.expanded > bt.expanded / 4);
     }
     lf_subst_result_destroy(&bt);
+    lf_subst_result_destroy(&a1);
     lf_subst_result_destroy(&bt2);
     lf_subst_result_destroy(&en);
     lf_subst_result_destroy(&sp);

@@ -3,7 +3,8 @@
  * new graph is queued when its cost is below alpha times the best so far
  * (alpha > 1 lets the search pass through slightly worse graphs, e.g. an
  * enlarged kernel that a merge then pays for). Stops after `budget`
- * expansions or when the queue is empty. The queue is bounded: past its
+ * expansions or when the queue is empty. The threshold alpha * best is taken
+ * when a graph leaves the queue. The queue is bounded: past its
  * capacity the worse half is dropped, which keeps memory to a few hundred
  * graphs on networks with hundreds of matches per graph. */
 #include <stdlib.h>
@@ -84,10 +85,14 @@ lf_status lf__backtrack(lf__search *s, int64_t budget)
         int32_t i = h.v[0];
         h.v[0] = h.v[--h.n];
         lf__down(&h, 0);
+        /* The threshold is the best cost when the graph is taken from the
+         * queue (TASO's GraphXfer::run), so with alpha = 1 every strictly
+         * better child is still queued after it became the best. */
+        double threshold = alpha * s->st[s->best].cost;
         int32_t first = 0;
         st = lf__search_expand(s, i, &first);
         for (int32_t c = first; c < s->n && !st; c++) {
-            if (s->st[c].cost < alpha * s->st[s->best].cost) {
+            if (s->st[c].cost < threshold) {
                 if (h.n == LF__QUEUE_CAP)
                     lf__trim(&h, s);
                 h.v[h.n++] = c;
