@@ -1,6 +1,7 @@
 /* Search states shared by the searches: see search_internal.h. One thread,
  * rules in table order and matches in matcher order, so a search is
  * deterministic (the seed only picks the values of the final numeric check). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,7 +79,7 @@ static lf_status lf__push(lf__search *s, lf_graph *g, int32_t parent, int32_t ru
 lf_status lf__search_start(lf__search *s, lf_graph *g)
 {
     lf__clear_states(s);
-    lf_status st = lf_hashmap_put(&s->seen, lf_subst_canon_hash(g), (void *)1);
+    lf_status st = lf_hashmap_put(&s->seen, lf_subst_canon_hash(g), (void *)(intptr_t)1);
     if (st) {
         lf_graph_free(g);
         return st;
@@ -131,12 +132,13 @@ lf_status lf__search_expand(lf__search *s, int32_t i, int32_t *first)
             s->generated++;
             uint64_t h = lf_subst_canon_hash(child);
             void *seen = NULL;
-            if (lf_hashmap_get(&s->seen, h, &seen)) {
+            intptr_t depth = s->st[i].depth + 2; /* the child's depth + 1: never NULL */
+            if (lf_hashmap_get(&s->seen, h, &seen) && (!s->by_depth || (intptr_t)seen <= depth)) {
                 s->deduplicated++;
                 lf_graph_free(child);
                 continue;
             }
-            if ((st = lf_hashmap_put(&s->seen, h, (void *)1))) {
+            if ((st = lf_hashmap_put(&s->seen, h, (void *)depth))) {
                 lf_graph_free(child);
                 break;
             }

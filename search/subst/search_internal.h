@@ -30,6 +30,7 @@ typedef struct lf__search {
     int32_t n, cap;
     lf_hashmap seen;
     int32_t best;
+    int by_depth;         /* enum: a graph seen before is new again when reached in fewer steps */
     lf__match_filter filter;
     void *filter_ctx;
     int64_t held;         /* graphs alive now */
