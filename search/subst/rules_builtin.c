@@ -213,8 +213,8 @@ static lf_status lf__t_enlarge(lf_subst_tctx *t)
 /* ---- merging two ops that read the same input ------------------------------- */
 
 /* Two convs on one input merge when their outputs line up: the same geometry,
- * or (MetaFlow's rule 5) stride-1 SAME convs whose kernels differ, merged at
- * the larger kernel with the smaller one zero-padded. */
+ * or (MetaFlow's rule 5) SAME convs of one stride whose kernels differ,
+ * merged at the larger kernel with the smaller one zero-padded. */
 static int lf__check_two_convs(const lf_graph *g, const lf_subst_match *m, const lf_subst_rule *r)
 {
     (void)r;
@@ -233,10 +233,12 @@ static int lf__check_two_convs(const lf_graph *g, const lf_subst_match *m, const
                a->pad_bottom == b->pad_bottom && a->pad_right == b->pad_right;
     if (same)
         return 1;
+    /* SAME convs of one stride: centred kernels see the same output positions */
+    if (lf__one(a->sh) != lf__one(b->sh) || lf__one(a->sw) != lf__one(b->sw))
+        return 0;
     for (int i = 0; i < 2; i++) {
         int32_t v = m->op[i];
-        if (lf_subst_field_of(g, v, LF_SF_SAME_PAD) != 1 || lf_subst_field_of(g, v, LF_SF_SH) != 1 ||
-            lf_subst_field_of(g, v, LF_SF_SW) != 1 || lf_subst_field_of(g, v, LF_SF_DH) != 1 ||
+        if (lf_subst_field_of(g, v, LF_SF_SAME_PAD) != 1 || lf_subst_field_of(g, v, LF_SF_DH) != 1 ||
             lf_subst_field_of(g, v, LF_SF_DW) != 1)
             return 0;
     }

@@ -164,7 +164,8 @@ lf_status lf__ex_two_convs(const lf_subst_rule *r, int32_t k, lf_graph_builder *
     lf__input(&e, "x", lf__dims[k].n, c, lf__dims[k].h, lf__dims[k].w);
     lf_act act = k == 1 ? LF_ACT_RELU : LF_ACT_NONE;
     int32_t s = k == 2 ? 2 : 1;
-    lf__conv(&e, "a", "x", c, lf__dims[k].out, k == 1 ? 1 : 3, k == 1 ? 1 : 3, s, 1, k != 2, act);
+    /* k 0: one geometry; 1: 1x1 and 3x5 at stride 1; 2: 1x1 and 3x3 at stride 2 */
+    lf__conv(&e, "a", "x", c, lf__dims[k].out, k == 0 ? 3 : 1, k == 0 ? 3 : 1, s, 1, k != 2, act);
     lf__conv(&e, "b", "x", c, lf__dims[k].out + 2, 3, k == 1 ? 5 : 3, s, 1, k != 2, act);
     return e.st;
 }
