@@ -114,6 +114,7 @@ int lf_cmd_optimize(int argc, char **argv)
         {"rules", "LIST", "rule sources: builtin, taso (default builtin)", NULL},
         {"taso-file", "FILE", "TASO's rule collection (default " LF__TASO_DEFAULT ")", NULL},
         {"seed", "S", "values of generated weights and inputs for the numeric check (default 1)", NULL},
+        {"dram", NULL, "also report the exact fusion DRAM at --buffer before and after (any objective)", NULL},
         {"output", "FILE", "(or -o) write the optimized graph, sequence and costs as JSON", NULL},
     };
     lf_cli_command cmd = {"optimize", "Rewrite a network with verified substitutions.",
@@ -170,7 +171,14 @@ int lf_cmd_optimize(int argc, char **argv)
     memset(&res, 0, sizeof res);
     if (!st)
         st = lf_subst_optimize(g, &rs, &c, &o, &res);
+    /* the planner's view of both graphs, for any objective */
+    if (!st && lf_cli_get(&cmd, "dram") && obj != LF_OBJ_DRAM) {
+        st = lf_subst_cost(&c, g, 1, &res.before);
+        if (!st)
+            st = lf_subst_cost(&c, res.graph, 1, &res.after);
+    }
     if (st) {
+        lf_subst_result_destroy(&res);
         lf_subst_ruleset_close(&rs);
         lf_graph_free(g);
         return lf_cli_fail(st);

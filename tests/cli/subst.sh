@@ -63,6 +63,11 @@ fi
 if [ "$(sed 's/"[a-z]*_s": [0-9.e+-]*//g' "$tmp/o.json")" != "$(sed 's/"[a-z]*_s": [0-9.e+-]*//g' "$tmp/o2.json")" ]; then
   echo "FAIL: optimize is not deterministic"; fail=1
 fi
+# --dram: the exact fusion DRAM of both graphs next to any objective
+"$fp" optimize --model resnet18 --input-size 32 --budget 5 --dram >"$tmp/d" || fail=1
+if ! grep -q '^DRAM (bytes)  *[0-9]*\.000  *[0-9]*\.000 ' "$tmp/d"; then
+  echo "FAIL: optimize --dram prints no DRAM row"; cat "$tmp/d"; fail=1
+fi
 node=/usr/share/libonnx-testdata/data/node
 if [ -f "$node/test_sigmoid/model.onnx" ]; then
   "$fp" optimize --onnx "$node/test_sigmoid/model.onnx" -o "$tmp/none.json" >"$tmp/none" || fail=1
