@@ -479,6 +479,15 @@ static void test_networks(void)
         CHECK_EQ_I64(count(g, "merge_convs"), 5); /* three 1x1 on x, and 1x3 with 3x1 twice */
     }
     lf_graph_free(g);
+    /* SRU: per token 3 Gemms, 2 Sigmoids, Sub, Mul, Add (c), Tanh, Sub, Mul, Add
+     * (h) = 12 ops; 8 tokens, 7 sums, the classifier: 104 */
+    CHECK_OK(lf_subst_network("sru", 0, &g));
+    if (g) {
+        CHECK_EQ_I64(lf_graph_compute_ops(g), 104);
+        CHECK_EQ_I64(count(g, "gemm_sigmoid"), 16);
+        CHECK_EQ_I64(count(g, "merge_gemms"), 8); /* W_f with W_r: the same bias layout */
+    }
+    lf_graph_free(g);
     CHECK(lf_subst_network("lenet", 0, &g) == LF_ENOTFOUND);
 }
 

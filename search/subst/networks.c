@@ -1,14 +1,15 @@
 /* Networks of MetaFlow's evaluation that the model registry lacks, built with
  * the model builder for the substitution optimizer's benchmarks: torchvision's
- * AlexNet, and Inception-v3's Mixed_7b (an Inception-E block) alone on its
- * 1280 x 8 x 8 input. They stay out of the registry, whose every network is
+ * AlexNet, Inception-v3's Mixed_7b (an Inception-E block) alone on its
+ * 1280 x 8 x 8 input, and an SRU text classifier (MetaFlow's RNNTC). They stay out of the registry, whose every network is
  * pinned by the planner's tests and feeds the GNN's dataset. */
+#include <stdio.h>
 #include <string.h>
 
 #include "models/builder.h"
 #include "search/subst/subst.h"
 
-static const char *const lf__names[] = {"alexnet", "inception_e", NULL};
+static const char *const lf__names[] = {"alexnet", "inception_e", "sru", NULL};
 
 const char *const *lf_subst_network_names(void) { return lf__names; }
 
@@ -62,6 +63,38 @@ static void lf__alexnet(lf_mb *m, int32_t size)
     lf_mb_gemm(m, "classifier.6", x, 1000, LF_MB_BIAS);
 }
 
+static int32_t lf__bin(lf_mb *m, lf_op_type t, const char *name, int32_t a, int32_t b)
+{
+    int32_t in[2] = {a, b};
+    return lf_mb_op(m, t, name, NULL, in, 2);
+}
+
+/* MetaFlow's RNN text classifier in miniature: one SRU layer (hidden 1024)
+ * unrolled over `steps` tokens, its outputs summed, a 2-class Gemm. Per token
+ * x (1024 x 1 x 1): x' = W x, f = sigmoid(W_f x + b_f), r = sigmoid(W_r x +
+ * b_r), c = f (c_prev - x') + x', h = r (tanh c - x) + x (the SRU equations
+ * with 1 - f and 1 - r expanded, so every op reads activations only). */
+static void lf__sru(lf_mb *m, int32_t steps)
+{
+    enum { D = 1024 };
+    int32_t c = lf_mb_input(m, "c0", 1, D, 1, 1), acc = -1;
+    for (int32_t t = 0; t < steps; t++) {
+        char nm[16];
+        snprintf(nm, sizeof nm, "x%d", (int)t);
+        int32_t x = lf_mb_input(m, nm, 1, D, 1, 1);
+        lf_mb_push(m, "t%d", (int)t);
+        int32_t xh = lf_mb_gemm(m, "w", x, D, LF_MB_NO_BIAS);
+        int32_t f = lf_mb_sigmoid(m, "f", lf_mb_gemm(m, "wf", x, D, LF_MB_BIAS));
+        int32_t r = lf_mb_sigmoid(m, "r", lf_mb_gemm(m, "wr", x, D, LF_MB_BIAS));
+        c = lf__bin(m, LF_OP_ADD, "c", lf__bin(m, LF_OP_MUL, "fc", f, lf__bin(m, LF_OP_SUB, "d", c, xh)), xh);
+        int32_t th = lf_mb_op(m, LF_OP_TANH, "tanh", NULL, &c, 1);
+        int32_t h = lf__bin(m, LF_OP_ADD, "h", lf__bin(m, LF_OP_MUL, "re", r, lf__bin(m, LF_OP_SUB, "e", th, x)), x);
+        acc = acc < 0 ? h : lf__bin(m, LF_OP_ADD, "sum", acc, h);
+        lf_mb_pop(m);
+    }
+    lf_mb_gemm(m, "classifier", acc, 2, LF_MB_BIAS);
+}
+
 lf_status lf_subst_network(const char *name, int32_t input_size, lf_graph **out)
 {
     *out = NULL;
@@ -76,8 +109,13 @@ lf_status lf_subst_network(const char *name, int32_t input_size, lf_graph **out)
             return lf_set_error(LF_ERANGE, "inception_e: input size %d out of range", (int)input_size);
         lf_mb_init(&mb, "inception_e");
         lf__inception_e(&mb, input_size ? input_size : 8);
+    } else if (name && strcmp(name, "sru") == 0) {
+        if (input_size < 0 || input_size > 64)
+            return lf_set_error(LF_ERANGE, "sru: %d tokens out of range (1 to 64)", (int)input_size);
+        lf_mb_init(&mb, "sru");
+        lf__sru(&mb, input_size ? input_size : 8);
     } else {
-        return lf_set_error(LF_ENOTFOUND, "unknown network '%s' (substitution benchmarks: alexnet, inception_e)",
+        return lf_set_error(LF_ENOTFOUND, "unknown network '%s' (substitution benchmarks: alexnet, inception_e, sru)",
                             name ? name : "");
     }
     return lf_mb_finish(&mb, out);
