@@ -488,6 +488,15 @@ static void test_networks(void)
         CHECK_EQ_I64(count(g, "merge_gemms"), 8); /* W_f with W_r: the same bias layout */
     }
     lf_graph_free(g);
+    /* MetaFlow's 13-node block: the ReLUs fused; backtracking finds the
+     * exhaustive optimum */
+    CHECK_OK(lf_subst_network("inception_e13", 4, &g));
+    if (g) {
+        CHECK_EQ_I64(lf_graph_compute_ops(g), 13);
+        CHECK_EQ_I64(count(g, "merge_convs"), 5);
+        CHECK_EQ_I64(count(g, "exclusive_concat"), 2);
+    }
+    lf_graph_free(g);
     CHECK(lf_subst_network("lenet", 0, &g) == LF_ENOTFOUND);
 }
 

@@ -16,7 +16,7 @@
 int lf_cmd_bench_subst(int argc, char **argv)
 {
     lf_cli_opt opts[] = {
-        {"models", "LIST", "networks, comma-separated (default alexnet,vgg16,inception_e,resnet18)", NULL},
+        {"models", "LIST", "networks, comma-separated (default alexnet,vgg16,inception_e13,resnet18)", NULL},
         {"input-size", "N", "square input resolution (default: each network's own)", NULL},
         {"hw", "FILE", "hardware description XML: the roofline's <gpu> figures", NULL},
         {"objective", "NAME", "time (default), flops, bytes, kernels or dram", NULL},
@@ -52,7 +52,7 @@ int lf_cmd_bench_subst(int argc, char **argv)
         return lf_cli_usage_error(&cmd, "unknown --objective '%s'", obj_name);
     char buf[1024], *models[LF__BENCH_MAX];
     snprintf(buf, sizeof buf, "%s", lf_cli_get(&cmd, "models") ? lf_cli_get(&cmd, "models")
-                                                               : "alexnet,vgg16,inception_e,resnet18");
+                                                               : "alexnet,vgg16,inception_e13,resnet18");
     int n = lf_cli_split_list(buf, models, LF__BENCH_MAX);
     if (n > LF__BENCH_MAX)
         return lf_cli_usage_error(&cmd, "--models: at most %d", LF__BENCH_MAX);

@@ -9,37 +9,47 @@
 #include "models/builder.h"
 #include "search/subst/subst.h"
 
-static const char *const lf__names[] = {"alexnet", "inception_e", "sru", NULL};
+static const char *const lf__names[] = {"alexnet", "inception_e", "inception_e13", "sru", NULL};
 
 const char *const *lf_subst_network_names(void) { return lf__names; }
 
-static int32_t lf__basic(lf_mb *m, const char *name, int32_t x, int32_t out_c, int32_t kh, int32_t kw,
+/* fused: one Conv with its ReLU as an attribute (MetaFlow's 13-node block). */
+static int32_t lf__basic(lf_mb *m, int fused, const char *name, int32_t x, int32_t out_c, int32_t kh, int32_t kw,
                          int32_t ph, int32_t pw)
 {
     lf_mb_push(m, "%s", name);
-    x = lf_mb_conv_hw(m, "conv", x, out_c, kh, kw, 1, ph, pw, LF_MB_FOLDED_BN);
-    x = lf_mb_relu(m, "relu", x);
+    if (fused) {
+        lf_attrs a;
+        memset(&a, 0, sizeof a);
+        a.out_channels = out_c, a.kh = kh, a.kw = kw, a.sh = a.sw = 1;
+        a.pad_top = a.pad_bottom = ph, a.pad_left = a.pad_right = pw;
+        a.folded_bn = 1, a.act = LF_ACT_RELU;
+        x = lf_mb_op(m, LF_OP_CONV, "conv", &a, &x, 1);
+    } else {
+        x = lf_mb_conv_hw(m, "conv", x, out_c, kh, kw, 1, ph, pw, LF_MB_FOLDED_BN);
+        x = lf_mb_relu(m, "relu", x);
+    }
     lf_mb_pop(m);
     return x;
 }
 
 /* torchvision's InceptionE (models/inception.c builds the same inside inception_v3). */
-static void lf__inception_e(lf_mb *m, int32_t size)
+static void lf__inception_e(lf_mb *m, int32_t size, int fused)
 {
     int32_t x = lf_mb_input(m, "input", 1, 1280, size, size), b[4], pair[2];
     lf_mb_push(m, "Mixed_7b");
-    b[0] = lf__basic(m, "branch1x1", x, 320, 1, 1, 0, 0);
-    int32_t t = lf__basic(m, "branch3x3_1", x, 384, 1, 1, 0, 0);
-    pair[0] = lf__basic(m, "branch3x3_2a", t, 384, 1, 3, 0, 1);
-    pair[1] = lf__basic(m, "branch3x3_2b", t, 384, 3, 1, 1, 0);
+    b[0] = lf__basic(m, fused, "branch1x1", x, 320, 1, 1, 0, 0);
+    int32_t t = lf__basic(m, fused, "branch3x3_1", x, 384, 1, 1, 0, 0);
+    pair[0] = lf__basic(m, fused, "branch3x3_2a", t, 384, 1, 3, 0, 1);
+    pair[1] = lf__basic(m, fused, "branch3x3_2b", t, 384, 3, 1, 1, 0);
     b[1] = lf_mb_concat(m, "cat", pair, 2);
-    t = lf__basic(m, "branch3x3dbl_1", x, 448, 1, 1, 0, 0);
-    t = lf__basic(m, "branch3x3dbl_2", t, 384, 3, 3, 1, 1);
-    pair[0] = lf__basic(m, "branch3x3dbl_3a", t, 384, 1, 3, 0, 1);
-    pair[1] = lf__basic(m, "branch3x3dbl_3b", t, 384, 3, 1, 1, 0);
+    t = lf__basic(m, fused, "branch3x3dbl_1", x, 448, 1, 1, 0, 0);
+    t = lf__basic(m, fused, "branch3x3dbl_2", t, 384, 3, 3, 1, 1);
+    pair[0] = lf__basic(m, fused, "branch3x3dbl_3a", t, 384, 1, 3, 0, 1);
+    pair[1] = lf__basic(m, fused, "branch3x3dbl_3b", t, 384, 3, 1, 1, 0);
     b[2] = lf_mb_concat(m, "cat_1", pair, 2);
     b[3] = lf_mb_avgpool(m, "avg_pool2d", x, 3, 1, 1, 1);
-    b[3] = lf__basic(m, "branch_pool", b[3], 192, 1, 1, 0, 0);
+    b[3] = lf__basic(m, fused, "branch_pool", b[3], 192, 1, 1, 0, 0);
     lf_mb_concat(m, "cat_2", b, 4);
     lf_mb_pop(m);
 }
@@ -104,11 +114,11 @@ lf_status lf_subst_network(const char *name, int32_t input_size, lf_graph **out)
             return lf_set_error(LF_ERANGE, "alexnet: only input size 224 (its adaptive pool is left out)");
         lf_mb_init(&mb, "alexnet");
         lf__alexnet(&mb, 224);
-    } else if (name && strcmp(name, "inception_e") == 0) {
+    } else if (name && (strcmp(name, "inception_e") == 0 || strcmp(name, "inception_e13") == 0)) {
         if (input_size < 0 || input_size > 4096)
-            return lf_set_error(LF_ERANGE, "inception_e: input size %d out of range", (int)input_size);
-        lf_mb_init(&mb, "inception_e");
-        lf__inception_e(&mb, input_size ? input_size : 8);
+            return lf_set_error(LF_ERANGE, "%s: input size %d out of range", name, (int)input_size);
+        lf_mb_init(&mb, name);
+        lf__inception_e(&mb, input_size ? input_size : 8, strcmp(name, "inception_e13") == 0);
     } else if (name && strcmp(name, "sru") == 0) {
         if (input_size < 0 || input_size > 64)
             return lf_set_error(LF_ERANGE, "sru: %d tokens out of range (1 to 64)", (int)input_size);

@@ -179,7 +179,8 @@ lf_status lf_subst_compare(const lf_graph *a, const lf_graph *b, uint64_t seed, 
 /* ---- networks of MetaFlow's evaluation (search/subst/networks.c) --------------- */
 
 /* "alexnet" (torchvision, input 224 only), "inception_e" (Inception-v3's
- * Mixed_7b alone, 1280 x size x size input, default 8) and "sru" (one SRU
+ * Mixed_7b alone, 1280 x size x size input, default 8; "inception_e13" is
+ * the same block with each ReLU fused into its conv, MetaFlow's 13 nodes) and "sru" (one SRU
  * layer, hidden 1024, unrolled over size tokens, default 8, and a 2-class
  * Gemm: MetaFlow's RNN text classifier). LF_ENOTFOUND for other names. */
 lf_status lf_subst_network(const char *name, int32_t input_size, lf_graph **out);
