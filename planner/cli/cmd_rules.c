@@ -14,7 +14,7 @@ int lf_cmd_rules(int argc, char **argv)
         {"rules", "LIST", "rule sources, comma-separated: builtin, taso (default builtin)", NULL},
         {"taso-file", "FILE", "TASO's rule collection (default " LF__TASO_DEFAULT ")", NULL},
         {"verify", NULL, "verify every rule numerically; prints NAME ok or NAME FAIL reason", NULL},
-        {"model", "NAME", "count each rule's matches in this built-in network (also alexnet, inception_e, sru)", NULL},
+        {"model", "NAME", "count each rule's matches in this built-in network (also alexnet, inception_e, inception_e13, sru)", NULL},
         {"input-size", "N", "square input resolution of --model (default: the network's own)", NULL},
         LF_CLI_ONNX_OPTS,
     };

@@ -1,6 +1,6 @@
 /* Loading for the substitution commands (rules, optimize, bench subst): a
  * built-in network, one of the substitution benchmarks' own networks
- * (alexnet, inception_e, sru) or an ONNX model, and the hardware with --hw and
+ * (alexnet, inception_e, inception_e13, sru) or an ONNX model, and the hardware with --hw and
  * --buffer. */
 #include <string.h>
 
