@@ -196,6 +196,41 @@ static void test_convexity(void)
     }
 }
 
+/* A target that is not shape-valid: a slice past the conv's channels. */
+static lf_status t_bad_slice(lf_subst_tctx *t)
+{
+    lf_attrs a;
+    memset(&a, 0, sizeof a);
+    a.slice_begin = 0;
+    a.slice_end = (int32_t)lf_subst_t_op(t, 0)->out.c + 7;
+    const char *in = lf_subst_t_var(t, 0);
+    return lf_subst_t_add(t, LF_OP_SLICE, &a, &in, 1, 1, NULL);
+}
+
+/* Verification names the failure; the rewrite leaves the graph untouched. */
+static void test_bad_target(void)
+{
+    lf_subst_rule r = *rule("conv_relu");
+    r.name = "bad_slice";
+    r.target = t_bad_slice;
+    int ok = 1;
+    char why[512];
+    CHECK_OK(lf_subst_verify(&r, &ok, why, sizeof why));
+    CHECK_EQ_I64(ok, 0);
+    CHECK(strstr(why, "example 0: target not built") != NULL);
+    lf_graph *g = inception_like(0), *h = NULL;
+    lf_subst_matches ms = {0, 0, NULL};
+    if (g && lf_subst_find(g, &r, &ms) == LF_OK && ms.n > 0) {
+        CHECK(lf_subst_apply(g, &r, &ms.m[0], &h) == LF_EGRAPH);
+        CHECK(h == NULL);
+        CHECK_EQ_I64(count(g, "conv_relu"), 2);
+    } else {
+        CHECK(0);
+    }
+    lf_subst_matches_free(&ms);
+    lf_graph_free(g);
+}
+
 /* The canonical hash ignores op numbering and names, and sees attributes. */
 static void test_canon_hash(void)
 {
@@ -510,6 +545,7 @@ int main(void)
     test_match_counts();
     test_external_read();
     test_convexity();
+    test_bad_target();
     test_canon_hash();
     test_verify_builtin();
     return lf_test_result();
