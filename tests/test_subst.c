@@ -422,7 +422,9 @@ static void test_search(void)
     lf_subst_options_default(&o);
     lf_subst_result bt, bt2, en, sp;
     CHECK_OK(lf_subst_optimize(g, &rs, &c, &o, &bt));
+    o.threads = 2; /* the same result on two threads */
     CHECK_OK(lf_subst_optimize(g, &rs, &c, &o, &bt2));
+    o.threads = 1;
     /* alpha 1: only strictly better graphs are queued, and still the optimum here */
     lf_subst_result a1;
     o.alpha = 1.0;

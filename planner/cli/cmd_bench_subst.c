@@ -23,6 +23,7 @@ int lf_cmd_bench_subst(int argc, char **argv)
         {"alpha", "A", "backtracking's alpha (default 1.05)", NULL},
         {"budget", "N", "backtracking's expansions (default 1000)", NULL},
         {"enum-budget", "N", "exhaustive search's expansions before it gives up (default 200000)", NULL},
+        {"threads", "T", "OpenMP threads over the candidates of an expansion (default 1)", NULL},
     };
     lf_cli_command cmd = {"bench subst", "Backtracking against exhaustive substitution search.",
                           "bench subst [--models LIST] [--alpha A] [--budget N] [--enum-budget N]",
@@ -35,8 +36,9 @@ int lf_cmd_bench_subst(int argc, char **argv)
     int rc = lf_cli_parse(&cmd, argc, argv);
     if (rc)
         return rc == 1 ? LF_EXIT_OK : rc;
-    int64_t budget = 0, ebudget = 0;
-    if ((rc = lf_cli_int(&cmd, "budget", 1000, 1, 100000000, &budget)) ||
+    int64_t budget = 0, ebudget = 0, threads = 0;
+    if ((rc = lf_cli_int(&cmd, "threads", 1, 1, 1024, &threads)) ||
+        (rc = lf_cli_int(&cmd, "budget", 1000, 1, 100000000, &budget)) ||
         (rc = lf_cli_int(&cmd, "enum-budget", 200000, 1, 100000000, &ebudget)))
         return rc;
     const char *a = lf_cli_get(&cmd, "alpha"), *obj_name = lf_cli_get(&cmd, "objective");
@@ -96,6 +98,7 @@ int lf_cmd_bench_subst(int argc, char **argv)
         lf_subst_options_default(&o);
         o.alpha = alpha;
         o.budget = budget;
+        o.threads = (int32_t)threads;
         o.skip_check = 1; /* figures only: `fusionplan optimize` checks what it writes */
         lf_subst_result bt, en;
         memset(&bt, 0, sizeof bt);

@@ -114,6 +114,7 @@ int lf_cmd_optimize(int argc, char **argv)
         {"rules", "LIST", "rule sources: builtin, taso (default builtin)", NULL},
         {"taso-file", "FILE", "TASO's rule collection (default " LF__TASO_DEFAULT ")", NULL},
         {"seed", "S", "values of generated weights and inputs for the numeric check (default 1)", NULL},
+        {"threads", "T", "OpenMP threads over the candidates of an expansion (default 1); results do not depend on it", NULL},
         {"dram", NULL, "also report the exact fusion DRAM at --buffer before and after (any objective)", NULL},
         {"output", "FILE", "(or -o) write the optimized graph, sequence and costs as JSON", NULL},
     };
@@ -133,14 +134,16 @@ int lf_cmd_optimize(int argc, char **argv)
         return rc == 1 ? LF_EXIT_OK : rc;
     lf_subst_options o;
     lf_subst_options_default(&o);
-    int64_t budget = 0, max_len = 0, split_size = 0, seed = 0;
+    int64_t budget = 0, max_len = 0, split_size = 0, seed = 0, threads = 0;
     if ((rc = lf_cli_int(&cmd, "budget", o.budget, 1, 100000000, &budget)) ||
         (rc = lf_cli_int(&cmd, "max-len", o.max_len, 1, 64, &max_len)) ||
         (rc = lf_cli_int(&cmd, "split-size", o.split_size, 2, 100000, &split_size)) ||
         (rc = lf_cli_int(&cmd, "seed", 1, 0, INT64_MAX, &seed)) ||
+        (rc = lf_cli_int(&cmd, "threads", 1, 1, 1024, &threads)) ||
         (rc = lf__double(&cmd, "alpha", 1.05, 1.0, 100.0, &o.alpha)))
         return rc;
     o.budget = budget, o.max_len = (int32_t)max_len, o.split_size = (int32_t)split_size, o.seed = (uint64_t)seed;
+    o.threads = (int32_t)threads;
     const char *search = lf_cli_get(&cmd, "search"), *objective = lf_cli_get(&cmd, "objective");
     o.search = search ? lf_subst_search_from_name(search) : LF_SEARCH_BACKTRACK;
     if (o.search == LF_SEARCH_COUNT)

@@ -42,7 +42,9 @@ void lf__search_destroy(lf__search *s)
     memset(s, 0, sizeof *s);
 }
 
-static lf_status lf__push(lf__search *s, lf_graph *g, int32_t parent, int32_t rule, char *ops)
+/* Adds a state for g (taken over); costs NULL: computed here. */
+static lf_status lf__push(lf__search *s, lf_graph *g, int32_t parent, int32_t rule, char *ops,
+                         const lf_subst_costs *costs)
 {
     if (s->n == s->cap) {
         int32_t cap = s->cap ? s->cap * 2 : 256;
@@ -62,7 +64,11 @@ static lf_status lf__push(lf__search *s, lf_graph *g, int32_t parent, int32_t ru
     x->rule = rule;
     x->ops = ops;
     x->depth = parent >= 0 ? s->st[parent].depth + 1 : 0;
-    lf_status st = lf_subst_cost(s->c, g, s->with_dram, &x->costs);
+    lf_status st = LF_OK;
+    if (costs)
+        x->costs = *costs;
+    else
+        st = lf_subst_cost(s->c, g, s->with_dram, &x->costs);
     x->cost = lf_subst_cost_value(s->c, &x->costs);
     s->n++;
     s->held++;
@@ -84,7 +90,7 @@ lf_status lf__search_start(lf__search *s, lf_graph *g)
         lf_graph_free(g);
         return st;
     }
-    return lf__push(s, g, -1, -1, NULL);
+    return lf__push(s, g, -1, -1, NULL, NULL);
 }
 
 void lf__search_drop(lf__search *s, int32_t i)
@@ -110,51 +116,108 @@ static char *lf__op_names(const lf_graph *g, const lf_subst_rule *r, const lf_su
     return s;
 }
 
+/* One candidate child of an expansion. */
+typedef struct lf__cand {
+    int32_t rule;
+    lf_subst_match m;
+    lf_graph *g;
+    uint64_t h;
+    int seen;
+    lf_subst_costs costs;
+    lf_status st;
+} lf__cand;
+
+/* 1 when h was seen at a depth that makes a graph of this depth a duplicate. */
+static int lf__is_seen(const lf__search *s, uint64_t h, intptr_t depth)
+{
+    void *seen = NULL;
+    return lf_hashmap_get(&s->seen, h, &seen) && (!s->by_depth || (intptr_t)seen <= depth);
+}
+
+/* Expands state i in three passes: the candidates (every match of every
+ * enabled rule, in order), the child graphs and their costs (OpenMP over the
+ * candidates; each builds its own graph and cost model, and the seen set is
+ * only read), then, in candidate order, deduplication and the new states. The
+ * result does not depend on the thread count. */
 lf_status lf__search_expand(lf__search *s, int32_t i, int32_t *first)
 {
     *first = s->n;
     s->expanded++;
-    for (int32_t k = 0; k < s->rs->n; k++) {
+    const lf_graph *g = s->st[i].g;
+    lf__cand *c = NULL;
+    int32_t n = 0, cap = 0;
+    lf_status st = LF_OK;
+    for (int32_t k = 0; k < s->rs->n && !st; k++) {
         if (!s->rs->enabled[k])
             continue;
         const lf_subst_rule *r = s->rs->rule[k];
         lf_subst_matches ms = {0, 0, NULL};
-        lf_status st = lf_subst_find(s->st[i].g, r, &ms);
+        st = lf_subst_find(g, r, &ms);
         for (int32_t j = 0; j < ms.n && !st; j++) {
-            const lf_graph *g = s->st[i].g; /* re-read: pushing may move the array */
             if (s->filter && !s->filter(s->filter_ctx, g, r, &ms.m[j]))
                 continue;
-            lf_graph *child = NULL;
-            if (lf_subst_apply(g, r, &ms.m[j], &child) != LF_OK) {
-                s->rejected++; /* not shape-valid, a cycle: the rule does not apply here */
-                continue;
+            if (n == cap) {
+                int32_t nc = cap ? 2 * cap : 64;
+                lf__cand *p = realloc(c, (size_t)nc * sizeof *p);
+                if (!p) {
+                    st = lf_set_error(LF_ENOMEM, "search: out of memory");
+                    break;
+                }
+                c = p;
+                cap = nc;
             }
-            s->generated++;
-            uint64_t h = lf_subst_canon_hash(child);
-            void *seen = NULL;
-            intptr_t depth = s->st[i].depth + 2; /* the child's depth + 1: never NULL */
-            if (lf_hashmap_get(&s->seen, h, &seen) && (!s->by_depth || (intptr_t)seen <= depth)) {
-                s->deduplicated++;
-                lf_graph_free(child);
-                continue;
-            }
-            if ((st = lf_hashmap_put(&s->seen, h, (void *)depth))) {
-                lf_graph_free(child);
-                break;
-            }
-            char *ops = lf__op_names(g, r, &ms.m[j]);
-            if (!ops) {
-                lf_graph_free(child);
-                st = lf_set_error(LF_ENOMEM, "search: out of memory");
-                break;
-            }
-            st = lf__push(s, child, i, k, ops);
+            memset(&c[n], 0, sizeof c[n]);
+            c[n].rule = k;
+            c[n++].m = ms.m[j];
         }
         lf_subst_matches_free(&ms);
-        if (st)
-            return st;
     }
-    return LF_OK;
+    intptr_t depth = s->st[i].depth + 2; /* the children's depth + 1: never NULL in the map */
+    int32_t nt = s->o->threads > 0 ? s->o->threads : 1;
+    (void)nt;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(dynamic) if (nt > 1 && n > 1)
+#endif
+    for (int32_t j = 0; j < (st ? 0 : n); j++) {
+        lf__cand *x = &c[j];
+        x->st = lf_subst_apply(g, s->rs->rule[x->rule], &x->m, &x->g);
+        if (x->st)
+            continue;
+        x->h = lf_subst_canon_hash(x->g);
+        x->seen = lf__is_seen(s, x->h, depth);
+        if (!x->seen)
+            x->st = lf_subst_cost(s->c, x->g, s->with_dram, &x->costs);
+    }
+    for (int32_t j = 0; j < n; j++) {
+        lf__cand *x = &c[j];
+        if (!st && x->st && !x->g) {
+            s->rejected++; /* not shape-valid, a cycle: the rule does not apply here */
+            continue;
+        }
+        if (st || x->st) { /* a failure of the machinery (memory, the exact planner's limits) */
+            if (!st)
+                st = x->st;
+            lf_graph_free(x->g);
+            continue;
+        }
+        s->generated++;
+        if (x->seen || lf__is_seen(s, x->h, depth)) {
+            s->deduplicated++;
+            lf_graph_free(x->g);
+            continue;
+        }
+        char *ops = NULL;
+        if ((st = lf_hashmap_put(&s->seen, x->h, (void *)depth)) ||
+            !(ops = lf__op_names(s->st[i].g, s->rs->rule[x->rule], &x->m))) {
+            if (!st)
+                st = lf_set_error(LF_ENOMEM, "search: out of memory");
+            lf_graph_free(x->g);
+            continue;
+        }
+        st = lf__push(s, x->g, i, x->rule, ops, &x->costs);
+    }
+    free(c);
+    return st;
 }
 
 lf_status lf__search_finish(lf__search *s, lf_graph **best, lf_subst_costs *costs)

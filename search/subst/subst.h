@@ -280,6 +280,8 @@ typedef struct lf_subst_options {
     int32_t max_len;           /* enum: sequence length K (default 3) */
     int32_t split_size;        /* split: parts of at most this many ops (default 30) */
     uint64_t seed;             /* values of the final numeric check */
+    int32_t threads;           /* OpenMP threads over the candidates of an expansion (0, 1: one);
+                                  results do not depend on it */
     int32_t skip_check;        /* 1: return the search's shape-only graph unchecked (benchmarks
                                   that write nothing); 0: replay on values and check */
 } lf_subst_options;
