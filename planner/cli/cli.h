@@ -211,5 +211,13 @@ int lf_cmd_import(int argc, char **argv);
 int lf_cmd_conformance(int argc, char **argv);
 int lf_cmd_curve(int argc, char **argv);
 int lf_cmd_bench_exact(int argc, char **argv); /* `bench exact` */
+int lf_cmd_rules(int argc, char **argv);       /* search/subst */
+int lf_cmd_optimize(int argc, char **argv);    /* search/subst */
+int lf_cmd_bench_subst(int argc, char **argv); /* `bench subst` */
+/* The graph (--model, default def when not NULL, or --onnx; also the
+ * substitution benchmarks' alexnet, inception_e and sru) and, when hw is not NULL,
+ * the hardware (--hw, --buffer, --scheme checked). Returns 0 (*g NULL when
+ * neither is given and def is NULL) or an exit status after printing the error. */
+int lf_cli_subst_graph(const lf_cli_command *cmd, const char *def, lf_graph **g, lf_hw *hw);
 
 #endif

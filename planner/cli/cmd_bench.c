@@ -130,6 +130,8 @@ int lf_cmd_bench(int argc, char **argv)
         return lf_cmd_bench_exact(argc - 1, argv + 1);
     if (argc >= 1 && strcmp(argv[0], "threads") == 0)
         return lf_cmd_bench_threads(argc - 1, argv + 1);
+    if (argc >= 1 && strcmp(argv[0], "subst") == 0)
+        return lf_cmd_bench_subst(argc - 1, argv + 1);
     if (argc < 1 || strcmp(argv[0], "search") != 0) {
         if (argc >= 1 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0)) {
             lf_cli_help(&cmd, stdout);

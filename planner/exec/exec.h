@@ -84,6 +84,10 @@ typedef struct lf_exec lf_exec;
 lf_status lf_exec_create(lf_exec **ex, const lf_graph *g, const lf_exec_options *opt);
 void lf_exec_free(lf_exec *ex);
 
+/* Values the executor uses for constant j of its graph (the graph's own, or
+ * generated ones); NULL when j is out of range. Owned by the executor. */
+const float *lf_exec_const_values(const lf_exec *ex, int32_t j);
+
 /* Sets graph input `op` (an LF_OP_INPUT op id) to count floats in its
  * shape's order; copied. Inputs not set are generated from the seed. */
 lf_status lf_exec_set_input(lf_exec *ex, int32_t op, const float *data, int64_t count);

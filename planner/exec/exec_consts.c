@@ -100,3 +100,8 @@ lf_status lf__exec_operands(const lf_exec *ex, int32_t v, lf_tensor *x, int32_t 
     *n = op->n_operands;
     return LF_OK;
 }
+
+const float *lf_exec_const_values(const lf_exec *ex, int32_t j)
+{
+    return j >= 0 && j < ex->n_cdata ? ex->cdata[j] : NULL;
+}

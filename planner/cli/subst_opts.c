@@ -1,0 +1,55 @@
+/* Loading for the substitution commands (rules, optimize, bench subst): a
+ * built-in network, one of the substitution benchmarks' own networks
+ * (alexnet, inception_e, inception_e13, sru) or an ONNX model, and the hardware with --hw and
+ * --buffer. */
+#include <string.h>
+
+#include "models/registry.h"
+#include "planner/cli/cli.h"
+#include "search/subst/subst.h"
+
+int lf_cli_subst_graph(const lf_cli_command *cmd, const char *def, lf_graph **g, lf_hw *hw)
+{
+    *g = NULL;
+    int64_t input = 0, batch = 1;
+    int rc;
+    if ((rc = lf_cli_int(cmd, "input-size", 0, 1, 4096, &input)) ||
+        (lf_cli_get(cmd, "batch") && (rc = lf_cli_int(cmd, "batch", 1, 1, 65536, &batch))))
+        return rc;
+    lf_status st;
+    if (hw) {
+        lf_hw_default(hw);
+        const char *hwfile = lf_cli_get(cmd, "hw"), *buffer = lf_cli_get(cmd, "buffer");
+        if (hwfile && (st = lf_hw_load(hw, hwfile)))
+            return lf_cli_fail(st);
+        if (buffer) {
+            int64_t bytes;
+            if (lf_hw_parse_size(buffer, &bytes) != LF_OK)
+                return lf_cli_usage_error(cmd, "--buffer: %s", lf_last_error());
+            hw->buffer_bytes = bytes;
+        }
+        const char *scheme = lf_cli_get(cmd, "scheme");
+        if (scheme && strcmp(scheme, "lbdf") != 0 && strcmp(scheme, "brr") != 0)
+            return lf_cli_usage_error(cmd, "unknown --scheme '%s' (use lbdf or brr)", scheme);
+    }
+    const char *model = lf_cli_get(cmd, "model"), *onnx = lf_cli_get(cmd, "onnx");
+    if (onnx) {
+        if (model)
+            return lf_cli_usage_error(cmd, "give either --model or --onnx, not both");
+        if (input || batch != 1)
+            return lf_cli_usage_error(cmd, "--input-size and --batch apply to built-in networks; "
+                                           "use --input-shape with --onnx");
+        return lf_cli_onnx_load(cmd, onnx, g, NULL);
+    }
+    if (!model && !def)
+        return 0;
+    model = model ? model : def;
+    for (const char *const *n = lf_subst_network_names(); *n; n++)
+        if (strcmp(*n, model) == 0) {
+            if (batch != 1)
+                return lf_cli_usage_error(cmd, "--batch does not apply to %s", model);
+            return (st = lf_subst_network(model, (int32_t)input, g)) ? lf_cli_fail(st) : 0;
+        }
+    lf_model_options mo = {(int32_t)input, (int32_t)batch};
+    return (st = lf_model_build(model, &mo, g)) ? lf_cli_fail(st) : 0;
+}

@@ -1,0 +1,164 @@
+/* Cost functions of the substitution optimizer (DESIGN §11), one interface
+ * for every objective.
+ *
+ * Per op, as in MetaFlow's Table 2: FLOPs (2 per multiply-accumulate, one
+ * per output element for element-wise ops and normalisations, one per window
+ * element for pools), bytes (activation operands read, weights read, output
+ * written) and one kernel launch. The roofline time of an op is
+ * max(FLOPs / peak, bytes / bandwidth) + launch overhead. Ops that move no
+ * data cost nothing: graph inputs, views (Reshape, Flatten, Identity) and
+ * Slices (a consumer reads its part of the tensor in place, as TASO and
+ * MetaFlow treat split). A Concat is free when each of its inputs is
+ * produced by an op that is read only by it (the producers write straight
+ * into its slices: MetaFlow's exclusive concat); otherwise it copies.
+ *
+ * `dram` is the fusion-aware objective: the exact optimum of the fusion plan
+ * (planner/exact) of the candidate graph at the hardware's buffer, all ops. */
+#include <math.h>
+#include <string.h>
+
+#include "hwdesc/hw.h"
+#include "planner/cost/cost.h"
+#include "planner/exact/exact.h"
+#include "planner/optable.h"
+#include "planner/plan.h"
+#include "search/subst/subst.h"
+
+static const char *const lf__obj_names[LF_OBJ_COUNT] = {"time", "flops", "bytes", "kernels", "dram"};
+
+const char *lf_subst_objective_name(lf_subst_objective o)
+{
+    return (int)o >= 0 && o < LF_OBJ_COUNT ? lf__obj_names[o] : "?";
+}
+
+lf_subst_objective lf_subst_objective_from_name(const char *s)
+{
+    for (int i = 0; i < LF_OBJ_COUNT; i++)
+        if (s && strcmp(s, lf__obj_names[i]) == 0)
+            return (lf_subst_objective)i;
+    return LF_OBJ_COUNT;
+}
+
+void lf_subst_coster_init(lf_subst_coster *c, lf_subst_objective o, const void *hwp, const char *scheme)
+{
+    const lf_hw *hw = hwp;
+    memset(c, 0, sizeof *c);
+    c->objective = o;
+    c->hw = hw;
+    c->scheme = scheme ? scheme : "lbdf";
+    c->peak_flops = LF_SUBST_DEFAULT_PEAK;
+    c->bandwidth = LF_SUBST_DEFAULT_BW;
+    c->launch_s = LF_SUBST_DEFAULT_LAUNCH;
+    if (hw && hw->has_gpu) {
+        if (hw->gpu.peak_flops > 0)
+            c->peak_flops = hw->gpu.peak_flops;
+        if (hw->gpu.bandwidth > 0)
+            c->bandwidth = hw->gpu.bandwidth;
+        if (hw->gpu.launch_overhead_s > 0)
+            c->launch_s = hw->gpu.launch_overhead_s;
+    }
+    c->elem_bytes = 4; /* fp32, as the executor and cuDNN measurements */
+    c->exact_time_limit_s = 20.0;
+}
+
+static double lf__elems(lf_shape s) { return (double)s.n * (double)s.c * (double)s.h * (double)s.w; }
+
+static int lf__is_view(const lf_op *op)
+{
+    return op->type == LF_OP_INPUT || op->type == LF_OP_RESHAPE || op->type == LF_OP_FLATTEN ||
+           op->type == LF_OP_IDENTITY || op->type == LF_OP_SLICE;
+}
+
+/* Exclusive concat: every input written by its own producer straight into
+ * the concat's buffer. */
+static int lf__free_concat(const lf_graph *g, const lf_op *op)
+{
+    for (int32_t p = 0; p < op->n_operands; p++) {
+        const lf_operand *o = &op->operands[p];
+        if (o->kind != LF_OPND_TENSOR)
+            return 0;
+        const lf_op *in = &g->ops[o->id];
+        if (in->n_consumers != 1 || lf__is_view(in) || in->is_output)
+            return 0;
+        for (int32_t q = 0; q < p; q++) /* the same tensor twice needs a copy */
+            if (op->operands[q].id == o->id)
+                return 0;
+    }
+    return 1;
+}
+
+static double lf__flops(const lf_op *op)
+{
+    double out = lf__elems(op->out);
+    if (op->macs > 0)
+        return 2.0 * (double)op->macs + (op->attr.act != LF_ACT_NONE ? out : 0.0);
+    switch (op->type) {
+    case LF_OP_MAXPOOL:
+    case LF_OP_AVGPOOL:
+        return out * (op->attr.kh ? op->attr.kh : 1) * (op->attr.kw ? op->attr.kw : 1);
+    case LF_OP_CONCAT:
+    case LF_OP_SLICE:
+    case LF_OP_PAD:
+    case LF_OP_TRANSPOSE:
+    case LF_OP_EXPAND:
+    case LF_OP_RESIZE:
+        return 0.0;
+    default:
+        return out;
+    }
+}
+
+lf_status lf_subst_cost(const lf_subst_coster *c, const lf_graph *g, int with_dram, lf_subst_costs *out)
+{
+    memset(out, 0, sizeof *out);
+    out->dram = -1.0;
+    for (int32_t v = 0; v < g->n_ops; v++) {
+        const lf_op *op = &g->ops[v];
+        if (lf__is_view(op) || (op->type == LF_OP_CONCAT && lf__free_concat(g, op)))
+            continue;
+        double bytes = lf__elems(op->out) + (double)op->weight_elems;
+        for (int32_t p = 0; p < op->n_inputs; p++)
+            bytes += lf__elems(g->ops[op->inputs[p]].out);
+        bytes *= c->elem_bytes;
+        double flops = lf__flops(op);
+        out->flops += flops;
+        out->bytes += bytes;
+        out->kernels += 1.0;
+        out->time_s += fmax(flops / c->peak_flops, bytes / c->bandwidth) + c->launch_s;
+    }
+    if (!with_dram)
+        return LF_OK;
+    lf_hw hw;
+    if (c->hw)
+        hw = *(const lf_hw *)c->hw;
+    else
+        lf_hw_default(&hw);
+    lf_cost_model *cm = NULL;
+    lf_status st = lf_cost_model_create(&cm, g, &hw, c->scheme);
+    lf_plan plan;
+    memset(&plan, 0, sizeof plan);
+    lf_exact_config cfg;
+    lf_exact_config_default(&cfg);
+    cfg.time_limit_s = c->exact_time_limit_s;
+    if (!st)
+        st = lf_exact_plan(cm, &cfg, &plan, NULL);
+    lf_plan_metrics m;
+    if (!st)
+        st = lf_plan_metrics_compute(&plan, cm, &m);
+    if (!st)
+        out->dram = (double)m.dram_all;
+    lf_plan_destroy(&plan);
+    lf_cost_model_free(cm);
+    return st;
+}
+
+double lf_subst_cost_value(const lf_subst_coster *c, const lf_subst_costs *k)
+{
+    switch (c->objective) {
+    case LF_OBJ_FLOPS: return k->flops;
+    case LF_OBJ_BYTES: return k->bytes;
+    case LF_OBJ_KERNELS: return k->kernels;
+    case LF_OBJ_DRAM: return k->dram;
+    default: return k->time_s;
+    }
+}
