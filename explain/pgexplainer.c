@@ -164,7 +164,7 @@ lf_status lf_pgx_objective(const lf_pgx *p, const lf_gnn *m, lf_gnn_ws *ws,
         double om = lf__pgx_edge(p, emb + (int64_t)g->src[e] * d, emb + (int64_t)g->dst[e] * d,
                                  z + (int64_t)e * h);
         double u = ((noise ? noise[e] : 0.0) + om) / tau;
-        s[e] = (float)(u >= 0 ? 1.0 / (1.0 + exp(-u)) : exp(u) / (1.0 + exp(u)));
+        s[e] = (float)lf_sigmoid(u);
     }
     lf_gnn_graph v = *g;
     v.ew = s;
