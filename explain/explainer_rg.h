@@ -59,8 +59,8 @@ typedef struct lf__rg_group {
     float *c_h2;              /* n x LF_RGX_HIDDEN */
 } lf__rg_group;
 
-lf_status lf__rg_group_build(lf__rg_group *r, const lf_gnn_graph *g, const lf_gnn *m, lf_gnn_ws *ws);
-void lf__rg_group_free(lf__rg_group *r); /* safe after a failed build */
+lf_status lf__rg_group_init(lf__rg_group *r, const lf_gnn_graph *g, const lf_gnn *m, lf_gnn_ws *ws);
+void lf__rg_group_destroy(lf__rg_group *r); /* safe after a failed init */
 /* Forward pass for selection in_s with seed `seed`; fills the candidate list
  * and log-probabilities. With grad, also backpropagates gscale * log pi(action). */
 void lf__rg_pol_run(const lf_rgx *p, lf__rg_group *r, int32_t seed, int32_t action, double gscale,

@@ -95,7 +95,7 @@ lf_status lf_gnn_init(lf_gnn *m, const lf_gnn_config *cfg, uint64_t seed)
     return LF_OK;
 }
 
-void lf_gnn_free(lf_gnn *m)
+void lf_gnn_destroy(lf_gnn *m)
 {
     free(m->params);
     m->params = NULL;

@@ -89,7 +89,7 @@ lf_status lf_pgx_init(lf_pgx *p, const lf_gnn *m, int32_t hidden, uint64_t seed)
     return LF_OK;
 }
 
-void lf_pgx_free(lf_pgx *p)
+void lf_pgx_destroy(lf_pgx *p)
 {
     if (!p)
         return;
@@ -417,7 +417,7 @@ lf_status lf_pgx_load_memory(lf_pgx *p, const void *data, size_t len, const char
         p->params[i] = lf__r_f32(&r);
     for (uint64_t i = 0; i < np; i++)
         if (!isfinite(p->params[i])) {
-            lf_pgx_free(p);
+            lf_pgx_destroy(p);
             return lf_set_error(LF_EPARSE, "%s: non-finite parameter", origin);
         }
     return LF_OK;

@@ -95,7 +95,7 @@ lf_status lf_rgx_init(lf_rgx *p, const lf_gnn *m, int32_t max_size, uint64_t see
     return LF_OK;
 }
 
-void lf_rgx_free(lf_rgx *p)
+void lf_rgx_destroy(lf_rgx *p)
 {
     if (!p)
         return;
@@ -265,7 +265,7 @@ lf_status lf_rgx_load_memory(lf_rgx *p, const void *data, size_t len, const char
     for (uint64_t i = 0; i < np; i++) {
         p->params[i] = lf__r_f32(&r);
         if (!isfinite(p->params[i])) {
-            lf_rgx_free(p);
+            lf_rgx_destroy(p);
             return lf_set_error(LF_EPARSE, "%s: non-finite parameter", origin);
         }
     }

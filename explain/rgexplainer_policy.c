@@ -26,7 +26,7 @@ static double lf__dswish(double x)
 /* ---- one group ------------------------------------------------------------ */
 
 
-void lf__rg_group_free(lf__rg_group *r)
+void lf__rg_group_destroy(lf__rg_group *r)
 {
     free(r->adj_start); free(r->adj); free(r->emb); free(r->gemb); free(r->zs); free(r->zn);
     free(r->tmp); free(r->ind); free(r->in_s); free(r->inv); free(r->cand); free(r->dist);
@@ -40,7 +40,7 @@ void lf__rg_group_free(lf__rg_group *r)
 
 /* Builds the adjacency and scratch; with m, also the embeddings (one GNN
  * forward with all weights 1) using the caller's workspace. */
-lf_status lf__rg_group_build(lf__rg_group *r, const lf_gnn_graph *g, const lf_gnn *m, lf_gnn_ws *ws)
+lf_status lf__rg_group_init(lf__rg_group *r, const lf_gnn_graph *g, const lf_gnn *m, lf_gnn_ws *ws)
 {
     memset(r, 0, sizeof *r);
     int32_t n = g->n_nodes, ne = g->n_edges;
@@ -66,13 +66,13 @@ lf_status lf__rg_group_build(lf__rg_group *r, const lf_gnn_graph *g, const lf_gn
     r->c_h2 = malloc(sizeof(float) * nh);
     r->zs_seed = -1;
     if (!r->nrm || !r->cached || !r->c_zs || !r->c_zn || !r->c_c || !r->c_e || !r->c_h2) {
-        lf__rg_group_free(r);
+        lf__rg_group_destroy(r);
         return lf_set_error(LF_ENOMEM, "out of memory for an RG-Explainer group of %d ops", (int)n);
     }
     if (!r->adj_start || !r->adj || !r->zs || !r->zn || !r->tmp || !r->ind || !r->in_s || !r->inv ||
         !r->cand || !r->dist || !r->queue || !r->h0 || !r->h1 || !r->h2 || !r->c || !r->e ||
         !r->alpha || !r->lp_cand || !r->sx || !r->ssrc || !r->sdst || !r->smap) {
-        lf__rg_group_free(r);
+        lf__rg_group_destroy(r);
         return lf_set_error(LF_ENOMEM, "out of memory for an RG-Explainer group of %d ops", (int)n);
     }
     for (int32_t e = 0; e < ne; e++) {
@@ -100,7 +100,7 @@ lf_status lf__rg_group_build(lf__rg_group *r, const lf_gnn_graph *g, const lf_gn
         r->emb = malloc(sizeof(float) * nn * (size_t)d);
         r->gemb = malloc(sizeof(float) * (size_t)d);
         if (!r->emb || !r->gemb) {
-            lf__rg_group_free(r);
+            lf__rg_group_destroy(r);
             return lf_set_error(LF_ENOMEM, "out of memory for RG-Explainer embeddings");
         }
         lf_gnn_graph v = *g;
@@ -108,7 +108,7 @@ lf_status lf__rg_group_build(lf__rg_group *r, const lf_gnn_graph *g, const lf_gn
         float logits[8];
         lf_status st = lf_gnn_forward(m, &v, ws, logits);
         if (st != LF_OK) {
-            lf__rg_group_free(r);
+            lf__rg_group_destroy(r);
             return st;
         }
         memcpy(r->emb, lf_gnn_ws_node_embedding(ws, m->cfg.n_layers),
@@ -320,7 +320,7 @@ lf_status lf_rgx_policy_logp(const lf_rgx *p, const lf_gnn_graph *g, const int32
     if (!p || !p->params || !g || !sel || n_sel <= 0)
         return lf_set_error(LF_EINVAL, "lf_rgx_policy_logp: bad argument");
     lf__rg_group r;
-    lf_status st = lf__rg_group_build(&r, g, NULL, NULL);
+    lf_status st = lf__rg_group_init(&r, g, NULL, NULL);
     if (st != LF_OK)
         return st;
     memset(r.in_s, 0, (size_t)r.n);
@@ -333,7 +333,7 @@ lf_status lf_rgx_policy_logp(const lf_rgx *p, const lf_gnn_graph *g, const int32
     for (int32_t i = 0; i < r.n_cand; i++)
         if (r.inv[r.cand[i]] == action)
             lp = r.lp_cand[i];
-    lf__rg_group_free(&r);
+    lf__rg_group_destroy(&r);
     if (isnan(lp))
         return lf_set_error(LF_EINVAL, "lf_rgx_policy_logp: action %d is not available",
                             (int)action);
@@ -499,10 +499,10 @@ lf_status lf_rgx_explain_nodes(const lf_rgx *p, const lf_gnn *m, const lf_gnn_gr
     if (st != LF_OK)
         return st;
     lf__rg_group r;
-    if ((st = lf__rg_group_build(&r, g, m, ws)) == LF_OK) {
+    if ((st = lf__rg_group_init(&r, g, m, ws)) == LF_OK) {
         order[0] = lf__rg_loc_seed(p, &r);
         *len = lf__rg_episode(p, &r, order, 1, max_size, NULL, NULL, NULL);
-        lf__rg_group_free(&r);
+        lf__rg_group_destroy(&r);
     }
     lf_gnn_ws_free(ws);
     return st;

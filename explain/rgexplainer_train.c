@@ -261,7 +261,7 @@ lf_status lf_rgx_train(lf_rgx *p, const lf_gnn *m, const lf_gnn_sample *s, int64
     if ((st = lf_gnn_ws_create(&t.ws, m)) != LF_OK)
         goto done;
     for (int32_t i = 0; i < k && st == LF_OK; i++) {
-        st = lf__rg_group_build(&t.gr[i], &s[idx[i]].g, m, t.ws);
+        st = lf__rg_group_init(&t.gr[i], &s[idx[i]].g, m, t.ws);
         if (st == LF_OK) {
             t.n_gr++;
             if (!(tg[i] = malloc(sizeof(double) * (size_t)t.gr[i].n)))
@@ -322,7 +322,7 @@ lf_status lf_rgx_train(lf_rgx *p, const lf_gnn *m, const lf_gnn_sample *s, int64
     }
 done:
     for (int32_t i = 0; i < t.n_gr; i++)
-        lf__rg_group_free(&t.gr[i]);
+        lf__rg_group_destroy(&t.gr[i]);
     for (int32_t i = 0; demo && i < k; i++)
         free(demo[i]);
     for (int32_t i = 0; tg && i < k; i++)

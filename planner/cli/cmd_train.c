@@ -127,14 +127,14 @@ int lf_cmd_train(int argc, char **argv)
     lf_dataset_samples_free(tr, ntr);
     lf_dataset_samples_free(va, nva);
     lf_dataset_samples_free(te, nte);
-    lf_gnn_free(&m);
+    lf_gnn_destroy(&m);
     lf_dataset_destroy(&ds);
     return LF_EXIT_OK;
 fail:
     lf_dataset_samples_free(tr, ntr);
     lf_dataset_samples_free(va, nva);
     lf_dataset_samples_free(te, nte);
-    lf_gnn_free(&m);
+    lf_gnn_destroy(&m);
     lf_dataset_destroy(&ds);
     return lf_cli_fail(st);
 }
