@@ -51,6 +51,7 @@ typedef struct lf__group {
     lf__rat *sigma;       /* per local tensor row scale relative to the sinks */
     int64_t href;         /* reference height of the sinks of the current snapshot */
     int64_t main_href;    /* reference height of the group's own sinks (BRR tiles) */
+    void *scratch;        /* the thread's scratch the arrays belong to; NULL: own heap arrays */
 } lf__group;
 
 lf_status lf__group_init(lf__group *G, const struct lf_cost_model *cm, const int32_t *members,
