@@ -20,6 +20,10 @@
 #include "planner/status.h"
 
 #define LF_GNN_MAX_LAYERS 8
+/* Largest layer width (input features, hidden units) a GNN, PGExplainer or
+ * RG-Explainer accepts, in a configuration or a weight file: far beyond any
+ * useful model, small enough that every weight matrix's size fits easily. */
+#define LF_GNN_MAX_WIDTH 65536
 
 typedef struct lf_gnn_config {
     int32_t in_dim;     /* node feature width (LF_FEAT_DIM) */

@@ -59,7 +59,7 @@ static int64_t lf__pgx_count(int32_t d, int32_t h)
 static lf_status lf__pgx_alloc(lf_pgx *p, int32_t d, int32_t h)
 {
     memset(p, 0, sizeof *p);
-    if (d <= 0 || h <= 0 || d > 65536 || h > 65536)
+    if (d <= 0 || h <= 0 || d > LF_GNN_MAX_WIDTH || h > LF_GNN_MAX_WIDTH)
         return lf_set_error(LF_EINVAL, "PGExplainer: bad dimensions %d, %d", (int)d, (int)h);
     p->emb_dim = d;
     p->hidden = h;
@@ -399,7 +399,7 @@ lf_status lf_pgx_load_memory(lf_pgx *p, const void *data, size_t len, const char
         return lf_set_error(LF_EPARSE, "%s: truncated PGExplainer weight file", origin);
     if (schema != lf_feat_schema_hash())
         return lf_set_error(LF_EINVAL, "%s: built for another feature schema", origin);
-    if (d == 0 || h == 0 || d > 65536 || h > 65536 ||
+    if (d == 0 || h == 0 || d > LF_GNN_MAX_WIDTH || h > LF_GNN_MAX_WIDTH ||
         np != (uint64_t)lf__pgx_count((int32_t)d, (int32_t)h))
         return lf_set_error(LF_EINVAL, "%s: inconsistent dimensions (%u, %u, %llu parameters)",
                             origin, (unsigned)d, (unsigned)h, (unsigned long long)np);

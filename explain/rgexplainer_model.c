@@ -49,7 +49,7 @@ int64_t lf__rg_pol_count(void)
 static lf_status lf__rgx_alloc(lf_rgx *p, int32_t d, int32_t max_size)
 {
     memset(p, 0, sizeof *p);
-    if (d <= 0 || d > 65536 || max_size < 2)
+    if (d <= 0 || d > LF_GNN_MAX_WIDTH || max_size < 2)
         return lf_set_error(LF_EINVAL, "RG-Explainer: bad dimensions %d, %d", (int)d,
                             (int)max_size);
     p->emb_dim = d;
@@ -249,7 +249,7 @@ lf_status lf_rgx_load_memory(lf_rgx *p, const void *data, size_t len, const char
         return lf_set_error(LF_EPARSE, "%s: truncated RG-Explainer weight file", origin);
     if (schema != lf_feat_schema_hash())
         return lf_set_error(LF_EINVAL, "%s: built for another feature schema", origin);
-    if (d == 0 || d > 65536 || h != H || ms < 2 || ms > 100000 ||
+    if (d == 0 || d > LF_GNN_MAX_WIDTH || h != H || ms < 2 || ms > 100000 ||
         np != (uint64_t)(lf__rg_loc_count((int32_t)d) + lf__rg_pol_count()))
         return lf_set_error(LF_EINVAL, "%s: inconsistent dimensions", origin);
     size_t need = r.pos + 4 * (size_t)np + 8;

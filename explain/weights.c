@@ -94,7 +94,7 @@ lf_status lf_gnn_load_memory(lf_gnn *m, const void *data, size_t len, const char
     /* The header's dimensions decide an allocation: before making it, the
      * parameter count they imply must be the one the header states, and the
      * file must be long enough to hold that many. */
-    if (cfg.hidden < 1 || cfg.hidden > 65536 || cfg.n_layers < 1 || cfg.n_layers > 64 ||
+    if (cfg.hidden < 1 || cfg.hidden > LF_GNN_MAX_WIDTH || cfg.n_layers < 1 || cfg.n_layers > 64 ||
         cfg.n_classes < 2 || cfg.n_classes > 1024)
         return lf_set_error(LF_EPARSE, "%s: bad GNN dimensions (hidden %d, layers %d, classes %d)",
                             origin, (int)cfg.hidden, (int)cfg.n_layers, (int)cfg.n_classes);

@@ -5,11 +5,6 @@
 
 #include "models/networks.h"
 
-/* Largest accepted input side: far beyond any real use, small enough that
- * tensor sizes and MACs stay well inside int64 for every network. */
-#define LF_MODEL_MAX_INPUT 4096
-#define LF_MODEL_MAX_BATCH 65536
-
 /* min_input: inception_v3 needs 75 (its last stride-2 stage needs a 3x3 map);
  * vgg16's classifier pools the 1/32 feature map to 7x7, which only maps onto a
  * plain AveragePool when that map is a multiple of 7 (so 224 and up, see

@@ -12,8 +12,8 @@ int lf_cli_session_open(lf_cli_session *s, const lf_cli_command *cmd)
     memset(s, 0, sizeof *s);
     int64_t input = 0, batch = 1;
     int rc;
-    if ((rc = lf_cli_int(cmd, "input-size", 0, 1, 4096, &input)) ||
-        (rc = lf_cli_int(cmd, "batch", 1, 1, 65536, &batch)))
+    if ((rc = lf_cli_int(cmd, "input-size", 0, 1, LF_MODEL_MAX_INPUT, &input)) ||
+        (rc = lf_cli_int(cmd, "batch", 1, 1, LF_MODEL_MAX_BATCH, &batch)))
         return rc;
     const char *scheme = lf_cli_get(cmd, "scheme");
     if (!scheme)
