@@ -80,7 +80,8 @@ typedef struct lf__scheme {
 } lf__scheme;
 
 /* Appends (need, f_d) to a step list kept Pareto-sorted (need ascending,
- * f_d strictly descending); drops what the new step dominates. */
+ * f_d strictly descending); drops what the new step dominates (steps.c,
+ * below the schemes and the model). */
 lf_status lf__step_push(lf_cost_step *steps, int32_t cap, int32_t *n, int64_t need, int64_t f_d);
 
 extern const lf__scheme lf__scheme_lbdf;
