@@ -38,7 +38,7 @@ const lf_model_entry *lf_models(int32_t *count)
     return lf__models;
 }
 
-static const lf_model_entry *find_model(const char *name)
+static const lf_model_entry *lf__find_model(const char *name)
 {
     for (int32_t i = 0; i < LF_N_MODELS; i++)
         if (strcmp(lf__models[i].name, name) == 0)
@@ -46,7 +46,7 @@ static const lf_model_entry *find_model(const char *name)
     return NULL;
 }
 
-static lf_status not_found(const char *name)
+static lf_status lf__not_found(const char *name)
 {
     char known[400];
     size_t len = 0;
@@ -68,9 +68,9 @@ lf_status lf_model_build(const char *name, const lf_model_options *opt, lf_graph
     *out = NULL;
     if (!name)
         return lf_set_error(LF_EINVAL, "lf_model_build: no model name");
-    const lf_model_entry *e = find_model(name);
+    const lf_model_entry *e = lf__find_model(name);
     if (!e)
-        return not_found(name);
+        return lf__not_found(name);
     /* the build function checks the input size against its entry */
     return e->build(opt, out);
 }
@@ -79,13 +79,13 @@ lf_status lf_models_begin(lf_mb *m, const char *model, const lf_model_options *o
                           int32_t *size, int32_t *input)
 {
     static const lf_model_options defaults = {0, 0};
-    const lf_model_entry *e = find_model(model);
+    const lf_model_entry *e = lf__find_model(model);
     *input = -1;
     *size = 0;
     memset(m, 0, sizeof *m);
     if (!e) {
         /* a build function whose name is missing from the table: a bug here */
-        m->err = not_found(model);
+        m->err = lf__not_found(model);
         return m->err;
     }
     if (!opt)
