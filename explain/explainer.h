@@ -135,7 +135,7 @@ void lf_pgx_config_default(lf_pgx_config *c);
 
 /* PyTorch Linear init from `seed` for a GNN of hidden width m->cfg.hidden. */
 lf_status lf_pgx_init(lf_pgx *p, const lf_gnn *m, int32_t hidden, uint64_t seed);
-void lf_pgx_free(lf_pgx *p); /* safe after a failed init */
+void lf_pgx_destroy(lf_pgx *p); /* safe after a failed init */
 
 /* Trains p on the samples labelled invalid (label 0): per epoch a seeded
  * order, per graph one concrete sample and one Adam step (PyG). Single
@@ -200,7 +200,7 @@ typedef struct lf_rgx_config {
 
 void lf_rgx_config_default(lf_rgx_config *c);
 lf_status lf_rgx_init(lf_rgx *p, const lf_gnn *m, int32_t max_size, uint64_t seed);
-void lf_rgx_free(lf_rgx *p); /* safe after a failed init */
+void lf_rgx_destroy(lf_rgx *p); /* safe after a failed init */
 
 /* Trains locator and policy on the invalid samples (label 0). Single
  * threaded; deterministic for cfg->seed. */

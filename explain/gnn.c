@@ -63,8 +63,8 @@ lf_status lf_gnn_init(lf_gnn *m, const lf_gnn_config *cfg, uint64_t seed)
 {
     memset(m, 0, sizeof *m);
     if (cfg->in_dim < 1 || cfg->hidden < 1 || cfg->n_layers < 1 ||
-        cfg->n_layers > LF_GNN_MAX_LAYERS || cfg->n_classes < 2 || cfg->in_dim > 65536 ||
-        cfg->hidden > 65536 || cfg->n_classes > 1024)
+        cfg->n_layers > LF_GNN_MAX_LAYERS || cfg->n_classes < 2 || cfg->in_dim > LF_GNN_MAX_WIDTH ||
+        cfg->hidden > LF_GNN_MAX_WIDTH || cfg->n_classes > 1024)
         return lf_set_error(LF_EINVAL, "bad GNN dimensions (in %d, hidden %d, layers %d, classes %d)",
                             (int)cfg->in_dim, (int)cfg->hidden, (int)cfg->n_layers,
                             (int)cfg->n_classes);
@@ -95,7 +95,7 @@ lf_status lf_gnn_init(lf_gnn *m, const lf_gnn_config *cfg, uint64_t seed)
     return LF_OK;
 }
 
-void lf_gnn_free(lf_gnn *m)
+void lf_gnn_destroy(lf_gnn *m)
 {
     free(m->params);
     m->params = NULL;

@@ -20,6 +20,10 @@
 #include "planner/status.h"
 
 #define LF_GNN_MAX_LAYERS 8
+/* Largest layer width (input features, hidden units) a GNN, PGExplainer or
+ * RG-Explainer accepts, in a configuration or a weight file: far beyond any
+ * useful model, small enough that every weight matrix's size fits easily. */
+#define LF_GNN_MAX_WIDTH 65536
 
 typedef struct lf_gnn_config {
     int32_t in_dim;     /* node feature width (LF_FEAT_DIM) */
@@ -43,7 +47,7 @@ typedef struct lf_gnn {
 /* Allocates and initialises like PyTorch's Linear: U(-1/sqrt(fan_in), +) for
  * weights and biases, from stream 0 of `seed`. */
 lf_status lf_gnn_init(lf_gnn *m, const lf_gnn_config *cfg, uint64_t seed);
-void lf_gnn_free(lf_gnn *m); /* safe after a failed init */
+void lf_gnn_destroy(lf_gnn *m); /* safe after a failed init */
 
 /* Views of layer l's and the head's parameters inside a flat vector laid out
  * like m->params (pass m->params or a gradient vector). */

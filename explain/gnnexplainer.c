@@ -56,11 +56,6 @@ static int lf__rerank(int32_t *order, int32_t n, const float *logit, int32_t top
     return moved;
 }
 
-static double lf__sigmoid(double x)
-{
-    return x >= 0 ? 1.0 / (1.0 + exp(-x)) : exp(x) / (1.0 + exp(x));
-}
-
 lf_status lf_gnne_objective(const lf_gnn *m, lf_gnn_ws *ws, const lf_gnn_graph *g,
                             const float *logit, const uint8_t *hard, int regularise,
                             const lf_gnne_config *cfg, double *loss, float *grad, float *dw_pred)
@@ -74,7 +69,7 @@ lf_status lf_gnne_objective(const lf_gnn *m, lf_gnn_ws *ws, const lf_gnn_graph *
         return lf_set_error(LF_ENOMEM, "out of memory for %d edge masks", (int)ne);
     }
     for (int32_t e = 0; e < ne; e++)
-        s[e] = (float)lf__sigmoid(logit[e]);
+        s[e] = (float)lf_sigmoid(logit[e]);
     lf_gnn_graph v = *g;
     v.ew = s;
     float logits[2], dlog[2];
@@ -164,7 +159,7 @@ static lf_status lf__gnne_explain(const lf_explainer *e, const lf_gnn *m, const 
     }
     if (st == LF_OK)
         for (int32_t i = 0; i < ne; i++)
-            score[i] = (cfg->epochs > 0 && !hard[i]) ? 0.0 : lf__sigmoid(logit[i]);
+            score[i] = (cfg->epochs > 0 && !hard[i]) ? 0.0 : lf_sigmoid(logit[i]);
 done:
     lf_adam_destroy(&adam);
     free(logit);

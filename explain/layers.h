@@ -12,6 +12,7 @@
 #ifndef LF_EXPLAIN_LAYERS_H
 #define LF_EXPLAIN_LAYERS_H
 
+#include <math.h>
 #include <stdint.h>
 
 /* ---- dense kernels (matmul.c) -------------------------------------------- */
@@ -94,6 +95,14 @@ void lf_head_backward(const lf_head *H, const lf_head *grad, const float *g, con
  * (computed stably) and writes dL/do = softmax(o) - onehot(y) into dout (NULL:
  * skip) and the probabilities into prob (NULL: skip). */
 double lf_softmax_ce(const float *o, int32_t c, int32_t y, float *dout, float *prob);
+
+/* The logistic function, split at 0 so that exp never overflows: the one
+ * sigmoid of the explainers (GNNExplainer's and PGExplainer's masks,
+ * RG-Explainer's Swish). */
+static inline double lf_sigmoid(double x)
+{
+    return x >= 0 ? 1.0 / (1.0 + exp(-x)) : exp(x) / (1.0 + exp(x));
+}
 
 /* ---- Adam (adam.c) ------------------------------------------------------- */
 

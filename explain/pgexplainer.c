@@ -59,7 +59,7 @@ static int64_t lf__pgx_count(int32_t d, int32_t h)
 static lf_status lf__pgx_alloc(lf_pgx *p, int32_t d, int32_t h)
 {
     memset(p, 0, sizeof *p);
-    if (d <= 0 || h <= 0 || d > 65536 || h > 65536)
+    if (d <= 0 || h <= 0 || d > LF_GNN_MAX_WIDTH || h > LF_GNN_MAX_WIDTH)
         return lf_set_error(LF_EINVAL, "PGExplainer: bad dimensions %d, %d", (int)d, (int)h);
     p->emb_dim = d;
     p->hidden = h;
@@ -89,7 +89,7 @@ lf_status lf_pgx_init(lf_pgx *p, const lf_gnn *m, int32_t hidden, uint64_t seed)
     return LF_OK;
 }
 
-void lf_pgx_free(lf_pgx *p)
+void lf_pgx_destroy(lf_pgx *p)
 {
     if (!p)
         return;
@@ -164,7 +164,7 @@ lf_status lf_pgx_objective(const lf_pgx *p, const lf_gnn *m, lf_gnn_ws *ws,
         double om = lf__pgx_edge(p, emb + (int64_t)g->src[e] * d, emb + (int64_t)g->dst[e] * d,
                                  z + (int64_t)e * h);
         double u = ((noise ? noise[e] : 0.0) + om) / tau;
-        s[e] = (float)(u >= 0 ? 1.0 / (1.0 + exp(-u)) : exp(u) / (1.0 + exp(u)));
+        s[e] = (float)lf_sigmoid(u);
     }
     lf_gnn_graph v = *g;
     v.ew = s;
@@ -399,7 +399,7 @@ lf_status lf_pgx_load_memory(lf_pgx *p, const void *data, size_t len, const char
         return lf_set_error(LF_EPARSE, "%s: truncated PGExplainer weight file", origin);
     if (schema != lf_feat_schema_hash())
         return lf_set_error(LF_EINVAL, "%s: built for another feature schema", origin);
-    if (d == 0 || h == 0 || d > 65536 || h > 65536 ||
+    if (d == 0 || h == 0 || d > LF_GNN_MAX_WIDTH || h > LF_GNN_MAX_WIDTH ||
         np != (uint64_t)lf__pgx_count((int32_t)d, (int32_t)h))
         return lf_set_error(LF_EINVAL, "%s: inconsistent dimensions (%u, %u, %llu parameters)",
                             origin, (unsigned)d, (unsigned)h, (unsigned long long)np);
@@ -417,7 +417,7 @@ lf_status lf_pgx_load_memory(lf_pgx *p, const void *data, size_t len, const char
         p->params[i] = lf__r_f32(&r);
     for (uint64_t i = 0; i < np; i++)
         if (!isfinite(p->params[i])) {
-            lf_pgx_free(p);
+            lf_pgx_destroy(p);
             return lf_set_error(LF_EPARSE, "%s: non-finite parameter", origin);
         }
     return LF_OK;

@@ -85,10 +85,10 @@ void lf_named_proposer_close(lf_named_proposer *cp)
     lf_proposer_free(cp->wrapped);
     lf_explainer_free(cp->owned);
     if (cp->have_pg)
-        lf_pgx_free(&cp->pg);
+        lf_pgx_destroy(&cp->pg);
     if (cp->have_rg)
-        lf_rgx_free(&cp->rg);
+        lf_rgx_destroy(&cp->rg);
     if (cp->have_gnn)
-        lf_gnn_free(&cp->gnn);
+        lf_gnn_destroy(&cp->gnn);
     memset(cp, 0, sizeof *cp);
 }

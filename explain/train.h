@@ -15,6 +15,10 @@
 #include "explain/gnn.h"
 
 /* One labelled graph (features already standardized); label 1 = valid. */
+/* Largest mini-batch the CLI accepts: far more than any dataset needs in one
+ * step, small enough that a batch's per-sample buffers stay modest. */
+#define LF_TRAIN_MAX_BATCH 65536
+
 typedef struct lf_gnn_sample {
     lf_gnn_graph g;
     int32_t label;
@@ -39,7 +43,7 @@ typedef struct lf_gnn_epoch {
 
 typedef struct lf_gnn_train_config {
     int32_t epochs;       /* 50 */
-    int32_t batch;        /* 32 */
+    int32_t batch;        /* 32; the CLI takes 1 .. LF_TRAIN_MAX_BATCH */
     float lr;             /* 1e-3 */
     uint64_t seed;        /* 1 */
     int32_t threads;      /* 0: OpenMP default */

@@ -94,7 +94,7 @@ lf_status lf_gnn_load_memory(lf_gnn *m, const void *data, size_t len, const char
     /* The header's dimensions decide an allocation: before making it, the
      * parameter count they imply must be the one the header states, and the
      * file must be long enough to hold that many. */
-    if (cfg.hidden < 1 || cfg.hidden > 65536 || cfg.n_layers < 1 || cfg.n_layers > 64 ||
+    if (cfg.hidden < 1 || cfg.hidden > LF_GNN_MAX_WIDTH || cfg.n_layers < 1 || cfg.n_layers > 64 ||
         cfg.n_classes < 2 || cfg.n_classes > 1024)
         return lf_set_error(LF_EPARSE, "%s: bad GNN dimensions (hidden %d, layers %d, classes %d)",
                             origin, (int)cfg.hidden, (int)cfg.n_layers, (int)cfg.n_classes);
@@ -113,22 +113,22 @@ lf_status lf_gnn_load_memory(lf_gnn *m, const void *data, size_t len, const char
         /* The message is rewritten in the buffer it lives in: copy it first. */
         char inner[512];
         snprintf(inner, sizeof inner, "%s", lf_last_error());
-        lf_gnn_free(m);
+        lf_gnn_destroy(m);
         return lf_set_error(st, "%s: %s", origin, inner);
     }
     if ((uint64_t)m->n_params != n_params) {
-        lf_gnn_free(m);
+        lf_gnn_destroy(m);
         return lf_set_error(LF_EINVAL, "%s: %llu parameters, the dimensions imply %lld", origin,
                             (unsigned long long)n_params, (long long)m->n_params);
     }
     size_t need = r.pos + 4 * (2 * (size_t)LF_FEAT_DIM + (size_t)n_params) + 8;
     if (len != need) {
-        lf_gnn_free(m);
+        lf_gnn_destroy(m);
         return lf_set_error(LF_EPARSE, "%s: %s GNN weight file (%zu bytes, expected %zu)", origin,
                             len < need ? "truncated" : "oversized", len, need);
     }
     if (!lf__r_checksum_ok(data, len)) {
-        lf_gnn_free(m);
+        lf_gnn_destroy(m);
         return lf_set_error(LF_EPARSE, "%s: GNN weight file is corrupted (checksum mismatch)",
                             origin);
     }

@@ -26,7 +26,7 @@
 
 lf_status lf_gnn_save(const lf_gnn *m, const char *path);
 
-/* Loads into *m (initialised by this call; lf_gnn_free it after). `expect`,
+/* Loads into *m (initialised by this call; lf_gnn_destroy it after). `expect`,
  * when not NULL, must match the file's dimensions. */
 lf_status lf_gnn_load(lf_gnn *m, const char *path, const lf_gnn_config *expect);
 

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "planner/status.h"
+#include "hwdesc/status.h"
 
 #define LF_HW_NAME_MAX 64
 #define LF_HW_SOURCE_MAX 256

@@ -46,7 +46,7 @@ typedef xmlError lf__xml_error;
 
 static pthread_once_t lf__hw_xml_once = PTHREAD_ONCE_INIT;
 
-static void init_libxml(void)
+static void lf__init_libxml(void)
 {
     xmlInitParser();
 }
@@ -65,7 +65,7 @@ typedef struct xml_errors {
     long doctype_line;
 } xml_errors;
 
-static void copy_text(char *dst, size_t cap, const char *src)
+static void lf__copy_text(char *dst, size_t cap, const char *src)
 {
     size_t n;
     if (!src) {
@@ -84,7 +84,7 @@ static void copy_text(char *dst, size_t cap, const char *src)
     dst[n] = '\0';
 }
 
-static void collect(void *data, lf__xml_error *err)
+static void lf__collect(void *data, lf__xml_error *err)
 {
     xml_errors *c = data;
     if (!c || !err || c->have || err->level < XML_ERR_ERROR)
@@ -94,13 +94,13 @@ static void collect(void *data, lf__xml_error *err)
     c->line = err->line;
     c->int1 = err->int1;
     c->node = err->node;
-    copy_text(c->message, sizeof c->message, err->message);
-    copy_text(c->str1, sizeof c->str1, err->str1);
-    copy_text(c->str2, sizeof c->str2, err->str2);
+    lf__copy_text(c->message, sizeof c->message, err->message);
+    lf__copy_text(c->str1, sizeof c->str1, err->str1);
+    lf__copy_text(c->str2, sizeof c->str2, err->str2);
 }
 
 /* Swallows libxml2's unstructured messages (a few internal paths use them). */
-static void silent(void *ctx, const char *msg, ...)
+static void lf__silent(void *ctx, const char *msg, ...)
 {
     (void)ctx;
     (void)msg;
@@ -115,25 +115,25 @@ typedef struct saved_handlers {
 
 /* These handlers are per thread in libxml2 (built with thread support), so
  * concurrent loads in different threads do not see each other's errors. */
-static void install_handlers(xml_errors *c, saved_handlers *saved)
+static void lf__install_handlers(xml_errors *c, saved_handlers *saved)
 {
     saved->serror = xmlStructuredError;
     saved->sctx = xmlStructuredErrorContext;
     saved->gerror = xmlGenericError;
     saved->gctx = xmlGenericErrorContext;
-    xmlSetStructuredErrorFunc(c, collect);
-    xmlSetGenericErrorFunc(c, silent);
+    xmlSetStructuredErrorFunc(c, lf__collect);
+    xmlSetGenericErrorFunc(c, lf__silent);
 }
 
-static void restore_handlers(const saved_handlers *saved)
+static void lf__restore_handlers(const saved_handlers *saved)
 {
     xmlSetStructuredErrorFunc(saved->sctx, saved->serror);
     xmlSetGenericErrorFunc(saved->gctx, saved->gerror);
 }
 
 /* SAX hook called when <!DOCTYPE is read, before any declaration in it is. */
-static void reject_doctype(void *ctx, const xmlChar *name, const xmlChar *external_id,
-                           const xmlChar *system_id)
+static void lf__reject_doctype(void *ctx, const xmlChar *name, const xmlChar *external_id,
+                               const xmlChar *system_id)
 {
     xmlParserCtxtPtr ctxt = ctx;
     xml_errors *c = ctxt->_private;
@@ -142,7 +142,7 @@ static void reject_doctype(void *ctx, const xmlChar *name, const xmlChar *extern
     if (c && !c->doctype) {
         c->doctype = 1;
         c->doctype_line = ctxt->input ? ctxt->input->line : 0;
-        copy_text(c->str1, sizeof c->str1, (const char *)name);
+        lf__copy_text(c->str1, sizeof c->str1, (const char *)name);
     }
     xmlStopParser(ctxt);
 }
@@ -150,20 +150,20 @@ static void reject_doctype(void *ctx, const xmlChar *name, const xmlChar *extern
 /* ---------------------------------------------------------------------- */
 /* Messages                                                                */
 
-static long line_of(xmlNodePtr node)
+static long lf__line_of(xmlNodePtr node)
 {
     long line = node ? xmlGetLineNo(node) : -1;
     return line > 0 ? line : 1;
 }
 
 /* Records "ORIGIN:LINE: <formatted text>" and returns s. */
-static lf_status fail_at(lf_status s, const char *origin, long line, const char *fmt, ...)
+static lf_status lf__fail_at(lf_status s, const char *origin, long line, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
 
-static lf_status fail_at(lf_status s, const char *origin, long line, const char *fmt, ...)
+static lf_status lf__fail_at(lf_status s, const char *origin, long line, const char *fmt, ...)
 {
     char text[448];
     va_list ap;
@@ -174,16 +174,16 @@ static lf_status fail_at(lf_status s, const char *origin, long line, const char 
 }
 
 /* Wraps the message a value parser just recorded with where the value was. */
-static lf_status fail_value(lf_status s, const char *origin, xmlNodePtr node, const char *attr)
+static lf_status lf__fail_value(lf_status s, const char *origin, xmlNodePtr node, const char *attr)
 {
     char why[320];
-    copy_text(why, sizeof why, lf_last_error()); /* copied: the next call overwrites it */
-    return fail_at(s, origin, line_of(node), "<%s> attribute %s: %s", (const char *)node->name,
-                   attr, why);
+    lf__copy_text(why, sizeof why, lf_last_error()); /* copied: the next call overwrites it */
+    return lf__fail_at(s, origin, lf__line_of(node), "<%s> attribute %s: %s", (const char *)node->name,
+                       attr, why);
 }
 
 /* Text content shown in a message: first non-blank characters, cut short. */
-static void text_excerpt(const xmlChar *content, char *buf, size_t cap)
+static void lf__text_excerpt(const xmlChar *content, char *buf, size_t cap)
 {
     const char *p = (const char *)content;
     size_t n = 0;
@@ -198,7 +198,7 @@ static void text_excerpt(const xmlChar *content, char *buf, size_t cap)
 /* libxml2 stamps a text node with the line where the parser stood after
  * reading it, i.e. its end; step back to the line of its first non-blank
  * character, which is where the user will look. */
-static long text_line(xmlNodePtr text, xmlNodePtr parent)
+static long lf__text_line(xmlNodePtr text, xmlNodePtr parent)
 {
     const xmlChar *p = text->content;
     long line = xmlGetLineNo(text);
@@ -206,10 +206,10 @@ static long text_line(xmlNodePtr text, xmlNodePtr parent)
         p++;
     for (; p && *p; p++)
         line -= *p == '\n';
-    return line > 0 ? line : line_of(parent);
+    return line > 0 ? line : lf__line_of(parent);
 }
 
-static int is_blank(const xmlChar *s)
+static int lf__is_blank(const xmlChar *s)
 {
     for (; s && *s; s++)
         if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
@@ -271,7 +271,7 @@ static const elem_spec child_specs[] = {
     {"gpu", 0, NULL, gpu_attrs, LF__N(gpu_attrs)},
 };
 
-static const elem_spec *find_child_spec(xmlNodePtr node)
+static const elem_spec *lf__find_child_spec(xmlNodePtr node)
 {
     if (node->ns)
         return NULL;
@@ -282,7 +282,7 @@ static const elem_spec *find_child_spec(xmlNodePtr node)
 }
 
 /* A name with white space collapsed as xs:token does, into a 64-byte field. */
-static lf_status parse_name(const char *text, char out[LF_HW_NAME_MAX])
+static lf_status lf__parse_name(const char *text, char out[LF_HW_NAME_MAX])
 {
     char buf[LF_HW_NAME_MAX];
     size_t n = 0;
@@ -307,17 +307,17 @@ static lf_status parse_name(const char *text, char out[LF_HW_NAME_MAX])
     return LF_OK;
 }
 
-static lf_status store_value(const attr_spec *a, const char *value, lf_hw *hw)
+static lf_status lf__store_value(const attr_spec *a, const char *value, lf_hw *hw)
 {
     switch (a->to) {
-    case D_NAME: return parse_name(value, hw->name);
+    case D_NAME: return lf__parse_name(value, hw->name);
     case D_BUFFER: return lf_hw_parse_size(value, &hw->buffer_bytes);
     case D_DRAM_BW: return lf_hw_parse_bandwidth(value, &hw->dram_bandwidth);
     case D_DRAM_PJ: return lf__hw_parse_energy(value, &hw->dram_pj_per_byte);
     case D_ACT: return lf__hw_parse_datatype(value, &hw->act_bytes);
     case D_WEIGHT: return lf__hw_parse_datatype(value, &hw->weight_bytes);
     case D_MACS: return lf__hw_parse_mac_rate(value, &hw->peak_macs);
-    case D_GPU_NAME: return parse_name(value, hw->gpu.name);
+    case D_GPU_NAME: return lf__parse_name(value, hw->gpu.name);
     case D_GPU_DEVICE: return lf__hw_parse_device(value, &hw->gpu.device_index);
     case D_GPU_PEAK: return lf__hw_parse_flop_rate(value, &hw->gpu.peak_flops);
     case D_GPU_BW: return lf_hw_parse_bandwidth(value, &hw->gpu.bandwidth);
@@ -332,8 +332,8 @@ static lf_status store_value(const attr_spec *a, const char *value, lf_hw *hw)
 
 /* Attributes of one element: none unknown, the required ones present, every
  * value well-formed and in range (stored into hw). */
-static lf_status check_attributes(xmlNodePtr node, const elem_spec *spec, const char *origin,
-                                  lf_hw *hw)
+static lf_status lf__check_attributes(xmlNodePtr node, const elem_spec *spec, const char *origin,
+                                      lf_hw *hw)
 {
     for (xmlAttrPtr at = node->properties; at; at = at->next) {
         int known = 0;
@@ -345,11 +345,11 @@ static lf_status check_attributes(xmlNodePtr node, const elem_spec *spec, const 
                 strcat(allowed, i ? ", " : "");
                 strcat(allowed, spec->attrs[i].name);
             }
-            return fail_at(LF_EPARSE, origin, line_of(node),
-                           "<%s> has no attribute \"%s%s%s\" (allowed: %s)", spec->name,
-                           at->ns && at->ns->prefix ? (const char *)at->ns->prefix : "",
-                           at->ns && at->ns->prefix ? ":" : "", (const char *)at->name,
-                           allowed);
+            return lf__fail_at(LF_EPARSE, origin, lf__line_of(node),
+                               "<%s> has no attribute \"%s%s%s\" (allowed: %s)", spec->name,
+                               at->ns && at->ns->prefix ? (const char *)at->ns->prefix : "",
+                                   at->ns && at->ns->prefix ? ":" : "", (const char *)at->name,
+                                   allowed);
         }
     }
     for (int i = 0; i < spec->nattrs; i++) {
@@ -359,14 +359,14 @@ static lf_status check_attributes(xmlNodePtr node, const elem_spec *spec, const 
         if (!value) {
             if (!a->required)
                 continue;
-            return fail_at(LF_EPARSE, origin, line_of(node),
-                           "<%s> has no %s attribute (required, e.g. %s)", spec->name, a->name,
-                           a->example);
+            return lf__fail_at(LF_EPARSE, origin, lf__line_of(node),
+                               "<%s> has no %s attribute (required, e.g. %s)", spec->name, a->name,
+                               a->example);
         }
-        s = store_value(a, (const char *)value, hw);
+        s = lf__store_value(a, (const char *)value, hw);
         xmlFree(value);
         if (s != LF_OK)
-            return fail_value(s, origin, node, a->name);
+            return lf__fail_value(s, origin, node, a->name);
     }
     return LF_OK;
 }
@@ -374,114 +374,114 @@ static lf_status check_attributes(xmlNodePtr node, const elem_spec *spec, const 
 /* The children of <hardware> hold no content of their own. Elements and
  * real text are reported before mere white space, which is the likelier
  * slip to have made but the less informative one to show. */
-static lf_status check_empty(xmlNodePtr node, const char *origin)
+static lf_status lf__check_empty(xmlNodePtr node, const char *origin)
 {
     char excerpt[48];
     int blank = 0;
     for (xmlNodePtr c = node->children; c; c = c->next) {
         if (c->type == XML_ELEMENT_NODE)
-            return fail_at(LF_EPARSE, origin, line_of(c), "<%s> must be empty, but contains <%s>",
-                           (const char *)node->name, (const char *)c->name);
+            return lf__fail_at(LF_EPARSE, origin, lf__line_of(c), "<%s> must be empty, but contains <%s>",
+                               (const char *)node->name, (const char *)c->name);
         if (c->type != XML_TEXT_NODE && c->type != XML_CDATA_SECTION_NODE)
             continue; /* comments and processing instructions are fine */
-        if (is_blank(c->content)) {
+        if (lf__is_blank(c->content)) {
             blank = 1;
             continue;
         }
-        text_excerpt(c->content, excerpt, sizeof excerpt);
-        return fail_at(LF_EPARSE, origin, text_line(c, node),
-                       "<%s> must be empty, but contains text \"%s\"", (const char *)node->name,
-                       excerpt);
+        lf__text_excerpt(c->content, excerpt, sizeof excerpt);
+        return lf__fail_at(LF_EPARSE, origin, lf__text_line(c, node),
+                           "<%s> must be empty, but contains text \"%s\"", (const char *)node->name,
+                           excerpt);
     }
     /* Even white space: the schema declares these elements empty, and XSD
      * allows no character content at all in an empty element. */
     if (blank)
-        return fail_at(LF_EPARSE, origin, line_of(node),
-                       "<%s> must be empty, but contains white space (write <%s .../>)",
-                       (const char *)node->name, (const char *)node->name);
+        return lf__fail_at(LF_EPARSE, origin, lf__line_of(node),
+                           "<%s> must be empty, but contains white space (write <%s .../>)",
+                           (const char *)node->name, (const char *)node->name);
     return LF_OK;
 }
 
 /* One child of <hardware>, checked and stored into hw. */
-static lf_status check_child(xmlNodePtr node, const char *origin, lf_hw *hw)
+static lf_status lf__check_child(xmlNodePtr node, const char *origin, lf_hw *hw)
 {
-    const elem_spec *spec = find_child_spec(node);
+    const elem_spec *spec = lf__find_child_spec(node);
     lf_status s;
     if (node->ns)
-        return fail_at(LF_EPARSE, origin, line_of(node),
-                       "<%s%s%s> is in namespace \"%s\"; hardware descriptions use no namespace",
-                       node->ns->prefix ? (const char *)node->ns->prefix : "",
-                       node->ns->prefix ? ":" : "", (const char *)node->name,
-                       (const char *)node->ns->href);
+        return lf__fail_at(LF_EPARSE, origin, lf__line_of(node),
+                           "<%s%s%s> is in namespace \"%s\"; hardware descriptions use no namespace",
+                           node->ns->prefix ? (const char *)node->ns->prefix : "",
+                               node->ns->prefix ? ":" : "", (const char *)node->name,
+                               (const char *)node->ns->href);
     if (!spec)
-        return fail_at(LF_EPARSE, origin, line_of(node),
-                       "<%s> is not a hardware description element (use <buffer>, <dram>, "
-                       "<datatypes>, <compute> or <gpu>)",
-                       (const char *)node->name);
-    if ((s = check_attributes(node, spec, origin, hw)) != LF_OK)
+        return lf__fail_at(LF_EPARSE, origin, lf__line_of(node),
+                           "<%s> is not a hardware description element (use <buffer>, <dram>, "
+                           "<datatypes>, <compute> or <gpu>)",
+                               (const char *)node->name);
+    if ((s = lf__check_attributes(node, spec, origin, hw)) != LF_OK)
         return s;
-    if ((s = check_empty(node, origin)) != LF_OK)
+    if ((s = lf__check_empty(node, origin)) != LF_OK)
         return s;
     if (strcmp(spec->name, "gpu") == 0) {
         /* XSD 1.0 cannot require "one of two attributes", so it is done here. */
         if (!xmlHasNsProp(node, BAD_CAST "name", NULL) &&
             !xmlHasNsProp(node, BAD_CAST "device", NULL))
-            return fail_at(LF_EPARSE, origin, line_of(node),
-                           "<gpu> needs a name or a device attribute to pick the GPU (e.g. "
-                           "device=\"0\")");
+            return lf__fail_at(LF_EPARSE, origin, lf__line_of(node),
+                               "<gpu> needs a name or a device attribute to pick the GPU (e.g. "
+                               "device=\"0\")");
         hw->has_gpu = 1;
     }
     return LF_OK;
 }
 
 /* The root element and the list of its children (names, duplicates, missing
- * ones); the children's own attributes are left to check_child. */
-static lf_status check_root(xmlNodePtr root, const char *origin, lf_hw *hw)
+ * ones); the children's own attributes are left to lf__check_child. */
+static lf_status lf__check_root(xmlNodePtr root, const char *origin, lf_hw *hw)
 {
     xmlNodePtr first[LF__N(child_specs)] = {NULL};
     char excerpt[48];
     lf_status s;
 
     if (root->ns)
-        return fail_at(LF_EPARSE, origin, line_of(root),
-                       "root element <%s> is in namespace \"%s\"; hardware descriptions use no "
-                       "namespace",
-                       (const char *)root->name, (const char *)root->ns->href);
+        return lf__fail_at(LF_EPARSE, origin, lf__line_of(root),
+                           "root element <%s> is in namespace \"%s\"; hardware descriptions use no "
+                           "namespace",
+                               (const char *)root->name, (const char *)root->ns->href);
     if (strcmp((const char *)root->name, "hardware") != 0)
-        return fail_at(LF_EPARSE, origin, line_of(root),
-                       "root element is <%s>, expected <hardware>", (const char *)root->name);
-    if ((s = check_attributes(root, &hardware_spec, origin, hw)) != LF_OK)
+        return lf__fail_at(LF_EPARSE, origin, lf__line_of(root),
+                           "root element is <%s>, expected <hardware>", (const char *)root->name);
+    if ((s = lf__check_attributes(root, &hardware_spec, origin, hw)) != LF_OK)
         return s;
 
     for (xmlNodePtr c = root->children; c; c = c->next) {
         if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) &&
-            !is_blank(c->content)) {
-            text_excerpt(c->content, excerpt, sizeof excerpt);
-            return fail_at(LF_EPARSE, origin, text_line(c, root),
-                           "<hardware> contains text \"%s\"; only elements are allowed there",
-                           excerpt);
+            !lf__is_blank(c->content)) {
+            lf__text_excerpt(c->content, excerpt, sizeof excerpt);
+            return lf__fail_at(LF_EPARSE, origin, lf__text_line(c, root),
+                               "<hardware> contains text \"%s\"; only elements are allowed there",
+                               excerpt);
         }
         if (c->type != XML_ELEMENT_NODE)
             continue; /* comments and processing instructions are fine */
-        const elem_spec *spec = find_child_spec(c);
+        const elem_spec *spec = lf__find_child_spec(c);
         if (!spec)
-            return check_child(c, origin, hw); /* reports the unknown element */
+            return lf__check_child(c, origin, hw); /* reports the unknown element */
         int i = (int)(spec - child_specs);
         if (first[i])
-            return fail_at(LF_EPARSE, origin, line_of(c),
-                           "<%s> appears more than once in <hardware> (first on line %ld)",
-                           spec->name, line_of(first[i]));
+            return lf__fail_at(LF_EPARSE, origin, lf__line_of(c),
+                               "<%s> appears more than once in <hardware> (first on line %ld)",
+                               spec->name, lf__line_of(first[i]));
         first[i] = c;
     }
     for (int i = 0; i < LF__N(child_specs); i++)
         if (child_specs[i].required && !first[i])
-            return fail_at(LF_EPARSE, origin, line_of(root),
-                           "<hardware> has no <%s> element (required, e.g. %s)",
-                           child_specs[i].name, child_specs[i].example);
+            return lf__fail_at(LF_EPARSE, origin, lf__line_of(root),
+                               "<hardware> has no <%s> element (required, e.g. %s)",
+                               child_specs[i].name, child_specs[i].example);
     return LF_OK;
 }
 
-static void init_scratch(lf_hw *hw)
+static void lf__init_scratch(lf_hw *hw)
 {
     memset(hw, 0, sizeof *hw);
     hw->act_bytes = 1; /* int8 unless <datatypes> says otherwise */
@@ -490,36 +490,36 @@ static void init_scratch(lf_hw *hw)
 }
 
 /* Everything in the document, checked and stored into hw. */
-static lf_status extract(xmlNodePtr root, const char *origin, lf_hw *hw)
+static lf_status lf__extract(xmlNodePtr root, const char *origin, lf_hw *hw)
 {
     lf_status s;
-    init_scratch(hw);
-    if ((s = check_root(root, origin, hw)) != LF_OK)
+    lf__init_scratch(hw);
+    if ((s = lf__check_root(root, origin, hw)) != LF_OK)
         return s;
     for (xmlNodePtr c = root->children; c; c = c->next)
-        if (c->type == XML_ELEMENT_NODE && (s = check_child(c, origin, hw)) != LF_OK)
+        if (c->type == XML_ELEMENT_NODE && (s = lf__check_child(c, origin, hw)) != LF_OK)
             return s;
     return LF_OK;
 }
 
 /* After a schema violation at `node`: the same checks, aimed at that element
  * first, for a message in the user's terms. LF_OK when they find nothing. */
-static lf_status explain(xmlNodePtr node, xmlNodePtr root, const char *origin)
+static lf_status lf__explain(xmlNodePtr node, xmlNodePtr root, const char *origin)
 {
     lf_hw scratch;
     lf_status s;
-    init_scratch(&scratch);
+    lf__init_scratch(&scratch);
     while (node && node != root && node->parent != root)
         node = node->parent;
     if (node && node != root && node->type == XML_ELEMENT_NODE &&
-        (s = check_child(node, origin, &scratch)) != LF_OK)
+        (s = lf__check_child(node, origin, &scratch)) != LF_OK)
         return s;
-    return extract(root, origin, &scratch);
+    return lf__extract(root, origin, &scratch);
 }
 
 /* libxml2's own schema message, minus its "Element 'x': " opening, which the
  * "<x>" of our format replaces. */
-static lf_status schema_fallback(const xml_errors *e, const char *origin)
+static lf_status lf__schema_fallback(const xml_errors *e, const char *origin)
 {
     const char *msg = e->message;
     const char *elem = e->node ? (const char *)e->node->name : NULL;
@@ -529,27 +529,27 @@ static lf_status schema_fallback(const xml_errors *e, const char *origin)
             msg = colon + 3;
     }
     if (elem)
-        return fail_at(LF_EPARSE, origin, e->line > 0 ? e->line : line_of(e->node),
-                       "<%s> does not follow the hardware schema: %s", elem, msg);
-    return fail_at(LF_EPARSE, origin, e->line > 0 ? e->line : 1,
-                   "does not follow the hardware schema: %s", msg);
+        return lf__fail_at(LF_EPARSE, origin, e->line > 0 ? e->line : lf__line_of(e->node),
+                           "<%s> does not follow the hardware schema: %s", elem, msg);
+    return lf__fail_at(LF_EPARSE, origin, e->line > 0 ? e->line : 1,
+                       "does not follow the hardware schema: %s", msg);
 }
 
-static lf_status parse_failure(const xml_errors *e, const char *origin)
+static lf_status lf__parse_failure(const xml_errors *e, const char *origin)
 {
     long line = e->line > 0 ? e->line : 1;
     if (!e->have)
         return lf_set_error(LF_EPARSE, "%s: not well-formed XML", origin);
     if (e->code == XML_ERR_DOCUMENT_EMPTY)
-        return fail_at(LF_EPARSE, origin, line, "empty document (expected a <hardware> element)");
+        return lf__fail_at(LF_EPARSE, origin, line, "empty document (expected a <hardware> element)");
     if (e->code == XML_ERR_TAG_NAME_MISMATCH && e->str1[0] && e->str2[0])
-        return fail_at(LF_EPARSE, origin, line,
-                       "not well-formed XML: <%s> opened on line %d is closed by </%s>", e->str1,
-                       e->int1, e->str2);
+        return lf__fail_at(LF_EPARSE, origin, line,
+                           "not well-formed XML: <%s> opened on line %d is closed by </%s>", e->str1,
+                           e->int1, e->str2);
     /* libxml2 suggests its own parser options for some limits; the user
      * cannot set them, so that part of the text is dropped. */
     char msg[sizeof e->message];
-    copy_text(msg, sizeof msg, e->message);
+    lf__copy_text(msg, sizeof msg, e->message);
     char *echo = strstr(msg, ": <!--"); /* the start of a bad comment, echoed */
     if (echo)
         *echo = '\0';
@@ -562,11 +562,11 @@ static lf_status parse_failure(const xml_errors *e, const char *origin)
         while (n > 0 && (msg[n - 1] == ',' || msg[n - 1] == ' ' || msg[n - 1] == '('))
             msg[--n] = '\0';
     }
-    return fail_at(LF_EPARSE, origin, line, "not well-formed XML: %s", msg);
+    return lf__fail_at(LF_EPARSE, origin, line, "not well-formed XML: %s", msg);
 }
 
 /* Validates doc against the built-in schema; explains the first violation. */
-static lf_status validate(xmlDocPtr doc, xmlNodePtr root, const char *origin)
+static lf_status lf__validate(xmlDocPtr doc, xmlNodePtr root, const char *origin)
 {
     xml_errors schema_errors, errors;
     xmlSchemaParserCtxtPtr pctxt = NULL;
@@ -582,7 +582,7 @@ static lf_status validate(xmlDocPtr doc, xmlNodePtr root, const char *origin)
         s = lf_set_error(LF_ENOMEM, "%s: out of memory reading the hardware schema", origin);
         goto done;
     }
-    xmlSchemaSetParserStructuredErrors(pctxt, collect, &schema_errors);
+    xmlSchemaSetParserStructuredErrors(pctxt, lf__collect, &schema_errors);
     schema = xmlSchemaParse(pctxt);
     if (!schema) {
         /* A broken hwdesc.xsd is a build defect, not bad input; say so. */
@@ -595,12 +595,12 @@ static lf_status validate(xmlDocPtr doc, xmlNodePtr root, const char *origin)
         s = lf_set_error(LF_ENOMEM, "%s: out of memory validating", origin);
         goto done;
     }
-    xmlSchemaSetValidStructuredErrors(vctxt, collect, &errors);
+    xmlSchemaSetValidStructuredErrors(vctxt, lf__collect, &errors);
     rc = xmlSchemaValidateDoc(vctxt, doc);
     if (rc != 0) {
-        s = errors.node ? explain(errors.node, root, origin) : LF_OK;
+        s = errors.node ? lf__explain(errors.node, root, origin) : LF_OK;
         if (s == LF_OK)
-            s = schema_fallback(&errors, origin);
+            s = lf__schema_fallback(&errors, origin);
     }
 done:
     xmlSchemaFreeValidCtxt(vctxt);
@@ -610,7 +610,7 @@ done:
 }
 
 /* The whole pipeline on bytes in memory; hw is written only on success. */
-static lf_status load_bytes(lf_hw *hw, const char *xml, int len, const char *origin)
+static lf_status lf__load_bytes(lf_hw *hw, const char *xml, int len, const char *origin)
 {
     xml_errors errors;
     saved_handlers saved;
@@ -623,9 +623,9 @@ static lf_status load_bytes(lf_hw *hw, const char *xml, int len, const char *ori
     if ((s = lf__hw_precheck(xml, (size_t)len, origin)) != LF_OK)
         return s;
 
-    pthread_once(&lf__hw_xml_once, init_libxml);
+    pthread_once(&lf__hw_xml_once, lf__init_libxml);
     memset(&errors, 0, sizeof errors);
-    install_handlers(&errors, &saved);
+    lf__install_handlers(&errors, &saved);
 
     ctxt = xmlNewParserCtxt();
     if (!ctxt) {
@@ -633,7 +633,7 @@ static lf_status load_bytes(lf_hw *hw, const char *xml, int len, const char *ori
         goto done;
     }
     ctxt->_private = &errors;
-    ctxt->sax->internalSubset = reject_doctype;
+    ctxt->sax->internalSubset = lf__reject_doctype;
     /* XML_PARSE_HUGE lifts libxml2's 10 MB limits, which otherwise refuse a
      * description padded to the documented 16 MiB cap ("Huge input lookup");
      * lf__hw_precheck has already bounded every count and length, and no
@@ -642,31 +642,31 @@ static lf_status load_bytes(lf_hw *hw, const char *xml, int len, const char *ori
     doc = xmlCtxtReadMemory(ctxt, xml, len, NULL, NULL,
                             XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_HUGE);
     if (errors.doctype) {
-        s = fail_at(LF_EPARSE, origin, errors.doctype_line > 0 ? errors.doctype_line : 1,
-                    "<!DOCTYPE %s> is not allowed: hardware descriptions take no DTD or entity "
-                    "declarations",
-                    errors.str1);
+        s = lf__fail_at(LF_EPARSE, origin, errors.doctype_line > 0 ? errors.doctype_line : 1,
+                        "<!DOCTYPE %s> is not allowed: hardware descriptions take no DTD or entity "
+                        "declarations",
+                        errors.str1);
         goto done;
     }
     if (!doc || errors.have) {
-        s = parse_failure(&errors, origin);
+        s = lf__parse_failure(&errors, origin);
         goto done;
     }
     root = xmlDocGetRootElement(doc);
     if (!root) {
-        s = fail_at(LF_EPARSE, origin, 1, "empty document (expected a <hardware> element)");
+        s = lf__fail_at(LF_EPARSE, origin, 1, "empty document (expected a <hardware> element)");
         goto done;
     }
-    if ((s = validate(doc, root, origin)) != LF_OK)
+    if ((s = lf__validate(doc, root, origin)) != LF_OK)
         goto done;
-    if ((s = extract(root, origin, &result)) != LF_OK)
+    if ((s = lf__extract(root, origin, &result)) != LF_OK)
         goto done;
     snprintf(result.source, sizeof result.source, "%s", origin);
     *hw = result;
 done:
     xmlFreeDoc(doc);
     xmlFreeParserCtxt(ctxt);
-    restore_handlers(&saved);
+    lf__restore_handlers(&saved);
     return s;
 }
 
@@ -681,11 +681,11 @@ lf_status lf_hw_load_memory(lf_hw *hw, const char *xml, int64_t len, const char 
     if (len > LF__HW_MAX_FILE)
         return lf_set_error(LF_ERANGE, "%s: %lld bytes is too large for a hardware description",
                             origin, (long long)len);
-    return load_bytes(hw, xml, (int)len, origin);
+    return lf__load_bytes(hw, xml, (int)len, origin);
 }
 
 /* Reads a whole (small) file; LF_EIO with the system's reason on failure. */
-static lf_status read_file(const char *path, char **data, long *len)
+static lf_status lf__read_file(const char *path, char **data, long *len)
 {
     char reason[128];
     FILE *f = fopen(path, "rb");
@@ -756,9 +756,9 @@ lf_status lf_hw_load(lf_hw *hw, const char *path)
 
     if (!hw || !path)
         return lf_set_error(LF_EINVAL, "lf_hw_load: no %s given", hw ? "path" : "result");
-    if ((s = read_file(path, &data, &len)) != LF_OK)
+    if ((s = lf__read_file(path, &data, &len)) != LF_OK)
         return s;
-    s = load_bytes(hw, data, (int)len, path);
+    s = lf__load_bytes(hw, data, (int)len, path);
     free(data);
     return s;
 }

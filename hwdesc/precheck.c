@@ -41,13 +41,13 @@ typedef struct scan {
     const char *origin;
 } scan;
 
-static int at(const scan *s, const char *lit)
+static int lf__at(const scan *s, const char *lit)
 {
     size_t n = strlen(lit);
     return s->len - s->pos >= n && memcmp(s->p + s->pos, lit, n) == 0;
 }
 
-static void advance(scan *s, size_t n)
+static void lf__advance(scan *s, size_t n)
 {
     for (size_t i = 0; i < n && s->pos < s->len; i++)
         s->line += s->p[s->pos++] == '\n';
@@ -55,19 +55,19 @@ static void advance(scan *s, size_t n)
 
 /* Skips to just after `end`; returns the length skipped over, or -1 when the
  * input ends first (libxml2 then reports the unterminated construct). */
-static long skip_until(scan *s, const char *end)
+static long lf__skip_until(scan *s, const char *end)
 {
     size_t start = s->pos;
-    while (s->pos < s->len && !at(s, end))
-        advance(s, 1);
+    while (s->pos < s->len && !lf__at(s, end))
+        lf__advance(s, 1);
     if (s->pos >= s->len)
         return -1;
     long n = (long)(s->pos - start);
-    advance(s, strlen(end));
+    lf__advance(s, strlen(end));
     return n;
 }
 
-static lf_status too_long(const scan *s, long line, const char *what)
+static lf_status lf__too_long(const scan *s, long line, const char *what)
 {
     return lf_set_error(LF_ERANGE, "%s:%ld: %s longer than %ld MiB; a hardware description has no "
                         "use for one",
@@ -76,7 +76,7 @@ static lf_status too_long(const scan *s, long line, const char *what)
 
 /* Encodings libxml2 would accept but the rest of the scan (and the user's
  * editor, most likely) does not expect: named, with the fix. */
-static lf_status check_encoding(const unsigned char *p, size_t len, const char *origin)
+static lf_status lf__check_encoding(const unsigned char *p, size_t len, const char *origin)
 {
     const char *enc = NULL;
     if (len >= 4 && ((p[0] == 0 && p[1] == 0 && p[2] == 0xFE && p[3] == 0xFF) ||
@@ -94,13 +94,13 @@ static lf_status check_encoding(const unsigned char *p, size_t len, const char *
     return LF_OK;
 }
 
-static lf_status check_start(scan *s)
+static lf_status lf__check_start(scan *s)
 {
-    if (at(s, "\xEF\xBB\xBF")) /* UTF-8 byte order mark */
+    if (lf__at(s, "\xEF\xBB\xBF")) /* UTF-8 byte order mark */
         s->pos += 3;
     while (s->pos < s->len && (s->p[s->pos] == ' ' || s->p[s->pos] == '\t' ||
                                s->p[s->pos] == '\r' || s->p[s->pos] == '\n'))
-        advance(s, 1);
+        lf__advance(s, 1);
     if (s->pos >= s->len)
         return lf_set_error(LF_EPARSE, "%s:%ld: empty document (expected a <hardware> element)",
                             s->origin, s->line);
@@ -126,18 +126,18 @@ static lf_status check_start(scan *s)
 /* A start tag from just after its '<': counts attributes (quoted values)
  * and measures them. Sets *empty for "/>". Returns LF_OK also when the input
  * ends inside the tag: libxml2 reports that. */
-static lf_status scan_start_tag(scan *s, long line, int *empty)
+static lf_status lf__scan_start_tag(scan *s, long line, int *empty)
 {
     int attrs = 0;
     *empty = 0;
     while (s->pos < s->len) {
         unsigned char c = s->p[s->pos];
         if (c == '>') {
-            advance(s, 1);
+            lf__advance(s, 1);
             return LF_OK;
         }
-        if (c == '/' && at(s, "/>")) {
-            advance(s, 2);
+        if (c == '/' && lf__at(s, "/>")) {
+            lf__advance(s, 2);
             *empty = 1;
             return LF_OK;
         }
@@ -146,19 +146,19 @@ static lf_status scan_start_tag(scan *s, long line, int *empty)
         if (c == '"' || c == '\'') {
             long vline = s->line;
             char q[2] = {(char)c, '\0'};
-            advance(s, 1);
-            long n = skip_until(s, q);
+            lf__advance(s, 1);
+            long n = lf__skip_until(s, q);
             if (n < 0)
                 return LF_OK;
             if (n > LF__HW_MAX_RUN)
-                return too_long(s, vline, "an attribute value");
+                return lf__too_long(s, vline, "an attribute value");
             if (++attrs > LF__HW_MAX_ATTRIBUTES)
                 return lf_set_error(LF_ERANGE, "%s:%ld: an element has more than %d attributes; "
                                     "a hardware description element has at most 5",
                                     s->origin, line, LF__HW_MAX_ATTRIBUTES);
             continue;
         }
-        advance(s, 1);
+        lf__advance(s, 1);
     }
     return LF_OK;
 }
@@ -167,7 +167,7 @@ lf_status lf__hw_precheck(const char *xml, size_t len, const char *origin)
 {
     scan s = {(const unsigned char *)xml, len, 0, 1, origin};
     lf_status st;
-    if ((st = check_encoding(s.p, len, origin)) != LF_OK)
+    if ((st = lf__check_encoding(s.p, len, origin)) != LF_OK)
         return st;
     const unsigned char *nul = memchr(s.p, 0, len);
     if (nul) {
@@ -178,7 +178,7 @@ lf_status lf__hw_precheck(const char *xml, size_t len, const char *origin)
                             "hardware description is text",
                             origin, line, (size_t)(nul - s.p));
     }
-    if ((st = check_start(&s)) != LF_OK)
+    if ((st = lf__check_start(&s)) != LF_OK)
         return st;
 
     int elements = 0, depth = 0, markup = 0;
@@ -186,11 +186,11 @@ lf_status lf__hw_precheck(const char *xml, size_t len, const char *origin)
     long text_line = s.line;
     while (s.pos < s.len) {
         if (s.p[s.pos] != '<') {
-            advance(&s, 1);
+            lf__advance(&s, 1);
             continue;
         }
         if (depth > 0 && (long)(s.pos - text_start) > LF__HW_MAX_RUN)
-            return too_long(&s, text_line, "a text run");
+            return lf__too_long(&s, text_line, "a text run");
         long line = s.line;
         long n = 0;
         /* Each construct becomes a node of libxml2's tree (about 150 bytes
@@ -200,35 +200,35 @@ lf_status lf__hw_precheck(const char *xml, size_t len, const char *origin)
             return lf_set_error(LF_ERANGE, "%s:%ld: more than %d tags, comments and processing "
                                 "instructions; a hardware description has about a dozen",
                                 origin, line, LF__HW_MAX_MARKUP);
-        if (at(&s, "<!--")) {
-            advance(&s, 4);
-            n = skip_until(&s, "-->");
+        if (lf__at(&s, "<!--")) {
+            lf__advance(&s, 4);
+            n = lf__skip_until(&s, "-->");
             if (n > LF__HW_MAX_RUN)
-                return too_long(&s, line, "a comment");
-        } else if (at(&s, "<![CDATA[")) {
-            advance(&s, 9);
-            n = skip_until(&s, "]]>");
+                return lf__too_long(&s, line, "a comment");
+        } else if (lf__at(&s, "<![CDATA[")) {
+            lf__advance(&s, 9);
+            n = lf__skip_until(&s, "]]>");
             if (n > LF__HW_MAX_RUN)
-                return too_long(&s, line, "a CDATA section");
-        } else if (at(&s, "<?")) {
-            advance(&s, 2);
-            n = skip_until(&s, "?>");
+                return lf__too_long(&s, line, "a CDATA section");
+        } else if (lf__at(&s, "<?")) {
+            lf__advance(&s, 2);
+            n = lf__skip_until(&s, "?>");
             if (n > LF__HW_MAX_RUN)
-                return too_long(&s, line, "a processing instruction");
-        } else if (at(&s, "<!")) {
+                return lf__too_long(&s, line, "a processing instruction");
+        } else if (lf__at(&s, "<!")) {
             return LF_OK; /* a DOCTYPE: refused by the parser's hook before any declaration */
-        } else if (at(&s, "</")) {
-            advance(&s, 2);
-            n = skip_until(&s, ">");
+        } else if (lf__at(&s, "</")) {
+            lf__advance(&s, 2);
+            n = lf__skip_until(&s, ">");
             depth -= depth > 0;
         } else {
             int empty;
-            advance(&s, 1);
+            lf__advance(&s, 1);
             if (++elements > LF__HW_MAX_ELEMENTS)
                 return lf_set_error(LF_ERANGE, "%s:%ld: more than %d elements; a hardware "
                                     "description has at most 6",
                                     origin, line, LF__HW_MAX_ELEMENTS);
-            if ((st = scan_start_tag(&s, line, &empty)) != LF_OK)
+            if ((st = lf__scan_start_tag(&s, line, &empty)) != LF_OK)
                 return st;
             if (!empty && ++depth > LF__HW_MAX_DEPTH)
                 return lf_set_error(LF_ERANGE, "%s:%ld: elements nest more than %d deep; a "
@@ -241,6 +241,6 @@ lf_status lf__hw_precheck(const char *xml, size_t len, const char *origin)
         text_line = s.line;
     }
     if (depth > 0 && (long)(s.pos - text_start) > LF__HW_MAX_RUN)
-        return too_long(&s, text_line, "a text run");
+        return lf__too_long(&s, text_line, "a text run");
     return LF_OK;
 }

@@ -67,24 +67,24 @@ static const quantity_kind flop_kind = {
 static const quantity_kind time_kind = {
     "5us", "s, ms, us or ns", time_units, LF__N(time_units), LF__HW_MAX_TIME, "1 s"};
 
-static int is_space(char c)
+static int lf__is_space(char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-static int is_digit(char c)
+static int lf__is_digit(char c)
 {
     return c >= '0' && c <= '9';
 }
 
-static char lower(char c)
+static char lf__lower(char c)
 {
     return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
 }
 
 /* The value as it should appear in a message: quoted, and cut short so that a
  * pasted paragraph cannot swamp the one-line message. */
-static const char *shown(const char *text, char *buf, size_t buflen)
+static const char *lf__shown(const char *text, char *buf, size_t buflen)
 {
     size_t n = strlen(text);
     if (n + 3 <= buflen)
@@ -94,11 +94,11 @@ static const char *shown(const char *text, char *buf, size_t buflen)
     return buf;
 }
 
-#define SHOWN(text) shown((text), shown_buf, sizeof shown_buf)
+#define SHOWN(text) lf__shown((text), shown_buf, sizeof shown_buf)
 
 /* Appends digits [begin, end) to the mantissa, counting significant digits and
  * leaving the mantissa alone once there are too many (the caller reports it). */
-static void accumulate(const char *begin, const char *end, quantity *q, int *significant)
+static void lf__accumulate(const char *begin, const char *end, quantity *q, int *significant)
 {
     for (const char *d = begin; d < end; d++) {
         if (q->mant > 0 || *d != '0')
@@ -109,7 +109,7 @@ static void accumulate(const char *begin, const char *end, quantity *q, int *sig
 }
 
 /* Splits text into a number and a unit; checks only the lexical form. */
-static lf_status scan_quantity(const char *text, const quantity_kind *kind, quantity *q)
+static lf_status lf__scan_quantity(const char *text, const quantity_kind *kind, quantity *q)
 {
     char shown_buf[48];
     const char *p = text;
@@ -118,24 +118,24 @@ static lf_status scan_quantity(const char *text, const quantity_kind *kind, quan
 
     if (!text)
         return lf_set_error(LF_EINVAL, "no value given");
-    while (is_space(*p))
+    while (lf__is_space(*p))
         p++;
     if (*p == '\0')
         return lf_set_error(LF_EPARSE, "empty value (expected a number and a unit, e.g. %s)",
                             kind->example);
-    if (*p == '-' && (is_digit(p[1]) || p[1] == '.'))
+    if (*p == '-' && (lf__is_digit(p[1]) || p[1] == '.'))
         return lf_set_error(LF_ERANGE, "%s is negative", SHOWN(text));
-    if (!is_digit(*p))
+    if (!lf__is_digit(*p))
         return lf_set_error(LF_EPARSE, "%s does not start with a number (expected e.g. %s)",
                             SHOWN(text), kind->example);
 
     int_begin = p;
-    while (is_digit(*p))
+    while (lf__is_digit(*p))
         p++;
     int_end = p;
     if (*p == '.') {
         frac_begin = ++p;
-        while (is_digit(*p))
+        while (lf__is_digit(*p))
             p++;
         frac_end = p;
         if (frac_end == frac_begin)
@@ -155,19 +155,19 @@ static lf_status scan_quantity(const char *text, const quantity_kind *kind, quan
 
     q->mant = 0;
     q->scale = frac_begin ? (int)(frac_end - frac_begin) : 0;
-    accumulate(int_begin, int_end, q, &significant);
+    lf__accumulate(int_begin, int_end, q, &significant);
     if (frac_begin)
-        accumulate(frac_begin, frac_end, q, &significant);
+        lf__accumulate(frac_begin, frac_end, q, &significant);
     if (significant > LF__HW_MAX_DIGITS || q->scale > LF__HW_MAX_DIGITS)
         return lf_set_error(LF_EPARSE,
                             "%s has too many digits (at most %d significant digits and %d "
                             "after the point)",
                             SHOWN(text), LF__HW_MAX_DIGITS, LF__HW_MAX_DIGITS);
 
-    while (is_space(*p))
+    while (lf__is_space(*p))
         p++;
     end = p + strlen(p);
-    while (end > p && is_space(end[-1]))
+    while (end > p && lf__is_space(end[-1]))
         end--;
     if (end == p)
         return lf_set_error(LF_EPARSE, "%s has no unit (use %s)", SHOWN(text), kind->unit_list);
@@ -177,8 +177,8 @@ static lf_status scan_quantity(const char *text, const quantity_kind *kind, quan
 }
 
 /* The unit's multiplier exponent, or an error naming the unit and the choices. */
-static lf_status find_unit(const char *text, const quantity *q, const quantity_kind *kind,
-                           int *exp)
+static lf_status lf__find_unit(const char *text, const quantity *q, const quantity_kind *kind,
+                               int *exp)
 {
     char shown_buf[48];
     int case_only = 0;
@@ -193,7 +193,7 @@ static lf_status find_unit(const char *text, const quantity *q, const quantity_k
         }
         int same = 1;
         for (size_t k = 0; k < q->unit_len; k++)
-            same &= lower(name[k]) == lower(q->unit[k]);
+            same &= lf__lower(name[k]) == lf__lower(q->unit[k]);
         case_only |= same;
     }
     /* "kb" or "gb/s" differ from a known unit only in case; say so, since
@@ -204,7 +204,7 @@ static lf_status find_unit(const char *text, const quantity *q, const quantity_k
 }
 
 /* 10^n as a double; exact for n <= 22, which covers every correctly rounded case below. */
-static double pow10_int(int n)
+static double lf__pow10_int(int n)
 {
     double r = 1.0;
     while (n-- > 0)
@@ -214,17 +214,17 @@ static double pow10_int(int n)
 
 /* mant * 10^exp as a double with one rounding where possible: mant and 10^k are
  * exact doubles for the ranges used here, so "25.6GB/s" is exactly 2.56e10. */
-static double scaled(int64_t mant, int exp)
+static double lf__scaled(int64_t mant, int exp)
 {
     if (exp >= 0)
-        return (double)mant * pow10_int(exp);
+        return (double)mant * lf__pow10_int(exp);
     if (exp >= -22)
-        return (double)mant / pow10_int(-exp);
-    return (double)mant / pow10_int(22) / pow10_int(-exp - 22);
+        return (double)mant / lf__pow10_int(-exp);
+    return (double)mant / lf__pow10_int(22) / lf__pow10_int(-exp - 22);
 }
 
 /* Parses a positive decimal quantity of the given kind into base units. */
-static lf_status parse_decimal(const char *text, const quantity_kind *kind, double *out)
+static lf_status lf__parse_decimal(const char *text, const quantity_kind *kind, double *out)
 {
     char shown_buf[48];
     quantity q;
@@ -234,13 +234,13 @@ static lf_status parse_decimal(const char *text, const quantity_kind *kind, doub
 
     if (!out)
         return lf_set_error(LF_EINVAL, "no place to store the value");
-    if ((s = scan_quantity(text, kind, &q)) != LF_OK)
+    if ((s = lf__scan_quantity(text, kind, &q)) != LF_OK)
         return s;
-    if ((s = find_unit(text, &q, kind, &exp)) != LF_OK)
+    if ((s = lf__find_unit(text, &q, kind, &exp)) != LF_OK)
         return s;
     if (q.mant == 0)
         return lf_set_error(LF_ERANGE, "%s is zero (must be positive)", SHOWN(text));
-    v = scaled(q.mant, exp - q.scale);
+    v = lf__scaled(q.mant, exp - q.scale);
     if (v > kind->max)
         return lf_set_error(LF_ERANGE, "%s is above the limit of %s", SHOWN(text),
                             kind->max_text);
@@ -258,9 +258,9 @@ lf_status lf_hw_parse_size(const char *text, int64_t *bytes)
 
     if (!bytes)
         return lf_set_error(LF_EINVAL, "no place to store the size");
-    if ((s = scan_quantity(text, &size_kind, &q)) != LF_OK)
+    if ((s = lf__scan_quantity(text, &size_kind, &q)) != LF_OK)
         return s;
-    if ((s = find_unit(text, &q, &size_kind, &shift)) != LF_OK)
+    if ((s = lf__find_unit(text, &q, &size_kind, &shift)) != LF_OK)
         return s;
     if (q.mant == 0)
         return lf_set_error(LF_ERANGE, "%s is zero (a size must be at least 1 B)", SHOWN(text));
@@ -286,37 +286,37 @@ lf_status lf_hw_parse_size(const char *text, int64_t *bytes)
 
 lf_status lf_hw_parse_bandwidth(const char *text, double *bytes_per_s)
 {
-    return parse_decimal(text, &bandwidth_kind, bytes_per_s);
+    return lf__parse_decimal(text, &bandwidth_kind, bytes_per_s);
 }
 
 lf_status lf__hw_parse_energy(const char *text, double *pj_per_byte)
 {
-    return parse_decimal(text, &energy_kind, pj_per_byte);
+    return lf__parse_decimal(text, &energy_kind, pj_per_byte);
 }
 
 lf_status lf__hw_parse_mac_rate(const char *text, double *macs)
 {
-    return parse_decimal(text, &mac_kind, macs);
+    return lf__parse_decimal(text, &mac_kind, macs);
 }
 
 lf_status lf__hw_parse_flop_rate(const char *text, double *flops)
 {
-    return parse_decimal(text, &flop_kind, flops);
+    return lf__parse_decimal(text, &flop_kind, flops);
 }
 
 lf_status lf__hw_parse_time(const char *text, double *seconds)
 {
-    return parse_decimal(text, &time_kind, seconds);
+    return lf__parse_decimal(text, &time_kind, seconds);
 }
 
 /* Copies text without surrounding white space into buf; 0 when it does not fit. */
-static int trimmed(const char *text, char *buf, size_t buflen)
+static int lf__trimmed(const char *text, char *buf, size_t buflen)
 {
     const char *end;
-    while (is_space(*text))
+    while (lf__is_space(*text))
         text++;
     end = text + strlen(text);
-    while (end > text && is_space(end[-1]))
+    while (end > text && lf__is_space(end[-1]))
         end--;
     if ((size_t)(end - text) >= buflen)
         return 0;
@@ -338,7 +338,7 @@ lf_status lf__hw_parse_datatype(const char *text, int32_t *bytes)
 
     if (!text || !bytes)
         return lf_set_error(LF_EINVAL, "no data type given");
-    if (trimmed(text, word, sizeof word))
+    if (lf__trimmed(text, word, sizeof word))
         for (int i = 0; i < LF__N(types); i++)
             if (strcmp(word, types[i].name) == 0) {
                 *bytes = types[i].bytes;
@@ -358,14 +358,14 @@ lf_status lf__hw_parse_device(const char *text, int32_t *index)
 
     if (!text || !index)
         return lf_set_error(LF_EINVAL, "no device index given");
-    if (!trimmed(text, word, sizeof word) || word[0] == '\0')
+    if (!lf__trimmed(text, word, sizeof word) || word[0] == '\0')
         return lf_set_error(LF_EPARSE, "%s is not a device index (expected e.g. 0)",
                             SHOWN(text));
-    if (word[0] == '-' && is_digit(word[1]))
+    if (word[0] == '-' && lf__is_digit(word[1]))
         return lf_set_error(LF_ERANGE, "%s is negative (device indexes start at 0)",
                             SHOWN(text));
     for (p = word; *p; p++) {
-        if (!is_digit(*p))
+        if (!lf__is_digit(*p))
             return lf_set_error(LF_EPARSE, "%s is not a device index (expected e.g. 0)",
                                 SHOWN(text));
         if (v <= LF__HW_MAX_DEVICE) /* stop growing once out of range: no overflow */

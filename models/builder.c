@@ -97,7 +97,7 @@ lf_shape lf_mb_shape(const lf_mb *m, int32_t t)
 }
 
 /* Writes prefix + "." + name into buf; returns 0 or -1 (error recorded). */
-static int full_name(lf_mb *m, const char *name, char *buf)
+static int lf__full_name(lf_mb *m, const char *name, char *buf)
 {
     int len;
     if (!name || !name[0])
@@ -120,7 +120,7 @@ int32_t lf_mb_op(lf_mb *m, lf_op_type type, const char *name, const lf_attrs *at
     if (m->err != LF_OK)
         return -1;
     char op_name[LF_MB_NAME_MAX];
-    if (full_name(m, name, op_name) != 0)
+    if (lf__full_name(m, name, op_name) != 0)
         return -1;
     static const lf_attrs no_attrs;
     if (!attrs)
@@ -207,7 +207,7 @@ int32_t lf_mb_input(lf_mb *m, const char *name, int32_t batch, int32_t c, int32_
     return lf_mb_op(m, LF_OP_INPUT, name, &a, NULL, 0);
 }
 
-static void set_bias(lf_attrs *a, lf_mb_bias bias)
+static void lf__set_bias(lf_attrs *a, lf_mb_bias bias)
 {
     a->has_bias = bias == LF_MB_BIAS;
     a->folded_bn = bias == LF_MB_FOLDED_BN;
@@ -223,7 +223,7 @@ int32_t lf_mb_conv(lf_mb *m, const char *name, int32_t x, int32_t out_c, int32_t
     a.dh = a.dw = dilation;
     a.pad_top = a.pad_left = a.pad_bottom = a.pad_right = pad;
     a.groups = groups;
-    set_bias(&a, bias);
+    lf__set_bias(&a, bias);
     return lf_mb_op(m, LF_OP_CONV, name, &a, &x, 1);
 }
 
@@ -237,11 +237,11 @@ int32_t lf_mb_conv_hw(lf_mb *m, const char *name, int32_t x, int32_t out_c, int3
     a.sh = a.sw = stride;
     a.pad_top = a.pad_bottom = pad_h;
     a.pad_left = a.pad_right = pad_w;
-    set_bias(&a, bias);
+    lf__set_bias(&a, bias);
     return lf_mb_op(m, LF_OP_CONV, name, &a, &x, 1);
 }
 
-static int32_t unary(lf_mb *m, lf_op_type type, const char *name, int32_t x)
+static int32_t lf__unary(lf_mb *m, lf_op_type type, const char *name, int32_t x)
 {
     lf_attrs a = {0};
     return lf_mb_op(m, type, name, &a, &x, 1);
@@ -249,7 +249,7 @@ static int32_t unary(lf_mb *m, lf_op_type type, const char *name, int32_t x)
 
 int32_t lf_mb_relu(lf_mb *m, const char *name, int32_t x)
 {
-    return unary(m, LF_OP_RELU, name, x);
+    return lf__unary(m, LF_OP_RELU, name, x);
 }
 
 int32_t lf_mb_relu6(lf_mb *m, const char *name, int32_t x)
@@ -262,22 +262,22 @@ int32_t lf_mb_relu6(lf_mb *m, const char *name, int32_t x)
 
 int32_t lf_mb_hardswish(lf_mb *m, const char *name, int32_t x)
 {
-    return unary(m, LF_OP_HARDSWISH, name, x);
+    return lf__unary(m, LF_OP_HARDSWISH, name, x);
 }
 
 int32_t lf_mb_hardsigmoid(lf_mb *m, const char *name, int32_t x)
 {
-    return unary(m, LF_OP_HARDSIGMOID, name, x);
+    return lf__unary(m, LF_OP_HARDSIGMOID, name, x);
 }
 
 int32_t lf_mb_sigmoid(lf_mb *m, const char *name, int32_t x)
 {
-    return unary(m, LF_OP_SIGMOID, name, x);
+    return lf__unary(m, LF_OP_SIGMOID, name, x);
 }
 
 int32_t lf_mb_silu(lf_mb *m, const char *name, int32_t x)
 {
-    return unary(m, LF_OP_SILU, name, x);
+    return lf__unary(m, LF_OP_SILU, name, x);
 }
 
 int32_t lf_mb_add(lf_mb *m, const char *name, int32_t a, int32_t b)
@@ -300,7 +300,7 @@ int32_t lf_mb_concat(lf_mb *m, const char *name, const int32_t *xs, int32_t n)
     return lf_mb_op(m, LF_OP_CONCAT, name, &a, xs, n);
 }
 
-static void pool_attrs(lf_attrs *a, int32_t k, int32_t stride, int32_t pad)
+static void lf__pool_attrs(lf_attrs *a, int32_t k, int32_t stride, int32_t pad)
 {
     a->kh = a->kw = k;
     a->sh = a->sw = stride;
@@ -311,7 +311,7 @@ int32_t lf_mb_maxpool(lf_mb *m, const char *name, int32_t x, int32_t k, int32_t 
                       int32_t pad, int32_t ceil_mode)
 {
     lf_attrs a = {0};
-    pool_attrs(&a, k, stride, pad);
+    lf__pool_attrs(&a, k, stride, pad);
     a.ceil_mode = ceil_mode;
     return lf_mb_op(m, LF_OP_MAXPOOL, name, &a, &x, 1);
 }
@@ -320,26 +320,26 @@ int32_t lf_mb_avgpool(lf_mb *m, const char *name, int32_t x, int32_t k, int32_t 
                       int32_t pad, int32_t count_include_pad)
 {
     lf_attrs a = {0};
-    pool_attrs(&a, k, stride, pad);
+    lf__pool_attrs(&a, k, stride, pad);
     a.count_include_pad = count_include_pad;
     return lf_mb_op(m, LF_OP_AVGPOOL, name, &a, &x, 1);
 }
 
 int32_t lf_mb_global_avgpool(lf_mb *m, const char *name, int32_t x)
 {
-    return unary(m, LF_OP_GLOBALAVGPOOL, name, x);
+    return lf__unary(m, LF_OP_GLOBALAVGPOOL, name, x);
 }
 
 int32_t lf_mb_flatten(lf_mb *m, const char *name, int32_t x)
 {
-    return unary(m, LF_OP_FLATTEN, name, x);
+    return lf__unary(m, LF_OP_FLATTEN, name, x);
 }
 
 int32_t lf_mb_gemm(lf_mb *m, const char *name, int32_t x, int32_t out_features, lf_mb_bias bias)
 {
     lf_attrs a = {0};
     a.out_channels = out_features;
-    set_bias(&a, bias);
+    lf__set_bias(&a, bias);
     return lf_mb_op(m, LF_OP_GEMM, name, &a, &x, 1);
 }
 

@@ -26,7 +26,7 @@
  * 11,029,328 - 3,851 = 11,025,477. */
 #include "models/networks.h"
 
-static int32_t aspp_branch(lf_mb *m, int32_t x, int32_t k, int32_t dilation)
+static int32_t lf__aspp_branch(lf_mb *m, int32_t x, int32_t k, int32_t dilation)
 {
     int32_t pad = k == 1 ? 0 : dilation;
     x = lf_mb_conv(m, "0", x, 256, k, 1, pad, 1, dilation, LF_MB_FOLDED_BN);
@@ -48,11 +48,11 @@ lf_status lf_model_deeplabv3_mobilenet_v3_large(const lf_model_options *opt, lf_
     int32_t b[5];
     static const int32_t rates[3] = {12, 24, 36};
     lf_mb_push(m, "convs.0");
-    b[0] = aspp_branch(m, x, 1, 1);
+    b[0] = lf__aspp_branch(m, x, 1, 1);
     lf_mb_pop(m);
     for (int32_t i = 0; i < 3; i++) {
         lf_mb_push(m, "convs.%d", (int)(i + 1));
-        b[i + 1] = aspp_branch(m, x, 3, rates[i]);
+        b[i + 1] = lf__aspp_branch(m, x, 3, rates[i]);
         lf_mb_pop(m);
     }
     lf_mb_push(m, "convs.4");

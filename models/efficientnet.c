@@ -39,8 +39,8 @@ static const mbconv_cfg b0_stages[7] = {
     {6, 5, 1, 80, 112, 3}, {6, 5, 2, 112, 192, 4}, {6, 3, 1, 192, 320, 1},
 };
 
-static int32_t mbconv(lf_mb *m, int32_t x, int32_t expand, int32_t k, int32_t stride,
-                      int32_t out_c)
+static int32_t lf__mbconv(lf_mb *m, int32_t x, int32_t expand, int32_t k, int32_t stride,
+                          int32_t out_c)
 {
     int32_t in_c = (int32_t)lf_mb_shape(m, x).c;
     int32_t exp_c = lf_mb_make_divisible((double)in_c * expand, 8);
@@ -76,8 +76,8 @@ static int32_t mbconv(lf_mb *m, int32_t x, int32_t expand, int32_t k, int32_t st
     return y;
 }
 
-static lf_status build(const char *model, double width, double depth,
-                       const lf_model_options *opt, lf_graph **out)
+static lf_status lf__build(const char *model, double width, double depth,
+                           const lf_model_options *opt, lf_graph **out)
 {
     lf_mb mb, *m = &mb;
     int32_t size, x;
@@ -94,7 +94,7 @@ static lf_status build(const char *model, double width, double depth,
         int32_t layers = (int32_t)ceil(c->layers * depth);
         for (int32_t i = 0; i < layers; i++) {
             lf_mb_push(m, "%d.%d", (int)(s + 1), (int)i);
-            x = mbconv(m, x, c->expand, c->k, i == 0 ? c->stride : 1, out_c);
+            x = lf__mbconv(m, x, c->expand, c->k, i == 0 ? c->stride : 1, out_c);
             lf_mb_pop(m);
         }
         last = out_c;
@@ -111,10 +111,10 @@ static lf_status build(const char *model, double width, double depth,
 
 lf_status lf_model_efficientnet_b0(const lf_model_options *opt, lf_graph **out)
 {
-    return build("efficientnet_b0", 1.0, 1.0, opt, out);
+    return lf__build("efficientnet_b0", 1.0, 1.0, opt, out);
 }
 
 lf_status lf_model_efficientnet_b3(const lf_model_options *opt, lf_graph **out)
 {
-    return build("efficientnet_b3", 1.2, 1.4, opt, out);
+    return lf__build("efficientnet_b3", 1.2, 1.4, opt, out);
 }

@@ -16,8 +16,8 @@
 #include "models/networks.h"
 
 /* BasicConv2d: conv (BN folded) + ReLU under prefix <name>. */
-static int32_t basic(lf_mb *m, const char *name, int32_t x, int32_t out_c, int32_t kh,
-                     int32_t kw, int32_t stride, int32_t ph, int32_t pw)
+static int32_t lf__basic(lf_mb *m, const char *name, int32_t x, int32_t out_c, int32_t kh,
+                         int32_t kw, int32_t stride, int32_t ph, int32_t pw)
 {
     lf_mb_push(m, "%s", name);
     x = lf_mb_conv_hw(m, "conv", x, out_c, kh, kw, stride, ph, pw, LF_MB_FOLDED_BN);
@@ -26,78 +26,78 @@ static int32_t basic(lf_mb *m, const char *name, int32_t x, int32_t out_c, int32
     return x;
 }
 
-static int32_t inception_a(lf_mb *m, int32_t x, int32_t pool_features)
+static int32_t lf__inception_a(lf_mb *m, int32_t x, int32_t pool_features)
 {
     int32_t b[4];
-    b[0] = basic(m, "branch1x1", x, 64, 1, 1, 1, 0, 0);
-    b[1] = basic(m, "branch5x5_1", x, 48, 1, 1, 1, 0, 0);
-    b[1] = basic(m, "branch5x5_2", b[1], 64, 5, 5, 1, 2, 2);
-    b[2] = basic(m, "branch3x3dbl_1", x, 64, 1, 1, 1, 0, 0);
-    b[2] = basic(m, "branch3x3dbl_2", b[2], 96, 3, 3, 1, 1, 1);
-    b[2] = basic(m, "branch3x3dbl_3", b[2], 96, 3, 3, 1, 1, 1);
+    b[0] = lf__basic(m, "branch1x1", x, 64, 1, 1, 1, 0, 0);
+    b[1] = lf__basic(m, "branch5x5_1", x, 48, 1, 1, 1, 0, 0);
+    b[1] = lf__basic(m, "branch5x5_2", b[1], 64, 5, 5, 1, 2, 2);
+    b[2] = lf__basic(m, "branch3x3dbl_1", x, 64, 1, 1, 1, 0, 0);
+    b[2] = lf__basic(m, "branch3x3dbl_2", b[2], 96, 3, 3, 1, 1, 1);
+    b[2] = lf__basic(m, "branch3x3dbl_3", b[2], 96, 3, 3, 1, 1, 1);
     b[3] = lf_mb_avgpool(m, "avg_pool2d", x, 3, 1, 1, 1);
-    b[3] = basic(m, "branch_pool", b[3], pool_features, 1, 1, 1, 0, 0);
+    b[3] = lf__basic(m, "branch_pool", b[3], pool_features, 1, 1, 1, 0, 0);
     return lf_mb_concat(m, "cat", b, 4);
 }
 
-static int32_t inception_b(lf_mb *m, int32_t x)
+static int32_t lf__inception_b(lf_mb *m, int32_t x)
 {
     int32_t b[3];
-    b[0] = basic(m, "branch3x3", x, 384, 3, 3, 2, 0, 0);
-    b[1] = basic(m, "branch3x3dbl_1", x, 64, 1, 1, 1, 0, 0);
-    b[1] = basic(m, "branch3x3dbl_2", b[1], 96, 3, 3, 1, 1, 1);
-    b[1] = basic(m, "branch3x3dbl_3", b[1], 96, 3, 3, 2, 0, 0);
+    b[0] = lf__basic(m, "branch3x3", x, 384, 3, 3, 2, 0, 0);
+    b[1] = lf__basic(m, "branch3x3dbl_1", x, 64, 1, 1, 1, 0, 0);
+    b[1] = lf__basic(m, "branch3x3dbl_2", b[1], 96, 3, 3, 1, 1, 1);
+    b[1] = lf__basic(m, "branch3x3dbl_3", b[1], 96, 3, 3, 2, 0, 0);
     b[2] = lf_mb_maxpool(m, "max_pool2d", x, 3, 2, 0, 0);
     return lf_mb_concat(m, "cat", b, 3);
 }
 
-static int32_t inception_c(lf_mb *m, int32_t x, int32_t c7)
+static int32_t lf__inception_c(lf_mb *m, int32_t x, int32_t c7)
 {
     int32_t b[4];
-    b[0] = basic(m, "branch1x1", x, 192, 1, 1, 1, 0, 0);
-    b[1] = basic(m, "branch7x7_1", x, c7, 1, 1, 1, 0, 0);
-    b[1] = basic(m, "branch7x7_2", b[1], c7, 1, 7, 1, 0, 3);
-    b[1] = basic(m, "branch7x7_3", b[1], 192, 7, 1, 1, 3, 0);
-    b[2] = basic(m, "branch7x7dbl_1", x, c7, 1, 1, 1, 0, 0);
-    b[2] = basic(m, "branch7x7dbl_2", b[2], c7, 7, 1, 1, 3, 0);
-    b[2] = basic(m, "branch7x7dbl_3", b[2], c7, 1, 7, 1, 0, 3);
-    b[2] = basic(m, "branch7x7dbl_4", b[2], c7, 7, 1, 1, 3, 0);
-    b[2] = basic(m, "branch7x7dbl_5", b[2], 192, 1, 7, 1, 0, 3);
+    b[0] = lf__basic(m, "branch1x1", x, 192, 1, 1, 1, 0, 0);
+    b[1] = lf__basic(m, "branch7x7_1", x, c7, 1, 1, 1, 0, 0);
+    b[1] = lf__basic(m, "branch7x7_2", b[1], c7, 1, 7, 1, 0, 3);
+    b[1] = lf__basic(m, "branch7x7_3", b[1], 192, 7, 1, 1, 3, 0);
+    b[2] = lf__basic(m, "branch7x7dbl_1", x, c7, 1, 1, 1, 0, 0);
+    b[2] = lf__basic(m, "branch7x7dbl_2", b[2], c7, 7, 1, 1, 3, 0);
+    b[2] = lf__basic(m, "branch7x7dbl_3", b[2], c7, 1, 7, 1, 0, 3);
+    b[2] = lf__basic(m, "branch7x7dbl_4", b[2], c7, 7, 1, 1, 3, 0);
+    b[2] = lf__basic(m, "branch7x7dbl_5", b[2], 192, 1, 7, 1, 0, 3);
     b[3] = lf_mb_avgpool(m, "avg_pool2d", x, 3, 1, 1, 1);
-    b[3] = basic(m, "branch_pool", b[3], 192, 1, 1, 1, 0, 0);
+    b[3] = lf__basic(m, "branch_pool", b[3], 192, 1, 1, 1, 0, 0);
     return lf_mb_concat(m, "cat", b, 4);
 }
 
-static int32_t inception_d(lf_mb *m, int32_t x)
+static int32_t lf__inception_d(lf_mb *m, int32_t x)
 {
     int32_t b[3];
-    b[0] = basic(m, "branch3x3_1", x, 192, 1, 1, 1, 0, 0);
-    b[0] = basic(m, "branch3x3_2", b[0], 320, 3, 3, 2, 0, 0);
-    b[1] = basic(m, "branch7x7x3_1", x, 192, 1, 1, 1, 0, 0);
-    b[1] = basic(m, "branch7x7x3_2", b[1], 192, 1, 7, 1, 0, 3);
-    b[1] = basic(m, "branch7x7x3_3", b[1], 192, 7, 1, 1, 3, 0);
-    b[1] = basic(m, "branch7x7x3_4", b[1], 192, 3, 3, 2, 0, 0);
+    b[0] = lf__basic(m, "branch3x3_1", x, 192, 1, 1, 1, 0, 0);
+    b[0] = lf__basic(m, "branch3x3_2", b[0], 320, 3, 3, 2, 0, 0);
+    b[1] = lf__basic(m, "branch7x7x3_1", x, 192, 1, 1, 1, 0, 0);
+    b[1] = lf__basic(m, "branch7x7x3_2", b[1], 192, 1, 7, 1, 0, 3);
+    b[1] = lf__basic(m, "branch7x7x3_3", b[1], 192, 7, 1, 1, 3, 0);
+    b[1] = lf__basic(m, "branch7x7x3_4", b[1], 192, 3, 3, 2, 0, 0);
     b[2] = lf_mb_maxpool(m, "max_pool2d", x, 3, 2, 0, 0);
     return lf_mb_concat(m, "cat", b, 3);
 }
 
 /* InceptionE: the 3x3 branches split into parallel 1x3 and 3x1 convs whose
  * outputs are concatenated (cat, cat_1) before the block's own cat (cat_2). */
-static int32_t inception_e(lf_mb *m, int32_t x)
+static int32_t lf__inception_e(lf_mb *m, int32_t x)
 {
     int32_t b[4], pair[2];
-    b[0] = basic(m, "branch1x1", x, 320, 1, 1, 1, 0, 0);
-    int32_t t = basic(m, "branch3x3_1", x, 384, 1, 1, 1, 0, 0);
-    pair[0] = basic(m, "branch3x3_2a", t, 384, 1, 3, 1, 0, 1);
-    pair[1] = basic(m, "branch3x3_2b", t, 384, 3, 1, 1, 1, 0);
+    b[0] = lf__basic(m, "branch1x1", x, 320, 1, 1, 1, 0, 0);
+    int32_t t = lf__basic(m, "branch3x3_1", x, 384, 1, 1, 1, 0, 0);
+    pair[0] = lf__basic(m, "branch3x3_2a", t, 384, 1, 3, 1, 0, 1);
+    pair[1] = lf__basic(m, "branch3x3_2b", t, 384, 3, 1, 1, 1, 0);
     b[1] = lf_mb_concat(m, "cat", pair, 2);
-    t = basic(m, "branch3x3dbl_1", x, 448, 1, 1, 1, 0, 0);
-    t = basic(m, "branch3x3dbl_2", t, 384, 3, 3, 1, 1, 1);
-    pair[0] = basic(m, "branch3x3dbl_3a", t, 384, 1, 3, 1, 0, 1);
-    pair[1] = basic(m, "branch3x3dbl_3b", t, 384, 3, 1, 1, 1, 0);
+    t = lf__basic(m, "branch3x3dbl_1", x, 448, 1, 1, 1, 0, 0);
+    t = lf__basic(m, "branch3x3dbl_2", t, 384, 3, 3, 1, 1, 1);
+    pair[0] = lf__basic(m, "branch3x3dbl_3a", t, 384, 1, 3, 1, 0, 1);
+    pair[1] = lf__basic(m, "branch3x3dbl_3b", t, 384, 3, 1, 1, 1, 0);
     b[2] = lf_mb_concat(m, "cat_1", pair, 2);
     b[3] = lf_mb_avgpool(m, "avg_pool2d", x, 3, 1, 1, 1);
-    b[3] = basic(m, "branch_pool", b[3], 192, 1, 1, 1, 0, 0);
+    b[3] = lf__basic(m, "branch_pool", b[3], 192, 1, 1, 1, 0, 0);
     return lf_mb_concat(m, "cat_2", b, 4);
 }
 
@@ -107,12 +107,12 @@ lf_status lf_model_inception_v3(const lf_model_options *opt, lf_graph **out)
     int32_t size, x;
     lf_models_begin(m, "inception_v3", opt, &size, &x);
 
-    x = basic(m, "Conv2d_1a_3x3", x, 32, 3, 3, 2, 0, 0);
-    x = basic(m, "Conv2d_2a_3x3", x, 32, 3, 3, 1, 0, 0);
-    x = basic(m, "Conv2d_2b_3x3", x, 64, 3, 3, 1, 1, 1);
+    x = lf__basic(m, "Conv2d_1a_3x3", x, 32, 3, 3, 2, 0, 0);
+    x = lf__basic(m, "Conv2d_2a_3x3", x, 32, 3, 3, 1, 0, 0);
+    x = lf__basic(m, "Conv2d_2b_3x3", x, 64, 3, 3, 1, 1, 1);
     x = lf_mb_maxpool(m, "maxpool1", x, 3, 2, 0, 0);
-    x = basic(m, "Conv2d_3b_1x1", x, 80, 1, 1, 1, 0, 0);
-    x = basic(m, "Conv2d_4a_3x3", x, 192, 3, 3, 1, 0, 0);
+    x = lf__basic(m, "Conv2d_3b_1x1", x, 80, 1, 1, 1, 0, 0);
+    x = lf__basic(m, "Conv2d_4a_3x3", x, 192, 3, 3, 1, 0, 0);
     x = lf_mb_maxpool(m, "maxpool2", x, 3, 2, 0, 0);
 
     static const struct {
@@ -128,11 +128,11 @@ lf_status lf_model_inception_v3(const lf_model_options *opt, lf_graph **out)
     for (size_t i = 0; i < sizeof mixed / sizeof mixed[0]; i++) {
         lf_mb_push(m, "%s", mixed[i].name);
         switch (mixed[i].kind) {
-        case 'A': x = inception_a(m, x, mixed[i].arg); break;
-        case 'B': x = inception_b(m, x); break;
-        case 'C': x = inception_c(m, x, mixed[i].arg); break;
-        case 'D': x = inception_d(m, x); break;
-        default: x = inception_e(m, x); break;
+        case 'A': x = lf__inception_a(m, x, mixed[i].arg); break;
+        case 'B': x = lf__inception_b(m, x); break;
+        case 'C': x = lf__inception_c(m, x, mixed[i].arg); break;
+        case 'D': x = lf__inception_d(m, x); break;
+        default: x = lf__inception_e(m, x); break;
         }
         lf_mb_pop(m);
     }

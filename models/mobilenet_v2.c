@@ -21,8 +21,8 @@ static const int32_t mnv2_cfg[7][4] = {
     {6, 96, 3, 1}, {6, 160, 3, 2}, {6, 320, 1, 1},
 };
 
-static int32_t inverted_residual(lf_mb *m, int32_t x, int32_t out_c, int32_t stride,
-                                 int32_t t)
+static int32_t lf__inverted_residual(lf_mb *m, int32_t x, int32_t out_c, int32_t stride,
+                                     int32_t t)
 {
     int32_t in_c = (int32_t)lf_mb_shape(m, x).c;
     int32_t hidden = in_c * t;
@@ -60,8 +60,8 @@ lf_status lf_model_mobilenet_v2(const lf_model_options *opt, lf_graph **out)
     for (int32_t s = 0; s < 7; s++) {
         for (int32_t i = 0; i < mnv2_cfg[s][2]; i++) {
             lf_mb_push(m, "%d", (int)idx++);
-            x = inverted_residual(m, x, mnv2_cfg[s][1], i == 0 ? mnv2_cfg[s][3] : 1,
-                                  mnv2_cfg[s][0]);
+            x = lf__inverted_residual(m, x, mnv2_cfg[s][1], i == 0 ? mnv2_cfg[s][3] : 1,
+                                      mnv2_cfg[s][0]);
             lf_mb_pop(m);
         }
     }

@@ -47,12 +47,12 @@ static const bneck small_cfg[] = {
 #define N_LARGE ((int32_t)(sizeof large_cfg / sizeof large_cfg[0]))
 #define N_SMALL ((int32_t)(sizeof small_cfg / sizeof small_cfg[0]))
 
-static int32_t act(lf_mb *m, const char *name, int32_t x, int32_t hs)
+static int32_t lf__act(lf_mb *m, const char *name, int32_t x, int32_t hs)
 {
     return hs ? lf_mb_hardswish(m, name, x) : lf_mb_relu(m, name, x);
 }
 
-static int32_t squeeze_excite(lf_mb *m, int32_t x, int32_t channels)
+static int32_t lf__squeeze_excite(lf_mb *m, int32_t x, int32_t channels)
 {
     int32_t squeeze = lf_mb_make_divisible(channels / 4, 8);
     int32_t s = lf_mb_global_avgpool(m, "avgpool", x);
@@ -68,7 +68,7 @@ static int32_t squeeze_excite(lf_mb *m, int32_t x, int32_t channels)
  * `stride = 1 if dilation > 1 else stride`); the residual rule still looks at
  * the configured stride, which only matters for the tail's first block, and
  * that one changes the channels anyway. */
-static int32_t block(lf_mb *m, int32_t x, const bneck *c, int32_t dilated)
+static int32_t lf__block(lf_mb *m, int32_t x, const bneck *c, int32_t dilated)
 {
     int32_t dil = (dilated && c->tail) ? 2 : 1;
     int32_t stride = dil > 1 ? 1 : c->stride;
@@ -77,17 +77,17 @@ static int32_t block(lf_mb *m, int32_t x, const bneck *c, int32_t dilated)
     if (c->exp != c->in) {
         lf_mb_push(m, "%d", (int)i++);
         y = lf_mb_conv(m, "0", y, c->exp, 1, 1, 0, 1, 1, LF_MB_FOLDED_BN);
-        y = act(m, "2", y, c->hs);
+        y = lf__act(m, "2", y, c->hs);
         lf_mb_pop(m);
     }
     lf_mb_push(m, "%d", (int)i++);
     y = lf_mb_conv(m, "0", y, c->exp, c->k, stride, (c->k - 1) / 2 * dil, c->exp, dil,
                    LF_MB_FOLDED_BN);
-    y = act(m, "2", y, c->hs);
+    y = lf__act(m, "2", y, c->hs);
     lf_mb_pop(m);
     if (c->se) {
         lf_mb_push(m, "%d", (int)i++);
-        y = squeeze_excite(m, y, c->exp);
+        y = lf__squeeze_excite(m, y, c->exp);
         lf_mb_pop(m);
     }
     lf_mb_push(m, "%d", (int)i);
@@ -99,13 +99,13 @@ static int32_t block(lf_mb *m, int32_t x, const bneck *c, int32_t dilated)
     return y;
 }
 
-static int32_t features(lf_mb *m, int32_t x, const bneck *cfg, int32_t n, int32_t dilated)
+static int32_t lf__features(lf_mb *m, int32_t x, const bneck *cfg, int32_t n, int32_t dilated)
 {
     x = lf_mb_conv(m, "0.0", x, 16, 3, 2, 1, 1, 1, LF_MB_FOLDED_BN);
     x = lf_mb_hardswish(m, "0.2", x);
     for (int32_t i = 0; i < n; i++) {
         lf_mb_push(m, "%d", (int)(i + 1));
-        x = block(m, x, &cfg[i], dilated);
+        x = lf__block(m, x, &cfg[i], dilated);
         lf_mb_pop(m);
     }
     lf_mb_push(m, "%d", (int)(n + 1));
@@ -117,18 +117,18 @@ static int32_t features(lf_mb *m, int32_t x, const bneck *cfg, int32_t n, int32_
 
 int32_t lf_mnv3_large_features(lf_mb *m, int32_t x, int32_t dilated)
 {
-    return features(m, x, large_cfg, N_LARGE, dilated);
+    return lf__features(m, x, large_cfg, N_LARGE, dilated);
 }
 
-static lf_status build(const char *model, const bneck *cfg, int32_t n, int32_t last_channel,
-                       const lf_model_options *opt, lf_graph **out)
+static lf_status lf__build(const char *model, const bneck *cfg, int32_t n, int32_t last_channel,
+                           const lf_model_options *opt, lf_graph **out)
 {
     lf_mb mb, *m = &mb;
     int32_t size, x;
     lf_models_begin(m, model, opt, &size, &x);
 
     lf_mb_push(m, "features");
-    x = features(m, x, cfg, n, 0);
+    x = lf__features(m, x, cfg, n, 0);
     lf_mb_pop(m);
     x = lf_mb_global_avgpool(m, "avgpool", x);
     x = lf_mb_flatten(m, "flatten", x);
@@ -140,10 +140,10 @@ static lf_status build(const char *model, const bneck *cfg, int32_t n, int32_t l
 
 lf_status lf_model_mobilenet_v3_small(const lf_model_options *opt, lf_graph **out)
 {
-    return build("mobilenet_v3_small", small_cfg, N_SMALL, 1024, opt, out);
+    return lf__build("mobilenet_v3_small", small_cfg, N_SMALL, 1024, opt, out);
 }
 
 lf_status lf_model_mobilenet_v3_large(const lf_model_options *opt, lf_graph **out)
 {
-    return build("mobilenet_v3_large", large_cfg, N_LARGE, 1280, opt, out);
+    return lf__build("mobilenet_v3_large", large_cfg, N_LARGE, 1280, opt, out);
 }

@@ -8,6 +8,12 @@
 
 #include "planner/graph.h"
 
+/* Largest accepted input side and batch: far beyond any real use, small
+ * enough that tensor sizes and MACs stay well inside int64 for every
+ * network. The CLI's --input-size and --batch take the same bounds. */
+#define LF_MODEL_MAX_INPUT 4096
+#define LF_MODEL_MAX_BATCH 65536
+
 typedef struct lf_model_options {
     int32_t input_size;  /* square input resolution; 0 = the network's default */
     int32_t batch;       /* 0 = 1 */

@@ -26,7 +26,7 @@ typedef struct resnet_cfg {
     int32_t groups, width_per_group;
 } resnet_cfg;
 
-static int32_t basic_block(lf_mb *m, int32_t x, int32_t planes, int32_t stride)
+static int32_t lf__basic_block(lf_mb *m, int32_t x, int32_t planes, int32_t stride)
 {
     int32_t in_c = (int32_t)lf_mb_shape(m, x).c;
     int32_t y = lf_mb_conv(m, "conv1", x, planes, 3, stride, 1, 1, 1, LF_MB_FOLDED_BN);
@@ -39,8 +39,8 @@ static int32_t basic_block(lf_mb *m, int32_t x, int32_t planes, int32_t stride)
     return lf_mb_relu(m, "relu_1", y);
 }
 
-static int32_t bottleneck(lf_mb *m, int32_t x, int32_t planes, int32_t stride,
-                          const resnet_cfg *cfg)
+static int32_t lf__bottleneck(lf_mb *m, int32_t x, int32_t planes, int32_t stride,
+                              const resnet_cfg *cfg)
 {
     int32_t in_c = (int32_t)lf_mb_shape(m, x).c;
     int32_t width = planes * cfg->width_per_group / 64 * cfg->groups;
@@ -57,7 +57,7 @@ static int32_t bottleneck(lf_mb *m, int32_t x, int32_t planes, int32_t stride,
     return lf_mb_relu(m, "relu_2", y);
 }
 
-static lf_status build(const resnet_cfg *cfg, const lf_model_options *opt, lf_graph **out)
+static lf_status lf__build(const resnet_cfg *cfg, const lf_model_options *opt, lf_graph **out)
 {
     lf_mb mb, *m = &mb;
     int32_t size, x;
@@ -72,8 +72,8 @@ static lf_status build(const resnet_cfg *cfg, const lf_model_options *opt, lf_gr
             int32_t stride = (stage > 0 && i == 0) ? 2 : 1;
             lf_mb_push(m, "layer%d", (int)(stage + 1));
             lf_mb_push(m, "%d", (int)i);
-            x = cfg->bottleneck ? bottleneck(m, x, planes, stride, cfg)
-                                : basic_block(m, x, planes, stride);
+            x = cfg->bottleneck ? lf__bottleneck(m, x, planes, stride, cfg)
+                                : lf__basic_block(m, x, planes, stride);
             lf_mb_pop(m);
             lf_mb_pop(m);
         }
@@ -93,30 +93,30 @@ static const resnet_cfg resnext50 = {"resnext50_32x4d", 1, {3, 4, 6, 3}, 32, 4};
 
 lf_status lf_model_resnet18(const lf_model_options *opt, lf_graph **out)
 {
-    return build(&resnet18, opt, out);
+    return lf__build(&resnet18, opt, out);
 }
 
 lf_status lf_model_resnet34(const lf_model_options *opt, lf_graph **out)
 {
-    return build(&resnet34, opt, out);
+    return lf__build(&resnet34, opt, out);
 }
 
 lf_status lf_model_resnet50(const lf_model_options *opt, lf_graph **out)
 {
-    return build(&resnet50, opt, out);
+    return lf__build(&resnet50, opt, out);
 }
 
 lf_status lf_model_resnet101(const lf_model_options *opt, lf_graph **out)
 {
-    return build(&resnet101, opt, out);
+    return lf__build(&resnet101, opt, out);
 }
 
 lf_status lf_model_resnet152(const lf_model_options *opt, lf_graph **out)
 {
-    return build(&resnet152, opt, out);
+    return lf__build(&resnet152, opt, out);
 }
 
 lf_status lf_model_resnext50_32x4d(const lf_model_options *opt, lf_graph **out)
 {
-    return build(&resnext50, opt, out);
+    return lf__build(&resnext50, opt, out);
 }

@@ -28,7 +28,7 @@ static const fire_cfg sq11_cfg[] = {
     {0, 64, 256, 256}, {0, 64, 256, 256},
 };
 
-static int32_t fire(lf_mb *m, int32_t x, const fire_cfg *c)
+static int32_t lf__fire(lf_mb *m, int32_t x, const fire_cfg *c)
 {
     x = lf_mb_conv(m, "squeeze", x, c->squeeze, 1, 1, 0, 1, 1, LF_MB_BIAS);
     x = lf_mb_relu(m, "squeeze_activation", x);
@@ -40,8 +40,8 @@ static int32_t fire(lf_mb *m, int32_t x, const fire_cfg *c)
     return lf_mb_concat(m, "cat", b, 2);
 }
 
-static lf_status build(const char *model, const lf_model_options *opt, int32_t stem_c,
-                       int32_t stem_k, const fire_cfg *cfg, size_t n_cfg, lf_graph **out)
+static lf_status lf__build(const char *model, const lf_model_options *opt, int32_t stem_c,
+                           int32_t stem_k, const fire_cfg *cfg, size_t n_cfg, lf_graph **out)
 {
     lf_mb mb, *m = &mb;
     int32_t size, x;
@@ -59,7 +59,7 @@ static lf_status build(const char *model, const lf_model_options *opt, int32_t s
             continue;
         }
         lf_mb_push(m, "%s", name);
-        x = fire(m, x, &cfg[i]);
+        x = lf__fire(m, x, &cfg[i]);
         lf_mb_pop(m);
     }
     lf_mb_pop(m);
@@ -73,12 +73,12 @@ static lf_status build(const char *model, const lf_model_options *opt, int32_t s
 
 lf_status lf_model_squeezenet1_0(const lf_model_options *opt, lf_graph **out)
 {
-    return build("squeezenet1_0", opt, 96, 7, sq10_cfg, sizeof sq10_cfg / sizeof sq10_cfg[0],
-                 out);
+    return lf__build("squeezenet1_0", opt, 96, 7, sq10_cfg, sizeof sq10_cfg / sizeof sq10_cfg[0],
+                     out);
 }
 
 lf_status lf_model_squeezenet1_1(const lf_model_options *opt, lf_graph **out)
 {
-    return build("squeezenet1_1", opt, 64, 3, sq11_cfg, sizeof sq11_cfg / sizeof sq11_cfg[0],
-                 out);
+    return lf__build("squeezenet1_1", opt, 64, 3, sq11_cfg, sizeof sq11_cfg / sizeof sq11_cfg[0],
+                     out);
 }

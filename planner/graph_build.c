@@ -105,29 +105,6 @@ int32_t lf_graph_builder_add_op(lf_graph_builder *b, lf_op_type type, const char
     return lf__add(b, type, name, attrs, operands, n_operands, 1);
 }
 
-int32_t lf__builder_push_const(lf_graph_builder *b, const char *name, lf_shape shape, float *data)
-{
-    if (b->nc == b->ccap) {
-        int32_t cap = b->ccap ? b->ccap * 2 : 64;
-        lf__pending_const *cs = realloc(b->consts, (size_t)cap * sizeof *cs);
-        if (!cs) {
-            free(data);
-            return lf_set_error(LF_ENOMEM, "out of memory adding constant '%s'", name);
-        }
-        b->consts = cs;
-        b->ccap = cap;
-    }
-    lf__pending_const *c = &b->consts[b->nc];
-    c->name = strdup(name);
-    if (!c->name) {
-        free(data);
-        return lf_set_error(LF_ENOMEM, "out of memory adding constant '%s'", name);
-    }
-    c->shape = shape;
-    c->data = data;
-    return b->nc++;
-}
-
 int32_t lf_graph_builder_add_const_owned(lf_graph_builder *b, const char *name, lf_shape shape,
                                          float *data)
 {
@@ -165,44 +142,6 @@ int32_t lf_graph_builder_add_const(lf_graph_builder *b, const char *name, lf_sha
 const char *lf_graph_builder_name(const lf_graph_builder *b, int32_t i)
 {
     return (i >= 0 && i < b->n) ? b->ops[i].name : NULL;
-}
-
-/* Names of ops and constants share one sorted index: entry e < b->n is op e,
- * otherwise constant e - b->n. Binary search keeps the builder free of a hash
- * table. */
-static const char *lf__entry_name(const lf_graph_builder *b, int32_t e)
-{
-    return e < b->n ? b->ops[e].name : b->consts[e - b->n].name;
-}
-
-/* qsort has no context argument; the builder being sorted is per thread. */
-static _Thread_local const lf_graph_builder *lf__sort_b;
-static int lf__cmp_names(const void *x, const void *y)
-{
-    int32_t ia = *(const int32_t *)x, ib = *(const int32_t *)y;
-    int c = strcmp(lf__entry_name(lf__sort_b, ia), lf__entry_name(lf__sort_b, ib));
-    return c ? c : (ia > ib) - (ia < ib);
-}
-
-static int32_t lf__find(const lf_graph_builder *b, const lf__build_scratch *s, const char *name)
-{
-    int32_t lo = 0, hi = s->n_names - 1;
-    while (lo <= hi) {
-        int32_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(lf__entry_name(b, s->names_order[mid]), name);
-        if (c == 0)
-            return s->names_order[mid];
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
-    }
-    return -1;
-}
-
-int lf__builder_name_taken(const lf_graph_builder *b, const lf__build_scratch *s, const char *name)
-{
-    return lf__find(b, s, name) >= 0;
 }
 
 lf_status lf_graph_builder_mark_output(lf_graph_builder *b, const char *name)
@@ -321,19 +260,15 @@ static void lf__scratch_free(lf__build_scratch *s, int32_t n)
 static lf_status lf__resolve(const lf_graph_builder *b, lf__build_scratch *s)
 {
     int32_t n = b->n;
-    s->n_names = n + b->nc;
-    for (int32_t i = 0; i < s->n_names; i++)
-        s->names_order[i] = i;
-    lf__sort_b = b;
-    qsort(s->names_order, (size_t)s->n_names, sizeof(int32_t), lf__cmp_names);
+    lf__builder_sort_names(b, s);
     for (int32_t k = 1; k < s->n_names; k++) {
         int32_t e0 = s->names_order[k - 1], e1 = s->names_order[k];
-        if (strcmp(lf__entry_name(b, e0), lf__entry_name(b, e1)) == 0)
+        if (strcmp(lf__builder_entry_name(b, e0), lf__builder_entry_name(b, e1)) == 0)
             return lf_set_error(LF_EGRAPH, "graph '%s': two %s are named '%s'", b->name,
                                 e0 < n && e1 < n     ? "ops"
                                 : e0 >= n && e1 >= n ? "constants"
                                                      : "tensors (an op and a constant)",
-                                lf__entry_name(b, e1));
+                                lf__builder_entry_name(b, e1));
     }
     for (int32_t i = 0; i < n; i++) {
         const lf__pending_op *op = &b->ops[i];
@@ -341,7 +276,7 @@ static lf_status lf__resolve(const lf_graph_builder *b, lf__build_scratch *s)
         if (!s->refs[i])
             return lf_set_error(LF_ENOMEM, "out of memory building graph '%s'", b->name);
         for (int32_t j = 0; j < op->n_names; j++) {
-            int32_t e = lf__find(b, s, op->names[j]);
+            int32_t e = lf__builder_find(b, s, op->names[j]);
             if (e < 0)
                 return lf_set_error(LF_EGRAPH,
                                     "graph '%s': op '%s' reads '%s', which no op produces",

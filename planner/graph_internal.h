@@ -57,9 +57,17 @@ typedef struct lf__build_scratch {
     int32_t n_names;
 } lf__build_scratch;
 
+/* ---- the builder's store (graph_names.c) -------------------------------- */
+
 /* Appends a pending constant (takes data). Returns its index or a negative status. */
 int32_t lf__builder_push_const(lf_graph_builder *b, const char *name, lf_shape shape, float *data);
 
+/* The name index: entry e < b->n is op e, otherwise constant e - b->n. */
+const char *lf__builder_entry_name(const lf_graph_builder *b, int32_t e);
+/* Fills s->names_order (room for b->n + b->nc entries) sorted by name, and s->n_names. */
+void lf__builder_sort_names(const lf_graph_builder *b, lf__build_scratch *s);
+/* The entry called name, or -1 (after lf__builder_sort_names). */
+int32_t lf__builder_find(const lf_graph_builder *b, const lf__build_scratch *s, const char *name);
 /* 1 when some op or constant of the builder is called name. */
 int lf__builder_name_taken(const lf_graph_builder *b, const lf__build_scratch *s, const char *name);
 

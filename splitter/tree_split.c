@@ -1,13 +1,13 @@
 /* The recursive greedy tree splitter (paper Algorithm 1): the recursion over
  * categories, its memo, the random fallback, and the rectify / tree success /
  * split gap accounting. Contract and definitions: splitter/tree.h. */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "planner/util/busy_clock.h"
 #include "planner/util/hashmap.h"
+#include "planner/util/mutex.h"
 #include "planner/util/progress.h"
 #include "planner/util/rng.h"
 #include "splitter/tree.h"
@@ -40,7 +40,7 @@ typedef struct lf__tree {
     int32_t k;
     lf_tree_options opt;
     char name[64];
-    pthread_mutex_t lock;
+    lf_mutex lock;
     lf_hashmap memo;
     lf_tree_stats st;
     lf_busy_clock clock;    /* st.split_s: wall time with any thread in split() */
@@ -127,7 +127,7 @@ static lf_status lf__publish(lf__tree *t, const lf__call *c, const lf_bitset *gr
 {
     uint64_t key = lf__key(c, group);
     lf_status st = LF_OK;
-    pthread_mutex_lock(&t->lock);
+    lf_mutex_lock(&t->lock);
     lf__entry *old = lf__lookup(t, c, group, key);
     if (old) {
         lf__entry_free(e);
@@ -144,7 +144,7 @@ static lf_status lf__publish(lf__tree *t, const lf__call *c, const lf_bitset *gr
             *out = NULL;
         }
     }
-    pthread_mutex_unlock(&t->lock);
+    lf_mutex_unlock(&t->lock);
     return st;
 }
 
@@ -294,9 +294,9 @@ static lf_status lf__compute(lf__call *c, const lf_bitset *group, lf__entry **ou
 static lf_status lf__solve(lf__call *c, const lf_bitset *group, lf__entry **out)
 {
     uint64_t key = lf__key(c, group);
-    pthread_mutex_lock(&c->t->lock);
+    lf_mutex_lock(&c->t->lock);
     lf__entry *e = lf__lookup(c->t, c, group, key);
-    pthread_mutex_unlock(&c->t->lock);
+    lf_mutex_unlock(&c->t->lock);
     if (e) {
         *out = e;
         return LF_OK;
@@ -312,7 +312,7 @@ static void lf__measure_gap(lf__tree *t, lf_cost_model *cm, const lf_bitset *gro
     lf_status st = lf_exact_split(cm, group, &t->opt.exact, &opt, &best, NULL);
     if (st == LF_OK)
         lf_plan_destroy(&opt);
-    pthread_mutex_lock(&t->lock);
+    lf_mutex_lock(&t->lock);
     if (st != LF_OK || best <= 0) {
         t->st.gap_failed++;
     } else {
@@ -325,7 +325,7 @@ static void lf__measure_gap(lf__tree *t, lf_cost_model *cm, const lf_bitset *gro
         t->st.gap_groups++;
         t->st.gap_optimal += f_d == best;
     }
-    pthread_mutex_unlock(&t->lock);
+    lf_mutex_unlock(&t->lock);
 }
 
 static lf_status lf__tree_split(const lf_splitter *s, lf_cost_model *cm, const lf_bitset *group,
@@ -353,9 +353,9 @@ static lf_status lf__tree_split(const lf_splitter *s, lf_cost_model *cm, const l
     c.raw_seed = seed;
     c.seed = t->p->uses_seed ? seed : 0;
     uint64_t key = lf__key(&c, group);
-    pthread_mutex_lock(&t->lock);
+    lf_mutex_lock(&t->lock);
     lf__entry *e = lf__lookup(t, &c, group, key);
-    pthread_mutex_unlock(&t->lock);
+    lf_mutex_unlock(&t->lock);
     int hit = e != NULL;
     lf_status st = e ? LF_OK : lf__compute(&c, group, &e);
     int fell_back = 0;
@@ -383,7 +383,7 @@ static lf_status lf__tree_split(const lf_splitter *s, lf_cost_model *cm, const l
         return st;
     }
     int first_time = 0;
-    pthread_mutex_lock(&t->lock);
+    lf_mutex_lock(&t->lock);
     t->st.calls++;
     t->st.memo_hits += hit;
     t->st.fallbacks += fell_back;
@@ -399,7 +399,7 @@ static lf_status lf__tree_split(const lf_splitter *s, lf_cost_model *cm, const l
     }
     if (first_time && e->ok && t->opt.measure_gap)
         e->gap_done = 1;
-    pthread_mutex_unlock(&t->lock);
+    lf_mutex_unlock(&t->lock);
     /* The gap is a measurement, not part of the split: it is not timed. */
     lf_busy_clock_leave(&t->clock);
     if (first_time && e->ok && t->opt.measure_gap)
@@ -427,10 +427,10 @@ lf_status lf_splitter_tree_measure_gaps(lf_splitter *s, lf_cost_model *cm)
     lf__entry **todo = malloc(cap * sizeof *todo);
     if (!todo)
         return lf_set_error(LF_ENOMEM, "out of memory measuring split gaps");
-    for (size_t i = 0; i < t->memo.cap; i++) {
-        if (!t->memo.used[i])
-            continue;
-        for (lf__entry *e = t->memo.values[i]; e; e = e->next) {
+    size_t it = 0;
+    void *head;
+    while (lf_hashmap_next(&t->memo, &it, NULL, &head)) {
+        for (lf__entry *e = head; e; e = e->next) {
             if (!e->top_seen || !e->ok || e->gap_done || e->sig.graph_hash != g->hash ||
                 e->sig.beta != lf_cost_beta(cm) || e->sig.n_ops != g->n_ops)
                 continue;
@@ -464,10 +464,10 @@ lf_status lf_splitter_tree_measure_gaps(lf_splitter *s, lf_cost_model *cm)
 
 static void lf__memo_clear(lf__tree *t)
 {
-    for (size_t i = 0; i < t->memo.cap; i++) {
-        if (!t->memo.used[i])
-            continue;
-        lf__entry *e = t->memo.values[i];
+    size_t it = 0;
+    void *head;
+    while (lf_hashmap_next(&t->memo, &it, NULL, &head)) {
+        lf__entry *e = head;
         while (e) {
             lf__entry *next = e->next;
             lf__entry_free(e);
@@ -481,7 +481,7 @@ static void lf__tree_free(lf_splitter *s)
 {
     lf__tree *t = s->ctx;
     lf__memo_clear(t);
-    pthread_mutex_destroy(&t->lock);
+    lf_mutex_destroy(&t->lock);
     lf_busy_clock_destroy(&t->clock);
     free(t);
 }
@@ -508,13 +508,13 @@ lf_status lf_splitter_tree_create(lf_splitter **out, const lf_proposer *p, int32
         free(t);
         return lf_set_error(LF_ENOMEM, "out of memory for the tree splitter's memo");
     }
-    if (pthread_mutex_init(&t->lock, NULL) != 0) {
+    if (lf_mutex_init(&t->lock, "the tree splitter") != LF_OK) {
         lf_hashmap_destroy(&t->memo);
         free(t);
-        return lf_set_error(LF_ENOMEM, "cannot create the tree splitter's lock");
+        return LF_ENOMEM;
     }
     if (lf_busy_clock_init(&t->clock) != LF_OK) {
-        pthread_mutex_destroy(&t->lock);
+        lf_mutex_destroy(&t->lock);
         lf_hashmap_destroy(&t->memo);
         free(t);
         return LF_ENOMEM;
@@ -533,9 +533,9 @@ lf_status lf_splitter_tree_stats(const lf_splitter *s, lf_tree_stats *out)
     if (!s || s->split != lf__tree_split)
         return lf_set_error(LF_EINVAL, "'%s' is not a tree splitter", s ? s->name : "(null)");
     lf__tree *t = s->ctx;
-    pthread_mutex_lock(&t->lock);
+    lf_mutex_lock(&t->lock);
     *out = t->st;
-    pthread_mutex_unlock(&t->lock);
+    lf_mutex_unlock(&t->lock);
     out->split_s = lf_busy_clock_seconds(&t->clock);
     out->rectify_rate = out->groups ? (double)out->rectify_hits / (double)out->groups : 0.0;
     out->success_rate = out->groups ? (double)out->tree_success / (double)out->groups : 0.0;
@@ -549,12 +549,12 @@ void lf_splitter_tree_reset(lf_splitter *s)
     if (!s || s->split != lf__tree_split)
         return;
     lf__tree *t = s->ctx;
-    pthread_mutex_lock(&t->lock);
+    lf_mutex_lock(&t->lock);
     lf__memo_clear(t);
     memset(&t->memo, 0, sizeof t->memo);
     /* A failed re-init leaves an empty map whose puts fail cleanly. */
     (void)lf_hashmap_init(&t->memo, 256);
     memset(&t->st, 0, sizeof t->st);
     lf_busy_clock_reset(&t->clock);
-    pthread_mutex_unlock(&t->lock);
+    lf_mutex_unlock(&t->lock);
 }

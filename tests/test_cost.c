@@ -7,18 +7,8 @@
 
 #include "graphs.h"
 #include "planner/cost/cost.h"
+#include "fixtures.h"
 #include "testlib.h"
-
-static lf_hw hw_bytes(int64_t beta)
-{
-    lf_hw hw = {0};
-    snprintf(hw.name, sizeof hw.name, "test");
-    hw.buffer_bytes = beta;
-    hw.act_bytes = 1;
-    hw.weight_bytes = 1;
-    hw.dram_bandwidth = 25.6e9;
-    return hw;
-}
 
 /* Evaluates the group of the named ops. */
 static lf_group_cost eval_named(lf_cost_model *cm, const char *const *names, int n)
@@ -52,22 +42,6 @@ static int64_t layer_by_layer(lf_cost_model *cm)
     return total;
 }
 
-static lf_graph *finish(lf_graph_builder *b)
-{
-    lf_graph *g = NULL;
-    CHECK_OK(lf_graph_builder_build(b, &g));
-    lf_graph_builder_free(b);
-    return g;
-}
-
-static lf_cost_model *model(lf_graph *g, int64_t beta, const char *scheme)
-{
-    lf_hw hw = hw_bytes(beta);
-    lf_cost_model *cm = NULL;
-    CHECK_OK(lf_cost_model_create(&cm, g, &hw, scheme));
-    return cm;
-}
-
 /* DESIGN §5: ResNet basic block on 56x56x64, ReLU fused into conv1.
  * Weights 2 * 36,864; X 3 rows, A 3 rows, B 1 row, output staging 1 row, each
  * row 56 * 64 = 3,584: F_beta = 73,728 + 8 * 3,584 = 102,400.
@@ -81,8 +55,8 @@ static void test_resnet_block(void)
     tg_conv(b, "conv1", "x", 64, 3, 1, 1, 1, 0, LF_ACT_RELU);
     tg_conv(b, "conv2", "conv1", 64, 3, 1, 1, 1, 0, LF_ACT_NONE);
     tg_binary(b, LF_OP_ADD, "add", "conv2", "x");
-    lf_graph *g = finish(b);
-    lf_cost_model *cm = model(g, 256 * 1024, "lbdf");
+    lf_graph *g = tf_build(b);
+    lf_cost_model *cm = tf_model_hand(g, 256 * 1024, "lbdf");
     const char *grp[] = {"conv1", "conv2", "add"};
     lf_group_cost c = eval_named(cm, grp, 3);
     CHECK_EQ_I64(c.f_beta, 102400);
@@ -117,7 +91,7 @@ static void test_resnet_block(void)
     lf_cost_report_destroy(&rep);
     lf_bitset_destroy(&s);
     /* Under a 100 KB buffer (102,400 B) the block is invalid: strict inequality. */
-    lf_cost_model *tight = model(g, 102400, "lbdf");
+    lf_cost_model *tight = tf_model_hand(g, 102400, "lbdf");
     CHECK(!eval_named(tight, grp, 3).valid);
     lf_cost_model_free(tight);
     lf_cost_model_free(cm);
@@ -137,8 +111,8 @@ static void test_mbv2_block(void)
     tg_conv(b, "dw", "expand", 144, 3, 1, 1, 144, 0, LF_ACT_RELU6);
     tg_conv(b, "project", "dw", 24, 1, 1, 0, 1, 0, LF_ACT_NONE);
     tg_binary(b, LF_OP_ADD, "add", "project", "x");
-    lf_graph *g = finish(b);
-    lf_cost_model *cm = model(g, 256 * 1024, "lbdf");
+    lf_graph *g = tf_build(b);
+    lf_cost_model *cm = tf_model_hand(g, 256 * 1024, "lbdf");
     const char *grp[] = {"expand", "dw", "project", "add"};
     lf_group_cost c = eval_named(cm, grp, 4);
     CHECK_EQ_I64(c.f_beta, 45840);
@@ -159,8 +133,8 @@ static void test_stride2(void)
     tg_input(b, "x", 32, 56, 56);
     tg_conv(b, "down", "x", 64, 3, 2, 1, 1, 0, LF_ACT_RELU);
     tg_conv(b, "conv", "down", 64, 3, 1, 1, 1, 0, LF_ACT_NONE);
-    lf_graph *g = finish(b);
-    lf_cost_model *cm = model(g, 256 * 1024, "lbdf");
+    lf_graph *g = tf_build(b);
+    lf_cost_model *cm = tf_model_hand(g, 256 * 1024, "lbdf");
     const char *grp[] = {"down", "conv"};
     lf_group_cost c = eval_named(cm, grp, 2);
     CHECK_EQ_I64(c.f_beta, 67840);
@@ -180,8 +154,8 @@ static void test_phases(void)
     tg_input(b, "x", 4, 8, 8);
     tg_conv(b, "a", "x", 4, 1, 1, 0, 1, 0, LF_ACT_NONE);
     tg_conv(b, "b", "x", 4, 1, 2, 0, 1, 0, LF_ACT_NONE);
-    lf_graph *g = finish(b);
-    lf_cost_model *cm = model(g, 1024, "lbdf");
+    lf_graph *g = tf_build(b);
+    lf_cost_model *cm = tf_model_hand(g, 1024, "lbdf");
     const char *grp[] = {"a", "b"};
     lf_group_cost c = eval_named(cm, grp, 2);
     CHECK_EQ_I64(c.f_beta, 144);
@@ -209,8 +183,8 @@ static void test_concat(void)
     const char *cat_in[] = {"a", "b"};
     tg_concat(b, "cat", cat_in, 2);
     tg_conv(b, "conv", "cat", 8, 3, 1, 1, 1, 0, LF_ACT_NONE);
-    lf_graph *g = finish(b);
-    lf_cost_model *cm = model(g, 256 * 1024, "lbdf");
+    lf_graph *g = tf_build(b);
+    lf_cost_model *cm = tf_model_hand(g, 256 * 1024, "lbdf");
     const char *all[] = {"a", "b", "cat", "conv"};
     lf_group_cost c = eval_named(cm, all, 4);
     CHECK_EQ_I64(c.f_beta, 2560);
@@ -234,8 +208,8 @@ static void test_maxpool(void)
     tg_input(b, "x", 8, 16, 16);
     tg_pool(b, LF_OP_MAXPOOL, "pool", "x", 3, 2, 1);
     tg_conv(b, "conv", "pool", 8, 1, 1, 0, 1, 0, LF_ACT_NONE);
-    lf_graph *g = finish(b);
-    lf_cost_model *cm = model(g, 256 * 1024, "lbdf");
+    lf_graph *g = tf_build(b);
+    lf_cost_model *cm = tf_model_hand(g, 256 * 1024, "lbdf");
     const char *grp[] = {"pool", "conv"};
     lf_group_cost c = eval_named(cm, grp, 2);
     CHECK_EQ_I64(c.f_beta, 576);
@@ -265,8 +239,8 @@ static void test_squeeze_excite(void)
     tg_unary(b, LF_OP_SIGMOID, "sig", "fc2");
     tg_binary(b, LF_OP_MUL, "mul", "x", "sig");
     tg_conv(b, "after", "mul", 16, 3, 1, 1, 1, 0, LF_ACT_NONE);
-    lf_graph *g = finish(b);
-    lf_cost_model *cm = model(g, 256 * 1024, "lbdf");
+    lf_graph *g = tf_build(b);
+    lf_cost_model *cm = tf_model_hand(g, 256 * 1024, "lbdf");
     const char *se[] = {"gap", "fc1", "relu", "fc2", "sig", "mul"};
     lf_group_cost c = eval_named(cm, se, 6);
     CHECK_EQ_I64(c.f_beta, 3564);
@@ -303,8 +277,8 @@ static void test_two_se(void)
     tg_unary(b, LF_OP_GLOBALAVGPOOL, "p2", "c1");
     tg_unary(b, LF_OP_SIGMOID, "s2", "p2");
     tg_binary(b, LF_OP_MUL, "m2", "c1", "s2");
-    lf_graph *g = finish(b);
-    lf_cost_model *cm = model(g, 256 * 1024, "lbdf");
+    lf_graph *g = tf_build(b);
+    lf_cost_model *cm = tf_model_hand(g, 256 * 1024, "lbdf");
     const char *all[] = {"p1", "s1", "m1", "c1", "p2", "s2", "m2"};
     lf_group_cost c = eval_named(cm, all, 7);
     CHECK_EQ_I64(c.f_beta, 32 + 1184);
@@ -339,8 +313,8 @@ static void test_brr_rereads(void)
     lf_graph_builder_create(&b, "brr");
     tg_input(b, "x", 64, 8, 8);
     tg_conv(b, "conv", "x", 64, 3, 1, 1, 1, 0, LF_ACT_NONE);
-    lf_graph *g = finish(b);
-    lf_cost_model *cm = model(g, 8192, "brr");
+    lf_graph *g = tf_build(b);
+    lf_cost_model *cm = tf_model_hand(g, 8192, "brr");
     const char *grp[] = {"conv"};
     lf_group_cost c = eval_named(cm, grp, 1);
     CHECK_EQ_I64(c.f_beta, 2624);
@@ -352,13 +326,13 @@ static void test_brr_rereads(void)
     CHECK(lf_cost_fusable(cm, 1));
     lf_cost_model_free(cm);
     /* With a 64 KB buffer everything is resident: one read. */
-    cm = model(g, 65536, "brr");
+    cm = tf_model_hand(g, 65536, "brr");
     c = eval_named(cm, grp, 1);
     CHECK_EQ_I64(c.weight_reads, 1);
     CHECK_EQ_I64(c.f_d, 4096 * 2 + 36864);
     CHECK_EQ_I64(c.mbu, 36864 + 2048);
     lf_cost_model_free(cm);
-    cm = model(g, 8192, "lbdf");
+    cm = tf_model_hand(g, 8192, "lbdf");
     CHECK(!lf_cost_fusable(cm, 1));
     CHECK_EQ_I64(lf_cost_unfusable_count(cm), 1);
     int64_t all_ops = 0;
@@ -374,8 +348,8 @@ static void test_bad_scheme(void)
     lf_graph_builder_create(&b, "tiny");
     tg_input(b, "x", 4, 4, 4);
     tg_unary(b, LF_OP_RELU, "r", "x");
-    lf_graph *g = finish(b);
-    lf_hw hw = hw_bytes(1024);
+    lf_graph *g = tf_build(b);
+    lf_hw hw = tf_hw_bytes(1024);
     lf_cost_model *cm = NULL;
     CHECK_EQ_I64(lf_cost_model_create(&cm, g, &hw, "magic"), LF_ENOTFOUND);
     CHECK(cm == NULL);

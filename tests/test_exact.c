@@ -14,6 +14,7 @@
 #include "planner/util/progress.h"
 #include "random_dags.h"
 #include "search/partition/simple.h"
+#include "fixtures.h"
 #include "testlib.h"
 
 #define BRUTE_OPS 9
@@ -114,16 +115,6 @@ static void brute_rec(brute *b, int32_t i, int32_t n_labels)
     }
 }
 
-static lf_cost_model *model_for(const lf_graph *g, int64_t beta, const char *scheme)
-{
-    lf_hw hw;
-    lf_hw_default(&hw);
-    hw.buffer_bytes = beta;
-    lf_cost_model *cm = NULL;
-    CHECK_OK(lf_cost_model_create(&cm, g, &hw, scheme));
-    return cm;
-}
-
 /* The exact plan is the best plan of brute force in the full key of DESIGN
  * §4: equal DRAM and group count, and the same sorted list of group minima
  * (the brute-force best is kept by its own comparison, not lf_plan_compare). */
@@ -142,7 +133,7 @@ static void test_against_brute_force(void)
             for (int bi = 0; bi < 3; bi++)
                 for (int si = 0; si < 2; si++) {
                     brute b = {0};
-                    b.cm = model_for(g, betas[bi], schemes[si]);
+                    b.cm = tf_model_default(g, betas[bi], schemes[si]);
                     b.g = g;
                     for (int32_t v = 0; v < g->n_ops && b.n < 64; v++)
                         if (g->ops[v].type != LF_OP_INPUT)
@@ -198,7 +189,7 @@ static void test_split_against_brute_force(void)
             if (!g)
                 continue;
             brute b = {0};
-            b.cm = model_for(g, RDAG_BETA_MEDIUM, "lbdf");
+            b.cm = tf_model_default(g, RDAG_BETA_MEDIUM, "lbdf");
             b.g = g;
             /* The group: the longest run of fusable ops from the first one
              * whose union stays connected is simply all fusable ops when
@@ -240,7 +231,7 @@ static void test_networks(void)
         lf_model_options opt = {0, 1};
         CHECK_OK(lf_model_build(nets[i], &opt, &g));
         for (int s = 0; s < 2 && g; s++) {
-            lf_cost_model *cm = model_for(g, 128 * 1024, s ? "brr" : "lbdf");
+            lf_cost_model *cm = tf_model_default(g, 128 * 1024, s ? "brr" : "lbdf");
             lf_plan exact, greedy;
             lf_plan_metrics me, mg;
             CHECK_OK(lf_exact_plan(cm, NULL, &exact, NULL));
@@ -272,7 +263,7 @@ static void test_limits(void)
     CHECK_OK(lf_model_build("resnet18", &opt, &g));
     if (!g)
         return;
-    lf_cost_model *cm = model_for(g, 256 * 1024, "lbdf");
+    lf_cost_model *cm = tf_model_default(g, 256 * 1024, "lbdf");
     lf_exact_config cfg;
     lf_exact_config_default(&cfg);
     cfg.max_states = 5;
@@ -303,7 +294,7 @@ static void test_time_and_memory_limits(void)
     CHECK(cfg.time_limit_s > 0 && cfg.time_limit_s <= 60);
     CHECK(cfg.memory_limit > 0 && cfg.memory_limit <= 4000000000LL);
 
-    lf_cost_model *cm = model_for(g, 2 * 1024 * 1024, "brr");
+    lf_cost_model *cm = tf_model_default(g, 2 * 1024 * 1024, "brr");
     cfg.time_limit_s = 0.3;
     lf_plan p;
     lf_exact_stats st;
@@ -316,7 +307,7 @@ static void test_time_and_memory_limits(void)
     CHECK(took < 30); /* not a timing test: only that it stopped at all */
     lf_cost_model_free(cm);
 
-    cm = model_for(g, 2 * 1024 * 1024, "lbdf");
+    cm = tf_model_default(g, 2 * 1024 * 1024, "lbdf");
     lf_exact_config_default(&cfg);
     cfg.memory_limit = 64 * 1024;
     CHECK_EQ_I64(lf_exact_plan(cm, &cfg, &p, &st), LF_ELIMIT);
@@ -345,8 +336,8 @@ static void test_bounded_memo(void)
     CHECK_OK(lf_model_build("resnet50", &opt, &g));
     if (!g)
         return;
-    lf_cost_model *a = model_for(g, 256 * 1024, "brr");
-    lf_cost_model *b = model_for(g, 256 * 1024, "brr");
+    lf_cost_model *a = tf_model_default(g, 256 * 1024, "brr");
+    lf_cost_model *b = tf_model_default(g, 256 * 1024, "brr");
     lf_exact_config cfg;
     lf_exact_config_default(&cfg);
     lf_plan pa, pb;

@@ -85,7 +85,7 @@ static void test_gnne_gradient(void)
         CHECK_EQ_I64(bad, 0);
     }
     lf_gnn_ws_free(ws);
-    lf_gnn_free(&m);
+    lf_gnn_destroy(&m);
 }
 
 static void test_pgx_gradient(void)
@@ -145,9 +145,9 @@ static void test_pgx_gradient(void)
     CHECK(nonzero >= 8);
     free(grad);
     free(emb);
-    lf_pgx_free(&p);
+    lf_pgx_destroy(&p);
     lf_gnn_ws_free(ws);
-    lf_gnn_free(&m);
+    lf_gnn_destroy(&m);
 }
 
 /* Baselines on the small graph: saliency equals |dL/dw| from the GNN itself,
@@ -191,8 +191,8 @@ static void test_pgx_projection(void)
     CHECK_OK(lf_pgx_logits(&p, &m, &g, again));
     CHECK(memcmp(omega, again, sizeof again) == 0);
     lf_gnn_ws_free(ws);
-    lf_pgx_free(&p);
-    lf_gnn_free(&m);
+    lf_pgx_destroy(&p);
+    lf_gnn_destroy(&m);
 }
 
 /* RG-Explainer inference reuses the policy's per-node evaluations between
@@ -263,10 +263,10 @@ static void test_rgx_incremental(void)
     }
     CHECK_EQ_I64(len, rlen);
     CHECK(memcmp(order, ref, sizeof(int32_t) * (size_t)(len < rlen ? len : rlen)) == 0);
-    lf_rgx_free(&p);
+    lf_rgx_destroy(&p);
     }
     CHECK(long_ones > 0); /* some episodes grow far beyond the 3-hop reach */
-    lf_gnn_free(&m);
+    lf_gnn_destroy(&m);
 }
 
 static void test_baselines(void)
@@ -290,7 +290,7 @@ static void test_baselines(void)
         /* The occlusion score is the drop in log p(invalid). */
         CHECK_NEAR(occ[e], log(base[0]) - log(prob[0]), 1e-3);
     }
-    lf_gnn_free(&m);
+    lf_gnn_destroy(&m);
 }
 
 static void test_pgx_file(void)
@@ -305,7 +305,7 @@ static void test_pgx_file(void)
     CHECK_OK(lf_pgx_load(&q, path));
     CHECK_EQ_I64(q.n_params, p.n_params);
     CHECK(q.params && memcmp(q.params, p.params, sizeof(float) * (size_t)p.n_params) == 0);
-    lf_pgx_free(&q);
+    lf_pgx_destroy(&q);
     /* Corrupt one byte, truncate, bad magic. */
     FILE *f = fopen(path, "rb");
     unsigned char buf[1 << 16];
@@ -323,8 +323,8 @@ static void test_pgx_file(void)
     buf[8] = 99; /* version */
     CHECK(lf_pgx_load_memory(&q, buf, len, "x") == LF_EUNSUPPORTED);
     remove(path);
-    lf_pgx_free(&p);
-    lf_gnn_free(&m);
+    lf_pgx_destroy(&p);
+    lf_gnn_destroy(&m);
 }
 
 
@@ -420,13 +420,13 @@ static void test_rgx_gradients(void)
     CHECK_OK(lf_rgx_load(&q, path));
     CHECK(q.params && q.n_loc == p.n_loc && q.n_pol == p.n_pol &&
           memcmp(q.params, p.params, sizeof(float) * (size_t)(p.n_loc + p.n_pol)) == 0);
-    lf_rgx_free(&q);
+    lf_rgx_destroy(&q);
     remove(path);
     free(emb);
     free(gemb);
     free(grad);
-    lf_rgx_free(&p);
-    lf_gnn_free(&m);
+    lf_rgx_destroy(&p);
+    lf_gnn_destroy(&m);
 }
 
 /* ---- end to end ------------------------------------------------------------ */
@@ -490,7 +490,7 @@ static void test_end_to_end(void)
     CHECK_OK(lf_pgx_init(&pg2, &m, 16, 2));
     CHECK_OK(lf_pgx_train(&pg2, &m, s, ns, &pc));
     CHECK(memcmp(pg.params, pg2.params, sizeof(float) * (size_t)pg.n_params) == 0);
-    lf_pgx_free(&pg2);
+    lf_pgx_destroy(&pg2);
 
     /* RG-Explainer: a tiny schedule of every phase. */
     lf_rgx rg;
@@ -511,7 +511,7 @@ static void test_end_to_end(void)
     CHECK_OK(lf_rgx_init(&rg2, &m, 12, 5));
     CHECK_OK(lf_rgx_train(&rg2, &m, s, ns, &rc));
     CHECK(memcmp(rg.params, rg2.params, sizeof(float) * (size_t)(rg.n_loc + rg.n_pol)) == 0);
-    lf_rgx_free(&rg2);
+    lf_rgx_destroy(&rg2);
 
     lf_gnne_config gc;
     lf_gnne_config_default(&gc);
@@ -640,10 +640,10 @@ static void test_end_to_end(void)
     lf_explainer_free(gnne);
     lf_explainer_free(pge);
     lf_explainer_free(rge);
-    lf_rgx_free(&rg);
-    lf_pgx_free(&pg);
+    lf_rgx_destroy(&rg);
+    lf_pgx_destroy(&pg);
     lf_dataset_samples_free(s, ns);
-    lf_gnn_free(&m);
+    lf_gnn_destroy(&m);
     lf_dataset_destroy(&ds);
 }
 
@@ -710,7 +710,7 @@ static void test_gnne_determinism(void)
         CHECK(memcmp(a, b, sizeof a) == 0);
     }
     lf_explainer_free(e);
-    lf_gnn_free(&m);
+    lf_gnn_destroy(&m);
 }
 
 int main(void)

@@ -361,7 +361,7 @@ static void test_model_gradients(void)
     CHECK_OK(lf_gnn_backward(&m, fixed, dl, NULL, dx2, dew2));
     CHECK(memcmp(dx, dx2, sizeof dx) == 0);
     CHECK(memcmp(dew, dew2, sizeof dew) == 0);
-    lf_gnn_free(&other);
+    lf_gnn_destroy(&other);
     lf_gnn_ws_free(fixed);
     /* Backward without a forward pass is an error, not a crash. */
     lf_gnn_ws *fresh = NULL;
@@ -374,7 +374,7 @@ static void test_model_gradients(void)
     CHECK(lf_gnn_forward(&m, &bg, ws, lo) == LF_EINVAL);
     free(grad);
     lf_gnn_ws_free(ws);
-    lf_gnn_free(&m);
+    lf_gnn_destroy(&m);
 }
 
 /* ---- Adam ---------------------------------------------------------------- */
@@ -480,9 +480,9 @@ static void test_determinism(void)
     lf_gnn init;
     CHECK_OK(lf_gnn_init(&init, &a.cfg, 3));
     CHECK(memcmp(init.params, a.params, sizeof(float) * (size_t)a.n_params) != 0);
-    lf_gnn_free(&init);
-    lf_gnn_free(&a);
-    lf_gnn_free(&b);
+    lf_gnn_destroy(&init);
+    lf_gnn_destroy(&a);
+    lf_gnn_destroy(&b);
     tiny_free(&t);
 }
 
@@ -511,7 +511,7 @@ static lf_status load_patched(const unsigned char *img, size_t len, size_t off, 
         p[off] = val;
     lf_gnn m;
     lf_status st = lf_gnn_load_memory(&m, p, cut, "patched", expect);
-    lf_gnn_free(&m);
+    lf_gnn_destroy(&m);
     free(p);
     return st;
 }
@@ -541,7 +541,7 @@ static void test_weight_files(void)
     CHECK(memcmp(&l.norm, &m.norm, sizeof m.norm) == 0);
     CHECK_STR(l.scheme, "brr");
     CHECK_EQ_I64(l.cfg.hidden, 16);
-    lf_gnn_free(&l);
+    lf_gnn_destroy(&l);
 
     size_t len = 0;
     unsigned char *img = slurp(path, &len);
@@ -569,8 +569,8 @@ static void test_weight_files(void)
     free(img);
     remove(path);
     CHECK(lf_gnn_load(&l, "/nonexistent/dir/w.bin", NULL) != LF_OK);
-    lf_gnn_free(&l);
-    lf_gnn_free(&m);
+    lf_gnn_destroy(&l);
+    lf_gnn_destroy(&m);
 }
 
 int main(void)

@@ -13,39 +13,14 @@
 #include "planner/plan.h"
 #include "planner/util/fileio.h"
 #include "search/partition/simple.h"
+#include "fixtures.h"
 #include "testlib.h"
-
-static lf_hw hw_bytes(int64_t beta)
-{
-    lf_hw hw = {0};
-    snprintf(hw.name, sizeof hw.name, "test");
-    snprintf(hw.source, sizeof hw.source, "hand-made");
-    hw.buffer_bytes = beta;
-    hw.act_bytes = 1;
-    hw.weight_bytes = 1;
-    hw.dram_bandwidth = 25.6e9;
-    return hw;
-}
-
-static lf_graph *finish(lf_graph_builder *b)
-{
-    lf_graph *g = NULL;
-    CHECK_OK(lf_graph_builder_build(b, &g));
-    lf_graph_builder_free(b);
-    return g;
-}
 
 static lf_cost_model *model_hw(lf_graph *g, const lf_hw *hw, const char *scheme)
 {
     lf_cost_model *cm = NULL;
     CHECK_OK(lf_cost_model_create(&cm, g, hw, scheme));
     return cm;
-}
-
-static lf_cost_model *model(lf_graph *g, int64_t beta)
-{
-    lf_hw hw = hw_bytes(beta);
-    return model_hw(g, &hw, "lbdf");
 }
 
 /* A plan from a list of group indices, one per op (-1 for graph inputs). */
@@ -90,12 +65,12 @@ static lf_graph *chain_graph(void)
     tg_conv(b, "conv", "x", 64, 3, 1, 1, 1, 0, LF_ACT_NONE);
     tg_unary(b, LF_OP_RELU, "relu", "conv");
     tg_conv(b, "proj", "relu", 8, 1, 1, 0, 1, 0, LF_ACT_NONE);
-    return finish(b);
+    return tf_build(b);
 }
 
 static lf_hw chain_hw(void)
 {
-    lf_hw hw = hw_bytes(8192);
+    lf_hw hw = tf_hw_bytes(8192);
     hw.dram_pj_per_byte = 20.0;
     return hw;
 }
@@ -143,8 +118,8 @@ static void test_check_not_connected(void)
     tg_input(b, "x", 4, 4, 4);
     tg_unary(b, LF_OP_RELU, "a", "x");
     tg_unary(b, LF_OP_RELU, "b", "x");
-    lf_graph *g = finish(b);
-    lf_cost_model *cm = model(g, 1024);
+    lf_graph *g = tf_build(b);
+    lf_cost_model *cm = tf_model_hand(g, 1024, "lbdf");
     const int32_t go[] = {-1, 0, 0};
     lf_plan p = plan_of(go, 3);
     CHECK(lf_plan_quotient_acyclic(&p, g));
@@ -173,8 +148,8 @@ static void test_check_cycle(void)
     tg_unary(b, LF_OP_RELU, "b", "a");
     tg_unary(b, LF_OP_SIGMOID, "c", "a");
     tg_binary(b, LF_OP_ADD, "d", "b", "c");
-    lf_graph *g = finish(b);
-    lf_cost_model *cm = model(g, 1024);
+    lf_graph *g = tf_build(b);
+    lf_cost_model *cm = tf_model_hand(g, 1024, "lbdf");
     const int32_t go[] = {-1, 0, 1, 2, 0};
     lf_plan p = plan_of(go, 5);
     CHECK(!lf_plan_quotient_acyclic(&p, g));
@@ -194,8 +169,8 @@ static void test_check_cycle(void)
     tg_unary(b, LF_OP_RELU, "a", "x");
     tg_unary(b, LF_OP_RELU, "b", "a");
     tg_binary(b, LF_OP_ADD, "d", "b", "a");
-    g = finish(b);
-    cm = model(g, 1024);
+    g = tf_build(b);
+    cm = tf_model_hand(g, 1024, "lbdf");
     const int32_t cyc[] = {-1, 0, 1, 0};
     p = plan_of(cyc, 4);
     CHECK(!lf_plan_quotient_acyclic(&p, g));
@@ -249,7 +224,7 @@ static lf_graph *two_conv_graph(void)
     tg_input(b, "x", 64, 8, 8);
     tg_conv(b, "c1", "x", 64, 1, 1, 0, 1, 0, LF_ACT_NONE);
     tg_conv(b, "c2", "c1", 64, 1, 1, 0, 1, 0, LF_ACT_NONE);
-    return finish(b);
+    return tf_build(b);
 }
 
 static void test_check_invalid_group(void)
@@ -258,7 +233,7 @@ static void test_check_invalid_group(void)
     const int32_t go[] = {-1, 0, 0};
     lf_plan p = plan_of(go, 3);
     /* F_beta == beta is invalid: the inequality is strict. */
-    lf_cost_model *cm = model(g, 9728);
+    lf_cost_model *cm = tf_model_hand(g, 9728, "lbdf");
     CHECK(lf_cost_fusable(cm, 1) && lf_cost_fusable(cm, 2));
     EXPECT_REJECTED(&p, cm, "needs 9728 B");
     lf_plan_metrics m;
@@ -266,7 +241,7 @@ static void test_check_invalid_group(void)
     CHECK_EQ_I64(m.n_invalid, 1);
     CHECK_EQ_I64(m.mbu, 9728);
     lf_cost_model_free(cm);
-    cm = model(g, 9729);
+    cm = tf_model_hand(g, 9729, "lbdf");
     CHECK_OK(lf_plan_check(&p, cm));
     lf_cost_model_free(cm);
     lf_plan_destroy(&p);
@@ -561,8 +536,8 @@ static void test_json_resnet_group(void)
     tg_conv(b, "conv1", "x", 64, 3, 1, 1, 1, 0, LF_ACT_RELU);
     tg_conv(b, "conv2", "conv1", 64, 3, 1, 1, 1, 0, LF_ACT_NONE);
     tg_binary(b, LF_OP_ADD, "add", "conv2", "x");
-    lf_graph *g = finish(b);
-    lf_cost_model *cm = model(g, 256 * 1024);
+    lf_graph *g = tf_build(b);
+    lf_cost_model *cm = tf_model_hand(g, 256 * 1024, "lbdf");
     lf_plan p;
     CHECK_OK(lf_plan_greedy(cm, &p));
     CHECK_EQ_I64(p.n_groups, 1);
@@ -621,8 +596,8 @@ static void test_dot(void)
     tg_input(gb, "x", 64, 8, 8);
     tg_conv(gb, "c\"1", "x", 64, 1, 1, 0, 1, 0, LF_ACT_NONE);
     tg_conv(gb, "c\\2", "c\"1", 64, 1, 1, 0, 1, 0, LF_ACT_NONE);
-    g = finish(gb);
-    cm = model(g, 8192);
+    g = tf_build(gb);
+    cm = tf_model_hand(g, 8192, "lbdf");
     const int32_t go[] = {-1, 0, 0};
     lf_plan p = plan_of(go, 3);
     lf_plan_meta meta = {"my \"net\"", "hand", 0, -1, 0, NULL};

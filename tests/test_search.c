@@ -15,25 +15,10 @@
 #include "search/partition/search.h"
 #include "search/partition/simple.h"
 #include "splitter/splitter.h"
+#include "fixtures.h"
 #include "testlib.h"
 
 static const char *const algorithms[] = {"random", "local", "nsga2"};
-
-static lf_cost_model *make_cm(const lf_graph *g, int64_t beta, const char *scheme)
-{
-    lf_hw hw;
-    lf_hw_default(&hw);
-    hw.buffer_bytes = beta;
-    lf_cost_model *cm = NULL;
-    CHECK_OK(lf_cost_model_create(&cm, g, &hw, scheme));
-    return cm;
-}
-
-static int plans_equal(const lf_plan *a, const lf_plan *b)
-{
-    return a->n_ops == b->n_ops && a->n_groups == b->n_groups &&
-           memcmp(a->group_of, b->group_of, (size_t)a->n_ops * sizeof(int32_t)) == 0;
-}
 
 static int metrics_equal(const lf_plan_metrics *a, const lf_plan_metrics *b)
 {
@@ -191,7 +176,7 @@ static void test_random_split(void)
     for (int f = 0; f < RDAG_FAMILIES; f++)
         for (uint64_t seed = 0; seed < 6; seed++) {
             lf_graph *g = rdag_build(100 + seed, f, 30);
-            lf_cost_model *cm = g ? make_cm(g, RDAG_BETA_SMALL, "lbdf") : NULL;
+            lf_cost_model *cm = g ? tf_model_default(g, RDAG_BETA_SMALL, "lbdf") : NULL;
             if (!cm) {
                 lf_graph_free(g);
                 continue;
@@ -258,7 +243,7 @@ static void test_split_check_cycle(void)
     tg_binary(b, LF_OP_ADD, "c", "a", "b");
     CHECK_OK(lf_graph_builder_build(b, &g));
     lf_graph_builder_free(b);
-    lf_cost_model *cm = make_cm(g, 1 << 20, "lbdf");
+    lf_cost_model *cm = tf_model_default(g, 1 << 20, "lbdf");
     lf_bitset grp, *p;
     lf_split_result r;
     CHECK_OK(lf_bitset_init(&grp, g->n_ops));
@@ -294,7 +279,7 @@ static void test_genome_and_repair(void)
     for (int f = 0; f < RDAG_FAMILIES; f++)
         for (uint64_t seed = 0; seed < 6; seed++) {
             lf_graph *g = rdag_build(200 + seed, f, 30);
-            lf_cost_model *cm = g ? make_cm(g, seed % 2 ? RDAG_BETA_SMALL : RDAG_BETA_MEDIUM, "lbdf")
+            lf_cost_model *cm = g ? tf_model_default(g, seed % 2 ? RDAG_BETA_SMALL : RDAG_BETA_MEDIUM, "lbdf")
                                   : NULL;
             if (!cm) {
                 lf_graph_free(g);
@@ -328,7 +313,7 @@ static void test_genome_and_repair(void)
                 CHECK(lf_plan_quotient_acyclic(&fixed, g));
                 CHECK(groups_connected(&fixed, g));
                 CHECK(refines(&fixed, &raw));
-                CHECK((splits == 0) == plans_equal(&fixed, &raw));
+                CHECK((splits == 0) == tf_plans_equal(&fixed, &raw));
                 /* Full decode: a valid plan; its genome decodes to itself. */
                 lf_decoded sum;
                 CHECK_OK(lf_genome_decode(d, genome, &plan, again, &sum));
@@ -340,9 +325,9 @@ static void test_genome_and_repair(void)
                 CHECK_EQ_I64(sum.n_groups, pm.n_groups);
                 CHECK_EQ_I64(sum.mbu, pm.mbu);
                 CHECK_OK(lf_genome_groups(&m, g, again, &plan2));
-                CHECK(plans_equal(&plan, &plan2));
+                CHECK(tf_plans_equal(&plan, &plan2));
                 CHECK_OK(lf_genome_decode(d, again, &plan2, NULL, NULL));
-                CHECK(plans_equal(&plan, &plan2));
+                CHECK(tf_plans_equal(&plan, &plan2));
                 uint8_t *enc = malloc((size_t)m.n_edges + 1);
                 lf_genome_from_plan(&m, &plan, enc);
                 CHECK(memcmp(enc, again, (size_t)m.n_edges) == 0);
@@ -355,7 +340,7 @@ static void test_genome_and_repair(void)
             lf_plan_canonicalize(&gp);
             lf_genome_from_plan(&m, &gp, genome);
             CHECK_OK(lf_genome_decode(d, genome, &plan, NULL, NULL));
-            CHECK(plans_equal(&gp, &plan));
+            CHECK(tf_plans_equal(&gp, &plan));
             lf_plan_destroy(&gp);
             lf_plan_destroy(&raw);
             lf_plan_destroy(&fixed);
@@ -388,7 +373,7 @@ static void test_repair_residual(void)
     tg_unary(b, LF_OP_RELU, "out", "add");
     CHECK_OK(lf_graph_builder_build(b, &g));
     lf_graph_builder_free(b);
-    lf_cost_model *cm = make_cm(g, 1 << 20, "lbdf");
+    lf_cost_model *cm = tf_model_default(g, 1 << 20, "lbdf");
     lf_genome_map m;
     lf_decoder *d = NULL;
     CHECK_OK(lf_genome_map_init(&m, cm));
@@ -435,7 +420,7 @@ static lf_status run_checked(lf_cost_model *cm, const lf_search_config *cfg, lf_
     lf_plan canon;
     CHECK_OK(lf_plan_copy(&canon, &r->best));
     lf_plan_canonicalize(&canon);
-    CHECK(plans_equal(&canon, &r->best));
+    CHECK(tf_plans_equal(&canon, &r->best));
     lf_plan_destroy(&canon);
     if (strcmp(cfg->algorithm, "nsga2") != 0) {
         CHECK_EQ_I64(r->n_pareto, 0);
@@ -453,17 +438,17 @@ static lf_status run_checked(lf_cost_model *cm, const lf_search_config *cfg, lf_
             CHECK(r->pareto_metrics[i - 1].n_groups > r->pareto_metrics[i].n_groups);
         }
     }
-    CHECK(plans_equal(&r->pareto[0], &r->best));
+    CHECK(tf_plans_equal(&r->pareto[0], &r->best));
     return st;
 }
 
 static int results_identical(const lf_search_result *a, const lf_search_result *b)
 {
-    int same = plans_equal(&a->best, &b->best) && metrics_equal(&a->metrics, &b->metrics) &&
+    int same = tf_plans_equal(&a->best, &b->best) && metrics_equal(&a->metrics, &b->metrics) &&
                a->invalid_groups == b->invalid_groups && a->splits == b->splits &&
                a->rectified == b->rectified && a->n_pareto == b->n_pareto;
     for (int32_t i = 0; same && i < a->n_pareto; i++)
-        same = plans_equal(&a->pareto[i], &b->pareto[i]);
+        same = tf_plans_equal(&a->pareto[i], &b->pareto[i]);
     return same;
 }
 
@@ -476,7 +461,7 @@ static void test_search_properties(void)
                 int n = size == 0 ? RDAG_TINY : 40;
                 lf_graph *g = rdag_build(300 + seed, f, n);
                 int64_t beta = (seed + (uint64_t)f) % 2 ? RDAG_BETA_SMALL : RDAG_BETA_MEDIUM;
-                lf_cost_model *cm = g ? make_cm(g, beta, seed % 3 == 2 ? "brr" : "lbdf") : NULL;
+                lf_cost_model *cm = g ? tf_model_default(g, beta, seed % 3 == 2 ? "brr" : "lbdf") : NULL;
                 if (!cm) {
                     lf_graph_free(g);
                     continue;
@@ -526,7 +511,7 @@ static void test_search_properties(void)
 static void test_seeds_differ(void)
 {
     lf_graph *g = rdag_build(42, RDAG_MIXED, 60);
-    lf_cost_model *cm = g ? make_cm(g, RDAG_BETA_SMALL, "lbdf") : NULL;
+    lf_cost_model *cm = g ? tf_model_default(g, RDAG_BETA_SMALL, "lbdf") : NULL;
     for (int a = 0; cm && a < 3; a++) {
         lf_search_result r[4];
         int distinct = 0;
@@ -538,7 +523,7 @@ static void test_seeds_differ(void)
             cfg.seed = 1000 + (uint64_t)s;
             cfg.quiet = 1;
             run_checked(cm, &cfg, &r[s]);
-            distinct += s > 0 && !plans_equal(&r[s].best, &r[0].best);
+            distinct += s > 0 && !tf_plans_equal(&r[s].best, &r[0].best);
         }
         CHECK(distinct >= 1);
         for (int s = 0; s < 4; s++)
@@ -563,7 +548,7 @@ static void test_local_search_chain(void)
         prev = tg_conv(b, names[i], prev, 8, 3, 1, 1, 1, 0, LF_ACT_RELU);
     CHECK_OK(lf_graph_builder_build(b, &g));
     lf_graph_builder_free(b);
-    lf_cost_model *cm = make_cm(g, 2800, "lbdf");
+    lf_cost_model *cm = tf_model_default(g, 2800, "lbdf");
     CHECK_EQ_I64(brute_force(cm, 14), 2 * (512 + 512) + 6 * 576);
     for (int a = 0; a < 3; a++) {
         lf_search_config cfg;
@@ -604,7 +589,7 @@ static lf_status giving_up(const lf_splitter *s, lf_cost_model *cm, const lf_bit
 static void test_splitter_fallback(void)
 {
     lf_graph *g = rdag_build(7, RDAG_RESIDUAL, 30);
-    lf_cost_model *cm = g ? make_cm(g, RDAG_BETA_SMALL, "lbdf") : NULL;
+    lf_cost_model *cm = g ? tf_model_default(g, RDAG_BETA_SMALL, "lbdf") : NULL;
     lf_splitter quitter = {"quitter", giving_up, NULL, NULL};
     for (int a = 0; cm && a < 3; a++) {
         lf_search_config cfg;
@@ -628,7 +613,7 @@ static void test_splitter_fallback(void)
 static void test_config_errors(void)
 {
     lf_graph *g = rdag_build(1, RDAG_CHAIN, 8);
-    lf_cost_model *cm = g ? make_cm(g, RDAG_BETA_MEDIUM, "lbdf") : NULL;
+    lf_cost_model *cm = g ? tf_model_default(g, RDAG_BETA_MEDIUM, "lbdf") : NULL;
     if (!cm) {
         lf_graph_free(g);
         return;
@@ -679,7 +664,7 @@ static void test_resnet18(void)
     lf_graph *g = NULL;
     lf_model_options opt = {0, 1};
     CHECK_OK(lf_model_build("resnet18", &opt, &g));
-    lf_cost_model *cm = g ? make_cm(g, 256 * 1024, "lbdf") : NULL;
+    lf_cost_model *cm = g ? tf_model_default(g, 256 * 1024, "lbdf") : NULL;
     if (!cm) {
         lf_graph_free(g);
         return;
@@ -715,7 +700,7 @@ static void test_resnet18(void)
 static void test_trace(void)
 {
     lf_graph *g = rdag_build(77, RDAG_MIXED, 40);
-    lf_cost_model *cm = g ? make_cm(g, RDAG_BETA_SMALL, "lbdf") : NULL;
+    lf_cost_model *cm = g ? tf_model_default(g, RDAG_BETA_SMALL, "lbdf") : NULL;
     for (int a = 0; cm && a < 3; a++) {
         lf_search_config cfg;
         lf_search_config_default(&cfg);

@@ -24,25 +24,8 @@
 #include "splitter/proposer.h"
 #include "splitter/splitter.h"
 #include "splitter/tree.h"
+#include "fixtures.h"
 #include "testlib.h"
-
-static lf_cost_model *make_cm(const lf_graph *g, int64_t beta, const char *scheme)
-{
-    lf_hw hw;
-    lf_hw_default(&hw);
-    hw.buffer_bytes = beta;
-    lf_cost_model *cm = NULL;
-    CHECK_OK(lf_cost_model_create(&cm, g, &hw, scheme));
-    return cm;
-}
-
-static lf_graph *build(lf_graph_builder *b)
-{
-    lf_graph *g = NULL;
-    CHECK_OK(lf_graph_builder_build(b, &g));
-    lf_graph_builder_free(b);
-    return g;
-}
 
 static int32_t id(const lf_graph *g, const char *name)
 {
@@ -232,7 +215,7 @@ static lf_graph *chain(int n, int relus_after_first)
             prev = tg_unary(b, LF_OP_RELU, "r3", prev);
         }
     }
-    return build(b);
+    return tf_build(b);
 }
 
 static lf_graph *basic_block(void)
@@ -245,7 +228,7 @@ static lf_graph *basic_block(void)
     tg_conv(b, "c2", "c1", 8, 3, 1, 1, 1, 0, LF_ACT_NONE);
     tg_binary(b, LF_OP_ADD, "add", "stem", "c2");
     tg_unary(b, LF_OP_RELU, "relu", "add");
-    return build(b);
+    return tf_build(b);
 }
 
 static lf_graph *bottleneck(void)
@@ -259,7 +242,7 @@ static lf_graph *bottleneck(void)
     tg_conv(b, "c", "b", 16, 1, 1, 0, 1, 0, LF_ACT_NONE);
     tg_binary(b, LF_OP_ADD, "add", "stem", "c");
     tg_unary(b, LF_OP_RELU, "relu", "add");
-    return build(b);
+    return tf_build(b);
 }
 
 static lf_graph *inverted_residual(int se)
@@ -282,7 +265,7 @@ static lf_graph *inverted_residual(int se)
     }
     tg_conv(b, "proj", in, 8, 1, 1, 0, 1, 0, LF_ACT_NONE);
     tg_binary(b, LF_OP_ADD, "add", "stem", "proj");
-    return build(b);
+    return tf_build(b);
 }
 
 static lf_graph *inception(void)
@@ -299,7 +282,7 @@ static lf_graph *inception(void)
     const char *cat[3] = {"b1", "b2b", "b3c"};
     tg_concat(b, "cat", cat, 3);
     tg_conv(b, "post", "cat", 8, 3, 1, 1, 1, 0, LF_ACT_NONE);
-    return build(b);
+    return tf_build(b);
 }
 
 /* Cut sets derived by hand from the topological positions (paper Fig. 2(c)). */
@@ -427,7 +410,7 @@ static void test_chain_categories(void)
     CHECK_OK(lf_bitset_init(&grp, g->n_ops));
     all_ops(g, &grp);
     lf_group_cost c;
-    lf_cost_model *cm = make_cm(g, 5000, "lbdf");
+    lf_cost_model *cm = tf_model_default(g, 5000, "lbdf");
     CHECK_OK(lf_cost_eval(cm, &grp, &c));
     CHECK_EQ_I64(c.f_beta, 960 * 8 + 128);
     /* beta 5,000: runs of up to 4 convs fit. Category 1 at positions 2, 3
@@ -446,7 +429,7 @@ static void test_chain_categories(void)
     /* beta 3,000: at most 2 convs. No category 1 at the first level; the
      * category-2 cuts with 2 valid ops are positions 1 and 5 (equal F_D):
      * position 1 wins, and so on down the chain. */
-    cm = make_cm(g, 3000, "lbdf");
+    cm = tf_model_default(g, 3000, "lbdf");
     tree_parts(cm, lf_proposer_all(), 0, &grp, buf, sizeof buf, &rect);
     CHECK_STR(buf, "c1 c2|c3 c4|c5 c6|c7 c8");
     CHECK_EQ_I64(rect, 1);
@@ -499,7 +482,7 @@ static void test_chain_categories(void)
     g = chain(4, 1);
     CHECK_OK(lf_bitset_init(&grp, g->n_ops));
     all_ops(g, &grp);
-    cm = make_cm(g, 2100, "lbdf");
+    cm = tf_model_default(g, 2100, "lbdf");
     set_of(g, "c1 r1 r2 r3", &grp);
     CHECK_OK(lf_cost_eval(cm, &grp, &c));
     CHECK_EQ_I64(c.f_beta, 1472);
@@ -522,7 +505,7 @@ static void test_blocks(void)
     CHECK_OK(lf_bitset_init(&grp, g->n_ops));
     all_ops(g, &grp);
     lf_group_cost c;
-    lf_cost_model *cm = make_cm(g, 3200, "lbdf");
+    lf_cost_model *cm = tf_model_default(g, 3200, "lbdf");
     CHECK_OK(lf_cost_eval(cm, &grp, &c));
     CHECK_EQ_I64(c.f_beta, 3264);
     /* beta 3,200: category 1 at 0 and 3 tie at 9,920: position 0. */
@@ -530,7 +513,7 @@ static void test_blocks(void)
     CHECK_STR(buf, "stem|c1 c2 add relu");
     lf_cost_model_free(cm);
     /* beta 2,200: only position 1 is category 1. */
-    cm = make_cm(g, 2200, "lbdf");
+    cm = tf_model_default(g, 2200, "lbdf");
     tree_parts(cm, lf_proposer_all(), 0, &grp, buf, sizeof buf, NULL);
     CHECK_STR(buf, "stem c1|c2 add relu");
     /* The skip edge alone reaches it too (its cuts include position 1). */
@@ -555,10 +538,10 @@ static void test_blocks(void)
         g = gs[i];
         CHECK_OK(lf_bitset_init(&grp, g->n_ops));
         all_ops(g, &grp);
-        cm = make_cm(g, 1 << 20, "lbdf");
+        cm = tf_model_default(g, 1 << 20, "lbdf");
         CHECK_OK(lf_cost_eval(cm, &grp, &c));
         lf_cost_model_free(cm);
-        cm = make_cm(g, c.f_beta * 3 / 4, "lbdf");
+        cm = tf_model_default(g, c.f_beta * 3 / 4, "lbdf");
         for (int pi = 0; pi < 3; pi++) {
             const lf_proposer *p = pi == 0 ? lf_proposer_all()
                                    : pi == 1 ? lf_proposer_attrib()
@@ -613,7 +596,7 @@ static void test_proposers(void)
     lf_bitset grp;
     CHECK_OK(lf_bitset_init(&grp, g->n_ops));
     all_ops(g, &grp);
-    lf_cost_model *cm = make_cm(g, 2048, "lbdf");
+    lf_cost_model *cm = tf_model_default(g, 2048, "lbdf");
     int32_t ne = lf_group_edge_count(g, &grp);
     CHECK_EQ_I64(ne, 12);
     lf_edge_score *e = malloc((size_t)ne * sizeof *e), *e2 = malloc((size_t)ne * sizeof *e2);
@@ -705,7 +688,7 @@ static void test_random_dags(void)
                     CHECK(0);
                     continue;
                 }
-                lf_cost_model *cm = make_cm(g, bi ? RDAG_BETA_MEDIUM : RDAG_BETA_SMALL, "lbdf");
+                lf_cost_model *cm = tf_model_default(g, bi ? RDAG_BETA_MEDIUM : RDAG_BETA_SMALL, "lbdf");
                 lf_bitset grp[8];
                 for (int i = 0; i < 8; i++)
                     CHECK_OK(lf_bitset_init(&grp[i], g->n_ops));
@@ -764,7 +747,7 @@ static void test_random_dags(void)
 static void test_call_order(void)
 {
     lf_graph *g = rdag_build(31, RDAG_MIXED, 40);
-    lf_cost_model *cm = g ? make_cm(g, RDAG_BETA_SMALL, "lbdf") : NULL;
+    lf_cost_model *cm = g ? tf_model_default(g, RDAG_BETA_SMALL, "lbdf") : NULL;
     if (!cm) {
         CHECK(0);
         lf_graph_free(g);
@@ -831,7 +814,7 @@ static void test_in_search(void)
     static const char *const algos[] = {"random", "local", "nsga2"};
     for (int f = 0; f < RDAG_FAMILIES; f += 2) {
         lf_graph *g = rdag_build(400 + (uint64_t)f, f, 40);
-        lf_cost_model *cm = g ? make_cm(g, RDAG_BETA_SMALL, "lbdf") : NULL;
+        lf_cost_model *cm = g ? tf_model_default(g, RDAG_BETA_SMALL, "lbdf") : NULL;
         if (!cm) {
             CHECK(0);
             lf_graph_free(g);

@@ -264,11 +264,27 @@ static void test_hashmap(void)
     CHECK(lf_hashmap_get(&m, 0, &v) && v == val(77));
     CHECK(lf_hashmap_get(&m, 5 * 0x9e3779b97f4a7c15ull, &v) && v == NULL);
 
-    /* Iteration sees each entry once. */
-    size_t seen = 0;
-    for (size_t i = 0; i < m.cap; i++)
-        seen += m.used[i] != 0;
+    /* Iteration sees each entry once, with its value; clear empties the
+     * map and keeps its capacity. */
+    size_t seen = 0, it = 0, cap_before = m.cap;
+    uint64_t key;
+    wrong = 0;
+    while (lf_hashmap_next(&m, &it, &key, &v)) {
+        void *again = NULL;
+        wrong += !lf_hashmap_get(&m, key, &again) || again != v;
+        seen++;
+    }
     CHECK_EQ_I64(seen, N);
+    CHECK_EQ_I64(wrong, 0);
+    CHECK_EQ_I64(lf_hashmap_next(&m, &it, NULL, NULL), 0);
+    lf_hashmap_clear(&m);
+    it = 0;
+    CHECK_EQ_I64(m.count, 0);
+    CHECK_EQ_I64(m.cap, cap_before);
+    CHECK_EQ_I64(lf_hashmap_next(&m, &it, NULL, NULL), 0);
+    CHECK_EQ_I64(lf_hashmap_get(&m, 0, NULL), 0);
+    CHECK_OK(lf_hashmap_put(&m, 3, val(3)));
+    CHECK(lf_hashmap_get(&m, 3, &v) && v == val(3));
 
     lf_hashmap_destroy(&m);
     lf_hashmap_destroy(&m); /* idempotent */

@@ -182,9 +182,9 @@ out:
     free(ranked);
     lf_xgraph_destroy(&xg);
     lf_explainer_free(owned);
-    lf_pgx_free(&pg);
-    lf_rgx_free(&rg);
-    lf_gnn_free(&m);
+    lf_pgx_destroy(&pg);
+    lf_rgx_destroy(&rg);
+    lf_gnn_destroy(&m);
     lf_bitset_destroy(&grp);
     lf_cli_session_close(&s);
     return st == LF_OK ? LF_EXIT_OK : lf_cli_fail(st);

@@ -18,7 +18,7 @@ int lf_cmd_models(int argc, char **argv)
     if (rc)
         return rc == 1 ? LF_EXIT_OK : rc;
     int64_t input = 0;
-    if ((rc = lf_cli_int(&cmd, "input-size", 0, 1, 4096, &input)))
+    if ((rc = lf_cli_int(&cmd, "input-size", 0, 1, LF_MODEL_MAX_INPUT, &input)))
         return rc;
     int32_t n;
     const lf_model_entry *m = lf_models(&n);

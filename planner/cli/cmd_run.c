@@ -113,8 +113,8 @@ int lf_cmd_run(int argc, char **argv)
     if (rc)
         return rc == 1 ? LF_EXIT_OK : rc;
     int64_t input = 0, batch = 1, seed = 1, threads = 0;
-    if ((rc = lf_cli_int(&cmd, "input-size", 0, 1, 4096, &input)) ||
-        (rc = lf_cli_int(&cmd, "batch", 1, 1, 65536, &batch)) ||
+    if ((rc = lf_cli_int(&cmd, "input-size", 0, 1, LF_MODEL_MAX_INPUT, &input)) ||
+        (rc = lf_cli_int(&cmd, "batch", 1, 1, LF_MODEL_MAX_BATCH, &batch)) ||
         (rc = lf_cli_int(&cmd, "seed", 1, 0, INT64_MAX, &seed)) ||
         (rc = lf_cli_int(&cmd, "threads", 0, 0, 1024, &threads)))
         return rc;

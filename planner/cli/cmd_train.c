@@ -59,7 +59,7 @@ int lf_cmd_train(int argc, char **argv)
         return rc;
     int64_t epochs, batch, seed, threads;
     if ((rc = lf_cli_int(&cmd, "epochs", 50, 0, 100000, &epochs)) ||
-        (rc = lf_cli_int(&cmd, "batch", 32, 1, 65536, &batch)) ||
+        (rc = lf_cli_int(&cmd, "batch", 32, 1, LF_TRAIN_MAX_BATCH, &batch)) ||
         (rc = lf_cli_int(&cmd, "seed", 1, 0, INT64_MAX, &seed)) ||
         (rc = lf_cli_int(&cmd, "threads", 0, 0, 1024, &threads)))
         return rc;
@@ -128,14 +128,14 @@ int lf_cmd_train(int argc, char **argv)
     lf_dataset_samples_free(tr, ntr);
     lf_dataset_samples_free(va, nva);
     lf_dataset_samples_free(te, nte);
-    lf_gnn_free(&m);
+    lf_gnn_destroy(&m);
     lf_dataset_destroy(&ds);
     return LF_EXIT_OK;
 fail:
     lf_dataset_samples_free(tr, ntr);
     lf_dataset_samples_free(va, nva);
     lf_dataset_samples_free(te, nte);
-    lf_gnn_free(&m);
+    lf_gnn_destroy(&m);
     lf_dataset_destroy(&ds);
     return lf_cli_fail(st);
 }

@@ -149,9 +149,9 @@ int lf_cmd_train_explainer(int argc, char **argv)
     printf("wrote     %s\n", output);
 out:
     lf_dataset_samples_free(tr, ntr);
-    lf_pgx_free(&pg);
-    lf_rgx_free(&rg);
-    lf_gnn_free(&m);
+    lf_pgx_destroy(&pg);
+    lf_rgx_destroy(&rg);
+    lf_gnn_destroy(&m);
     if (have_ds)
         lf_dataset_destroy(&ds);
     return st == LF_OK ? LF_EXIT_OK : lf_cli_fail(st);

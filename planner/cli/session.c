@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/registry.h"
 #include "planner/cli/cli.h"
 #include "planner/registry.h"
 
@@ -12,8 +13,8 @@ int lf_cli_model_source(const lf_cli_command *cmd, lf_model_source *src)
     memset(src, 0, sizeof *src);
     int64_t input = 0, batch = 1;
     int rc;
-    if ((rc = lf_cli_int(cmd, "input-size", 0, 1, 4096, &input)) ||
-        (rc = lf_cli_int(cmd, "batch", 1, 1, 65536, &batch)))
+    if ((rc = lf_cli_int(cmd, "input-size", 0, 1, LF_MODEL_MAX_INPUT, &input)) ||
+        (rc = lf_cli_int(cmd, "batch", 1, 1, LF_MODEL_MAX_BATCH, &batch)))
         return rc;
     src->model = lf_cli_get(cmd, "model");
     src->input_size = (int32_t)input;

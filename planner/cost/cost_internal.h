@@ -51,6 +51,7 @@ typedef struct lf__group {
     lf__rat *sigma;       /* per local tensor row scale relative to the sinks */
     int64_t href;         /* reference height of the sinks of the current snapshot */
     int64_t main_href;    /* reference height of the group's own sinks (BRR tiles) */
+    void *scratch;        /* the thread's scratch the arrays belong to; NULL: own heap arrays */
 } lf__group;
 
 lf_status lf__group_init(lf__group *G, const struct lf_cost_model *cm, const int32_t *members,
@@ -84,7 +85,8 @@ typedef struct lf__scheme {
 } lf__scheme;
 
 /* Appends (need, f_d) to a step list kept Pareto-sorted (need ascending,
- * f_d strictly descending); drops what the new step dominates. */
+ * f_d strictly descending); drops what the new step dominates (steps.c,
+ * below the schemes and the model). */
 lf_status lf__step_push(lf_cost_step *steps, int32_t cap, int32_t *n, int64_t need, int64_t f_d);
 
 extern const lf__scheme lf__scheme_lbdf;

@@ -15,12 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "planner/cost/cost_internal.h"
 #include "planner/util/hashmap.h"
+#include "planner/util/mutex.h"
 
 #define LF_MEMO_SHARDS 64
 
@@ -40,9 +37,7 @@ typedef struct lf__memo_shard {
     lf_hashmap map;
     int64_t hits, misses, entries; /* under the shard's lock: no shared counter to contend on */
     int64_t bytes, evictions;      /* bytes charged now; entries dropped by emptying */
-#ifdef _OPENMP
-    omp_lock_t lock;
-#endif
+    lf_mutex lock;
 } lf__memo_shard;
 
 struct lf__memo {
@@ -50,23 +45,8 @@ struct lf__memo {
     int64_t limit; /* bytes over all shards; 0: unbounded (set before concurrent use) */
 };
 
-static void lf__lock(lf__memo_shard *s)
-{
-#ifdef _OPENMP
-    omp_set_lock(&s->lock);
-#else
-    (void)s;
-#endif
-}
-
-static void lf__unlock(lf__memo_shard *s)
-{
-#ifdef _OPENMP
-    omp_unset_lock(&s->lock);
-#else
-    (void)s;
-#endif
-}
+static void lf__lock(lf__memo_shard *s) { lf_mutex_lock(&s->lock); }
+static void lf__unlock(lf__memo_shard *s) { lf_mutex_unlock(&s->lock); }
 
 lf_status lf__memo_create(lf__memo **out)
 {
@@ -75,15 +55,19 @@ lf_status lf__memo_create(lf__memo **out)
         return lf_set_error(LF_ENOMEM, "out of memory for the cost memo");
     m->limit = LF_COST_MEMO_DEFAULT_LIMIT;
     for (int i = 0; i < LF_MEMO_SHARDS; i++) {
-        if (lf_hashmap_init(&m->shards[i].map, 64) != LF_OK) {
-            for (int j = 0; j < i; j++)
+        lf_status st = lf_hashmap_init(&m->shards[i].map, 64);
+        if (st != LF_OK)
+            st = lf_set_error(LF_ENOMEM, "out of memory for the cost memo");
+        else if ((st = lf_mutex_init(&m->shards[i].lock, "the cost memo")) != LF_OK)
+            lf_hashmap_destroy(&m->shards[i].map);
+        if (st != LF_OK) {
+            for (int j = 0; j < i; j++) {
                 lf_hashmap_destroy(&m->shards[j].map);
+                lf_mutex_destroy(&m->shards[j].lock);
+            }
             free(m);
-            return lf_set_error(LF_ENOMEM, "out of memory for the cost memo");
+            return st;
         }
-#ifdef _OPENMP
-        omp_init_lock(&m->shards[i].lock);
-#endif
     }
     *out = m;
     return LF_OK;
@@ -92,19 +76,17 @@ lf_status lf__memo_create(lf__memo **out)
 /* Frees every entry of a shard and leaves its map empty (same capacity). */
 static void lf__shard_empty(lf__memo_shard *s)
 {
-    lf_hashmap *map = &s->map;
-    for (size_t k = 0; k < map->cap; k++) {
-        if (!map->used[k])
-            continue;
-        lf__memo_entry *e = map->values[k];
+    size_t it = 0;
+    void *head;
+    while (lf_hashmap_next(&s->map, &it, NULL, &head)) {
+        lf__memo_entry *e = head;
         while (e) {
             lf__memo_entry *next = e->next;
             free(e);
             e = next;
         }
-        map->used[k] = 0;
     }
-    map->count = 0;
+    lf_hashmap_clear(&s->map);
     s->evictions += s->entries;
     s->entries = 0;
     s->bytes = 0;
@@ -117,9 +99,7 @@ void lf__memo_free(lf__memo *m)
     for (int i = 0; i < LF_MEMO_SHARDS; i++) {
         lf__shard_empty(&m->shards[i]);
         lf_hashmap_destroy(&m->shards[i].map);
-#ifdef _OPENMP
-        omp_destroy_lock(&m->shards[i].lock);
-#endif
+        lf_mutex_destroy(&m->shards[i].lock);
     }
     free(m);
 }

@@ -168,33 +168,6 @@ lf_status lf_cost_eval(lf_cost_model *cm, const lf_bitset *group, lf_group_cost 
     return st;
 }
 
-lf_status lf__step_push(lf_cost_step *steps, int32_t cap, int32_t *n, int64_t need, int64_t f_d)
-{
-    /* Steps arrive in any order: insert by need, then keep the staircase. */
-    int32_t at = *n;
-    while (at > 0 && steps[at - 1].need > need)
-        at--;
-    if (at > 0 && steps[at - 1].f_d <= f_d)
-        return LF_OK; /* no cheaper than a step that needs no more */
-    while (at > 0 && steps[at - 1].need == need) { /* same need, dearer: replaced */
-        memmove(steps + at - 1, steps + at, (size_t)(*n - at) * sizeof *steps);
-        (*n)--;
-        at--;
-    }
-    if (*n == cap)
-        return lf_set_error(LF_ERANGE, "a group's cost has more than %d buffer steps", (int)cap);
-    memmove(steps + at + 1, steps + at, (size_t)(*n - at) * sizeof *steps);
-    steps[at] = (lf_cost_step){need, f_d};
-    (*n)++;
-    /* Later steps that are no cheaper are dominated now. */
-    int32_t w = at + 1;
-    for (int32_t r = at + 1; r < *n; r++)
-        if (steps[r].f_d < f_d)
-            steps[w++] = steps[r];
-    *n = w;
-    return LF_OK;
-}
-
 /* Steps of a member list under a scheme. */
 static lf_status lf__steps(const lf_cost_model *cm, const lf__scheme *scheme, const int32_t *members,
                            int32_t n, int64_t below, lf_cost_step *steps, int32_t cap, int32_t *n_out)

@@ -315,6 +315,16 @@ static void lf__expand(lf__exact *x, int32_t s, int32_t *stack)
 
 /* ---- set-up and the run ---------------------------------------------------- */
 
+/* The limits are the DP's to interpret, so their defaults live with it (the
+ * planner, curve.c and the CLI all start from them). */
+void lf_exact_config_default(lf_exact_config *c)
+{
+    c->max_states = LF_EXACT_DEFAULT_STATES;
+    c->max_candidates = LF_EXACT_DEFAULT_CANDIDATES;
+    c->time_limit_s = LF_EXACT_DEFAULT_TIME_S;
+    c->memory_limit = LF_EXACT_DEFAULT_MEMORY;
+}
+
 lf_status lf__dp_setup(lf__exact *x, lf_cost_model *cm, const lf_bitset *universe,
                            const lf_exact_config *cfg)
 {

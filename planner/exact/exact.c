@@ -8,14 +8,6 @@
 
 #include "planner/exact/downsets.h"
 
-void lf_exact_config_default(lf_exact_config *c)
-{
-    c->max_states = LF_EXACT_DEFAULT_STATES;
-    c->max_candidates = LF_EXACT_DEFAULT_CANDIDATES;
-    c->time_limit_s = LF_EXACT_DEFAULT_TIME_S;
-    c->memory_limit = LF_EXACT_DEFAULT_MEMORY;
-}
-
 /* Negative when the set of op ids a precedes b in the order of DESIGN §4's
  * last tie-break: of two sorted lists of equal length, the lexicographically
  * smaller is the one holding the smallest id of their symmetric difference. */

@@ -98,6 +98,7 @@ lf_status lf__conv2d(const float *x, lf__dims xd, const float *w, const float *b
     int64_t K = Cg * kh * kw;
     if (Cg == 1 && Mg == 1) {
         int t = lf__threads_for(N * M * P * kh * kw, nt);
+        (void)t; /* read only by the OpenMP pragma */
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(t) schedule(static)
 #endif

@@ -35,6 +35,7 @@ lf_status lf__conv_transpose2d(const float *x, lf__dims xd, const float *w, cons
         for (int64_t g = 0; g < G; g++) {
             lf__sgemm(R, P, Cg, wt + g * R * Cg, Cg, x + (n * C + g * Cg) * P, P, col, P, 0, nt);
             int t = lf__threads_for(R * P, nt);
+            (void)t; /* read only by the OpenMP pragma */
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(t) schedule(static)
 #endif

@@ -31,6 +31,7 @@ lf_status lf__layernorm(const float *x, lf__dims xd, unsigned mask, float eps, c
     if (st)
         return st;
     int t = lf__threads_for(no * ni * 4, nt);
+    (void)t; /* read only by the OpenMP pragma */
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(t) schedule(static)
 #endif

@@ -120,6 +120,7 @@ lf_status lf__resize_run(const float *x, lf__dims xd, float *y, lf__dims yd, con
         int64_t rows = yd.d[0] * yd.d[1] * yd.d[2], W = yd.d[3];
         int64_t taps = (int64_t)t[0].n * t[1].n * t[2].n * t[3].n;
         int thr = lf__threads_for(rows * W * taps, nt);
+        (void)thr; /* read only by the OpenMP pragma */
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(thr) schedule(static)
 #endif

@@ -26,6 +26,10 @@
 #include "planner/util/hashmap.h"
 
 #define LF__OX_MAX_RANK 8
+/* Largest kernel, stride, dilation, pad and resize scale the importer takes:
+ * far beyond any real model, small enough that shape arithmetic on them
+ * cannot overflow. */
+#define LF__OX_MAX_WINDOW 65536
 
 /* ONNX TensorProto.DataType values used here. */
 enum {

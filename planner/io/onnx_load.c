@@ -7,43 +7,6 @@
 #include "planner/io/onnx_ops.h"
 #include "planner/io/onnx_proto.h"
 
-static void *lf__alloc(void *data, size_t size)
-{
-    lf__ox_alloc *a = data;
-    if ((int64_t)size > a->cap - a->used)
-        return NULL;
-    void *p = malloc(size ? size : 1);
-    if (p)
-        a->used += (int64_t)size;
-    return p;
-}
-
-static void lf__free(void *data, void *p)
-{
-    (void)data;
-    free(p);
-}
-
-void lf__ox_alloc_init(lf__ox_alloc *a, int64_t cap)
-{
-    a->base.alloc = lf__alloc;
-    a->base.free = lf__free;
-    a->base.allocator_data = a;
-    a->used = 0;
-    a->cap = cap;
-}
-
-void lf__ox_dirname(const char *path, char *out, size_t len)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(out, len, ".");
-    else if (slash == path)
-        snprintf(out, len, "/");
-    else
-        snprintf(out, len, "%.*s", (int)(slash - path), path);
-}
-
 static int lf__default_domain(const char *d) { return !d || !*d || strcmp(d, "ai.onnx") == 0; }
 
 /* A graph input's declared type and shape; free dims stay -1 with their name. */

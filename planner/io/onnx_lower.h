@@ -47,4 +47,8 @@ lf_status lf__operand_new_const(lf__lower *L, const char *base, lf_shape shape, 
 /* onnx_lower_ops.c: fills o for node i. */
 lf_status lf__lower_node(lf__lower *L, int32_t i, lf__lowered *o);
 
+/* A name for a new IR op or constant: want, or want with a numeric suffix
+ * when an ONNX value or an earlier op already has it (onnx_operand.c). */
+const char *lf__lower_unique(lf__lower *L, const char *want);
+
 #endif

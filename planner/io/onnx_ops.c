@@ -142,7 +142,7 @@ lf_status lf__ox_resize_params(lf__ox_graph *g, int32_t i, double *scales, int64
             s = sc->f ? sc->f[k] : (double)sc->i[k];
         else
             return lf__ox_fail(g, i, LF_EUNSUPPORTED, "scales or sizes must be constant with one entry per axis");
-        if (!(s > 0) || s > 65536)
+        if (!(s > 0) || s > LF__OX_MAX_WINDOW)
             return lf__ox_fail(g, i, LF_ERANGE, "scale %g out of range", s);
         scales[k] = s;
         sizes[k] = (int64_t)floor((double)x->dims[k] * s);

@@ -1,5 +1,6 @@
-/* The protobuf-c side of the ONNX importer: only onnx_load.c and
- * onnx_tensor.c include this (generated code lives in the build folder). */
+/* The protobuf-c side of the ONNX importer, for its files that unpack or
+ * read protobufs (generated code lives in the build folder); the helpers
+ * are in onnx_proto.c, the tensor reader in onnx_tensor.c. */
 #ifndef LF_ONNX_PROTO_H
 #define LF_ONNX_PROTO_H
 

@@ -3,7 +3,7 @@
  * graph inputs as plain ellipses outside every cluster. */
 #include <inttypes.h>
 
-#include "planner/io/plan_export.h"
+#include "planner/io/plan_view_internal.h"
 #include "planner/optable.h"
 
 /* Text inside a DOT double-quoted string. A backslash starts an escape there

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "planner/io/json.h"
-#include "planner/io/plan_export.h"
+#include "planner/io/plan_view_internal.h"
 #include "planner/optable.h"
 
 #define LF__PLAN_FORMAT "fusionplan-plan"

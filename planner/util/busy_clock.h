@@ -5,13 +5,13 @@
 #ifndef LF_BUSY_CLOCK_H
 #define LF_BUSY_CLOCK_H
 
-#include <pthread.h>
 #include <stdint.h>
 
 #include "planner/status.h"
+#include "planner/util/mutex.h"
 
 typedef struct lf_busy_clock {
-    pthread_mutex_t lock;
+    lf_mutex lock;
     int32_t active;     /* threads inside the region now */
     double since;       /* when `active` last went from 0 to 1 */
     double total;       /* seconds with active > 0, closed intervals only */

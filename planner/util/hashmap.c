@@ -182,6 +182,29 @@ int lf_hashmap_get(const lf_hashmap *m, uint64_t key, void **value)
     return 1;
 }
 
+int lf_hashmap_next(const lf_hashmap *m, size_t *it, uint64_t *key, void **value)
+{
+    for (size_t i = *it; i < m->cap; i++) {
+        if (!m->used[i])
+            continue;
+        if (key)
+            *key = m->keys[i];
+        if (value)
+            *value = m->values[i];
+        *it = i + 1;
+        return 1;
+    }
+    *it = m->cap;
+    return 0;
+}
+
+void lf_hashmap_clear(lf_hashmap *m)
+{
+    if (m->cap)
+        memset(m->used, 0, m->cap);
+    m->count = 0;
+}
+
 /* ---- string keys ---- */
 
 /* A NULL key marks an empty slot, so no separate flags are needed. */

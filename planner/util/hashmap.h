@@ -2,7 +2,7 @@
  * string-keyed wrapper. Keys are hashed by the caller where they are richer
  * than 64 bits (bitsets), and collisions of those hashes are resolved by the
  * caller comparing the stored value. Not thread-safe; the cost memo shards
- * several maps behind locks. */
+ * several maps behind locks (planner/util/mutex.h). */
 #ifndef LF_HASHMAP_H
 #define LF_HASHMAP_H
 
@@ -28,7 +28,16 @@ lf_status lf_hashmap_put(lf_hashmap *m, uint64_t key, void *value);
 /* Returns 1 and sets *value when found, 0 otherwise. */
 int lf_hashmap_get(const lf_hashmap *m, uint64_t key, void **value);
 
-/* Iteration over occupied slots: for (size_t i = 0; i < m->cap; i++) if (m->used[i]) ... */
+/* Iteration over the entries, in slot order (the same order on every run for
+ * the same insertions):
+ *     size_t it = 0; uint64_t key; void *value;
+ *     while (lf_hashmap_next(m, &it, &key, &value)) ...
+ * key or value may be NULL. The map must not change during the walk. */
+int lf_hashmap_next(const lf_hashmap *m, size_t *it, uint64_t *key, void **value);
+
+/* Removes every entry and keeps the capacity (values are not freed: walk the
+ * map first when it owns them). */
+void lf_hashmap_clear(lf_hashmap *m);
 
 /* 64-bit hash of a NUL-terminated string (stable across runs and platforms). */
 uint64_t lf_hash_string(const char *s);

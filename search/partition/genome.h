@@ -80,7 +80,8 @@ typedef struct lf_decoded {
  * decoder must not be shared between threads (make one per thread). The cost
  * model, map and splitter are shared read-only. `splitter` NULL means the
  * random split; `seed` is the search seed the splitter streams derive from.
- * Its fields (end of this header) are internal to genome.c and repair.c. */
+ * Its fields (end of this header) are internal to genome.c, decoder.c and
+ * repair.c. */
 typedef struct lf_decoder lf_decoder;
 
 lf_status lf_decoder_create(lf_decoder **d, lf_cost_model *cm, const lf_genome_map *m,
@@ -106,7 +107,7 @@ void lf_decoder_stats(const lf_decoder *d, lf_decode_stats *st);
  * by several decoders (the union of their intervals: wall time). NULL: none. */
 void lf_decoder_set_busy_clock(lf_decoder *d, lf_busy_clock *clock);
 
-/* ---- internal: shared between genome.c and repair.c -------------------- */
+/* ---- internal: shared by genome.c, decoder.c and repair.c ------------- */
 
 struct lf_decoder {
     lf_cost_model *cm;

@@ -1,14 +1,16 @@
-/* Internals shared by the partition searches (driver.c, random_search.c,
- * local_search.c, nsga2.c): candidates, the parallel batch evaluator and the
- * best-plan bookkeeping. Not part of the public API. */
+/* Internals shared by the partition searches: candidates (candidates.c), the
+ * parallel batch evaluator with the best-plan and Pareto bookkeeping
+ * (batch.c), and the algorithms (random_search.c, local_search.c, nsga2.c),
+ * which driver.c dispatches to through its table. Not part of the public
+ * API. */
 #ifndef LF_SEARCH_INTERNAL_H
 #define LF_SEARCH_INTERNAL_H
 
 #include <stdint.h>
 
 #include "planner/util/busy_clock.h"
-#include "planner/util/pool.h"
 #include "planner/util/progress.h"
+#include "planner/util/pool.h"
 #include "planner/util/rng.h"
 #include "search/partition/genome.h"
 #include "search/partition/search.h"
@@ -38,7 +40,7 @@ typedef struct lf__scratch {
 
 typedef struct lf__search lf__search;
 
-/* A worker's private state for one plan of a batch (driver.c). */
+/* A worker's private state for one plan of a batch (batch.c). */
 typedef struct lf__work {
     uint8_t *genome;       /* the claimed proposal */
     int64_t index;         /* its plan number */

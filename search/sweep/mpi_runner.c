@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "planner/util/mutex.h"
 #include "search/sweep/sweep_internal.h"
 
 enum { LF__TAG_HDR = 1, LF__TAG_LINE = 2, LF__TAG_WORK = 3 };
@@ -35,7 +36,7 @@ int lf_sweep_mpi_built(void)
 /* State shared by rank 0's dispatcher and its computing thread. */
 typedef struct lf__master {
     const lf_sweep_grid *g;
-    pthread_mutex_t mu;
+    lf_mutex mu;
     int64_t *order, n_order, next;  /* cells to do, largest first; next to hand out */
     char **lines;                   /* per cell, once in */
     int64_t *arrived, n_arrived;    /* cells in, in arrival order (for progress) */
@@ -62,9 +63,9 @@ static int lf__by_cost(const void *a, const void *b)
 /* Next cell to hand out, or -1. */
 static int64_t lf__take(lf__master *m)
 {
-    pthread_mutex_lock(&m->mu);
+    lf_mutex_lock(&m->mu);
     int64_t c = !m->stop && m->next < m->n_order ? m->order[m->next++] : -1;
-    pthread_mutex_unlock(&m->mu);
+    lf_mutex_unlock(&m->mu);
     return c;
 }
 
@@ -80,11 +81,11 @@ static void lf__fatal(lf__master *m, lf_status st, const char *msg)
 /* Stores a line that came in (takes ownership). */
 static void lf__store(lf__master *m, int64_t cell, char *line, int failed)
 {
-    pthread_mutex_lock(&m->mu);
+    lf_mutex_lock(&m->mu);
     m->n_failed += failed != 0;
     m->lines[cell] = line;
     m->arrived[m->n_arrived++] = cell;
-    pthread_mutex_unlock(&m->mu);
+    lf_mutex_unlock(&m->mu);
 }
 
 static void *lf__local(void *arg)
@@ -98,11 +99,11 @@ static void *lf__local(void *arg)
         if ((st = lf_sweep_run_cell(r, c, &line, &failed)) == LF_OK)
             lf__store(m, c, line, failed);
     }
-    pthread_mutex_lock(&m->mu);
+    lf_mutex_lock(&m->mu);
     if (st != LF_OK)
         lf__fatal(m, st, lf_last_error());
     m->local_done = 1;
-    pthread_mutex_unlock(&m->mu);
+    lf_mutex_unlock(&m->mu);
     lf_sweep_runner_free(r);
     return NULL;
 }
@@ -112,13 +113,13 @@ static void lf__flush(lf__master *m, const lf_sweep_options *o, int fd, const ui
                       int64_t *write_pos, int64_t *reported, int64_t todo)
 {
     int64_t n = lf_sweep_n_cells(m->g);
-    pthread_mutex_lock(&m->mu);
+    lf_mutex_lock(&m->mu);
     while (*reported < m->n_arrived) {
         int64_t c = m->arrived[(*reported)++];
         const char *line = m->lines[c];
-        pthread_mutex_unlock(&m->mu);
+        lf_mutex_unlock(&m->mu);
         lf__sweep_report_progress(o, m->g, c, line, *reported, todo);
-        pthread_mutex_lock(&m->mu);
+        lf_mutex_lock(&m->mu);
     }
     while (*write_pos < n && (done[*write_pos] || m->lines[*write_pos])) {
         char *line = m->lines[*write_pos];
@@ -131,7 +132,7 @@ static void lf__flush(lf__master *m, const lf_sweep_options *o, int fd, const ui
         m->lines[*write_pos] = NULL;
         (*write_pos)++;
     }
-    pthread_mutex_unlock(&m->mu);
+    lf_mutex_unlock(&m->mu);
 }
 
 static void lf__send_cell(int64_t cell, int dest)
@@ -145,7 +146,9 @@ static lf_status lf__master_run(const lf_sweep_grid *g, const lf_sweep_options *
     lf__master m;
     memset(&m, 0, sizeof m);
     m.g = g;
-    pthread_mutex_init(&m.mu, NULL);
+    /* A default mutex cannot fail to initialise on the platforms MPI runs
+     * on, and failing here would leave the other ranks waiting. */
+    (void)lf_mutex_init(&m.mu, "the MPI sweep's dispatcher");
     uint8_t *done = calloc((size_t)(n ? n : 1), 1);
     m.order = malloc((size_t)(n ? n : 1) * sizeof *m.order);
     m.lines = calloc((size_t)(n ? n : 1), sizeof *m.lines);
@@ -189,7 +192,7 @@ static lf_status lf__master_run(const lf_sweep_grid *g, const lf_sweep_options *
                 char *line = malloc((size_t)hdr[1] + 1);
                 MPI_Recv(line ? line : (char[1]){0}, line ? (int)hdr[1] : 0, MPI_CHAR, ms.MPI_SOURCE,
                          LF__TAG_LINE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                pthread_mutex_lock(&m.mu);
+                lf_mutex_lock(&m.mu);
                 if (!line)
                     lf__fatal(&m, LF_ENOMEM, "out of memory receiving a sweep line");
                 else if (hdr[2] != 0) {
@@ -198,7 +201,7 @@ static lf_status lf__master_run(const lf_sweep_grid *g, const lf_sweep_options *
                     free(line);
                     line = NULL;
                 }
-                pthread_mutex_unlock(&m.mu);
+                lf_mutex_unlock(&m.mu);
                 if (line) {
                     line[hdr[1]] = '\0';
                     lf__store(&m, hdr[0], line, (int)hdr[3]);
@@ -210,9 +213,9 @@ static lf_status lf__master_run(const lf_sweep_grid *g, const lf_sweep_options *
             continue;
         }
         lf__flush(&m, o, fd, done, &write_pos, &reported, m.n_order);
-        pthread_mutex_lock(&m.mu);
+        lf_mutex_lock(&m.mu);
         int local_done = m.local_done;
-        pthread_mutex_unlock(&m.mu);
+        lf_mutex_unlock(&m.mu);
         if (active == 0 && local_done)
             break;
         nanosleep(&(struct timespec){0, 1000000}, NULL);
@@ -229,7 +232,7 @@ static lf_status lf__master_run(const lf_sweep_grid *g, const lf_sweep_options *
     st = m.st;
     if (st != LF_OK)
         lf_set_error(st, "%s", m.error);
-    pthread_mutex_destroy(&m.mu);
+    lf_mutex_destroy(&m.mu);
     free(done);
     free(m.order);
     free(m.lines);

@@ -1,4 +1,4 @@
-#include "planner/status.h"
+#include "hwdesc/status.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -6,21 +6,18 @@
 static _Thread_local char lf__message[LF_MESSAGE_MAX];
 static _Thread_local lf_status lf__last_status;
 
+/* LF_STATUS_MIN is the table's lowest code. */
+#define LF__STATUS_IN_RANGE(name, value, text) _Static_assert(value >= LF_STATUS_MIN, #name " below LF_STATUS_MIN");
+LF_STATUS_TABLE(LF__STATUS_IN_RANGE)
+#define LF__STATUS_IS_MIN(name, value, text) || value == LF_STATUS_MIN
+_Static_assert(0 LF_STATUS_TABLE(LF__STATUS_IS_MIN), "LF_STATUS_MIN is not in the table");
+
 const char *lf_strerror(lf_status s)
 {
     switch (s) {
-    case LF_OK: return "success";
-    case LF_EINVAL: return "invalid argument";
-    case LF_ENOMEM: return "out of memory";
-    case LF_EIO: return "input/output error";
-    case LF_EPARSE: return "malformed input";
-    case LF_EGRAPH: return "invalid graph";
-    case LF_ENOTFOUND: return "not found";
-    case LF_ELIMIT: return "limit exceeded";
-    case LF_ENOSYS: return "feature not built in";
-    case LF_EUNSUPPORTED: return "unsupported";
-    case LF_ERANGE: return "value out of range";
-    case LF_EPLAN: return "invalid plan";
+#define LF__STATUS_TEXT(name, value, text) case name: return text;
+    LF_STATUS_TABLE(LF__STATUS_TEXT)
+#undef LF__STATUS_TEXT
     }
     return "unknown status";
 }

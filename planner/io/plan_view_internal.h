@@ -1,0 +1,23 @@
+/* Internal to planner/io (not API): a plan prepared for writing, shared by
+ * the JSON and DOT writers (plan_json.c, plan_dot.c); built by plan_view.c. */
+#ifndef LF_PLAN_VIEW_INTERNAL_H
+#define LF_PLAN_VIEW_INTERNAL_H
+
+#include "planner/io/plan_export.h"
+
+/* A plan prepared for writing: a canonical copy, its groups' members and
+ * costs, and the plan metrics. */
+typedef struct lf__plan_view {
+    lf_plan plan;           /* canonical copy */
+    int32_t *start;         /* group k's members are member[start[k] .. start[k+1]) */
+    int32_t *member;        /* op ids, ascending within each group */
+    lf_group_cost *cost;    /* per group, under the model's scheme */
+    uint8_t *lone_unfusable; /* 1 when group k is a single unfusable op */
+    int64_t *unfusable_dram; /* per group: DRAM charged to a lone unfusable op, else 0 */
+    lf_plan_metrics metrics;
+} lf__plan_view;
+
+lf_status lf__plan_view_init(lf__plan_view *pv, const lf_plan *p, lf_cost_model *cm);
+void lf__plan_view_destroy(lf__plan_view *pv); /* safe after a failed init */
+
+#endif
