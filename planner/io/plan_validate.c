@@ -110,6 +110,10 @@ static int lf__check_cover(const lf_plan_doc *d, lf_cost_model *cm, lf__issues *
                 lf__issue(is, "%s: lists graph input %d '%s'", where, (int)v, g->ops[v].name);
                 continue;
             }
+            if (owner[v] == e) {
+                lf__issue(is, "%s: lists op %d '%s' twice", where, (int)v, g->ops[v].name);
+                continue;
+            }
             if (owner[v] >= 0) {
                 int32_t o = owner[v], ou = o >= d->n_groups, oi = ou ? o - d->n_groups : o;
                 lf__issue(is, "op %d '%s' is in two groups: %s[%d] (group %d) and %s (group %d)",
