@@ -3,7 +3,11 @@
  * back equal and validate with no discrepancy; every truncation of a plan is
  * refused with one line naming the file; each kind of damage to a plan read
  * back (an op in no group, in two groups, a disconnected group, a cycle, a
- * changed figure, another graph) is reported with the line that names it. */
+ * changed figure, another graph) is reported with the line that names it;
+ * exported XML plans validate against planner/io/plan.xsd and read back to
+ * the JSON plan's content. */
+#include <libxml/parser.h>
+#include <libxml/xmlschemas.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,8 +31,9 @@ static void collect(void *user, const char *message)
     snprintf(is->all + used, sizeof is->all - used, "%s\n", message);
 }
 
-/* The plan of a network (greedy) as JSON in memory, with its cost model. */
-static char *plan_json(const char *model, const char *scheme, int64_t beta, lf_graph **g,
+/* The plan of a network (greedy) as JSON (or XML) in memory, with its cost
+ * model; xml > 1 adds a Pareto front of two plans (greedy and layer). */
+static char *plan_text(const char *model, const char *scheme, int64_t beta, int xml, lf_graph **g,
                        lf_cost_model **cm, size_t *len)
 {
     lf_hw hw;
@@ -42,12 +47,114 @@ static char *plan_json(const char *model, const char *scheme, int64_t beta, lf_g
     char *buf = NULL;
     FILE *f = open_memstream(&buf, len);
     lf_plan_meta meta = {.model = model, .search = "greedy", .budget = -1};
-    if (!f || lf_plan_greedy(*cm, &p) != LF_OK)
+    lf_plan front[2];
+    if (!f || lf_plan_greedy(*cm, &p) != LF_OK || lf_plan_copy(&front[0], &p) != LF_OK ||
+        lf_plan_layer(*cm, &front[1]) != LF_OK)
         return NULL;
-    lf_status st = lf_plan_write_json(f, &p, *cm, &meta);
+    if (xml > 1) {
+        meta.pareto = front;
+        meta.n_pareto = 2;
+    }
+    lf_status st = xml ? lf_plan_write_xml(f, &p, *cm, &meta) : lf_plan_write_json(f, &p, *cm, &meta);
     fclose(f);
     lf_plan_destroy(&p);
+    lf_plan_destroy(&front[0]);
+    lf_plan_destroy(&front[1]);
     return st == LF_OK ? buf : (free(buf), NULL);
+}
+
+static char *plan_json(const char *model, const char *scheme, int64_t beta, lf_graph **g,
+                       lf_cost_model **cm, size_t *len)
+{
+    return plan_text(model, scheme, beta, 0, g, cm, len);
+}
+
+/* Exported XML plans validate against the shipped schema file (read here
+ * from the source tree, not the copy compiled into the library), read back
+ * to the JSON plan's content and validate with no discrepancy. */
+static void test_xml(void)
+{
+    xmlSchemaParserCtxtPtr pc = xmlSchemaNewParserCtxt(LF_SOURCE_DIR "/planner/io/plan.xsd");
+    xmlSchemaPtr schema = pc ? xmlSchemaParse(pc) : NULL;
+    xmlSchemaValidCtxtPtr vc = schema ? xmlSchemaNewValidCtxt(schema) : NULL;
+    CHECK(vc != NULL);
+    static const struct {
+        const char *model, *scheme;
+        int64_t beta;
+        int xml;
+    } cases[] = {{"resnet18", "lbdf", 256 << 10, 1}, {"mobilenet_v2", "brr", 64 << 10, 2},
+                 {"squeezenet1_1", "lbdf", 32 << 10, 2}};
+    for (size_t c = 0; vc && c < sizeof cases / sizeof cases[0]; c++) {
+        lf_graph *g, *g2;
+        lf_cost_model *cm, *cm2;
+        size_t len = 0, jlen = 0;
+        char *xml = plan_text(cases[c].model, cases[c].scheme, cases[c].beta, cases[c].xml, &g, &cm, &len);
+        char *json = plan_json(cases[c].model, cases[c].scheme, cases[c].beta, &g2, &cm2, &jlen);
+        CHECK(xml && json);
+        if (!xml || !json)
+            continue;
+        CHECK(strncmp(xml, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plan format=\"fusionplan-plan\"", 60) == 0);
+        CHECK((strstr(xml, "<pareto>") != NULL) == (cases[c].xml > 1));
+        xmlDocPtr doc = xmlReadMemory(xml, (int)len, "plan.xml", NULL, XML_PARSE_NONET);
+        CHECK(doc != NULL);
+        CHECK_EQ_I64(doc ? xmlSchemaValidateDoc(vc, doc) : -1, 0);
+        xmlFreeDoc(doc);
+        lf_plan_doc dx, dj;
+        CHECK_OK(lf_plan_doc_read_memory(&dx, xml, len, "rt.xml"));
+        CHECK_OK(lf_plan_doc_read_memory(&dj, json, jlen, "rt.json"));
+        CHECK_STR(dx.graph_hash, dj.graph_hash);
+        CHECK_STR(dx.hw.name, dj.hw.name);
+        CHECK_EQ_I64(dx.hw.buffer_bytes, dj.hw.buffer_bytes);
+        CHECK(dx.hw.dram_bandwidth == dj.hw.dram_bandwidth);
+        CHECK_EQ_I64(dx.metrics.dram_fusable, dj.metrics.dram_fusable);
+        CHECK_EQ_I64(dx.metrics.dram_all, dj.metrics.dram_all);
+        CHECK(dx.metrics.dram_time_s == dj.metrics.dram_time_s);
+        CHECK_EQ_I64(dx.n_groups, dj.n_groups);
+        CHECK_EQ_I64(dx.n_unfusable, dj.n_unfusable);
+        CHECK(memcmp(dx.plan.group_of, dj.plan.group_of, (size_t)dj.n_ops * sizeof(int32_t)) == 0);
+        for (int32_t i = 0; i < dx.n_groups && i < dj.n_groups; i++) {
+            CHECK_EQ_I64(dx.groups[i].n_ops, dj.groups[i].n_ops);
+            CHECK_EQ_I64(dx.groups[i].f_beta, dj.groups[i].f_beta);
+            CHECK_EQ_I64(dx.groups[i].f_d, dj.groups[i].f_d);
+            CHECK_EQ_I64(dx.groups[i].valid, dj.groups[i].valid);
+        }
+        issues is = {0};
+        int32_t n = -1;
+        CHECK_OK(lf_plan_validate(&dx, cm, collect, &is, &n));
+        CHECK_EQ_I64(n, 0);
+        if (is.n)
+            fprintf(stderr, "%s xml: %s", cases[c].model, is.all);
+        lf_plan_doc_destroy(&dx);
+        lf_plan_doc_destroy(&dj);
+        /* Every cut of the document is refused with one line naming it. */
+        int named = 0, cuts = 0;
+        for (size_t k = 1; k + 1 < len; k += 97, cuts++) {
+            lf_status st = lf_plan_doc_read_memory(&dx, xml, k, "cut.xml");
+            named += st == LF_EPARSE && strncmp(lf_last_error(), "cut.xml:", 8) == 0;
+            lf_plan_doc_destroy(&dx);
+        }
+        CHECK_EQ_I64(named, cuts);
+        free(xml);
+        free(json);
+        lf_cost_model_free(cm);
+        lf_cost_model_free(cm2);
+        lf_graph_free(g);
+        lf_graph_free(g2);
+    }
+    /* A schema violation names the line and the attribute. */
+    const char *bad = "<?xml version=\"1.0\"?>\n<plan format=\"fusionplan-plan\" version=\"1\" scheme=\"lbdf\">\n</plan>\n";
+    lf_plan_doc d;
+    CHECK_EQ_I64(lf_plan_doc_read_memory(&d, bad, strlen(bad), "bad.xml"), LF_EPARSE);
+    CHECK_STR(lf_last_error(), "bad.xml:2: not a valid XML plan (planner/io/plan.xsd): Element 'plan': "
+                               "The attribute 'beta' is required but missing.");
+    lf_plan_doc_destroy(&d);
+    const char *doctype = "<?xml version=\"1.0\"?>\n<!DOCTYPE plan [<!ENTITY a \"b\">]>\n<plan/>\n";
+    CHECK_EQ_I64(lf_plan_doc_read_memory(&d, doctype, strlen(doctype), "dt.xml"), LF_EPARSE);
+    CHECK_STR(lf_last_error(), "dt.xml: a plan has no DOCTYPE");
+    lf_plan_doc_destroy(&d);
+    xmlSchemaFreeValidCtxt(vc);
+    xmlSchemaFree(schema);
+    xmlSchemaFreeParserCtxt(pc);
 }
 
 static void test_round_trip(void)
@@ -216,5 +323,6 @@ int main(void)
     test_round_trip();
     test_truncations();
     test_damage();
+    test_xml();
     return lf_test_result();
 }

@@ -31,9 +31,11 @@ typedef struct lf_plan_meta {
  * LF_EIO. */
 lf_status lf_plan_write_json(FILE *f, const lf_plan *p, lf_cost_model *cm, const lf_plan_meta *meta);
 lf_status lf_plan_write_dot(FILE *f, const lf_plan *p, lf_cost_model *cm, const lf_plan_meta *meta);
+/* The JSON content as XML, valid under planner/io/plan.xsd (docs/plan-format.md). */
+lf_status lf_plan_write_xml(FILE *f, const lf_plan *p, lf_cost_model *cm, const lf_plan_meta *meta);
 
-/* format "json" or "dot", or NULL to pick by the path's extension (.json,
- * .dot or .gv, any case); other extensions or formats give LF_EINVAL. Written atomically
+/* format "json", "dot" or "xml", or NULL to pick by the path's extension
+ * (.json, .dot or .gv, .xml, any case); other extensions or formats give LF_EINVAL. Written atomically
  * (temporary file + rename): on any error nothing is left behind. */
 lf_status lf_plan_save(const char *path, const char *format, const lf_plan *p, lf_cost_model *cm,
                        const lf_plan_meta *meta);
@@ -54,5 +56,11 @@ typedef struct lf__plan_view {
 
 lf_status lf__plan_view_init(lf__plan_view *pv, const lf_plan *p, lf_cost_model *cm);
 void lf__plan_view_destroy(lf__plan_view *pv); /* safe after a failed init */
+
+/* In(G): distinct tensors produced outside group k and read inside, in op id
+ * order; `list` needs room for every operand slot of the group. */
+int32_t lf__plan_group_inputs(const lf__plan_view *pv, const lf_graph *g, int32_t k, int32_t *list);
+/* Out(G): 1 when member v is read outside its group or is a graph output. */
+int lf__plan_leaves_group(const lf__plan_view *pv, const lf_graph *g, int32_t v);
 
 #endif

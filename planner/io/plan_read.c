@@ -1,6 +1,7 @@
-/* Reading a plan JSON file (docs/plan-format.md) into an lf_plan_doc with
- * jansson: every member the writer emits and validate needs is required and
- * range-checked, and a failure names the file and the field. */
+/* Reading a plan file (docs/plan-format.md) into an lf_plan_doc: JSON with
+ * jansson, XML through plan_xml_read.c into the same tree. Every member the
+ * writer emits and validate needs is required and range-checked, and a
+ * failure names the file and the field. */
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdarg.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "planner/io/plan_read.h"
+#include "planner/io/plan_read_internal.h"
 #include "planner/util/fileio.h"
 
 /* Plan files above this size are refused before parsing (the largest
@@ -305,11 +307,24 @@ lf_status lf_plan_doc_read_memory(lf_plan_doc *doc, const void *data, size_t len
     if (!data)
         return lf_set_error(LF_EINVAL, "%s: no plan data", origin);
     lf__reader r = {.origin = doc->origin};
-    json_error_t err;
-    json_t *root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &err);
-    if (!root)
-        return lf_set_error(LF_EPARSE, "%s:%d:%d: not a JSON plan: %s", doc->origin, err.line,
-                            err.column, err.text);
+    /* An XML plan starts with '<' (after any white space), a JSON one never. */
+    size_t lead = 0;
+    const char *bytes = data;
+    while (lead < len && (bytes[lead] == ' ' || bytes[lead] == '\t' || bytes[lead] == '\n' ||
+                          bytes[lead] == '\r'))
+        lead++;
+    json_t *root = NULL;
+    if (lead < len && bytes[lead] == '<') {
+        lf_status st = lf__plan_xml_to_json(data, len, doc->origin, &root);
+        if (st != LF_OK)
+            return st;
+    } else {
+        json_error_t err;
+        root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &err);
+        if (!root)
+            return lf_set_error(LF_EPARSE, "%s:%d:%d: not a JSON plan: %s", doc->origin, err.line,
+                                err.column, err.text);
+    }
     lf_status st = json_is_object(root) ? LF_OK
                                         : lf__bad(&r, "(top level)", "a plan is one JSON object");
     if (st == LF_OK)

@@ -1,5 +1,5 @@
 /* Saving a plan to a file in the format its name asks for, and the prepared
- * view of a plan that both writers share. */
+ * view of a plan that the writers share. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +115,41 @@ lf_status lf__plan_view_init(lf__plan_view *pv, const lf_plan *p, lf_cost_model 
     return st;
 }
 
+static int lf__cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* In(G): distinct tensors produced outside the group and read inside, in op
+ * id order; `list` has room for every operand slot of the group. */
+int32_t lf__plan_group_inputs(const lf__plan_view *pv, const lf_graph *g, int32_t k, int32_t *list)
+{
+    int32_t n = 0;
+    for (int32_t i = pv->start[k]; i < pv->start[k + 1]; i++) {
+        const lf_op *op = &g->ops[pv->member[i]];
+        for (int32_t j = 0; j < op->n_inputs; j++)
+            if (pv->plan.group_of[op->inputs[j]] != k)
+                list[n++] = op->inputs[j];
+    }
+    qsort(list, (size_t)n, sizeof *list, lf__cmp_i32);
+    int32_t m = 0;
+    for (int32_t i = 0; i < n; i++)
+        if (m == 0 || list[m - 1] != list[i])
+            list[m++] = list[i];
+    return m;
+}
+
+/* Out(G): members read outside the group or that are graph outputs. */
+int lf__plan_leaves_group(const lf__plan_view *pv, const lf_graph *g, int32_t v)
+{
+    const lf_op *op = &g->ops[v];
+    int leaves = op->is_output;
+    for (int32_t c = 0; c < op->n_consumers && !leaves; c++)
+        leaves = pv->plan.group_of[op->consumers[c]] != pv->plan.group_of[v];
+    return leaves;
+}
+
 /* Case-insensitive suffix test, so "plan.JSON" works as users expect. */
 static int lf__has_ext(const char *path, const char *ext)
 {
@@ -134,26 +169,35 @@ lf_status lf_plan_save(const char *path, const char *format, const lf_plan *p, l
         return lf_set_error(LF_EINVAL, "lf_plan_save needs a path, a plan and a cost model");
     /* The format is settled before anything is created, so a bad name leaves
      * no file behind. */
-    int dot;
+    enum { LF__JSON, LF__DOT, LF__XML } kind;
     if (format) {
-        if (strcmp(format, "json") != 0 && strcmp(format, "dot") != 0)
-            return lf_set_error(LF_EINVAL, "unknown plan format '%s' (known: json, dot)", format);
-        dot = strcmp(format, "dot") == 0;
+        if (strcmp(format, "json") == 0)
+            kind = LF__JSON;
+        else if (strcmp(format, "dot") == 0)
+            kind = LF__DOT;
+        else if (strcmp(format, "xml") == 0)
+            kind = LF__XML;
+        else
+            return lf_set_error(LF_EINVAL, "unknown plan format '%s' (known: json, dot, xml)", format);
     } else if (lf__has_ext(path, ".json")) {
-        dot = 0;
+        kind = LF__JSON;
     } else if (lf__has_ext(path, ".dot") || lf__has_ext(path, ".gv")) {
-        dot = 1;
+        kind = LF__DOT;
+    } else if (lf__has_ext(path, ".xml")) {
+        kind = LF__XML;
     } else {
         return lf_set_error(LF_EINVAL,
-                            "cannot tell the plan format of '%s' from its extension: use .json or "
-                            ".dot, or name the format",
+                            "cannot tell the plan format of '%s' from its extension: use .json, "
+                            ".dot or .xml, or name the format",
                             path);
     }
     lf_atomic_file af;
     lf_status st = lf_atomic_open(&af, path);
     if (st != LF_OK)
         return st;
-    st = dot ? lf_plan_write_dot(af.f, p, cm, meta) : lf_plan_write_json(af.f, p, cm, meta);
+    st = kind == LF__DOT   ? lf_plan_write_dot(af.f, p, cm, meta)
+         : kind == LF__XML ? lf_plan_write_xml(af.f, p, cm, meta)
+                           : lf_plan_write_json(af.f, p, cm, meta);
     if (st != LF_OK) {
         lf_atomic_abort(&af);
         return st;

@@ -1,6 +1,7 @@
 #!/bin/bash
 # fusionplan validate (issue 16): plans written by `plan -o` for several
-# networks, searches and schemes (and an ONNX model) validate OK; a plan for
+# networks, searches and schemes (and an ONNX model), as JSON and as XML,
+# validate OK; a plan for
 # another graph, a truncated file, a group overflowing the buffer and an op
 # in two groups are each refused with a line naming the file and the field.
 set -u
@@ -32,6 +33,27 @@ EOF
 "$fp" plan --model resnet18 --quiet -o "$tmp/r18.json" >/dev/null 2>&1
 want=$(grep -m1 '"dram_fusable"' "$tmp/r18.json" | tr -dc 0-9)
 "$fp" validate "$tmp/r18.json" | grep -q "DRAM $want B fusable ops)$" || bad "OK line does not carry dram_fusable $want"
+
+# XML (-o x.xml or --format xml): valid under the schema (the reader checks it),
+# the same content as the JSON: validate prints the same OK line for both.
+"$fp" plan --model mobilenet_v2 --scheme brr --buffer 128KB --quiet -o "$tmp/m.json" >/dev/null 2>&1
+"$fp" plan --model mobilenet_v2 --scheme brr --buffer 128KB --quiet -o "$tmp/m.xml" >/dev/null 2>&1 || bad "plan -o m.xml exited $?"
+"$fp" plan --model mobilenet_v2 --scheme brr --buffer 128KB --quiet -o "$tmp/m.out" --format xml >/dev/null 2>&1 || bad "plan --format xml exited $?"
+cmp -s "$tmp/m.xml" "$tmp/m.out" || bad "--format xml differs from .xml"
+head -2 "$tmp/m.xml" | grep -q '^<plan format="fusionplan-plan" version="1" scheme="brr" beta="131072">$' || bad "XML root: $(head -2 "$tmp/m.xml")"
+"$fp" validate "$tmp/m.json" | sed 's/m\.json/m/' >"$tmp/ok.json"
+"$fp" validate "$tmp/m.xml" | sed 's/m\.xml/m/' >"$tmp/ok.xml"
+grep -q ": OK (mobilenet_v2, brr 131072 B, " "$tmp/ok.xml" || bad "validate m.xml: $(cat "$tmp/ok.xml")"
+cmp -s "$tmp/ok.json" "$tmp/ok.xml" || bad "XML and JSON validate differently: $(cat "$tmp/ok.json" "$tmp/ok.xml")"
+"$fp" validate "$tmp/m.xml" --buffer 32KB >"$tmp/out" 2>&1
+[ $? -eq 1 ] && grep -q "m.xml: group [0-9]* (with op [0-9]* '[^']*') overflows the buffer" "$tmp/out" || bad "XML overflow: $(head -3 "$tmp/out")"
+head -c 1500 "$tmp/m.xml" >"$tmp/trunc.xml"
+"$fp" validate "$tmp/trunc.xml" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "^fusionplan: $tmp/trunc.xml:[0-9]*: not well-formed XML: " "$tmp/err" || bad "truncated XML: $(cat "$tmp/err")"
+sed '0,/ f_d="[0-9]*"/s///' "$tmp/m.xml" >"$tmp/nofd.xml"
+"$fp" validate "$tmp/nofd.xml" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "nofd.xml:[0-9]*: not a valid XML plan (planner/io/plan.xsd): Element 'group': The attribute 'f_d' is required but missing.$" "$tmp/err" ||
+  bad "XML without f_d: $(cat "$tmp/err")"
 
 # An ONNX model: --onnx names the network (its name is not a built-in one).
 tiny=(--onnx "$src/tests/data/onnx/tiny.onnx" --input-shape x=1,3,16,16)

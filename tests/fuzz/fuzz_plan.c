@@ -1,7 +1,9 @@
-/* libFuzzer harness: the plan reader (lf_plan_doc_read_memory) and, for a
- * plan of its network, the validator (lf_plan_validate) on arbitrary bytes.
- * The seeds (corpus/plan) are plans of squeezenet1_1 written by `fusionplan
- * plan -o`, so mutations reach the validator with a matching graph hash.
+/* libFuzzer harness: the plan reader (lf_plan_doc_read_memory: JSON through
+ * jansson, XML through libxml2 and the built-in plan.xsd) and, for a plan of
+ * its network, the validator (lf_plan_validate) on arbitrary bytes. The
+ * seeds (corpus/plan) are plans of squeezenet1_1 written by `fusionplan plan
+ * -o` as JSON and XML, so mutations reach the validator with a matching
+ * graph hash.
  *
  * A refused file gives one printable line that starts with the origin; an
  * accepted one has every op id and group index in range; the validator
