@@ -33,9 +33,15 @@ lf_status lf_plan_write_json(FILE *f, const lf_plan *p, lf_cost_model *cm, const
 lf_status lf_plan_write_dot(FILE *f, const lf_plan *p, lf_cost_model *cm, const lf_plan_meta *meta);
 /* The JSON content as XML, valid under planner/io/plan.xsd (docs/plan-format.md). */
 lf_status lf_plan_write_xml(FILE *f, const lf_plan *p, lf_cost_model *cm, const lf_plan_meta *meta);
+/* The plan drawn by Graphviz (format "svg" or "png"): the DOT export with
+ * groups filled by F_beta / beta, run through `dot` found on PATH, into f.
+ * LF_ENOSYS with one line when
+ * Graphviz is not installed, LF_EIO when dot fails. */
+lf_status lf_plan_write_image(FILE *f, const char *format, const lf_plan *p, lf_cost_model *cm,
+                              const lf_plan_meta *meta);
 
-/* format "json", "dot" or "xml", or NULL to pick by the path's extension
- * (.json, .dot or .gv, .xml, any case); other extensions or formats give LF_EINVAL. Written atomically
+/* format "json", "dot", "xml", "svg" or "png", or NULL to pick by the
+ * path's extension (.json, .dot or .gv, .xml, .svg, .png, any case); other extensions or formats give LF_EINVAL. Written atomically
  * (temporary file + rename): on any error nothing is left behind. */
 lf_status lf_plan_save(const char *path, const char *format, const lf_plan *p, lf_cost_model *cm,
                        const lf_plan_meta *meta);
@@ -56,6 +62,10 @@ typedef struct lf__plan_view {
 
 lf_status lf__plan_view_init(lf__plan_view *pv, const lf_plan *p, lf_cost_model *cm);
 void lf__plan_view_destroy(lf__plan_view *pv); /* safe after a failed init */
+
+/* lf_plan_write_dot, with heat: valid groups filled by F_beta / beta. */
+lf_status lf__plan_write_dot_heat(FILE *f, const lf_plan *p, lf_cost_model *cm,
+                                  const lf_plan_meta *meta, int heat);
 
 /* In(G): distinct tensors produced outside group k and read inside, in op id
  * order; `list` needs room for every operand slot of the group. */

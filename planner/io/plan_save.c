@@ -169,7 +169,7 @@ lf_status lf_plan_save(const char *path, const char *format, const lf_plan *p, l
         return lf_set_error(LF_EINVAL, "lf_plan_save needs a path, a plan and a cost model");
     /* The format is settled before anything is created, so a bad name leaves
      * no file behind. */
-    enum { LF__JSON, LF__DOT, LF__XML } kind;
+    enum { LF__JSON, LF__DOT, LF__XML, LF__SVG, LF__PNG } kind;
     if (format) {
         if (strcmp(format, "json") == 0)
             kind = LF__JSON;
@@ -177,18 +177,27 @@ lf_status lf_plan_save(const char *path, const char *format, const lf_plan *p, l
             kind = LF__DOT;
         else if (strcmp(format, "xml") == 0)
             kind = LF__XML;
+        else if (strcmp(format, "svg") == 0)
+            kind = LF__SVG;
+        else if (strcmp(format, "png") == 0)
+            kind = LF__PNG;
         else
-            return lf_set_error(LF_EINVAL, "unknown plan format '%s' (known: json, dot, xml)", format);
+            return lf_set_error(LF_EINVAL, "unknown plan format '%s' (known: json, dot, xml, svg, png)",
+                                format);
     } else if (lf__has_ext(path, ".json")) {
         kind = LF__JSON;
     } else if (lf__has_ext(path, ".dot") || lf__has_ext(path, ".gv")) {
         kind = LF__DOT;
     } else if (lf__has_ext(path, ".xml")) {
         kind = LF__XML;
+    } else if (lf__has_ext(path, ".svg")) {
+        kind = LF__SVG;
+    } else if (lf__has_ext(path, ".png")) {
+        kind = LF__PNG;
     } else {
         return lf_set_error(LF_EINVAL,
                             "cannot tell the plan format of '%s' from its extension: use .json, "
-                            ".dot or .xml, or name the format",
+                            ".dot, .xml, .svg or .png, or name the format",
                             path);
     }
     lf_atomic_file af;
@@ -197,6 +206,8 @@ lf_status lf_plan_save(const char *path, const char *format, const lf_plan *p, l
         return st;
     st = kind == LF__DOT   ? lf_plan_write_dot(af.f, p, cm, meta)
          : kind == LF__XML ? lf_plan_write_xml(af.f, p, cm, meta)
+         : kind == LF__SVG ? lf_plan_write_image(af.f, "svg", p, cm, meta)
+         : kind == LF__PNG ? lf_plan_write_image(af.f, "png", p, cm, meta)
                            : lf_plan_write_json(af.f, p, cm, meta);
     if (st != LF_OK) {
         lf_atomic_abort(&af);
