@@ -118,12 +118,29 @@ static void test_xml(void)
             CHECK_EQ_I64(dx.groups[i].f_d, dj.groups[i].f_d);
             CHECK_EQ_I64(dx.groups[i].valid, dj.groups[i].valid);
         }
+        CHECK_EQ_I64(dx.n_pareto, cases[c].xml > 1 ? 2 : 0);
         issues is = {0};
         int32_t n = -1;
         CHECK_OK(lf_plan_validate(&dx, cm, collect, &is, &n));
         CHECK_EQ_I64(n, 0);
         if (is.n)
             fprintf(stderr, "%s xml: %s", cases[c].model, is.all);
+        if (dx.n_pareto == 2) {
+            /* The layer plan (pareto[1]) with its last op moved into group
+             * 0: the rule it breaks is named, and its group count is one
+             * fewer than the file says. */
+            int32_t *go = dx.pareto[1].plan.group_of, last = dx.n_ops - 1;
+            go[last] = go[1];
+            memset(&is, 0, sizeof is);
+            CHECK_OK(lf_plan_validate(&dx, cm, collect, &is, &n));
+            CHECK(strstr(is.all, "pareto[1]: group 0 (with '") != NULL &&
+                  strstr(is.all, "') is not weakly connected\n") != NULL);
+            char want[96];
+            snprintf(want, sizeof want, "pareto[1]: groups is %d in the file, the cost model gives %d\n",
+                     (int)dx.pareto[1].metrics.n_groups, (int)dx.pareto[1].metrics.n_groups - 1);
+            CHECK(strstr(is.all, want) != NULL);
+            CHECK(strstr(is.all, "pareto[0]") == NULL);
+        }
         lf_plan_doc_destroy(&dx);
         lf_plan_doc_destroy(&dj);
         /* Every cut of the document is refused with one line naming it. */

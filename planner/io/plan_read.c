@@ -152,6 +152,23 @@ static json_t *lf__array(const lf__reader *r, json_t *obj, const char *where, co
     return v;
 }
 
+/* The metric members of obj (the "metrics" object or a Pareto entry). */
+static lf_status lf__metrics(const lf__reader *r, json_t *m, const char *where, int32_t n_ops,
+                             lf_plan_metrics *pm)
+{
+    lf_status st;
+    if ((st = lf__int(r, m, where, "dram_fusable", 0, INT64_MAX, &pm->dram_fusable)) ||
+        (st = lf__int(r, m, where, "dram_all", 0, INT64_MAX, &pm->dram_all)) ||
+        (st = lf__int(r, m, where, "mbu", 0, INT64_MAX, &pm->mbu)) ||
+        (st = lf__i32(r, m, where, "groups", 0, n_ops, &pm->n_groups)) ||
+        (st = lf__i32(r, m, where, "unfusable", 0, n_ops, &pm->n_unfusable)) ||
+        (st = lf__i32(r, m, where, "invalid", 0, n_ops, &pm->n_invalid)) ||
+        (st = lf__num(r, m, where, "dram_time_s", 0, &pm->dram_time_s)) ||
+        (st = lf__num(r, m, where, "energy_j", -1, &pm->energy_j)))
+        return st;
+    return LF_OK;
+}
+
 static lf_status lf__header(const lf__reader *r, json_t *root, lf_plan_doc *d)
 {
     lf_status st = LF_OK;
@@ -194,16 +211,7 @@ static lf_status lf__header(const lf__reader *r, json_t *root, lf_plan_doc *d)
     json_t *m = lf__object(r, root, "metrics", &st);
     if (st != LF_OK)
         return st;
-    lf_plan_metrics *pm = &d->metrics;
-    if ((st = lf__int(r, m, "metrics", "dram_fusable", 0, INT64_MAX, &pm->dram_fusable)) ||
-        (st = lf__int(r, m, "metrics", "dram_all", 0, INT64_MAX, &pm->dram_all)) ||
-        (st = lf__int(r, m, "metrics", "mbu", 0, INT64_MAX, &pm->mbu)) ||
-        (st = lf__i32(r, m, "metrics", "groups", 0, d->n_ops, &pm->n_groups)) ||
-        (st = lf__i32(r, m, "metrics", "unfusable", 0, d->n_ops, &pm->n_unfusable)) ||
-        (st = lf__i32(r, m, "metrics", "invalid", 0, d->n_ops, &pm->n_invalid)) ||
-        (st = lf__num(r, m, "metrics", "dram_time_s", 0, &pm->dram_time_s)) ||
-        (st = lf__num(r, m, "metrics", "energy_j", -1, &pm->energy_j)))
-        return st;
+    return lf__metrics(r, m, "metrics", d->n_ops, &d->metrics);
     return LF_OK;
 }
 
@@ -220,6 +228,45 @@ static lf_status lf__ids(const lf__reader *r, json_t *arr, const char *field, in
                            (int)min, (int)n_ops);
         }
         out[i] = (int32_t)json_integer_value(v);
+    }
+    return LF_OK;
+}
+
+/* The optional Pareto front: each entry's metrics and group_of. */
+static lf_status lf__pareto(const lf__reader *r, json_t *root, lf_plan_doc *d)
+{
+    json_t *front = json_object_get(root, "pareto");
+    if (!front)
+        return LF_OK;
+    if (!json_is_array(front) || json_array_size(front) > (size_t)d->n_ops + 1000)
+        return lf__bad(r, "pareto", "expected an array of at most %d plans", (int)d->n_ops + 1000);
+    size_t n = json_array_size(front);
+    if (!(d->pareto = calloc(n + 1, sizeof *d->pareto)))
+        return lf_set_error(LF_ENOMEM, "%s: out of memory reading the plan", r->origin);
+    lf_status st = LF_OK;
+    for (size_t i = 0; i < n; i++) {
+        json_t *e = json_array_get(front, i);
+        char where[64];
+        snprintf(where, sizeof where, "pareto[%zu]", i);
+        if (!json_is_object(e))
+            return lf__bad(r, where, "expected an object");
+        lf_plan_doc_point *pt = &d->pareto[i];
+        json_t *go = lf__array(r, e, where, "group_of", &st);
+        if (st != LF_OK || (st = lf__metrics(r, e, where, d->n_ops, &pt->metrics)) != LF_OK)
+            return st;
+        char field[80];
+        snprintf(field, sizeof field, "%s.group_of", where);
+        if (json_array_size(go) != (size_t)d->n_ops)
+            return lf__bad(r, field, "has %zu entries, model.ops is %d", json_array_size(go),
+                           (int)d->n_ops);
+        if ((st = lf_plan_init(&pt->plan, d->n_ops)) != LF_OK)
+            return st;
+        d->n_pareto = (int32_t)i + 1;
+        if ((st = lf__ids(r, go, field, d->n_ops, -1, pt->plan.group_of)) != LF_OK)
+            return st;
+        for (int32_t v = 0; v < d->n_ops; v++)
+            if (pt->plan.group_of[v] >= pt->plan.n_groups)
+                pt->plan.n_groups = pt->plan.group_of[v] + 1;
     }
     return LF_OK;
 }
@@ -295,7 +342,7 @@ static lf_status lf__groups(const lf__reader *r, json_t *root, lf_plan_doc *d)
             return st;
         d->n_unfusable = (int32_t)i + 1;
     }
-    return LF_OK;
+    return lf__pareto(r, root, d);
 }
 
 lf_status lf_plan_doc_read_memory(lf_plan_doc *doc, const void *data, size_t len, const char *origin)
@@ -358,6 +405,9 @@ void lf_plan_doc_destroy(lf_plan_doc *doc)
         free(doc->groups[i].ops);
     free(doc->groups);
     free(doc->unfusable);
+    for (int32_t i = 0; i < doc->n_pareto; i++)
+        lf_plan_destroy(&doc->pareto[i].plan);
+    free(doc->pareto);
     lf_plan_destroy(&doc->plan);
     memset(doc, 0, sizeof *doc);
 }

@@ -34,6 +34,12 @@ typedef struct lf_plan_doc_unfusable {
     int64_t f_beta, dram;
 } lf_plan_doc_unfusable;
 
+/* One member of "pareto": a plan of the front, with its metrics as written. */
+typedef struct lf_plan_doc_point {
+    lf_plan_metrics metrics;
+    lf_plan plan; /* group_of as written */
+} lf_plan_doc_point;
+
 typedef struct lf_plan_doc {
     char origin[LF_HW_SOURCE_MAX]; /* the file (or the name given for memory) */
     char model[LF_PLAN_DOC_NAME_MAX], graph[LF_PLAN_DOC_NAME_MAX];
@@ -48,6 +54,8 @@ typedef struct lf_plan_doc {
     lf_plan_doc_group *groups;
     int32_t n_unfusable;
     lf_plan_doc_unfusable *unfusable;
+    int32_t n_pareto;              /* 0 when the file has no "pareto" */
+    lf_plan_doc_point *pareto;
 } lf_plan_doc;
 
 /* Reads a plan file. Anything unreadable (missing or truncated file, bad
@@ -69,9 +77,10 @@ typedef void (*lf_plan_issue_fn)(void *user, const char *message);
  * hardware, scheme or beta differing from cm's; an op in no group, in two
  * groups or in a group the listing contradicts; a group not weakly
  * connected; a cyclic quotient graph; an unfusable op not alone; a group that
- * overflows the buffer (F_beta >= beta); and every F_beta, F_D, MBU, weight
+ * overflows the buffer (F_beta >= beta); every F_beta, F_D, MBU, weight
  * figure, validity flag and plan metric that the cost model does not
- * reproduce. */
+ * reproduce; and for each Pareto plan, the first rule it breaks
+ * (lf_plan_check) and every metric that differs. */
 lf_status lf_plan_validate(const lf_plan_doc *doc, lf_cost_model *cm, lf_plan_issue_fn issue,
                            void *user, int32_t *n_issues);
 

@@ -240,11 +240,14 @@ static lf_status lf__check_groups(const lf_plan_doc *d, lf_cost_model *cm, lf__i
     return st;
 }
 
-static lf_status lf__check_metrics(const lf_plan_doc *d, lf_cost_model *cm, lf__issues *is)
+/* The metrics of plan `from` (as written: `f`) against the cost model's;
+ * where names them ("metrics", "pareto[2]"). */
+static lf_status lf__check_metrics(const lf_plan *from, const lf_plan_metrics *f, const char *where,
+                                   lf_cost_model *cm, lf__issues *is)
 {
     lf_plan p;
     lf_plan_metrics m;
-    lf_status st = lf_plan_copy(&p, &d->plan);
+    lf_status st = lf_plan_copy(&p, from);
     if (st != LF_OK)
         return st;
     lf_plan_canonicalize(&p);
@@ -252,19 +255,52 @@ static lf_status lf__check_metrics(const lf_plan_doc *d, lf_cost_model *cm, lf__
     lf_plan_destroy(&p);
     if (st != LF_OK)
         return st;
-    const lf_plan_metrics *f = &d->metrics;
-    lf__cmp_i64(is, "metrics", "dram_fusable", f->dram_fusable, m.dram_fusable);
-    lf__cmp_i64(is, "metrics", "dram_all", f->dram_all, m.dram_all);
-    lf__cmp_i64(is, "metrics", "mbu", f->mbu, m.mbu);
-    lf__cmp_i64(is, "metrics", "groups", f->n_groups, m.n_groups);
-    lf__cmp_i64(is, "metrics", "unfusable", f->n_unfusable, m.n_unfusable);
-    lf__cmp_i64(is, "metrics", "invalid", f->n_invalid, m.n_invalid);
-    lf__cmp_double(is, "metrics", "dram_time_s", f->dram_time_s, m.dram_time_s);
+    lf__cmp_i64(is, where, "dram_fusable", f->dram_fusable, m.dram_fusable);
+    lf__cmp_i64(is, where, "dram_all", f->dram_all, m.dram_all);
+    lf__cmp_i64(is, where, "mbu", f->mbu, m.mbu);
+    lf__cmp_i64(is, where, "groups", f->n_groups, m.n_groups);
+    lf__cmp_i64(is, where, "unfusable", f->n_unfusable, m.n_unfusable);
+    lf__cmp_i64(is, where, "invalid", f->n_invalid, m.n_invalid);
+    lf__cmp_double(is, where, "dram_time_s", f->dram_time_s, m.dram_time_s);
     if ((f->energy_j < 0) != (m.energy_j < 0))
-        lf__issue(is, "metrics: energy_j is %s in the file, the cost model gives %s",
-                  f->energy_j < 0 ? "null" : "a figure", m.energy_j < 0 ? "none" : "a figure");
+        lf__issue(is, "%s: energy_j is %s in the file, the cost model gives %s",
+                  where, f->energy_j < 0 ? "null" : "a figure", m.energy_j < 0 ? "none" : "a figure");
     else if (m.energy_j >= 0)
-        lf__cmp_double(is, "metrics", "energy_j", f->energy_j, m.energy_j);
+        lf__cmp_double(is, where, "energy_j", f->energy_j, m.energy_j);
+    return LF_OK;
+}
+
+/* Each Pareto plan: graph inputs in no group and compute ops in one, then
+ * the first rule of DESIGN §4 it breaks, then its metrics. */
+static lf_status lf__check_pareto(const lf_plan_doc *d, lf_cost_model *cm, lf__issues *is)
+{
+    const lf_graph *g = lf_cost_graph(cm);
+    for (int32_t i = 0; i < d->n_pareto; i++) {
+        const lf_plan *p = &d->pareto[i].plan;
+        char where[32];
+        snprintf(where, sizeof where, "pareto[%d]", (int)i);
+        int usable = 1;
+        for (int32_t v = 0; v < g->n_ops && usable; v++)
+            if ((g->ops[v].type == LF_OP_INPUT) != (p->group_of[v] < 0)) {
+                lf__issue(is, "%s.group_of[%d]: op '%s' is %s", where, (int)v, g->ops[v].name,
+                          p->group_of[v] < 0 ? "in no group" : "a graph input in a group");
+                usable = 0;
+            }
+        if (!usable)
+            continue;
+        lf_plan c;
+        lf_status st = lf_plan_copy(&c, p);
+        if (st != LF_OK)
+            return st;
+        lf_plan_canonicalize(&c);
+        if ((st = lf_plan_check(&c, cm)) == LF_EPLAN)
+            lf__issue(is, "%s: %s", where, lf_last_error());
+        lf_plan_destroy(&c);
+        if (st != LF_OK && st != LF_EPLAN)
+            return st;
+        if ((st = lf__check_metrics(p, &d->pareto[i].metrics, where, cm, is)) != LF_OK)
+            return st;
+    }
     return LF_OK;
 }
 
@@ -302,8 +338,10 @@ lf_status lf_plan_validate(const lf_plan_doc *doc, lf_cost_model *cm, lf_plan_is
     if (st == LF_OK && lf__check_cover(doc, cm, &is, owner, seen)) {
         st = lf__check_groups(doc, cm, &is, stack, seen, cost);
         if (st == LF_OK)
-            st = lf__check_metrics(doc, cm, &is);
+            st = lf__check_metrics(&doc->plan, &doc->metrics, "metrics", cm, &is);
     }
+    if (st == LF_OK)
+        st = lf__check_pareto(doc, cm, &is);
     free(owner);
     free(stack);
     free(seen);

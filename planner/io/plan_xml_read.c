@@ -160,6 +160,21 @@ static json_t *lf__to_json(xmlNodePtr root)
                 json_array_append_new(o, item);
             }
         }
+        else if (lf__is(c, "pareto")) {
+            o = json_array();
+            for (xmlNodePtr e = c->children; o && e; e = e->next) {
+                if (!lf__is(e, "point"))
+                    continue;
+                json_t *item = json_object();
+                if (!item)
+                    break;
+                lf__attrs(item, e, metrics_a, "iiiiiirr");
+                for (xmlNodePtr g = e->children; g; g = g->next)
+                    if (lf__is(g, "group_of"))
+                        json_object_set_new(item, "group_of", lf__id_list(g));
+                json_array_append_new(o, item);
+            }
+        }
         if (o)
             json_object_set_new(plan, (const char *)c->name, o);
     }

@@ -29,6 +29,18 @@ mobilenet_v2 lbdf layer 64KB
 squeezenet1_1 lbdf nsga2 512KB
 efficientnet_b0 brr random 256KB
 EOF
+# A Pareto front (--pareto): every plan of the front is checked and priced too.
+"$fp" plan --model squeezenet1_1 --search nsga2 --budget 300 --quiet --pareto "$tmp/front.json" >/dev/null 2>&1 || bad "plan --pareto exited $?"
+npts=$(grep -c '"group_of": \[' "$tmp/front.json")
+[ "$npts" -ge 3 ] || bad "front.json: $npts group_of lists (want the plan and at least 2 Pareto plans)"
+"$fp" validate "$tmp/front.json" >"$tmp/out" 2>&1 || bad "validate front.json exited $?: $(cat "$tmp/out")"
+# The second "dram_fusable" is pareto[0]'s.
+awk '/"dram_fusable"/ && ++n == 2 {sub(/[0-9]+/, "7")} {print}' "$tmp/front.json" >"$tmp/front7.json"
+"$fp" validate "$tmp/front7.json" >"$tmp/out" 2>&1
+[ $? -eq 1 ] && grep -q "front7.json: pareto\[0\]: dram_fusable is 7 in the file, the cost model gives [0-9]*$" "$tmp/out" ||
+  bad "changed Pareto figure: $(cat "$tmp/out")"
+[ "$(grep -c discrepanc "$tmp/out")" -eq 1 ] && grep -q ": 1 discrepancy$" "$tmp/out" || bad "Pareto: $(cat "$tmp/out")"
+
 # The plan's figures are the cost model's: the OK line repeats the file's total.
 "$fp" plan --model resnet18 --quiet -o "$tmp/r18.json" >/dev/null 2>&1
 want=$(grep -m1 '"dram_fusable"' "$tmp/r18.json" | tr -dc 0-9)
