@@ -16,7 +16,7 @@ typedef enum lf_name_kind {
     LF_NAMES_SCHEME,    /* cost models: lbdf, brr */
     LF_NAMES_SPLIT,     /* repairs of invalid groups: random, tree, exact */
     LF_NAMES_PROPOSER,  /* tree splitter's edge proposers: all, random, attrib, gnne, ... */
-    LF_NAMES_EXPORTER,  /* plan export formats: json, dot */
+    LF_NAMES_EXPORTER,  /* plan export formats: json, dot, xml, svg, png */
     LF_NAMES_COUNT
 } lf_name_kind;
 

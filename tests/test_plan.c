@@ -680,8 +680,8 @@ static void test_save(void)
     CHECK_EQ_I64(lf_plan_save(txt, NULL, &greedy, cm, &meta), LF_EINVAL);
     CHECK(strstr(lf_last_error(), "plan.txt") != NULL && strstr(lf_last_error(), ".json") != NULL);
     CHECK(!file_exists(txt));
-    CHECK_EQ_I64(lf_plan_save(txt, "xml", &greedy, cm, &meta), LF_EINVAL);
-    CHECK(strstr(lf_last_error(), "'xml'") != NULL);
+    CHECK_EQ_I64(lf_plan_save(txt, "yaml", &greedy, cm, &meta), LF_EINVAL);
+    CHECK(strstr(lf_last_error(), "'yaml'") != NULL);
     CHECK(!file_exists(txt));
     CHECK_EQ_I64(dir_entries(dir), 4);
 

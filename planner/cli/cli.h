@@ -194,6 +194,7 @@ int lf_cmd_models(int argc, char **argv);
 int lf_cmd_info(int argc, char **argv);
 int lf_cmd_cost(int argc, char **argv);
 int lf_cmd_plan(int argc, char **argv);
+int lf_cmd_validate(int argc, char **argv);
 int lf_cmd_bench(int argc, char **argv);
 int lf_cmd_bench_threads(int argc, char **argv); /* bench threads */
 int lf_cmd_split(int argc, char **argv);

@@ -83,8 +83,8 @@ int lf_cmd_plan(int argc, char **argv)
         {"no-split-gap", NULL, "no split-gap measurement (the default; kept for old scripts)", NULL},
         {"compare-exact", NULL, "also compute the exact optimum and print the gap to it", NULL},
         LF_CLI_EXACT_OPTS,
-        {"output", "FILE", "(or -o) write the plan to FILE (.json or .dot; see docs/plan-format.md)", NULL},
-        {"format", "FMT", "json or dot (default: from the file extension)", NULL},
+        {"output", "FILE", "(or -o) write the plan to FILE (.json, .xml, .dot, or .svg/.png drawn by Graphviz; see docs/plan-format.md)", NULL},
+        {"format", "FMT", "json, dot, xml, svg or png (default: from the file extension)", NULL},
         {"pareto", "FILE", "nsga2: write the plan with its Pareto front (DRAM vs groups) as JSON", NULL},
         {"quiet", NULL, "print only the summary line, not the group table", NULL},
         {"no-progress", NULL, "no progress bar even on a terminal", NULL},
@@ -133,9 +133,10 @@ int lf_cmd_plan(int argc, char **argv)
     const char *output = lf_cli_get(&cmd, "output");
     if (output && !format) {
         const char *dot = strrchr(output, '.');
-        if (!dot || (strcmp(dot, ".json") != 0 && strcmp(dot, ".dot") != 0))
-            return lf_cli_usage_error(&cmd, "cannot tell the format of '%s': use a .json or .dot "
-                                            "name, or --format",
+        if (!dot || (strcmp(dot, ".json") != 0 && strcmp(dot, ".dot") != 0 &&
+                     strcmp(dot, ".xml") != 0 && strcmp(dot, ".svg") != 0 && strcmp(dot, ".png") != 0))
+            return lf_cli_usage_error(&cmd, "cannot tell the format of '%s': use a .json, .xml, "
+                                            ".dot, .svg or .png name, or --format",
                                       output);
     }
     const char *pareto = lf_cli_get(&cmd, "pareto");

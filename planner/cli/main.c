@@ -17,6 +17,7 @@ static const lf__command_entry lf__commands[] = {
     {"info", "summarise a network under a hardware description, layer by layer", lf_cmd_info},
     {"cost", "F_beta and F_D of one fusion group, with the row windows behind them", lf_cmd_cost},
     {"plan", "partition a network into fusion groups and export the plan", lf_cmd_plan},
+    {"validate", "check a plan file: its graph, the partition rules, every figure recomputed", lf_cmd_validate},
     {"split", "split one invalid group with the tree splitter and show its candidate cuts", lf_cmd_split},
     {"dataset", "sample fusion groups from the networks and label them for the GNN", lf_cmd_dataset},
     {"train", "train the fusion-group validity GNN on a dataset", lf_cmd_train},

@@ -34,7 +34,9 @@ static void lf__dot_node(FILE *f, const lf_graph *g, int32_t v, const char *inde
             op->out.c, op->out.h, op->out.w, extra);
 }
 
-static void lf__dot_cluster(FILE *f, const lf__plan_view *pv, lf_cost_model *cm, int32_t k)
+/* heat: valid groups of fusable ops filled by F_beta / beta, light green
+ * (empty buffer) to orange (full), for the rendered pictures. */
+static void lf__dot_cluster(FILE *f, const lf__plan_view *pv, lf_cost_model *cm, int32_t k, int heat)
 {
     const lf_graph *g = lf_cost_graph(cm);
     const lf_group_cost *c = &pv->cost[k];
@@ -58,6 +60,12 @@ static void lf__dot_cluster(FILE *f, const lf__plan_view *pv, lf_cost_model *cm,
         fputs("    style=dashed; color=gray50;\n", f);
     else if (!c->valid)
         fputs("    color=red; fontcolor=red; penwidth=2;\n", f);
+    else if (heat) {
+        double t = (double)c->f_beta / (double)lf_cost_beta(cm);
+        t = t < 0 ? 0 : t > 1 ? 1 : t;
+        fprintf(f, "    style=filled; fillcolor=\"#%02x%02x%02x\";\n", (int)(0xe0 + t * (0xff - 0xe0)),
+                (int)(0xf5 + t * (0xa0 - 0xf5)), (int)(0xe0 + t * (0x50 - 0xe0)));
+    }
     for (int32_t i = pv->start[k]; i < pv->start[k + 1]; i++) {
         int32_t v = pv->member[i];
         /* An unfusable op is marked wherever it sits: alone, or (in a plan that
@@ -74,7 +82,8 @@ static void lf__dot_cluster(FILE *f, const lf__plan_view *pv, lf_cost_model *cm,
     fputs("  }\n", f);
 }
 
-lf_status lf_plan_write_dot(FILE *f, const lf_plan *p, lf_cost_model *cm, const lf_plan_meta *meta)
+lf_status lf__plan_write_dot_heat(FILE *f, const lf_plan *p, lf_cost_model *cm,
+                                  const lf_plan_meta *meta, int heat)
 {
     if (!f || !p || !cm)
         return lf_set_error(LF_EINVAL, "lf_plan_write_dot needs a stream, a plan and a cost model");
@@ -99,8 +108,11 @@ lf_status lf_plan_write_dot(FILE *f, const lf_plan *p, lf_cost_model *cm, const 
     lf__dot_bytes(f, m->dram_fusable);
     fputs(", DRAM (all ops) = ", f);
     lf__dot_bytes(f, m->dram_all);
-    fprintf(f, "\\ngroups: %d, unfusable: %d, invalid: %d\"];\n", (int)m->n_groups,
-            (int)m->n_unfusable, (int)m->n_invalid);
+    fprintf(f, "\\ngroups: %d, unfusable: %d, invalid: %d%s\"];\n", (int)m->n_groups,
+            (int)m->n_unfusable, (int)m->n_invalid,
+            heat ? "\\ngroup fill: F_beta / beta, light green (low) to orange (full); unfusable ops "
+                   "gray and dashed; invalid groups red"
+                 : "");
     fputs("  node [shape=box, style=\"rounded,filled\", fillcolor=white, fontname=\"Helvetica\"];\n"
           "  edge [color=gray30];\n",
           f);
@@ -108,7 +120,7 @@ lf_status lf_plan_write_dot(FILE *f, const lf_plan *p, lf_cost_model *cm, const 
         if (g->ops[v].type == LF_OP_INPUT)
             lf__dot_node(f, g, v, "  ", ", shape=ellipse, style=solid");
     for (int32_t k = 0; k < pv.plan.n_groups; k++)
-        lf__dot_cluster(f, &pv, cm, k);
+        lf__dot_cluster(f, &pv, cm, k, heat);
     /* One edge per distinct producer -> consumer pair; edges that cross a
      * group boundary carry a tensor through DRAM and are drawn dashed. */
     for (int32_t v = 0; v < g->n_ops; v++) {
@@ -126,4 +138,9 @@ lf_status lf_plan_write_dot(FILE *f, const lf_plan *p, lf_cost_model *cm, const 
     fputs("}\n", f);
     lf__plan_view_destroy(&pv);
     return ferror(f) ? lf_set_error(LF_EIO, "error writing plan DOT") : LF_OK;
+}
+
+lf_status lf_plan_write_dot(FILE *f, const lf_plan *p, lf_cost_model *cm, const lf_plan_meta *meta)
+{
+    return lf__plan_write_dot_heat(f, p, cm, meta, 0);
 }

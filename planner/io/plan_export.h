@@ -31,9 +31,17 @@ typedef struct lf_plan_meta {
  * LF_EIO. */
 lf_status lf_plan_write_json(FILE *f, const lf_plan *p, lf_cost_model *cm, const lf_plan_meta *meta);
 lf_status lf_plan_write_dot(FILE *f, const lf_plan *p, lf_cost_model *cm, const lf_plan_meta *meta);
+/* The JSON content as XML, valid under planner/io/plan.xsd (docs/plan-format.md). */
+lf_status lf_plan_write_xml(FILE *f, const lf_plan *p, lf_cost_model *cm, const lf_plan_meta *meta);
+/* The plan drawn by Graphviz (format "svg" or "png"): the DOT export with
+ * groups filled by F_beta / beta, run through `dot` found on PATH, into f.
+ * LF_ENOSYS with one line when
+ * Graphviz is not installed, LF_EIO when dot fails. */
+lf_status lf_plan_write_image(FILE *f, const char *format, const lf_plan *p, lf_cost_model *cm,
+                              const lf_plan_meta *meta);
 
-/* format "json" or "dot", or NULL to pick by the path's extension (.json,
- * .dot or .gv, any case); other extensions or formats give LF_EINVAL. Written atomically
+/* format "json", "dot", "xml", "svg" or "png", or NULL to pick by the
+ * path's extension (.json, .dot or .gv, .xml, .svg, .png, any case); other extensions or formats give LF_EINVAL. Written atomically
  * (temporary file + rename): on any error nothing is left behind. */
 lf_status lf_plan_save(const char *path, const char *format, const lf_plan *p, lf_cost_model *cm,
                        const lf_plan_meta *meta);

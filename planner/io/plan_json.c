@@ -32,46 +32,11 @@ static void lf__json_opt_string(FILE *f, const char *s)
         fputs("null", f);
 }
 
-static int lf__cmp_i32(const void *a, const void *b)
-{
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return (x > y) - (x < y);
-}
-
 static void lf__json_tensor(FILE *f, const lf_graph *g, int32_t v, int32_t act_bytes, int last)
 {
     fprintf(f, "        {\"op\": %d, \"name\": ", (int)v);
     lf_json_string(f, g->ops[v].name);
     fprintf(f, ", \"bytes\": %" PRId64 "}%s\n", lf_tensor_bytes(g, v, act_bytes), last ? "" : ",");
-}
-
-/* In(G): distinct tensors produced outside the group and read inside, in op
- * id order; `list` has room for every operand slot of the group. */
-static int32_t lf__group_inputs(const lf__plan_view *pv, const lf_graph *g, int32_t k, int32_t *list)
-{
-    int32_t n = 0;
-    for (int32_t i = pv->start[k]; i < pv->start[k + 1]; i++) {
-        const lf_op *op = &g->ops[pv->member[i]];
-        for (int32_t j = 0; j < op->n_inputs; j++)
-            if (pv->plan.group_of[op->inputs[j]] != k)
-                list[n++] = op->inputs[j];
-    }
-    qsort(list, (size_t)n, sizeof *list, lf__cmp_i32);
-    int32_t m = 0;
-    for (int32_t i = 0; i < n; i++)
-        if (m == 0 || list[m - 1] != list[i])
-            list[m++] = list[i];
-    return m;
-}
-
-/* Out(G): members read outside the group or that are graph outputs. */
-static int lf__leaves_group(const lf__plan_view *pv, const lf_graph *g, int32_t v)
-{
-    const lf_op *op = &g->ops[v];
-    int leaves = op->is_output;
-    for (int32_t c = 0; c < op->n_consumers && !leaves; c++)
-        leaves = pv->plan.group_of[op->consumers[c]] != pv->plan.group_of[v];
-    return leaves;
 }
 
 static void lf__json_ids(FILE *f, const int32_t *ids, int32_t n)
@@ -102,7 +67,7 @@ static void lf__json_group(FILE *f, const lf__plan_view *pv, const lf_graph *g, 
             ",\n      \"valid\": %s,\n      \"inputs\": [",
             c->f_beta, c->f_d, c->mbu, c->weights, (int)c->weight_reads, (int)c->tile_rows,
             c->valid ? "true" : "false");
-    int32_t n_in = lf__group_inputs(pv, g, k, scratch);
+    int32_t n_in = lf__plan_group_inputs(pv, g, k, scratch);
     if (n_in)
         fputc('\n', f);
     for (int32_t i = 0; i < n_in; i++)
@@ -110,7 +75,7 @@ static void lf__json_group(FILE *f, const lf__plan_view *pv, const lf_graph *g, 
     fputs(n_in ? "      ],\n      \"outputs\": [" : "],\n      \"outputs\": [", f);
     int32_t n_out = 0;
     for (int32_t i = 0; i < n; i++)
-        if (lf__leaves_group(pv, g, mem[i]))
+        if (lf__plan_leaves_group(pv, g, mem[i]))
             scratch[n_out++] = mem[i];
     if (n_out)
         fputc('\n', f);

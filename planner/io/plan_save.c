@@ -25,26 +25,46 @@ lf_status lf_plan_save(const char *path, const char *format, const lf_plan *p, l
         return lf_set_error(LF_EINVAL, "lf_plan_save needs a path, a plan and a cost model");
     /* The format is settled before anything is created, so a bad name leaves
      * no file behind. */
-    int dot;
+    enum { LF__JSON, LF__DOT, LF__XML, LF__SVG, LF__PNG } kind;
     if (format) {
-        if (strcmp(format, "json") != 0 && strcmp(format, "dot") != 0)
-            return lf_set_error(LF_EINVAL, "unknown plan format '%s' (known: json, dot)", format);
-        dot = strcmp(format, "dot") == 0;
+        if (strcmp(format, "json") == 0)
+            kind = LF__JSON;
+        else if (strcmp(format, "dot") == 0)
+            kind = LF__DOT;
+        else if (strcmp(format, "xml") == 0)
+            kind = LF__XML;
+        else if (strcmp(format, "svg") == 0)
+            kind = LF__SVG;
+        else if (strcmp(format, "png") == 0)
+            kind = LF__PNG;
+        else
+            return lf_set_error(LF_EINVAL, "unknown plan format '%s' (known: json, dot, xml, svg, png)",
+                                format);
     } else if (lf__has_ext(path, ".json")) {
-        dot = 0;
+        kind = LF__JSON;
     } else if (lf__has_ext(path, ".dot") || lf__has_ext(path, ".gv")) {
-        dot = 1;
+        kind = LF__DOT;
+    } else if (lf__has_ext(path, ".xml")) {
+        kind = LF__XML;
+    } else if (lf__has_ext(path, ".svg")) {
+        kind = LF__SVG;
+    } else if (lf__has_ext(path, ".png")) {
+        kind = LF__PNG;
     } else {
         return lf_set_error(LF_EINVAL,
-                            "cannot tell the plan format of '%s' from its extension: use .json or "
-                            ".dot, or name the format",
+                            "cannot tell the plan format of '%s' from its extension: use .json, "
+                            ".dot, .xml, .svg or .png, or name the format",
                             path);
     }
     lf_atomic_file af;
     lf_status st = lf_atomic_open(&af, path);
     if (st != LF_OK)
         return st;
-    st = dot ? lf_plan_write_dot(af.f, p, cm, meta) : lf_plan_write_json(af.f, p, cm, meta);
+    st = kind == LF__DOT   ? lf_plan_write_dot(af.f, p, cm, meta)
+         : kind == LF__XML ? lf_plan_write_xml(af.f, p, cm, meta)
+         : kind == LF__SVG ? lf_plan_write_image(af.f, "svg", p, cm, meta)
+         : kind == LF__PNG ? lf_plan_write_image(af.f, "png", p, cm, meta)
+                           : lf_plan_write_json(af.f, p, cm, meta);
     if (st != LF_OK) {
         lf_atomic_abort(&af);
         return st;

@@ -112,3 +112,38 @@ lf_status lf__plan_view_init(lf__plan_view *pv, const lf_plan *p, lf_cost_model 
         lf__plan_view_destroy(pv);
     return st;
 }
+
+static int lf__cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* In(G): distinct tensors produced outside the group and read inside, in op
+ * id order; `list` has room for every operand slot of the group. */
+int32_t lf__plan_group_inputs(const lf__plan_view *pv, const lf_graph *g, int32_t k, int32_t *list)
+{
+    int32_t n = 0;
+    for (int32_t i = pv->start[k]; i < pv->start[k + 1]; i++) {
+        const lf_op *op = &g->ops[pv->member[i]];
+        for (int32_t j = 0; j < op->n_inputs; j++)
+            if (pv->plan.group_of[op->inputs[j]] != k)
+                list[n++] = op->inputs[j];
+    }
+    qsort(list, (size_t)n, sizeof *list, lf__cmp_i32);
+    int32_t m = 0;
+    for (int32_t i = 0; i < n; i++)
+        if (m == 0 || list[m - 1] != list[i])
+            list[m++] = list[i];
+    return m;
+}
+
+/* Out(G): members read outside the group or that are graph outputs. */
+int lf__plan_leaves_group(const lf__plan_view *pv, const lf_graph *g, int32_t v)
+{
+    const lf_op *op = &g->ops[v];
+    int leaves = op->is_output;
+    for (int32_t c = 0; c < op->n_consumers && !leaves; c++)
+        leaves = pv->plan.group_of[op->consumers[c]] != pv->plan.group_of[v];
+    return leaves;
+}
