@@ -61,4 +61,13 @@ int64_t lf__wblock_channel(const lf_graph *g, const lf_op *op); /* one output ch
 int64_t lf__wblock_matmul(const lf_graph *g, const lf_op *op);
 int64_t lf__wblock_whole(const lf_graph *g, const lf_op *op);
 
+/* Shared by the shape rules and the dispatcher (optable_shapes.c). */
+lf_status lf__fail(char *err, size_t errlen, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+void lf__shape_str(const lf_shape *s, char *buf, size_t len);
+int lf__same(const lf_shape *a, const lf_shape *b);
+
 #endif

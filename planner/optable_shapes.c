@@ -18,7 +18,7 @@ static void lf__dims(const lf_shape *s, int64_t d[4])
 
 static lf_shape lf__shape(const int64_t d[4]) { return (lf_shape){d[0], d[1], d[2], d[3]}; }
 
-static int lf__same(const lf_shape *a, const lf_shape *b)
+int lf__same(const lf_shape *a, const lf_shape *b)
 {
     return a->n == b->n && a->c == b->c && a->h == b->h && a->w == b->w;
 }
@@ -53,13 +53,7 @@ static int64_t lf__window_out(int64_t in, int32_t k, int32_t s, int32_t d, int32
     return out;
 }
 
-static lf_status lf__fail(char *err, size_t errlen, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static lf_status lf__fail(char *err, size_t errlen, const char *fmt, ...)
+lf_status lf__fail(char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -68,7 +62,7 @@ static lf_status lf__fail(char *err, size_t errlen, const char *fmt, ...)
     return LF_EGRAPH;
 }
 
-static void lf__shape_str(const lf_shape *s, char *buf, size_t len)
+void lf__shape_str(const lf_shape *s, char *buf, size_t len)
 {
     snprintf(buf, len, "%lldx%lldx%lldx%lld", (long long)s->n, (long long)s->c, (long long)s->h,
              (long long)s->w);
@@ -138,54 +132,6 @@ int32_t lf__consts_layernorm(const lf_attrs *a, const lf_shape *x, lf_shape shap
         suffixes[n++] = "bias";
     }
     return n;
-}
-
-int32_t lf_op_implied_consts(lf_op_type t, const lf_attrs *a, const lf_shape *act, int32_t n_act,
-                             lf_shape shapes[4], const char *suffixes[4])
-{
-    const lf_op_info *info = lf_op_info_of(t);
-    if (n_act < 1 || !info || !info->implied_consts)
-        return 0;
-    return info->implied_consts(a, &act[0], shapes, suffixes);
-}
-
-/* Checks the given weight operands (positions 1..n_in-1) against the shapes
- * the attributes imply. */
-static lf_status lf__check_weights(lf_op_type t, const lf_attrs *a, const lf_shape *in,
-                                   int32_t n_in, char *err, size_t errlen)
-{
-    if (n_in <= 1)
-        return LF_OK;
-    if (t == LF_OP_BATCHNORM && n_in == 5) {
-        /* ONNX's form: scale, B, mean and var, one per channel */
-        for (int32_t k = 1; k < 5; k++)
-            if (!lf__same(&in[k], &(lf_shape){1, in[0].c, 1, 1}))
-                return lf__fail(err, errlen, "BatchNorm parameter %d is not 1x%lldx1x1", (int)k,
-                                (long long)in[0].c);
-        return LF_OK;
-    }
-    lf_shape want[4];
-    const char *suffix[4];
-    int32_t n = lf_op_implied_consts(t, a, in, 1, want, suffix);
-    /* An op with a bias operand but no bias attribute still has a bias. */
-    if (n_in - 1 == n + 1 && (t == LF_OP_CONV || t == LF_OP_CONVTRANSPOSE || t == LF_OP_GEMM)) {
-        want[n] = (lf_shape){1, a->out_channels, 1, 1};
-        suffix[n++] = "bias";
-    } else if (n_in - 1 == n + 1 && t == LF_OP_LAYERNORM) {
-        want[n] = want[0];
-        suffix[n++] = "bias";
-    }
-    if (n_in - 1 != n)
-        return lf__fail(err, errlen, "%d weight operands given, the attributes imply %d",
-                        (int)(n_in - 1), (int)n);
-    for (int32_t k = 0; k < n; k++)
-        if (!lf__same(&in[k + 1], &want[k])) {
-            char got[80], exp[80];
-            lf__shape_str(&in[k + 1], got, sizeof got);
-            lf__shape_str(&want[k], exp, sizeof exp);
-            return lf__fail(err, errlen, "%s operand is %s, expected %s", suffix[k], got, exp);
-        }
-    return LF_OK;
 }
 
 static lf_status lf__infer_window(lf_op_type t, const lf_attrs *a, const lf_shape *x, lf_shape *out,
@@ -580,32 +526,4 @@ lf_status lf__infer_channel_shuffle(lf_op_type t, const lf_attrs *a, const lf_sh
                         (long long)in[0].c, (int)a->groups);
     *out = in[0];
     return LF_OK;
-}
-
-lf_status lf_op_infer(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32_t n_in,
-                      lf_shape *out, char *err, size_t errlen)
-{
-    const lf_op_info *info = lf_op_info_of(t);
-    if (!info) {
-        snprintf(err, errlen, "unknown op type %d", (int)t);
-        return LF_EUNSUPPORTED;
-    }
-    /* Weight operands may be left off (implied by the attributes). */
-    int32_t min = info->weight_operands ? 1 : info->min_operands;
-    if (n_in < min || n_in > info->max_operands) {
-        snprintf(err, errlen, "%s takes %d to %d operands, got %d", info->name, (int)min,
-                 (int)info->max_operands, (int)n_in);
-        return LF_EGRAPH;
-    }
-    for (int32_t i = 0; i < n_in; i++)
-        if (in[i].n <= 0 || in[i].c <= 0 || in[i].h <= 0 || in[i].w <= 0)
-            return lf__fail(err, errlen, "operand %d has an empty shape", (int)i);
-    lf_status st = LF_OK;
-    if (info->infer)
-        st = info->infer(t, a, in, n_in, out, err, errlen);
-    else
-        *out = in[0]; /* element-wise ops, Softmax, the norms: the input's shape */
-    if (st == LF_OK && info->weight_operands)
-        st = lf__check_weights(t, a, in, n_in, err, errlen);
-    return st;
 }
