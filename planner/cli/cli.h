@@ -221,4 +221,10 @@ int lf_cmd_bench_subst(int argc, char **argv); /* `bench subst` */
  * neither is given and def is NULL) or an exit status after printing the error. */
 int lf_cli_subst_graph(const lf_cli_command *cmd, const char *def, lf_graph **g, lf_hw *hw);
 
+/* plan --optimize (plan_optimize.c): rewrites s's graph with the substitution
+ * optimizer when the option is given, prints what it did and the original
+ * graph's plan, and puts the optimized graph and its cost model in s. Returns
+ * 0 or an exit status after printing the error. */
+int lf_cli_plan_optimize(const lf_cli_command *cmd, lf_cli_session *s, const lf_planner_config *pc);
+
 #endif

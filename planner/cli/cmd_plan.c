@@ -82,6 +82,11 @@ int lf_cmd_plan(int argc, char **argv)
                             "optimal split (an exact split per group; not in the wall time)", NULL},
         {"no-split-gap", NULL, "no split-gap measurement (the default; kept for old scripts)", NULL},
         {"compare-exact", NULL, "also compute the exact optimum and print the gap to it", NULL},
+        {"optimize", "SEARCH", "rewrite the graph first with the substitution optimizer's built-in "
+                               "rules (backtrack, enum or split; docs/substitution.md), then plan it", NULL},
+        {"optimize-objective", "NAME", "--optimize: dram (default: the exact fusion DRAM at the "
+                                       "buffer), time, flops, bytes or kernels", NULL},
+        {"optimize-budget", "N", "--optimize: graphs expanded (default 30)", NULL},
         LF_CLI_EXACT_OPTS,
         {"output", "FILE", "(or -o) write the plan to FILE (.json, .xml, .dot, or .svg/.png drawn by Graphviz; see docs/plan-format.md)", NULL},
         {"format", "FMT", "json, dot, xml, svg or png (default: from the file extension)", NULL},
@@ -111,6 +116,8 @@ int lf_cmd_plan(int argc, char **argv)
         {"format", "output", NULL, -1, NULL, "--format needs --output FILE"},
         {"pareto", "search", "greedy", -1, "nsga2", "--pareto needs --search nsga2"},
         {"objectives", "search", "greedy", -1, "nsga2", "--objectives needs --search nsga2"},
+        {"optimize-objective", "optimize", NULL, -1, NULL, "--optimize-objective needs --optimize SEARCH"},
+        {"optimize-budget", "optimize", NULL, -1, NULL, "--optimize-budget needs --optimize SEARCH"},
     };
     lf_planner_config pc;
     lf_planner_config_default(&pc);
@@ -163,6 +170,10 @@ int lf_cmd_plan(int argc, char **argv)
     lf_cli_session s;
     if ((rc = lf_cli_session_open(&s, &cmd)))
         return rc;
+    if ((rc = lf_cli_plan_optimize(&cmd, &s, &pc))) {
+        lf_cli_session_close(&s);
+        return rc;
+    }
     lf_pipeline p;
     memset(&p, 0, sizeof p);
     p.graph = s.graph;

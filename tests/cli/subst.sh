@@ -81,6 +81,29 @@ fi
 if "$fp" optimize --model resnet18 --rules taso --taso-file "$tmp/bad.pb" -o "$tmp/x.json" >/dev/null 2>"$tmp/e" || [ -e "$tmp/x.json" ]; then
   echo "FAIL: optimize with a corrupt rule file"; fail=1
 fi
+# plan --optimize: the substitution optimizer as the first stage of planning. On resnet18 at 256 KB
+# (LBDF, exact) fusing conv1 and six convs of layers 1, 3 and 4 with their ReLUs lowers the optimum
+# from 14,622,032 to 14,220,624 B over all ops (docs/RESULTS.md).
+"$fp" plan --model resnet18 --search exact --optimize backtrack --quiet -o "$tmp/po.json" >"$tmp/po" 2>"$tmp/e" ||
+  { echo "FAIL: plan --optimize exited $?"; cat "$tmp/e"; fail=1; }
+grep -q "^optimize: backtrack search, objective dram, .*: 7 rewrites, outputs equal to the original's.*the original graph's plan: DRAM 3,105,152 B fusable ops, 14,622,032 B all ops$" "$tmp/po" &&
+  grep -q "^resnet18 256 KB lbdf exact: DRAM 2,703,744 B fusable ops (2.704 MB), 14,220,624 B all ops;" "$tmp/po" &&
+  [ "$(grep -c '^  rewrite [0-9]*: conv_relu at ' "$tmp/po")" -eq 7 ] ||
+  { echo "FAIL: plan --optimize figures"; cat "$tmp/po"; fail=1; }
+# A graph no rule improves is planned as it is (0 rewrites, the same optimum).
+"$fp" plan --model resnet18 --search exact --optimize backtrack --optimize-objective flops --quiet >"$tmp/pf" ||
+  fail=1
+grep -q ": 0 rewrites; the original graph's plan: DRAM 3,105,152 B fusable ops" "$tmp/pf" &&
+  grep -q "DRAM 3,105,152 B fusable ops (3.105 MB), 14,622,032 B all ops" "$tmp/pf" ||
+  { echo "FAIL: plan --optimize with nothing to gain"; cat "$tmp/pf"; fail=1; }
+for bad in "--optimize nonsense" "--optimize-budget 5" "--optimize split --optimize-objective speed"; do
+  # shellcheck disable=SC2086
+  "$fp" plan --model resnet18 $bad -o "$tmp/bad.json" >/dev/null 2>"$tmp/e"
+  rc=$?
+  if [ $rc -ne 2 ] || [ "$(wc -l <"$tmp/e")" -ne 1 ] || [ -e "$tmp/bad.json" ]; then
+    echo "FAIL: plan $bad: status $rc, $(wc -l <"$tmp/e") lines"; cat "$tmp/e"; fail=1
+  fi
+done
 # bench subst: one table row per network, backtracking against exhaustive.
 "$fp" bench subst --models inception_e --input-size 4 --budget 20 --enum-budget 30 >"$tmp/b" || fail=1
 if ! grep -q '^| inception_e | 22 | [0-9.]* | [0-9.]* | 20 | ' "$tmp/b"; then
