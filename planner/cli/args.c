@@ -32,6 +32,17 @@ int lf_cli_usage_error(const lf_cli_command *cmd, const char *fmt, ...)
     return LF_EXIT_USAGE;
 }
 
+int lf_cli_parse_file(lf_cli_command *cmd, int argc, char **argv, const char **file)
+{
+    *file = NULL;
+    if (argc > 0 && argv[0][0] != '-') {
+        *file = argv[0];
+        argc--;
+        argv++;
+    }
+    return lf_cli_parse(cmd, argc, argv);
+}
+
 int lf_cli_parse(lf_cli_command *cmd, int argc, char **argv)
 {
     for (int i = 0; i < argc; i++) {

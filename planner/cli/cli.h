@@ -39,6 +39,10 @@ typedef struct lf_cli_command {
 /* Parses argv (after the command name). Returns 0 on success, 1 when --help
  * was printed, or LF_EXIT_USAGE after printing one error line. */
 int lf_cli_parse(lf_cli_command *cmd, int argc, char **argv);
+/* lf_cli_parse for commands whose first argument may be a FILE before the
+ * options (import, validate): *file is it, or NULL when argv starts with an
+ * option. */
+int lf_cli_parse_file(lf_cli_command *cmd, int argc, char **argv, const char **file);
 void lf_cli_help(const lf_cli_command *cmd, FILE *f);
 const char *lf_cli_get(const lf_cli_command *cmd, const char *name);
 
@@ -220,6 +224,9 @@ int lf_cmd_bench_subst(int argc, char **argv); /* `bench subst` */
  * the hardware (--hw, --buffer, --scheme checked). Returns 0 (*g NULL when
  * neither is given and def is NULL) or an exit status after printing the error. */
 int lf_cli_subst_graph(const lf_cli_command *cmd, const char *def, lf_graph **g, lf_hw *hw);
+/* TASO's rule collection when --taso-file is not given (relative to the
+ * repository root, with ../shared beside it). */
+#define LF_CLI_TASO_DEFAULT "../shared/data/taso/graph_subst.pb"
 
 /* plan --optimize (plan_optimize.c): rewrites s's graph with the substitution
  * optimizer when the option is given, prints what it did and the original

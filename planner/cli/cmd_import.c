@@ -1,7 +1,6 @@
 /* fusionplan import FILE: what importing an ONNX model gives (ops by type,
  * parameters, MACs) and what the importer folded or rewrote, and why. */
 #include <stdio.h>
-#include <string.h>
 
 #include "planner/cli/cli.h"
 #include "planner/io/onnx.h"
@@ -21,13 +20,8 @@ int lf_cmd_import(int argc, char **argv)
                           "by type with parameters and MACs, and every fold or rewrite with\nits reason. "
                           "The same import runs for --onnx FILE in every other command.",
                           opts, (int)(sizeof opts / sizeof opts[0])};
-    const char *file = NULL;
-    if (argc > 0 && strncmp(argv[0], "-", 1) != 0) {
-        file = argv[0];
-        argc--;
-        argv++;
-    }
-    int rc = lf_cli_parse(&cmd, argc, argv);
+    const char *file;
+    int rc = lf_cli_parse_file(&cmd, argc, argv, &file);
     if (rc)
         return rc == 1 ? LF_EXIT_OK : rc;
     if (!file)

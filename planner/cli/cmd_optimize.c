@@ -12,7 +12,6 @@
 #include "planner/util/fileio.h"
 #include "search/subst/subst.h"
 
-#define LF__TASO_DEFAULT "../shared/data/taso/graph_subst.pb"
 
 static int lf__double(const lf_cli_command *cmd, const char *name, double def, double lo, double hi, double *out)
 {
@@ -112,7 +111,7 @@ int lf_cmd_optimize(int argc, char **argv)
         {"max-len", "K", "enum: longest sequence (default 3)", NULL},
         {"split-size", "N", "split: largest part in ops (default 30)", NULL},
         {"rules", "LIST", "rule sources: builtin, taso (default builtin)", NULL},
-        {"taso-file", "FILE", "TASO's rule collection (default " LF__TASO_DEFAULT ")", NULL},
+        {"taso-file", "FILE", "TASO's rule collection (default " LF_CLI_TASO_DEFAULT ")", NULL},
         {"seed", "S", "values of generated weights and inputs for the numeric check (default 1)", NULL},
         {"threads", "T", "OpenMP threads over the candidates of an expansion (default 1); results do not depend on it", NULL},
         {"dram", NULL, "also report the exact fusion DRAM at --buffer before and after (any objective)", NULL},
@@ -156,7 +155,7 @@ int lf_cmd_optimize(int argc, char **argv)
         return rc;
     lf_subst_ruleset rs;
     const char *taso = lf_cli_get(&cmd, "taso-file");
-    lf_status st = lf_subst_ruleset_open(&rs, lf_cli_get(&cmd, "rules"), taso ? taso : LF__TASO_DEFAULT);
+    lf_status st = lf_subst_ruleset_open(&rs, lf_cli_get(&cmd, "rules"), taso ? taso : LF_CLI_TASO_DEFAULT);
     if (st)
         return lf_cli_fail(st);
     lf_graph *g = NULL;

@@ -6,13 +6,12 @@
 #include "planner/cli/cli.h"
 #include "search/subst/subst.h"
 
-#define LF__TASO_DEFAULT "../shared/data/taso/graph_subst.pb"
 
 int lf_cmd_rules(int argc, char **argv)
 {
     lf_cli_opt opts[] = {
         {"rules", "LIST", "rule sources, comma-separated: builtin, taso (default builtin)", NULL},
-        {"taso-file", "FILE", "TASO's rule collection (default " LF__TASO_DEFAULT ")", NULL},
+        {"taso-file", "FILE", "TASO's rule collection (default " LF_CLI_TASO_DEFAULT ")", NULL},
         {"verify", NULL, "verify every rule numerically; prints NAME ok or NAME FAIL reason", NULL},
         {"model", "NAME", "count each rule's matches in this built-in network (also alexnet, inception_e, inception_e13, sru)", NULL},
         {"input-size", "N", "square input resolution of --model (default: the network's own)", NULL},
@@ -32,7 +31,7 @@ int lf_cmd_rules(int argc, char **argv)
         return rc == 1 ? LF_EXIT_OK : rc;
     const char *taso = lf_cli_get(&cmd, "taso-file");
     lf_subst_ruleset rs;
-    lf_status st = lf_subst_ruleset_open(&rs, lf_cli_get(&cmd, "rules"), taso ? taso : LF__TASO_DEFAULT);
+    lf_status st = lf_subst_ruleset_open(&rs, lf_cli_get(&cmd, "rules"), taso ? taso : LF_CLI_TASO_DEFAULT);
     if (st)
         return lf_cli_fail(st);
     lf_graph *g = NULL;

@@ -50,13 +50,8 @@ int lf_cmd_validate(int argc, char **argv)
                           "Prints OK or one line\nper discrepancy. Exit 0: OK; 1: discrepancies; "
                           "2: unreadable file or a plan for another graph.",
                           opts, (int)(sizeof opts / sizeof opts[0])};
-    const char *file = NULL;
-    if (argc > 0 && strncmp(argv[0], "-", 1) != 0) {
-        file = argv[0];
-        argc--;
-        argv++;
-    }
-    int rc = lf_cli_parse(&cmd, argc, argv);
+    const char *file;
+    int rc = lf_cli_parse_file(&cmd, argc, argv, &file);
     if (rc)
         return rc == 1 ? LF_EXIT_OK : rc;
     if (!file)

@@ -6,6 +6,7 @@
 
 #include "models/registry.h"
 #include "planner/cli/cli.h"
+#include "planner/registry.h"
 #include "search/subst/subst.h"
 
 int lf_cli_subst_graph(const lf_cli_command *cmd, const char *def, lf_graph **g, lf_hw *hw)
@@ -13,8 +14,8 @@ int lf_cli_subst_graph(const lf_cli_command *cmd, const char *def, lf_graph **g,
     *g = NULL;
     int64_t input = 0, batch = 1;
     int rc;
-    if ((rc = lf_cli_int(cmd, "input-size", 0, 1, 4096, &input)) ||
-        (lf_cli_get(cmd, "batch") && (rc = lf_cli_int(cmd, "batch", 1, 1, 65536, &batch))))
+    if ((rc = lf_cli_int(cmd, "input-size", 0, 1, LF_MODEL_MAX_INPUT, &input)) ||
+        (lf_cli_get(cmd, "batch") && (rc = lf_cli_int(cmd, "batch", 1, 1, LF_MODEL_MAX_BATCH, &batch))))
         return rc;
     lf_status st;
     if (hw) {
@@ -28,9 +29,9 @@ int lf_cli_subst_graph(const lf_cli_command *cmd, const char *def, lf_graph **g,
                 return lf_cli_usage_error(cmd, "--buffer: %s", lf_last_error());
             hw->buffer_bytes = bytes;
         }
-        const char *scheme = lf_cli_get(cmd, "scheme");
-        if (scheme && strcmp(scheme, "lbdf") != 0 && strcmp(scheme, "brr") != 0)
-            return lf_cli_usage_error(cmd, "unknown --scheme '%s' (use lbdf or brr)", scheme);
+        const char *scheme;
+        if ((rc = lf_cli_name(cmd, "scheme", LF_NAMES_SCHEME, NULL, &scheme)))
+            return rc;
     }
     const char *model = lf_cli_get(cmd, "model"), *onnx = lf_cli_get(cmd, "onnx");
     if (onnx) {
