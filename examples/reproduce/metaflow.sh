@@ -4,7 +4,8 @@
 #           VGG16, Inception-E (13 nodes) and ResNet-18: same optimum? times.
 #  Table 2: FLOPs, bytes moved and kernel launches before and after the
 #           optimizer on Inception-v3, SqueezeNet and ResNet-34.
-#  Fig. 10: best cost and search time as alpha varies (Inception-v3, split).
+#  Fig. 10: best cost and search time as alpha varies (Inception-v3, split),
+#           as fig10.md and the charts fig10-cost.svg and fig10-time.svg.
 # Reduced (default): backtracking budget 300, exhaustive budget 50,000.
 # --full: backtracking budget 1000, exhaustive budget 500,000.
 . "$(dirname "$0")/common.sh"
@@ -38,3 +39,8 @@ cat "$out/table2.md"
   done
 } >"$out/fig10.md"
 cat "$out/fig10.md"
+fp chart "$out/fig10.md" --x alpha --y "time after (us)" --title "Inception-v3, split: best cost as alpha varies" \
+  -o "$out/fig10-cost.svg" >/dev/null
+fp chart "$out/fig10.md" --x alpha --y "search s" --title "Inception-v3, split: search time as alpha varies" \
+  -o "$out/fig10-time.svg" >/dev/null
+to_png

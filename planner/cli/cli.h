@@ -195,6 +195,7 @@ lf_status lf_cli_parse_ops(const lf_graph *g, const char *list, lf_bitset *out);
 void lf_cli_commas(int64_t v, char *buf, size_t len);
 
 int lf_cmd_models(int argc, char **argv);
+int lf_cmd_chart(int argc, char **argv);
 int lf_cmd_info(int argc, char **argv);
 int lf_cmd_cost(int argc, char **argv);
 int lf_cmd_plan(int argc, char **argv);

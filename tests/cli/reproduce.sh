@@ -17,12 +17,18 @@ jc=${LF_JSON_CHECK:-}
 json_skip=""
 [ -n "$jc" ] || json_skip="JSON checks need tests/tools/json_check, built only when jansson (libjansson-dev) is found"
 
-for s in table2 table3 table4 table5 fig3 fig5; do
+for s in table2 table3 table4 table5 fig3 fig5 metaflow; do
   t0=$(date +%s)
   bash "$src/examples/reproduce/$s.sh" --bin "$fp" --out "$tmp/$s" >"$tmp/$s.out" 2>"$tmp/$s.err" \
     || bad "$s.sh exited $?: $(tail -3 "$tmp/$s.err")"
   echo "$s: $(( $(date +%s) - t0 )) s"
   grep -q "^fusionplan " "$tmp/$s/commands.txt" || bad "$s.sh recorded no command"
+done
+
+# MetaFlow's Figure 10: one row per alpha, both charts with one line
+[ "$(grep -c '^| 1\.' "$tmp/metaflow/fig10.md")" -eq 6 ] || bad "metaflow fig10.md rows"
+for c in fig10-cost fig10-time; do
+  [ "$(grep -o '<polyline' "$tmp/metaflow/$c.svg" 2>/dev/null | wc -l)" = 1 ] || bad "metaflow $c.svg"
 done
 
 # One table per network (and scheme): 3 in Table II, 10 in Tables III and IV.
