@@ -109,6 +109,7 @@ static void test_errors(void)
         {"a,b,a\n", "e.csv:1: column 'a' appears twice"},
         {"# only a comment\n\n", "e.csv: no table (no header row)"},
         {"| a | b |\n|---|---|\n| 1 |\n", "e.csv:3: 1 cells, the header has 2"},
+        {"|\n|---:\n.,-1\n", "e.csv:1: the header row has no cells"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *p = write_file("e.csv", cases[i].text);

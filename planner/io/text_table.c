@@ -273,6 +273,8 @@ static lf_status lf__parse_markdown(char *text, lf__rows *r)
     return LF_OK;
 }
 
+static lf_status lf__parse(lf_text_table *t, char *text, size_t len, const char *path);
+
 lf_status lf_text_table_read(lf_text_table *t, const char *path)
 {
     memset(t, 0, sizeof *t);
@@ -281,7 +283,27 @@ lf_status lf_text_table_read(lf_text_table *t, const char *path)
     lf_status st = lf_read_file_capped(path, LF__MAX_BYTES, "table", &text, &len);
     if (st != LF_OK)
         return st;
-    if ((long)strlen(text) != len) {
+    return lf__parse(t, text, (size_t)len, path);
+}
+
+lf_status lf_text_table_parse(lf_text_table *t, const void *data, size_t size, const char *origin)
+{
+    memset(t, 0, sizeof *t);
+    if ((int64_t)size > LF__MAX_BYTES)
+        return lf_set_error(LF_ERANGE, "%s: larger than 64 MB", origin);
+    char *text = malloc(size + 1);
+    if (!text)
+        return lf_set_error(LF_ENOMEM, "%s: out of memory", origin);
+    memcpy(text, data, size);
+    text[size] = '\0';
+    return lf__parse(t, text, size, origin);
+}
+
+/* Cuts text (owned from here on) into the table. */
+static lf_status lf__parse(lf_text_table *t, char *text, size_t len, const char *path)
+{
+    lf_status st = LF_OK;
+    if (strlen(text) != len) {
         free(text);
         return lf_set_error(LF_EPARSE, "%s: not a text table (contains NUL bytes)", path);
     }
@@ -298,6 +320,8 @@ lf_status lf_text_table_read(lf_text_table *t, const char *path)
     if (st == LF_OK && r.n == 0)
         st = lf_set_error(LF_EPARSE, "%s: no table (no header row)", path);
     int32_t n_cols = st == LF_OK ? lf__row_cells(&r, 0) : 0;
+    if (st == LF_OK && n_cols == 0)
+        st = lf_set_error(LF_EPARSE, "%s:%d: the header row has no cells", path, (int)r.line[0]);
     for (int32_t i = 1; st == LF_OK && i < r.n; i++)
         if (lf__row_cells(&r, i) != n_cols)
             st = lf_set_error(LF_EPARSE, "%s:%d: %d cells, the header has %d", path, (int)r.line[i],

@@ -29,6 +29,9 @@ typedef struct lf_text_table {
  * header at all; LF_EIO for an unreadable file; LF_ERANGE beyond 64 MB or
  * 1,000,000 rows. On failure the table is empty and needs no destroy. */
 lf_status lf_text_table_read(lf_text_table *t, const char *path);
+/* The same for a table in memory (size bytes, copied); `origin` stands for
+ * the file name in messages. */
+lf_status lf_text_table_parse(lf_text_table *t, const void *data, size_t size, const char *origin);
 void lf_text_table_destroy(lf_text_table *t);
 
 /* The index of the column named `name` (exact match), or -1. */
