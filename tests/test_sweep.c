@@ -1,7 +1,7 @@
 /* Unit tests for search/sweep: grids and their cell order, grid files, one
  * cell against the search and the exact planner run directly, failing
  * cells, results files (scan, truncated last line, resume) and reading
- * lines back. */
+ * lines back; a buffer sweep against the planners run directly. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,9 +13,13 @@
 #include "planner/exact/exact.h"
 #include "planner/util/fileio.h"
 #include "search/partition/search.h"
+#include "search/partition/simple.h"
+#include "search/sweep/buffer_sweep.h"
 #include "search/sweep/sweep.h"
 #include "splitter/proposer.h"
 #include "splitter/tree.h"
+#include "tests/fixtures.h"
+#include "tests/graphs.h"
 #include "tests/testlib.h"
 
 static char lf_tmpdir[256];
@@ -442,6 +446,86 @@ static void test_results_resume(void)
     lf_sweep_grid_destroy(&g);
 }
 
+/* A buffer sweep against the planners run directly at each size: the exact
+ * column from the staircase equals lf_exact_plan there, the layer column
+ * lf_plan_layer, the search never beats the optimum, the valid share never
+ * falls as the buffer grows, and fewer groups than asked is a notice. */
+static int n_notices;
+static void count_notice(void *user, lf_buffer_sweep_notice kind, const char *message)
+{
+    (void)user;
+    CHECK(kind == LF_BUFFER_SWEEP_FEW_GROUPS);
+    CHECK(strstr(message, "chain lbdf: only ") != NULL);
+    n_notices++;
+}
+
+static void test_buffer_sweep(void)
+{
+    lf_graph *g = NULL;
+    CHECK_OK(lf_model_build("squeezenet1_1", NULL, &g));
+    lf_buffer_sweep_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.search = "local";
+    cfg.budget = 100;
+    cfg.seed = 3;
+    cfg.threads = 1;
+    cfg.k = 3;
+    cfg.samples = 300;
+    cfg.do_exact = 1;
+    cfg.nb = 3;
+    cfg.betas[0] = 65536, cfg.betas[1] = 131072, cfg.betas[2] = 262144;
+    lf_hw_default(&cfg.hw);
+    lf_buffer_sweep sw;
+    CHECK_OK(lf_buffer_sweep_run(g, "squeezenet1_1", "brr", &cfg, &sw, count_notice, NULL));
+    CHECK_EQ_I64(n_notices, 0);
+    CHECK_EQ_I64(sw.sampled, cfg.samples);
+    for (int32_t b = 0; b < cfg.nb; b++) {
+        const lf_buffer_sweep_point *p = &sw.pts[b];
+        lf_hw hw = cfg.hw;
+        hw.buffer_bytes = cfg.betas[b];
+        lf_cost_model *cm = NULL;
+        CHECK_OK(lf_cost_model_create(&cm, g, &hw, "brr"));
+        lf_plan ep, lp;
+        lf_plan_metrics em, lm;
+        CHECK_OK(lf_exact_plan(cm, NULL, &ep, NULL));
+        CHECK_OK(lf_plan_metrics_compute(&ep, cm, &em));
+        CHECK_OK(lf_plan_layer(cm, &lp));
+        CHECK_OK(lf_plan_metrics_compute(&lp, cm, &lm));
+        CHECK_EQ_I64(p->beta, cfg.betas[b]);
+        CHECK(p->has_exact && p->has_valid);
+        CHECK_EQ_I64(p->exact_all, em.dram_all);
+        CHECK_EQ_I64(p->layer_all, lm.dram_all);
+        CHECK(p->m.dram_all >= p->exact_all);
+        CHECK(p->exact_all <= p->layer_all);
+        CHECK_EQ_I64(p->n_unfusable, lf_cost_unfusable_count(cm));
+        CHECK(b == 0 || p->valid_pct >= sw.pts[b - 1].valid_pct);
+        lf_plan_destroy(&ep);
+        lf_plan_destroy(&lp);
+        lf_cost_model_free(cm);
+    }
+    /* sizes out of order are refused */
+    cfg.betas[1] = 65536;
+    CHECK_EQ_I64(lf_buffer_sweep_run(g, "squeezenet1_1", "brr", &cfg, &sw, NULL, NULL), LF_EINVAL);
+    lf_graph_free(g);
+
+    /* A chain of three equal convs has two distinct groups of two or more
+     * ops (c1-c2 and c2-c3 have the same content; then c1-c2-c3): asking
+     * for 300 samples from its own graph finds both and says so. */
+    lf_graph_builder *b = NULL;
+    CHECK_OK(lf_graph_builder_create(&b, "chain"));
+    tg_input(b, "x", 8, 16, 16);
+    tg_conv(b, "c1", "x", 8, 3, 1, 1, 1, 0, LF_ACT_NONE);
+    tg_conv(b, "c2", "c1", 8, 3, 1, 1, 1, 0, LF_ACT_NONE);
+    tg_conv(b, "c3", "c2", 8, 3, 1, 1, 1, 0, LF_ACT_NONE);
+    g = tf_build(b);
+    cfg.betas[1] = 131072;
+    cfg.sample_graph = 1;
+    CHECK_OK(lf_buffer_sweep_run(g, "chain", "lbdf", &cfg, &sw, count_notice, NULL));
+    CHECK_EQ_I64(n_notices, 1);
+    CHECK_EQ_I64(sw.sampled, 2);
+    lf_graph_free(g);
+}
+
 int main(void)
 {
     snprintf(lf_tmpdir, sizeof lf_tmpdir, "/tmp/lf_test_sweep_XXXXXX");
@@ -453,6 +537,7 @@ int main(void)
     test_grid_file();
     test_cell_matches_direct_runs();
     test_results_resume();
+    test_buffer_sweep();
     const char *names[] = {"grid.json", "cells.jsonl", "run.jsonl", "full.jsonl"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         unlink(tmp_path(names[i]));

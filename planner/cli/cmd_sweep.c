@@ -13,13 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain/dataset.h"
 #include "models/registry.h"
 #include "planner/cli/cli.h"
 #include "planner/cli/sweep.h"
-#include "planner/exact/curve.h"
-#include "planner/exact/exact.h"
-#include "planner/plan.h"
 #include "planner/registry.h"
 #include "planner/util/fileio.h"
 #include "planner/util/progress.h"
@@ -34,120 +30,15 @@ static int lf__known_model(const char *name)
     return 0;
 }
 
-/* ---- one point --------------------------------------------------------- */
-
-/* Fills everything but the valid fraction. Returns 0 or an exit status after
- * printing the error. */
-static int lf__run_point(const lf_sweep_setup *o, const lf_graph *g,
-                         const char *model, const char *scheme, int64_t beta,
-                         const lf_curve *curve, lf_sweep_point *pt)
+/* The library's notices on stderr: a missing exact optimum always, the
+ * group count like the progress lines (not with --quiet). */
+static void lf__notice(void *user, lf_buffer_sweep_notice kind, const char *message)
 {
-    memset(pt, 0, sizeof *pt);
-    pt->beta = beta;
-    lf_hw hw = o->hw;
-    hw.buffer_bytes = beta;
-    lf_cost_model *cm = NULL;
-    lf_status st = lf_cost_model_create(&cm, g, &hw, scheme);
-    if (st != LF_OK)
-        return lf_cli_fail(st);
-    int32_t compute = 0;
-    for (int32_t v = 0; v < g->n_ops; v++)
-        compute += g->ops[v].type != LF_OP_INPUT;
-    pt->n_unfusable = lf_cost_unfusable_count(cm);
-    pt->n_fusable = compute - pt->n_unfusable;
-
-    /* Every plan of the point through the library pipeline: layer by layer
-     * (the no-fusion reference), the exact optimum, the search. */
-    lf_planner_config pc;
-    lf_planner_config_default(&pc);
-    pc.budget = o->budget;
-    pc.seed = (uint64_t)o->seed;
-    pc.threads = (int32_t)o->threads;
-    pc.k = (int32_t)o->k;
-    if (o->exact_limit > 0)
-        pc.exact.max_candidates = o->exact_limit;
-    lf_planned r;
-    pc.search = "layer";
-    if ((st = lf_plan_network(cm, &pc, &r)) == LF_OK)
-        pt->layer_all = r.metrics.dram_all;
-    lf_planned_destroy(&r);
-    /* The exact optimum: from the staircase when there is one (the same
-     * value, tests/test_curve.c), else alone; over its limits it is left
-     * out ('-'). */
-    if (st == LF_OK && o->do_exact && curve) {
-        pt->has_exact = 1;
-        pt->exact_all = lf_curve_dram_at(curve, beta);
-    } else if (st == LF_OK && o->do_exact) {
-        pc.search = "exact";
-        st = lf_plan_network(cm, &pc, &r);
-        if (st == LF_OK) {
-            pt->has_exact = 1;
-            pt->exact_all = r.metrics.dram_all;
-        } else if (st == LF_ELIMIT) {
-            char b[32];
-            lf_hw_format_size(beta, b, sizeof b);
-            fprintf(stderr, "fusionplan sweep-buffer: no exact optimum for %s %s at %s: %s\n",
-                    model, scheme, b, lf_last_error());
-            st = LF_OK;
-        }
-        lf_planned_destroy(&r);
-    }
-    /* The search, with the random split or the tree splitter. */
-    if (st == LF_OK) {
-        pc.search = o->search;
-        pc.split = o->tree ? "tree" : "random";
-        pc.proposer = o->proposer;
-        if ((st = lf_plan_network(cm, &pc, &r)) == LF_OK)
-            pt->m = r.metrics;
-        lf_planned_destroy(&r);
-    }
-    lf_cost_model_free(cm);
-    return st == LF_OK ? 0 : lf_cli_fail(st);
+    const int *quiet = user;
+    if (kind == LF_BUFFER_SWEEP_NO_EXACT || !*quiet)
+        fprintf(stderr, "fusionplan sweep-buffer: %s\n", message);
 }
 
-/* The valid fraction per buffer size over groups sampled once for the
- * network and scheme (the dataset sampler, labels at every buffer). */
-static int lf__run_valid(const lf_sweep_setup *o, const char *model, const lf_graph *onnx_graph,
-                         const char *scheme, lf_sweep *sw)
-{
-    sw->sampled = -1;
-    if (o->samples <= 0)
-        return 0;
-    lf_ds_config dc;
-    lf_ds_config_default(&dc);
-    dc.scheme = scheme;
-    dc.seed = (uint64_t)o->seed;
-    dc.threads = (int32_t)o->threads;
-    dc.hw = &o->hw;
-    dc.only = model;
-    dc.any_network = 1;
-    dc.graph = onnx_graph; /* an --onnx network is sampled from its graph */
-    dc.groups = (int32_t)o->samples;
-    dc.n_betas = o->nb;
-    for (int32_t b = 0; b < o->nb; b++)
-        dc.betas[b] = o->betas[b];
-    lf_dataset ds;
-    lf_dataset_init(&ds, scheme);
-    lf_status st = lf_dataset_build(&ds, &dc);
-    if (st != LF_OK) {
-        lf_dataset_destroy(&ds);
-        return lf_cli_fail(st);
-    }
-    sw->sampled = ds.n_groups;
-    for (int32_t b = 0; b < o->nb && ds.n_groups > 0; b++) {
-        int64_t valid = 0;
-        for (int64_t i = 0; i < ds.n_groups; i++)
-            valid += ds.groups[i].valid[b];
-        sw->pts[b].has_valid = 1;
-        sw->pts[b].valid_pct = lf_sweep_pct(valid, ds.n_groups);
-    }
-    if (ds.n_groups < o->samples && !o->quiet)
-        fprintf(stderr, "fusionplan sweep-buffer: %s %s: only %lld distinct groups found of %lld "
-                        "asked\n",
-                model, scheme, (long long)ds.n_groups, (long long)o->samples);
-    lf_dataset_destroy(&ds);
-    return 0;
-}
 /* ---- the command -------------------------------------------------------- */
 
 /* Parses --buffers, or --from/--to doubling. Returns 0 or an exit status. */
@@ -169,14 +60,14 @@ static int lf__parse_buffers(const lf_cli_command *cmd, lf_sweep_setup *o)
             return lf_cli_usage_error(cmd, "--buffers has %d sizes; at most %d", n,
                                       LF_SWEEP_MAX_BUFFERS);
         for (int i = 0; i < n; i++) {
-            if (lf_hw_parse_size(items[i], &o->betas[i]) != LF_OK)
+            if (lf_hw_parse_size(items[i], &o->run.betas[i]) != LF_OK)
                 return lf_cli_usage_error(cmd, "--buffers: %s", lf_last_error());
-            if (i && o->betas[i] <= o->betas[i - 1])
+            if (i && o->run.betas[i] <= o->run.betas[i - 1])
                 return lf_cli_usage_error(cmd, "--buffers must be strictly ascending ('%s' after "
                                                "'%s')",
                                           items[i], items[i - 1]);
         }
-        o->nb = n;
+        o->run.nb = n;
         return 0;
     }
     int64_t lo = 128 * 1024, hi = 2048 * 1024;
@@ -190,14 +81,14 @@ static int lf__parse_buffers(const lf_cli_command *cmd, lf_sweep_setup *o)
     int n = 0;
     for (int64_t b = lo; b <= hi && n <= LF_SWEEP_MAX_BUFFERS; b *= 2)
         if (n++ < LF_SWEEP_MAX_BUFFERS)
-            o->betas[n - 1] = b;
+            o->run.betas[n - 1] = b;
     if (n > LF_SWEEP_MAX_BUFFERS)
         return lf_cli_usage_error(cmd, "--from %s --to %s doubles past %d sizes; narrow the range",
                                   from ? from : "128KB", to ? to : "2048KB", LF_SWEEP_MAX_BUFFERS);
-    if (o->betas[n - 1] != hi)
+    if (o->run.betas[n - 1] != hi)
         return lf_cli_usage_error(cmd, "--to (%s) must be --from (%s) times a power of two",
                                   to ? to : "2048KB", from ? from : "128KB");
-    o->nb = n;
+    o->run.nb = n;
     return 0;
 }
 
@@ -256,32 +147,32 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
         return rc;
     /* The sweep's own default budget, 1,000 plans per point (the figures of
      * docs/RESULTS.md use it); the other search options are the table's. */
-    o.budget = lf_cli_get(&cmd, "budget") ? sv.budget : 1000;
-    o.seed = sv.seed;
-    o.threads = sv.threads;
-    o.k = sv.k;
-    if ((rc = lf_cli_int(&cmd, "samples", 1000, 0, 1000000, &o.samples)) ||
-        (rc = lf_cli_int(&cmd, "exact-limit", 0, 1, INT64_MAX, &o.exact_limit)))
+    o.run.budget = lf_cli_get(&cmd, "budget") ? sv.budget : 1000;
+    o.run.seed = sv.seed;
+    o.run.threads = sv.threads;
+    o.run.k = sv.k;
+    if ((rc = lf_cli_int(&cmd, "samples", 1000, 0, 1000000, &o.run.samples)) ||
+        (rc = lf_cli_int(&cmd, "exact-limit", 0, 1, INT64_MAX, &o.run.exact_limit)))
         return rc;
     static const lf_cli_rule rules[] = {
         {"proposer", "split", NULL, -1, "tree", "--proposer needs --split tree"},
         {"k", "split", NULL, -1, "tree", "--k needs --split tree"},
     };
-    if ((rc = lf_cli_name(&cmd, "search", LF_NAMES_HEURISTIC, "local", &o.search)) ||
+    if ((rc = lf_cli_name(&cmd, "search", LF_NAMES_HEURISTIC, "local", &o.run.search)) ||
         (rc = lf_cli_check_rules(&cmd, rules, (int)(sizeof rules / sizeof rules[0]))) ||
-        (rc = lf_cli_name(&cmd, "proposer", LF_NAMES_PROPOSER, "all", &o.proposer)))
+        (rc = lf_cli_name(&cmd, "proposer", LF_NAMES_PROPOSER, "all", &o.run.proposer)))
         return rc;
     o.split = lf_cli_get(&cmd, "split");
     if (o.split && strcmp(o.split, "random") != 0 && strcmp(o.split, "tree") != 0)
         return lf_cli_usage_error(&cmd, "unknown --split '%s' (use random or tree)", o.split);
-    o.tree = o.split && strcmp(o.split, "tree") == 0;
+    o.run.tree = o.split && strcmp(o.split, "tree") == 0;
     const char *fmt = lf_cli_get(&cmd, "format");
     if (!fmt)
         fmt = "md";
     if (strcmp(fmt, "md") != 0 && strcmp(fmt, "csv") != 0 && strcmp(fmt, "json") != 0)
         return lf_cli_usage_error(&cmd, "unknown --format '%s' (use md, csv or json)", fmt);
-    o.do_exact = !lf_cli_get(&cmd, "no-exact");
-    if (!o.do_exact && lf_cli_get(&cmd, "exact-limit"))
+    o.run.do_exact = !lf_cli_get(&cmd, "no-exact");
+    if (!o.run.do_exact && lf_cli_get(&cmd, "exact-limit"))
         return lf_cli_usage_error(&cmd, "--exact-limit and --no-exact exclude each other");
     o.quiet = lf_cli_get(&cmd, "quiet") != NULL;
     if ((rc = lf__parse_buffers(&cmd, &o)))
@@ -333,9 +224,9 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
             return rc;
     }
     o.hw_file = lf_cli_get(&cmd, "hw");
-    lf_hw_default(&o.hw);
+    lf_hw_default(&o.run.hw);
     lf_status st;
-    if (o.hw_file && (st = lf_hw_load(&o.hw, o.hw_file)) != LF_OK)
+    if (o.hw_file && (st = lf_hw_load(&o.run.hw, o.hw_file)) != LF_OK)
         return lf_cli_fail(st);
 
     lf_sweep *sweeps = calloc((size_t)(nm * ns), sizeof *sweeps);
@@ -366,45 +257,19 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
             snprintf(onnx_name, sizeof onnx_name, "%s", g->name);
             models[mi] = onnx_name;
         }
+        o.run.sample_graph = onnx != NULL; /* an --onnx network is sampled from its graph */
         for (int si = 0; si < ns && !rc; si++) {
             lf_sweep *sw = &sweeps[n_sw];
-            sw->model = models[mi];
-            sw->scheme = schemes[si];
             double t0 = lf_now_seconds();
-            if ((rc = lf__run_valid(&o, models[mi], onnx ? g : NULL, schemes[si], sw)))
+            st = lf_buffer_sweep_run(g, models[mi], schemes[si], &o.run, sw,
+                                     lf__notice, &o.quiet);
+            if (st != LF_OK) {
+                rc = lf_cli_fail(st);
                 break;
-            /* The exact column of every point from one staircase; past a
-             * limit, point by point as before. */
-            lf_curve curve = {0};
-            int have_curve = 0;
-            if (o.do_exact) {
-                lf_exact_config ec;
-                lf_exact_config_default(&ec);
-                if (o.exact_limit > 0)
-                    ec.max_candidates = o.exact_limit;
-                st = lf_curve_compute(g, &o.hw, schemes[si], o.betas[0], o.betas[o.nb - 1] + 1, &ec,
-                                      &curve);
-                have_curve = st == LF_OK;
-                if (st != LF_OK && st != LF_ELIMIT) {
-                    rc = lf_cli_fail(st);
-                    break;
-                }
             }
-            for (int32_t b = 0; b < o.nb && !rc; b++) {
-                int has_valid = sw->pts[b].has_valid;
-                double valid = sw->pts[b].valid_pct;
-                rc = lf__run_point(&o, g, models[mi], schemes[si], o.betas[b],
-                                   have_curve ? &curve : NULL, &sw->pts[b]);
-                sw->pts[b].has_valid = has_valid;
-                sw->pts[b].valid_pct = valid;
-            }
-            if (have_curve)
-                lf_curve_destroy(&curve);
-            if (rc)
-                break;
             if (!o.quiet)
                 fprintf(stderr, "sweep-buffer: %s %s, %d buffer size%s: %.2f s\n", models[mi],
-                        schemes[si], (int)o.nb, o.nb == 1 ? "" : "s", lf_now_seconds() - t0);
+                        schemes[si], (int)o.run.nb, o.run.nb == 1 ? "" : "s", lf_now_seconds() - t0);
             if (csv)
                 lf_sweep_print_csv(f, &o, sw);
             else if (json)

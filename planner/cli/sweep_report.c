@@ -10,11 +10,6 @@
 #include "planner/io/json.h"
 #include "planner/io/svg_chart.h"
 
-double lf_sweep_pct(int64_t num, int64_t den)
-{
-    return den > 0 ? 100.0 * (double)num / (double)den : 0.0;
-}
-
 /* A value rounded to 4 decimals, so that JSON shows what the tables show. */
 static double lf__round4(double v)
 {
@@ -43,8 +38,8 @@ static const char *lf__upper_scheme(const char *s)
 
 static void lf__split_desc(const lf_sweep_setup *o, char *buf, size_t len)
 {
-    if (o->tree)
-        snprintf(buf, len, "tree split (%s, k %lld)", o->proposer, (long long)o->k);
+    if (o->run.tree)
+        snprintf(buf, len, "tree split (%s, k %lld)", o->run.proposer, (long long)o->run.k);
     else
         snprintf(buf, len, "random split");
 }
@@ -54,25 +49,25 @@ void lf_sweep_print_md(FILE *f, const lf_sweep_setup *o, const lf_sweep *sw, int
     char split[96];
     lf__split_desc(o, split, sizeof split);
     fprintf(f, "%s### %s, %s: %s search, budget %lld, seed %lld, %s", first ? "" : "\n", sw->model,
-            lf__upper_scheme(sw->scheme), o->search, (long long)o->budget, (long long)o->seed,
+            lf__upper_scheme(sw->scheme), o->run.search, (long long)o->run.budget, (long long)o->run.seed,
             split);
     if (sw->sampled >= 0)
         fprintf(f, "; valid groups over %lld sampled groups", (long long)sw->sampled);
     fprintf(f, "\n\n| buffer (KB) | fusable / unfusable ops | DRAM all (MB) | DRAM fusable (MB) | "
                "groups | MBU (KB) |");
-    if (o->do_exact)
+    if (o->run.do_exact)
         fprintf(f, " exact DRAM all (MB) | gap (%%) |");
     fprintf(f, " layer-by-layer (MB) | reduction (%%) |");
     if (sw->sampled >= 0)
         fprintf(f, " valid groups (%%) |");
     fprintf(f, "\n|---|---|---|---|---|---|");
-    if (o->do_exact)
+    if (o->run.do_exact)
         fprintf(f, "---|---|");
     fprintf(f, "---|---|");
     if (sw->sampled >= 0)
         fprintf(f, "---|");
     fprintf(f, "\n");
-    for (int32_t b = 0; b < o->nb; b++) {
+    for (int32_t b = 0; b < o->run.nb; b++) {
         const lf_sweep_point *p = &sw->pts[b];
         char kb[32], mbu[32];
         lf__kb(p->beta, kb, sizeof kb);
@@ -80,15 +75,15 @@ void lf_sweep_print_md(FILE *f, const lf_sweep_setup *o, const lf_sweep *sw, int
         fprintf(f, "| %s | %d / %d | %.3f | %.3f | %d | %s |", kb, (int)p->n_fusable,
                 (int)p->n_unfusable, (double)p->m.dram_all / 1e6, (double)p->m.dram_fusable / 1e6,
                 (int)p->m.n_groups, mbu);
-        if (o->do_exact) {
+        if (o->run.do_exact) {
             if (p->has_exact)
                 fprintf(f, " %.3f | %.2f |", (double)p->exact_all / 1e6,
-                        lf_sweep_pct(p->m.dram_all - p->exact_all, p->exact_all));
+                        lf_buffer_sweep_pct(p->m.dram_all - p->exact_all, p->exact_all));
             else
                 fprintf(f, " - | - |");
         }
         fprintf(f, " %.3f | %.1f |", (double)p->layer_all / 1e6,
-                lf_sweep_pct(p->layer_all - p->m.dram_all, p->layer_all));
+                lf_buffer_sweep_pct(p->layer_all - p->m.dram_all, p->layer_all));
         if (sw->sampled >= 0 && p->has_valid)
             fprintf(f, " %.1f |", p->valid_pct);
         else if (sw->sampled >= 0)
@@ -105,7 +100,7 @@ void lf_sweep_print_csv_header(FILE *f)
 
 void lf_sweep_print_csv(FILE *f, const lf_sweep_setup *o, const lf_sweep *sw)
 {
-    for (int32_t b = 0; b < o->nb; b++) {
+    for (int32_t b = 0; b < o->run.nb; b++) {
         const lf_sweep_point *p = &sw->pts[b];
         fprintf(f, "%s,%s,%lld,%d,%d,%lld,%lld,%d,%lld,", sw->model, sw->scheme,
                 (long long)p->beta, (int)p->n_fusable, (int)p->n_unfusable,
@@ -113,11 +108,11 @@ void lf_sweep_print_csv(FILE *f, const lf_sweep_setup *o, const lf_sweep *sw)
                 (long long)p->m.mbu);
         if (p->has_exact)
             fprintf(f, "%lld,%.2f,", (long long)p->exact_all,
-                    lf_sweep_pct(p->m.dram_all - p->exact_all, p->exact_all));
+                    lf_buffer_sweep_pct(p->m.dram_all - p->exact_all, p->exact_all));
         else
             fprintf(f, ",,");
         fprintf(f, "%lld,%.2f,", (long long)p->layer_all,
-                lf_sweep_pct(p->layer_all - p->m.dram_all, p->layer_all));
+                lf_buffer_sweep_pct(p->layer_all - p->m.dram_all, p->layer_all));
         if (p->has_valid)
             fprintf(f, "%.2f,%lld\n", p->valid_pct, (long long)sw->sampled);
         else
@@ -130,26 +125,26 @@ void lf_sweep_print_json_head(FILE *f, const lf_sweep_setup *o)
     fprintf(f, "{\n  \"tool\": \"fusionplan\",\n  \"version\": ");
     lf_json_string(f, LF_VERSION);
     fprintf(f, ",\n  \"command\": \"sweep-buffer\",\n  \"search\": {\"algorithm\": ");
-    lf_json_string(f, o->search);
+    lf_json_string(f, o->run.search);
     fprintf(f, ", \"budget\": %lld, \"seed\": %lld, \"split\": \"%s\", \"proposer\": ",
-            (long long)o->budget, (long long)o->seed, o->tree ? "tree" : "random");
-    if (o->tree) {
-        lf_json_string(f, o->proposer);
-        fprintf(f, ", \"k\": %lld},\n", (long long)o->k);
+            (long long)o->run.budget, (long long)o->run.seed, o->run.tree ? "tree" : "random");
+    if (o->run.tree) {
+        lf_json_string(f, o->run.proposer);
+        fprintf(f, ", \"k\": %lld},\n", (long long)o->run.k);
     } else {
         fprintf(f, "null, \"k\": null},\n");
     }
-    fprintf(f, "  \"exact\": %s,\n  \"exact_limit\": ", o->do_exact ? "true" : "false");
-    if (o->do_exact && o->exact_limit > 0)
-        fprintf(f, "%lld", (long long)o->exact_limit);
+    fprintf(f, "  \"exact\": %s,\n  \"exact_limit\": ", o->run.do_exact ? "true" : "false");
+    if (o->run.do_exact && o->run.exact_limit > 0)
+        fprintf(f, "%lld", (long long)o->run.exact_limit);
     else
         fprintf(f, "null");
-    fprintf(f, ",\n  \"samples\": %lld,\n  \"hardware\": {\"source\": ", (long long)o->samples);
-    lf_json_string(f, o->hw.source);
-    fprintf(f, ", \"act_bytes\": %d, \"weight_bytes\": %d},\n  \"buffers\": [", (int)o->hw.act_bytes,
-            (int)o->hw.weight_bytes);
-    for (int32_t b = 0; b < o->nb; b++)
-        fprintf(f, "%s%lld", b ? ", " : "", (long long)o->betas[b]);
+    fprintf(f, ",\n  \"samples\": %lld,\n  \"hardware\": {\"source\": ", (long long)o->run.samples);
+    lf_json_string(f, o->run.hw.source);
+    fprintf(f, ", \"act_bytes\": %d, \"weight_bytes\": %d},\n  \"buffers\": [", (int)o->run.hw.act_bytes,
+            (int)o->run.hw.weight_bytes);
+    for (int32_t b = 0; b < o->run.nb; b++)
+        fprintf(f, "%s%lld", b ? ", " : "", (long long)o->run.betas[b]);
     fprintf(f, "],\n  \"sweeps\": [");
 }
 
@@ -165,7 +160,7 @@ void lf_sweep_print_json(FILE *f, const lf_sweep_setup *o, const lf_sweep *sw, i
     else
         fprintf(f, "null");
     fprintf(f, ",\n      \"points\": [");
-    for (int32_t b = 0; b < o->nb; b++) {
+    for (int32_t b = 0; b < o->run.nb; b++) {
         const lf_sweep_point *p = &sw->pts[b];
         fprintf(f, "%s\n        {\"buffer_bytes\": %lld, \"fusable_ops\": %d, \"unfusable_ops\": %d, "
                    "\"dram_all\": %lld, \"dram_fusable\": %lld, \"groups\": %d, \"mbu\": %lld, "
@@ -175,12 +170,12 @@ void lf_sweep_print_json(FILE *f, const lf_sweep_setup *o, const lf_sweep *sw, i
                 (long long)p->m.mbu);
         if (p->has_exact) {
             fprintf(f, "%lld, \"gap_pct\": ", (long long)p->exact_all);
-            lf_json_double(f, lf__round4(lf_sweep_pct(p->m.dram_all - p->exact_all, p->exact_all)));
+            lf_json_double(f, lf__round4(lf_buffer_sweep_pct(p->m.dram_all - p->exact_all, p->exact_all)));
         } else {
             fprintf(f, "null, \"gap_pct\": null");
         }
         fprintf(f, ", \"layer_dram_all\": %lld, \"reduction_pct\": ", (long long)p->layer_all);
-        lf_json_double(f, lf__round4(lf_sweep_pct(p->layer_all - p->m.dram_all, p->layer_all)));
+        lf_json_double(f, lf__round4(lf_buffer_sweep_pct(p->layer_all - p->m.dram_all, p->layer_all)));
         fprintf(f, ", \"valid_pct\": ");
         if (p->has_valid)
             lf_json_double(f, lf__round4(p->valid_pct));
@@ -221,8 +216,8 @@ lf_status lf_sweep_save_charts(const lf_sweep_setup *o, const lf_sweep *sw, int 
         st = lf_set_error(LF_ENOMEM, "out of memory for the charts");
         goto done;
     }
-    for (int32_t b = 0; b < o->nb; b++)
-        x[b] = (double)o->betas[b] / 1024.0;
+    for (int32_t b = 0; b < o->run.nb; b++)
+        x[b] = (double)o->run.betas[b] / 1024.0;
     char schemes[32], split[96], title[256];
     snprintf(schemes, sizeof schemes, "%s",
              o->n_schemes > 1 ? "LBDF and BRR" : lf__upper_scheme(sw[0].scheme));
@@ -234,7 +229,7 @@ lf_status lf_sweep_save_charts(const lf_sweep_setup *o, const lf_sweep *sw, int 
         for (int exact = 0; exact < 2; exact++) {
             int any = 0;
             double *yy = y + (size_t)ns * LF_SWEEP_MAX_BUFFERS;
-            for (int32_t b = 0; b < o->nb; b++) {
+            for (int32_t b = 0; b < o->run.nb; b++) {
                 const lf_sweep_point *p = &sw[i].pts[b];
                 if (!exact)
                     yy[b] = (double)p->m.dram_all / 1e6;
@@ -247,12 +242,12 @@ lf_status lf_sweep_save_charts(const lf_sweep_setup *o, const lf_sweep *sw, int 
             snprintf(labels[ns], sizeof labels[ns], "%s%s%s%s", sw[i].model,
                      o->n_schemes > 1 ? " " : "", o->n_schemes > 1 ? sw[i].scheme : "",
                      exact ? " exact" : "");
-            series[ns] = (lf_chart_series){labels[ns], x, yy, o->nb};
+            series[ns] = (lf_chart_series){labels[ns], x, yy, o->run.nb};
             ns++;
         }
     }
     snprintf(title, sizeof title, "DRAM against buffer size (%s, %s search, budget %lld%s%s)",
-             schemes, o->search, (long long)o->budget, o->tree ? ", " : "", o->tree ? split : "");
+             schemes, o->run.search, (long long)o->run.budget, o->run.tree ? ", " : "", o->run.tree ? split : "");
     /* Networks differ by orders of magnitude (VGG16's weights against
      * SqueezeNet's): then a log scale keeps every line readable. */
     double lo = HUGE_VAL, hi = 0.0;
@@ -268,29 +263,29 @@ lf_status lf_sweep_save_charts(const lf_sweep_setup *o, const lf_sweep *sw, int 
                   series, ns, log_y};
     if ((st = lf_chart_save_svg(&c, path)) != LF_OK)
         goto done;
-    if (o->samples <= 0)
+    if (o->run.samples <= 0)
         goto done;
 
     /* Valid groups: one line per network and scheme. */
     ns = 0;
     for (int i = 0; i < n_sw; i++) {
         double *yy = y + (size_t)ns * LF_SWEEP_MAX_BUFFERS;
-        for (int32_t b = 0; b < o->nb; b++)
+        for (int32_t b = 0; b < o->run.nb; b++)
             yy[b] = sw[i].pts[b].has_valid ? sw[i].pts[b].valid_pct : NAN;
         snprintf(labels[ns], sizeof labels[ns], "%s%s%s", sw[i].model, o->n_schemes > 1 ? " " : "",
                  o->n_schemes > 1 ? sw[i].scheme : "");
-        series[ns] = (lf_chart_series){labels[ns], x, yy, o->nb};
+        series[ns] = (lf_chart_series){labels[ns], x, yy, o->run.nb};
         ns++;
     }
     snprintf(title, sizeof title, "Valid fusion groups against buffer size (%s, up to %lld groups "
                                   "sampled per network)",
-             schemes, (long long)o->samples);
+             schemes, (long long)o->run.samples);
     lf_chart v = {title, "on-chip buffer (KB)", "valid groups (%)", 1, 0, 0, series, ns, 0};
     st = lf_chart_save_svg(&v, vpath);
 done:
     if (st == LF_OK && !o->quiet)
-        fprintf(stderr, "wrote %s%s%s\n", path, o->samples > 0 ? " and " : "",
-                o->samples > 0 ? vpath : "");
+        fprintf(stderr, "wrote %s%s%s\n", path, o->run.samples > 0 ? " and " : "",
+                o->run.samples > 0 ? vpath : "");
     free(series);
     free(x);
     free(y);
