@@ -9,63 +9,6 @@
 #include "planner/io/svg_chart.h"
 #include "planner/util/fileio.h"
 
-#define LF_CMP_CURVE_POINTS 100
-
-lf_status lf_cmp_table_alloc(lf_cmp_table *t, int32_t n_rows, int32_t n_seeds, int64_t budget)
-{
-    t->budget = budget;
-    t->n_seeds = n_seeds;
-    /* At most LF_CMP_CURVE_POINTS evenly spaced points, the last at the budget. */
-    int64_t step = (budget + LF_CMP_CURVE_POINTS - 1) / LF_CMP_CURVE_POINTS;
-    t->n_points = (int32_t)((budget + step - 1) / step);
-    t->points = malloc((size_t)t->n_points * sizeof *t->points);
-    t->rows = calloc((size_t)n_rows, sizeof *t->rows);
-    if (!t->points || !t->rows)
-        return lf_set_error(LF_ENOMEM, "out of memory for the comparison table");
-    for (int32_t p = 0; p < t->n_points; p++)
-        t->points[p] = p + 1 < t->n_points ? (p + 1) * step : budget;
-    t->n_rows = n_rows;
-    size_t n = (size_t)n_seeds;
-    for (int32_t r = 0; r < n_rows; r++) {
-        lf_cmp_row *row = &t->rows[r];
-        row->dram = calloc(n, sizeof *row->dram);
-        row->dram_all = calloc(n, sizeof *row->dram_all);
-        row->mbu = calloc(n, sizeof *row->mbu);
-        row->groups = calloc(n, sizeof *row->groups);
-        row->rectify = malloc(n * sizeof *row->rectify);
-        row->split_gap = malloc(n * sizeof *row->split_gap);
-        row->wall = calloc(n, sizeof *row->wall);
-        row->invalid = calloc(n, sizeof *row->invalid);
-        row->curve = calloc(n * (size_t)t->n_points, sizeof *row->curve);
-        if (!row->dram || !row->dram_all || !row->mbu || !row->groups || !row->rectify ||
-            !row->split_gap || !row->wall || !row->invalid || !row->curve)
-            return lf_set_error(LF_ENOMEM, "out of memory for the comparison table");
-        for (size_t s = 0; s < n; s++)
-            row->rectify[s] = row->split_gap[s] = NAN;
-    }
-    return LF_OK;
-}
-
-void lf_cmp_table_free(lf_cmp_table *t)
-{
-    for (int32_t r = 0; t->rows && r < t->n_rows; r++) {
-        lf_cmp_row *row = &t->rows[r];
-        free(row->dram);
-        free(row->dram_all);
-        free(row->mbu);
-        free(row->groups);
-        free(row->rectify);
-        free(row->split_gap);
-        free(row->wall);
-        free(row->invalid);
-        free(row->curve);
-    }
-    free(t->rows);
-    free(t->points);
-    t->rows = NULL;
-    t->points = NULL;
-}
-
 const char *lf_cmp_search_label(const char *search)
 {
     if (!strcmp(search, "local"))
