@@ -1,7 +1,8 @@
 /* Unit tests for search/sweep: grids and their cell order, grid files, one
  * cell against the search and the exact planner run directly, failing
  * cells, results files (scan, truncated last line, resume) and reading
- * lines back; a buffer sweep against the planners run directly. */
+ * lines back; a buffer sweep and a comparison table against the planners run
+ * directly. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,9 @@
 #include "planner/util/fileio.h"
 #include "search/partition/search.h"
 #include "search/partition/simple.h"
+#include "planner/pipeline.h"
 #include "search/sweep/buffer_sweep.h"
+#include "search/sweep/compare.h"
 #include "search/sweep/sweep.h"
 #include "splitter/proposer.h"
 #include "splitter/tree.h"
@@ -526,6 +529,90 @@ static void test_buffer_sweep(void)
     lf_graph_free(g);
 }
 
+/* A comparison table against lf_plan_network run directly for each pair
+ * and seed: the same DRAM, groups and curve end; the baseline row; the
+ * optimum from lf_exact_plan; progress once per run and once for the
+ * optimum; unknown names refused. */
+static int n_progress;
+static void count_progress(void *user, const lf_cmp_table *t, int32_t r, int32_t s, int ok)
+{
+    (void)user, (void)t;
+    CHECK(ok);
+    CHECK((r < 0) == (s < 0));
+    n_progress++;
+}
+
+static void test_compare_table(void)
+{
+    lf_graph *g = NULL;
+    CHECK_OK(lf_model_build("squeezenet1_1", NULL, &g));
+    lf_hw hw;
+    lf_hw_default(&hw);
+    hw.buffer_bytes = 131072;
+    const char *searches[] = {"rs", "nsga2"}, *proposers[] = {"attrib", "none"};
+    lf_cmp_config c = {searches, proposers, 2, 2, 3, 1, 10, 1, 0, 0, &hw};
+    uint64_t seeds[2] = {5, 6};
+    lf_cmp_table t;
+    memset(&t, 0, sizeof t);
+    t.model = "squeezenet1_1";
+    t.scheme = "lbdf";
+    t.beta = hw.buffer_bytes;
+    t.seeds = seeds;
+    CHECK_OK(lf_cmp_table_alloc(&t, 4, 2, 120));
+    CHECK_OK(lf_cmp_run_table(&c, &t, g, count_progress, NULL));
+    CHECK_EQ_I64(n_progress, 4 * 2 + 1);
+    CHECK_STR(t.rows[0].search, "random");
+    CHECK_STR(t.rows[3].search, "nsga2");
+    CHECK_EQ_I64(t.rows[0].baseline, 1);
+    CHECK_EQ_I64(t.rows[1].baseline, -1);
+    CHECK_EQ_I64(t.rows[2].baseline, 3);
+    CHECK_EQ_I64(t.points[t.n_points - 1], 120);
+    lf_cost_model *cm = NULL;
+    CHECK_OK(lf_cost_model_create(&cm, g, &hw, "lbdf"));
+    for (int32_t r = 0; r < 4; r++)
+        for (int32_t s = 0; s < 2; s++) {
+            lf_planner_config pc;
+            lf_planner_config_default(&pc);
+            pc.search = t.rows[r].search;
+            pc.budget = 120;
+            pc.seed = seeds[s];
+            pc.threads = 1;
+            pc.k = 3;
+            if (r % 2 == 0) {
+                pc.split = "tree";
+                pc.proposer = "attrib";
+            }
+            lf_planned res;
+            CHECK_OK(lf_plan_network(cm, &pc, &res));
+            CHECK_EQ_I64(t.rows[r].dram[s], res.metrics.dram_fusable);
+            CHECK_EQ_I64(t.rows[r].groups[s], res.metrics.n_groups);
+            CHECK_EQ_I64((int64_t)t.rows[r].curve[(int64_t)s * t.n_points + t.n_points - 1],
+                         res.metrics.dram_fusable);
+            CHECK(r % 2 == 1 ? isnan(t.rows[r].rectify[s]) : !isnan(t.rows[r].rectify[s]));
+            lf_planned_destroy(&res);
+        }
+    lf_plan ep;
+    lf_plan_metrics em;
+    CHECK_OK(lf_exact_plan(cm, NULL, &ep, NULL));
+    CHECK_OK(lf_plan_metrics_compute(&ep, cm, &em));
+    CHECK(t.has_exact);
+    CHECK_EQ_I64(t.exact_dram, em.dram_fusable);
+    CHECK_EQ_I64(t.exact_groups, em.n_groups);
+    lf_plan_destroy(&ep);
+    lf_cost_model_free(cm);
+    const char *bad[] = {"annealing"};
+    lf_cmp_config wrong = c;
+    wrong.searches = bad;
+    wrong.n_searches = 1;
+    wrong.n_proposers = 4; /* rows still 4 */
+    CHECK_EQ_I64(lf_cmp_run_table(&wrong, &t, g, NULL, NULL), LF_EINVAL);
+    CHECK(strstr(lf_last_error(), "unknown search 'annealing'") != NULL);
+    CHECK(!lf_cmp_proposer_known("gnnexplainer") && lf_cmp_proposer_known("none") &&
+          lf_cmp_proposer_known("rg"));
+    lf_cmp_table_free(&t);
+    lf_graph_free(g);
+}
+
 int main(void)
 {
     snprintf(lf_tmpdir, sizeof lf_tmpdir, "/tmp/lf_test_sweep_XXXXXX");
@@ -538,6 +625,7 @@ int main(void)
     test_cell_matches_direct_runs();
     test_results_resume();
     test_buffer_sweep();
+    test_compare_table();
     const char *names[] = {"grid.json", "cells.jsonl", "run.jsonl", "full.jsonl"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         unlink(tmp_path(names[i]));

@@ -1,13 +1,8 @@
 /* fusionplan compare: every search with every splitter on the same network,
  * scheme and buffer, over several seeds, next to the exact optimum — the
  * paper's Tables II–V and Fig. 5 in one command.
- *
- * The runs of one table share a cost model, hence its F_beta/F_D memo (as the
- * paper caches them), unless --fresh-memo gives each run a cold one: then the
- * wall times compare fairly (Table V), at the price of recomputing costs. The
- * exact optimum is computed after the searches so that it warms no memo for
- * them. Each run gets its own splitter (and its own split memo), so the
- * rectify rate and split gap of a row are per seed, then averaged. */
+ * The runs themselves are the library's (search/sweep/compare.h); this file
+ * parses the lists and writes the reports. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,144 +16,21 @@
 
 #define LF_CMP_MAX_ITEMS 16
 
-/* Accepts the paper's abbreviations and the planner's names. */
-static const char *lf__search_name(const char *s)
+/* Progress lines on stderr; a missing optimum is said even with --quiet. */
+static void lf__progress(void *user, const lf_cmp_table *t, int32_t r, int32_t s, int ok)
 {
-    if (!strcmp(s, "ls") || !strcmp(s, "local"))
-        return "local";
-    if (!strcmp(s, "rs") || !strcmp(s, "random"))
-        return "random";
-    if (!strcmp(s, "nsga2") || !strcmp(s, "nsga-ii") || !strcmp(s, "nsga"))
-        return "nsga2";
-    return NULL;
-}
-
-static int lf__known_proposer(const char *p)
-{
-    const char *names[] = {"none", "all", "random", "attrib", "gnne", "pg", "rg", "saliency", "occlusion"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (!strcmp(p, names[i]))
-            return 1;
-    return 0;
-}
-
-typedef struct lf__cmp_args {
-    char **searches, **proposers;
-    int n_searches, n_proposers;
-    int64_t budget, seeds, seed, k, threads, population;
-    int exact, split_gap, fresh_memo, quiet, curves;
-    const lf_hw *hw;
-} lf__cmp_args;
-
-/* One search with one splitter and one seed (lf_plan_network); fills
- * column s of row r. */
-static lf_status lf__run_one(const lf__cmp_args *a, lf_cmp_table *t, int32_t r, int32_t s,
-                             const lf_graph *g, lf_cost_model *shared)
-{
-    lf_cmp_row *row = &t->rows[r];
-    lf_cost_model *cm = shared;
-    lf_status st = LF_OK;
-    if (a->fresh_memo && (st = lf_cost_model_create(&cm, g, a->hw, t->scheme)) != LF_OK)
-        return st;
-    lf_planner_config pc;
-    lf_planner_config_default(&pc);
-    pc.search = row->search;
-    pc.budget = a->budget;
-    pc.seed = t->seeds[s];
-    pc.threads = (int32_t)a->threads;
-    pc.population = (int32_t)a->population;
-    pc.trace = 1;
-    pc.k = (int32_t)a->k;
-    pc.split_gap = a->split_gap;
-    if (strcmp(row->proposer, "none") != 0) {
-        pc.split = "tree";
-        pc.proposer = row->proposer;
-    }
-    lf_planned res;
-    st = lf_plan_network(cm, &pc, &res);
-    if (st == LF_OK) {
-        row->dram[s] = res.metrics.dram_fusable;
-        row->dram_all[s] = res.metrics.dram_all;
-        row->mbu[s] = res.metrics.mbu;
-        row->groups[s] = res.metrics.n_groups;
-        row->wall[s] = res.search_result.wall_s;
-        row->invalid[s] = res.search_result.invalid_groups;
-        for (int32_t p = 0; p < t->n_points; p++)
-            row->curve[(int64_t)s * t->n_points + p] =
-                (double)res.search_result.trace[t->points[p] - 1];
-        if (res.have_tree_stats) {
-            row->rectify[s] = res.tree_stats.groups > 0 ? res.tree_stats.rectify_rate : NAN;
-            row->split_gap[s] = res.tree_stats.gap_groups > 0 ? res.tree_stats.mean_gap : NAN;
-        }
-    }
-    lf_planned_destroy(&res);
-    if (cm != shared)
-        lf_cost_model_free(cm);
-    return st;
-}
-
-static lf_status lf__run_exact(lf_cmp_table *t, lf_cost_model *cm)
-{
-    lf_planner_config pc;
-    lf_planner_config_default(&pc);
-    pc.search = "exact";
-    lf_planned r;
-    lf_status st = lf_plan_network(cm, &pc, &r);
-    t->exact_wall = r.wall_s;
-    if (st == LF_OK) {
-        t->has_exact = 1;
-        t->exact_dram = r.metrics.dram_fusable;
-        t->exact_dram_all = r.metrics.dram_all;
-        t->exact_mbu = r.metrics.mbu;
-        t->exact_groups = r.metrics.n_groups;
-    }
-    lf_planned_destroy(&r);
-    return st;
-}
-
-/* Fills one table: every (search, proposer) pair over every seed, then the
- * optimum. */
-static lf_status lf__run_table(const lf__cmp_args *a, lf_cmp_table *t, const lf_graph *g)
-{
-    lf_cost_model *cm = NULL;
-    lf_status st = lf_cost_model_create(&cm, g, a->hw, t->scheme);
-    if (st != LF_OK)
-        return st;
-    t->n_ops = 0;
-    for (int32_t v = 0; v < g->n_ops; v++)
-        if (g->ops[v].type != LF_OP_INPUT) {
-            t->n_ops++;
-            t->n_unfusable += !lf_cost_fusable(cm, v);
-        }
-    for (int32_t q = 0, r = 0; q < a->n_searches; q++)
-        for (int32_t p = 0; p < a->n_proposers; p++, r++) {
-            t->rows[r].search = lf__search_name(a->searches[q]);
-            t->rows[r].proposer = a->proposers[p];
-            t->rows[r].baseline = -1;
-            for (int32_t b = 0; b < a->n_proposers; b++)
-                if (b != p && !strcmp(a->proposers[b], "none"))
-                    t->rows[r].baseline = q * a->n_proposers + b;
-        }
-    for (int32_t r = 0; r < t->n_rows && st == LF_OK; r++)
-        for (int32_t s = 0; s < t->n_seeds && st == LF_OK; s++) {
-            st = lf__run_one(a, t, r, s, g, cm);
-            if (st == LF_OK && !a->quiet)
-                fprintf(stderr, "compare: %s %s %lld KB, %s + %s, seed %llu: %.3f MB in %.2f s\n",
-                        t->model, t->scheme, (long long)(t->beta / 1024),
-                        lf_cmp_search_label(t->rows[r].search),
-                        lf_cmp_proposer_label(t->rows[r].proposer), (unsigned long long)t->seeds[s],
-                        (double)t->rows[r].dram[s] / 1e6, t->rows[r].wall[s]);
-        }
-    if (st == LF_OK && a->exact) {
-        if (lf__run_exact(t, cm) != LF_OK)
-            fprintf(stderr, "fusionplan compare: %s %s: no exact optimum: %s\n", t->model, t->scheme,
-                    lf_last_error());
-        else if (!a->quiet)
-            fprintf(stderr, "compare: %s %s exact optimum %.3f MB in %.2f s\n", t->model, t->scheme,
-                    (double)t->exact_dram / 1e6, t->exact_wall);
-    }
-    lf_cost_model_free(cm);
-    return st;
+    int quiet = *(const int *)user;
+    if (r >= 0 && !quiet)
+        fprintf(stderr, "compare: %s %s %lld KB, %s + %s, seed %llu: %.3f MB in %.2f s\n", t->model,
+                t->scheme, (long long)(t->beta / 1024), lf_cmp_search_label(t->rows[r].search),
+                lf_cmp_proposer_label(t->rows[r].proposer), (unsigned long long)t->seeds[s],
+                (double)t->rows[r].dram[s] / 1e6, t->rows[r].wall[s]);
+    else if (r < 0 && !ok)
+        fprintf(stderr, "fusionplan compare: %s %s: no exact optimum: %s\n", t->model, t->scheme,
+                lf_last_error());
+    else if (r < 0 && !quiet)
+        fprintf(stderr, "compare: %s %s exact optimum %.3f MB in %.2f s\n", t->model, t->scheme,
+                (double)t->exact_dram / 1e6, t->exact_wall);
 }
 
 int lf_cmd_compare(int argc, char **argv)
@@ -206,22 +78,18 @@ int lf_cmd_compare(int argc, char **argv)
     int rc = lf_cli_parse(&cmd, argc, argv);
     if (rc)
         return rc == 1 ? LF_EXIT_OK : rc;
-    lf__cmp_args a;
+    lf_cmp_config a;
     memset(&a, 0, sizeof a);
     lf_cli_search_values sv;
     if ((rc = lf_cli_search_opts(&cmd, &sv)))
         return rc;
-    a.budget = sv.budget;
-    a.seeds = sv.seeds;
-    a.seed = sv.seed;
     a.k = sv.k;
     a.population = sv.population;
-    a.threads = sv.threads;
-    a.threads = lf_pool_default_threads((int32_t)a.threads); /* printed in the report */
+    a.threads = lf_pool_default_threads((int32_t)sv.threads); /* printed in the report */
     a.exact = !lf_cli_get(&cmd, "no-exact");
     a.split_gap = lf_cli_get(&cmd, "split-gap") != NULL;
     a.fresh_memo = lf_cli_get(&cmd, "fresh-memo") != NULL;
-    a.quiet = lf_cli_get(&cmd, "quiet") != NULL;
+    int quiet = lf_cli_get(&cmd, "quiet") != NULL;
     lf_cmp_out o = {lf_cli_get(&cmd, "format"), lf_cli_get(&cmd, "output"), lf_cli_get(&cmd, "csv"),
                      lf_cli_get(&cmd, "json"), lf_cli_get(&cmd, "curves")};
     if (!o.format)
@@ -264,16 +132,16 @@ int lf_cmd_compare(int argc, char **argv)
         a.n_proposers > 12)
         return lf_cli_usage_error(&cmd, "empty or too long list (at most %d networks and buffers, "
                                         "4 schemes, 8 searches, 12 proposers)", LF_CMP_MAX_ITEMS);
-    a.searches = searches;
-    a.proposers = proposers;
+    a.searches = (const char *const *)searches;
+    a.proposers = (const char *const *)proposers;
     for (int i = 0; i < ns; i++)
         if (!lf_name_known(LF_NAMES_SCHEME, schemes[i]))
             return lf_cli_usage_error(&cmd, "unknown scheme '%s' (use lbdf or brr)", schemes[i]);
     for (int i = 0; i < a.n_searches; i++)
-        if (!lf__search_name(searches[i]))
+        if (!lf_cmp_search_name(searches[i]))
             return lf_cli_usage_error(&cmd, "unknown search '%s' (use ls, rs or nsga2)", searches[i]);
     for (int i = 0; i < a.n_proposers; i++)
-        if (!lf__known_proposer(proposers[i]))
+        if (!lf_cmp_proposer_known(proposers[i]))
             return lf_cli_usage_error(&cmd, "unknown proposer '%s' (use none, gnne, pg, rg, attrib, all, "
                                             "random, saliency or occlusion)", proposers[i]);
     lf_hw hw;
@@ -293,21 +161,20 @@ int lf_cmd_compare(int argc, char **argv)
     lf_graph **graphs = calloc((size_t)nm, sizeof *graphs);
     int32_t n_tables = nm * ns * nb;
     lf_cmp_table *tables = calloc((size_t)n_tables, sizeof *tables);
-    uint64_t *seeds = malloc((size_t)a.seeds * sizeof *seeds);
+    uint64_t *seeds = malloc((size_t)sv.seeds * sizeof *seeds);
     rc = LF_EXIT_OK;
     if (!graphs || !tables || !seeds) {
         rc = lf_cli_fail(lf_set_error(LF_ENOMEM, "out of memory"));
         goto done;
     }
-    for (int64_t s = 0; s < a.seeds; s++)
-        seeds[s] = (uint64_t)(a.seed + s);
+    for (int64_t s = 0; s < sv.seeds; s++)
+        seeds[s] = (uint64_t)(sv.seed + s);
     for (int i = 0; i < nm; i++) {
         if ((rc = lf_cli_load_listed(&cmd, models[i], &graphs[i])))
             goto done;
         if (onnx)
             models[i] = (char *)graphs[i]->name; /* the tables name the network, not the path */
     }
-    a.curves = o.curves != NULL;
     int32_t ti = 0;
     for (int mi = 0; mi < nm && rc == LF_EXIT_OK; mi++)
         for (int si = 0; si < ns && rc == LF_EXIT_OK; si++)
@@ -321,15 +188,15 @@ int lf_cmd_compare(int argc, char **argv)
                 t->population = (int32_t)a.population;
                 t->fresh_memo = a.fresh_memo;
                 t->seeds = seeds;
-                if ((st = lf_cmp_table_alloc(t, a.n_searches * a.n_proposers, (int32_t)a.seeds,
-                                             a.budget)) != LF_OK) {
+                if ((st = lf_cmp_table_alloc(t, a.n_searches * a.n_proposers, (int32_t)sv.seeds,
+                                             sv.budget)) != LF_OK) {
                     rc = lf_cli_fail(st);
                     break;
                 }
                 lf_hw thw = hw;
                 thw.buffer_bytes = betas[bi];
                 a.hw = &thw;
-                if ((st = lf__run_table(&a, t, graphs[mi])) != LF_OK)
+                if ((st = lf_cmp_run_table(&a, t, graphs[mi], lf__progress, &quiet)) != LF_OK)
                     rc = lf_cli_fail(st);
             }
     if (rc == LF_EXIT_OK && (st = lf_cmp_emit(&o, tables, n_tables)) != LF_OK)
