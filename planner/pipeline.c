@@ -42,9 +42,35 @@ static lf_status lf__plan_exact(lf__run *r)
     return lf_exact_plan(r->cm, &r->cfg->exact, &r->out->plan, &r->out->exact_stats);
 }
 
+#define LF__MAX_INITIAL 4
+
+/* The plans named by c->init, into plans[0 .. *n). */
+static lf_status lf__initial_plans(lf__run *r, lf_plan *plans, int32_t *n)
+{
+    *n = 0;
+    const char *p = r->cfg->init;
+    lf_status st = LF_OK;
+    while (p && *p && st == LF_OK) {
+        size_t len = strcspn(p, ",");
+        if (*n == LF__MAX_INITIAL)
+            return lf_set_error(LF_EINVAL, "init: more than %d plans", LF__MAX_INITIAL);
+        if (len == 6 && strncmp(p, "greedy", 6) == 0)
+            st = lf_plan_greedy(r->cm, &plans[*n]);
+        else
+            return lf_set_error(LF_EINVAL, "init: unknown plan '%.*s' (use greedy)", (int)len, p);
+        if (st == LF_OK)
+            ++*n;
+        p += len + (p[len] == ',');
+    }
+    return st;
+}
+
 static lf_status lf__plan_search(lf__run *r)
 {
     const lf_planner_config *c = r->cfg;
+    lf_plan initial[LF__MAX_INITIAL];
+    int32_t n_initial = 0;
+    lf_status st = lf__initial_plans(r, initial, &n_initial);
     lf_search_config sc;
     lf_search_config_default(&sc);
     sc.algorithm = c->search;
@@ -57,9 +83,15 @@ static lf_status lf__plan_search(lf__run *r)
     sc.trace = c->trace;
     sc.progress = c->progress;
     sc.progress_user = c->progress_user;
-    lf_status st = lf_search_run(r->cm, &sc, &r->out->search_result);
+    sc.initial = initial;
+    sc.n_initial = n_initial;
+    sc.guided = c->guided;
+    if (st == LF_OK)
+        st = lf_search_run(r->cm, &sc, &r->out->search_result);
     if (st == LF_OK)
         st = lf_plan_copy(&r->out->plan, &r->out->search_result.best);
+    for (int32_t i = 0; i < n_initial; i++)
+        lf_plan_destroy(&initial[i]);
     return st;
 }
 
@@ -116,6 +148,9 @@ static lf_status lf__resolve(const lf_planner_config *in, lf_planner_config *c, 
         (*planner)++;
     if (!lf__planners[*planner].heuristic && strcmp(c->split, "random") != 0)
         return lf_set_error(LF_EINVAL, "a split applies to the searches random, local and nsga2");
+    if (!lf__planners[*planner].heuristic && (c->init || c->guided))
+        return lf_set_error(LF_EINVAL, "initial plans and guided edits apply to the searches "
+                                       "random, local and nsga2");
     if (lf__planners[*planner].heuristic && c->budget < 1)
         return lf_set_error(LF_EINVAL, "search budget must be at least 1 plan, got %lld",
                             (long long)c->budget);

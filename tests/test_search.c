@@ -741,6 +741,107 @@ static void test_trace(void)
     lf_graph_free(g);
 }
 
+/* Initial plans and cost-guided edits (issue 17 item 7). A budget of one
+ * plan with the greedy plan as initial returns exactly the greedy plan; a
+ * plan of another graph or an invalid one is refused; guided local search
+ * and NSGA-II are byte-identical with 1 and 2 threads, never beat the brute
+ * force optimum, and reach it on most tiny graphs. */
+static void test_initial_and_guided(void)
+{
+    lf_graph *g = rdag_build(77, RDAG_MIXED, 40);
+    lf_cost_model *cm = g ? tf_model_default(g, RDAG_BETA_SMALL, "lbdf") : NULL;
+    if (cm) {
+        lf_plan greedy;
+        lf_plan_metrics gm;
+        CHECK_OK(lf_plan_greedy(cm, &greedy));
+        CHECK_OK(lf_plan_metrics_compute(&greedy, cm, &gm));
+        for (int a = 0; a < 3; a++) {
+            lf_search_config cfg;
+            lf_search_config_default(&cfg);
+            cfg.algorithm = algorithms[a];
+            cfg.budget = 1;
+            cfg.quiet = 1;
+            cfg.initial = &greedy;
+            cfg.n_initial = 1;
+            lf_search_result r;
+            if (run_checked(cm, &cfg, &r) == LF_OK) {
+                CHECK(tf_plans_equal(&r.best, &greedy));
+                CHECK_EQ_I64(r.metrics.dram_fusable, gm.dram_fusable);
+            }
+            lf_search_result_destroy(&r);
+        }
+        /* refusals: no plans behind a count, a plan of another size, an
+         * invalid plan (everything in one group overflows the small buffer) */
+        lf_search_config cfg;
+        lf_search_config_default(&cfg);
+        cfg.quiet = 1;
+        cfg.n_initial = 1;
+        lf_search_result r;
+        CHECK_EQ_I64(lf_search_run(cm, &cfg, &r), LF_EINVAL);
+        lf_search_result_destroy(&r);
+        lf_plan other;
+        CHECK_OK(lf_plan_init(&other, g->n_ops - 1));
+        cfg.initial = &other;
+        CHECK_EQ_I64(lf_search_run(cm, &cfg, &r), LF_EINVAL);
+        CHECK(strstr(lf_last_error(), "initial plan 0 has") != NULL);
+        lf_search_result_destroy(&r);
+        lf_plan_destroy(&other);
+        lf_plan one;
+        CHECK_OK(lf_plan_copy(&one, &greedy));
+        for (int32_t v = 0; v < one.n_ops; v++)
+            if (one.group_of[v] >= 0)
+                one.group_of[v] = 0;
+        lf_plan_canonicalize(&one);
+        cfg.initial = &one;
+        CHECK(lf_search_run(cm, &cfg, &r) != LF_OK);
+        lf_search_result_destroy(&r);
+        lf_plan_destroy(&one);
+        lf_plan_destroy(&greedy);
+    }
+    lf_cost_model_free(cm);
+    lf_graph_free(g);
+
+    int tiny = 0, hits[2] = {0, 0};
+    for (int f = 0; f < RDAG_FAMILIES; f++)
+        for (uint64_t seed = 0; seed < 5; seed++) {
+            lf_graph *t = rdag_build(500 + seed, f, RDAG_TINY);
+            lf_cost_model *tm = t ? tf_model_default(t, seed % 2 ? RDAG_BETA_SMALL : RDAG_BETA_MEDIUM,
+                                                     seed % 3 == 2 ? "brr" : "lbdf")
+                                  : NULL;
+            int64_t opt = tm ? brute_force(tm, 14) : -1;
+            tiny += opt >= 0;
+            for (int a = 1; a < 3 && tm; a++) {
+                lf_search_config cfg;
+                lf_search_config_default(&cfg);
+                cfg.algorithm = algorithms[a];
+                cfg.budget = 150;
+                cfg.seed = 3 + seed;
+                cfg.quiet = 1;
+                cfg.guided = 1;
+                cfg.threads = 1;
+                lf_search_result r1, r2;
+                if (run_checked(tm, &cfg, &r1) == LF_OK) {
+                    cfg.threads = 2;
+                    run_checked(tm, &cfg, &r2);
+                    CHECK(results_identical(&r1, &r2));
+                    lf_search_result_destroy(&r2);
+                    if (opt >= 0) {
+                        CHECK(r1.metrics.dram_fusable >= opt);
+                        hits[a - 1] += r1.metrics.dram_fusable == opt;
+                    }
+                }
+                lf_search_result_destroy(&r1);
+            }
+            lf_cost_model_free(tm);
+            lf_graph_free(t);
+        }
+    printf("guided: tiny graphs brute-forced %d; optimum found by local %d, nsga2 %d\n", tiny,
+           hits[0], hits[1]);
+    CHECK(tiny >= 10);
+    CHECK(hits[0] * 10 >= tiny * 8);
+    CHECK(hits[1] * 10 >= tiny * 8);
+}
+
 int main(void)
 {
     test_random_dags_build();
@@ -755,5 +856,6 @@ int main(void)
     test_config_errors();
     test_resnet18();
     test_trace();
+    test_initial_and_guided();
     return lf_test_result();
 }

@@ -68,6 +68,10 @@ static void lf__bench_one(lf_cost_model *cm, lf_planner_config pc, const char *s
                           const char *split, lf__bench_row row, int csv)
 {
     pc.search = search;
+    if (!lf_name_known(LF_NAMES_HEURISTIC, search)) {
+        pc.init = NULL; /* the reference rows (layer, greedy, exact) take no search options */
+        pc.guided = 0;
+    }
     if (strcmp(split, "random") != 0) {
         pc.split = "tree";
         pc.proposer = split + 5;
@@ -110,6 +114,8 @@ int lf_cmd_bench(int argc, char **argv)
         {"budget", "N", "plans proposed per search (default 2000)", NULL},
         {"seed", "S", "seed (default 1)", NULL},
         {"threads", "T", "threads (default: all cores or OMP_NUM_THREADS)", NULL},
+        {"init", "LIST", "plans the searches start from, proposed first: greedy", NULL},
+        {"guided", NULL, "local/nsga2 also make cost-guided edits (best merge, best move)", NULL},
         {"no-exact", NULL, "skip the exact optimum (no gap column)", NULL},
         {"split-gap", NULL, "tree splits: measure the split gap after each search (not timed)", NULL},
         {"format", "FMT", "md (default) or csv", NULL},

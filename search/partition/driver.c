@@ -71,6 +71,8 @@ static lf_status lf__check_config(const lf_search_config *cfg)
                             (int)cfg->objectives);
     if (cfg->threads < 0)
         return lf_set_error(LF_EINVAL, "threads must be >= 0, got %d", (int)cfg->threads);
+    if (cfg->n_initial < 0 || (cfg->n_initial > 0 && !cfg->initial))
+        return lf_set_error(LF_EINVAL, "initial plans: %d given without plans", (int)cfg->n_initial);
     if (!(cfg->mutation_rate <= 1.0))
         return lf_set_error(LF_EINVAL, "mutation rate must be at most 1, got %g", cfg->mutation_rate);
     return LF_OK;
@@ -97,6 +99,8 @@ static void lf__search_destroy(lf__search *s)
     free(s->arch);
     lf__cand_destroy(&s->best);
     free(s->trace);
+    lf_bitset_destroy(&s->guide);
+    free(s->guide_fd);
     lf_genome_map_destroy(&s->map);
     if (s->have_clock)
         lf_busy_clock_destroy(&s->split_clock);
@@ -138,6 +142,18 @@ static lf_status lf__search_init(lf__search *s, lf_cost_model *cm, const lf_sear
         st = lf__cand_init(&s->work[t].cand, s->n_ops, s->n_edges);
         if (st == LF_OK && !s->work[t].genome)
             st = lf_set_error(LF_ENOMEM, "out of memory for search thread buffers");
+    }
+    for (int32_t i = 0; i < cfg->n_initial && st == LF_OK; i++)
+        if (cfg->initial[i].n_ops != s->n_ops)
+            st = lf_set_error(LF_EINVAL, "initial plan %d has %d ops; the graph has %d", (int)i,
+                              (int)cfg->initial[i].n_ops, (int)s->n_ops);
+        else
+            st = lf_plan_check(&cfg->initial[i], cm);
+    if (st == LF_OK && cfg->guided) {
+        st = lf_bitset_init(&s->guide, s->n_ops);
+        s->guide_fd = malloc((size_t)(s->n_ops + 1) * sizeof *s->guide_fd);
+        if (st == LF_OK && !s->guide_fd)
+            st = lf_set_error(LF_ENOMEM, "out of memory for guided edits");
     }
     if (st == LF_OK)
         st = lf_pool_create(&s->pool, s->nthreads);

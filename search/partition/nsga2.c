@@ -18,6 +18,9 @@
  *      duplicates go after every front so they cannot crowd out diversity,
  *      and fill the population only when there are fewer than K distinct
  *      plans.
+ * With the configuration's `guided`, half the children are instead a
+ * cost-guided edit of a tournament winner (guided.c), and `initial` plans
+ * come first in the first population.
  * Ties everywhere fall back to positions, never to pointer values or thread
  * timing, so generations are reproducible. */
 #include <float.h>
@@ -51,8 +54,21 @@ static lf_status lf__propose_child(lf__search *s, void *arg, int32_t slot, lf_rn
                                    lf__scratch *w, uint8_t *genome)
 {
     (void)slot;
-    (void)w;
     const lf__nsga *ns = arg;
+    if (s->cfg->guided && lf_rng_below(r, 2) == 0) {
+        /* A cost-guided edit of a tournament winner (guided.c), when one
+         * saves DRAM; crossover and mutation otherwise. */
+        const lf__cand *p = &ns->pop[lf__tournament(ns, r)];
+        int done = 0;
+        lf_status st = lf_rng_below(r, 2) ? lf__guided_move(s, p, w->ops, &done)
+                                          : lf__guided_merge(s, p, w->ops, &done);
+        if (st != LF_OK)
+            return st;
+        if (done) {
+            lf_genome_from_groups(&s->map, w->ops, genome);
+            return LF_OK;
+        }
+    }
     const uint8_t *p1 = ns->pop[lf__tournament(ns, r)].genome;
     const uint8_t *p2 = ns->pop[lf__tournament(ns, r)].genome;
     uint64_t bits = 0;
@@ -232,7 +248,7 @@ lf_status lf__search_nsga2(lf__search *s)
         st = lf__cands_alloc(&kids, K, s->n_ops, s->n_edges);
     if (st == LF_OK) {
         int32_t n = s->cfg->budget < K ? (int32_t)s->cfg->budget : K;
-        st = lf__search_batch(s, n, lf__propose_random, NULL, kids);
+        st = lf__search_batch(s, n, lf__propose_initial, NULL, kids);
         if (st == LF_OK)
             st = lf__select(s, &ns, next, kids, n);
     }

@@ -62,6 +62,13 @@ typedef struct lf_search_config {
     int32_t trace;               /* 1: record the best DRAM after every plan (budget curves) */
     lf_progress_fn progress;     /* NULL: none */
     void *progress_user;
+    /* Beyond the paper (issue 17 item 7); the defaults keep its algorithms: */
+    const lf_plan *initial;      /* plans proposed first (their genomes, counted in the budget),
+                                    e.g. the greedy plan or per-block optima; must be valid
+                                    plans of the graph (lf_plan_check) */
+    int32_t n_initial;
+    int32_t guided;              /* 1: LS and NSGA-II make half their children by a cost-guided
+                                    edit (best merge or best move by F_D saved) */
 } lf_search_config;
 
 typedef struct lf_search_result {

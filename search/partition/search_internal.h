@@ -84,6 +84,10 @@ struct lf__search {
     lf__cand *arch;
     int32_t n_arch, cap_arch;
     int use_archive;
+    /* Cost-guided edits (guided.c; cfg->guided): a scratch group and the
+     * F_D of each group of the plan being edited. */
+    lf_bitset guide;
+    int64_t *guide_fd;
 };
 
 /* Proposes plans s->proposed .. s->proposed + n - 1 (on the calling thread,
@@ -94,6 +98,17 @@ lf_status lf__search_batch(lf__search *s, int32_t n, lf__propose_fn fn, void *ar
 /* The random-search proposal: p uniform in [0, 1), each gene fused with p. */
 lf_status lf__propose_random(lf__search *s, void *arg, int32_t slot, lf_rng *r, lf__scratch *w,
                              uint8_t *genome);
+
+/* Proposal number s->proposed + slot is cfg->initial[that number] while
+ * there are initial plans, a random-search proposal after them. */
+lf_status lf__propose_initial(lf__search *s, void *arg, int32_t slot, lf_rng *r, lf__scratch *w,
+                              uint8_t *genome);
+
+/* The cost-guided edits of guided.c: write the edited member's groups into
+ * gof (n_ops entries) and set *done, or leave *done 0 when no edit saves
+ * DRAM. Run on the calling thread (they use the search's scratch). */
+lf_status lf__guided_merge(lf__search *s, const lf__cand *m, int32_t *gof, int *done);
+lf_status lf__guided_move(lf__search *s, const lf__cand *m, int32_t *gof, int *done);
 
 /* Candidate arrays. */
 lf_status lf__cands_alloc(lf__cand **out, int32_t n, int32_t n_ops, int32_t n_edges);

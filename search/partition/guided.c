@@ -1,0 +1,122 @@
+/* Cost-guided edits of a plan (issue 17 item 7), beside the paper's random
+ * mutations: an expert's two moves when improving a fusion plan by hand.
+ *
+ *   merge  of every pair of groups joined by an edge, merge the pair whose
+ *          union is valid and saves the most DRAM: F_D(a) + F_D(b) -
+ *          F_D(a u b), largest first;
+ *   move   of every op at a group boundary, move the one whose move to the
+ *          group across the edge saves the most: F_D(a) + F_D(b) -
+ *          F_D(a - u) - F_D(b + u), both sides valid.
+ *
+ * Only edits that save something are made (ties go to the lower edge
+ * index, so the edit is a pure function of the plan); the result then goes
+ * through the ordinary decoding like every proposal, which repairs a cycle
+ * the merge may close or a group the move may disconnect. Costs come from
+ * the cost model's memo, so a population that keeps meeting the same groups
+ * prices them once. */
+#include <string.h>
+
+#include "search/partition/search_internal.h"
+
+/* F_D and validity of the ops of gof equal to `group` (plus `add`, minus
+ * `drop`, each -1 for none). An empty set costs 0 and is valid. */
+static lf_status lf__price(lf__search *s, const int32_t *gof, int32_t group, int32_t group2,
+                           int32_t add, int32_t drop, int64_t *fd, int *valid)
+{
+    lf_bitset *b = &s->guide;
+    lf_bitset_clear_all(b);
+    int any = 0;
+    for (int32_t v = 0; v < s->n_ops; v++)
+        if ((gof[v] == group || (group2 >= 0 && gof[v] == group2) || v == add) && v != drop) {
+            lf_bitset_set(b, v);
+            any = 1;
+        }
+    *fd = 0;
+    *valid = 1;
+    if (!any)
+        return LF_OK;
+    lf_group_cost c;
+    lf_status st = lf_cost_eval(s->cm, b, &c);
+    if (st == LF_OK) {
+        *fd = c.f_d;
+        *valid = c.valid;
+    }
+    return st;
+}
+
+/* F_D of every group of the member's plan, into fd[0 .. n_groups). */
+static lf_status lf__group_costs(lf__search *s, const lf__cand *m, int64_t *fd)
+{
+    lf_status st = LF_OK;
+    for (int32_t k = 0; k < m->plan.n_groups && st == LF_OK; k++) {
+        int valid;
+        st = lf__price(s, m->plan.group_of, k, -1, -1, -1, &fd[k], &valid);
+    }
+    return st;
+}
+
+lf_status lf__guided_merge(lf__search *s, const lf__cand *m, int32_t *gof, int *done)
+{
+    *done = 0;
+    int64_t *fd = s->guide_fd, best = 0;
+    int32_t best_a = -1, best_b = -1;
+    lf_status st = lf__group_costs(s, m, fd);
+    for (int32_t e = 0; e < s->n_edges && st == LF_OK; e++) {
+        if (m->genome[e])
+            continue; /* inside a group */
+        int32_t a = m->plan.group_of[s->map.eu[e]], b = m->plan.group_of[s->map.ev[e]];
+        if (a == b)
+            continue;
+        int64_t joint;
+        int valid;
+        st = lf__price(s, m->plan.group_of, a, b, -1, -1, &joint, &valid);
+        if (st == LF_OK && valid && fd[a] + fd[b] - joint > best) {
+            best = fd[a] + fd[b] - joint;
+            best_a = a;
+            best_b = b;
+        }
+    }
+    if (st != LF_OK || best_a < 0)
+        return st;
+    memcpy(gof, m->plan.group_of, (size_t)s->n_ops * sizeof *gof);
+    for (int32_t v = 0; v < s->n_ops; v++)
+        if (gof[v] == best_b)
+            gof[v] = best_a;
+    *done = 1;
+    return LF_OK;
+}
+
+lf_status lf__guided_move(lf__search *s, const lf__cand *m, int32_t *gof, int *done)
+{
+    *done = 0;
+    int64_t *fd = s->guide_fd, best = 0;
+    int32_t best_op = -1, best_to = -1;
+    lf_status st = lf__group_costs(s, m, fd);
+    for (int32_t e = 0; e < s->n_edges && st == LF_OK; e++) {
+        if (m->genome[e])
+            continue;
+        for (int side = 0; side < 2 && st == LF_OK; side++) {
+            int32_t u = side ? s->map.ev[e] : s->map.eu[e];
+            int32_t w = side ? s->map.eu[e] : s->map.ev[e];
+            int32_t a = m->plan.group_of[u], b = m->plan.group_of[w];
+            if (a == b)
+                continue;
+            int64_t left, right;
+            int valid_left, valid_right;
+            st = lf__price(s, m->plan.group_of, a, -1, -1, u, &left, &valid_left);
+            if (st == LF_OK)
+                st = lf__price(s, m->plan.group_of, b, -1, u, -1, &right, &valid_right);
+            if (st == LF_OK && valid_left && valid_right && fd[a] + fd[b] - left - right > best) {
+                best = fd[a] + fd[b] - left - right;
+                best_op = u;
+                best_to = b;
+            }
+        }
+    }
+    if (st != LF_OK || best_op < 0)
+        return st;
+    memcpy(gof, m->plan.group_of, (size_t)s->n_ops * sizeof *gof);
+    gof[best_op] = best_to;
+    *done = 1;
+    return LF_OK;
+}
