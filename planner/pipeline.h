@@ -82,8 +82,8 @@ typedef struct lf_planner_config {
     /* Beyond the paper's searches (random/local/nsga2; issue 17 item 7): */
     const char *init;        /* NULL, or plans to start from, comma-separated: "greedy" (the
                                 greedy plan) -- proposed first, counted in the budget */
-    int32_t guided;          /* 1: local and nsga2 also make cost-guided edits (best merge,
-                                best move by DRAM saved) */
+    int32_t guided;          /* 1: every local/nsga2 child also takes a cost-guided edit
+                                (best merge or best move by DRAM saved) */
 } lf_planner_config;
 
 void lf_planner_config_default(lf_planner_config *c);

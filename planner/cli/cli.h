@@ -123,7 +123,7 @@ int lf_cli_list(const lf_cli_command *cmd, const char *opt, const char *def, int
          NULL},                                                                                 \
         {"population", "K", "local search top-K and NSGA-II population (default 10)", NULL},   \
         {"init", "LIST", "plans the search starts from, proposed first: greedy", NULL},           \
-        {"guided", NULL, "local/nsga2 also make cost-guided edits (best merge, best move)", NULL}
+        {"guided", NULL, "every local/nsga2 child also takes its best merge or move by DRAM saved", NULL}
 
 typedef struct lf_cli_search_values {
     int64_t budget, seed, threads, population, k, seeds;

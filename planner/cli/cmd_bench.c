@@ -115,7 +115,7 @@ int lf_cmd_bench(int argc, char **argv)
         {"seed", "S", "seed (default 1)", NULL},
         {"threads", "T", "threads (default: all cores or OMP_NUM_THREADS)", NULL},
         {"init", "LIST", "plans the searches start from, proposed first: greedy", NULL},
-        {"guided", NULL, "local/nsga2 also make cost-guided edits (best merge, best move)", NULL},
+        {"guided", NULL, "every local/nsga2 child also takes its best merge or move by DRAM saved", NULL},
         {"no-exact", NULL, "skip the exact optimum (no gap column)", NULL},
         {"split-gap", NULL, "tree splits: measure the split gap after each search (not timed)", NULL},
         {"format", "FMT", "md (default) or csv", NULL},

@@ -101,6 +101,7 @@ static void lf__search_destroy(lf__search *s)
     free(s->trace);
     lf_bitset_destroy(&s->guide);
     free(s->guide_fd);
+    lf_plan_destroy(&s->guide_plan);
     lf_genome_map_destroy(&s->map);
     if (s->have_clock)
         lf_busy_clock_destroy(&s->split_clock);
@@ -151,6 +152,8 @@ static lf_status lf__search_init(lf__search *s, lf_cost_model *cm, const lf_sear
             st = lf_plan_check(&cfg->initial[i], cm);
     if (st == LF_OK && cfg->guided) {
         st = lf_bitset_init(&s->guide, s->n_ops);
+        if (st == LF_OK)
+            st = lf_plan_init(&s->guide_plan, s->n_ops);
         s->guide_fd = malloc((size_t)(s->n_ops + 1) * sizeof *s->guide_fd);
         if (st == LF_OK && !s->guide_fd)
             st = lf_set_error(LF_ENOMEM, "out of memory for guided edits");

@@ -44,32 +44,34 @@ static lf_status lf__price(lf__search *s, const int32_t *gof, int32_t group, int
     return st;
 }
 
-/* F_D of every group of the member's plan, into fd[0 .. n_groups). */
-static lf_status lf__group_costs(lf__search *s, const lf__cand *m, int64_t *fd)
+/* F_D of every group of `gof` (ids 0 .. n_ops, -1 for inputs), into fd. */
+static lf_status lf__group_costs(lf__search *s, const int32_t *gof, int64_t *fd)
 {
+    int32_t n_groups = 0;
+    for (int32_t v = 0; v < s->n_ops; v++)
+        if (gof[v] + 1 > n_groups)
+            n_groups = gof[v] + 1;
     lf_status st = LF_OK;
-    for (int32_t k = 0; k < m->plan.n_groups && st == LF_OK; k++) {
+    for (int32_t k = 0; k < n_groups && st == LF_OK; k++) {
         int valid;
-        st = lf__price(s, m->plan.group_of, k, -1, -1, -1, &fd[k], &valid);
+        st = lf__price(s, gof, k, -1, -1, -1, &fd[k], &valid);
     }
     return st;
 }
 
-lf_status lf__guided_merge(lf__search *s, const lf__cand *m, int32_t *gof, int *done)
+lf_status lf__guided_merge(lf__search *s, const int32_t *in, int32_t *gof, int *done)
 {
     *done = 0;
     int64_t *fd = s->guide_fd, best = 0;
     int32_t best_a = -1, best_b = -1;
-    lf_status st = lf__group_costs(s, m, fd);
+    lf_status st = lf__group_costs(s, in, fd);
     for (int32_t e = 0; e < s->n_edges && st == LF_OK; e++) {
-        if (m->genome[e])
-            continue; /* inside a group */
-        int32_t a = m->plan.group_of[s->map.eu[e]], b = m->plan.group_of[s->map.ev[e]];
+        int32_t a = in[s->map.eu[e]], b = in[s->map.ev[e]];
         if (a == b)
-            continue;
+            continue; /* inside a group */
         int64_t joint;
         int valid;
-        st = lf__price(s, m->plan.group_of, a, b, -1, -1, &joint, &valid);
+        st = lf__price(s, in, a, b, -1, -1, &joint, &valid);
         if (st == LF_OK && valid && fd[a] + fd[b] - joint > best) {
             best = fd[a] + fd[b] - joint;
             best_a = a;
@@ -78,7 +80,7 @@ lf_status lf__guided_merge(lf__search *s, const lf__cand *m, int32_t *gof, int *
     }
     if (st != LF_OK || best_a < 0)
         return st;
-    memcpy(gof, m->plan.group_of, (size_t)s->n_ops * sizeof *gof);
+    memmove(gof, in, (size_t)s->n_ops * sizeof *gof);
     for (int32_t v = 0; v < s->n_ops; v++)
         if (gof[v] == best_b)
             gof[v] = best_a;
@@ -86,26 +88,24 @@ lf_status lf__guided_merge(lf__search *s, const lf__cand *m, int32_t *gof, int *
     return LF_OK;
 }
 
-lf_status lf__guided_move(lf__search *s, const lf__cand *m, int32_t *gof, int *done)
+lf_status lf__guided_move(lf__search *s, const int32_t *in, int32_t *gof, int *done)
 {
     *done = 0;
     int64_t *fd = s->guide_fd, best = 0;
     int32_t best_op = -1, best_to = -1;
-    lf_status st = lf__group_costs(s, m, fd);
+    lf_status st = lf__group_costs(s, in, fd);
     for (int32_t e = 0; e < s->n_edges && st == LF_OK; e++) {
-        if (m->genome[e])
-            continue;
         for (int side = 0; side < 2 && st == LF_OK; side++) {
             int32_t u = side ? s->map.ev[e] : s->map.eu[e];
             int32_t w = side ? s->map.eu[e] : s->map.ev[e];
-            int32_t a = m->plan.group_of[u], b = m->plan.group_of[w];
+            int32_t a = in[u], b = in[w];
             if (a == b)
                 continue;
             int64_t left, right;
             int valid_left, valid_right;
-            st = lf__price(s, m->plan.group_of, a, -1, -1, u, &left, &valid_left);
+            st = lf__price(s, in, a, -1, -1, u, &left, &valid_left);
             if (st == LF_OK)
-                st = lf__price(s, m->plan.group_of, b, -1, u, -1, &right, &valid_right);
+                st = lf__price(s, in, b, -1, u, -1, &right, &valid_right);
             if (st == LF_OK && valid_left && valid_right && fd[a] + fd[b] - left - right > best) {
                 best = fd[a] + fd[b] - left - right;
                 best_op = u;
@@ -115,7 +115,7 @@ lf_status lf__guided_move(lf__search *s, const lf__cand *m, int32_t *gof, int *d
     }
     if (st != LF_OK || best_op < 0)
         return st;
-    memcpy(gof, m->plan.group_of, (size_t)s->n_ops * sizeof *gof);
+    memmove(gof, in, (size_t)s->n_ops * sizeof *gof);
     gof[best_op] = best_to;
     *done = 1;
     return LF_OK;

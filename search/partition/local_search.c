@@ -18,8 +18,8 @@
  *   move   one end of an edge between two groups joins the other end's group.
  * The kind is drawn uniformly; when it cannot apply (no edge between groups,
  * no group of two ops) the next kind in that order is tried. With the
- * configuration's `guided`, half the children are a cost-guided edit
- * instead (guided.c); `initial` plans come first in the first population. */
+ * configuration's `guided`, each mutated child then takes its best merge or
+ * best move (guided.c); `initial` plans come first in the first population. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,25 +101,9 @@ static lf_status lf__propose_mutation(lf__search *s, void *arg, int32_t slot, lf
     const lf__ls *ls = arg;
     const lf__cand *m = &ls->pop[slot % ls->n_pop];
     int32_t *gof = w->ops;
-    int done = 0;
-    /* With guided edits, half the children are the member's best merge or
-     * best move; when neither saves anything, the paper's mutation. */
-    if (s->cfg->guided) {
-        uint32_t g = lf_rng_below(r, 4);
-        lf_status st = LF_OK;
-        if (g == 0)
-            st = lf__guided_merge(s, m, gof, &done);
-        else if (g == 1)
-            st = lf__guided_move(s, m, gof, &done);
-        if (st != LF_OK)
-            return st;
-        if (done) {
-            lf_genome_from_groups(&s->map, gof, genome);
-            return LF_OK;
-        }
-    }
     memcpy(gof, m->plan.group_of, (size_t)s->n_ops * sizeof(int32_t));
     int32_t kind = (int32_t)lf_rng_below(r, 3);
+    int done = 0;
     for (int32_t t = 0; t < 3 && !done; t++) {
         switch ((kind + t) % 3) {
         case 0:
@@ -132,6 +116,14 @@ static lf_status lf__propose_mutation(lf__search *s, void *arg, int32_t slot, lf
             done = lf__mutate_move(s, m->genome, gof, r, w->aux);
             break;
         }
+    }
+    /* With guided edits, the mutated groups then take their best merge or
+     * best move (when one saves DRAM). */
+    if (s->cfg->guided) {
+        lf_status st = lf_rng_below(r, 2) ? lf__guided_move(s, gof, gof, &done)
+                                          : lf__guided_merge(s, gof, gof, &done);
+        if (st != LF_OK)
+            return st;
     }
     lf_genome_from_groups(&s->map, gof, genome);
     return LF_OK;

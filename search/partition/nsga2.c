@@ -18,9 +18,9 @@
  *      duplicates go after every front so they cannot crowd out diversity,
  *      and fill the population only when there are fewer than K distinct
  *      plans.
- * With the configuration's `guided`, half the children are instead a
- * cost-guided edit of a tournament winner (guided.c), and `initial` plans
- * come first in the first population.
+ * With the configuration's `guided`, each child's groups then take their
+ * best merge or best move (guided.c), and `initial` plans come first in the
+ * first population.
  * Ties everywhere fall back to positions, never to pointer values or thread
  * timing, so generations are reproducible. */
 #include <float.h>
@@ -55,20 +55,6 @@ static lf_status lf__propose_child(lf__search *s, void *arg, int32_t slot, lf_rn
 {
     (void)slot;
     const lf__nsga *ns = arg;
-    if (s->cfg->guided && lf_rng_below(r, 2) == 0) {
-        /* A cost-guided edit of a tournament winner (guided.c), when one
-         * saves DRAM; crossover and mutation otherwise. */
-        const lf__cand *p = &ns->pop[lf__tournament(ns, r)];
-        int done = 0;
-        lf_status st = lf_rng_below(r, 2) ? lf__guided_move(s, p, w->ops, &done)
-                                          : lf__guided_merge(s, p, w->ops, &done);
-        if (st != LF_OK)
-            return st;
-        if (done) {
-            lf_genome_from_groups(&s->map, w->ops, genome);
-            return LF_OK;
-        }
-    }
     const uint8_t *p1 = ns->pop[lf__tournament(ns, r)].genome;
     const uint8_t *p2 = ns->pop[lf__tournament(ns, r)].genome;
     uint64_t bits = 0;
@@ -81,6 +67,19 @@ static lf_status lf__propose_child(lf__search *s, void *arg, int32_t slot, lf_rn
     for (int32_t e = 0; e < s->n_edges; e++)
         if (lf_rng_bernoulli(r, ns->rate))
             genome[e] ^= 1u;
+    if (s->cfg->guided) {
+        /* The child's groups then take their best merge or best move
+         * (guided.c), when one saves DRAM. */
+        lf_status st = lf_genome_groups(&s->map, s->g, genome, &s->guide_plan);
+        int done = 0;
+        if (st == LF_OK)
+            st = lf_rng_below(r, 2) ? lf__guided_move(s, s->guide_plan.group_of, w->ops, &done)
+                                    : lf__guided_merge(s, s->guide_plan.group_of, w->ops, &done);
+        if (st != LF_OK)
+            return st;
+        if (done)
+            lf_genome_from_groups(&s->map, w->ops, genome);
+    }
     return LF_OK;
 }
 

@@ -67,8 +67,8 @@ typedef struct lf_search_config {
                                     e.g. the greedy plan or per-block optima; must be valid
                                     plans of the graph (lf_plan_check) */
     int32_t n_initial;
-    int32_t guided;              /* 1: LS and NSGA-II make half their children by a cost-guided
-                                    edit (best merge or best move by F_D saved) */
+    int32_t guided;              /* 1: every LS and NSGA-II child also takes a cost-guided edit
+                                    (its best merge or best move by F_D saved; guided.c) */
 } lf_search_config;
 
 typedef struct lf_search_result {

@@ -88,6 +88,7 @@ struct lf__search {
      * F_D of each group of the plan being edited. */
     lf_bitset guide;
     int64_t *guide_fd;
+    lf_plan guide_plan;    /* NSGA-II: a child's raw groups */
 };
 
 /* Proposes plans s->proposed .. s->proposed + n - 1 (on the calling thread,
@@ -104,11 +105,13 @@ lf_status lf__propose_random(lf__search *s, void *arg, int32_t slot, lf_rng *r, 
 lf_status lf__propose_initial(lf__search *s, void *arg, int32_t slot, lf_rng *r, lf__scratch *w,
                               uint8_t *genome);
 
-/* The cost-guided edits of guided.c: write the edited member's groups into
- * gof (n_ops entries) and set *done, or leave *done 0 when no edit saves
- * DRAM. Run on the calling thread (they use the search's scratch). */
-lf_status lf__guided_merge(lf__search *s, const lf__cand *m, int32_t *gof, int *done);
-lf_status lf__guided_move(lf__search *s, const lf__cand *m, int32_t *gof, int *done);
+/* The cost-guided edits of guided.c on groups `in` (op -> group id in
+ * 0 .. n_ops, -1 for inputs; groups may be invalid or unrepaired): write the
+ * edited groups into gof (n_ops entries, may be `in`) and set *done, or
+ * leave both alone when no edit saves DRAM. Run on the calling thread (they
+ * use the search's scratch). */
+lf_status lf__guided_merge(lf__search *s, const int32_t *in, int32_t *gof, int *done);
+lf_status lf__guided_move(lf__search *s, const int32_t *in, int32_t *gof, int *done);
 
 /* Candidate arrays. */
 lf_status lf__cands_alloc(lf__cand **out, int32_t n, int32_t n_ops, int32_t n_edges);
