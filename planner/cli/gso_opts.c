@@ -40,9 +40,10 @@ int lf_cli_gso_filter(const lf_cli_command *cmd, const char *opt, const char *we
     if (st || (st = lf_gso_load(&set, path)))
         return lf_cli_fail(st);
     if (set.kind != kind) {
+        lf_gso_kind has = set.kind;
         lf_gso_set_destroy(&set);
-        return lf_cli_usage_error(cmd, "%s holds %s models, --%s asks for %s", path, lf_gso_kind_name(set.kind),
-                                  opt, lf_gso_kind_name(kind));
+        return lf_cli_usage_error(cmd, "%s holds %s models, --%s asks for %s", path, lf_gso_kind_name(has), opt,
+                                  lf_gso_kind_name(kind));
     }
     *mask = calloc((size_t)(rs->n ? rs->n : 1), 1);
     int32_t kept = 0, enabled = 0, unknown = 0;
