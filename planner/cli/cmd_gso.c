@@ -170,7 +170,7 @@ int lf_cmd_gso_train(int argc, char **argv)
         {"epochs", "N", "epochs (default 20, with early stopping)", NULL},
         {"lr", "RATE", "Adam learning rate (default 0.01)", NULL},
         {"dropout", "P", "dropout between the GCN layers (default 0.1)", NULL},
-        {"pos-weight", "W", "loss weight of label-1 nodes (default 2)", NULL},
+        {"pos-weight", "W", "loss weight of label-1 nodes (default 2; 0: per rule, sqrt(negative / positive nodes))", NULL},
         {"seed", "S", "seed of the initialisation, order and dropout (default 1)", NULL},
         {"threads", "T", "rules trained in parallel (default 1); the weights do not depend on it", NULL},
         {"output", "FILE", "(or -o) weight file to write (required)", NULL},
@@ -203,7 +203,7 @@ int lf_cmd_gso_train(int argc, char **argv)
         (rc = lf_cli_int(&cmd, "seed", 1, 0, INT64_MAX, &seed)) ||
         (rc = lf_cli_int(&cmd, "threads", 1, 1, 1024, &threads)) ||
         (rc = lf__real(&cmd, "lr", o.lr, 1e-6, 1, &lr)) || (rc = lf__real(&cmd, "dropout", o.dropout, 0, 0.9, &dropout)) ||
-        (rc = lf__real(&cmd, "pos-weight", o.pos_weight, 0.01, 1000, &pw)))
+        (rc = lf__real(&cmd, "pos-weight", o.pos_weight, 0, 1000, &pw)))
         return rc;
     if ((rc = lf_cli_check_outputs(&output, 1)))
         return rc;

@@ -51,9 +51,28 @@ static void lf__init(lf_gso_kind k, lf_rng *r, float *p)
 }
 
 /* Trains rule k's model into p. */
+/* The weight of label-1 nodes: o->pos_weight, or with pos_weight <= 0 the
+ * square root of the rule's negative / positive node ratio (rare rules weigh
+ * their few positive nodes more). */
+static double lf__pos_weight(const lf_gso_dataset *d, const lf_gso_train_options *o, int32_t k)
+{
+    if (o->pos_weight > 0)
+        return o->pos_weight;
+    int64_t pos = 0, all = 0;
+    for (int32_t i = 0; i < d->n_train; i++) {
+        const uint8_t *l = d->labels[i] + (int64_t)k * d->g[i].n;
+        for (int32_t v = 0; v < d->g[i].n; v++)
+            pos += l[v] != 0;
+        all += d->g[i].n;
+    }
+    double r = pos ? (double)(all - pos) / (double)pos : 1.0;
+    return r > 1 ? sqrt(r) : 1.0;
+}
+
 static lf_status lf__train_rule(const lf_gso_dataset *d, const lf_gso_train_options *o, int32_t k, int32_t nmax,
                                 float *p)
 {
+    double pw = lf__pos_weight(d, o, k);
     int64_t np = lf_gso_n_params(o->kind);
     lf_rng rng;
     lf_rng_seed(&rng, o->seed, (uint64_t)k + 1);
@@ -86,7 +105,7 @@ static lf_status lf__train_rule(const lf_gso_dataset *d, const lf_gso_train_opti
                         keep[j] = lf_rng_uniform(&rng) < o->dropout ? 0.0f : (float)scale;
                     mask = keep;
                 }
-                total += lf_gso_loss_grad(o->kind, p, g, d->labels[order[b]] + (int64_t)k * g->n, o->pos_weight,
+                total += lf_gso_loss_grad(o->kind, p, g, d->labels[order[b]] + (int64_t)k * g->n, pw,
                                           mask, grad, ws);
             }
             for (int64_t j = 0; j < np; j++)
