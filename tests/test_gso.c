@@ -387,6 +387,18 @@ static void test_filter(void)
     CHECK(masked.after.kernels > all.after.kernels);
     lf_subst_result_destroy(&all);
     lf_subst_result_destroy(&masked);
+    /* the same through split (its capacities and parts) and enum */
+    for (int srch = 0; srch < 2; srch++) {
+        o.search = srch ? LF_SEARCH_ENUM : LF_SEARCH_SPLIT;
+        o.split_size = 3;
+        CHECK_OK(lf_subst_optimize(g, &rs, &c, &o, &masked));
+        used_masked = 0;
+        for (int32_t i = 0; i < masked.n_steps; i++)
+            used_masked += strcmp(rs.rule[masked.steps[i].rule]->name, "conv_relu") == 0;
+        CHECK_EQ_I64(used_masked, 0);
+        CHECK(masked.n_steps > 0); /* other rules still apply (merge_convs) */
+        lf_subst_result_destroy(&masked);
+    }
     free(truth);
     free(keep);
     lf_subst_ruleset_close(&rs);

@@ -21,6 +21,7 @@
 #ifndef LF_SUBST_GSO_H
 #define LF_SUBST_GSO_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "planner/graph.h"
@@ -99,6 +100,8 @@ int32_t lf_gso_set_find(const lf_gso_set *s, const char *name);
  * schema, dimensions, a truncated or corrupted file. */
 lf_status lf_gso_save(const lf_gso_set *s, const char *path);
 lf_status lf_gso_load(lf_gso_set *s, const char *path);
+/* The same from a file image in memory; `origin` names it in messages. */
+lf_status lf_gso_load_memory(lf_gso_set *s, const void *data, size_t len, const char *origin);
 
 /* Per-node probabilities of one model on gg: prob[n]. ws: scratch of
  * lf_gso_ws_floats(gg->n) floats. */

@@ -92,6 +92,11 @@ static lf_status lf__load_image(lf_gso_set *s, const unsigned char *data, size_t
         lf__r_bytes(&r, names[i], l);
         names[i][l] = '\0';
         pos[i] = lf__r_u32(&r);
+        if (pos[i] > (uint32_t)INT32_MAX) {
+            st = lf_set_error(LF_EPARSE, "%s: model %u: bad count of training graphs %u", path, (unsigned)i,
+                              (unsigned)pos[i]);
+            break;
+        }
         at[i] = r.pos;
         for (uint64_t j = 0; pos[i] > 0 && j < np; j++)
             (void)lf__r_f32(&r);
@@ -119,6 +124,17 @@ static lf_status lf__load_image(lf_gso_set *s, const unsigned char *data, size_t
     return st;
 }
 
+lf_status lf_gso_load_memory(lf_gso_set *s, const void *data, size_t len, const char *origin)
+{
+    memset(s, 0, sizeof *s);
+    if (len < 16)
+        return lf_set_error(LF_EPARSE, "%s: not a fusionplan GSO weight file (%zu bytes)", origin, len);
+    lf_status st = lf__load_image(s, (const unsigned char *)data, len, origin);
+    if (st)
+        lf_gso_set_destroy(s);
+    return st;
+}
+
 lf_status lf_gso_load(lf_gso_set *s, const char *path)
 {
     memset(s, 0, sizeof *s);
@@ -127,13 +143,7 @@ lf_status lf_gso_load(lf_gso_set *s, const char *path)
     lf_status st = lf_read_file_capped(path, LF__GSO_FILE_MAX, "GSO weight file", &data, &len);
     if (st)
         return st;
-    if (len < 16) {
-        free(data);
-        return lf_set_error(LF_EPARSE, "%s: not a fusionplan GSO weight file (%ld bytes)", path, len);
-    }
-    st = lf__load_image(s, (const unsigned char *)data, (size_t)len, path);
+    st = lf_gso_load_memory(s, data, (size_t)len, path);
     free(data);
-    if (st)
-        lf_gso_set_destroy(s);
     return st;
 }
