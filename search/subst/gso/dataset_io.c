@@ -65,7 +65,8 @@ lf_status lf_gso_dataset_save(const lf_gso_dataset *d, const char *path)
     return st;
 }
 
-/* Reads a length-prefixed string into a new buffer; NULL on a bad length. */
+/* Reads a length-prefixed string into a new buffer; NULL on a bad length or
+ * a control character (names are printed). */
 static char *lf__r_str(lf__rbuf *r)
 {
     uint32_t len = lf__r_u32(r);
@@ -76,6 +77,11 @@ static char *lf__r_str(lf__rbuf *r)
         return NULL;
     lf__r_bytes(r, s, len);
     s[len] = '\0';
+    for (uint32_t c = 0; c < len; c++)
+        if ((unsigned char)s[c] < 0x20 || (unsigned char)s[c] == 0x7f) {
+            free(s);
+            return NULL;
+        }
     return s;
 }
 

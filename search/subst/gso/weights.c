@@ -91,6 +91,12 @@ static lf_status lf__load_image(lf_gso_set *s, const unsigned char *data, size_t
         }
         lf__r_bytes(&r, names[i], l);
         names[i][l] = '\0';
+        for (uint32_t c = 0; c < l && !st; c++)
+            if ((unsigned char)names[i][c] < 0x20 || (unsigned char)names[i][c] == 0x7f)
+                st = lf_set_error(LF_EPARSE, "%s: model %u: rule name holds a control character", path,
+                                  (unsigned)i);
+        if (st)
+            break;
         pos[i] = lf__r_u32(&r);
         if (pos[i] > (uint32_t)INT32_MAX) {
             st = lf_set_error(LF_EPARSE, "%s: model %u: bad count of training graphs %u", path, (unsigned)i,
