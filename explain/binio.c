@@ -9,7 +9,7 @@
 
 void lf__w_bytes(lf__wbuf *b, const void *data, size_t n)
 {
-    if (b->oom)
+    if (b->oom || n == 0) /* nothing to copy (and b->p may still be NULL) */
         return;
     if (b->len + n > b->cap) {
         size_t cap = b->cap ? b->cap : 4096;

@@ -1,5 +1,6 @@
 /* Little-endian binary packing shared by the dataset and weight files
- * (internal to explain/). Files are assembled in memory and written in one
+ * (internal to the project: explain/ and the GSO filter's files in
+ * search/subst/gso). Files are assembled in memory and written in one
  * atomic step, and read back whole with bounds-checked readers, so a short
  * or corrupted file is reported instead of read past its end. */
 #ifndef LF_EXPLAIN_BINIO_H

@@ -16,6 +16,7 @@
 #include "planner/pipeline.h"
 #include "planner/registry.h"
 #include "planner/util/progress.h"
+#include "search/subst/subst.h"
 
 /* Exit statuses: 0 success, 1 failure while working, 2 bad input or usage. */
 enum { LF_EXIT_OK = 0, LF_EXIT_FAIL = 1, LF_EXIT_USAGE = 2 };
@@ -224,6 +225,9 @@ int lf_cmd_curve(int argc, char **argv);
 int lf_cmd_bench_exact(int argc, char **argv); /* `bench exact` */
 int lf_cmd_rules(int argc, char **argv);       /* search/subst */
 int lf_cmd_optimize(int argc, char **argv);    /* search/subst */
+int lf_cmd_gso_dataset(int argc, char **argv); /* search/subst/gso */
+int lf_cmd_gso_train(int argc, char **argv);   /* search/subst/gso */
+int lf_cmd_bench_gso(int argc, char **argv);   /* `bench gso` */
 int lf_cmd_bench_subst(int argc, char **argv); /* `bench subst` */
 /* The graph (--model, default def when not NULL, or --onnx; also the
  * substitution benchmarks' alexnet, inception_e and sru) and, when hw is not NULL,
@@ -233,6 +237,14 @@ int lf_cli_subst_graph(const lf_cli_command *cmd, const char *def, lf_graph **g,
 /* TASO's rule collection when --taso-file is not given (relative to the
  * repository root, with ../shared beside it). */
 #define LF_CLI_TASO_DEFAULT "../shared/data/taso/graph_subst.pb"
+
+/* --filter gso|lr|none (gso_opts.c): option `opt` names the filter and
+ * `weights_opt` an optional weight file (default: the shipped models). For
+ * gso and lr, runs the models on g and sets *mask (malloc'd, rs->n entries,
+ * for lf_subst_options.rule_mask) after printing one line; for none, *mask
+ * stays NULL. Returns 0 or an exit status after printing the error. */
+int lf_cli_gso_filter(const lf_cli_command *cmd, const char *opt, const char *weights_opt, const lf_graph *g,
+                      const lf_subst_ruleset *rs, uint8_t **mask);
 
 /* plan --optimize (plan_optimize.c): rewrites s's graph with the substitution
  * optimizer when the option is given, prints what it did and the original

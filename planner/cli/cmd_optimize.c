@@ -71,6 +71,15 @@ static lf_status lf__write_json(const char *path, const char *model, const lf_su
             lf_subst_objective_name(c->objective));
     lf_json_double(f, o->alpha);
     fprintf(f, ",\n  \"budget\": %lld,\n", (long long)o->budget);
+    if (o->rule_mask) {
+        fprintf(f, "  \"rules_searched\": [");
+        for (int32_t k = 0, j = 0; k < rs->n; k++)
+            if (o->rule_mask[k]) {
+                fprintf(f, "%s", j++ ? ", " : "");
+                lf_json_string(f, rs->rule[k]->name);
+            }
+        fprintf(f, "],\n");
+    }
     lf__json_costs(f, "before", &r->before);
     lf__json_costs(f, "after", &r->after);
     fprintf(f, "  \"steps\": [");
@@ -114,12 +123,15 @@ int lf_cmd_optimize(int argc, char **argv)
         {"taso-file", "FILE", "TASO's rule collection (default " LF_CLI_TASO_DEFAULT ")", NULL},
         {"seed", "S", "values of generated weights and inputs for the numeric check (default 1)", NULL},
         {"threads", "T", "OpenMP threads over the candidates of an expansion (default 1); results do not depend on it", NULL},
+        {"filter", "NAME", "GSO rule filter: gso (the per-rule GCNs), lr (the logistic-regression baseline) "
+                           "or none (default): search only the rules predicted to match", NULL},
+        {"gso-weights", "FILE", "--filter: the models (default: the shipped gso-gcn.bin / gso-lr.bin)", NULL},
         {"dram", NULL, "also report the exact fusion DRAM at --buffer before and after (any objective)", NULL},
         {"output", "FILE", "(or -o) write the optimized graph, sequence and costs as JSON", NULL},
     };
     lf_cli_command cmd = {"optimize", "Rewrite a network with verified substitutions.",
                           "optimize [--model NAME | --onnx FILE] [--search backtrack|enum|split] "
-                          "[--objective time|flops|bytes|kernels|dram] [-o out.json]",
+                          "[--objective time|flops|bytes|kernels|dram] [--filter gso|lr|none] [-o out.json]",
                           "Searches for a cheaper equivalent graph with the substitution rules "
                           "(every rule is verified\nnumerically first; failing rules are disabled). "
                           "Costs: analytic roofline time from the\nhardware's <gpu> section (or "
@@ -167,6 +179,13 @@ int lf_cmd_optimize(int argc, char **argv)
     const char *model = lf_cli_get(&cmd, "model") ? lf_cli_get(&cmd, "model") : g->name;
     int32_t failed = 0;
     st = lf_subst_ruleset_verify(&rs, &failed);
+    uint8_t *mask = NULL;
+    if (!st && (rc = lf_cli_gso_filter(&cmd, "filter", "gso-weights", g, &rs, &mask))) {
+        lf_subst_ruleset_close(&rs);
+        lf_graph_free(g);
+        return rc;
+    }
+    o.rule_mask = mask;
     lf_subst_coster c;
     lf_subst_coster_init(&c, obj, &hw, lf_cli_get(&cmd, "scheme"));
     lf_subst_result res;
@@ -180,6 +199,7 @@ int lf_cmd_optimize(int argc, char **argv)
             st = lf_subst_cost(&c, res.graph, 1, &res.after);
     }
     if (st) {
+        free(mask);
         lf_subst_result_destroy(&res);
         lf_subst_ruleset_close(&rs);
         lf_graph_free(g);
@@ -221,6 +241,7 @@ int lf_cmd_optimize(int argc, char **argv)
         else if (output)
             printf("wrote %s\n", output);
     }
+    free(mask);
     lf_subst_result_destroy(&res);
     lf_subst_ruleset_close(&rs);
     lf_graph_free(g);

@@ -87,6 +87,9 @@ int lf_cmd_plan(int argc, char **argv)
         {"optimize-objective", "NAME", "--optimize: dram (default: the exact fusion DRAM at the "
                                        "buffer), time, flops, bytes or kernels", NULL},
         {"optimize-budget", "N", "--optimize: graphs expanded (default 30)", NULL},
+        {"optimize-filter", "NAME", "--optimize: GSO rule filter gso, lr or none (default; "
+                                    "docs/substitution.md)", NULL},
+        {"optimize-gso-weights", "FILE", "--optimize-filter: the models (default: the shipped ones)", NULL},
         LF_CLI_EXACT_OPTS,
         {"output", "FILE", "(or -o) write the plan to FILE (.json, .xml, .dot, or .svg/.png drawn by Graphviz; see docs/plan-format.md)", NULL},
         {"format", "FMT", "json, dot, xml, svg or png (default: from the file extension)", NULL},
@@ -118,6 +121,8 @@ int lf_cmd_plan(int argc, char **argv)
         {"objectives", "search", "greedy", -1, "nsga2", "--objectives needs --search nsga2"},
         {"optimize-objective", "optimize", NULL, -1, NULL, "--optimize-objective needs --optimize SEARCH"},
         {"optimize-budget", "optimize", NULL, -1, NULL, "--optimize-budget needs --optimize SEARCH"},
+        {"optimize-filter", "optimize", NULL, -1, NULL, "--optimize-filter needs --optimize SEARCH"},
+        {"optimize-gso-weights", "optimize", NULL, -1, NULL, "--optimize-gso-weights needs --optimize SEARCH"},
     };
     lf_planner_config pc;
     lf_planner_config_default(&pc);

@@ -34,6 +34,8 @@ static const lf__command_entry lf__commands[] = {
     {"rules", "list the substitution rules, their matches in a model, and verify them numerically", lf_cmd_rules},
     {"optimize", "rewrite a network with verified substitutions (MetaFlow's backtracking, split, enum)", lf_cmd_optimize},
     {"chart", "draw a line chart (SVG) from a CSV or Markdown results table", lf_cmd_chart},
+    {"gso-dataset", "build the GSO rule filter's training set: augmented graphs labelled by the matcher", lf_cmd_gso_dataset},
+    {"gso-train", "train the GSO rule filter's per-rule GCNs (or the LR baseline) and report their recall", lf_cmd_gso_train},
     {"bench", "benchmark searches against the optimum (bench search), threads, the exact planner, the executor", lf_cmd_bench},
 };
 

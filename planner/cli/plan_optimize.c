@@ -5,6 +5,7 @@
  * scheme), checked against the original with the executor, and then planned
  * in its place; the original graph's plan is reported next to it. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "planner/cli/cli.h"
@@ -59,12 +60,21 @@ int lf_cli_plan_optimize(const lf_cli_command *cmd, lf_cli_session *s, const lf_
     int32_t failed = 0;
     if (st == LF_OK)
         st = lf_subst_ruleset_verify(&rs, &failed);
+    uint8_t *mask = NULL;
+    if (st == LF_OK && (rc = lf_cli_gso_filter(cmd, "optimize-filter", "optimize-gso-weights", s->graph, &rs,
+                                               &mask))) {
+        lf_subst_ruleset_close(&rs);
+        return rc;
+    }
+    o.rule_mask = mask;
     lf_subst_coster c;
     lf_subst_coster_init(&c, obj, &s->hw, lf_cost_scheme_name(s->cm));
     lf_subst_result res;
     memset(&res, 0, sizeof res);
     if (st == LF_OK)
         st = lf_subst_optimize(s->graph, &rs, &c, &o, &res);
+    free(mask);
+    o.rule_mask = NULL;
     lf_cost_model *cm = NULL;
     if (st == LF_OK && res.n_steps > 0)
         st = lf_cost_model_create(&cm, res.graph, &s->hw, lf_cost_scheme_name(s->cm));

@@ -8,6 +8,11 @@
 
 #include "search/subst/search_internal.h"
 
+int lf_subst_rule_active(const lf_subst_ruleset *rs, const lf_subst_options *o, int32_t k)
+{
+    return rs->enabled[k] && (!o || !o->rule_mask || o->rule_mask[k]);
+}
+
 lf_status lf__search_init(lf__search *s, const lf_subst_ruleset *rs, const lf_subst_coster *c,
                           const lf_subst_options *o)
 {
@@ -148,7 +153,7 @@ lf_status lf__search_expand(lf__search *s, int32_t i, int32_t *first)
     int32_t n = 0, cap = 0;
     lf_status st = LF_OK;
     for (int32_t k = 0; k < s->rs->n && !st; k++) {
-        if (!s->rs->enabled[k])
+        if (!lf_subst_rule_active(s->rs, s->o, k))
             continue;
         const lf_subst_rule *r = s->rs->rule[k];
         lf_subst_matches ms = {0, 0, NULL};

@@ -168,12 +168,13 @@ static lf_status lf__cut(const lf_graph *g, const int32_t *ops, int32_t n, const
 }
 
 /* Capacities: 1 + matches through an in-edge and an out-edge of the op. */
-static lf_status lf__capacities(const lf_graph *g, const lf_subst_ruleset *rs, int32_t *capacity)
+static lf_status lf__capacities(const lf_graph *g, const lf_subst_ruleset *rs, const lf_subst_options *o,
+                                int32_t *capacity)
 {
     for (int32_t v = 0; v < g->n_ops; v++)
         capacity[v] = 1;
     for (int32_t k = 0; k < rs->n; k++) {
-        if (!rs->enabled[k])
+        if (!lf_subst_rule_active(rs, o, k))
             continue;
         lf_subst_matches ms = {0, 0, NULL};
         lf_status st = lf_subst_find(g, rs->rule[k], &ms);
@@ -247,7 +248,7 @@ lf_status lf__split_search(lf__search *s, lf_graph *g, lf_graph **out, lf_subst_
                                                      : lf_set_error(LF_ENOMEM, "split: out of memory");
     int32_t np = 0;
     if (!st)
-        st = lf__capacities(g, s->rs, capacity);
+        st = lf__capacities(g, s->rs, s->o, capacity);
     if (!st) {
         for (int32_t v = 0; v < n; v++)
             ops[v] = v, pos[v] = -1;

@@ -284,7 +284,13 @@ typedef struct lf_subst_options {
                                   results do not depend on it */
     int32_t skip_check;        /* 1: return the search's shape-only graph unchecked (benchmarks
                                   that write nothing); 0: replay on values and check */
+    const uint8_t *rule_mask;  /* NULL: every enabled rule; else rule k of the set is tried only
+                                  where rule_mask[k] != 0 (the GSO filter, search/subst/gso) */
 } lf_subst_options;
+
+/* 1 when the search may try rule k of rs under o (enabled and not masked
+ * out): the one test every search makes before matching a rule. */
+int lf_subst_rule_active(const lf_subst_ruleset *rs, const lf_subst_options *o, int32_t k);
 
 void lf_subst_options_default(lf_subst_options *o);
 
