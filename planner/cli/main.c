@@ -33,6 +33,7 @@ static const lf__command_entry lf__commands[] = {
     {"curve", "the optimal DRAM at every buffer size in one run: every step, with its plan", lf_cmd_curve},
     {"rules", "list the substitution rules, their matches in a model, and verify them numerically", lf_cmd_rules},
     {"optimize", "rewrite a network with verified substitutions (MetaFlow's backtracking, split, enum)", lf_cmd_optimize},
+    {"profile", "measure op times on the GPU (cuDNN, cuBLAS) next to the roofline; fills the cache", lf_cmd_profile},
     {"bench", "benchmark searches against the optimum (bench search), threads, the exact planner, the executor", lf_cmd_bench},
 };
 
