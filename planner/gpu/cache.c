@@ -24,6 +24,7 @@
 
 #define LF__CACHE_MAGIC "fusionplan-gpu-cache 1"
 #define LF__CACHE_MAX_SECONDS 3600.0
+#define LF__CACHE_MIN_SECONDS 1e-12 /* below any event timer: a corrupt value */
 #define LF__CACHE_MAX_VERSION 1000000000L
 
 typedef struct lf__cache_entry {
@@ -175,7 +176,7 @@ static int lf__key_ok(const char *k, size_t len)
     return 1;
 }
 
-static int lf__seconds_ok(double s) { return isfinite(s) && s > 0 && s <= LF__CACHE_MAX_SECONDS; }
+static int lf__seconds_ok(double s) { return isfinite(s) && s >= LF__CACHE_MIN_SECONDS && s <= LF__CACHE_MAX_SECONDS; }
 
 /* Inserts or replaces; *dup is set when the key was there. */
 static lf_status lf__block_put(lf__cache_block *b, const char *key, size_t len, double seconds, int *dup)
@@ -244,7 +245,7 @@ lf_status lf_gpu_cache_put(lf_gpu_cache *c, const char *op_key, double seconds)
     if (!lf__key_ok(op_key, strlen(op_key)))
         return lf_set_error(LF_EINVAL, "GPU op-time cache: op key '%s' is empty, too long or has spaces", op_key);
     if (!lf__seconds_ok(seconds))
-        return lf_set_error(LF_EINVAL, "GPU op-time cache: time %g s of '%s' is not in (0, %g]", seconds, op_key,
+        return lf_set_error(LF_EINVAL, "GPU op-time cache: time %g s of '%s' is not in [1e-12, %g]", seconds, op_key,
                             LF__CACHE_MAX_SECONDS);
     int dup = 0;
     return lf__block_put(&c->b[c->bound], op_key, strlen(op_key), seconds, &dup);
@@ -364,7 +365,7 @@ static lf_status lf__parse_seconds(const lf__line *l, double *s)
     errno = 0;
     *s = strtod(num, &end);
     if (*end || num[0] == ' ' || errno == ERANGE || !lf__seconds_ok(*s))
-        return lf__bad(l, "op time is not a number of seconds in (0, 3600]");
+        return lf__bad(l, "op time is not a number of seconds in [1e-12, 3600]");
     return LF_OK;
 }
 
@@ -480,6 +481,30 @@ static lf_status lf__make_parents(const char *path)
     return LF_OK;
 }
 
+lf_status lf_gpu_cache_write(const lf_gpu_cache *c, FILE *f)
+{
+    fprintf(f, "%s\n# measured GPU op times (fusionplan profile); seconds, median of 5 x 32 runs; "
+               "one block per device\n",
+            LF__CACHE_MAGIC);
+    for (int32_t i = 0; i < c->n; i++) {
+        const lf__cache_block *b = &c->b[i];
+        fprintf(f, "device\t%s\t%s\t%d.%d\t%d\t%d\t%d\n", b->dev.name, b->dev.uuid, (int)b->dev.cc_major,
+                (int)b->dev.cc_minor, (int)b->dev.driver_version, (int)b->dev.runtime_version,
+                (int)b->dev.cudnn_version);
+        lf__cache_entry *sorted = b->n ? malloc((size_t)b->n * sizeof *sorted) : NULL;
+        if (b->n && !sorted)
+            return lf_set_error(LF_ENOMEM, "out of memory writing the GPU op-time cache");
+        if (b->n)
+            memcpy(sorted, b->e, (size_t)b->n * sizeof *sorted);
+        if (b->n > 1)
+            qsort(sorted, (size_t)b->n, sizeof *sorted, lf__entry_cmp);
+        for (int32_t j = 0; j < b->n; j++)
+            fprintf(f, "op\t%s\t%.9g\n", sorted[j].key, sorted[j].seconds);
+        free(sorted);
+    }
+    return LF_OK;
+}
+
 lf_status lf_gpu_cache_store(const lf_gpu_cache *c, const char *path)
 {
     lf_status st = lf__make_parents(path);
@@ -488,28 +513,7 @@ lf_status lf_gpu_cache_store(const lf_gpu_cache *c, const char *path)
     lf_atomic_file af;
     if ((st = lf_atomic_open(&af, path)))
         return st;
-    fprintf(af.f, "%s\n# measured GPU op times (fusionplan profile); seconds, median of 5 x 32 runs; "
-                  "one block per device\n",
-            LF__CACHE_MAGIC);
-    for (int32_t i = 0; i < c->n && !st; i++) {
-        const lf__cache_block *b = &c->b[i];
-        fprintf(af.f, "device\t%s\t%s\t%d.%d\t%d\t%d\t%d\n", b->dev.name, b->dev.uuid, (int)b->dev.cc_major,
-                (int)b->dev.cc_minor, (int)b->dev.driver_version, (int)b->dev.runtime_version,
-                (int)b->dev.cudnn_version);
-        lf__cache_entry *sorted = b->n ? malloc((size_t)b->n * sizeof *sorted) : NULL;
-        if (b->n && !sorted) {
-            st = lf_set_error(LF_ENOMEM, "out of memory writing %s", path);
-            break;
-        }
-        if (b->n)
-            memcpy(sorted, b->e, (size_t)b->n * sizeof *sorted);
-        if (b->n > 1)
-            qsort(sorted, (size_t)b->n, sizeof *sorted, lf__entry_cmp);
-        for (int32_t j = 0; j < b->n; j++)
-            fprintf(af.f, "op\t%s\t%.9g\n", sorted[j].key, sorted[j].seconds);
-        free(sorted);
-    }
-    if (st) {
+    if ((st = lf_gpu_cache_write(c, af.f))) {
         lf_atomic_abort(&af);
         return st;
     }

@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "planner/gpu/device.h"
 #include "planner/status.h"
@@ -61,6 +62,9 @@ lf_status lf_gpu_cache_load_text(lf_gpu_cache *c, const char *text, size_t len, 
  * the order of measurements) atomically, creating the folders above it. */
 lf_status lf_gpu_cache_store(const lf_gpu_cache *c, const char *path);
 
+/* The file's text, as store writes it, to any stream. */
+lf_status lf_gpu_cache_write(const lf_gpu_cache *c, FILE *f);
+
 /* Binds the cache to a device: lookups and insertions then concern its block
  * only (created empty when the file had none). */
 lf_status lf_gpu_cache_use(lf_gpu_cache *c, const lf_gpu_device_key *dev);
@@ -70,7 +74,7 @@ lf_status lf_gpu_cache_use(lf_gpu_cache *c, const lf_gpu_device_key *dev);
 int lf_gpu_cache_get(const lf_gpu_cache *c, const char *op_key, double *seconds);
 /* Records (or replaces) a time for the bound device. LF_EINVAL without a
  * bound device, for a key the file format cannot hold, or a time that is not
- * finite and positive. */
+ * finite and in [1e-12, 3600] s. */
 lf_status lf_gpu_cache_put(lf_gpu_cache *c, const char *op_key, double seconds);
 
 /* Devices in the cache (file order, then bound ones), and entries per device. */
