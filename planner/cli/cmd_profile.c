@@ -54,7 +54,8 @@ static int lf__cache_only_device(const lf_cli_command *cmd, lf_gpu_cache *cache,
 }
 
 typedef struct lf__totals {
-    int32_t kernels, measured, fresh;
+    int32_t kernels, measured, fresh, failed;
+    char first_failure[LF_MESSAGE_MAX];
     double measured_s, roofline_measured_s, roofline_s, mixed_s;
 } lf__totals;
 
@@ -76,12 +77,13 @@ static lf_status lf__table(const lf_graph *g, const lf_subst_coster *c, lf_gpu_p
             int cached = 0;
             if (prof) {
                 lf_status st = lf_gpu_measure_op(prof, g, v, &sec, &cached);
-                if (st == LF_EUNSUPPORTED)
-                    sec = -1.0; /* cuDNN has no kernel for this configuration */
-                else if (st)
-                    return st;
-                else
+                if (st != LF_OK) { /* no kernel for this configuration, or a failed run: roofline */
+                    sec = -1.0;
+                    if (st != LF_EUNSUPPORTED && t->failed++ == 0)
+                        lf_text_line(t->first_failure, sizeof t->first_failure, lf_last_error());
+                } else {
                     source = cached ? "cache" : "new";
+                }
             } else if (lf_gpu_cache_get(cache, key, &sec)) {
                 source = "cache";
             }
@@ -206,6 +208,9 @@ int lf_cmd_profile(int argc, char **argv)
                t.roofline_measured_s > 0 ? t.measured_s / t.roofline_measured_s : 0.0);
         printf("network: %.3f us with measured times where there are some, %.3f us roofline\n", t.mixed_s * 1e6,
                t.roofline_s * 1e6);
+        if (t.failed)
+            printf("not measured: %d ops failed on the GPU and keep their roofline (first: %s)\n", (int)t.failed,
+                   t.first_failure);
     }
     if (!st && prof && t.fresh > 0)
         st = lf_gpu_cache_store(cache, path);
