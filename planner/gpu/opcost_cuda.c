@@ -44,7 +44,8 @@ void lf_gpu_profiler_free(lf_gpu_profiler *p)
     if (p->ctx.workspace)
         cudaFree(p->ctx.workspace);
     if (p->ctx.blas)
-        cublasDestroy(p->ctx.blas);
+        p->ctx.cublas.destroy(p->ctx.blas);
+    lf__cublas_close(&p->ctx.cublas);
     if (p->ctx.dnn)
         cudnnDestroy(p->ctx.dnn);
     if (p->locked_init)
@@ -57,7 +58,10 @@ static lf_status lf__profiler_open(lf_gpu_profiler *p)
     LF__CU(cudaSetDevice(p->device), "device selection");
     if (cudnnCreate(&p->ctx.dnn) != CUDNN_STATUS_SUCCESS)
         return lf_set_error(LF_EIO, "cuDNN could not be initialised on GPU %d", (int)p->device);
-    if (cublasCreate(&p->ctx.blas) != CUBLAS_STATUS_SUCCESS)
+    lf_status st = lf__cublas_open(&p->ctx.cublas);
+    if (st)
+        return st;
+    if (p->ctx.cublas.create(&p->ctx.blas) != CUBLAS_STATUS_SUCCESS)
         return lf_set_error(LF_EIO, "cuBLAS could not be initialised on GPU %d", (int)p->device);
     LF__CU(cudaStreamCreateWithFlags(&p->stream, cudaStreamNonBlocking), "stream creation");
     LF__CU(cudaEventCreate(&p->start), "event creation");

@@ -373,7 +373,7 @@ lf_status lf__oprun_prepare(lf__gpu_ctx *ctx, const lf_graph *g, int32_t v, lf__
     do {                                                                                                 \
         cublasStatus_t e_ = (call);                                                                      \
         if (e_ != CUBLAS_STATUS_SUCCESS)                                                                 \
-            return lf_set_error(LF_EIO, "cuBLAS call failed while timing: %s", cublasGetStatusString(e_)); \
+            return lf_set_error(LF_EIO, "cuBLAS call failed while timing: %s", ctx->cublas.status_string(e_)); \
     } while (0)
 
 /* The bias add and activation after a Conv or Gemm (output descriptor t[1]). */
@@ -391,7 +391,7 @@ lf_status lf__oprun_enqueue(lf__gpu_ctx *ctx, lf__oprun *r, cudaStream_t s)
 {
     const float one = 1.0f, zero = 0.0f;
     LF__DNN(cudnnSetStream(ctx->dnn, s));
-    LF__BLAS(cublasSetStream(ctx->blas, s));
+    LF__BLAS(ctx->cublas.set_stream(ctx->blas, s));
     void **b = r->buf;
     switch (r->kind) {
     case LF__RUN_CONV: /* buffers: x, w, y, [bias] */
@@ -399,11 +399,11 @@ lf_status lf__oprun_enqueue(lf__gpu_ctx *ctx, lf__oprun *r, cudaStream_t s)
                                         r->algo_ws, &zero, r->t[1], b[2]));
         return lf__run_epilogue(ctx, r, r->has_bias ? b[3] : NULL);
     case LF__RUN_GEMM: /* x, w, y, [bias] */
-        LF__BLAS(cublasSgemm(ctx->blas, r->op_a, r->op_b, r->m, r->n, r->k, &one, b[1], r->lda, b[0], r->ldb, &zero,
+        LF__BLAS(ctx->cublas.sgemm(ctx->blas, r->op_a, r->op_b, r->m, r->n, r->k, &one, b[1], r->lda, b[0], r->ldb, &zero,
                              b[2], r->m));
         return lf__run_epilogue(ctx, r, r->has_bias ? b[3] : NULL);
     case LF__RUN_MATMUL: /* a, b, c */
-        LF__BLAS(cublasSgemmStridedBatched(ctx->blas, r->op_a, r->op_b, r->m, r->n, r->k, &one, b[1], r->lda,
+        LF__BLAS(ctx->cublas.sgemm_batched(ctx->blas, r->op_a, r->op_b, r->m, r->n, r->k, &one, b[1], r->lda,
                                            r->stride_a, b[0], r->ldb, r->stride_b, &zero, b[2], r->m,
                                            (long long)r->m * r->n, r->batch));
         return LF_OK;

@@ -11,11 +11,41 @@
 #include "planner/graph.h"
 #include "planner/status.h"
 
+/* cuBLAS through dlopen (cublas_load.c): the entry points fusionplan calls. */
+typedef cublasStatus_t (*lf__cublas_create_fn)(cublasHandle_t *handle);
+typedef cublasStatus_t (*lf__cublas_destroy_fn)(cublasHandle_t handle);
+typedef cublasStatus_t (*lf__cublas_stream_fn)(cublasHandle_t handle, cudaStream_t stream);
+typedef cublasStatus_t (*lf__cublas_sgemm_fn)(cublasHandle_t handle, cublasOperation_t ta, cublasOperation_t tb,
+                                              int m, int n, int k, const float *alpha, const float *A, int lda,
+                                              const float *B, int ldb, const float *beta, float *C, int ldc);
+typedef cublasStatus_t (*lf__cublas_batched_fn)(cublasHandle_t handle, cublasOperation_t ta, cublasOperation_t tb,
+                                                int m, int n, int k, const float *alpha, const float *A, int lda,
+                                                long long int strideA, const float *B, int ldb,
+                                                long long int strideB, const float *beta, float *C, int ldc,
+                                                long long int strideC, int batchCount);
+typedef const char *(*lf__cublas_string_fn)(cublasStatus_t status);
+
+typedef struct lf__cublas {
+    void *lib;
+    lf__cublas_create_fn create;
+    lf__cublas_destroy_fn destroy;
+    lf__cublas_stream_fn set_stream;
+    lf__cublas_sgemm_fn sgemm;
+    lf__cublas_batched_fn sgemm_batched;
+    lf__cublas_string_fn status_string;
+} lf__cublas;
+
+/* Loads libcublas.so.MAJOR (the runpath, then the toolkit's folder found at
+ * configure time); LF_ENOSYS with dlerror's reason when it cannot. */
+lf_status lf__cublas_open(lf__cublas *b);
+void lf__cublas_close(lf__cublas *b); /* safe on a zeroed or failed one */
+
 /* Library handles shared by the runners of one profiler. The convolution
  * workspace is shared too: runners only time kernels, so overlapping use by
  * concurrent streams (stage latency) changes values, never timings' validity. */
 typedef struct lf__gpu_ctx {
     cudnnHandle_t dnn;
+    lf__cublas cublas;
     cublasHandle_t blas;
     void *workspace;
     size_t ws_bytes;
