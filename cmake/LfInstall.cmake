@@ -57,6 +57,9 @@ if(LF_HAVE_MPI)
 endif()
 if(LF_HAVE_CUDA)
   string(APPEND LF_PC_LIBS_PRIVATE " -L${CUDAToolkit_LIBRARY_DIR} -lcudart ${LF_CUDNN_LIBRARY}")
+  if(CMAKE_DL_LIBS)
+    string(APPEND LF_PC_LIBS_PRIVATE " -l${CMAKE_DL_LIBS}") # cuBLAS is opened with dlopen
+  endif()
 endif()
 # The .pc file finds its prefix from its own folder, so an installed tree can be moved.
 file(RELATIVE_PATH LF_PC_UP /_root/${CMAKE_INSTALL_LIBDIR}/pkgconfig /_root)

@@ -247,7 +247,7 @@ lf_status lf_rgx_train(lf_rgx *p, const lf_gnn *m, const lf_gnn_sample *s, int64
     t.gpol = calloc((size_t)p->n_pol, sizeof(float));
     int32_t *dg = malloc(sizeof(int32_t) * (size_t)k), *dlen = malloc(sizeof(int32_t) * (size_t)k);
     int32_t **demo = calloc((size_t)k, sizeof(int32_t *));
-    int32_t *perm = malloc(sizeof(int32_t) * (size_t)k), *sel = malloc(sizeof(int32_t) * (size_t)k);
+    int32_t *perm = malloc(sizeof(int32_t) * (size_t)k), *sel = calloc((size_t)k, sizeof(int32_t));
     int32_t *acts = malloc(sizeof(int32_t) * (size_t)maxn);
     int32_t *ro = malloc(sizeof(int32_t) * (size_t)maxn);
     double *rew = malloc(sizeof(double) * (size_t)maxn);

@@ -229,6 +229,7 @@ int lf_cmd_gso_dataset(int argc, char **argv); /* search/subst/gso */
 int lf_cmd_gso_train(int argc, char **argv);   /* search/subst/gso */
 int lf_cmd_bench_gso(int argc, char **argv);   /* `bench gso` */
 int lf_cmd_bench_subst(int argc, char **argv); /* `bench subst` */
+int lf_cmd_profile(int argc, char **argv);     /* planner/gpu: measured op times */
 /* The graph (--model, default def when not NULL, or --onnx; also the
  * substitution benchmarks' alexnet, inception_e and sru) and, when hw is not NULL,
  * the hardware (--hw, --buffer, --scheme checked). Returns 0 (*g NULL when
@@ -251,5 +252,21 @@ int lf_cli_gso_filter(const lf_cli_command *cmd, const char *opt, const char *we
  * graph's plan, and puts the optimized graph and its cost model in s. Returns
  * 0 or an exit status after printing the error. */
 int lf_cli_plan_optimize(const lf_cli_command *cmd, lf_cli_session *s, const lf_planner_config *pc);
+
+/* Measured GPU op times for a substitution coster (gpu_costs.c): with the
+ * time objective, CUDA built in and a GPU visible, sets c's op_time hook to a
+ * profiler on the hardware's <gpu> device (index 0 by default) with the
+ * user's cache and returns 1; otherwise leaves c analytic and returns 0 (a
+ * failure is one note on stderr). _end saves the cache and frees. */
+typedef struct lf_gpu_cache lf_gpu_cache;
+typedef struct lf_gpu_profiler lf_gpu_profiler;
+typedef struct lf_subst_coster lf_subst_coster;
+typedef struct lf_cli_gpu_costs {
+    lf_gpu_cache *cache;
+    lf_gpu_profiler *profiler;
+    char path[4096];
+} lf_cli_gpu_costs;
+int lf_cli_gpu_costs_begin(lf_cli_gpu_costs *m, lf_subst_coster *c, const lf_hw *hw);
+void lf_cli_gpu_costs_end(lf_cli_gpu_costs *m);
 
 #endif

@@ -69,12 +69,15 @@ int lf_cli_plan_optimize(const lf_cli_command *cmd, lf_cli_session *s, const lf_
     o.rule_mask = mask;
     lf_subst_coster c;
     lf_subst_coster_init(&c, obj, &s->hw, lf_cost_scheme_name(s->cm));
+    lf_cli_gpu_costs gc = {0}; /* time objective on a GPU: measured op times (docs/gpu.md) */
+    lf_cli_gpu_costs_begin(&gc, &c, &s->hw);
     lf_subst_result res;
     memset(&res, 0, sizeof res);
     if (st == LF_OK)
         st = lf_subst_optimize(s->graph, &rs, &c, &o, &res);
     free(mask);
     o.rule_mask = NULL;
+    lf_cli_gpu_costs_end(&gc);
     lf_cost_model *cm = NULL;
     if (st == LF_OK && res.n_steps > 0)
         st = lf_cost_model_create(&cm, res.graph, &s->hw, lf_cost_scheme_name(s->cm));

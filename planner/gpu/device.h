@@ -16,6 +16,8 @@ typedef struct lf_gpu_info {
     int32_t cc_major, cc_minor;
     int32_t cudnn_version;     /* e.g. 90100, 0 when unknown */
     int32_t runtime_version;   /* CUDA runtime, e.g. 13000 */
+    int32_t driver_version;    /* CUDA driver API version, e.g. 13000 */
+    char uuid[48];             /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as nvidia-smi prints it */
 } lf_gpu_info;
 
 /* 1 when the library was built with CUDA support. */

@@ -45,5 +45,12 @@ lf_status lf_gpu_query(int32_t index, lf_gpu_info *info)
     int rv = 0;
     cudaRuntimeGetVersion(&rv);
     info->runtime_version = rv;
+    int dv = 0;
+    cudaDriverGetVersion(&dv);
+    info->driver_version = dv;
+    const unsigned char *u = (const unsigned char *)p.uuid.bytes;
+    snprintf(info->uuid, sizeof info->uuid,
+             "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1],
+             u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
     return LF_OK;
 }

@@ -5,7 +5,8 @@
  * per output element for element-wise ops and normalisations, one per window
  * element for pools), bytes (activation operands read, weights read, output
  * written) and one kernel launch. The roofline time of an op is
- * max(FLOPs / peak, bytes / bandwidth) + launch overhead. Ops that move no
+ * max(FLOPs / peak, bytes / bandwidth) + launch overhead, or the op's
+ * measured time when the coster has an op_time hook (planner/gpu). Ops that move no
  * data cost nothing: graph inputs, views (Reshape, Flatten, Identity) and
  * Slices (a consumer reads its part of the tensor in place, as TASO and
  * MetaFlow treat split). A Concat is free when each of its inputs is
@@ -108,23 +109,39 @@ static double lf__flops(const lf_op *op)
     }
 }
 
+int lf_subst_op_roofline(const lf_subst_coster *c, const lf_graph *g, int32_t v, double *flops, double *bytes,
+                         double *time_s)
+{
+    const lf_op *op = &g->ops[v];
+    *flops = *bytes = *time_s = 0.0;
+    if (lf__is_view(op) || (op->type == LF_OP_CONCAT && lf__free_concat(g, op)))
+        return 0;
+    double b = lf__elems(op->out) + (double)op->weight_elems;
+    for (int32_t p = 0; p < op->n_inputs; p++)
+        b += lf__elems(g->ops[op->inputs[p]].out);
+    *bytes = b * c->elem_bytes;
+    *flops = lf__flops(op);
+    *time_s = fmax(*flops / c->peak_flops, *bytes / c->bandwidth) + c->launch_s;
+    return 1;
+}
+
 lf_status lf_subst_cost(const lf_subst_coster *c, const lf_graph *g, int with_dram, lf_subst_costs *out)
 {
     memset(out, 0, sizeof *out);
     out->dram = -1.0;
     for (int32_t v = 0; v < g->n_ops; v++) {
-        const lf_op *op = &g->ops[v];
-        if (lf__is_view(op) || (op->type == LF_OP_CONCAT && lf__free_concat(g, op)))
+        double flops, bytes, t;
+        if (!lf_subst_op_roofline(c, g, v, &flops, &bytes, &t))
             continue;
-        double bytes = lf__elems(op->out) + (double)op->weight_elems;
-        for (int32_t p = 0; p < op->n_inputs; p++)
-            bytes += lf__elems(g->ops[op->inputs[p]].out);
-        bytes *= c->elem_bytes;
-        double flops = lf__flops(op);
+        if (c->op_time) { /* a measured time where there is one (DESIGN §12) */
+            double m = c->op_time(c->op_time_ctx, g, v);
+            if (m >= 0)
+                t = m;
+        }
         out->flops += flops;
         out->bytes += bytes;
         out->kernels += 1.0;
-        out->time_s += fmax(flops / c->peak_flops, bytes / c->bandwidth) + c->launch_s;
+        out->time_s += t;
     }
     if (!with_dram)
         return LF_OK;

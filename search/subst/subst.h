@@ -239,7 +239,8 @@ lf_subst_objective lf_subst_objective_from_name(const char *s); /* LF_OBJ_COUNT 
 
 /* Every dimension of a graph's cost. */
 typedef struct lf_subst_costs {
-    double time_s;   /* analytic roofline: sum of max(flops/peak, bytes/bw) + launch per kernel */
+    double time_s;   /* sum over kernels of the roofline max(flops/peak, bytes/bw) + launch, or
+                        the measured time where the coster has one (op_time) */
     double flops;
     double bytes;    /* bytes read and written by kernels (weights included) */
     double kernels;  /* kernel launches */
@@ -253,6 +254,12 @@ typedef struct lf_subst_coster {
     double peak_flops, bandwidth, launch_s; /* from <gpu>, or the defaults */
     int32_t elem_bytes;        /* bytes per element for the roofline (4: fp32) */
     double exact_time_limit_s; /* per candidate graph of the dram objective */
+    /* Measured op times (DESIGN §12), NULL for the roofline alone: when set,
+     * an op's time is op_time(op_time_ctx, g, v) wherever that is >= 0, its
+     * roofline elsewhere (planner/gpu/opcost.h: lf_gpu_op_time_hook with an
+     * lf_gpu_profiler; it must be safe to call from several threads). */
+    double (*op_time)(void *ctx, const lf_graph *g, int32_t v);
+    void *op_time_ctx;
 } lf_subst_coster;
 
 /* Roofline figures when the hardware has no <gpu> section or leaves one out. */
@@ -264,6 +271,11 @@ void lf_subst_coster_init(lf_subst_coster *c, lf_subst_objective o, const void *
 /* Computes every dimension; the exact DRAM only when with_dram (it solves a
  * planning problem). */
 lf_status lf_subst_cost(const lf_subst_coster *c, const lf_graph *g, int with_dram, lf_subst_costs *out);
+/* One op's share of lf_subst_cost: returns 1 and its FLOPs, bytes and
+ * roofline time (launch included) when it runs a kernel, 0 (and zeros) for
+ * ops that cost nothing: views, slices, a free concat. */
+int lf_subst_op_roofline(const lf_subst_coster *c, const lf_graph *g, int32_t v, double *flops, double *bytes,
+                         double *time_s);
 /* The objective's value of costs. */
 double lf_subst_cost_value(const lf_subst_coster *c, const lf_subst_costs *k);
 

@@ -1,0 +1,105 @@
+/* Internal to the CUDA profiler (opcost_cuda.c, oprun_cuda.c): one op of a
+ * graph prepared to run alone on the device (buffers, descriptors, the
+ * convolution algorithm), then enqueued on any stream as often as needed. */
+#ifndef LF_GPU_OPRUN_INTERNAL_H
+#define LF_GPU_OPRUN_INTERNAL_H
+
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+#include <cudnn.h>
+
+#include "planner/graph.h"
+#include "planner/status.h"
+
+/* cuBLAS through dlopen (cublas_load.c): the entry points fusionplan calls. */
+typedef cublasStatus_t (*lf__cublas_create_fn)(cublasHandle_t *handle);
+typedef cublasStatus_t (*lf__cublas_destroy_fn)(cublasHandle_t handle);
+typedef cublasStatus_t (*lf__cublas_stream_fn)(cublasHandle_t handle, cudaStream_t stream);
+typedef cublasStatus_t (*lf__cublas_sgemm_fn)(cublasHandle_t handle, cublasOperation_t ta, cublasOperation_t tb,
+                                              int m, int n, int k, const float *alpha, const float *A, int lda,
+                                              const float *B, int ldb, const float *beta, float *C, int ldc);
+typedef cublasStatus_t (*lf__cublas_batched_fn)(cublasHandle_t handle, cublasOperation_t ta, cublasOperation_t tb,
+                                                int m, int n, int k, const float *alpha, const float *A, int lda,
+                                                long long int strideA, const float *B, int ldb,
+                                                long long int strideB, const float *beta, float *C, int ldc,
+                                                long long int strideC, int batchCount);
+typedef const char *(*lf__cublas_string_fn)(cublasStatus_t status);
+
+typedef struct lf__cublas {
+    void *lib;
+    lf__cublas_create_fn create;
+    lf__cublas_destroy_fn destroy;
+    lf__cublas_stream_fn set_stream;
+    lf__cublas_sgemm_fn sgemm;
+    lf__cublas_batched_fn sgemm_batched;
+    lf__cublas_string_fn status_string;
+} lf__cublas;
+
+/* Loads libcublas.so.MAJOR (the runpath, then the toolkit's folder found at
+ * configure time); LF_ENOSYS with dlerror's reason when it cannot. */
+lf_status lf__cublas_open(lf__cublas *b);
+void lf__cublas_close(lf__cublas *b); /* safe on a zeroed or failed one */
+
+/* Library handles shared by the runners of one profiler. The convolution
+ * workspace is shared too: runners only time kernels, so overlapping use by
+ * concurrent streams (stage latency) changes values, never timings' validity. */
+typedef struct lf__gpu_ctx {
+    cudnnHandle_t dnn;
+    lf__cublas cublas;
+    cublasHandle_t blas;
+    void *workspace;
+    size_t ws_bytes;
+} lf__gpu_ctx;
+
+#define LF__RUN_MAX_BUFS 70 /* operands (Concat: up to 64) + output + BatchNorm/bias extras */
+#define LF__RUN_MAX_DESCS 4
+
+typedef enum lf__run_kind {
+    LF__RUN_CONV = 1,
+    LF__RUN_GEMM,
+    LF__RUN_MATMUL,
+    LF__RUN_BATCHNORM,
+    LF__RUN_ACTIVATION,
+    LF__RUN_SQRT,
+    LF__RUN_BINARY,
+    LF__RUN_POOL,
+    LF__RUN_SOFTMAX,
+    LF__RUN_CONCAT
+} lf__run_kind;
+
+typedef struct lf__oprun {
+    lf__run_kind kind;
+    void *buf[LF__RUN_MAX_BUFS]; /* device memory, owned */
+    int32_t n_buf;
+    void *out;                   /* one of buf */
+    cudnnTensorDescriptor_t t[LF__RUN_MAX_DESCS];
+    cudnnFilterDescriptor_t w;
+    cudnnConvolutionDescriptor_t conv;
+    cudnnActivationDescriptor_t act; /* conv and Gemm epilogue, or the activation op */
+    cudnnPoolingDescriptor_t pool;
+    cudnnOpTensorDescriptor_t optensor;
+    cudnnConvolutionFwdAlgo_t algo;
+    size_t algo_ws;
+    float alpha2;                /* binary ops: B's factor (-1 for Sub) */
+    int32_t has_bias;
+    int32_t softmax_mode, softmax_algo;
+    double epsilon;
+    /* cuBLAS: C = op(A) x op(B), batched */
+    int32_t m, n, k, batch, lda, ldb;
+    long long stride_a, stride_b;
+    cublasOperation_t op_a, op_b;
+    /* Concat along channels: copies of n rows */
+    int32_t n_parts;
+    size_t part_bytes[64], part_offset[64], row_bytes, rows;
+} lf__oprun;
+
+/* Prepares op v (which lf_gpu_op_measurable accepts): allocates and fills
+ * its operands, creates descriptors, picks the conv algorithm with
+ * cudnnFindConvolutionForwardAlgorithmEx. r is released on failure. */
+lf_status lf__oprun_prepare(lf__gpu_ctx *ctx, const lf_graph *g, int32_t v, lf__oprun *r);
+/* Enqueues one run of the op on stream s. */
+lf_status lf__oprun_enqueue(lf__gpu_ctx *ctx, lf__oprun *r, cudaStream_t s);
+/* Frees everything; safe on a zeroed or partly prepared runner. */
+void lf__oprun_release(lf__oprun *r);
+
+#endif
