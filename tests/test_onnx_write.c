@@ -1,0 +1,163 @@
+/* ONNX export (planner/io/onnx_write*.c): built-in networks written with the
+ * executor's weights re-import to the same graph (same hash, op for op) and
+ * run to the same outputs; an imported conformance-style model written back
+ * re-imports to its hash too; an op with no ONNX form is one error naming
+ * it; nothing is left behind on failure. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "models/registry.h"
+#include "planner/exec/exec.h"
+#include "planner/io/onnx.h"
+#include "planner/optable.h"
+#include "testlib.h"
+
+#define TINY LF_SOURCE_DIR "/tests/data/onnx/tiny.onnx"
+
+static lf_graph *import(const char *path, const lf_onnx_input_shape *s)
+{
+    int32_t threads = 1;
+    lf_onnx_options opt = {.folder = lf_exec_fold, .folder_ctx = &threads};
+    if (s) {
+        opt.input_shapes = s;
+        opt.n_input_shapes = 1;
+    }
+    lf_graph *g = NULL;
+    lf_status st = lf_onnx_import(path, &opt, &g, NULL);
+    if (st != LF_OK)
+        fprintf(stderr, "import %s: %s\n", path, lf_last_error());
+    return g;
+}
+
+/* Max |a - b| / max(1, |b|) over every graph output, both run at seed 0. */
+static double output_gap(const lf_graph *a, const lf_graph *b)
+{
+    lf_exec *ea = NULL, *eb = NULL;
+    lf_exec_options eo = {.seed = 0, .threads = 1};
+    double gap = INFINITY;
+    if (lf_exec_create(&ea, a, &eo) != LF_OK || lf_exec_create(&eb, b, &eo) != LF_OK ||
+        lf_exec_run(ea) != LF_OK || lf_exec_run(eb) != LF_OK)
+        goto done;
+    gap = 0;
+    for (int32_t v = 0; v < a->n_ops; v++) {
+        if (!a->ops[v].is_output)
+            continue;
+        lf_shape sa, sb;
+        const float *x = lf_exec_output(ea, v, &sa), *y = lf_exec_output(eb, v, &sb);
+        if (!x || !y || lf_shape_count(sa) != lf_shape_count(sb)) {
+            gap = INFINITY;
+            goto done;
+        }
+        for (int64_t i = 0; i < lf_shape_count(sa); i++) {
+            double d = fabs((double)x[i] - y[i]) / fmax(1.0, fabs((double)y[i]));
+            if (!(d <= gap))
+                gap = isnan(d) ? INFINITY : d;
+        }
+    }
+done:
+    lf_exec_free(ea);
+    lf_exec_free(eb);
+    return gap;
+}
+
+static void same_graph(const lf_graph *a, const lf_graph *b, const char *what)
+{
+    CHECK_EQ_I64(b->n_ops, a->n_ops);
+    if (a->hash != b->hash) {
+        fprintf(stderr, "%s: hash %016llx re-imports as %016llx\n", what, (unsigned long long)a->hash,
+                (unsigned long long)b->hash);
+        for (int32_t v = 0; v < a->n_ops && v < b->n_ops; v++)
+            if (strcmp(a->ops[v].name, b->ops[v].name) != 0 || a->ops[v].type != b->ops[v].type ||
+                memcmp(&a->ops[v].attr, &b->ops[v].attr, sizeof a->ops[v].attr) != 0) {
+                fprintf(stderr, "  first difference at op %d: %s (%s) / %s (%s)\n", (int)v, a->ops[v].name,
+                        lf_op_info_of(a->ops[v].type)->name, b->ops[v].name, lf_op_info_of(b->ops[v].type)->name);
+                break;
+            }
+    }
+    CHECK(a->hash == b->hash);
+}
+
+static void test_builtin(const char *model, int input_size)
+{
+    lf_model_options mo = {0};
+    mo.input_size = input_size;
+    lf_graph *g = NULL;
+    CHECK_OK(lf_model_build(model, &mo, &g));
+    if (!g)
+        return;
+    char path[256];
+    snprintf(path, sizeof path, "test_onnx_write_%s.onnx", model);
+    CHECK_OK(lf_onnx_write_graph(path, g, 0));
+    lf_graph *h = import(path, NULL);
+    CHECK(h != NULL);
+    if (h) {
+        same_graph(g, h, model);
+        double gap = output_gap(g, h);
+        if (!(gap <= 1e-4))
+            fprintf(stderr, "%s: outputs differ by %g\n", model, gap);
+        CHECK(gap <= 1e-4);
+        lf_graph_free(h);
+    }
+    remove(path);
+    lf_graph_free(g);
+}
+
+static void test_imported(void)
+{
+    lf_onnx_input_shape s;
+    CHECK_OK(lf_onnx_parse_input_shape("x=2,3,16,16", &s));
+    lf_graph *g = import(TINY, &s);
+    CHECK(g != NULL);
+    if (!g)
+        return;
+    CHECK_OK(lf_onnx_write_graph("test_onnx_write_tiny.onnx", g, 0));
+    lf_graph *h = import("test_onnx_write_tiny.onnx", NULL);
+    CHECK(h != NULL);
+    if (h) {
+        same_graph(g, h, "tiny.onnx");
+        CHECK(output_gap(g, h) <= 1e-4);
+        lf_graph_free(h);
+    }
+    remove("test_onnx_write_tiny.onnx");
+    lf_graph_free(g);
+}
+
+static void test_unsupported(void)
+{
+    /* MatMul of two activations has no ONNX form in the exporter yet. */
+    lf_graph_builder *b = NULL;
+    CHECK_OK(lf_graph_builder_create(&b, "mm"));
+    lf_attrs in = {.batch = 1, .in_c = 1, .in_h = 4, .in_w = 4};
+    lf_graph_builder_add(b, LF_OP_INPUT, "x", &in, NULL, 0);
+    lf_attrs mm = {0};
+    const char *ops[2] = {"x", "x"};
+    lf_graph_builder_add_op(b, LF_OP_MATMUL, "scores", &mm, ops, 2);
+    lf_graph *g = NULL;
+    CHECK_OK(lf_graph_builder_build(b, &g));
+    lf_graph_builder_free(b);
+    if (!g)
+        return;
+    remove("test_onnx_write_mm.onnx");
+    CHECK(lf_onnx_write_graph("test_onnx_write_mm.onnx", g, 0) == LF_EUNSUPPORTED);
+    CHECK(strstr(lf_last_error(), "'scores'") != NULL);
+    CHECK(access("test_onnx_write_mm.onnx", F_OK) != 0);
+    lf_graph_free(g);
+}
+
+int main(void)
+{
+    /* small inputs keep the weights and the runs quick; the ops are the same */
+    test_builtin("resnet18", 64);
+    test_builtin("mobilenet_v2", 64);
+    test_builtin("mobilenet_v3_small", 64);
+    test_builtin("squeezenet1_1", 64);
+    test_builtin("efficientnet_b0", 64);
+    test_builtin("inception_v3", 96);
+    test_builtin("deeplabv3_mobilenet_v3_large", 65);
+    test_imported();
+    test_unsupported();
+    return lf_test_result();
+}
