@@ -48,6 +48,12 @@ const char *lf_cli_get(const lf_cli_command *cmd, const char *name);
 
 /* Prints "fusionplan: <message>" and returns the exit status for st. */
 int lf_cli_fail(lf_status st);
+
+/* Exports (export_warn.c): 1 when a plan written to path (format, or NULL
+ * for the extension) is a Stream mapping; the one-line warning naming the
+ * graph's op types Stream's ONNX reader rejects (nothing when none). */
+int lf_cli_is_stream(const char *path, const char *format);
+void lf_cli_warn_stream(const lf_graph *g);
 /* Prints a usage error for a command and returns LF_EXIT_USAGE. */
 int lf_cli_usage_error(const lf_cli_command *cmd, const char *fmt, ...)
 #if defined(__GNUC__)

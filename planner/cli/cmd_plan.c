@@ -88,8 +88,8 @@ int lf_cmd_plan(int argc, char **argv)
                                        "buffer), time, flops, bytes or kernels", NULL},
         {"optimize-budget", "N", "--optimize: graphs expanded (default 30)", NULL},
         LF_CLI_EXACT_OPTS,
-        {"output", "FILE", "(or -o) write the plan to FILE (.json, .xml, .dot, or .svg/.png drawn by Graphviz; see docs/plan-format.md)", NULL},
-        {"format", "FMT", "json, dot, xml, svg or png (default: from the file extension)", NULL},
+        {"output", "FILE", "(or -o) write the plan to FILE (.json, .xml, .dot, .svg/.png drawn by Graphviz, .onnx annotated ONNX, .yaml Stream mapping; docs/exports.md)", NULL},
+        {"format", "FMT", "json, dot, xml, svg, png, onnx or stream (default: from the file extension)", NULL},
         {"pareto", "FILE", "nsga2: write the plan with its Pareto front (DRAM vs groups) as JSON", NULL},
         {"quiet", NULL, "print only the summary line, not the group table", NULL},
         {"no-progress", NULL, "no progress bar even on a terminal", NULL},
@@ -141,9 +141,10 @@ int lf_cmd_plan(int argc, char **argv)
     if (output && !format) {
         const char *dot = strrchr(output, '.');
         if (!dot || (strcmp(dot, ".json") != 0 && strcmp(dot, ".dot") != 0 &&
-                     strcmp(dot, ".xml") != 0 && strcmp(dot, ".svg") != 0 && strcmp(dot, ".png") != 0))
+                     strcmp(dot, ".xml") != 0 && strcmp(dot, ".svg") != 0 && strcmp(dot, ".png") != 0 &&
+                     strcmp(dot, ".onnx") != 0 && strcmp(dot, ".yaml") != 0 && strcmp(dot, ".yml") != 0))
             return lf_cli_usage_error(&cmd, "cannot tell the format of '%s': use a .json, .xml, "
-                                            ".dot, .svg or .png name, or --format",
+                                            ".dot, .svg, .png, .onnx or .yaml name, or --format",
                                       output);
     }
     const char *pareto = lf_cli_get(&cmd, "pareto");
@@ -179,6 +180,8 @@ int lf_cmd_plan(int argc, char **argv)
     p.graph = s.graph;
     p.cm = s.cm;
     p.model_name = s.model_name;
+    /* the annotated ONNX keeps the input file's nodes unless the graph was rewritten */
+    p.onnx_source = lf_cli_get(&cmd, "optimize") ? NULL : lf_cli_get(&cmd, "onnx");
     lf_status st = lf_plan_network(s.cm, &pc, &p.result);
     lf_cli_progress_end(&bar);
     const lf_planned *r = &p.result;
@@ -191,6 +194,8 @@ int lf_cmd_plan(int argc, char **argv)
             st = lf_pipeline_save(&p, outputs[k], k ? "json" : format, k);
     if (st == LF_OK)
         st = lf_output_batch_commit();
+    if (st == LF_OK && output && lf_cli_is_stream(output, format))
+        lf_cli_warn_stream(p.graph);
     else
         lf_output_batch_abort();
     if (st != LF_OK) {
