@@ -1,0 +1,97 @@
+#!/bin/bash
+# Annotated ONNX and Stream exports (issue 16): `plan -o p.onnx` for built-in
+# networks (weights from the executor's generator) and imported models (their
+# own nodes) validates OK against the graph the file holds, which proves it
+# re-imports to the planned graph (same hash) and the same plan; damaged
+# annotations, a truncated file and an ONNX file without a plan are one line
+# each; `optimize -o opt.onnx` re-imports and runs to the original's outputs;
+# the Stream mapping names the ops Stream's ONNX reader rejects on stderr.
+set -u
+fp=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+n=0
+while read -r args; do
+  n=$((n + 1))
+  p="$tmp/p$n.onnx"
+  # shellcheck disable=SC2086 # words on purpose
+  "$fp" plan $args --quiet -o "$p" >/dev/null 2>"$tmp/err" || { bad "plan $args: $(cat "$tmp/err")"; continue; }
+  extra=$(echo " $args" | grep -o ' --input-shape [^ ]*')
+  # shellcheck disable=SC2086
+  "$fp" validate "$p" $extra >"$tmp/out" 2>&1 || bad "validate ($args) exited $?: $(cat "$tmp/out")"
+  grep -q "^$p: OK (" "$tmp/out" || bad "validate ($args): $(cat "$tmp/out")"
+  for key in fusionplan.op fusionplan.group fusionplan.f_beta fusionplan.f_d fusionplan.tile_rows \
+             fusionplan.weight_reads fusionplan.scheme fusionplan.beta fusionplan.dram_fusable \
+             fusionplan.optimal fusionplan.graph_hash fusionplan.plan; do
+    grep -aq "$key" "$p" || bad "plan $args: no $key in the file"
+  done
+done <<PLANS
+--model resnet18 --search exact
+--model mobilenet_v2 --input-size 96 --scheme brr --search greedy --buffer 64KB
+--model squeezenet1_1 --search layer --buffer 128KB
+--model inception_v3 --input-size 96 --search greedy
+--model deeplabv3_mobilenet_v3_large --input-size 65 --search greedy --scheme brr
+--onnx $src/tests/data/onnx/tiny.onnx --input-shape x=2,3,16,16 --search exact
+--onnx $src/tests/data/onnx/conformance/channel_shuffle/model.onnx
+PLANS
+[ "$n" -eq 7 ] || bad "ran $n plans"
+
+# The exact planner's plan is marked optimal, the greedy one is not.
+grep -aq "fusionplan.optimal.\{1,3\}true" "$tmp/p1.onnx" || bad "p1.onnx (exact) is not marked optimal"
+grep -aq "fusionplan.optimal.\{1,3\}false" "$tmp/p4.onnx" || bad "p4.onnx (greedy) is marked optimal"
+# --format onnx with any name
+"$fp" plan --model resnet18 --input-size 64 --quiet --format onnx -o "$tmp/plan.bin" >/dev/null 2>&1 || bad "--format onnx exited $?"
+"$fp" validate "$tmp/plan.bin" --onnx "$tmp/plan.bin" >"$tmp/out" 2>&1 || bad "validate plan.bin: $(cat "$tmp/out")"
+
+# Damage: the JSON plan inside says another F_beta than the node annotations
+# (same length, so the protobuf stays valid): one line naming node and key.
+LC_ALL=C sed 's/"f_beta": 2\([0-9]\)/"f_beta": 3\1/' "$tmp/p1.onnx" >"$tmp/edited.onnx"
+cmp -s "$tmp/p1.onnx" "$tmp/edited.onnx" && bad "the edit changed nothing"
+"$fp" validate "$tmp/edited.onnx" >"$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 2 ] || bad "edited annotations: exit $rc, want 2"
+[ "$(wc -l <"$tmp/out")" -eq 1 ] &&
+  grep -q "edited.onnx: node '[^']*': metadata fusionplan.f_beta is [0-9]* but the plan says [0-9]*$" "$tmp/out" ||
+  bad "edited annotations: $(cat "$tmp/out")"
+head -c 3000 "$tmp/p1.onnx" >"$tmp/short.onnx"
+"$fp" validate "$tmp/short.onnx" >"$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] && grep -q "short.onnx: not a valid ONNX model" "$tmp/out" ||
+  bad "truncated: exit $rc: $(cat "$tmp/out")"
+
+# The optimizer's graph as ONNX: re-imports, and runs (seed 1, its check's
+# weights) to the original network's outputs.
+"$fp" optimize --model resnet18 --input-size 64 --objective dram --budget 50 -o "$tmp/opt.onnx" >"$tmp/out" 2>&1 ||
+  bad "optimize -o opt.onnx exited $?: $(tail -1 "$tmp/out")"
+grep -q "^wrote $tmp/opt.onnx" "$tmp/out" || bad "optimize: $(tail -1 "$tmp/out")"
+grep -q "^applied sequence: [1-9]" "$tmp/out" || bad "optimize applied nothing: $(grep applied "$tmp/out")"
+"$fp" run --onnx "$tmp/opt.onnx" --seed 1 >"$tmp/a" 2>&1 || bad "run --onnx opt.onnx: $(cat "$tmp/a")"
+"$fp" run --model resnet18 --input-size 64 --seed 1 >"$tmp/b" 2>&1 || bad "run resnet18: $(cat "$tmp/b")"
+la=$(grep -o 'l2 [^ ]*' "$tmp/a")
+lb=$(grep -o 'l2 [^ ]*' "$tmp/b")
+awk -v a="${la#l2 }" -v b="${lb#l2 }" 'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b;
+  exit !(b != "" && d <= 1e-4 * (m > 1 ? m : 1)) }' ||
+  bad "optimized graph's output l2 ${la#l2 } vs the original's ${lb#l2 }"
+"$fp" validate "$tmp/opt.onnx" >"$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q "opt.onnx: no metadata fusionplan.plan" "$tmp/out" || bad "validate a plain model: exit $rc: $(cat "$tmp/out")"
+
+# Stream mapping: YAML with the three parts, the warning on stderr.
+"$fp" plan --model squeezenet1_1 --buffer 128KB --quiet -o "$tmp/s.yaml" >/dev/null 2>"$tmp/err" || bad "plan -o s.yaml exited $?"
+grep -q "^fused_groups:$" "$tmp/s.yaml" && grep -q "^layers:$" "$tmp/s.yaml" && grep -q "^layer_stacks:$" "$tmp/s.yaml" ||
+  bad "s.yaml lacks a part"
+[ "$(grep -c "warning" "$tmp/err")" -eq 1 ] &&
+  grep -q "^fusionplan: warning: Stream's ONNX reader rejects 8 ops of this graph: Concat (8)$" "$tmp/err" ||
+  bad "squeezenet1_1 warning: $(cat "$tmp/err")"
+"$fp" plan --model resnet18 --quiet --format stream -o "$tmp/r.txt" >/dev/null 2>"$tmp/err" || bad "--format stream exited $?"
+grep -q warning "$tmp/err" && bad "resnet18 has nothing Stream rejects: $(cat "$tmp/err")"
+stacks=$(sed -n '/^layer_stacks:/,$p' "$tmp/r.txt" | grep -c '^  - \[')
+groups=$("$fp" plan --model resnet18 --quiet | grep -o '[0-9]* groups, [0-9]* unfusable' | awk '{print $1 + $3}')
+[ "$stacks" -eq "$groups" ] || bad "resnet18: $stacks layer stacks, want $groups (groups + unfusable)"
+
+[ $fail -eq 0 ] && echo "ok: annotated ONNX and Stream exports"
+exit $fail
