@@ -154,6 +154,12 @@ typedef struct lf_cli_session {
 int lf_cli_session_open(lf_cli_session *s, const lf_cli_command *cmd);
 void lf_cli_session_close(lf_cli_session *s);
 
+/* plan --from-annotations (plan_annotations.c): the plan of the annotated
+ * ONNX file given with --onnx, re-checked against s's graph and cost model
+ * (lf_plan_validate); fills out (search "annotations"). Returns 0 or an exit
+ * status after printing the error or each discrepancy. */
+int lf_cli_plan_from_annotations(const lf_cli_command *cmd, lf_cli_session *s, lf_planned *out);
+
 /* The model source from the shared options (--model or --onnx, with
  * --input-size, --batch, --input-shape, --no-rewrite where the command has
  * them): parsed here once for every command. Returns 0 or an exit status. */

@@ -92,6 +92,8 @@ int lf_cmd_plan(int argc, char **argv)
         {"format", "FMT", "json, dot, xml, svg, png, onnx or stream (default: from the file extension)", NULL},
         {"pareto", "FILE", "nsga2: write the plan with its Pareto front (DRAM vs groups) as JSON", NULL},
         {"quiet", NULL, "print only the summary line, not the group table", NULL},
+        {"from-annotations", NULL, "with --onnx PLAN.onnx (an annotated ONNX export): take its plan, "
+                                   "re-checked by the cost model, instead of searching", NULL},
         {"no-progress", NULL, "no progress bar even on a terminal", NULL},
     };
     lf_cli_command cmd = {"plan", "Partition a network into fusion groups.",
@@ -114,6 +116,7 @@ int lf_cmd_plan(int argc, char **argv)
         {"proposer", "split", NULL, -1, "tree", "--proposer needs --split tree"},
         {"split-gap", "split", NULL, -1, "tree", "--split-gap needs --split tree"},
         {"format", "output", NULL, -1, NULL, "--format needs --output FILE"},
+        {"from-annotations", "onnx", NULL, -1, NULL, "--from-annotations needs --onnx PLAN.onnx"},
         {"pareto", "search", "greedy", -1, "nsga2", "--pareto needs --search nsga2"},
         {"objectives", "search", "greedy", -1, "nsga2", "--objectives needs --search nsga2"},
         {"optimize-objective", "optimize", NULL, -1, NULL, "--optimize-objective needs --optimize SEARCH"},
@@ -182,7 +185,18 @@ int lf_cmd_plan(int argc, char **argv)
     p.model_name = s.model_name;
     /* the annotated ONNX keeps the input file's nodes unless the graph was rewritten */
     p.onnx_source = lf_cli_get(&cmd, "optimize") ? NULL : lf_cli_get(&cmd, "onnx");
-    lf_status st = lf_plan_network(s.cm, &pc, &p.result);
+    lf_status st = LF_OK;
+    if (lf_cli_get(&cmd, "from-annotations")) {
+        if ((rc = lf_cli_plan_from_annotations(&cmd, &s, &p.result))) {
+            lf_planned_destroy(&p.result);
+            lf_cli_session_close(&s);
+            return rc;
+        }
+        search = p.result.search;
+        heuristic = 0;
+    } else {
+        st = lf_plan_network(s.cm, &pc, &p.result);
+    }
     lf_cli_progress_end(&bar);
     const lf_planned *r = &p.result;
     if (st == LF_OK && pc.compare_exact && r->exact_dram < 0)

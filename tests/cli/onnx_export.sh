@@ -47,6 +47,22 @@ grep -aq "fusionplan.optimal.\{1,3\}false" "$tmp/p4.onnx" || bad "p4.onnx (greed
 "$fp" plan --model resnet18 --input-size 64 --quiet --format onnx -o "$tmp/plan.bin" >/dev/null 2>&1 || bad "--format onnx exited $?"
 "$fp" validate "$tmp/plan.bin" --onnx "$tmp/plan.bin" >"$tmp/out" 2>&1 || bad "validate plan.bin: $(cat "$tmp/out")"
 
+# plan --from-annotations: the file's plan, re-checked, gives the same JSON
+# plan as the search that made it (but for the search's name); at another
+# buffer the cost model disagrees: one line per discrepancy, exit 1.
+"$fp" plan --model resnet18 --search exact --quiet -o "$tmp/exact.json" >/dev/null 2>&1 || bad "plan exact.json"
+"$fp" plan --onnx "$tmp/p1.onnx" --from-annotations --quiet -o "$tmp/again.json" >"$tmp/out" 2>&1 ||
+  bad "--from-annotations exited $?: $(cat "$tmp/out")"
+grep -q " lbdf annotations: DRAM 3,105,152 B fusable ops" "$tmp/out" || bad "--from-annotations: $(head -1 "$tmp/out")"
+diff <(grep -v '"algorithm"\|"name"\|"graph"' "$tmp/exact.json") <(grep -v '"algorithm"\|"name"\|"graph"' "$tmp/again.json") >/dev/null ||
+  bad "--from-annotations gives another plan than the exact search"
+"$fp" plan --onnx "$tmp/p1.onnx" --from-annotations --buffer 128KB --quiet >"$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -q "p1.onnx: beta: the plan says 262144 B, the hardware gives 131072 B" "$tmp/out" ||
+  bad "--from-annotations at 128KB: exit $rc: $(head -3 "$tmp/out")"
+"$fp" plan --model resnet18 --from-annotations >"$tmp/out" 2>&1
+[ $? -eq 2 ] && grep -q "from-annotations needs --onnx" "$tmp/out" || bad "--from-annotations without --onnx: $(cat "$tmp/out")"
+
 # Damage: the JSON plan inside says another F_beta than the node annotations
 # (same length, so the protobuf stays valid): one line naming node and key.
 LC_ALL=C sed 's/"f_beta": 2\([0-9]\)/"f_beta": 3\1/' "$tmp/p1.onnx" >"$tmp/edited.onnx"
