@@ -152,8 +152,8 @@ static void test_unsupported(void)
 
 int main(void)
 {
-    /* small inputs keep the weights and the runs quick; the ops are the same */
-    test_builtin("resnet18", 64);
+    /* small inputs keep the runs quick; the ops are the same (resnet18 and the
+     * rest at full size: tests/cli/onnx_export.sh, docs/RESULTS.md) */
     test_builtin("mobilenet_v2", 64);
     test_builtin("mobilenet_v3_small", 64);
     test_builtin("squeezenet1_1", 64);

@@ -136,7 +136,8 @@ static lf_status lf__ow_attr(lf__ow *w, Onnx__NodeProto *n, const char *name, in
         int64_t *c = lf_arena_alloc(&w->arena, (size_t)(n_ints ? n_ints : 1) * sizeof *c);
         if (!c)
             return lf__oom();
-        memcpy(c, ints, (size_t)n_ints * sizeof *c);
+        if (n_ints)
+            memcpy(c, ints, (size_t)n_ints * sizeof *c);
         a->n_ints = (size_t)n_ints;
         a->ints = c;
     }
@@ -174,7 +175,8 @@ static const char *lf__ow_init_as(lf__ow *w, const char *name, const int64_t *di
     if (!name || !t || !d)
         return NULL;
     onnx__tensor_proto__init(t);
-    memcpy(d, dims, (size_t)rank * sizeof *d);
+    if (rank)
+        memcpy(d, dims, (size_t)rank * sizeof *d);
     t->n_dims = (size_t)rank;
     t->dims = d;
     t->name = (char *)name;
@@ -188,7 +190,8 @@ static const char *lf__ow_init_as(lf__ow *w, const char *name, const int64_t *di
         int64_t *c = lf_arena_alloc(&w->arena, (size_t)(count ? count : 1) * sizeof *c);
         if (!c)
             return NULL;
-        memcpy(c, i64, (size_t)count * sizeof *c);
+        if (count)
+            memcpy(c, i64, (size_t)count * sizeof *c);
         t->data_type = LF__OX_INT64;
         t->raw_data.data = (uint8_t *)c;
         t->raw_data.len = (size_t)count * sizeof(int64_t);
