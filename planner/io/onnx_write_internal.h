@@ -61,7 +61,8 @@ lf_status lf__ox_node_meta_add(lf_arena *arena, Onnx__NodeProto *n, const lf__ox
                                int32_t n_props);
 /* The value of key among the node's metadata_props (field 9), or NULL; the
  * returned string is malloc'd. A field 9 that is not a StringStringEntryProto
- * is LF_EPARSE in *st (when st is not NULL). */
+ * is LF_EPARSE in *st (when st is not NULL), the message naming the entry
+ * (the caller adds the node). */
 char *lf__ox_node_meta_get(const Onnx__NodeProto *n, const char *key, lf_status *st);
 /* Model-level props: appended to m->metadata_props (memory from arena). */
 lf_status lf__ox_model_meta_add(lf_arena *arena, Onnx__ModelProto *m, const lf__ox_prop *props,

@@ -73,8 +73,7 @@ char *lf__ox_node_meta_get(const Onnx__NodeProto *n, const char *key, lf_status 
             e = onnx__string_string_entry_proto__unpack(NULL, (size_t)len, f->data + pre);
         if (!e) {
             if (st)
-                *st = lf_set_error(LF_EPARSE, "node '%s': metadata_props entry #%zu is not a key/value pair",
-                                   n->name ? n->name : "", k);
+                *st = lf_set_error(LF_EPARSE, "metadata_props entry #%zu is not a key/value pair", k);
             return NULL;
         }
         char *v = NULL;

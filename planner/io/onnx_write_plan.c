@@ -221,7 +221,7 @@ static lf_status lf__check_node(const char *origin, const Onnx__NodeProto *n, si
     lf_status st = LF_OK;
     char *opname = lf__ox_node_meta_get(n, "fusionplan.op", &st);
     if (st != LF_OK)
-        return lf_set_error(LF_EPARSE, "%s: %s", origin, lf_last_error());
+        return lf_set_error(LF_EPARSE, "%s: node '%s': %s", origin, nname, lf_last_error());
     if (!opname)
         return LF_OK; /* a node the importer folds away, or not part of the plan */
     void *x = NULL;
@@ -237,7 +237,7 @@ static lf_status lf__check_node(const char *origin, const Onnx__NodeProto *n, si
     for (int i = 0; i < 5 && st == LF_OK; i++) {
         char *s = lf__ox_node_meta_get(n, keys[i], &st);
         if (st != LF_OK)
-            return lf_set_error(LF_EPARSE, "%s: %s", origin, lf_last_error());
+            return lf_set_error(LF_EPARSE, "%s: node '%s': %s", origin, nname, lf_last_error());
         char *end = NULL;
         long long got = s ? strtoll(s, &end, 10) : 0;
         if (!s || !*s || *end)

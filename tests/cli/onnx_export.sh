@@ -38,6 +38,9 @@ done <<PLANS
 PLANS
 [ "$n" -eq 5 ] || bad "ran $n plans"
 
+# Byte-identical when written again.
+"$fp" plan --model resnet18 --search exact --quiet -o "$tmp/again.onnx" >/dev/null 2>&1 || bad "plan again.onnx"
+cmp -s "$tmp/p1.onnx" "$tmp/again.onnx" || bad "two writes of resnet18's exact plan differ"
 # The exact planner's plan is marked optimal, the greedy one is not.
 grep -aq "fusionplan.optimal.\{1,3\}true" "$tmp/p1.onnx" || bad "p1.onnx (exact) is not marked optimal"
 grep -aq "fusionplan.optimal.\{1,3\}false" "$tmp/p2.onnx" || bad "p2.onnx (greedy) is marked optimal"
@@ -71,6 +74,14 @@ rc=$?
 [ "$(wc -l <"$tmp/out")" -eq 1 ] &&
   grep -q "edited.onnx: node '[^']*': metadata fusionplan.f_beta is [0-9]* but the plan says [0-9]*$" "$tmp/out" ||
   bad "edited annotations: $(cat "$tmp/out")"
+# A damaged fusionplan.ir_zero (the importer reads it): one line naming node and key.
+LC_ALL=C sed 's/\(fusionplan\.ir_zero..\)dh/\1zz/' "$tmp/p1.onnx" >"$tmp/irzero.onnx"
+cmp -s "$tmp/p1.onnx" "$tmp/irzero.onnx" && bad "the ir_zero edit changed nothing"
+"$fp" import "$tmp/irzero.onnx" >"$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] &&
+  grep -q "irzero.onnx: node '[^']*' ([A-Za-z]*): metadata fusionplan.ir_zero: unknown field 'zz'$" "$tmp/out" ||
+  bad "damaged ir_zero: exit $rc: $(cat "$tmp/out")"
 head -c 3000 "$tmp/p1.onnx" >"$tmp/short.onnx"
 "$fp" validate "$tmp/short.onnx" >"$tmp/out" 2>&1
 rc=$?
