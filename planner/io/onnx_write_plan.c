@@ -46,7 +46,17 @@ static void lf__node_ir_name(const Onnx__NodeProto *n, size_t k, char *out, size
         snprintf(out, len, "%s_%d", n->op_type ? n->op_type : "", (int)k);
 }
 
-/* The input model with annotations added, packed into *out. */
+/* Nodes the importer folds into the op that produces their input (fold-bn,
+ * drop-identity): they carry that op's annotations. */
+static int lf__folded_into_producer(const Onnx__NodeProto *n)
+{
+    return n->op_type && (strcmp(n->op_type, "BatchNormalization") == 0 || strcmp(n->op_type, "Identity") == 0 ||
+                          strcmp(n->op_type, "Dropout") == 0);
+}
+
+/* The input model with annotations added, packed into *out: nodes matched
+ * to IR ops by the importer's naming (onnx_load.c), and nodes folded into
+ * their producer given the producer's. */
 static lf_status lf__annotate_file(const char *path, const lf_graph *g, const lf__ox_annotations *ann, lf_arena *arena,
                                    uint8_t **out, size_t *len)
 {
@@ -59,10 +69,15 @@ static lf_status lf__annotate_file(const char *path, const lf_graph *g, const lf
     free(data);
     if (!m || !m->graph)
         st = lf_set_error(LF_EPARSE, "%s: not a valid ONNX model", path);
-    lf_strmap ops;
+    lf_strmap ops, made; /* IR op names; tensors made by annotated nodes -> op + 1 */
     int have_map = 0;
-    if (st == LF_OK && (st = lf_strmap_init(&ops, (size_t)g->n_ops * 2 + 16)) == LF_OK)
+    if (st == LF_OK && (st = lf_strmap_init(&ops, (size_t)g->n_ops * 2 + 16)) == LF_OK) {
         have_map = 1;
+        if ((st = lf_strmap_init(&made, (size_t)g->n_ops * 2 + 16)) != LF_OK) {
+            lf_strmap_destroy(&ops);
+            have_map = 0;
+        }
+    }
     for (int32_t v = 0; v < g->n_ops && st == LF_OK; v++)
         st = lf_strmap_put(&ops, g->ops[v].name, (void *)(intptr_t)(v + 1));
     /* Remember what protobuf-c owns, to hand it back before freeing. */
@@ -80,11 +95,17 @@ static lf_status lf__annotate_file(const char *path, const lf_graph *g, const lf
         char name[400];
         lf__node_ir_name(nd, k, name, sizeof name);
         void *x;
-        if (lf_strmap_get(&ops, name, &x)) {
-            int32_t v = (int32_t)(intptr_t)x - 1;
-            if (ann->op[v])
-                st = lf__ox_node_meta_add(arena, nd, ann->op[v], ann->n_op[v]);
-        }
+        int32_t v = -1;
+        if (lf_strmap_get(&ops, name, &x))
+            v = (int32_t)(intptr_t)x - 1;
+        else if (lf__folded_into_producer(nd) && nd->n_input > 0 && nd->input[0] && lf_strmap_get(&made, nd->input[0], &x))
+            v = (int32_t)(intptr_t)x - 1; /* a BatchNormalization folded into its Conv: the Conv's op */
+        if (v < 0 || !ann->op[v])
+            continue;
+        st = lf__ox_node_meta_add(arena, nd, ann->op[v], ann->n_op[v]);
+        for (size_t o = 0; o < nd->n_output && st == LF_OK; o++)
+            if (nd->output[o] && *nd->output[o])
+                st = lf_strmap_put(&made, nd->output[o], (void *)(intptr_t)(v + 1));
     }
     if (st == LF_OK)
         st = lf__ox_model_meta_add(arena, m, ann->model, ann->n_model);
@@ -101,6 +122,10 @@ static lf_status lf__annotate_file(const char *path, const lf_graph *g, const lf
         m->graph->node[k]->base.n_unknown_fields = old_n[k];
         m->graph->node[k]->base.unknown_fields = old_u[k];
     }
+    if (have_map) { /* before the model: "made" points into its strings */
+        lf_strmap_destroy(&ops);
+        lf_strmap_destroy(&made);
+    }
     if (m) {
         m->n_metadata_props = old_meta_n;
         m->metadata_props = old_meta;
@@ -108,8 +133,6 @@ static lf_status lf__annotate_file(const char *path, const lf_graph *g, const lf
     }
     free(old_n);
     free(old_u);
-    if (have_map)
-        lf_strmap_destroy(&ops);
     return st;
 }
 

@@ -38,6 +38,12 @@ done <<PLANS
 PLANS
 [ "$n" -eq 5 ] || bad "ran $n plans"
 
+# tiny.onnx annotated in place: its 11 nodes of planned ops carry a group,
+# bn1 (folded into conv1) and ident (dropped after silu) included; the Pad
+# folded into conv2, the HardSigmoid and Sigmoid of HardSwish and SiLU and
+# the constant shape chain carry none.
+ng=$(grep -a -o "fusionplan.group" "$tmp/p4.onnx" | wc -l)
+[ "$ng" -eq 11 ] || bad "tiny.onnx annotated: $ng nodes with fusionplan.group, want 11"
 # Byte-identical when written again.
 "$fp" plan --model squeezenet1_1 --input-size 64 --search exact --quiet -o "$tmp/again.onnx" >/dev/null 2>&1 || bad "plan again.onnx"
 cmp -s "$tmp/p1.onnx" "$tmp/again.onnx" || bad "two writes of squeezenet1_1's exact plan differ"
