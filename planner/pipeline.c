@@ -245,6 +245,8 @@ lf_status lf_pipeline_open(lf_pipeline *p, const lf_pipeline_config *cfg)
         st = lf_cost_model_create(&p->cm, p->graph, &cfg->hw, scheme);
     if (st == LF_OK)
         p->model_name = cfg->source.onnx ? p->graph->name : lf_model_source_name(&cfg->source);
+    if (st == LF_OK)
+        p->onnx_source = cfg->source.onnx;
     return st;
 }
 
@@ -262,7 +264,8 @@ lf_status lf_pipeline_save(lf_pipeline *p, const char *path, const char *format,
                          r->heuristic ? r->seed : 0,
                          r->heuristic ? r->budget : -1,
                          pareto ? r->search_result.n_pareto : 0,
-                         pareto ? r->search_result.pareto : NULL};
+                         pareto ? r->search_result.pareto : NULL,
+                         p->onnx_source};
     if (format && !lf_name_known(LF_NAMES_EXPORTER, format))
         return lf_name_check(LF_NAMES_EXPORTER, format);
     return lf_plan_save(path, format, &r->plan, p->cm, &meta);

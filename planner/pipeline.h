@@ -130,6 +130,8 @@ typedef struct lf_pipeline {
     lf_graph *graph;
     lf_cost_model *cm;
     const char *model_name; /* the built-in name or the graph's (file) name */
+    const char *onnx_source; /* the ONNX file the graph is imported from, unchanged (the
+                                annotated ONNX export keeps its nodes); NULL otherwise */
     lf_planned result;
 } lf_pipeline;
 

@@ -49,6 +49,12 @@ const char *lf_cli_get(const lf_cli_command *cmd, const char *name);
 
 /* Prints "fusionplan: <message>" and returns the exit status for st. */
 int lf_cli_fail(lf_status st);
+
+/* Exports (export_warn.c): 1 when a plan written to path (format, or NULL
+ * for the extension) is a Stream mapping; the one-line warning naming the
+ * graph's op types Stream's ONNX reader rejects (nothing when none). */
+int lf_cli_is_stream(const char *path, const char *format);
+void lf_cli_warn_stream(const lf_graph *g);
 /* Prints a usage error for a command and returns LF_EXIT_USAGE. */
 int lf_cli_usage_error(const lf_cli_command *cmd, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -153,6 +159,12 @@ typedef struct lf_cli_session {
  * an exit status after printing the error. */
 int lf_cli_session_open(lf_cli_session *s, const lf_cli_command *cmd);
 void lf_cli_session_close(lf_cli_session *s);
+
+/* plan --from-annotations (plan_annotations.c): the plan of the annotated
+ * ONNX file given with --onnx, re-checked against s's graph and cost model
+ * (lf_plan_validate); fills out (search "annotations"). Returns 0 or an exit
+ * status after printing the error or each discrepancy. */
+int lf_cli_plan_from_annotations(const lf_cli_command *cmd, lf_cli_session *s, lf_planned *out);
 
 /* The model source from the shared options (--model or --onnx, with
  * --input-size, --batch, --input-shape, --no-rewrite where the command has

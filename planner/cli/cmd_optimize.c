@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 
 #include "planner/cli/cli.h"
+#include "planner/io/onnx.h"
 #include "planner/io/json.h"
 #include "planner/util/fileio.h"
 #include "search/subst/subst.h"
@@ -129,11 +130,11 @@ int lf_cmd_optimize(int argc, char **argv)
         {"dram", NULL, "also report the exact fusion DRAM at --buffer before and after (any objective)", NULL},
         {"analytic", NULL, "time objective: roofline op times even when built with CUDA and a GPU is visible "
                            "(default there: measured cuDNN/cuBLAS times, cached; see fusionplan profile)", NULL},
-        {"output", "FILE", "(or -o) write the optimized graph, sequence and costs as JSON", NULL},
+        {"output", "FILE", "(or -o) write the optimized graph, sequence and costs as JSON, or (FILE.onnx) the graph as ONNX with its weights", NULL},
     };
     lf_cli_command cmd = {"optimize", "Rewrite a network with verified substitutions.",
                           "optimize [--model NAME | --onnx FILE] [--search backtrack|enum|split] "
-                          "[--objective time|flops|bytes|kernels|dram] [--filter gso|lr|none] [-o out.json]",
+                          "[--objective time|flops|bytes|kernels|dram] [--filter gso|lr|none] [-o out.json|out.onnx]",
                           "Searches for a cheaper equivalent graph with the substitution rules "
                           "(every rule is verified\nnumerically first; failing rules are disabled). "
                           "Costs: analytic roofline time from the\nhardware's <gpu> section (or "
@@ -239,7 +240,20 @@ int lf_cmd_optimize(int argc, char **argv)
            (long long)res.peak_graphs, res.search_s, (double)res.expanded / (res.search_s > 0 ? res.search_s : 1e-9),
            res.wall_s, (double)ru.ru_maxrss / 1024.0);
     int rcode = LF_EXIT_OK;
-    if (res.n_steps == 0) {
+    size_t olen = output ? strlen(output) : 0;
+    if (output && olen > 5 && strcmp(output + olen - 5, ".onnx") == 0) {
+        /* the optimized graph (or the original when nothing applies) with the
+         * weights the numeric check used */
+        if (res.n_steps == 0)
+            printf("nothing to do: no sequence of rewrites lowers the %s\n", lf_subst_objective_name(obj));
+        else
+            printf("check: the optimized graph's outputs equal the original's (max relative error %.2g, seed %llu)\n",
+                   res.max_err, (unsigned long long)o.seed);
+        if ((st = lf_onnx_write_graph(output, res.graph ? res.graph : g, o.seed)))
+            rcode = lf_cli_fail(st);
+        else
+            printf("wrote %s\n", output);
+    } else if (res.n_steps == 0) {
         printf("nothing to do: no sequence of rewrites lowers the %s\n", lf_subst_objective_name(obj));
     } else {
         printf("check: the optimized graph's outputs equal the original's (max relative error %.2g, seed %llu)\n",

@@ -91,10 +91,12 @@ int lf_cmd_plan(int argc, char **argv)
                                     "docs/substitution.md)", NULL},
         {"optimize-gso-weights", "FILE", "--optimize-filter: the models (default: the shipped ones)", NULL},
         LF_CLI_EXACT_OPTS,
-        {"output", "FILE", "(or -o) write the plan to FILE (.json, .xml, .dot, or .svg/.png drawn by Graphviz; see docs/plan-format.md)", NULL},
-        {"format", "FMT", "json, dot, xml, svg or png (default: from the file extension)", NULL},
+        {"output", "FILE", "(or -o) write the plan to FILE (.json, .xml, .dot, .svg/.png drawn by Graphviz, .onnx annotated ONNX, .yaml Stream mapping; docs/exports.md)", NULL},
+        {"format", "FMT", "json, dot, xml, svg, png, onnx or stream (default: from the file extension)", NULL},
         {"pareto", "FILE", "nsga2: write the plan with its Pareto front (DRAM vs groups) as JSON", NULL},
         {"quiet", NULL, "print only the summary line, not the group table", NULL},
+        {"from-annotations", NULL, "with --onnx PLAN.onnx (an annotated ONNX export): take its plan, "
+                                   "re-checked by the cost model, instead of searching", NULL},
         {"no-progress", NULL, "no progress bar even on a terminal", NULL},
     };
     lf_cli_command cmd = {"plan", "Partition a network into fusion groups.",
@@ -117,6 +119,7 @@ int lf_cmd_plan(int argc, char **argv)
         {"proposer", "split", NULL, -1, "tree", "--proposer needs --split tree"},
         {"split-gap", "split", NULL, -1, "tree", "--split-gap needs --split tree"},
         {"format", "output", NULL, -1, NULL, "--format needs --output FILE"},
+        {"from-annotations", "onnx", NULL, -1, NULL, "--from-annotations needs --onnx PLAN.onnx"},
         {"pareto", "search", "greedy", -1, "nsga2", "--pareto needs --search nsga2"},
         {"objectives", "search", "greedy", -1, "nsga2", "--objectives needs --search nsga2"},
         {"optimize-objective", "optimize", NULL, -1, NULL, "--optimize-objective needs --optimize SEARCH"},
@@ -146,9 +149,10 @@ int lf_cmd_plan(int argc, char **argv)
     if (output && !format) {
         const char *dot = strrchr(output, '.');
         if (!dot || (strcmp(dot, ".json") != 0 && strcmp(dot, ".dot") != 0 &&
-                     strcmp(dot, ".xml") != 0 && strcmp(dot, ".svg") != 0 && strcmp(dot, ".png") != 0))
+                     strcmp(dot, ".xml") != 0 && strcmp(dot, ".svg") != 0 && strcmp(dot, ".png") != 0 &&
+                     strcmp(dot, ".onnx") != 0 && strcmp(dot, ".yaml") != 0 && strcmp(dot, ".yml") != 0))
             return lf_cli_usage_error(&cmd, "cannot tell the format of '%s': use a .json, .xml, "
-                                            ".dot, .svg or .png name, or --format",
+                                            ".dot, .svg, .png, .onnx or .yaml name, or --format",
                                       output);
     }
     const char *pareto = lf_cli_get(&cmd, "pareto");
@@ -184,7 +188,20 @@ int lf_cmd_plan(int argc, char **argv)
     p.graph = s.graph;
     p.cm = s.cm;
     p.model_name = s.model_name;
-    lf_status st = lf_plan_network(s.cm, &pc, &p.result);
+    /* the annotated ONNX keeps the input file's nodes unless the graph was rewritten */
+    p.onnx_source = lf_cli_get(&cmd, "optimize") ? NULL : lf_cli_get(&cmd, "onnx");
+    lf_status st = LF_OK;
+    if (lf_cli_get(&cmd, "from-annotations")) {
+        if ((rc = lf_cli_plan_from_annotations(&cmd, &s, &p.result))) {
+            lf_planned_destroy(&p.result);
+            lf_cli_session_close(&s);
+            return rc;
+        }
+        search = p.result.search;
+        heuristic = 0;
+    } else {
+        st = lf_plan_network(s.cm, &pc, &p.result);
+    }
     lf_cli_progress_end(&bar);
     const lf_planned *r = &p.result;
     if (st == LF_OK && pc.compare_exact && r->exact_dram < 0)
@@ -196,6 +213,8 @@ int lf_cmd_plan(int argc, char **argv)
             st = lf_pipeline_save(&p, outputs[k], k ? "json" : format, k);
     if (st == LF_OK)
         st = lf_output_batch_commit();
+    if (st == LF_OK && output && lf_cli_is_stream(output, format))
+        lf_cli_warn_stream(p.graph);
     else
         lf_output_batch_abort();
     if (st != LF_OK) {

@@ -40,9 +40,11 @@ int lf_cmd_validate(int argc, char **argv)
         LF_CLI_ONNX_OPTS,
     };
     lf_cli_command cmd = {"validate", "Check a plan file against its network and the cost model.",
-                          "validate PLAN.json [--model NAME | --onnx FILE] [--hw FILE] [--buffer SIZE]",
-                          "Reads the plan, loads its network (the plan's model name when it is a "
-                          "built-in network;\n--model or --onnx otherwise), checks the graph hash, "
+                          "validate PLAN.json|PLAN.xml|PLAN.onnx [--model NAME | --onnx FILE] [--hw FILE] [--buffer SIZE]",
+                          "Reads the plan, loads its network (an annotated PLAN.onnx: the graph it "
+                          "holds, its node\nannotations checked against its fusionplan.plan; "
+                          "otherwise the plan's model name when it\nis a built-in network, "
+                          "--model or --onnx), checks the graph hash, "
                           "re-checks the partition (every op in\nexactly one group, groups weakly "
                           "connected, acyclic quotient, unfusable ops alone, every\ngroup within the "
                           "buffer) and recomputes every F_beta, F_D and total with the cost model\n"
@@ -66,7 +68,12 @@ int lf_cmd_validate(int argc, char **argv)
         fprintf(stderr, "fusionplan: %s\n", lf_last_error());
         return LF_EXIT_USAGE;
     }
-    if (!src.model && !src.onnx) {
+    size_t flen = strlen(file);
+    if (!src.model && !src.onnx && flen > 5 && strcmp(file + flen - 5, ".onnx") == 0) {
+        /* An annotated ONNX plan is checked against the graph it holds: the
+         * hash check then proves that it re-imports to the planned graph. */
+        src.onnx = file;
+    } else if (!src.model && !src.onnx) {
         if (!lf__built_in(doc.model)) {
             char name[80];
             lf_text_line(name, sizeof name, doc.model);

@@ -114,4 +114,14 @@ void lf_onnx_tensor_free(lf_onnx_tensor *t);
 /* Writes t as a float32 TensorProto (raw_data), atomically. */
 lf_status lf_onnx_write_tensor(const char *path, const lf_onnx_tensor *t);
 
+/* Writes g as an ONNX model (opset 17, IR version 8; docs/exports.md),
+ * atomically: one node per op named like it (a few for ops ONNX spells
+ * with several), weights as initializers with the graph's values or, for
+ * constants that hold only a shape, the reference executor's values for
+ * seed (lf_exec_fill; what `fusionplan run --seed` uses). lf_onnx_import
+ * reads it back to the same graph (same hash) for the op types of the
+ * built-in networks. An op type with no ONNX form is LF_EUNSUPPORTED naming
+ * the op. */
+lf_status lf_onnx_write_graph(const char *path, const lf_graph *g, uint64_t seed);
+
 #endif

@@ -89,7 +89,14 @@ typedef struct lf__ox_node {
     int32_t clip_known;/* Clip: bounds resolved by the clip rewrite */
     float clip_min, clip_max;
     int32_t index;     /* position in the file's node list */
+    uint32_t ir_zero;  /* LF__OX_IR_ZERO_* bits: "0 means 1" fields the IR left 0, from
+                          fusionplan's own export (metadata fusionplan.ir_zero) */
+    int32_t ir_keep;   /* an IR op of fusionplan's export (metadata fusionplan.ir_keep):
+                          the rewrites that merge or drop nodes leave it as it is */
 } lf__ox_node;
+
+/* Bits of lf__ox_node.ir_zero, in the order of the names "kh,kw,sh,sw,dh,dw,groups". */
+#define LF__OX_IR_ZERO_NAMES {"kh", "kw", "sh", "sw", "dh", "dw", "groups"}
 
 typedef struct lf__ox_graph {
     lf_arena arena;        /* names, attributes, small arrays */

@@ -6,6 +6,7 @@
 
 #include "planner/io/onnx_ops.h"
 #include "planner/io/onnx_proto.h"
+#include "planner/io/onnx_write_internal.h"
 
 static int lf__default_domain(const char *d) { return !d || !*d || strcmp(d, "ai.onnx") == 0; }
 
@@ -160,6 +161,38 @@ static lf_status lf__load_attrs(lf__ox_graph *g, lf__ox_node *node, const Onnx__
     return LF_OK;
 }
 
+/* fusionplan's export names the IR fields it had to spell 1 but the IR left
+ * 0 ("0 means 1": kernel, stride, dilation, groups) in the node's metadata
+ * fusionplan.ir_zero, so that the graph re-imports with the same hash. */
+static lf_status lf__load_ir_zero(lf__ox_graph *g, int32_t id, const Onnx__NodeProto *n)
+{
+    lf_status st = LF_OK;
+    char *z = lf__ox_node_meta_get(n, "fusionplan.ir_zero", &st);
+    if (st != LF_OK)
+        return lf__ox_fail(g, id, LF_EPARSE, "%s", lf_last_error());
+    static const char *names[] = LF__OX_IR_ZERO_NAMES;
+    char *save = NULL;
+    for (char *tok = z ? strtok_r(z, ",", &save) : NULL; tok; tok = strtok_r(NULL, ",", &save)) {
+        size_t k = 0;
+        while (k < sizeof names / sizeof names[0] && strcmp(names[k], tok) != 0)
+            k++;
+        if (k == sizeof names / sizeof names[0]) {
+            st = lf__ox_fail(g, id, LF_EPARSE, "metadata fusionplan.ir_zero: unknown field '%s'", tok);
+            break;
+        }
+        g->nodes[id].ir_zero |= 1u << k;
+    }
+    free(z);
+    if (st != LF_OK)
+        return st;
+    char *keep = lf__ox_node_meta_get(n, "fusionplan.ir_keep", &st);
+    if (st != LF_OK)
+        return lf__ox_fail(g, id, LF_EPARSE, "%s", lf_last_error());
+    g->nodes[id].ir_keep = keep && strcmp(keep, "1") == 0;
+    free(keep);
+    return LF_OK;
+}
+
 static lf_status lf__load_node(lf__ox_graph *g, const Onnx__NodeProto *n, int32_t index,
                                const char *base_dir)
 {
@@ -203,6 +236,9 @@ static lf_status lf__load_node(lf__ox_graph *g, const Onnx__NodeProto *n, int32_
             return lf__ox_fail(g, id, LF_EGRAPH, "output '%s' is already defined elsewhere", v->name);
         v->producer = id;
     }
+    lf_status st = lf__load_ir_zero(g, id, n);
+    if (st != LF_OK)
+        return st;
     return lf__load_attrs(g, &g->nodes[id], n, base_dir);
 }
 

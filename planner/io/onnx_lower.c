@@ -36,6 +36,13 @@ static lf_status lf__add_node(lf__lower *L, int32_t i)
     lf_status st = lf__lower_node(L, i, &o);
     if (st != LF_OK)
         return st;
+    if (n->ir_zero) {
+        /* fusionplan's export: fields the IR had left 0 ("means 1") */
+        int32_t *f[] = {&o.a.kh, &o.a.kw, &o.a.sh, &o.a.sw, &o.a.dh, &o.a.dw, &o.a.groups};
+        for (size_t k = 0; k < sizeof f / sizeof f[0]; k++)
+            if ((n->ir_zero & (1u << k)) && *f[k] == 1)
+                *f[k] = 0;
+    }
     lf_shape want = lf__frame(y->dims, y->rank), got;
     char err[256] = "";
     if ((st = lf_op_infer(o.type, &o.a, o.shape, o.n, &got, err, sizeof err)) != LF_OK)

@@ -116,7 +116,7 @@ static void lf__drop_identity(lf__ox_graph *g)
 {
     for (int32_t i = 0; i < g->n_nodes; i++) {
         lf__ox_node *n = &g->nodes[i];
-        if (!lf__is(n, "Identity") && !lf__is(n, "Dropout"))
+        if ((!lf__is(n, "Identity") && !lf__is(n, "Dropout")) || n->ir_keep)
             continue;
         if (n->n_out > 1 && n->out[1] >= 0 && lf__sole_reader(g, n->out[1]) >= 0)
             continue; /* the dropout mask is used */
@@ -404,7 +404,7 @@ static lf_status lf__flatten_concat(lf__ox_graph *g)
         int32_t axis = lf__ox_axis(lf__ox_attr_int(n, "axis", 1), r);
         for (int32_t k = 0; k < n->n_in; k++) {
             int32_t p = lf__producer(g, n->in[k]);
-            if (p < 0 || !lf__is(&g->nodes[p], "Concat") || lf__sole_reader(g, n->in[k]) != i ||
+            if (p < 0 || !lf__is(&g->nodes[p], "Concat") || g->nodes[p].ir_keep || lf__sole_reader(g, n->in[k]) != i ||
                 lf__ox_axis(lf__ox_attr_int(&g->nodes[p], "axis", 1), r) != axis)
                 continue;
             const lf__ox_node *in = &g->nodes[p];

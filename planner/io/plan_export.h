@@ -22,6 +22,8 @@ typedef struct lf_plan_meta {
     int64_t budget;        /* -1 when not applicable */
     int32_t n_pareto;      /* optional Pareto front (NSGA-II), 0 when none */
     const lf_plan *pareto;
+    const char *onnx_source; /* the ONNX file the graph was imported from (annotated
+                                ONNX export keeps its nodes); NULL: written from the IR */
 } lf_plan_meta;
 
 /* The plan must cover cm's graph: graph inputs in no group, every compute op
@@ -40,8 +42,27 @@ lf_status lf_plan_write_xml(FILE *f, const lf_plan *p, lf_cost_model *cm, const 
 lf_status lf_plan_write_image(FILE *f, const char *format, const lf_plan *p, lf_cost_model *cm,
                               const lf_plan_meta *meta);
 
-/* format "json", "dot", "xml", "svg" or "png", or NULL to pick by the
- * path's extension (.json, .dot or .gv, .xml, .svg, .png, any case); other extensions or formats give LF_EINVAL. Written atomically
+/* Annotated ONNX (docs/exports.md): meta->onnx_source with metadata_props
+ * added, or the graph written by the ONNX exporter with the executor's
+ * weights for seed 0; every node of a planned op carries fusionplan.op,
+ * .group, .f_beta, .f_d, .tile_rows and .weight_reads, the model
+ * fusionplan.version, .model, .graph_hash, .scheme, .beta, .dram_fusable,
+ * .dram_all, .optimal and .plan (this plan as JSON). lf_plan_doc_read reads
+ * it back. */
+lf_status lf_plan_write_onnx(FILE *f, const lf_plan *p, lf_cost_model *cm, const lf_plan_meta *meta);
+
+/* A mapping for Stream (KULeuven-MICAS/stream) as YAML: fused_groups (one
+ * entry per group of fusable ops: name, layers by ONNX node name, intra-core
+ * row tiling), a catch-all entry per op type (layers) and the layer_stacks
+ * list of Stream's earlier release (docs/exports.md). */
+lf_status lf_plan_write_stream(FILE *f, const lf_plan *p, lf_cost_model *cm, const lf_plan_meta *meta);
+/* The op types of g that Stream's ONNX reader rejects (Concat, AveragePool,
+ * Clip, HardSwish, Pad, Resize) as "Concat (3), Clip (35)" into out (empty
+ * when none); returns how many ops they are. For the caller's warning. */
+int32_t lf_plan_stream_rejected(const lf_graph *g, char *out, size_t len);
+
+/* format "json", "dot", "xml", "svg", "png", "onnx" or "stream", or NULL to pick by the
+ * path's extension (.json, .dot or .gv, .xml, .svg, .png, .onnx, .yaml or .yml, any case); other extensions or formats give LF_EINVAL. Written atomically
  * (temporary file + rename): on any error nothing is left behind. */
 lf_status lf_plan_save(const char *path, const char *format, const lf_plan *p, lf_cost_model *cm,
                        const lf_plan_meta *meta);

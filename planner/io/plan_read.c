@@ -361,7 +361,12 @@ lf_status lf_plan_doc_read_memory(lf_plan_doc *doc, const void *data, size_t len
                           bytes[lead] == '\r'))
         lead++;
     json_t *root = NULL;
-    if (lead < len && bytes[lead] == '<') {
+    if (len > 0 && bytes[0] == 0x08) {
+        /* ModelProto field 1 (ir_version): an annotated ONNX plan */
+        lf_status st = lf__plan_onnx_to_json(data, len, doc->origin, &root);
+        if (st != LF_OK)
+            return st;
+    } else if (lead < len && bytes[lead] == '<') {
         lf_status st = lf__plan_xml_to_json(data, len, doc->origin, &root);
         if (st != LF_OK)
             return st;
@@ -389,7 +394,10 @@ lf_status lf_plan_doc_read(lf_plan_doc *doc, const char *path)
         return lf_set_error(LF_EINVAL, "lf_plan_doc_read needs a path");
     char *data = NULL;
     long len = 0;
-    lf_status st = lf_read_file_capped(path, LF__PLAN_FILE_MAX, "plan file", &data, &len);
+    /* An annotated ONNX plan holds the weights: protobuf's own 2 GiB limit. */
+    size_t n = strlen(path);
+    int onnx = n > 5 && strcmp(path + n - 5, ".onnx") == 0;
+    lf_status st = lf_read_file_capped(path, onnx ? (int64_t)2 << 30 : LF__PLAN_FILE_MAX, "plan file", &data, &len);
     if (st != LF_OK)
         return st;
     st = lf_plan_doc_read_memory(doc, data, (size_t)len, path);

@@ -25,7 +25,7 @@ lf_status lf_plan_save(const char *path, const char *format, const lf_plan *p, l
         return lf_set_error(LF_EINVAL, "lf_plan_save needs a path, a plan and a cost model");
     /* The format is settled before anything is created, so a bad name leaves
      * no file behind. */
-    enum { LF__JSON, LF__DOT, LF__XML, LF__SVG, LF__PNG } kind;
+    enum { LF__JSON, LF__DOT, LF__XML, LF__SVG, LF__PNG, LF__ONNX, LF__STREAM } kind;
     if (format) {
         if (strcmp(format, "json") == 0)
             kind = LF__JSON;
@@ -37,8 +37,12 @@ lf_status lf_plan_save(const char *path, const char *format, const lf_plan *p, l
             kind = LF__SVG;
         else if (strcmp(format, "png") == 0)
             kind = LF__PNG;
+        else if (strcmp(format, "onnx") == 0)
+            kind = LF__ONNX;
+        else if (strcmp(format, "stream") == 0)
+            kind = LF__STREAM;
         else
-            return lf_set_error(LF_EINVAL, "unknown plan format '%s' (known: json, dot, xml, svg, png)",
+            return lf_set_error(LF_EINVAL, "unknown plan format '%s' (known: json, dot, xml, svg, png, onnx, stream)",
                                 format);
     } else if (lf__has_ext(path, ".json")) {
         kind = LF__JSON;
@@ -50,10 +54,14 @@ lf_status lf_plan_save(const char *path, const char *format, const lf_plan *p, l
         kind = LF__SVG;
     } else if (lf__has_ext(path, ".png")) {
         kind = LF__PNG;
+    } else if (lf__has_ext(path, ".onnx")) {
+        kind = LF__ONNX;
+    } else if (lf__has_ext(path, ".yaml") || lf__has_ext(path, ".yml")) {
+        kind = LF__STREAM;
     } else {
         return lf_set_error(LF_EINVAL,
                             "cannot tell the plan format of '%s' from its extension: use .json, "
-                            ".dot, .xml, .svg or .png, or name the format",
+                            ".dot, .xml, .svg, .png, .onnx or .yaml, or name the format",
                             path);
     }
     lf_atomic_file af;
@@ -64,6 +72,8 @@ lf_status lf_plan_save(const char *path, const char *format, const lf_plan *p, l
          : kind == LF__XML ? lf_plan_write_xml(af.f, p, cm, meta)
          : kind == LF__SVG ? lf_plan_write_image(af.f, "svg", p, cm, meta)
          : kind == LF__PNG ? lf_plan_write_image(af.f, "png", p, cm, meta)
+         : kind == LF__ONNX ? lf_plan_write_onnx(af.f, p, cm, meta)
+         : kind == LF__STREAM ? lf_plan_write_stream(af.f, p, cm, meta)
                            : lf_plan_write_json(af.f, p, cm, meta);
     if (st != LF_OK) {
         lf_atomic_abort(&af);

@@ -3,7 +3,9 @@
  * its network, the validator (lf_plan_validate) on arbitrary bytes. The
  * seeds (corpus/plan) are plans of squeezenet1_1 written by `fusionplan plan
  * -o` as JSON and XML, so mutations reach the validator with a matching
- * graph hash.
+ * graph hash; tiny_annotated*.onnx are annotated ONNX plans of
+ * tests/data/onnx/tiny.onnx (one with an edited figure), which reach the
+ * ONNX plan reader (node metadata checked against the embedded plan).
  *
  * A refused file gives one printable line that starts with the origin; an
  * accepted one has every op id and group index in range; the validator

@@ -1,0 +1,30 @@
+#!/bin/bash
+# Annotated ONNX plans and the optimizer's ONNX graph pass ONNX's own checker
+# (onnx.checker.check_model with full shape inference) from Debian's
+# python3-onnx; skipped (77) when no python3 can import onnx.
+set -u
+fp=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+py=""
+for c in python3 /usr/bin/python3; do
+  if command -v "$c" >/dev/null 2>&1 && "$c" -c 'import onnx.checker' >/dev/null 2>&1; then
+    py=$c
+    break
+  fi
+done
+[ -n "$py" ] || { echo "skipped: no python3 with onnx (Debian: apt install python3-onnx)"; exit 77; }
+fail=0
+"$fp" plan --model mobilenet_v3_small --input-size 96 --quiet -o "$tmp/p.onnx" >/dev/null 2>&1 || { echo "FAIL: plan mobilenet_v3_small"; fail=1; }
+"$fp" plan --model inception_v3 --input-size 96 --search layer --quiet -o "$tmp/i.onnx" >/dev/null 2>&1 || { echo "FAIL: plan inception_v3"; fail=1; }
+"$fp" optimize --model resnet18 --input-size 64 --objective dram --budget 50 -o "$tmp/o.onnx" >/dev/null 2>&1 || { echo "FAIL: optimize"; fail=1; }
+for f in p i o; do
+  "$py" -c '
+import sys, onnx
+m = onnx.load(sys.argv[1])
+onnx.checker.check_model(m, full_check=True)
+assert m.ir_version == 8 and any(o.domain == "" and o.version == 17 for o in m.opset_import)
+' "$tmp/$f.onnx" || { echo "FAIL: onnx.checker on $f.onnx"; fail=1; }
+done
+[ $fail -eq 0 ] && echo "ok: onnx.checker accepts the exports"
+exit $fail
