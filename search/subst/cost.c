@@ -108,23 +108,32 @@ static double lf__flops(const lf_op *op)
     }
 }
 
+void lf_subst_op_cost(const lf_subst_coster *c, const lf_graph *g, const lf_op *op, lf_subst_costs *out)
+{
+    memset(out, 0, sizeof *out);
+    out->dram = -1.0;
+    if (lf__is_view(op) || (op->type == LF_OP_CONCAT && lf__free_concat(g, op)))
+        return;
+    double bytes = lf__elems(op->out) + (double)op->weight_elems;
+    for (int32_t p = 0; p < op->n_inputs; p++)
+        bytes += lf__elems(g->ops[op->inputs[p]].out);
+    out->bytes = bytes * c->elem_bytes;
+    out->flops = lf__flops(op);
+    out->kernels = 1.0;
+    out->time_s = fmax(out->flops / c->peak_flops, out->bytes / c->bandwidth) + c->launch_s;
+}
+
 lf_status lf_subst_cost(const lf_subst_coster *c, const lf_graph *g, int with_dram, lf_subst_costs *out)
 {
     memset(out, 0, sizeof *out);
     out->dram = -1.0;
     for (int32_t v = 0; v < g->n_ops; v++) {
-        const lf_op *op = &g->ops[v];
-        if (lf__is_view(op) || (op->type == LF_OP_CONCAT && lf__free_concat(g, op)))
-            continue;
-        double bytes = lf__elems(op->out) + (double)op->weight_elems;
-        for (int32_t p = 0; p < op->n_inputs; p++)
-            bytes += lf__elems(g->ops[op->inputs[p]].out);
-        bytes *= c->elem_bytes;
-        double flops = lf__flops(op);
-        out->flops += flops;
-        out->bytes += bytes;
-        out->kernels += 1.0;
-        out->time_s += fmax(flops / c->peak_flops, bytes / c->bandwidth) + c->launch_s;
+        lf_subst_costs k;
+        lf_subst_op_cost(c, g, &g->ops[v], &k);
+        out->flops += k.flops;
+        out->bytes += k.bytes;
+        out->kernels += k.kernels;
+        out->time_s += k.time_s;
     }
     if (!with_dram)
         return LF_OK;
