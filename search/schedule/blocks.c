@@ -4,9 +4,14 @@
  * source to a sink exactly when no edge jumps over it (u < v < w), no unit
  * before it is a sink and no unit after it is a source: then everything
  * before v reaches v and everything after is reached from it, and any path
- * crosses v's position. Blocks are the runs of units between such cuts,
- * each cut a block of its own; they are scheduled one after another, as
- * stages never need to span a cut (DOS and IOS schedule blocks alone). */
+ * crosses v's position. Blocks are the maximal runs of cut units and the
+ * runs between them; they are scheduled one after another (DOS and IOS
+ * schedule blocks alone). A stage holding a cut v has only v's chain in it
+ * (every other unit of the stage would be v's ancestor or descendant, so on
+ * a path through v inside the stage) and no merge holds a cut, so under the
+ * analytic model, where one chain costs what its units cost as stages of
+ * their own, nothing is lost; keeping a run of cuts (a plain chain) in one
+ * block lets other backends group it too. */
 #include <stdlib.h>
 
 #include "search/schedule/schedule_internal.h"
@@ -44,7 +49,7 @@ int32_t lf__sched_blocks(const lf__sched *x, uint8_t *cut, int32_t *start)
     free(jump);
     free(source_after);
     for (int32_t v = 0; v < n; v++)
-        if (cut[v] || v == 0 || cut[v - 1])
+        if (v == 0 || cut[v] != cut[v - 1])
             start[nb++] = v;
     start[nb] = n;
     x->stats->blocks = nb;

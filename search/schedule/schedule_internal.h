@@ -76,9 +76,9 @@ int lf__merge_candidate(const lf__sched *x, int32_t unit);
 uint64_t lf__merge_key(const lf__sched *x, int32_t unit);
 
 /* blocks.c: the units every path of the unit DAG passes through (cut[u] =
- * 1), and the blocks between them: block b is units [start[b], start[b+1]);
- * a cut unit is a block of its own. Returns the number of blocks; start
- * has room for n + 1 entries. */
+ * 1), and the blocks: the maximal runs of cuts and the runs between them,
+ * block b being units [start[b], start[b+1]). Returns the number of blocks;
+ * start has room for n + 1 entries. */
 int32_t lf__sched_blocks(const lf__sched *x, uint8_t *cut, int32_t *start);
 
 /* dos.c: the DP on units [lo, hi) (ops before lo done, none after hi
