@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "hwdesc/hw.h"
+#include "models/randwire.h"
 #include "models/registry.h"
 #include "planner/util/rng.h"
 #include "search/schedule/schedule.h"
@@ -589,6 +590,87 @@ static void test_inception(void)
     lf_graph_free(g);
 }
 
+
+/* ---- RandWire ------------------------------------------------------------ */
+
+/* Edges of a random stage: one reader inside the stage per (u, v) edge of
+ * node u's output. */
+static int stage_edges(const lf_graph *g, const char *stage, int *sinks)
+{
+    char node[32], out[32];
+    snprintf(node, sizeof node, "%s.node", stage);
+    snprintf(out, sizeof out, "%s.out", stage);
+    int edges = 0;
+    *sinks = 0;
+    for (int32_t v = 0; v < g->n_ops; v++) {
+        const char *nm = g->ops[v].name;
+        size_t l = strlen(nm);
+        if (strncmp(nm, node, strlen(node)) != 0 || l < 3 || strcmp(nm + l - 3, ".pw") != 0)
+            continue;
+        for (int32_t k = 0; k < g->ops[v].n_consumers; k++) {
+            const char *c = g->ops[g->ops[v].consumers[k]].name;
+            edges += strncmp(c, node, strlen(node)) == 0;
+            *sinks += strncmp(c, out, strlen(out)) == 0;
+        }
+    }
+    return edges;
+}
+
+static void test_randwire(void)
+{
+    lf_randwire_config c;
+    lf_randwire_config_default(&c);
+    CHECK(c.channels == 78 && c.nodes == 32 && c.k == 4 && c.p == 0.75);
+    lf_graph *a = NULL, *b = NULL;
+    CHECK_OK(lf_model_randwire(&c, NULL, &a));
+    CHECK_OK(lf_model_randwire(&c, NULL, &b));
+    if (!a || !b)
+        return;
+    CHECK(a->hash == b->hash && a->n_ops == b->n_ops); /* seeded: the same graph */
+    int dw = 0;
+    for (int32_t v = 0; v < a->n_ops; v++)
+        dw += a->ops[v].type == LF_OP_CONV && a->ops[v].attr.groups > 1;
+    CHECK_EQ_I64(dw, 3 * 32);
+    /* WS rewiring keeps N K / 2 edges; every stage has sinks; 7 x 7 x 312 at the end */
+    const char *stages[3] = {"conv3", "conv4", "conv5"};
+    for (int i = 0; i < 3; i++) {
+        int sinks = 0;
+        CHECK_EQ_I64(stage_edges(a, stages[i], &sinks), 32 * 4 / 2);
+        CHECK(sinks >= 1);
+    }
+    int32_t last = lf_graph_find(a, "conv5.out.sum1");
+    CHECK(last >= 0 && a->ops[last].out.c == 4 * 78 && a->ops[last].out.h == 7);
+    /* another seed, another graph; P = 0 is the ring lattice, the same for any seed */
+    c.seed = 2;
+    lf_graph *d = NULL;
+    CHECK_OK(lf_model_randwire(&c, NULL, &d));
+    CHECK(d && d->hash != a->hash);
+    lf_graph_free(d);
+    c.p = 0.0;
+    lf_graph *e = NULL, *f = NULL;
+    CHECK_OK(lf_model_randwire(&c, NULL, &e));
+    c.seed = 7;
+    CHECK_OK(lf_model_randwire(&c, NULL, &f));
+    CHECK(e && f && e->hash == f->hash);
+    lf_graph_free(e);
+    lf_graph_free(f);
+    c.k = 3;
+    CHECK_EQ_I64(lf_model_randwire(&c, NULL, &e), LF_EINVAL);
+    /* its schedules: valid, parts and all */
+    lf_sched_options o;
+    lf_sched_options_default(&o);
+    lf_sched_result r;
+    CHECK_OK(lf_sched_run(a, &o, &r));
+    CHECK(r.stats.parts > r.stats.blocks && r.stats.largest_part <= 16);
+    CHECK(schedule_valid(a, &r.dos, &o));
+    CHECK(schedule_valid(a, &r.greedy, &o));
+    CHECK(r.greedy.latency_total_s <= r.sequential.latency_total_s);
+    CHECK(r.dos.latency_total_s <= r.sequential.latency_total_s);
+    lf_sched_result_destroy(&r);
+    lf_graph_free(a);
+    lf_graph_free(b);
+}
+
 int main(void)
 {
     test_merge_rule();
@@ -596,5 +678,6 @@ int main(void)
     test_custom_backend();
     test_brute_force();
     test_inception();
+    test_randwire();
     return lf_test_result();
 }

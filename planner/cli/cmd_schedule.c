@@ -52,11 +52,13 @@ int lf_cmd_schedule(int argc, char **argv)
                              "(needs a GPU build and device)", NULL},
         {"r", "R", "(or -r) DOS: most ops per concurrent group (default 3)", NULL},
         {"s", "S", "(or -s) DOS: most groups per concurrent stage (default 8)", NULL},
-        {"part-size", "N", "DOS: blocks larger than N ops are cut into parts of N (default 40, at most 64)", NULL},
+        {"part-size", "N", "DOS: blocks larger than N ops are cut into parts of at most N, at level boundaries "
+                           "(default 16, at most 64)", NULL},
         {"max-states", "N", "DOS: downsets per part before the part is halved (default 1048576)", NULL},
+        {"max-endings", "N", "DOS: last stages tried per part before the part is halved (default 4194304)", NULL},
         {"streams", "N", "greedy: most ops per wavefront stage (default 10)", NULL},
-        {"no-merge", NULL, "DOS: concurrent stages only (IOS's dp_parallel)", NULL},
-        {"merge-only", NULL, "DOS: merged stages and single ops only (IOS's dp_merge)", NULL},
+        {"no-merge", NULL, "concurrent stages only in DOS (IOS's dp_parallel)", NULL},
+        {"merge-only", NULL, "merged stages and single ops only in DOS (IOS's dp_merge)", NULL},
         {"output", "FILE", "(or -o) write the three schedules as JSON", NULL},
     };
     lf_cli_command cmd = {"schedule", "Schedule a network's ops into concurrent and merged stages (DOS).",
@@ -75,15 +77,16 @@ int lf_cmd_schedule(int argc, char **argv)
         return rc == 1 ? LF_EXIT_OK : rc;
     lf_sched_options o;
     lf_sched_options_default(&o);
-    int64_t r = 0, s = 0, part = 0, states = 0, streams = 0;
+    int64_t r = 0, s = 0, part = 0, states = 0, endings = 0, streams = 0;
     if ((rc = lf_cli_int(&cmd, "r", o.max_group_ops, 1, 64, &r)) ||
         (rc = lf_cli_int(&cmd, "s", o.max_groups, 1, 64, &s)) ||
         (rc = lf_cli_int(&cmd, "part-size", o.max_part_ops, 1, 64, &part)) ||
         (rc = lf_cli_int(&cmd, "max-states", o.max_states, 1, (int64_t)1 << 26, &states)) ||
+        (rc = lf_cli_int(&cmd, "max-endings", o.max_endings, 1, (int64_t)1 << 40, &endings)) ||
         (rc = lf_cli_int(&cmd, "streams", o.greedy_streams, 1, 64, &streams)))
         return rc;
     o.max_group_ops = (int32_t)r, o.max_groups = (int32_t)s, o.max_part_ops = (int32_t)part;
-    o.max_states = states, o.greedy_streams = (int32_t)streams;
+    o.max_states = states, o.max_endings = endings, o.greedy_streams = (int32_t)streams;
     if (lf_cli_get(&cmd, "no-merge") && lf_cli_get(&cmd, "merge-only"))
         return lf_cli_usage_error(&cmd, "give either --no-merge or --merge-only, not both");
     o.merge = !lf_cli_get(&cmd, "no-merge");

@@ -1,7 +1,7 @@
 /* DOS: the dynamic program over downsets (DESIGN §12, the DOS paper's
  * Algorithm 1 with IOS's endings).
  *
- * On one part (units [lo, hi), m <= 64 of them, as bit masks) the states are
+ * On one part (m <= 64 units, as bit masks over their list) the states are
  * the downsets S still to run; cost[∅] = 0 and
  *     cost[S] = min over endings T of S of cost[S \ T] + latency(T),
  * an ending being a non-empty set of S with no edge from it to the rest of S
@@ -27,7 +27,9 @@
 
 typedef struct lf__dp {
     lf__sched *x;
-    int32_t lo, m;
+    const int32_t *units; /* local index -> unit */
+    int32_t m;
+    int64_t endings;      /* priced in this part, against max_endings */
     uint64_t pred[64], succ[64];
     uint8_t mcand[64];
     uint64_t mkey[64];
@@ -74,7 +76,7 @@ static int32_t lf__chains(const lf__dp *d, uint64_t t, int32_t *units, int32_t *
             continue;
         start[ng++] = k;
         for (int32_t j = i;;) {
-            units[k++] = d->lo + j;
+            units[k++] = d->units[j];
             uint64_t nx = d->succ[j] & t;
             if (!nx)
                 break;
@@ -98,7 +100,7 @@ static double lf__latency(lf__dp *d, uint64_t t, lf_sched_strategy st)
     if (st == LF_SCHED_MERGE) {
         for (int32_t i = 0; i < d->m; i++)
             if ((t >> i) & 1)
-                start[ng] = ng, units[ng++] = d->lo + i;
+                start[ng] = ng, units[ng++] = d->units[i];
         start[ng] = ng;
         if (!lf__merge_ok(d->x, units, ng))
             ng = 0;
@@ -142,6 +144,11 @@ static void lf__try(lf__dp *d, int64_t idx, uint64_t s, uint64_t t, lf_sched_str
     if (child < 0)
         return;
     d->x->stats->endings++;
+    if (++d->endings > d->x->o.max_endings) {
+        lf__fail(d, lf_set_error(LF_ELIMIT, "schedule: more than %lld endings in a part",
+                                 (long long)d->x->o.max_endings));
+        return;
+    }
     double c = d->cost[child] + lat;
     if (c < d->cost[idx]) {
         d->cost[idx] = c;
@@ -297,24 +304,28 @@ static void lf__dp_free(lf__dp *d)
     free(d->stack);
 }
 
-lf_status lf__dos_part(lf__sched *x, int32_t lo, int32_t hi, lf__sbuf *b)
+lf_status lf__dos_part(lf__sched *x, const int32_t *list, int32_t m, lf__sbuf *b)
 {
     lf__dp d;
     memset(&d, 0, sizeof d);
-    d.x = x, d.lo = lo, d.m = hi - lo;
-    if (d.m < 1 || d.m > 64)
-        return lf_set_error(LF_EINVAL, "schedule: a part of %d units (1 to 64)", (int)d.m);
-    for (int32_t i = 0; i < d.m; i++) {
-        int32_t u = lo + i;
+    d.x = x, d.units = list, d.m = m;
+    if (m < 1 || m > 64)
+        return lf_set_error(LF_EINVAL, "schedule: a part of %d units (1 to 64)", (int)m);
+    for (int32_t i = 0; i < m; i++)
+        x->local[list[i]] = i;
+    for (int32_t i = 0; i < m; i++) {
+        int32_t u = list[i];
         for (int32_t k = x->pred_start[u]; k < x->pred_start[u + 1]; k++)
-            if (x->pred[k] >= lo)
-                d.pred[i] |= (uint64_t)1 << (x->pred[k] - lo);
+            if (x->local[x->pred[k]] >= 0)
+                d.pred[i] |= (uint64_t)1 << x->local[x->pred[k]];
         for (int32_t k = x->succ_start[u]; k < x->succ_start[u + 1]; k++)
-            if (x->succ[k] < hi)
-                d.succ[i] |= (uint64_t)1 << (x->succ[k] - lo);
+            if (x->local[x->succ[k]] >= 0)
+                d.succ[i] |= (uint64_t)1 << x->local[x->succ[k]];
         d.mcand[i] = (uint8_t)lf__merge_candidate(x, u);
         d.mkey[i] = d.mcand[i] ? lf__merge_key(x, u) : 0;
     }
+    for (int32_t i = 0; i < m; i++)
+        x->local[list[i]] = -1;
     lf_status s = lf_hashmap_init(&d.states, 1024);
     if (!s)
         s = lf_hashmap_init(&d.memo_conc, 256);
@@ -325,7 +336,7 @@ lf_status lf__dos_part(lf__sched *x, int32_t lo, int32_t hi, lf__sbuf *b)
     if (!s && root < 0)
         s = d.status ? d.status : LF_EINVAL;
     if (!s && !isfinite(d.cost[root]))
-        s = lf_set_error(LF_EINVAL, "schedule: no schedule found for units %d..%d", (int)lo, (int)hi - 1);
+        s = lf_set_error(LF_EINVAL, "schedule: no schedule found for a part of %d units", (int)m);
     /* the stages, last first, then appended in order */
     uint64_t stages[64];
     int64_t idx[64];
@@ -345,7 +356,7 @@ lf_status lf__dos_part(lf__sched *x, int32_t lo, int32_t hi, lf__sbuf *b)
         if (st == LF_SCHED_MERGE) {
             for (int32_t i = 0; i < d.m; i++)
                 if ((t >> i) & 1)
-                    start[ng] = ng, units[ng++] = lo + i;
+                    start[ng] = ng, units[ng++] = list[i];
             start[ng] = ng;
         } else {
             ng = lf__chains(&d, t, units, start);

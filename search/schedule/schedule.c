@@ -8,30 +8,14 @@
 #include "planner/io/json.h"
 #include "search/schedule/schedule_internal.h"
 
-static const char *const lf__latency_names[] = {"analytic", "measured", "custom"};
-
-const char *lf_sched_strategy_name(lf_sched_strategy s) { return s == LF_SCHED_MERGE ? "merge" : "concurrent"; }
-
-const char *lf_sched_latency_name(lf_sched_latency l)
-{
-    return (int)l >= 0 && l <= LF_SCHED_CUSTOM ? lf__latency_names[l] : "?";
-}
-
-int lf_sched_latency_from_name(const char *name)
-{
-    for (int i = 0; i <= LF_SCHED_MEASURED; i++)
-        if (name && strcmp(name, lf__latency_names[i]) == 0)
-            return i;
-    return -1;
-}
-
 void lf_sched_options_default(lf_sched_options *o)
 {
     memset(o, 0, sizeof *o);
     o->max_group_ops = 3;
     o->max_groups = 8;
-    o->max_part_ops = 40;
+    o->max_part_ops = 16;
     o->max_states = (int64_t)1 << 20;
+    o->max_endings = (int64_t)1 << 22;
     o->greedy_streams = 10;
     o->merge = 1;
     o->concurrent = 1;
@@ -53,8 +37,8 @@ static lf_status lf__check(const lf_sched_options *o)
         return lf_set_error(LF_EINVAL, "schedule: s (groups per stage) %d is not in 1..64", (int)o->max_groups);
     if (o->max_part_ops < 1 || o->max_part_ops > 64)
         return lf_set_error(LF_EINVAL, "schedule: part size %d is not in 1..64", (int)o->max_part_ops);
-    if (o->max_states < 1)
-        return lf_set_error(LF_EINVAL, "schedule: max_states must be positive");
+    if (o->max_states < 1 || o->max_endings < 1)
+        return lf_set_error(LF_EINVAL, "schedule: max_states and max_endings must be positive");
     if (o->greedy_streams < 1 || o->greedy_streams > 64)
         return lf_set_error(LF_EINVAL, "schedule: greedy streams %d is not in 1..64", (int)o->greedy_streams);
     if (o->latency != LF_SCHED_ANALYTIC && o->latency != LF_SCHED_MEASURED && o->latency != LF_SCHED_CUSTOM)
@@ -66,32 +50,6 @@ static lf_status lf__check(const lf_sched_options *o)
                             o->latency == LF_SCHED_MEASURED ? "a GPU build and a device, which this build has not"
                                                             : "a latency function");
     return LF_OK;
-}
-
-/* DOS on units [lo, hi): parts of at most the part size, each halved again
- * while it has more downsets than the limit. */
-static lf_status lf__dos_range(lf__sched *x, int32_t lo, int32_t hi, lf__sbuf *b)
-{
-    int32_t p = x->o.max_part_ops;
-    if (hi - lo > p) {
-        lf_status s = LF_OK;
-        for (int32_t a = lo; !s && a < hi; a += p)
-            s = lf__dos_range(x, a, a + p < hi ? a + p : hi, b);
-        return s;
-    }
-    lf_status s = lf__dos_part(x, lo, hi, b);
-    if (s == LF_ELIMIT && hi - lo > 1) {
-        lf_clear_error();
-        int32_t mid = lo + (hi - lo) / 2;
-        s = lf__dos_range(x, lo, mid, b);
-        return s ? s : lf__dos_range(x, mid, hi, b);
-    }
-    if (!s) {
-        x->stats->parts++;
-        if (hi - lo > x->stats->largest_part)
-            x->stats->largest_part = hi - lo;
-    }
-    return s;
 }
 
 lf_status lf_sched_run(const lf_graph *g, const lf_sched_options *o, lf_sched_result *r)
@@ -121,7 +79,7 @@ lf_status lf_sched_run(const lf_graph *g, const lf_sched_options *o, lf_sched_re
         int32_t nb = s ? 0 : lf__sched_blocks(&x, cut, start);
         r->stats.stage_evals = 0; /* count the search's own */
         for (int32_t i = 0; !s && i < nb; i++)
-            s = lf__dos_range(&x, start[i], start[i + 1], &b);
+            s = lf__dos_block(&x, start[i], start[i + 1], &b);
         if (!s)
             s = lf__sbuf_finish(&b, &r->dos);
         r->stats.search_s = lf__now() - t0;

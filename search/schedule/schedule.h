@@ -53,10 +53,13 @@ typedef enum lf_sched_latency {
 typedef struct lf_sched_options {
     int32_t max_group_ops;     /* r: ops (units) per concurrent group, default 3 */
     int32_t max_groups;        /* s: groups per concurrent stage, default 8 */
-    int32_t max_part_ops;      /* blocks larger than this are cut into parts of consecutive
-                                  units scheduled one after another (IOS's max_part_size);
-                                  default 40, at most 64 */
+    int32_t max_part_ops;      /* blocks larger than this are cut into parts scheduled one
+                                  after another (IOS's max_part_size), at level boundaries
+                                  (levels: longest path from the block's start); default
+                                  16, at most 64 */
     int64_t max_states;        /* downsets per part before the part is halved, default 1 << 20 */
+    int64_t max_endings;       /* (downset, last stage) pairs per part before it is halved,
+                                  default 1 << 22 */
     int32_t greedy_streams;    /* greedy baseline: ops per wavefront stage, default 10 */
     int32_t merge;             /* 1 (default): try merged stages; 0: concurrent only */
     int32_t concurrent;        /* 1 (default): try concurrent stages of several groups;

@@ -33,6 +33,7 @@ typedef struct lf__sched {
     int32_t *unit_of;         /* graph op -> unit (its epilogue too), -1 for graph inputs */
     int32_t *pred_start, *pred; /* unit predecessors (distinct, ascending) */
     int32_t *succ_start, *succ; /* unit successors (distinct, ascending) */
+    int32_t *local;           /* scratch for the DP: unit -> index in its part, -1 */
     lf__sbuf view;            /* scratch: the stage being priced */
     lf_sched_stats *stats;    /* never NULL: the caller's or own_stats */
     lf_sched_stats own_stats;
@@ -81,10 +82,17 @@ uint64_t lf__merge_key(const lf__sched *x, int32_t unit);
  * start has room for n + 1 entries. */
 int32_t lf__sched_blocks(const lf__sched *x, uint8_t *cut, int32_t *start);
 
-/* dos.c: the DP on units [lo, hi) (ops before lo done, none after hi
- * started), appending its stages to b. Fails with LF_ELIMIT past
- * max_states (the caller halves the range). */
-lf_status lf__dos_part(lf__sched *x, int32_t lo, int32_t hi, lf__sbuf *b);
+/* dos.c: the DP on a part, the m units of list in a topological order
+ * (every unit they need outside the list already run, none that needs them
+ * started), appending its stages to b. Fails with LF_ELIMIT past max_states
+ * or max_endings (the caller halves the part). */
+lf_status lf__dos_part(lf__sched *x, const int32_t *list, int32_t m, lf__sbuf *b);
+
+/* parts.c: DOS on a block, units [lo, hi): its units in order of their
+ * level (longest path from the block's start), cut at level boundaries
+ * into parts of at most max_part_ops, each part halved again while the DP
+ * hits its limits. */
+lf_status lf__dos_block(lf__sched *x, int32_t lo, int32_t hi, lf__sbuf *b);
 
 /* baselines.c */
 lf_status lf__sched_sequential(lf__sched *x, lf__sbuf *b);

@@ -73,6 +73,7 @@ lf_status lf__sched_init(lf__sched *x, const lf_graph *g, const lf_sched_options
     int32_t n = g->n_ops;
     x->u = malloc(sizeof *x->u * (size_t)(n ? n : 1));
     x->unit_of = malloc(sizeof *x->unit_of * (size_t)(n ? n : 1));
+    x->local = malloc(sizeof *x->local * (size_t)(n ? n : 1));
     x->pred_start = malloc(sizeof(int32_t) * (size_t)(n + 1));
     x->succ_start = calloc((size_t)n + 1, sizeof(int32_t));
     int64_t edges = 0;
@@ -80,10 +81,10 @@ lf_status lf__sched_init(lf__sched *x, const lf_graph *g, const lf_sched_options
         edges += g->ops[v].n_inputs;
     x->pred = malloc(sizeof(int32_t) * (size_t)(edges ? edges : 1));
     x->succ = malloc(sizeof(int32_t) * (size_t)(edges ? edges : 1));
-    if (!x->u || !x->unit_of || !x->pred_start || !x->succ_start || !x->pred || !x->succ)
+    if (!x->u || !x->unit_of || !x->local || !x->pred_start || !x->succ_start || !x->pred || !x->succ)
         return lf_set_error(LF_ENOMEM, "schedule: out of memory for %d ops", (int)n);
     for (int32_t v = 0; v < n; v++)
-        x->unit_of[v] = -1;
+        x->unit_of[v] = x->local[v] = -1;
     for (int32_t v = 0; v < n; v++) {
         const lf_op *op = &g->ops[v];
         if (op->type == LF_OP_INPUT)
@@ -137,6 +138,7 @@ void lf__sched_teardown(lf__sched *x)
 {
     free(x->u);
     free(x->unit_of);
+    free(x->local);
     free(x->pred_start);
     free(x->pred);
     free(x->succ_start);
