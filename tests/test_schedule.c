@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hwdesc/hw.h"
 #include "models/randwire.h"
@@ -671,6 +672,96 @@ static void test_randwire(void)
     lf_graph_free(b);
 }
 
+/* ---- schedules read back and priced at another batch --------------------- */
+
+static int write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return 0;
+    fputs(text, f);
+    return fclose(f) == 0;
+}
+
+static void test_evaluate(void)
+{
+    lf_graph *g1 = NULL, *g8 = NULL;
+    lf_model_options m1 = {0, 1}, m8 = {0, 8};
+    CHECK_OK(lf_model_build("inception_v3", &m1, &g1));
+    CHECK_OK(lf_model_build("inception_v3", &m8, &g8));
+    if (!g1 || !g8)
+        return;
+    lf_sched_options o;
+    lf_sched_options_default(&o);
+    lf_sched_result r1, r8;
+    CHECK_OK(lf_sched_run(g1, &o, &r1));
+    CHECK_OK(lf_sched_run(g8, &o, &r8));
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/lf_test_schedule_%d.json", (int)getpid());
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (f) {
+        CHECK_OK(lf_sched_write_json(g1, "inception_v3", &o, &r1, f));
+        fclose(f);
+    }
+    /* read back on its own graph: the same stages and latency */
+    lf_schedule back, at8, again;
+    CHECK_OK(lf_sched_read_json(path, "dos", g1, &o, &back));
+    CHECK_EQ_I64(back.n_stages, r1.dos.n_stages);
+    CHECK_NEAR(back.latency_total_s, r1.dos.latency_total_s, 1e-15);
+    CHECK_OK(lf_sched_evaluate(g1, &o, &r1.greedy, &again));
+    CHECK_NEAR(again.latency_total_s, r1.greedy.latency_total_s, 1e-15);
+    lf_schedule_destroy(&again);
+    /* batch 1's schedule at batch 8: never better than batch 8's own (DOS is
+     * optimal over a space that holds it: same structure, same blocks) */
+    CHECK_OK(lf_sched_read_json(path, "dos", g8, &o, &at8));
+    CHECK(at8.latency_total_s >= r8.dos.latency_total_s * (1 - 1e-12));
+    CHECK(at8.latency_total_s > 5 * back.latency_total_s);
+    lf_schedule_destroy(&back);
+    lf_schedule_destroy(&at8);
+    /* bad files: one message naming the file and stage */
+    struct {
+        const char *json, *msg;
+        lf_status st;
+    } bad[] = {
+        {"{", "not valid JSON", LF_EPARSE},
+        {"{\"greedy\": {\"stages\": []}}", "no \"dos\" object", LF_EPARSE},
+        {"{\"dos\": {\"stages\": [{\"strategy\": \"concurrent\", \"groups\": [[\"nope\"]]}]}}", "no op 'nope'", LF_EPARSE},
+        {"{\"dos\": {\"stages\": [{\"strategy\": \"fast\", \"groups\": [[\"fc\"]]}]}}", "strategy", LF_EPARSE},
+        {"{\"dos\": {\"stages\": [{\"strategy\": \"concurrent\", \"groups\": [[\"fc\"]]}]}}", "is in no stage", LF_EPLAN},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CHECK(write_file(path, bad[i].json));
+        lf_schedule x;
+        lf_status st = lf_sched_read_json(path, "dos", g1, &o, &x);
+        CHECK_EQ_I64(st, bad[i].st);
+        CHECK(strstr(lf_last_error(), bad[i].msg) != NULL && strstr(lf_last_error(), path) != NULL);
+        lf_schedule_destroy(&x);
+    }
+    /* the sequential schedule reversed: an op before its input */
+    lf_schedule rev = r1.sequential;
+    int32_t n = rev.n_stages, *ops = malloc(sizeof(int32_t) * (size_t)(rev.op_start[n] + 1));
+    int32_t *ost = malloc(sizeof(int32_t) * (size_t)(n + 1));
+    int k = 0;
+    for (int32_t i = n - 1; i >= 0; i--) { /* one unit per stage: stage i's ops, last first */
+        ost[n - 1 - i] = k;
+        for (int32_t q = rev.op_start[i]; q < rev.op_start[i + 1]; q++)
+            ops[k++] = rev.ops[q];
+    }
+    ost[n] = k;
+    rev.ops = ops, rev.op_start = ost;
+    lf_schedule x;
+    CHECK_EQ_I64(lf_sched_evaluate(g1, &o, &rev, &x), LF_EPLAN);
+    CHECK(strstr(lf_last_error(), "before or beside its input") != NULL);
+    free(ops);
+    free(ost);
+    remove(path);
+    lf_sched_result_destroy(&r1);
+    lf_sched_result_destroy(&r8);
+    lf_graph_free(g1);
+    lf_graph_free(g8);
+}
+
 int main(void)
 {
     test_merge_rule();
@@ -679,5 +770,6 @@ int main(void)
     test_brute_force();
     test_inception();
     test_randwire();
+    test_evaluate();
     return lf_test_result();
 }

@@ -117,6 +117,18 @@ void lf_sched_result_destroy(lf_sched_result *r);
 lf_status lf_sched_write_json(const lf_graph *g, const char *model, const lf_sched_options *o,
                               const lf_sched_result *r, FILE *f);
 
+/* Prices schedule s again on g (same op names; e.g. the same network at
+ * another batch size) with o's backend, into *out; LF_EPLAN naming the
+ * stage and op when s does not fit g (an op missing or twice, an op before
+ * or beside its input, an illegal merge). */
+lf_status lf_sched_evaluate(const lf_graph *g, const lf_sched_options *o, const lf_schedule *s, lf_schedule *out);
+
+/* Reads the schedule under `key` ("sequential", "greedy" or "dos") of a
+ * file written by lf_sched_write_json and prices it on g as
+ * lf_sched_evaluate does. Errors name the file, stage and op. */
+lf_status lf_sched_read_json(const char *path, const char *key, const lf_graph *g, const lf_sched_options *o,
+                             lf_schedule *out);
+
 const char *lf_sched_strategy_name(lf_sched_strategy s);
 const char *lf_sched_latency_name(lf_sched_latency l);
 /* LF_SCHED_ANALYTIC or LF_SCHED_MEASURED by name; -1 when unknown. */
