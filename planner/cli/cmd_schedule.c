@@ -3,10 +3,12 @@
  * their stages and latencies under the analytic roofline of the hardware's
  * <gpu> section, and the three as JSON. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "planner/cli/cli.h"
 #include "planner/gpu/device.h"
+#include "planner/io/svg_chart.h"
 #include "planner/util/fileio.h"
 #include "search/schedule/schedule.h"
 #include "search/subst/subst.h"
@@ -44,6 +46,41 @@ static lf_status lf__write(const char *path, const lf_graph *g, const char *mode
     return lf_atomic_commit(&af);
 }
 
+/* Latency run so far (ms) after each stage, per schedule. */
+static lf_status lf__chart(const char *path, const char *model, const lf_sched_result *r)
+{
+    const lf_schedule *s[3] = {&r->sequential, &r->greedy, &r->dos};
+    static const char *const names[3] = {"sequential", "greedy", "DOS"};
+    lf_chart_series series[3];
+    double *buf[6] = {NULL};
+    lf_status st = LF_OK;
+    for (int k = 0; k < 3 && !st; k++) {
+        int32_t n = s[k]->n_stages + 1;
+        buf[2 * k] = malloc(sizeof(double) * (size_t)n);
+        buf[2 * k + 1] = malloc(sizeof(double) * (size_t)n);
+        if (!buf[2 * k] || !buf[2 * k + 1]) {
+            st = lf_set_error(LF_ENOMEM, "schedule: out of memory for the chart");
+            break;
+        }
+        double t = 0.0;
+        buf[2 * k][0] = 0.0, buf[2 * k + 1][0] = 0.0;
+        for (int32_t i = 0; i < s[k]->n_stages; i++) {
+            t += s[k]->latency_s[i] * 1e3;
+            buf[2 * k][i + 1] = i + 1;
+            buf[2 * k + 1][i + 1] = t;
+        }
+        series[k] = (lf_chart_series){names[k], buf[2 * k], buf[2 * k + 1], n};
+    }
+    char title[200];
+    snprintf(title, sizeof title, "%s: latency of the stages run so far", model);
+    lf_chart ch = {title, "stages run", "latency (ms)", 0, 0, 0, series, 3, 0};
+    if (!st)
+        st = lf_chart_save_svg(&ch, path);
+    for (int k = 0; k < 6; k++)
+        free(buf[k]);
+    return st;
+}
+
 int lf_cmd_schedule(int argc, char **argv)
 {
     lf_cli_opt opts[] = {
@@ -61,6 +98,7 @@ int lf_cmd_schedule(int argc, char **argv)
         {"merge-only", NULL, "merged stages and single ops only in DOS (IOS's dp_merge)", NULL},
         {"evaluate", "FILE", "also price the DOS schedule of FILE (an earlier -o output, e.g. at another "
                              "--batch) on this graph", NULL},
+        {"svg", "FILE", "chart of the latency run so far against stages run, one line per schedule", NULL},
         {"output", "FILE", "(or -o) write the three schedules as JSON", NULL},
     };
     lf_cli_command cmd = {"schedule", "Schedule a network's ops into concurrent and merged stages (DOS).",
@@ -108,8 +146,9 @@ int lf_cmd_schedule(int argc, char **argv)
                                                      "cuDNN) and a device; use --latency analytic");
         return lf_cli_fail(st);
     }
-    const char *output = lf_cli_get(&cmd, "output");
-    if ((rc = lf_cli_check_outputs(&output, 1)))
+    const char *output = lf_cli_get(&cmd, "output"), *svg = lf_cli_get(&cmd, "svg");
+    const char *outputs[2] = {output, svg};
+    if ((rc = lf_cli_check_outputs(outputs, 2)))
         return rc;
     lf_graph *g = NULL;
     lf_hw hw;
@@ -128,6 +167,19 @@ int lf_cmd_schedule(int argc, char **argv)
     lf_schedule ev;
     memset(&ev, 0, sizeof ev);
     if (eval && (st = lf_sched_read_json(eval, "dos", g, &o, &ev))) {
+        lf_sched_result_destroy(&res);
+        lf_graph_free(g);
+        return lf_cli_fail(st);
+    }
+    /* the JSON and the chart together or not at all, before anything is printed */
+    lf_output_batch_begin();
+    if (output)
+        st = lf__write(output, g, model, &o, &res);
+    if (!st && svg)
+        st = lf__chart(svg, model, &res);
+    st = st ? (lf_output_batch_abort(), st) : lf_output_batch_commit();
+    if (st) {
+        lf_schedule_destroy(&ev);
         lf_sched_result_destroy(&res);
         lf_graph_free(g);
         return lf_cli_fail(st);
@@ -157,12 +209,10 @@ int lf_cmd_schedule(int argc, char **argv)
                ev.latency_total_s * 1e3, (int)ev.n_stages, res.dos.latency_total_s * 1e3);
         lf_schedule_destroy(&ev);
     }
-    if (output) {
-        if ((st = lf__write(output, g, model, &o, &res)))
-            code = lf_cli_fail(st);
-        else
-            printf("wrote %s\n", output);
-    }
+    if (output)
+        printf("wrote %s\n", output);
+    if (svg)
+        printf("wrote %s\n", svg);
     lf_sched_result_destroy(&res);
     lf_graph_free(g);
     return code;

@@ -50,6 +50,19 @@ awk -v a="$d1" -v b="$dos" 'BEGIN { exit !(a > b) }' || { echo "FAIL: -r 1 -s 1 
 "$fp" schedule --model randwire >"$tmp/rw" || { echo "FAIL: schedule randwire"; fail=1; }
 grep -q '^model randwire: 421 ops' "$tmp/rw" || { echo "FAIL: randwire ops"; head -1 "$tmp/rw"; fail=1; }
 
+# --svg: a chart with a line per schedule
+"$fp" schedule --model squeezenet1_0 --svg "$tmp/c.svg" >/dev/null || fail=1
+grep -q '^<svg' "$tmp/c.svg" && grep -q 'stages run' "$tmp/c.svg" || { echo "FAIL: no chart"; fail=1; }
+# the reproduction script, with an extra network from its command line
+if [ "${LF_SANITIZED:-OFF}" != ON ]; then
+  bash "$src/examples/reproduce/dos.sh" --bin "$fp" --out "$tmp/dos" sru >"$tmp/dos.out" 2>"$tmp/dos.err" ||
+    { echo "FAIL: dos.sh exited $?"; tail -3 "$tmp/dos.err"; fail=1; }
+  for m in inception_v3 randwire squeezenet1_0 sru; do
+    grep -q "^| $m | " "$tmp/dos/fig4.md" || { echo "FAIL: dos.sh fig4 has no $m row"; fail=1; }
+  done
+  [ "$(grep -c '^| [0-9]* | ' "$tmp/dos/table2.md")" -eq 3 ] || { echo "FAIL: dos.sh table2 rows"; fail=1; }
+fi
+
 # errors: one line, non-zero, nothing written
 err() { # expected status, args...
   local want=$1
