@@ -61,12 +61,12 @@ static lf_graph *random_dag(uint64_t seed, int units)
     if (lf_graph_builder_create(&b, "rand"))
         return NULL;
     add_input(b, "x", 8, 8);
-    char names[16][8];
+    char names[16][16];
     int c8[16], n = 1; /* tensors so far; c8: has 8 channels */
     strcpy(names[0], "x");
     c8[0] = 1;
     for (int u = 0; u < units; u++) {
-        char nm[8];
+        char nm[16];
         snprintf(nm, sizeof nm, "u%d", u);
         int kind = (int)lf_rng_below(&r, 10), src = (int)lf_rng_below(&r, (uint32_t)n);
         if (kind < 6 || n < 2) {
@@ -74,7 +74,7 @@ static lf_graph *random_dag(uint64_t seed, int units)
             int k = (int)lf_rng_below(&r, 5);
             add_conv(b, nm, names[src], 8, kh[k], kw[k], 1, kh[k] / 2, kw[k] / 2, kh[k] / 2, kw[k] / 2, 1, 1);
             if (lf_rng_below(&r, 2)) {
-                char rl[8];
+                char rl[16];
                 snprintf(rl, sizeof rl, "r%d", u);
                 add_op(b, LF_OP_RELU, rl, nm, NULL);
                 strcpy(nm, rl);
@@ -480,9 +480,9 @@ static void test_custom_backend(void)
     lf_graph_builder *b = NULL;
     CHECK_OK(lf_graph_builder_create(&b, "chain"));
     add_input(b, "x", 4, 8);
-    char prev[8] = "x";
+    char prev[16] = "x";
     for (int i = 0; i < 7; i++) {
-        char nm[8];
+        char nm[16];
         snprintf(nm, sizeof nm, "c%d", i);
         add_conv(b, nm, prev, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1);
         strcpy(prev, nm);
