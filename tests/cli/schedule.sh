@@ -50,6 +50,12 @@ awk -v a="$d1" -v b="$dos" 'BEGIN { exit !(a > b) }' || { echo "FAIL: -r 1 -s 1 
 "$fp" schedule --model randwire >"$tmp/rw" || { echo "FAIL: schedule randwire"; fail=1; }
 grep -q '^model randwire: 421 ops' "$tmp/rw" || { echo "FAIL: randwire ops"; head -1 "$tmp/rw"; fail=1; }
 
+# an ONNX model (ONNX's test data, when installed): one op, one stage each
+node=/usr/share/libonnx-testdata/data/node
+if [ -f "$node/test_sigmoid/model.onnx" ]; then
+  "$fp" schedule --onnx "$node/test_sigmoid/model.onnx" >"$tmp/on" || { echo "FAIL: schedule --onnx"; fail=1; }
+  [ "$(grep -c '^dos: .* 1 stages' "$tmp/on")" -eq 1 ] || { echo "FAIL: schedule --onnx stages"; cat "$tmp/on"; fail=1; }
+fi
 # --svg: a chart with a line per schedule
 "$fp" schedule --model squeezenet1_0 --svg "$tmp/c.svg" >/dev/null || fail=1
 grep -q '^<svg' "$tmp/c.svg" && grep -q 'stages run' "$tmp/c.svg" || { echo "FAIL: no chart"; fail=1; }
