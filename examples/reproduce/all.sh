@@ -12,7 +12,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-for s in table2 table3 table4 table5 fig3 fig5 metaflow; do
+for s in table2 table3 table4 table5 fig3 fig5 metaflow dos; do
   "$here/$s.sh" --out "$out/$s" ${args[@]+"${args[@]}"} >/dev/null
 done
 echo "results in $out" >&2

@@ -51,9 +51,16 @@ int lf_cli_parse(lf_cli_command *cmd, int argc, char **argv)
             lf_cli_help(cmd, stdout);
             return 1;
         }
-        /* -o is the one short option, for the output file every tool has. */
-        if (strcmp(a, "-o") == 0 && lf__find_opt(cmd, "output", 6))
+        /* -o is the short option for the output file every tool has; any
+         * other "-x" stands for an option whose whole name is that letter
+         * (schedule's -r and -s, the knobs' names in the papers). */
+        char shortopt[4];
+        if (strcmp(a, "-o") == 0 && lf__find_opt(cmd, "output", 6)) {
             a = "--output";
+        } else if (a[0] == '-' && a[1] && a[1] != '-' && !a[2] && lf__find_opt(cmd, a + 1, 1)) {
+            snprintf(shortopt, sizeof shortopt, "--%c", a[1]);
+            a = shortopt;
+        }
         if (strncmp(a, "--", 2) != 0)
             return lf_cli_usage_error(cmd, "unexpected argument '%s'", a);
         const char *name = a + 2, *eq = strchr(name, '=');

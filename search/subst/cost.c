@@ -109,20 +109,30 @@ static double lf__flops(const lf_op *op)
     }
 }
 
+void lf_subst_op_cost(const lf_subst_coster *c, const lf_graph *g, const lf_op *op, lf_subst_costs *out)
+{
+    memset(out, 0, sizeof *out);
+    out->dram = -1.0;
+    if (lf__is_view(op) || (op->type == LF_OP_CONCAT && lf__free_concat(g, op)))
+        return;
+    double bytes = lf__elems(op->out) + (double)op->weight_elems;
+    for (int32_t p = 0; p < op->n_inputs; p++)
+        bytes += lf__elems(g->ops[op->inputs[p]].out);
+    out->bytes = bytes * c->elem_bytes;
+    out->flops = lf__flops(op);
+    out->kernels = 1.0;
+    out->time_s = fmax(out->flops / c->peak_flops, out->bytes / c->bandwidth) + c->launch_s;
+}
+
 int lf_subst_op_roofline(const lf_subst_coster *c, const lf_graph *g, int32_t v, double *flops, double *bytes,
                          double *time_s)
 {
-    const lf_op *op = &g->ops[v];
-    *flops = *bytes = *time_s = 0.0;
-    if (lf__is_view(op) || (op->type == LF_OP_CONCAT && lf__free_concat(g, op)))
-        return 0;
-    double b = lf__elems(op->out) + (double)op->weight_elems;
-    for (int32_t p = 0; p < op->n_inputs; p++)
-        b += lf__elems(g->ops[op->inputs[p]].out);
-    *bytes = b * c->elem_bytes;
-    *flops = lf__flops(op);
-    *time_s = fmax(*flops / c->peak_flops, *bytes / c->bandwidth) + c->launch_s;
-    return 1;
+    lf_subst_costs k;
+    lf_subst_op_cost(c, g, &g->ops[v], &k);
+    *flops = k.flops;
+    *bytes = k.bytes;
+    *time_s = k.time_s;
+    return k.kernels > 0;
 }
 
 lf_status lf_subst_cost(const lf_subst_coster *c, const lf_graph *g, int with_dram, lf_subst_costs *out)
@@ -130,18 +140,17 @@ lf_status lf_subst_cost(const lf_subst_coster *c, const lf_graph *g, int with_dr
     memset(out, 0, sizeof *out);
     out->dram = -1.0;
     for (int32_t v = 0; v < g->n_ops; v++) {
-        double flops, bytes, t;
-        if (!lf_subst_op_roofline(c, g, v, &flops, &bytes, &t))
-            continue;
-        if (c->op_time) { /* a measured time where there is one (DESIGN §12) */
+        lf_subst_costs k;
+        lf_subst_op_cost(c, g, &g->ops[v], &k);
+        if (k.kernels > 0 && c->op_time) { /* a measured time where there is one (DESIGN §12) */
             double m = c->op_time(c->op_time_ctx, g, v);
             if (m >= 0)
-                t = m;
+                k.time_s = m;
         }
-        out->flops += flops;
-        out->bytes += bytes;
-        out->kernels += 1.0;
-        out->time_s += t;
+        out->flops += k.flops;
+        out->bytes += k.bytes;
+        out->kernels += k.kernels;
+        out->time_s += k.time_s;
     }
     if (!with_dram)
         return LF_OK;

@@ -1,15 +1,17 @@
 /* Networks of MetaFlow's evaluation that the model registry lacks, built with
  * the model builder for the substitution optimizer's benchmarks: torchvision's
  * AlexNet, Inception-v3's Mixed_7b (an Inception-E block) alone on its
- * 1280 x 8 x 8 input, and an SRU text classifier (MetaFlow's RNNTC). They stay out of the registry, whose every network is
+ * 1280 x 8 x 8 input, an SRU text classifier (MetaFlow's RNNTC) and, from
+ * models/randwire.c, RandWire-WS in its small regime (DOS's and IOS's). They stay out of the registry, whose every network is
  * pinned by the planner's tests and feeds the GNN's dataset. */
 #include <stdio.h>
 #include <string.h>
 
 #include "models/builder.h"
+#include "models/randwire.h"
 #include "search/subst/subst.h"
 
-static const char *const lf__names[] = {"alexnet", "inception_e", "inception_e13", "sru", NULL};
+static const char *const lf__names[] = {"alexnet", "inception_e", "inception_e13", "sru", "randwire", NULL};
 
 const char *const *lf_subst_network_names(void) { return lf__names; }
 
@@ -124,8 +126,11 @@ lf_status lf_subst_network(const char *name, int32_t input_size, lf_graph **out)
             return lf_set_error(LF_ERANGE, "sru: %d tokens out of range (1 to 64)", (int)input_size);
         lf_mb_init(&mb, "sru");
         lf__sru(&mb, input_size ? input_size : 8);
+    } else if (name && strcmp(name, "randwire") == 0) {
+        lf_model_options mo = {input_size, 1};
+        return lf_model_randwire(NULL, &mo, out); /* WS(32, 4, 0.75), C = 78, seed 1 */
     } else {
-        return lf_set_error(LF_ENOTFOUND, "unknown network '%s' (substitution benchmarks: alexnet, inception_e, sru)",
+        return lf_set_error(LF_ENOTFOUND, "unknown network '%s' (substitution benchmarks: alexnet, inception_e, sru, randwire)",
                             name ? name : "");
     }
     return lf_mb_finish(&mb, out);

@@ -271,6 +271,11 @@ void lf_subst_coster_init(lf_subst_coster *c, lf_subst_objective o, const void *
 /* Computes every dimension; the exact DRAM only when with_dram (it solves a
  * planning problem). */
 lf_status lf_subst_cost(const lf_subst_coster *c, const lf_graph *g, int with_dram, lf_subst_costs *out);
+/* One op's share of lf_subst_cost (dram -1): nothing for views and free
+ * concats, else its FLOPs, bytes, one kernel and its roofline time with the
+ * launch. op may be a synthetic op that is not in g (a merged conv of the
+ * scheduler) as long as its inputs are ops of g. */
+void lf_subst_op_cost(const lf_subst_coster *c, const lf_graph *g, const lf_op *op, lf_subst_costs *out);
 /* One op's share of lf_subst_cost: returns 1 and its FLOPs, bytes and
  * roofline time (launch included) when it runs a kernel, 0 (and zeros) for
  * ops that cost nothing: views, slices, a free concat. */
