@@ -10,6 +10,7 @@
 #include "planner/gpu/device.h"
 #include "planner/io/svg_chart.h"
 #include "planner/util/fileio.h"
+#include "search/schedule/measured.h"
 #include "search/schedule/schedule.h"
 #include "search/subst/subst.h"
 
@@ -136,16 +137,6 @@ int lf_cmd_schedule(int argc, char **argv)
     if (lat < 0)
         return lf_cli_usage_error(&cmd, "unknown --latency '%s' (analytic or measured)", latency);
     o.latency = (lf_sched_latency)lat;
-    if (o.latency == LF_SCHED_MEASURED) {
-        /* No measured backend is linked into this build yet (planner/gpu
-         * supplies one through lf_sched_options.latency_fn). */
-        lf_status st = lf_gpu_built()
-                           ? lf_set_error(LF_ENOSYS, "schedule: --latency measured: this build has no measured "
-                                                     "stage-latency backend yet; use --latency analytic")
-                           : lf_set_error(LF_ENOSYS, "schedule: --latency measured needs a GPU build (CUDA and "
-                                                     "cuDNN) and a device; use --latency analytic");
-        return lf_cli_fail(st);
-    }
     const char *output = lf_cli_get(&cmd, "output"), *svg = lf_cli_get(&cmd, "svg");
     const char *outputs[2] = {output, svg};
     if ((rc = lf_cli_check_outputs(outputs, 2)))
@@ -155,10 +146,25 @@ int lf_cmd_schedule(int argc, char **argv)
     if ((rc = lf_cli_subst_graph(&cmd, "inception_v3", &g, &hw)))
         return rc;
     o.hw = &hw;
+    /* Measured stage latencies: the GPU profiler runs each stage's groups on
+     * CUDA streams (planner/gpu); concurrent stages only. */
+    lf_gpu_profiler *prof = NULL;
+    if (o.latency == LF_SCHED_MEASURED) {
+        int32_t device = hw.has_gpu && hw.gpu.device_index >= 0 ? hw.gpu.device_index : 0;
+        lf_status pst = lf_gpu_profiler_create(&prof, device, NULL);
+        if (pst != LF_OK) { /* no GPU here: a failure to run, as in profile */
+            fprintf(stderr, "fusionplan: schedule: --latency measured: %s; use --latency analytic\n",
+                    lf_last_error());
+            lf_graph_free(g);
+            return LF_EXIT_FAIL;
+        }
+        lf_sched_measured_options(&o, prof);
+    }
     const char *model = lf_cli_get(&cmd, "model") ? lf_cli_get(&cmd, "model") : g->name;
     lf_sched_result res;
     lf_status st = lf_sched_run(g, &o, &res);
     if (st) {
+        lf_gpu_profiler_free(prof);
         lf_graph_free(g);
         return lf_cli_fail(st);
     }
@@ -168,6 +174,7 @@ int lf_cmd_schedule(int argc, char **argv)
     memset(&ev, 0, sizeof ev);
     if (eval && (st = lf_sched_read_json(eval, "dos", g, &o, &ev))) {
         lf_sched_result_destroy(&res);
+        lf_gpu_profiler_free(prof);
         lf_graph_free(g);
         return lf_cli_fail(st);
     }
@@ -181,6 +188,7 @@ int lf_cmd_schedule(int argc, char **argv)
     if (st) {
         lf_schedule_destroy(&ev);
         lf_sched_result_destroy(&res);
+        lf_gpu_profiler_free(prof);
         lf_graph_free(g);
         return lf_cli_fail(st);
     }
@@ -212,6 +220,7 @@ int lf_cmd_schedule(int argc, char **argv)
     if (svg)
         printf("wrote %s\n", svg);
     lf_sched_result_destroy(&res);
+    lf_gpu_profiler_free(prof);
     lf_graph_free(g);
     return LF_EXIT_OK;
 }
