@@ -81,7 +81,8 @@ lf_status lf__backtrack(lf__search *s, int64_t budget)
     h.v[h.n++] = 0;
     lf_status st = LF_OK;
     double alpha = s->o->alpha > 0 ? s->o->alpha : 1.05;
-    for (int64_t e = 0; e < budget && h.n > 0 && !st; e++) {
+    /* at the time cap: the best so far (OCGGS reports MF's and TS's that way) */
+    for (int64_t e = 0; e < budget && h.n > 0 && !st && !lf__search_expired(s); e++) {
         int32_t i = h.v[0];
         h.v[0] = h.v[--h.n];
         lf__down(&h, 0);

@@ -5,8 +5,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "search/subst/search_internal.h"
+
+static double lf__mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int lf__search_expired(lf__search *s)
+{
+    if (!s->timed_out && s->deadline > 0 && lf__mono() > s->deadline)
+        s->timed_out = 1;
+    return s->timed_out;
+}
 
 lf_status lf__search_init(lf__search *s, const lf_subst_ruleset *rs, const lf_subst_coster *c,
                           const lf_subst_options *o)
@@ -17,6 +32,7 @@ lf_status lf__search_init(lf__search *s, const lf_subst_ruleset *rs, const lf_su
     s->o = o;
     s->with_dram = c->objective == LF_OBJ_DRAM;
     s->best = -1;
+    s->deadline = o->time_limit_s > 0 ? lf__mono() + o->time_limit_s : 0;
     return lf_hashmap_init(&s->seen, 1024);
 }
 

@@ -38,7 +38,12 @@ typedef struct lf__search {
     int64_t expanded, generated, deduplicated, rejected, peak;
     lf_subst_step *steps;
     int32_t n_steps, steps_cap;
+    double deadline;      /* o->time_limit_s after the start (monotonic clock), 0: none */
+    int timed_out;
 } lf__search;
+
+/* 1 once the time cap has passed (sets s->timed_out). */
+int lf__search_expired(lf__search *s);
 
 lf_status lf__search_init(lf__search *s, const lf_subst_ruleset *rs, const lf_subst_coster *c,
                           const lf_subst_options *o);
