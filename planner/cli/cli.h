@@ -219,6 +219,7 @@ int lf_cmd_bench_exact(int argc, char **argv); /* `bench exact` */
 int lf_cmd_rules(int argc, char **argv);       /* search/subst */
 int lf_cmd_optimize(int argc, char **argv);    /* search/subst */
 int lf_cmd_bench_subst(int argc, char **argv); /* `bench subst` */
+int lf_cmd_bench_ocggs(int argc, char **argv); /* `bench ocggs` */
 /* The graph (--model, default def when not NULL, or --onnx; also the
  * substitution benchmarks' alexnet, inception_e and sru) and, when hw is not NULL,
  * the hardware (--hw, --buffer, --scheme checked). Returns 0 (*g NULL when

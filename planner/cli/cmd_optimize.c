@@ -111,7 +111,8 @@ int lf_cmd_optimize(int argc, char **argv)
         {"budget", "N", "graphs expanded (default 1000; split: shared by the parts)", NULL},
         {"max-len", "K", "enum: longest sequence (default 3)", NULL},
         {"split-size", "N", "split: largest part in ops (default 30)", NULL},
-        {"max-steps", "K", "prune, dpp, sample: longest sequence (default 10; enum: sets --max-len too)", NULL},
+        {"max-steps", "K", "prune, dpp, sample: longest sequence (default 10); enum: sets --max-len too; "
+                           "backtrack, split: bounds their sequences (split: per part) when given", NULL},
         {"time-limit", "SECONDS", "cap on the search's wall time: prune, dpp and enum then report no result, "
                                   "the others the best found so far (default: none)", NULL},
         {"sample-size", "Q", "sample: sequences kept per level (default 20)", NULL},
@@ -156,6 +157,8 @@ int lf_cmd_optimize(int argc, char **argv)
     o.max_steps = (int32_t)max_steps, o.sample_size = (int32_t)sample_size;
     if (lf_cli_get(&cmd, "max-steps") && !lf_cli_get(&cmd, "max-len"))
         o.max_len = o.max_steps;
+    if (lf_cli_get(&cmd, "max-steps"))
+        o.bt_max_steps = o.max_steps;
     const char *search = lf_cli_get(&cmd, "search"), *objective = lf_cli_get(&cmd, "objective");
     o.search = search ? lf_subst_search_from_name(search) : LF_SEARCH_BACKTRACK;
     if (o.search == LF_SEARCH_COUNT)
@@ -208,6 +211,8 @@ int lf_cmd_optimize(int argc, char **argv)
     else if (o.search == LF_SEARCH_SAMPLE)
         printf(" (K %d, Q %d, eta %d, seed %llu)", (int)o.max_steps, (int)o.sample_size, (int)o.eta,
                (unsigned long long)o.seed);
+    else if (o.search != LF_SEARCH_ENUM && o.bt_max_steps > 0)
+        printf(" (alpha %g, budget %lld, K %d)", o.alpha, (long long)o.budget, (int)o.bt_max_steps);
     else if (o.search != LF_SEARCH_ENUM)
         printf(" (alpha %g, budget %lld)", o.alpha, (long long)o.budget);
     else
@@ -236,9 +241,10 @@ int lf_cmd_optimize(int argc, char **argv)
            (long long)res.generated, (long long)res.deduplicated, (long long)res.rejected);
     if (o.search == LF_SEARCH_SPLIT)
         printf(", %d parts", (int)res.parts);
-    printf("; %lld graphs held at most; search %.2f s (%.0f graphs/s), with the check %.2f s; peak memory %.0f MB\n",
+    printf("; %lld graphs held at most; search %.2f s (%.0f graphs/s), with the check %.2f s; peak heap of the "
+           "search %.1f MB (mallinfo2); peak memory %.0f MB\n",
            (long long)res.peak_graphs, res.search_s, (double)res.expanded / (res.search_s > 0 ? res.search_s : 1e-9),
-           res.wall_s, (double)ru.ru_maxrss / 1024.0);
+           res.wall_s, res.peak_heap >= 0 ? (double)res.peak_heap / 1048576.0 : -1.0, (double)ru.ru_maxrss / 1024.0);
     if (res.timed_out)
         printf("time limit reached: the best graph found so far\n");
     }

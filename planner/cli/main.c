@@ -33,7 +33,7 @@ static const lf__command_entry lf__commands[] = {
     {"curve", "the optimal DRAM at every buffer size in one run: every step, with its plan", lf_cmd_curve},
     {"rules", "list the substitution rules, their matches in a model, and verify them numerically", lf_cmd_rules},
     {"optimize", "rewrite a network with verified substitutions (MetaFlow's backtracking, split, enum)", lf_cmd_optimize},
-    {"bench", "benchmark searches against the optimum (bench search), threads, the exact planner, the executor", lf_cmd_bench},
+    {"bench", "benchmark searches against the optimum (bench search), threads, the exact planner, the executor, substitution searches (bench subst, bench ocggs)", lf_cmd_bench},
 };
 
 static void lf__usage(FILE *f)

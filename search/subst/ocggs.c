@@ -14,27 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 #include "search/subst/ocggs_internal.h"
+#include "search/subst/search_internal.h"
 
 static double lf__now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int64_t lf__heap_now(void)
-{
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
-    struct mallinfo2 mi = mallinfo2();
-    return (int64_t)(mi.uordblks + mi.hblkhd);
-#else
-    return -1;
-#endif
 }
 
 void lf__ocands_free(lf__ocands *cs)
@@ -71,7 +59,7 @@ lf_status lf__oc_init(lf__oc *x, const lf_subst_ruleset *rs, const lf_subst_cost
     x->radius = lf__rules_diameter(rs) + 1;
     x->t0 = lf__now();
     x->deadline = o->time_limit_s > 0 ? x->t0 + o->time_limit_s : 0;
-    x->heap0 = lf__heap_now();
+    x->heap0 = lf__subst_heap_bytes();
     x->peak_heap = x->heap0 < 0 ? -1 : 0;
     return LF_OK;
 }
@@ -109,7 +97,7 @@ void lf__oc_meter(lf__oc *x)
 {
     if (x->heap0 < 0)
         return;
-    int64_t h = lf__heap_now() - x->heap0;
+    int64_t h = lf__subst_heap_bytes() - x->heap0;
     if (h > x->peak_heap)
         x->peak_heap = h;
 }

@@ -146,7 +146,7 @@ lf_status lf_subst_optimize(const lf_graph *g, const lf_subst_ruleset *rs, const
         res->rejected = s.rejected;
         res->peak_graphs = s.peak;
         res->timed_out = s.timed_out;
-        res->peak_heap = -1;
+        res->peak_heap = s.peak_heap;
     }
     res->n_steps = s.n_steps;
     res->steps = s.steps;

@@ -6,8 +6,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "search/subst/search_internal.h"
+
+int64_t lf__subst_heap_bytes(void)
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+    struct mallinfo2 mi = mallinfo2();
+    return (int64_t)(mi.uordblks + mi.hblkhd);
+#else
+    return -1;
+#endif
+}
 
 static double lf__mono(void)
 {
@@ -33,6 +46,8 @@ lf_status lf__search_init(lf__search *s, const lf_subst_ruleset *rs, const lf_su
     s->with_dram = c->objective == LF_OBJ_DRAM;
     s->best = -1;
     s->deadline = o->time_limit_s > 0 ? lf__mono() + o->time_limit_s : 0;
+    s->heap0 = lf__subst_heap_bytes();
+    s->peak_heap = s->heap0 < 0 ? -1 : 0;
     return lf_hashmap_init(&s->seen, 1024);
 }
 
@@ -88,6 +103,9 @@ static lf_status lf__push(lf__search *s, lf_graph *g, int32_t parent, int32_t ru
     x->cost = lf_subst_cost_value(s->c, &x->costs);
     s->n++;
     s->held++;
+    int64_t heap = s->heap0 >= 0 ? lf__subst_heap_bytes() - s->heap0 : -1;
+    if (heap > s->peak_heap)
+        s->peak_heap = heap;
     if (s->held > s->peak)
         s->peak = s->held;
     if (st)

@@ -40,7 +40,12 @@ typedef struct lf__search {
     int32_t n_steps, steps_cap;
     double deadline;      /* o->time_limit_s after the start (monotonic clock), 0: none */
     int timed_out;
+    int64_t heap0, peak_heap; /* heap in use at the start, the peak above it (-1: not measurable) */
 } lf__search;
+
+/* Bytes in use on the heap now (glibc's mallinfo2: arenas and mmapped
+ * blocks), -1 where it cannot be measured. */
+int64_t lf__subst_heap_bytes(void);
 
 /* 1 once the time cap has passed (sets s->timed_out). */
 int lf__search_expired(lf__search *s);

@@ -316,6 +316,9 @@ typedef struct lf_subst_options {
                                   exact searches); the others return the best found so far */
     int32_t sample_size;       /* sample: Q (default 20) */
     int32_t eta;               /* sample: most successive cost-increasing steps (default 1) */
+    int32_t bt_max_steps;      /* backtrack, split: longest sequence of a search phase (split:
+                                  of each part and of the boundary pass), 0: unbounded (default;
+                                  OCGGS's Table 3 bounds its baselines by K as well) */
 } lf_subst_options;
 
 void lf_subst_options_default(lf_subst_options *o);
@@ -336,12 +339,13 @@ typedef struct lf_subst_result {
     double search_s;           /* the search alone */
     int64_t peak_graphs;       /* most graphs held at once (queue and best) */
     double max_err;            /* numeric check of the result against the input */
-    /* OCGGS statistics (prune, dpp, sample; 0 for the others) */
+    /* OCGGS statistics (sequences and reused: prune, dpp, sample; 0 for the others) */
     int64_t sequences;         /* substitution sequences examined (graphs built and costed) */
     int64_t reused;            /* dpp, sample: candidate steps carried over from the parent
                                   without re-matching */
     int64_t peak_heap;         /* peak heap bytes in use by the search above its start
-                                  (glibc mallinfo2, sampled at every new graph; -1: not measured) */
+                                  (glibc mallinfo2, sampled at every new graph, every search;
+                                  -1: not measurable) */
     int32_t timed_out;         /* the time cap ended the search (best-so-far searches) */
 } lf_subst_result;
 
