@@ -70,7 +70,9 @@ static lf_status lf__write_json(const char *path, const char *model, const lf_su
     fprintf(f, ",\n  \"search\": \"%s\",\n  \"objective\": \"%s\",\n  \"alpha\": ", lf_subst_search_name(o->search),
             lf_subst_objective_name(c->objective));
     lf_json_double(f, o->alpha);
-    fprintf(f, ",\n  \"budget\": %lld,\n", (long long)o->budget);
+    fprintf(f, ",\n  \"budget\": %lld,\n  \"max_steps\": %d,\n", (long long)o->budget,
+            (int)(o->search == LF_SEARCH_ENUM ? o->max_len : o->search >= LF_SEARCH_PRUNE ? o->max_steps
+                                                                                           : o->bt_max_steps));
     lf__json_costs(f, "before", &r->before);
     lf__json_costs(f, "after", &r->after);
     fprintf(f, "  \"steps\": [");
@@ -82,9 +84,12 @@ static lf_status lf__write_json(const char *path, const char *model, const lf_su
         fprintf(f, "}");
     }
     fprintf(f, "\n  ],\n  \"stats\": {\"expanded\": %lld, \"generated\": %lld, \"deduplicated\": %lld, "
-               "\"rejected\": %lld, \"parts\": %d, \"peak_graphs\": %lld, \"search_s\": ",
+               "\"rejected\": %lld, \"parts\": %d, \"peak_graphs\": %lld, \"sequences\": %lld, "
+               "\"reused\": %lld, \"timed_out\": %s, \"search_s\": ",
             (long long)r->expanded, (long long)r->generated, (long long)r->deduplicated,
-            (long long)r->rejected, (int)r->parts, (long long)r->peak_graphs);
+            (long long)r->rejected, (int)r->parts, (long long)r->peak_graphs, (long long)r->sequences,
+            (long long)r->reused, r->timed_out ? "true" : "false"); /* measured memory, like
+            wall times, varies from run to run: stdout has it, the JSON keeps to what is reproducible */
     lf_json_double(f, r->search_s);
     fprintf(f, ", \"wall_s\": ");
     lf_json_double(f, r->wall_s);
