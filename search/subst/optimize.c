@@ -57,6 +57,13 @@ static double lf__now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static double lf__cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 /* Applies step k to *g (replacing it): the rule's match over the recorded op names. */
 static lf_status lf__replay_step(const lf_subst_ruleset *rs, const lf_subst_step *step, lf_graph **g)
 {
@@ -93,7 +100,7 @@ lf_status lf_subst_optimize(const lf_graph *g, const lf_subst_ruleset *rs, const
                             const lf_subst_options *o, lf_subst_result *res)
 {
     memset(res, 0, sizeof *res);
-    double t0 = lf__now();
+    double t0 = lf__now(), c0 = lf__cpu();
     lf__search s;
     lf_status st = lf__search_init(&s, rs, c, o);
     lf_graph *start = NULL, *best = NULL;
@@ -139,6 +146,7 @@ lf_status lf_subst_optimize(const lf_graph *g, const lf_subst_ruleset *rs, const
     }
     lf_graph_free(start);
     res->search_s = lf__now() - t0;
+    res->search_cpu_s = lf__cpu() - c0;
     if (!ocggs) {
         res->expanded = s.expanded;
         res->generated = s.generated;

@@ -347,6 +347,9 @@ typedef struct lf_subst_result {
                                   (glibc mallinfo2, sampled at every new graph, every search;
                                   -1: not measurable) */
     int32_t timed_out;         /* the time cap ended the search (best-so-far searches) */
+    double search_cpu_s;       /* CPU time of the process during the search (on a shared
+                                  machine, what search_s would be on an idle one for the
+                                  one-thread searches) */
 } lf_subst_result;
 
 void lf_subst_result_destroy(lf_subst_result *r);
