@@ -258,9 +258,9 @@ static lf_graph *replay(const lf_graph *g, const lf_subst_ruleset *rs, const lf_
 static int close_to(double a, double b) { return fabs(a - b) <= 1e-9 * fabs(b) + 1e-18; }
 
 /* On random small graphs, K = 3: Pruning, DPP, ENU and brute force find the
- * same optimum; Sampling finds a graph no worse than the start and no better
- * than the optimum; every search's sequence replays to the graph it reports
- * (same canonical hash), in at most K steps. */
+ * same optimum; Sampling (and backtracking bounded by K) a graph no worse
+ * than the start and no better than the optimum; every search's sequence
+ * (split's too) replays to the graph it reports (same canonical hash). */
 static void test_exact_agree(void)
 {
     lf_subst_ruleset rs;
@@ -277,14 +277,16 @@ static void test_exact_agree(void)
         const int K = 3;
         int64_t n_brute = 0;
         double opt = brute(g, &rs, &c, K, &n_brute);
-        const lf_subst_search ss[] = {LF_SEARCH_ENUM, LF_SEARCH_PRUNE, LF_SEARCH_DPP, LF_SEARCH_SAMPLE};
-        double got[4] = {0};
-        int64_t seqs[4] = {0};
-        for (int s = 0; s < 4; s++) {
+        const lf_subst_search ss[] = {LF_SEARCH_ENUM,   LF_SEARCH_PRUNE,     LF_SEARCH_DPP,
+                                      LF_SEARCH_SAMPLE, LF_SEARCH_BACKTRACK, LF_SEARCH_SPLIT};
+        double got[6] = {0};
+        int64_t seqs[6] = {0};
+        for (int s = 0; s < 6; s++) {
             lf_subst_options o;
             lf_subst_options_default(&o);
             o.search = ss[s];
-            o.max_len = o.max_steps = K;
+            o.max_len = o.max_steps = o.bt_max_steps = K;
+            o.split_size = 4;
             o.budget = 10000000;
             o.skip_check = 1;
             lf_subst_result r;
@@ -294,7 +296,8 @@ static void test_exact_agree(void)
             }
             got[s] = lf_subst_cost_value(&c, &r.after);
             seqs[s] = r.sequences;
-            CHECK(r.n_steps <= K);
+            if (ss[s] != LF_SEARCH_SPLIT) /* split bounds each part */
+                CHECK(r.n_steps <= K);
             lf_graph *again = replay(g, &rs, &r);
             CHECK(again != NULL);
             if (again) {
@@ -314,6 +317,7 @@ static void test_exact_agree(void)
         CHECK(close_to(got[1], opt));
         CHECK(close_to(got[2], opt));
         CHECK(got[3] >= opt * (1 - 1e-12));
+        CHECK(got[4] >= opt * (1 - 1e-12)); /* backtracking bounded by K too */
         /* pruning examines fewer sequences than brute force, DPP the same as pruning */
         CHECK(seqs[1] <= n_brute);
         CHECK_EQ_I64(seqs[1], seqs[2]);
