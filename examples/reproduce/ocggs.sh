@@ -9,9 +9,11 @@
 #  Fig. 5:  the same against K in {5, 10, 15, 20, 25}: ResNet blocks x6,
 #           InceptionE blocks x3.
 # The paper kills a search after 1 hour on a 12-core Xeon; ours caps each
-# search at 5 s (reduced, the default: about 4 minutes in all on 2 cores) or
-# 60 s (--full: about 35 minutes). Exact searches at the cap print "-",
-# MF and TS their best so far with ">" on the time, as the paper does.
+# search at 5 s of CPU time (reduced, the default: about 4 minutes of CPU in
+# all) or 60 s (--full: about 35 minutes). A CPU-time cap, not a wall-clock
+# one, so that the capped searches' results do not depend on the load of a
+# shared machine. Exact searches at the cap print "-", MF and TS their best
+# so far with ">" on the time, as the paper does.
 # Writes table3.md, fig4-resnet.md, fig4-inception.md, fig5-resnet.md,
 # fig5-inception.md and an SVG chart of cost, time and memory for each
 # figure panel (fig4-resnet-cost.svg, ...).

@@ -121,6 +121,7 @@ int lf_cmd_optimize(int argc, char **argv)
         {"time-limit", "SECONDS", "cap on the search's wall time: prune, dpp and enum then report no result, "
                                   "the others the best found so far (default: none)", NULL},
         {"sample-size", "Q", "sample: sequences kept per level (default 20)", NULL},
+        {"cpu-time", NULL, "--time-limit counts the process's CPU time, not the wall clock", NULL},
         {"blocks", "N", "resnet_blocks, inception_e, inception_e13, nasnet_a, bert, nasrnn: repeated blocks", NULL},
         {"rules", "LIST", "rule sources: builtin, taso (default builtin)", NULL},
         {"taso-file", "FILE", "TASO's rule collection (default " LF_CLI_TASO_DEFAULT ")", NULL},
@@ -160,6 +161,9 @@ int lf_cmd_optimize(int argc, char **argv)
     o.budget = budget, o.max_len = (int32_t)max_len, o.split_size = (int32_t)split_size, o.seed = (uint64_t)seed;
     o.threads = (int32_t)threads;
     o.max_steps = (int32_t)max_steps, o.sample_size = (int32_t)sample_size;
+    o.time_limit_cpu = lf_cli_get(&cmd, "cpu-time") != NULL;
+    if (o.time_limit_cpu && o.time_limit_s <= 0)
+        return lf_cli_usage_error(&cmd, "--cpu-time needs --time-limit SECONDS");
     if (lf_cli_get(&cmd, "max-steps") && !lf_cli_get(&cmd, "max-len"))
         o.max_len = o.max_steps;
     if (lf_cli_get(&cmd, "max-steps"))
@@ -223,7 +227,7 @@ int lf_cmd_optimize(int argc, char **argv)
     else
         printf(" (K %d, budget %lld)", (int)o.max_len, (long long)o.budget);
     if (o.time_limit_s > 0)
-        printf(", time limit %g s", o.time_limit_s);
+        printf(", time limit %g s%s", o.time_limit_s, o.time_limit_cpu ? " of CPU time" : "");
     printf(", objective %s\n", lf_subst_objective_name(obj));
     printf("roofline: %.4g TFLOP/s, %.4g GB/s, %.3g us per kernel (%s)\n", c.peak_flops / 1e12,
            c.bandwidth / 1e9, c.launch_s * 1e6, hw.has_gpu ? hw.name : "defaults: no <gpu> section");

@@ -13,17 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
 #include "search/subst/ocggs_internal.h"
 #include "search/subst/search_internal.h"
-
-static double lf__now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 void lf__ocands_free(lf__ocands *cs)
 {
@@ -57,7 +48,7 @@ lf_status lf__oc_init(lf__oc *x, const lf_subst_ruleset *rs, const lf_subst_cost
      * one more edge also finds matches a step made valid next to it (an
      * outside reader it removed) */
     x->radius = lf__rules_diameter(rs) + 1;
-    x->t0 = lf__now();
+    x->t0 = lf__subst_clock(o);
     x->deadline = o->time_limit_s > 0 ? x->t0 + o->time_limit_s : 0;
     x->heap0 = lf__subst_heap_bytes();
     x->peak_heap = x->heap0 < 0 ? -1 : 0;
@@ -82,15 +73,15 @@ int lf__oc_expired(lf__oc *x)
 {
     if (x->timed_out)
         return 1;
-    if (x->deadline > 0 && lf__now() > x->deadline)
+    if (x->deadline > 0 && lf__subst_clock(x->o) > x->deadline)
         x->timed_out = 1;
     return x->timed_out;
 }
 
 lf_status lf__oc_no_result(lf__oc *x, const char *name)
 {
-    return lf_set_error(LF_ELIMIT, "%s: no result within the time limit of %g s (%lld sequences examined)", name,
-                        x->o->time_limit_s, (long long)x->sequences);
+    return lf_set_error(LF_ELIMIT, "%s: no result within the time limit of %g s%s (%lld sequences examined)", name,
+                        x->o->time_limit_s, x->o->time_limit_cpu ? " of CPU time" : "", (long long)x->sequences);
 }
 
 void lf__oc_meter(lf__oc *x)

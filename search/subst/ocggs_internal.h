@@ -82,7 +82,7 @@ typedef struct lf__oc {
     int with_dram;
     int32_t K;
     int32_t radius;           /* matches rooted this far from created ops */
-    double t0, deadline;      /* deadline 0: none */
+    double t0, deadline;      /* on lf__subst_clock; deadline 0: none */
     int timed_out;
     /* the best sequence so far and its graph (a copy the search owns) */
     lf_graph *best;

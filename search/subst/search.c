@@ -22,16 +22,16 @@ int64_t lf__subst_heap_bytes(void)
 #endif
 }
 
-static double lf__mono(void)
+double lf__subst_clock(const lf_subst_options *o)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(o->time_limit_cpu ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 int lf__search_expired(lf__search *s)
 {
-    if (!s->timed_out && s->deadline > 0 && lf__mono() > s->deadline)
+    if (!s->timed_out && s->deadline > 0 && lf__subst_clock(s->o) > s->deadline)
         s->timed_out = 1;
     return s->timed_out;
 }
@@ -45,7 +45,7 @@ lf_status lf__search_init(lf__search *s, const lf_subst_ruleset *rs, const lf_su
     s->o = o;
     s->with_dram = c->objective == LF_OBJ_DRAM;
     s->best = -1;
-    s->deadline = o->time_limit_s > 0 ? lf__mono() + o->time_limit_s : 0;
+    s->deadline = o->time_limit_s > 0 ? lf__subst_clock(o) + o->time_limit_s : 0;
     s->heap0 = lf__subst_heap_bytes();
     s->peak_heap = s->heap0 < 0 ? -1 : 0;
     return lf_hashmap_init(&s->seen, 1024);

@@ -43,6 +43,10 @@ typedef struct lf__search {
     int64_t heap0, peak_heap; /* heap in use at the start, the peak above it (-1: not measurable) */
 } lf__search;
 
+/* Seconds on the search's clock: the process's CPU time when o->time_limit_cpu,
+ * else the monotonic wall clock. */
+double lf__subst_clock(const lf_subst_options *o);
+
 /* Bytes in use on the heap now (glibc's mallinfo2: arenas and mmapped
  * blocks), -1 where it cannot be measured. */
 int64_t lf__subst_heap_bytes(void);

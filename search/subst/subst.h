@@ -316,6 +316,8 @@ typedef struct lf_subst_options {
                                   exact searches); the others return the best found so far */
     int32_t sample_size;       /* sample: Q (default 20) */
     int32_t eta;               /* sample: most successive cost-increasing steps (default 1) */
+    int32_t time_limit_cpu;    /* 1: time_limit_s counts the process's CPU time instead of the
+                                  wall clock (reproducible caps on a shared machine) */
     int32_t bt_max_steps;      /* backtrack, split: longest sequence of a search phase (split:
                                   of each part and of the boundary pass), 0: unbounded (default;
                                   OCGGS's Table 3 bounds its baselines by K as well) */

@@ -45,6 +45,11 @@ grep -q '^fusionplan: prune: no result within the time limit of 0.01 s' "$tmp/e"
 "$fp" optimize --model inception_v3 --search sample --time-limit 0.01 >"$tmp/o" 2>"$tmp/e" ||
   { echo "FAIL: sample at the time cap exited $?"; cat "$tmp/e"; fail=1; }
 grep -q '^time limit reached: the best sequence found so far$' "$tmp/o" || { echo "FAIL: sample cap line"; fail=1; }
+# a cap on CPU time
+"$fp" optimize --model inception_v3 --search dpp --time-limit 0.05 --cpu-time >/dev/null 2>"$tmp/e" &&
+  { echo "FAIL: dpp at a CPU cap gives a result"; fail=1; }
+grep -q '^fusionplan: dpp: no result within the time limit of 0.05 s of CPU time' "$tmp/e" ||
+  { echo "FAIL: dpp CPU cap message"; cat "$tmp/e"; fail=1; }
 
 # bench ocggs: Table 3's layout on two small networks
 "$fp" bench ocggs --models resnet_blocks:2,sru:1 --time-limit 20 --svg "$tmp/t" >"$tmp/b" 2>/dev/null ||
@@ -73,6 +78,7 @@ bad "max-steps expects an integer, got 'ten'" optimize --model resnet_blocks --s
 bad "time-limit: 'soon' is not a number" optimize --model resnet_blocks --search prune --time-limit soon
 bad "time-limit: '0' is not a number" optimize --model resnet_blocks --search prune --time-limit 0
 bad "sample-size must be between 2 and 100000, got 1" optimize --model resnet_blocks --search sample --sample-size 1
+bad "cpu-time needs --time-limit SECONDS" optimize --model resnet_blocks --search prune --cpu-time
 bad "blocks applies to resnet_blocks" optimize --model resnet18 --blocks 2
 bad "alexnet: no blocks to repeat" optimize --model alexnet --blocks 2
 bad "blocks must be between 1 and 64, got 0" optimize --model resnet_blocks --blocks 0
@@ -80,6 +86,9 @@ if "$fp" bench ocggs --searches prune,greedy >/dev/null 2>"$tmp/e"; then
   echo "FAIL: bench ocggs accepts an unknown search"; fail=1
 fi
 grep -q "unknown search 'greedy'" "$tmp/e" || { echo "FAIL: bench ocggs unknown search message"; cat "$tmp/e"; fail=1; }
+if "$fp" bench ocggs --clock sundial >/dev/null 2>"$tmp/e" || ! grep -q "clock: 'sundial' (cpu or wall)" "$tmp/e"; then
+  echo "FAIL: bench ocggs --clock"; fail=1
+fi
 if "$fp" bench ocggs --max-steps 0 >/dev/null 2>"$tmp/e"; then
   echo "FAIL: bench ocggs accepts K = 0"; fail=1
 fi
