@@ -163,7 +163,7 @@ static lf_graph *random_graph(uint64_t seed)
     lf_rng_seed(&rng, seed, 7);
     lf_graph_builder *b = NULL;
     lf_graph_builder_create(&b, "rand");
-    char names[16][8];
+    char names[16][16];
     int chan[16], n = 0;
     tg_input(b, "x", 4, 6, 6);
     snprintf(names[n], sizeof names[n], "x");
@@ -171,7 +171,7 @@ static lf_graph *random_graph(uint64_t seed)
     int ops = 5 + (int)lf_rng_below(&rng, 4);
     for (int i = 0; i < ops; i++) {
         int kind = (int)lf_rng_below(&rng, 10), a = (int)lf_rng_below(&rng, (uint32_t)n);
-        char nm[8];
+        char nm[16];
         snprintf(nm, sizeof nm, "o%d", i);
         if (kind < 5) { /* conv 1x1 or 3x3, 4 or 8 channels */
             int k = lf_rng_below(&rng, 2) ? 3 : 1, c = lf_rng_below(&rng, 2) ? 8 : 4;

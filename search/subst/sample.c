@@ -306,7 +306,8 @@ static lf_status lf__children(lf__samp *s, int32_t id, lf_hashmap *keys, lf__sen
  * new nodes to out (NULL: not kept). */
 static lf_status lf__take(lf__samp *s, lf__sent *es, int32_t q, lf__sent *out, int32_t *nodes, int32_t *n_nodes)
 {
-    qsort(es->e, (size_t)es->n, sizeof *es->e, lf__by_value);
+    if (es->n > 1)
+        qsort(es->e, (size_t)es->n, sizeof *es->e, lf__by_value);
     lf_status st = LF_OK;
     for (int32_t i = 0, got = 0; i < es->n && got < q && !st; i++) {
         if (lf__oc_expired(s->x))
@@ -420,7 +421,8 @@ lf_status lf__sample(lf__oc *x, const lf_graph *start)
                 lf__node_drop(&s.nd[i]);
         }
         first_live = keep_from;
-        memcpy(cur, next, (size_t)n_next * sizeof *cur);
+        for (int32_t i = 0; i < n_next; i++)
+            cur[i] = next[i];
         n_cur = n_next;
     }
     lf_hashmap_destroy(&keys);
