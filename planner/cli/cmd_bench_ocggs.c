@@ -290,7 +290,9 @@ int lf_cmd_bench_ocggs(int argc, char **argv)
         char path[1024], title[256];
         for (int w = 0; w < 3 && !st; w++) {
             snprintf(path, sizeof path, "%s-%s.svg", svg, what[w]);
-            snprintf(title, sizeof title, "%s: %s", nk > 1 ? models[0] : "networks by blocks", what[w]);
+            /* the network's name without its blocks, e.g. "resnet_blocks" */
+            snprintf(title, sizeof title, "%.*s%s: %s", (int)strcspn(models[0], ":"), models[0],
+                     nk > 1 ? "" : " by blocks", what[w]);
             st = lf__ob_chart(path, title, w, x, nx, ns, ss, col, nk > 1 ? "K (longest sequence)" : "blocks", scale,
                               unit);
             if (!st)
