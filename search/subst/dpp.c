@@ -24,22 +24,13 @@ static lf_status lf__rec(lf__oc *x, lf__opath *path, int32_t depth, const lf_gra
             break;
         }
         lf_graph *child = NULL;
-        if ((st = lf__oc_apply(x, g, c->rule, &c->m, &child)) || !child)
-            continue;
-        path[depth] = (lf__opath){c->rule, g, c->m};
-        lf_subst_costs k;
-        double v = 0;
         lf__label *clab = NULL;
         int32_t *created = NULL, n_created = 0;
         lf__ocands next = {NULL, 0, 0};
-        st = lf__oc_cost(x, child, &k, &v);
-        if (!st)
-            st = lf__oc_offer(x, child, &k, v, path, depth + 1, NULL, NULL);
-        if (!st && depth + 1 < x->K)
-            st = lf__labels_child(g, lab, x->rs->rule[c->rule], &c->m, child, depth + 1, &clab, &created, &n_created);
-        if (!st && depth + 1 < x->K)
+        st = lf__oc_step(x, path, depth, g, lab, c, &child, &clab, &created, &n_created);
+        if (!st && child && depth + 1 < x->K)
             st = lf__oc_child_cands(x, g, cs, j, child, clab, created, n_created, 1, &next);
-        if (!st && depth + 1 < x->K)
+        if (!st && child && depth + 1 < x->K)
             st = lf__rec(x, path, depth + 1, child, clab, &next);
         lf__ocands_free(&next);
         free(clab);

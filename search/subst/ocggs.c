@@ -10,7 +10,6 @@
  * builds, and the peak above the value at the search's start is reported.
  * Without glibc (or under a sanitizer's allocator, which mallinfo2 does not
  * see) the figure is -1 or 0. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "search/subst/ocggs_internal.h"
@@ -117,16 +116,7 @@ lf_status lf__oc_apply(lf__oc *x, const lf_graph *g, int32_t k, const lf_subst_m
 
 char *lf__oc_op_names(const lf_graph *g, const lf_subst_rule *r, const lf_subst_match *m)
 {
-    size_t len = 1;
-    for (int32_t i = 0; i < r->n_nodes; i++)
-        len += strlen(g->ops[m->op[i]].name) + 1;
-    char *s = malloc(len), *p = s;
-    if (!s)
-        return NULL;
-    for (int32_t i = 0; i < r->n_nodes; i++)
-        p += sprintf(p, "%s%s", i ? "," : "", g->ops[m->op[i]].name);
-    *p = '\0';
-    return s;
+    return lf__subst_op_names(g, r, m);
 }
 
 uint64_t lf__oc_step_key(const lf_graph *g, int32_t rule, const lf_subst_match *m)
@@ -172,6 +162,27 @@ lf_status lf__oc_offer(lf__oc *x, const lf_graph *g, const lf_subst_costs *k, do
     x->steps = steps;
     x->n_steps = len;
     return LF_OK;
+}
+
+lf_status lf__oc_step(lf__oc *x, lf__opath *path, int32_t depth, const lf_graph *g, const lf__label *lab,
+                      const lf__ocand *c, lf_graph **child, lf__label **clab, int32_t **created,
+                      int32_t *n_created)
+{
+    *clab = NULL;
+    *created = NULL;
+    *n_created = 0;
+    lf_status st = lf__oc_apply(x, g, c->rule, &c->m, child);
+    if (st || !*child)
+        return st;
+    path[depth] = (lf__opath){c->rule, g, c->m};
+    lf_subst_costs k;
+    double v = 0;
+    st = lf__oc_cost(x, *child, &k, &v);
+    if (!st)
+        st = lf__oc_offer(x, *child, &k, v, path, depth + 1, NULL, NULL);
+    if (!st && depth + 1 < x->K)
+        st = lf__labels_child(g, lab, x->rs->rule[c->rule], &c->m, *child, depth + 1, clab, created, n_created);
+    return st;
 }
 
 lf_status lf__oc_matches(lf__oc *x, const lf_graph *g, const lf__label *lab, const uint8_t *roots, lf__ocands *out)

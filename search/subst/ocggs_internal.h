@@ -129,6 +129,15 @@ lf_status lf__oc_child_cands(lf__oc *x, const lf_graph *parent, const lf__ocands
                              const lf_graph *child, const lf__label *clab, const int32_t *created,
                              int32_t n_created, int ordered, lf__ocands *out);
 
+/* One step of a depth-first search (Pruning, DPP): applies candidate c to
+ * g (path[depth] records it), costs the child and offers it as the best;
+ * when the sequence may still grow (depth + 1 < K) also labels it.
+ * *child NULL (LF_OK) when the step does not apply; the caller frees
+ * *child, *clab and *created. */
+lf_status lf__oc_step(lf__oc *x, lf__opath *path, int32_t depth, const lf_graph *g, const lf__label *lab,
+                      const lf__ocand *c, lf_graph **child, lf__label **clab, int32_t **created,
+                      int32_t *n_created);
+
 /* The searches; start (shape-only) is only read. On success x->best and
  * x->steps hold the result; prune and dpp fail with LF_ELIMIT at the time cap. */
 lf_status lf__prune(lf__oc *x, const lf_graph *start);

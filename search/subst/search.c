@@ -136,7 +136,7 @@ void lf__search_drop(lf__search *s, int32_t i)
     s->held--;
 }
 
-static char *lf__op_names(const lf_graph *g, const lf_subst_rule *r, const lf_subst_match *m)
+char *lf__subst_op_names(const lf_graph *g, const lf_subst_rule *r, const lf_subst_match *m)
 {
     size_t len = 1;
     for (int32_t i = 0; i < r->n_nodes; i++)
@@ -242,7 +242,7 @@ lf_status lf__search_expand(lf__search *s, int32_t i, int32_t *first)
         }
         char *ops = NULL;
         if ((st = lf_hashmap_put(&s->seen, x->h, (void *)depth)) ||
-            !(ops = lf__op_names(s->st[i].g, s->rs->rule[x->rule], &x->m))) {
+            !(ops = lf__subst_op_names(s->st[i].g, s->rs->rule[x->rule], &x->m))) {
             if (!st)
                 st = lf_set_error(LF_ENOMEM, "search: out of memory");
             lf_graph_free(x->g);

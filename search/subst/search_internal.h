@@ -43,6 +43,10 @@ typedef struct lf__search {
     int64_t heap0, peak_heap; /* heap in use at the start, the peak above it (-1: not measurable) */
 } lf__search;
 
+/* Names of the ops m replaces, comma-separated (malloc'd; NULL: no memory):
+ * how a step is recorded and replayed. */
+char *lf__subst_op_names(const lf_graph *g, const lf_subst_rule *r, const lf_subst_match *m);
+
 /* Seconds on the search's clock: the process's CPU time when o->time_limit_cpu,
  * else the monotonic wall clock. */
 double lf__subst_clock(const lf_subst_options *o);
