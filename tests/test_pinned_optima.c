@@ -1,4 +1,4 @@
-/* Pins the exact optimum (planner/exact) of all 16 built-in networks at
+/* Pins the exact optimum (planner/exact) of the first 16 built-in networks at
  * 128 KB and 256 KB under LBDF and BRR, together with each network's graph
  * hash, parameter count, MAC count and stored weight elements, to the values
  * the code gave before weights became constant tensors of the graph (issue
@@ -93,10 +93,12 @@ static void check_nets(int print)
 {
     int32_t n = 0;
     const lf_model_entry *e = lf_models(&n);
-    CHECK_EQ_I64(n, 16);
+    /* the first 16 networks of the registry are pinned; later additions
+     * (nasnet_a, issue 13) are pinned by test_models only */
+    CHECK(n >= 16);
     if (!print)
-        CHECK_EQ_I64(N_NETS, n);
-    for (int32_t i = 0; i < n; i++) {
+        CHECK_EQ_I64(N_NETS, 16);
+    for (int32_t i = 0; i < (print ? n : 16) && i < n; i++) {
         lf_graph *g = build(e[i].name);
         if (!g)
             continue;

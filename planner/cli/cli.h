@@ -243,6 +243,7 @@ int lf_cmd_bench_gso(int argc, char **argv);   /* `bench gso` */
 int lf_cmd_bench_subst(int argc, char **argv); /* `bench subst` */
 int lf_cmd_profile(int argc, char **argv);     /* planner/gpu: measured op times */
 int lf_cmd_schedule(int argc, char **argv);    /* search/schedule */
+int lf_cmd_bench_ocggs(int argc, char **argv); /* `bench ocggs` */
 /* The graph (--model, default def when not NULL, or --onnx; also the
  * substitution benchmarks' alexnet, inception_e and sru) and, when hw is not NULL,
  * the hardware (--hw, --buffer, --scheme checked). Returns 0 (*g NULL when

@@ -140,12 +140,14 @@ int lf_cmd_bench(int argc, char **argv)
         return lf_cmd_bench_subst(argc - 1, argv + 1);
     if (argc >= 1 && strcmp(argv[0], "gso") == 0)
         return lf_cmd_bench_gso(argc - 1, argv + 1);
+    if (argc >= 1 && strcmp(argv[0], "ocggs") == 0)
+        return lf_cmd_bench_ocggs(argc - 1, argv + 1);
     if (argc < 1 || strcmp(argv[0], "search") != 0) {
         if (argc >= 1 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0)) {
             lf_cli_help(&cmd, stdout);
             return LF_EXIT_OK;
         }
-        return lf_cli_usage_error(&cmd, "expected 'search', 'threads', 'exact', 'exec', 'subst' or 'gso' (bench --help)");
+        return lf_cli_usage_error(&cmd, "expected 'search', 'threads', 'exact', 'exec', 'subst', 'gso' or 'ocggs' (bench --help)");
     }
     int rc = lf_cli_parse(&cmd, argc - 1, argv + 1);
     if (rc)

@@ -71,7 +71,9 @@ static lf_status lf__write_json(const char *path, const char *model, const lf_su
     fprintf(f, ",\n  \"search\": \"%s\",\n  \"objective\": \"%s\",\n  \"alpha\": ", lf_subst_search_name(o->search),
             lf_subst_objective_name(c->objective));
     lf_json_double(f, o->alpha);
-    fprintf(f, ",\n  \"budget\": %lld,\n", (long long)o->budget);
+    fprintf(f, ",\n  \"budget\": %lld,\n  \"max_steps\": %d,\n", (long long)o->budget,
+            (int)(o->search == LF_SEARCH_ENUM ? o->max_len : o->search >= LF_SEARCH_PRUNE ? o->max_steps
+                                                                                           : o->bt_max_steps));
     if (o->rule_mask) {
         fprintf(f, "  \"rules_searched\": [");
         for (int32_t k = 0, j = 0; k < rs->n; k++)
@@ -92,9 +94,12 @@ static lf_status lf__write_json(const char *path, const char *model, const lf_su
         fprintf(f, "}");
     }
     fprintf(f, "\n  ],\n  \"stats\": {\"expanded\": %lld, \"generated\": %lld, \"deduplicated\": %lld, "
-               "\"rejected\": %lld, \"parts\": %d, \"peak_graphs\": %lld, \"search_s\": ",
+               "\"rejected\": %lld, \"parts\": %d, \"peak_graphs\": %lld, \"sequences\": %lld, "
+               "\"reused\": %lld, \"timed_out\": %s, \"search_s\": ",
             (long long)r->expanded, (long long)r->generated, (long long)r->deduplicated,
-            (long long)r->rejected, (int)r->parts, (long long)r->peak_graphs);
+            (long long)r->rejected, (int)r->parts, (long long)r->peak_graphs, (long long)r->sequences,
+            (long long)r->reused, r->timed_out ? "true" : "false"); /* measured memory, like
+            wall times, varies from run to run: stdout has it, the JSON keeps to what is reproducible */
     lf_json_double(f, r->search_s);
     fprintf(f, ", \"wall_s\": ");
     lf_json_double(f, r->wall_s);
@@ -114,12 +119,20 @@ int lf_cmd_optimize(int argc, char **argv)
 {
     lf_cli_opt opts[] = {
         LF_CLI_MODEL_OPTS,
-        {"search", "NAME", "backtrack (default), enum (exhaustive to --max-len) or split (flow-based)", NULL},
+        {"search", "NAME", "backtrack (default), enum (exhaustive to --max-len), split (flow-based), or OCGGS's "
+                           "prune, dpp (exact to --max-steps) and sample (sampling)", NULL},
         {"objective", "NAME", "time (default), flops, bytes, kernels or dram (exact fusion DRAM at --buffer)", NULL},
         {"alpha", "A", "backtrack: queue graphs cheaper than A x best (default 1.05)", NULL},
         {"budget", "N", "graphs expanded (default 1000; split: shared by the parts)", NULL},
         {"max-len", "K", "enum: longest sequence (default 3)", NULL},
         {"split-size", "N", "split: largest part in ops (default 30)", NULL},
+        {"max-steps", "K", "prune, dpp, sample: longest sequence (default 10); enum: sets --max-len too; "
+                           "backtrack, split: bounds their sequences (split: per part) when given", NULL},
+        {"time-limit", "SECONDS", "cap on the search's wall time: prune, dpp and enum then report no result, "
+                                  "the others the best found so far (default: none)", NULL},
+        {"sample-size", "Q", "sample: sequences kept per level (default 20)", NULL},
+        {"cpu-time", NULL, "--time-limit counts the process's CPU time, not the wall clock", NULL},
+        {"blocks", "N", "resnet_blocks, inception_e, inception_e13, nasnet_a, bert, nasrnn: repeated blocks", NULL},
         {"rules", "LIST", "rule sources: builtin, taso (default builtin)", NULL},
         {"taso-file", "FILE", "TASO's rule collection (default " LF_CLI_TASO_DEFAULT ")", NULL},
         {"seed", "S", "values of generated weights and inputs for the numeric check (default 1)", NULL},
@@ -133,7 +146,8 @@ int lf_cmd_optimize(int argc, char **argv)
         {"output", "FILE", "(or -o) write the optimized graph, sequence and costs as JSON, or (FILE.onnx) the graph as ONNX with its weights", NULL},
     };
     lf_cli_command cmd = {"optimize", "Rewrite a network with verified substitutions.",
-                          "optimize [--model NAME | --onnx FILE] [--search backtrack|enum|split] "
+                          "optimize [--model NAME | --onnx FILE] [--search backtrack|enum|split|prune|dpp|sample] "
+                          "[--max-steps K] [--time-limit SECONDS] "
                           "[--objective time|flops|bytes|kernels|dram] [--filter gso|lr|none] [-o out.json|out.onnx]",
                           "Searches for a cheaper equivalent graph with the substitution rules "
                           "(every rule is verified\nnumerically first; failing rules are disabled). "
@@ -148,8 +162,11 @@ int lf_cmd_optimize(int argc, char **argv)
         return rc == 1 ? LF_EXIT_OK : rc;
     lf_subst_options o;
     lf_subst_options_default(&o);
-    int64_t budget = 0, max_len = 0, split_size = 0, seed = 0, threads = 0;
+    int64_t budget = 0, max_len = 0, split_size = 0, seed = 0, threads = 0, max_steps = 0, sample_size = 0;
     if ((rc = lf_cli_int(&cmd, "budget", o.budget, 1, 100000000, &budget)) ||
+        (rc = lf_cli_int(&cmd, "max-steps", o.max_steps, 1, 64, &max_steps)) ||
+        (rc = lf_cli_int(&cmd, "sample-size", o.sample_size, 2, 100000, &sample_size)) ||
+        (rc = lf__double(&cmd, "time-limit", 0.0, 1e-3, 1e7, &o.time_limit_s)) ||
         (rc = lf_cli_int(&cmd, "max-len", o.max_len, 1, 64, &max_len)) ||
         (rc = lf_cli_int(&cmd, "split-size", o.split_size, 2, 100000, &split_size)) ||
         (rc = lf_cli_int(&cmd, "seed", 1, 0, INT64_MAX, &seed)) ||
@@ -158,10 +175,18 @@ int lf_cmd_optimize(int argc, char **argv)
         return rc;
     o.budget = budget, o.max_len = (int32_t)max_len, o.split_size = (int32_t)split_size, o.seed = (uint64_t)seed;
     o.threads = (int32_t)threads;
+    o.max_steps = (int32_t)max_steps, o.sample_size = (int32_t)sample_size;
+    o.time_limit_cpu = lf_cli_get(&cmd, "cpu-time") != NULL;
+    if (o.time_limit_cpu && o.time_limit_s <= 0)
+        return lf_cli_usage_error(&cmd, "--cpu-time needs --time-limit SECONDS");
+    if (lf_cli_get(&cmd, "max-steps") && !lf_cli_get(&cmd, "max-len"))
+        o.max_len = o.max_steps;
+    if (lf_cli_get(&cmd, "max-steps"))
+        o.bt_max_steps = o.max_steps;
     const char *search = lf_cli_get(&cmd, "search"), *objective = lf_cli_get(&cmd, "objective");
     o.search = search ? lf_subst_search_from_name(search) : LF_SEARCH_BACKTRACK;
     if (o.search == LF_SEARCH_COUNT)
-        return lf_cli_usage_error(&cmd, "unknown --search '%s' (backtrack, enum, split)", search);
+        return lf_cli_usage_error(&cmd, "unknown --search '%s' (backtrack, enum, split, prune, dpp, sample)", search);
     lf_subst_objective obj = objective ? lf_subst_objective_from_name(objective) : LF_OBJ_TIME;
     if (obj == LF_OBJ_COUNT)
         return lf_cli_usage_error(&cmd, "unknown --objective '%s' (time, flops, bytes, kernels, dram)", objective);
@@ -216,10 +241,19 @@ int lf_cmd_optimize(int argc, char **argv)
         if (!rs.enabled[i])
             printf("%s%s", k++ ? ", " : ": ", rs.rule[i]->name);
     printf("), search %s", lf_subst_search_name(o.search));
-    if (o.search != LF_SEARCH_ENUM)
+    if (o.search == LF_SEARCH_PRUNE || o.search == LF_SEARCH_DPP)
+        printf(" (K %d)", (int)o.max_steps);
+    else if (o.search == LF_SEARCH_SAMPLE)
+        printf(" (K %d, Q %d, eta %d, seed %llu)", (int)o.max_steps, (int)o.sample_size, (int)o.eta,
+               (unsigned long long)o.seed);
+    else if (o.search != LF_SEARCH_ENUM && o.bt_max_steps > 0)
+        printf(" (alpha %g, budget %lld, K %d)", o.alpha, (long long)o.budget, (int)o.bt_max_steps);
+    else if (o.search != LF_SEARCH_ENUM)
         printf(" (alpha %g, budget %lld)", o.alpha, (long long)o.budget);
     else
         printf(" (K %d, budget %lld)", (int)o.max_len, (long long)o.budget);
+    if (o.time_limit_s > 0)
+        printf(", time limit %g s%s", o.time_limit_s, o.time_limit_cpu ? " of CPU time" : "");
     printf(", objective %s\n", lf_subst_objective_name(obj));
     printf("roofline: %.4g TFLOP/s, %.4g GB/s, %.3g us per kernel (%s)\n", c.peak_flops / 1e12,
            c.bandwidth / 1e9, c.launch_s * 1e6, hw.has_gpu ? hw.name : "defaults: no <gpu> section");
@@ -232,13 +266,26 @@ int lf_cmd_optimize(int argc, char **argv)
         printf("  %3d %-18s %s\n", (int)i + 1, rs.rule[res.steps[i].rule]->name, res.steps[i].ops);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
+    if (o.search == LF_SEARCH_PRUNE || o.search == LF_SEARCH_DPP || o.search == LF_SEARCH_SAMPLE) {
+        printf("search: %lld sequences examined, %lld matches reused, %lld rejected; search %.3f s, with the check "
+               "%.2f s; peak heap of the search %.1f MB (mallinfo2)%s; process peak RSS %.0f MB\n",
+               (long long)res.sequences, (long long)res.reused, (long long)res.rejected, res.search_s, res.wall_s,
+               res.peak_heap >= 0 ? (double)res.peak_heap / 1048576.0 : -1.0,
+               res.peak_heap >= 0 ? "" : " (not measurable here)", (double)ru.ru_maxrss / 1024.0);
+        if (res.timed_out)
+            printf("time limit reached: the best sequence found so far\n");
+    } else {
     printf("search: %lld graphs expanded, %lld generated, %lld deduplicated, %lld rejected", (long long)res.expanded,
            (long long)res.generated, (long long)res.deduplicated, (long long)res.rejected);
     if (o.search == LF_SEARCH_SPLIT)
         printf(", %d parts", (int)res.parts);
-    printf("; %lld graphs held at most; search %.2f s (%.0f graphs/s), with the check %.2f s; peak memory %.0f MB\n",
+    printf("; %lld graphs held at most; search %.2f s (%.0f graphs/s), with the check %.2f s; peak heap of the "
+           "search %.1f MB (mallinfo2); peak memory %.0f MB\n",
            (long long)res.peak_graphs, res.search_s, (double)res.expanded / (res.search_s > 0 ? res.search_s : 1e-9),
-           res.wall_s, (double)ru.ru_maxrss / 1024.0);
+           res.wall_s, res.peak_heap >= 0 ? (double)res.peak_heap / 1048576.0 : -1.0, (double)ru.ru_maxrss / 1024.0);
+    if (res.timed_out)
+        printf("time limit reached: the best graph found so far\n");
+    }
     int rcode = LF_EXIT_OK;
     size_t olen = output ? strlen(output) : 0;
     if (output && olen > 5 && strcmp(output + olen - 5, ".onnx") == 0) {

@@ -40,7 +40,9 @@ int lf_cli_plan_optimize(const lf_cli_command *cmd, lf_cli_session *s, const lf_
     lf_subst_options o;
     lf_subst_options_default(&o);
     o.search = lf_subst_search_from_name(search);
-    if (o.search == LF_SEARCH_COUNT)
+    /* the OCGGS searches (prune, dpp, sample) build thousands of graphs: with the dram
+     * objective each is an exact planning problem, so plan --optimize keeps to these three */
+    if (o.search == LF_SEARCH_COUNT || o.search >= LF_SEARCH_PRUNE)
         return lf_cli_usage_error(cmd, "unknown --optimize '%s' (backtrack, enum, split)", search);
     lf_subst_objective obj = objective ? lf_subst_objective_from_name(objective) : LF_OBJ_DRAM;
     if (obj == LF_OBJ_COUNT)

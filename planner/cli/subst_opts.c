@@ -1,6 +1,7 @@
 /* Loading for the substitution commands (rules, optimize, bench subst): a
  * built-in network, one of the substitution benchmarks' own networks
- * (alexnet, inception_e, inception_e13, sru) or an ONNX model, and the hardware with --hw and
+ * (alexnet, inception_e, inception_e13, sru, resnet_blocks, bert, nasrnn;
+ * --blocks N repeats their block) or an ONNX model, and the hardware with --hw and
  * --buffer. */
 #include <string.h>
 
@@ -12,9 +13,10 @@
 int lf_cli_subst_graph(const lf_cli_command *cmd, const char *def, lf_graph **g, lf_hw *hw)
 {
     *g = NULL;
-    int64_t input = 0, batch = 1;
+    int64_t input = 0, batch = 1, blocks = 0;
     int rc;
-    if ((rc = lf_cli_int(cmd, "input-size", 0, 1, LF_MODEL_MAX_INPUT, &input)) ||
+    if ((rc = lf_cli_int(cmd, "blocks", 0, 1, 64, &blocks)) ||
+        (rc = lf_cli_int(cmd, "input-size", 0, 1, LF_MODEL_MAX_INPUT, &input)) ||
         (lf_cli_get(cmd, "batch") && (rc = lf_cli_int(cmd, "batch", 1, 1, LF_MODEL_MAX_BATCH, &batch))))
         return rc;
     lf_status st;
@@ -49,8 +51,11 @@ int lf_cli_subst_graph(const lf_cli_command *cmd, const char *def, lf_graph **g,
         if (strcmp(*n, model) == 0) {
             if (batch != 1)
                 return lf_cli_usage_error(cmd, "--batch does not apply to %s", model);
-            return (st = lf_subst_network(model, (int32_t)input, g)) ? lf_cli_fail(st) : 0;
+            return (st = lf_subst_network_blocks(model, (int32_t)input, (int32_t)blocks, g)) ? lf_cli_fail(st) : 0;
         }
+    if (blocks)
+        return lf_cli_usage_error(cmd, "--blocks applies to resnet_blocks, inception_e, inception_e13, sru, bert "
+                                       "and nasrnn, not %s", model);
     lf_model_options mo = {(int32_t)input, (int32_t)batch};
     return (st = lf_model_build(model, &mo, g)) ? lf_cli_fail(st) : 0;
 }

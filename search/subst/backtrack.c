@@ -6,7 +6,9 @@
  * expansions or when the queue is empty. The threshold alpha * best is taken
  * when a graph leaves the queue. The queue is bounded: past its
  * capacity the worse half is dropped, which keeps memory to a few hundred
- * graphs on networks with hundreds of matches per graph. */
+ * graphs on networks with hundreds of matches per graph. With bt_max_steps,
+ * graphs that many steps from the start are not expanded (OCGGS bounds the
+ * sequence length of its baselines by K too). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,10 +83,16 @@ lf_status lf__backtrack(lf__search *s, int64_t budget)
     h.v[h.n++] = 0;
     lf_status st = LF_OK;
     double alpha = s->o->alpha > 0 ? s->o->alpha : 1.05;
-    for (int64_t e = 0; e < budget && h.n > 0 && !st; e++) {
+    /* at the time cap: the best so far (OCGGS reports MF's and TS's that way) */
+    for (int64_t e = 0; e < budget && h.n > 0 && !st && !lf__search_expired(s); e++) {
         int32_t i = h.v[0];
         h.v[0] = h.v[--h.n];
         lf__down(&h, 0);
+        if (s->o->bt_max_steps > 0 && s->st[i].depth >= s->o->bt_max_steps) {
+            lf__search_drop(s, i); /* a sequence of the longest length: nothing to append */
+            e--;
+            continue;
+        }
         /* The threshold is the best cost when the graph is taken from the
          * queue (TASO's GraphXfer::run), so with alpha = 1 every strictly
          * better child is still queued after it became the best. */

@@ -19,6 +19,12 @@ lf_status lf__enumerate(lf__search *s, int32_t max_len, int64_t budget)
     stack[n++] = 0;
     lf_status st = LF_OK;
     while (n > 0 && !st) {
+        if (lf__search_expired(s)) { /* a partial enumeration proves nothing: no result */
+            st = lf_set_error(LF_ELIMIT, "enum: no result within the time limit of %g s%s (%lld graphs expanded)",
+                              s->o->time_limit_s, s->o->time_limit_cpu ? " of CPU time" : "",
+                              (long long)s->expanded);
+            break;
+        }
         int32_t i = stack[--n];
         if (s->st[i].depth < max_len && s->expanded < budget) {
             int32_t first = 0;

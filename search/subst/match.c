@@ -19,6 +19,7 @@ typedef struct lf__mctx {
     int32_t *stamp;   /* per op: visit stamp of the convexity walk */
     int32_t *stack;
     int32_t epoch;
+    const uint8_t *roots; /* NULL, or the ops node 0 may bind */
     lf_status st;
 } lf__mctx;
 
@@ -257,11 +258,12 @@ static void lf__dfs(lf__mctx *c, int32_t i)
             lf__try(c, i, src->consumers[k]);
     } else {
         for (int32_t v = 0; v < g->n_ops && !c->st; v++)
-            lf__try(c, i, v);
+            if (i > 0 || !c->roots || c->roots[v])
+                lf__try(c, i, v);
     }
 }
 
-lf_status lf_subst_find(const lf_graph *g, const lf_subst_rule *r, lf_subst_matches *ms)
+static lf_status lf__find(const lf_graph *g, const lf_subst_rule *r, const uint8_t *roots, lf_subst_matches *ms)
 {
     if (r->n_nodes < 1 || r->n_nodes > LF_SUBST_MAX_NODES || r->n_vars > LF_SUBST_MAX_VARS)
         return lf_set_error(LF_EINVAL, "rule '%s': %d source ops, %d variables (at most %d and %d)",
@@ -272,6 +274,7 @@ lf_status lf_subst_find(const lf_graph *g, const lf_subst_rule *r, lf_subst_matc
     c.g = g;
     c.r = r;
     c.ms = ms;
+    c.roots = roots;
     for (int32_t i = 0; i < LF_SUBST_MAX_NODES; i++)
         c.cur.op[i] = -1;
     for (int32_t k = 0; k < LF_SUBST_MAX_VARS; k++)
@@ -288,4 +291,73 @@ lf_status lf_subst_find(const lf_graph *g, const lf_subst_rule *r, lf_subst_matc
     free(c.stamp);
     free(c.stack);
     return c.st;
+}
+
+lf_status lf_subst_find(const lf_graph *g, const lf_subst_rule *r, lf_subst_matches *ms)
+{
+    return lf__find(g, r, NULL, ms);
+}
+
+lf_status lf_subst_find_rooted(const lf_graph *g, const lf_subst_rule *r, const uint8_t *roots,
+                               lf_subst_matches *ms)
+{
+    return lf__find(g, r, roots, ms);
+}
+
+/* Binds nodes i.. of c->cur (ops fixed) against their operands, each
+ * commutative node in either order; 1 when some choice binds them all. */
+static int lf__rebind(lf__mctx *c, int32_t i)
+{
+    if (i == c->r->n_nodes)
+        return 1;
+    const lf_subst_node *n = &c->r->nodes[i];
+    int32_t v = c->cur.op[i];
+    const lf_op *op = &c->g->ops[v];
+    if (!(n->types & LF_SUBST_TYPE(op->type)) || op->n_operands < n->min_opnds || op->n_operands > n->max_opnds)
+        return 0;
+    if (n->after >= 0 && v <= c->cur.op[n->after])
+        return 0;
+    int orders = n->commutative && op->n_operands == 2 ? 2 : 1;
+    for (int s = 0; s < orders; s++) {
+        lf_subst_match save = c->cur;
+        if (lf__bind(c, i, v, s) && lf__rebind(c, i + 1))
+            return 1;
+        c->cur = save;
+    }
+    return 0;
+}
+
+int lf_subst_match_valid(const lf_graph *g, const lf_subst_rule *r, const lf_subst_match *m)
+{
+    if (r->n_nodes < 1 || r->n_nodes > LF_SUBST_MAX_NODES || r->n_vars > LF_SUBST_MAX_VARS)
+        return 0;
+    lf__mctx c;
+    memset(&c, 0, sizeof c);
+    c.g = g;
+    c.r = r;
+    for (int32_t i = 0; i < LF_SUBST_MAX_NODES; i++)
+        c.cur.op[i] = i < r->n_nodes ? m->op[i] : -1;
+    for (int32_t i = 0; i < r->n_nodes; i++) {
+        if (c.cur.op[i] < 0 || c.cur.op[i] >= g->n_ops)
+            return 0;
+        for (int32_t j = 0; j < i; j++)
+            if (c.cur.op[j] == c.cur.op[i])
+                return 0;
+    }
+    /* the claimed bindings are taken as bound, so every operand must equal them */
+    for (int32_t k = 0; k < LF_SUBST_MAX_VARS; k++)
+        c.cur.var[k] = k < r->n_vars ? m->var[k] : (lf_operand){.id = -1};
+    if (!lf__rebind(&c, 0))
+        return 0;
+    /* the bindings must be the ones the match claims */
+    for (int32_t k = 0; k < r->n_vars; k++)
+        if (c.cur.var[k].id != m->var[k].id || (m->var[k].id >= 0 && c.cur.var[k].kind != m->var[k].kind))
+            return 0;
+    size_t n = (size_t)(g->n_ops > 0 ? g->n_ops : 1);
+    c.stamp = calloc(n, sizeof *c.stamp);
+    c.stack = malloc(n * sizeof *c.stack);
+    int ok = c.stamp && c.stack && lf__accept(&c);
+    free(c.stamp);
+    free(c.stack);
+    return ok;
 }

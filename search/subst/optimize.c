@@ -7,9 +7,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "search/subst/ocggs_internal.h"
 #include "search/subst/search_internal.h"
 
-static const char *const lf__search_names[LF_SEARCH_COUNT] = {"backtrack", "enum", "split"};
+static const char *const lf__search_names[LF_SEARCH_COUNT] = {"backtrack", "enum", "split", "prune", "dpp", "sample"};
 
 const char *lf_subst_search_name(lf_subst_search s)
 {
@@ -33,6 +34,9 @@ void lf_subst_options_default(lf_subst_options *o)
     o->max_len = 3;
     o->split_size = 30;
     o->seed = 1;
+    o->max_steps = 10;
+    o->sample_size = 20;
+    o->eta = 1;
 }
 
 void lf_subst_result_destroy(lf_subst_result *r)
@@ -50,6 +54,13 @@ static double lf__now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double lf__cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -89,7 +100,7 @@ lf_status lf_subst_optimize(const lf_graph *g, const lf_subst_ruleset *rs, const
                             const lf_subst_options *o, lf_subst_result *res)
 {
     memset(res, 0, sizeof *res);
-    double t0 = lf__now();
+    double t0 = lf__now(), c0 = lf__cpu();
     lf__search s;
     lf_status st = lf__search_init(&s, rs, c, o);
     lf_graph *start = NULL, *best = NULL;
@@ -97,7 +108,31 @@ lf_status lf_subst_optimize(const lf_graph *g, const lf_subst_ruleset *rs, const
         st = lf_subst_strip(g, &start);
     if (!st)
         st = lf_subst_cost(c, start, c->objective == LF_OBJ_DRAM, &res->before);
-    if (!st && o->search == LF_SEARCH_SPLIT) {
+    int ocggs = o->search == LF_SEARCH_PRUNE || o->search == LF_SEARCH_DPP || o->search == LF_SEARCH_SAMPLE;
+    if (!st && ocggs) {
+        lf__oc x;
+        st = lf__oc_init(&x, rs, c, o);
+        if (!st)
+            st = o->search == LF_SEARCH_PRUNE ? lf__prune(&x, start)
+                 : o->search == LF_SEARCH_DPP ? lf__dpp(&x, start)
+                                              : lf__sample(&x, start);
+        res->sequences = x.sequences;
+        res->reused = x.reused;
+        res->peak_heap = x.peak_heap;
+        res->timed_out = x.timed_out;
+        res->rejected = x.rejected;
+        if (!st) { /* the sequence and its graph move into the search's state */
+            best = x.best;
+            res->after = x.best_costs;
+            x.best = NULL;
+            /* the sequence moves into the search's steps (empty: one search) */
+            s.steps = x.steps;
+            s.n_steps = s.steps_cap = x.n_steps;
+            x.steps = NULL;
+            x.n_steps = 0;
+        }
+        lf__oc_destroy(&x);
+    } else if (!st && o->search == LF_SEARCH_SPLIT) {
         st = lf__split_search(&s, start, &best, &res->after, &res->parts);
         start = NULL;
     } else if (!st) {
@@ -111,11 +146,16 @@ lf_status lf_subst_optimize(const lf_graph *g, const lf_subst_ruleset *rs, const
     }
     lf_graph_free(start);
     res->search_s = lf__now() - t0;
-    res->expanded = s.expanded;
-    res->generated = s.generated;
-    res->deduplicated = s.deduplicated;
-    res->rejected = s.rejected;
-    res->peak_graphs = s.peak;
+    res->search_cpu_s = lf__cpu() - c0;
+    if (!ocggs) {
+        res->expanded = s.expanded;
+        res->generated = s.generated;
+        res->deduplicated = s.deduplicated;
+        res->rejected = s.rejected;
+        res->peak_graphs = s.peak;
+        res->timed_out = s.timed_out;
+        res->peak_heap = s.peak_heap;
+    }
     res->n_steps = s.n_steps;
     res->steps = s.steps;
     s.steps = NULL;

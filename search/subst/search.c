@@ -5,12 +5,40 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "search/subst/search_internal.h"
 
 int lf_subst_rule_active(const lf_subst_ruleset *rs, const lf_subst_options *o, int32_t k)
 {
     return rs->enabled[k] && (!o || !o->rule_mask || o->rule_mask[k]);
+}
+
+int64_t lf__subst_heap_bytes(void)
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+    struct mallinfo2 mi = mallinfo2();
+    return (int64_t)(mi.uordblks + mi.hblkhd);
+#else
+    return -1;
+#endif
+}
+
+double lf__subst_clock(const lf_subst_options *o)
+{
+    struct timespec ts;
+    clock_gettime(o->time_limit_cpu ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int lf__search_expired(lf__search *s)
+{
+    if (!s->timed_out && s->deadline > 0 && lf__subst_clock(s->o) > s->deadline)
+        s->timed_out = 1;
+    return s->timed_out;
 }
 
 lf_status lf__search_init(lf__search *s, const lf_subst_ruleset *rs, const lf_subst_coster *c,
@@ -22,6 +50,9 @@ lf_status lf__search_init(lf__search *s, const lf_subst_ruleset *rs, const lf_su
     s->o = o;
     s->with_dram = c->objective == LF_OBJ_DRAM;
     s->best = -1;
+    s->deadline = o->time_limit_s > 0 ? lf__subst_clock(o) + o->time_limit_s : 0;
+    s->heap0 = lf__subst_heap_bytes();
+    s->peak_heap = s->heap0 < 0 ? -1 : 0;
     return lf_hashmap_init(&s->seen, 1024);
 }
 
@@ -77,6 +108,9 @@ static lf_status lf__push(lf__search *s, lf_graph *g, int32_t parent, int32_t ru
     x->cost = lf_subst_cost_value(s->c, &x->costs);
     s->n++;
     s->held++;
+    int64_t heap = s->heap0 >= 0 ? lf__subst_heap_bytes() - s->heap0 : -1;
+    if (heap > s->peak_heap)
+        s->peak_heap = heap;
     if (s->held > s->peak)
         s->peak = s->held;
     if (st)
@@ -107,7 +141,7 @@ void lf__search_drop(lf__search *s, int32_t i)
     s->held--;
 }
 
-static char *lf__op_names(const lf_graph *g, const lf_subst_rule *r, const lf_subst_match *m)
+char *lf__subst_op_names(const lf_graph *g, const lf_subst_rule *r, const lf_subst_match *m)
 {
     size_t len = 1;
     for (int32_t i = 0; i < r->n_nodes; i++)
@@ -213,7 +247,7 @@ lf_status lf__search_expand(lf__search *s, int32_t i, int32_t *first)
         }
         char *ops = NULL;
         if ((st = lf_hashmap_put(&s->seen, x->h, (void *)depth)) ||
-            !(ops = lf__op_names(s->st[i].g, s->rs->rule[x->rule], &x->m))) {
+            !(ops = lf__subst_op_names(s->st[i].g, s->rs->rule[x->rule], &x->m))) {
             if (!st)
                 st = lf_set_error(LF_ENOMEM, "search: out of memory");
             lf_graph_free(x->g);

@@ -38,7 +38,25 @@ typedef struct lf__search {
     int64_t expanded, generated, deduplicated, rejected, peak;
     lf_subst_step *steps;
     int32_t n_steps, steps_cap;
+    double deadline;      /* o->time_limit_s after the start (monotonic clock), 0: none */
+    int timed_out;
+    int64_t heap0, peak_heap; /* heap in use at the start, the peak above it (-1: not measurable) */
 } lf__search;
+
+/* Names of the ops m replaces, comma-separated (malloc'd; NULL: no memory):
+ * how a step is recorded and replayed. */
+char *lf__subst_op_names(const lf_graph *g, const lf_subst_rule *r, const lf_subst_match *m);
+
+/* Seconds on the search's clock: the process's CPU time when o->time_limit_cpu,
+ * else the monotonic wall clock. */
+double lf__subst_clock(const lf_subst_options *o);
+
+/* Bytes in use on the heap now (glibc's mallinfo2: arenas and mmapped
+ * blocks), -1 where it cannot be measured. */
+int64_t lf__subst_heap_bytes(void);
+
+/* 1 once the time cap has passed (sets s->timed_out). */
+int lf__search_expired(lf__search *s);
 
 lf_status lf__search_init(lf__search *s, const lf_subst_ruleset *rs, const lf_subst_coster *c,
                           const lf_subst_options *o);

@@ -126,6 +126,18 @@ void lf_subst_matches_free(lf_subst_matches *ms);
  * first over source nodes, candidates by ascending op id). */
 lf_status lf_subst_find(const lf_graph *g, const lf_subst_rule *r, lf_subst_matches *ms);
 
+/* As lf_subst_find, but node 0 of the pattern only binds ops v with
+ * roots[v] != 0 (roots has g->n_ops entries): the matches near a region of
+ * the graph (OCGGS's DPP searches new matches around the ops a step created). */
+lf_status lf_subst_find_rooted(const lf_graph *g, const lf_subst_rule *r, const uint8_t *roots,
+                               lf_subst_matches *ms);
+
+/* 1 when m (ops and variables given, e.g. a match carried over from an earlier
+ * graph by op names) is a valid match of r in g: op types and operand counts,
+ * every operand bound as the pattern says (commutative nodes in either
+ * order), constraints, no removed op read outside the match, convexity. */
+int lf_subst_match_valid(const lf_graph *g, const lf_subst_rule *r, const lf_subst_match *m);
+
 /* Value of a constraint field for op v of g. */
 int64_t lf_subst_field_of(const lf_graph *g, int32_t v, lf_subst_field f);
 
@@ -184,6 +196,14 @@ lf_status lf_subst_compare(const lf_graph *a, const lf_graph *b, uint64_t seed, 
  * layer, hidden 1024, unrolled over size tokens, default 8, and a 2-class
  * Gemm: MetaFlow's RNN text classifier). LF_ENOTFOUND for other names. */
 lf_status lf_subst_network(const char *name, int32_t input_size, lf_graph **out);
+/* OCGGS's networks (Table 2) too: "resnet_blocks" (TASO's ResNet blocks as
+ * torchvision BasicBlocks: conv, ReLU, conv, Add, ReLU; 64 x 56 x 56; default
+ * 8 blocks, OCGGS's "ResNet"), "bert" (TASO's attention blocks, 64 tokens of
+ * 1024, 16 heads; default 8) and "nasrnn" (NAS RNN cells, hidden 512; default
+ * 5). blocks (0: the default) repeats the block: also Inception-E blocks in a
+ * row for inception_e and inception_e13 (default 1) and the tokens of sru.
+ * LF_EINVAL for blocks on a network without them. */
+lf_status lf_subst_network_blocks(const char *name, int32_t input_size, int32_t blocks, lf_graph **out);
 const char *const *lf_subst_network_names(void); /* NULL-terminated */
 
 /* ---- rule sets --------------------------------------------------------------- */
@@ -286,7 +306,12 @@ double lf_subst_cost_value(const lf_subst_coster *c, const lf_subst_costs *k);
 
 /* ---- searches (search/subst/search.c, backtrack.c, enum.c, split.c) --------------- */
 
-typedef enum lf_subst_search { LF_SEARCH_BACKTRACK = 0, LF_SEARCH_ENUM, LF_SEARCH_SPLIT, LF_SEARCH_COUNT } lf_subst_search;
+/* prune, dpp, sample: OCGGS's Algorithms 1, 2 and 3 (labels.c, prune.c,
+ * dpp.c, sample.c) over sequences of at most max_steps substitutions. */
+typedef enum lf_subst_search {
+    LF_SEARCH_BACKTRACK = 0, LF_SEARCH_ENUM, LF_SEARCH_SPLIT,
+    LF_SEARCH_PRUNE, LF_SEARCH_DPP, LF_SEARCH_SAMPLE, LF_SEARCH_COUNT
+} lf_subst_search;
 const char *lf_subst_search_name(lf_subst_search s);
 lf_subst_search lf_subst_search_from_name(const char *s);
 
@@ -303,6 +328,18 @@ typedef struct lf_subst_options {
                                   that write nothing); 0: replay on values and check */
     const uint8_t *rule_mask;  /* NULL: every enabled rule; else rule k of the set is tried only
                                   where rule_mask[k] != 0 (the GSO filter, search/subst/gso) */
+    /* OCGGS (prune, dpp, sample) */
+    int32_t max_steps;         /* K: longest sequence (default 10) */
+    double time_limit_s;       /* wall-clock cap of the search, 0: none. prune, dpp and enum
+                                  then fail with LF_ELIMIT ("no result", as OCGGS reports its
+                                  exact searches); the others return the best found so far */
+    int32_t sample_size;       /* sample: Q (default 20) */
+    int32_t eta;               /* sample: most successive cost-increasing steps (default 1) */
+    int32_t time_limit_cpu;    /* 1: time_limit_s counts the process's CPU time instead of the
+                                  wall clock (reproducible caps on a shared machine) */
+    int32_t bt_max_steps;      /* backtrack, split: longest sequence of a search phase (split:
+                                  of each part and of the boundary pass), 0: unbounded (default;
+                                  OCGGS's Table 3 bounds its baselines by K as well) */
 } lf_subst_options;
 
 /* 1 when the search may try rule k of rs under o (enabled and not masked
@@ -327,6 +364,17 @@ typedef struct lf_subst_result {
     double search_s;           /* the search alone */
     int64_t peak_graphs;       /* most graphs held at once (queue and best) */
     double max_err;            /* numeric check of the result against the input */
+    /* OCGGS statistics (sequences and reused: prune, dpp, sample; 0 for the others) */
+    int64_t sequences;         /* substitution sequences examined (graphs built and costed) */
+    int64_t reused;            /* dpp, sample: candidate steps carried over from the parent
+                                  without re-matching */
+    int64_t peak_heap;         /* peak heap bytes in use by the search above its start
+                                  (glibc mallinfo2, sampled at every new graph, every search;
+                                  -1: not measurable) */
+    int32_t timed_out;         /* the time cap ended the search (best-so-far searches) */
+    double search_cpu_s;       /* CPU time of the process during the search (on a shared
+                                  machine, what search_s would be on an idle one for the
+                                  one-thread searches) */
 } lf_subst_result;
 
 void lf_subst_result_destroy(lf_subst_result *r);
