@@ -58,7 +58,8 @@ static void lf__relax(lf__exact *x, const lf_bitset *s, int32_t n, int64_t dram,
 static void lf__on_group(lf__exact *x)
 {
     lf_group_cost c;
-    lf_status s = lf_cost_eval(x->cm, &x->sbits, &c);
+    lf_status s = lf__dp_set_holds_cut(x) ? lf_cost_eval_once(x->cm, &x->sbits, &c)
+                                          : lf_cost_eval(x->cm, &x->sbits, &c);
     if (s != LF_OK)
         x->status = s;
     else if (c.valid)
