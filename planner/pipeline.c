@@ -37,9 +37,26 @@ typedef struct lf__run {
 static lf_status lf__plan_layer(lf__run *r) { return lf_plan_layer(r->cm, &r->out->plan); }
 static lf_status lf__plan_greedy(lf__run *r) { return lf_plan_greedy(r->cm, &r->out->plan); }
 
+/* Past a limit the message also gives certified bounds on the optimum
+ * (lf_exact_bounds_compute, under the same limits), never a silent plan. */
 static lf_status lf__plan_exact(lf__run *r)
 {
-    return lf_exact_plan(r->cm, &r->cfg->exact, &r->out->plan, &r->out->exact_stats);
+    lf_status st = lf_exact_plan(r->cm, &r->cfg->exact, &r->out->plan, &r->out->exact_stats);
+    if (st != LF_ELIMIT)
+        return st;
+    char why[512];
+    snprintf(why, sizeof why, "%s", lf_last_error());
+    lf_plan bp;
+    lf_exact_bounds b;
+    if (lf_exact_bounds_compute(r->cm, &r->cfg->exact, 0, &bp, &b) != LF_OK)
+        return lf_set_error(LF_ELIMIT, "%s", why);
+    lf_plan_destroy(&bp);
+    return lf_set_error(LF_ELIMIT,
+                        "%s; certified bounds: the optimum (DRAM over fusable ops) is in "
+                        "[%lld, %lld] B, the best plan found is within %.2f%% of it "
+                        "(%d blocks, %d solved exactly)",
+                        why, (long long)b.lower, (long long)b.upper, lf_exact_bounds_gap(&b),
+                        b.blocks, b.blocks_exact);
 }
 
 static lf_status lf__plan_search(lf__run *r)

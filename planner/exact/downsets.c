@@ -299,7 +299,7 @@ static void lf__ideals(lf__exact *x, int32_t from, int32_t *stack)
         u++;
     }
     if (u >= x->n) {
-        if (x->n_sub == 0 || !lf__connected(x, stack))
+        if (x->n_sub == 0 || (!x->any_set && !lf__connected(x, stack)))
             return;
         x->st.groups++;
         x->on_group(x); /* ops joined in id order: sub is ascending */

@@ -77,6 +77,7 @@ typedef struct lf__exact {
      * ops are all fusable; on_forced: unfusable op v is ready in state cur. */
     void (*on_group)(struct lf__exact *x);
     void (*on_forced)(struct lf__exact *x, int32_t v);
+    int any_set;         /* relaxation (bounds.c): every candidate set, connected or not */
     int64_t extra_bytes; /* what the caller holds beside states and memo (curve fronts) */
     void *user;
 } lf__exact;
