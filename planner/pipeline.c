@@ -74,9 +74,34 @@ static lf_status lf__plan_search(lf__run *r)
     sc.trace = c->trace;
     sc.progress = c->progress;
     sc.progress_user = c->progress_user;
-    lf_status st = lf_search_run(r->cm, &sc, &r->out->search_result);
+    lf_plan seeds[8];
+    int32_t n_seeds = 0;
+    lf_status st = LF_OK;
+    for (const char *p = c->seed_plans; st == LF_OK && p && *p;) {
+        size_t len = strcspn(p, ",");
+        if (n_seeds == (int32_t)(sizeof seeds / sizeof *seeds)) {
+            st = lf_set_error(LF_EINVAL, "at most 8 seed plans");
+        } else if (len == 6 && strncmp(p, "greedy", len) == 0) {
+            if ((st = lf_plan_greedy(r->cm, &seeds[n_seeds])) == LF_OK)
+                n_seeds++;
+        } else if (len == 6 && strncmp(p, "blocks", len) == 0) {
+            lf_exact_bounds b;
+            if ((st = lf_exact_bounds_compute(r->cm, &c->exact, 0, &seeds[n_seeds], &b)) == LF_OK)
+                n_seeds++;
+        } else {
+            st = lf_set_error(LF_EINVAL, "unknown seed plan '%.*s' (known: greedy, blocks)",
+                              (int)len, p);
+        }
+        p += len + (p[len] == ',');
+    }
+    sc.seeds = seeds;
+    sc.n_seeds = n_seeds;
+    if (st == LF_OK)
+        st = lf_search_run(r->cm, &sc, &r->out->search_result);
     if (st == LF_OK)
         st = lf_plan_copy(&r->out->plan, &r->out->search_result.best);
+    for (int32_t i = 0; i < n_seeds; i++)
+        lf_plan_destroy(&seeds[i]);
     return st;
 }
 

@@ -79,6 +79,9 @@ typedef struct lf_planner_config {
                                 (search_result.trace: the budget curve) */
     lf_progress_fn progress; /* NULL: no reports */
     void *progress_user;
+    const char *seed_plans;  /* local/nsga2: comma list of greedy, blocks (the per-block
+                                optimal plan of lf_exact_bounds_compute under `exact`'s
+                                limits) seeding the initial population; NULL: none */
 } lf_planner_config;
 
 void lf_planner_config_default(lf_planner_config *c);

@@ -20,6 +20,18 @@ lf_status lf__propose_random(lf__search *s, void *arg, int32_t slot, lf_rng *r, 
     return LF_OK;
 }
 
+lf_status lf__propose_initial(lf__search *s, void *arg, int32_t slot, lf_rng *r, lf__scratch *w,
+                              uint8_t *genome)
+{
+    if (slot < s->cfg->n_seeds) {
+        /* A valid plan's groups are weakly connected, so the components of
+         * its genome are its groups again. */
+        lf_genome_from_groups(&s->map, s->cfg->seeds[slot].group_of, genome);
+        return LF_OK;
+    }
+    return lf__propose_random(s, arg, slot, r, w, genome);
+}
+
 /* Keeps the archive the non-dominated set of the plans seen; among plans
  * with equal objectives the better one by lf_plan_compare stays. */
 static lf_status lf__archive_add(lf__search *s, const lf__cand *x)

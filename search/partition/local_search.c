@@ -169,10 +169,11 @@ lf_status lf__search_local(lf__search *s)
         st = lf__cands_alloc(&next, K, s->n_ops, s->n_edges);
     if (st == LF_OK)
         st = lf__cands_alloc(&kids, K, s->n_ops, s->n_edges);
-    /* Initial population: K random-search plans (fewer when the budget is). */
+    /* Initial population: the seed plans, then random-search plans, K in
+     * all (fewer when the budget is). */
     if (st == LF_OK) {
         int32_t n = s->cfg->budget < K ? (int32_t)s->cfg->budget : K;
-        st = lf__search_batch(s, n, lf__propose_random, NULL, kids);
+        st = lf__search_batch(s, n, lf__propose_initial, NULL, kids);
         if (st == LF_OK)
             lf__select(s, &ls, next, kids, n, order);
     }

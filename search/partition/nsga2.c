@@ -232,7 +232,7 @@ lf_status lf__search_nsga2(lf__search *s)
         st = lf__cands_alloc(&kids, K, s->n_ops, s->n_edges);
     if (st == LF_OK) {
         int32_t n = s->cfg->budget < K ? (int32_t)s->cfg->budget : K;
-        st = lf__search_batch(s, n, lf__propose_random, NULL, kids);
+        st = lf__search_batch(s, n, lf__propose_initial, NULL, kids);
         if (st == LF_OK)
             st = lf__select(s, &ns, next, kids, n);
     }

@@ -62,6 +62,12 @@ typedef struct lf_search_config {
     int32_t trace;               /* 1: record the best DRAM after every plan (budget curves) */
     lf_progress_fn progress;     /* NULL: none */
     void *progress_user;
+    /* Seed plans (issue 17 item 7): local search and NSGA-II take these as
+     * the first members of their initial population (each is one plan of
+     * the budget, decoded like any genome), then random plans as before.
+     * Random search ignores them. Plans of the same graph; NULL: none. */
+    const lf_plan *seeds;
+    int32_t n_seeds;
 } lf_search_config;
 
 typedef struct lf_search_result {
