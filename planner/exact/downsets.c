@@ -185,6 +185,14 @@ static int32_t lf__add(lf__exact *x, int32_t w)
     x->lb_w += x->wterm[w];
     if (x->wblk[w] > x->lb_blk && lf__push_undo(x, -1, 0, x->lb_blk))
         x->lb_blk = x->wblk[w];
+    /* w's own output holds at least one row whatever joins later: a window
+     * row if a member reads it, else a staging row (it is read outside or a
+     * graph output). Views hold none. */
+    if (!x->view[w] && (op->is_output || op->n_consumers > 0) && x->kmax[w] < 1 &&
+        lf__push_undo(x, w, x->kmax[w], 0)) {
+        x->lb_feat += x->row_bytes[w];
+        x->kmax[w] = 1;
+    }
     for (int32_t j = 0; j < op->n_inputs; j++) {
         int32_t t = op->inputs[j];
         if (x->view[t] || x->kwin[w] <= x->kmax[t])
