@@ -14,10 +14,10 @@
  *   c): groups that span are priced whole, exactly as any other group, so
  *   nothing is lost. The DP over downsets is the DP over blocks that allows
  *   spanning groups.
- * - Splitting a spanning group at c costs at most |t_c| twice (c's output is
- *   written once more and read once more) under the DRAM formula with one
- *   weight read, which is what the certified lower bound of exact.c rests
- *   on. */
+ * - When c's output is also the only tensor read across c (an articulation
+ *   op, bounds.c), splitting a spanning group at c costs at most |t_c| twice
+ *   (written once more and read once more) under the DRAM formula with one
+ *   weight read: the certified lower bound of bounds.c rests on that. */
 #include <stdlib.h>
 
 #include "planner/exact/downsets.h"
