@@ -96,6 +96,7 @@ static lf_status lf__plan_search(lf__run *r)
     }
     sc.seeds = seeds;
     sc.n_seeds = n_seeds;
+    sc.cost_mutations = c->cost_mutations;
     if (st == LF_OK)
         st = lf_search_run(r->cm, &sc, &r->out->search_result);
     if (st == LF_OK)

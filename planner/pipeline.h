@@ -82,6 +82,7 @@ typedef struct lf_planner_config {
     const char *seed_plans;  /* local/nsga2: comma list of greedy, blocks (the per-block
                                 optimal plan of lf_exact_bounds_compute under `exact`'s
                                 limits) seeding the initial population; NULL: none */
+    int32_t cost_mutations;  /* local: add the cost-driven merge mutation (search.h) */
 } lf_planner_config;
 
 void lf_planner_config_default(lf_planner_config *c);

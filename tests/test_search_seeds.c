@@ -2,7 +2,10 @@
  * plan of the budget and the best plan is never worse than any seed (seeded
  * with the exact optimum, both searches return it on random DAGs and a
  * network); seeded runs are deterministic; random search ignores seeds; a
- * seed of another graph is refused. */
+ * seed of another graph is refused. The cost-driven merge mutation of local
+ * search gives valid plans, the same for one or two threads, and on
+ * resnet18 reaches a lower DRAM than the paper's mutations at a small budget
+ * on some seed. */
 #include <string.h>
 
 #include "fixtures.h"
@@ -62,8 +65,41 @@ static void check_graph(const lf_graph *g, int64_t beta, const char *scheme, int
     lf_cost_model_free(cm);
 }
 
+static void test_cost_mutations(void)
+{
+    lf_graph *g = NULL;
+    lf_model_options opt = {0, 1};
+    CHECK_OK(lf_model_build("resnet18", &opt, &g));
+    if (!g)
+        return;
+    lf_cost_model *cm = tf_model_default(g, 256 * 1024, "lbdf");
+    int better = 0;
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        lf_search_result r[3];
+        for (int k = 0; k < 3; k++) {
+            lf_search_config c;
+            lf_search_config_default(&c);
+            c.algorithm = "local";
+            c.budget = 300;
+            c.seed = seed;
+            c.threads = k == 2 ? 2 : 1;
+            c.cost_mutations = k > 0;
+            CHECK_OK(lf_search_run(cm, &c, &r[k]));
+        }
+        CHECK_OK(lf_plan_check(&r[1].best, cm));
+        CHECK(tf_plans_equal(&r[1].best, &r[2].best));
+        better += r[1].metrics.dram_fusable < r[0].metrics.dram_fusable;
+        for (int k = 0; k < 3; k++)
+            lf_search_result_destroy(&r[k]);
+    }
+    CHECK(better > 0);
+    lf_cost_model_free(cm);
+    lf_graph_free(g);
+}
+
 int main(void)
 {
+    test_cost_mutations();
     int beat = 0;
     for (int fam = 0; fam < RDAG_FAMILIES; fam++)
         for (uint64_t seed = 0; seed < 4; seed++) {

@@ -84,6 +84,8 @@ int lf_cmd_plan(int argc, char **argv)
         {"compare-exact", NULL, "also compute the exact optimum and print the gap to it", NULL},
         {"seed-plans", "LIST", "local, nsga2: start the population from these plans, comma-separated: "
                                "greedy, blocks (each block's optimum; exact limits apply)", NULL},
+        {"cost-mutations", NULL, "local: also mutate by merging the adjacent pair whose merge saves "
+                                 "the most DRAM (of 16 sampled)", NULL},
         {"optimize", "SEARCH", "rewrite the graph first with the substitution optimizer's built-in "
                                "rules (backtrack, enum or split; docs/substitution.md), then plan it", NULL},
         {"optimize-objective", "NAME", "--optimize: dram (default: the exact fusion DRAM at the "
@@ -137,6 +139,9 @@ int lf_cmd_plan(int argc, char **argv)
     pc.seed_plans = lf_cli_get(&cmd, "seed-plans");
     if (pc.seed_plans && strcmp(search, "local") != 0 && strcmp(search, "nsga2") != 0)
         return lf_cli_usage_error(&cmd, "--seed-plans applies to --search local or nsga2");
+    pc.cost_mutations = lf_cli_get(&cmd, "cost-mutations") != NULL;
+    if (pc.cost_mutations && strcmp(search, "local") != 0)
+        return lf_cli_usage_error(&cmd, "--cost-mutations applies to --search local");
     int heuristic = lf_name_known(LF_NAMES_HEURISTIC, search);
     if (lf_cli_exact_opts_given(&cmd) && strcmp(search, "exact") != 0 &&
         !lf_cli_get(&cmd, "compare-exact") && !pc.seed_plans)

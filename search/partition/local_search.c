@@ -93,6 +93,69 @@ static int lf__mutate_split(const lf__search *s, const lf__cand *m, int32_t *gof
     return 1;
 }
 
+/* Members of group k of gof into b (cleared first). */
+static void lf__group_bits(const lf__search *s, const int32_t *gof, int32_t k, lf_bitset *b)
+{
+    lf_bitset_clear_all(b);
+    for (int32_t v = 0; v < s->n_ops; v++)
+        if (gof[v] == k)
+            lf_bitset_set(b, v);
+}
+
+/* Cost-driven merge: of up to 16 sampled edges between two groups, merges
+ * the pair whose union is valid and saves the most DRAM (F_D(A) + F_D(B) -
+ * F_D(A u B) > 0; the first sampled wins ties). 0 when none saves. */
+static int lf__mutate_merge_cheapest(const lf__search *s, const uint8_t *genome, int32_t *gof,
+                                     lf_rng *r, int32_t *buf, lf_status *st)
+{
+    int32_t n = 0;
+    for (int32_t e = 0; e < s->n_edges; e++)
+        if (!genome[e])
+            buf[n++] = e;
+    if (n == 0)
+        return 0;
+    lf_bitset a, b;
+    if ((*st = lf_bitset_init(&a, s->n_ops)) != LF_OK)
+        return 0;
+    if ((*st = lf_bitset_init(&b, s->n_ops)) != LF_OK) {
+        lf_bitset_destroy(&a);
+        return 0;
+    }
+    int64_t best = 0;
+    int32_t ga = -1, gb = -1;
+    for (int32_t i = 0; i < 16 && *st == LF_OK; i++) {
+        int32_t e = buf[lf_rng_below(r, (uint32_t)n)];
+        int32_t x = gof[s->map.eu[e]], y = gof[s->map.ev[e]];
+        if (x == y)
+            continue;
+        lf_group_cost cx, cy, cxy;
+        lf__group_bits(s, gof, x, &a);
+        lf__group_bits(s, gof, y, &b);
+        if ((*st = lf_cost_eval(s->cm, &a, &cx)) != LF_OK ||
+            (*st = lf_cost_eval(s->cm, &b, &cy)) != LF_OK)
+            break;
+        for (int32_t v = 0; v < s->n_ops; v++)
+            if (gof[v] == y)
+                lf_bitset_set(&a, v);
+        if ((*st = lf_cost_eval(s->cm, &a, &cxy)) != LF_OK)
+            break;
+        int64_t saving = cx.f_d + cy.f_d - cxy.f_d;
+        if (cxy.valid && saving > best) {
+            best = saving;
+            ga = x;
+            gb = y;
+        }
+    }
+    lf_bitset_destroy(&a);
+    lf_bitset_destroy(&b);
+    if (ga < 0 || *st != LF_OK)
+        return 0;
+    for (int32_t v = 0; v < s->n_ops; v++)
+        if (gof[v] == gb)
+            gof[v] = ga;
+    return 1;
+}
+
 static lf_status lf__propose_mutation(lf__search *s, void *arg, int32_t slot, lf_rng *r,
                                       lf__scratch *w, uint8_t *genome)
 {
@@ -100,10 +163,15 @@ static lf_status lf__propose_mutation(lf__search *s, void *arg, int32_t slot, lf
     const lf__cand *m = &ls->pop[slot % ls->n_pop];
     int32_t *gof = w->ops;
     memcpy(gof, m->plan.group_of, (size_t)s->n_ops * sizeof(int32_t));
-    int32_t kind = (int32_t)lf_rng_below(r, 3);
+    int32_t kinds = s->cfg->cost_mutations ? 4 : 3;
+    int32_t kind = (int32_t)lf_rng_below(r, (uint32_t)kinds);
     int done = 0;
-    for (int32_t t = 0; t < 3 && !done; t++) {
-        switch ((kind + t) % 3) {
+    lf_status st = LF_OK;
+    for (int32_t t = 0; t < kinds && !done && st == LF_OK; t++) {
+        switch ((kind + t) % kinds) {
+        case 3:
+            done = lf__mutate_merge_cheapest(s, m->genome, gof, r, w->aux, &st);
+            break;
         case 0:
             done = lf__mutate_merge(s, m->genome, gof, r, w->aux);
             break;
@@ -116,7 +184,7 @@ static lf_status lf__propose_mutation(lf__search *s, void *arg, int32_t slot, lf
         }
     }
     lf_genome_from_groups(&s->map, gof, genome);
-    return LF_OK;
+    return st;
 }
 
 /* Sort key for the merge: plan order, then plan number, so that the order

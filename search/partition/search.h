@@ -68,6 +68,11 @@ typedef struct lf_search_config {
      * Random search ignores them. Plans of the same graph; NULL: none. */
     const lf_plan *seeds;
     int32_t n_seeds;
+    /* Local search: a fourth mutation, drawn like the others, that merges
+     * the pair of adjacent groups (of up to 16 boundary edges sampled) whose
+     * merge is valid and lowers F_D most (issue 17 item 7). 0: the paper's
+     * three mutations, unchanged. */
+    int32_t cost_mutations;
 } lf_search_config;
 
 typedef struct lf_search_result {

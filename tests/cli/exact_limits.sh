@@ -51,6 +51,11 @@ hi=$(sed 's/.*is in \[\([0-9]*\), \([0-9]*\)\].*/\2/' "$tmp/err")
   --compare-exact --no-progress >"$tmp/out" 2>&1 || bad "--seed-plans blocks exited $?"
 grep -q 'DRAM 3,[0-9,]* B fusable' "$tmp/out" || bad "--seed-plans blocks: $(cat "$tmp/out")"
 
+# --cost-mutations: local only.
+"$fp" plan --model resnet18 --search nsga2 --cost-mutations --quiet >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q 'cost-mutations applies to --search local' "$tmp/err" \
+  || bad "--cost-mutations with nsga2: $(cat "$tmp/err")"
+
 # --compare-exact reports the limit and still prints the search's plan.
 "$fp" plan --model inception_v3 --buffer 2MB --search greedy --compare-exact --max-candidates 2000 \
   --quiet >"$tmp/out" 2>"$tmp/err" || bad "--compare-exact with a limit exited $?"
