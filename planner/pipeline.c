@@ -37,40 +37,31 @@ typedef struct lf__run {
 static lf_status lf__plan_layer(lf__run *r) { return lf_plan_layer(r->cm, &r->out->plan); }
 static lf_status lf__plan_greedy(lf__run *r) { return lf_plan_greedy(r->cm, &r->out->plan); }
 
+/* Past a limit the message also gives certified bounds on the optimum
+ * (lf_exact_bounds_compute, under the same limits), never a silent plan. */
 static lf_status lf__plan_exact(lf__run *r)
 {
-    return lf_exact_plan(r->cm, &r->cfg->exact, &r->out->plan, &r->out->exact_stats);
-}
-
-#define LF__MAX_INITIAL 4
-
-/* The plans named by c->init, into plans[0 .. *n). */
-static lf_status lf__initial_plans(lf__run *r, lf_plan *plans, int32_t *n)
-{
-    *n = 0;
-    const char *p = r->cfg->init;
-    lf_status st = LF_OK;
-    while (p && *p && st == LF_OK) {
-        size_t len = strcspn(p, ",");
-        if (*n == LF__MAX_INITIAL)
-            return lf_set_error(LF_EINVAL, "init: more than %d plans", LF__MAX_INITIAL);
-        if (len == 6 && strncmp(p, "greedy", 6) == 0)
-            st = lf_plan_greedy(r->cm, &plans[*n]);
-        else
-            return lf_set_error(LF_EINVAL, "init: unknown plan '%.*s' (use greedy)", (int)len, p);
-        if (st == LF_OK)
-            ++*n;
-        p += len + (p[len] == ',');
-    }
-    return st;
+    lf_status st = lf_exact_plan(r->cm, &r->cfg->exact, &r->out->plan, &r->out->exact_stats);
+    if (st != LF_ELIMIT)
+        return st;
+    char why[512];
+    snprintf(why, sizeof why, "%s", lf_last_error());
+    lf_plan bp;
+    lf_exact_bounds b;
+    if (lf_exact_bounds_compute(r->cm, &r->cfg->exact, 0, &bp, &b) != LF_OK)
+        return lf_set_error(LF_ELIMIT, "%s", why);
+    lf_plan_destroy(&bp);
+    return lf_set_error(LF_ELIMIT,
+                        "%s; certified bounds: the optimum (DRAM over fusable ops) is in "
+                        "[%lld, %lld] B, the best plan found is within %.2f%% of it "
+                        "(%d blocks, %d solved exactly)",
+                        why, (long long)b.lower, (long long)b.upper, lf_exact_bounds_gap(&b),
+                        b.blocks, b.blocks_exact);
 }
 
 static lf_status lf__plan_search(lf__run *r)
 {
     const lf_planner_config *c = r->cfg;
-    lf_plan initial[LF__MAX_INITIAL];
-    int32_t n_initial = 0;
-    lf_status st = lf__initial_plans(r, initial, &n_initial);
     lf_search_config sc;
     lf_search_config_default(&sc);
     sc.algorithm = c->search;
@@ -83,15 +74,35 @@ static lf_status lf__plan_search(lf__run *r)
     sc.trace = c->trace;
     sc.progress = c->progress;
     sc.progress_user = c->progress_user;
-    sc.initial = initial;
-    sc.n_initial = n_initial;
+    lf_plan seeds[8];
+    int32_t n_seeds = 0;
+    lf_status st = LF_OK;
+    for (const char *p = c->seed_plans; st == LF_OK && p && *p;) {
+        size_t len = strcspn(p, ",");
+        if (n_seeds == (int32_t)(sizeof seeds / sizeof *seeds)) {
+            st = lf_set_error(LF_EINVAL, "at most 8 seed plans");
+        } else if (len == 6 && strncmp(p, "greedy", len) == 0) {
+            if ((st = lf_plan_greedy(r->cm, &seeds[n_seeds])) == LF_OK)
+                n_seeds++;
+        } else if (len == 6 && strncmp(p, "blocks", len) == 0) {
+            lf_exact_bounds b;
+            if ((st = lf_exact_bounds_compute(r->cm, &c->exact, 0, &seeds[n_seeds], &b)) == LF_OK)
+                n_seeds++;
+        } else {
+            st = lf_set_error(LF_EINVAL, "unknown seed plan '%.*s' (known: greedy, blocks)",
+                              (int)len, p);
+        }
+        p += len + (p[len] == ',');
+    }
+    sc.seeds = seeds;
+    sc.n_seeds = n_seeds;
     sc.guided = c->guided;
     if (st == LF_OK)
         st = lf_search_run(r->cm, &sc, &r->out->search_result);
     if (st == LF_OK)
         st = lf_plan_copy(&r->out->plan, &r->out->search_result.best);
-    for (int32_t i = 0; i < n_initial; i++)
-        lf_plan_destroy(&initial[i]);
+    for (int32_t i = 0; i < n_seeds; i++)
+        lf_plan_destroy(&seeds[i]);
     return st;
 }
 
@@ -148,8 +159,8 @@ static lf_status lf__resolve(const lf_planner_config *in, lf_planner_config *c, 
         (*planner)++;
     if (!lf__planners[*planner].heuristic && strcmp(c->split, "random") != 0)
         return lf_set_error(LF_EINVAL, "a split applies to the searches random, local and nsga2");
-    if (!lf__planners[*planner].heuristic && (c->init || c->guided))
-        return lf_set_error(LF_EINVAL, "initial plans and guided edits apply to the searches "
+    if (!lf__planners[*planner].heuristic && (c->seed_plans || c->guided))
+        return lf_set_error(LF_EINVAL, "seed plans and guided edits apply to the searches "
                                        "random, local and nsga2");
     if (lf__planners[*planner].heuristic && c->budget < 1)
         return lf_set_error(LF_EINVAL, "search budget must be at least 1 plan, got %lld",

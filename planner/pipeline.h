@@ -79,11 +79,11 @@ typedef struct lf_planner_config {
                                 (search_result.trace: the budget curve) */
     lf_progress_fn progress; /* NULL: no reports */
     void *progress_user;
-    /* Beyond the paper's searches (random/local/nsga2; issue 17 item 7): */
-    const char *init;        /* NULL, or plans to start from, comma-separated: "greedy" (the
-                                greedy plan) -- proposed first, counted in the budget */
-    int32_t guided;          /* 1: every local/nsga2 child also takes a cost-guided edit
-                                (best merge or best move by DRAM saved) */
+    const char *seed_plans;  /* local/nsga2: comma list of greedy, blocks (the per-block
+                                optimal plan of lf_exact_bounds_compute under `exact`'s
+                                limits) seeding the initial population; NULL: none */
+    int32_t guided;          /* local/nsga2: every child also takes a cost-guided edit (best
+                                merge or best move by DRAM saved; search.h) */
 } lf_planner_config;
 
 void lf_planner_config_default(lf_planner_config *c);

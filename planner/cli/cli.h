@@ -129,12 +129,10 @@ int lf_cli_list(const lf_cli_command *cmd, const char *opt, const char *def, int
                          "depend on it)",                                                       \
          NULL},                                                                                 \
         {"population", "K", "local search top-K and NSGA-II population (default 10)", NULL},   \
-        {"init", "LIST", "plans the search starts from, proposed first: greedy", NULL},           \
         {"guided", NULL, "every local/nsga2 child also takes its best merge or move by DRAM saved", NULL}
 
 typedef struct lf_cli_search_values {
     int64_t budget, seed, threads, population, k, seeds;
-    const char *init; /* --init, NULL when absent */
     int guided;       /* --guided */
 } lf_cli_search_values;
 
@@ -144,8 +142,8 @@ int lf_cli_search_opts(const lf_cli_command *cmd, lf_cli_search_values *v);
 /* One search option with the table's range and a default of the caller's
  * (the sweep grid's defaults come from its grid file). */
 int lf_cli_search_opt(const lf_cli_command *cmd, const char *name, int64_t def, int64_t *out);
-/* Copies budget, seed, threads, population, k, init and guided into a
- * planner config. */
+/* Copies budget, seed, threads, population, k and guided into a planner
+ * config. */
 void lf_cli_search_apply(const lf_cli_search_values *v, lf_planner_config *pc);
 
 typedef struct lf_cli_session {

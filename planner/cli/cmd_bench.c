@@ -69,7 +69,7 @@ static void lf__bench_one(lf_cost_model *cm, lf_planner_config pc, const char *s
 {
     pc.search = search;
     if (!lf_name_known(LF_NAMES_HEURISTIC, search)) {
-        pc.init = NULL; /* the reference rows (layer, greedy, exact) take no search options */
+        pc.seed_plans = NULL; /* the reference rows (layer, greedy, exact) take no search options */
         pc.guided = 0;
     }
     if (strcmp(split, "random") != 0) {
@@ -114,7 +114,7 @@ int lf_cmd_bench(int argc, char **argv)
         {"budget", "N", "plans proposed per search (default 2000)", NULL},
         {"seed", "S", "seed (default 1)", NULL},
         {"threads", "T", "threads (default: all cores or OMP_NUM_THREADS)", NULL},
-        {"init", "LIST", "plans the searches start from, proposed first: greedy", NULL},
+        {"seed-plans", "LIST", "local, nsga2: start the population from these plans: greedy, blocks", NULL},
         {"guided", NULL, "every local/nsga2 child also takes its best merge or move by DRAM saved", NULL},
         {"no-exact", NULL, "skip the exact optimum (no gap column)", NULL},
         {"split-gap", NULL, "tree splits: measure the split gap after each search (not timed)", NULL},
@@ -158,6 +158,7 @@ int lf_cmd_bench(int argc, char **argv)
     lf_planner_config pc;
     lf_planner_config_default(&pc);
     lf_cli_search_apply(&sv, &pc);
+    pc.seed_plans = lf_cli_get(&cmd, "seed-plans");
     pc.split_gap = lf_cli_get(&cmd, "split-gap") != NULL;
     const char *fmt = lf_cli_get(&cmd, "format");
     if (fmt && strcmp(fmt, "md") != 0 && strcmp(fmt, "csv") != 0)

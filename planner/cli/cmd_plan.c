@@ -82,6 +82,8 @@ int lf_cmd_plan(int argc, char **argv)
                             "optimal split (an exact split per group; not in the wall time)", NULL},
         {"no-split-gap", NULL, "no split-gap measurement (the default; kept for old scripts)", NULL},
         {"compare-exact", NULL, "also compute the exact optimum and print the gap to it", NULL},
+        {"seed-plans", "LIST", "local, nsga2: start the population from these plans, comma-separated: "
+                               "greedy, blocks (each block's optimum; exact limits apply)", NULL},
         {"optimize", "SEARCH", "rewrite the graph first with the substitution optimizer's built-in "
                                "rules (backtrack, enum or split; docs/substitution.md), then plan it", NULL},
         {"optimize-objective", "NAME", "--optimize: dram (default: the exact fusion DRAM at the "
@@ -140,11 +142,14 @@ int lf_cmd_plan(int argc, char **argv)
         return rc;
     lf_cli_search_apply(&sv, &pc);
     pc.search = search;
+    pc.seed_plans = lf_cli_get(&cmd, "seed-plans");
+    if (pc.seed_plans && strcmp(search, "local") != 0 && strcmp(search, "nsga2") != 0)
+        return lf_cli_usage_error(&cmd, "--seed-plans applies to --search local or nsga2");
     int heuristic = lf_name_known(LF_NAMES_HEURISTIC, search);
     if (lf_cli_exact_opts_given(&cmd) && strcmp(search, "exact") != 0 &&
-        !lf_cli_get(&cmd, "compare-exact"))
+        !lf_cli_get(&cmd, "compare-exact") && !pc.seed_plans)
         return lf_cli_usage_error(&cmd, "--time-limit, --memory-limit and --max-candidates apply "
-                                        "to --search exact or --compare-exact");
+                                        "to --search exact, --compare-exact or --seed-plans");
     const char *output = lf_cli_get(&cmd, "output");
     if (output && !format) {
         const char *dot = strrchr(output, '.');

@@ -1,5 +1,5 @@
 /* The search options (--budget, --seed, --threads, --population, --k,
- * --seeds, --init, --guided) parsed from one table, so that every command that runs a search
+ * --seeds, --guided) parsed from one table, so that every command that runs a search
  * accepts the same values with the same defaults. A command lists the
  * options it offers (LF_CLI_SEARCH_OPTS and friends); absent ones take the
  * table's default. */
@@ -44,7 +44,6 @@ int lf_cli_search_opts(const lf_cli_command *cmd, lf_cli_search_values *v)
     v->population = x[3];
     v->k = x[4];
     v->seeds = x[5];
-    v->init = lf_cli_get(cmd, "init");
     v->guided = lf_cli_get(cmd, "guided") != NULL;
     return 0;
 }
@@ -56,6 +55,5 @@ void lf_cli_search_apply(const lf_cli_search_values *v, lf_planner_config *pc)
     pc->threads = (int32_t)v->threads;
     pc->population = (int32_t)v->population;
     pc->k = (int32_t)v->k;
-    pc->init = v->init;
     pc->guided = v->guided;
 }

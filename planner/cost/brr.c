@@ -23,6 +23,13 @@ static lf_status lf__brr_eval(lf__group *G, int64_t beta, lf_group_cost *out, lf
         out->weight_reads = 1;
         out->tile_rows = (int32_t)height;
         out->mbu = weights + feat1;
+    } else if (!out->valid) {
+        /* F_feat grows with h, so when h = 1 does not fit no larger tile
+         * does: the bisection below would end at 1 (skipping it halves the
+         * time the exact planner spends pricing groups on wide graphs). */
+        out->tile_rows = 1;
+        out->weight_reads = (int32_t)height;
+        out->mbu = feat1 + wblk;
     } else {
         /* F_feat grows with h, so the largest tile that fits is found by
          * bisection over [1, height]. */

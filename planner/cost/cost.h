@@ -78,6 +78,11 @@ int lf_cost_scheme_weights_resident(const char *scheme);
  * thread-safe. Groups need not be connected or valid. */
 lf_status lf_cost_eval(lf_cost_model *cm, const lf_bitset *group, lf_group_cost *out);
 
+/* The same evaluation without the memo (neither looked up nor filled): for
+ * callers that know the group will not be asked for again (the exact
+ * planner's groups that span a cut op), so the memo keeps what is reused. */
+lf_status lf_cost_eval_once(lf_cost_model *cm, const lf_bitset *group, lf_group_cost *out);
+
 /* DRAM of op v alone charged by the BRR rule (weights streamed per row tile):
  * how the all-ops metric charges an unfusable op under any scheme. */
 lf_status lf_cost_unfusable_dram(lf_cost_model *cm, int32_t v, int64_t *bytes);

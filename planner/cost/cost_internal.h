@@ -51,6 +51,8 @@ typedef struct lf__group {
     lf__rat *sigma;       /* per local tensor row scale relative to the sinks */
     int64_t href;         /* reference height of the sinks of the current snapshot */
     int64_t main_href;    /* reference height of the group's own sinks (BRR tiles) */
+    int32_t one_window;   /* lo, hi, sigma, active and sink hold the group's only snapshot
+                             and phase: the features at any h need only the sum (rows.c) */
     void *scratch;        /* the thread's scratch the arrays belong to; NULL: own heap arrays */
 } lf__group;
 

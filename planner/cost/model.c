@@ -168,6 +168,17 @@ lf_status lf_cost_eval(lf_cost_model *cm, const lf_bitset *group, lf_group_cost 
     return st;
 }
 
+lf_status lf_cost_eval_once(lf_cost_model *cm, const lf_bitset *group, lf_group_cost *out)
+{
+    int32_t *members = NULL, n = 0;
+    lf_status st = lf__members(cm, group, &members, &n);
+    if (st != LF_OK)
+        return st;
+    st = lf__compute(cm, cm->scheme, members, n, out, NULL);
+    free(members);
+    return st;
+}
+
 /* Steps of a member list under a scheme. */
 static lf_status lf__steps(const lf_cost_model *cm, const lf__scheme *scheme, const int32_t *members,
                            int32_t n, int64_t below, lf_cost_step *steps, int32_t cap, int32_t *n_out)

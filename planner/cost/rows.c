@@ -215,6 +215,30 @@ static int32_t lf__phases(const lf__group *G)
     return (int32_t)p;
 }
 
+/* The feature bytes of the windows in lo and hi for h rows per step. The
+ * windows do not depend on h (only each tensor's growth does), so a group
+ * with one snapshot and one phase keeps them for every tile height. */
+static int64_t lf__window_sum(const lf__group *G, int64_t h, int32_t snapshot_op)
+{
+    const lf_graph *g = G->cm->g;
+    const lf__op_cost *oc = G->cm->ops;
+    int64_t sum = 0;
+    for (int32_t t = 0; t < G->nt; t++) {
+        int32_t v = G->tensor[t];
+        if (G->hi[t] >= G->lo[t] && !(t < G->n && oc[v].kind == LF_ROWS_VIEW)) {
+            int64_t h_t = g->ops[v].out.h;
+            int64_t rows = G->hi[t] - G->lo[t] + 1 + lf__growth(G->sigma[t], h);
+            sum += (rows < h_t ? rows : h_t) * oc[v].row_bytes;
+        }
+        if (t < G->n && G->active[t] && (G->out[t] || G->tensor[t] == snapshot_op)) {
+            int64_t h_t = g->ops[v].out.h;
+            int64_t rows = 1 + lf__growth(G->sigma[t], h);
+            sum += (rows < h_t ? rows : h_t) * oc[v].row_bytes;
+        }
+    }
+    return sum;
+}
+
 /* One snapshot at one phase: propagates windows and returns the feature bytes
  * for h rows per step. */
 static int64_t lf__eval_phase(lf__group *G, int32_t phase, int64_t h, int32_t snapshot_op)
@@ -278,21 +302,7 @@ static int64_t lf__eval_phase(lf__group *G, int32_t phase, int64_t h, int32_t sn
                 G->hi[l] = b;
         }
     }
-    int64_t sum = 0;
-    for (int32_t t = 0; t < G->nt; t++) {
-        int32_t v = G->tensor[t];
-        if (G->hi[t] >= G->lo[t] && !(t < G->n && oc[v].kind == LF_ROWS_VIEW)) {
-            int64_t h_t = g->ops[v].out.h;
-            int64_t rows = G->hi[t] - G->lo[t] + 1 + lf__growth(G->sigma[t], h);
-            sum += (rows < h_t ? rows : h_t) * oc[v].row_bytes;
-        }
-        if (t < G->n && G->active[t] && (G->out[t] || G->tensor[t] == snapshot_op)) {
-            int64_t h_t = g->ops[v].out.h;
-            int64_t rows = 1 + lf__growth(G->sigma[t], h);
-            sum += (rows < h_t ? rows : h_t) * oc[v].row_bytes;
-        }
-    }
-    return sum;
+    return lf__window_sum(G, h, snapshot_op);
 }
 
 /* Ops whose start is a snapshot of its own: they read a spatial map and a
@@ -312,11 +322,13 @@ static int lf__is_phase_boundary(const lf__group *G, int32_t i)
     return 0;
 }
 
-static int64_t lf__eval_snapshot(lf__group *G, int32_t snapshot_op, int64_t h, lf__peak *peak)
+static int64_t lf__eval_snapshot(lf__group *G, int32_t snapshot_op, int64_t h, lf__peak *peak,
+                                 int32_t *n_phases)
 {
     lf__select(G, snapshot_op);
     lf__prepare(G);
     int32_t phases = lf__phases(G);
+    *n_phases = phases;
     int64_t best = -1;
     for (int32_t p = 0; p < phases; p++) {
         int64_t f = lf__eval_phase(G, p, h, snapshot_op);
@@ -335,7 +347,14 @@ int64_t lf__features(lf__group *G, int64_t h, lf__peak *peak)
 {
     lf__peak local, cand;
     lf__peak *pk = peak ? peak : &local;
-    int64_t best = lf__eval_snapshot(G, -1, h, pk);
+    if (G->one_window) {
+        pk->snapshot_op = -1;
+        pk->phase = 0;
+        pk->n_snapshots = 1;
+        return lf__window_sum(G, h, -1);
+    }
+    int32_t phases = 1, more = 1;
+    int64_t best = lf__eval_snapshot(G, -1, h, pk, &phases);
     G->main_href = G->href;
     pk->n_snapshots = 1;
     /* post[] from the main snapshot identifies the phase boundaries. */
@@ -344,8 +363,9 @@ int64_t lf__features(lf__group *G, int64_t h, lf__peak *peak)
     for (int32_t i = 0; i < G->n; i++)
         if (lf__is_phase_boundary(G, i) && n_boundaries < LF_MAX_BOUNDARIES)
             list[n_boundaries++] = G->tensor[i];
+    G->one_window = phases == 1 && n_boundaries == 0;
     for (int32_t k = 0; k < n_boundaries; k++) {
-        int64_t f = lf__eval_snapshot(G, list[k], h, &cand);
+        int64_t f = lf__eval_snapshot(G, list[k], h, &cand, &more);
         pk->n_snapshots++;
         if (f > best) {
             best = f;
@@ -360,6 +380,7 @@ void lf__features_explain(lf__group *G, const lf__peak *peak, lf_window_row *row
 {
     const lf_graph *g = G->cm->g;
     const lf__op_cost *oc = G->cm->ops;
+    G->one_window = 0;
     lf__select(G, peak->snapshot_op);
     lf__prepare(G);
     lf__eval_phase(G, peak->phase, 1, peak->snapshot_op);

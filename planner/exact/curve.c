@@ -135,7 +135,8 @@ static void lf__curve_group(lf__exact *x)
         return;
     }
     lf_group_cost gc;
-    lf_status st = lf_cost_eval(x->cm, &x->sbits, &gc);
+    lf_status st = lf__dp_set_holds_cut(x) ? lf_cost_eval_once(x->cm, &x->sbits, &gc)
+                                           : lf_cost_eval(x->cm, &x->sbits, &gc);
     if (st != LF_OK) {
         x->status = st;
         return;

@@ -185,6 +185,14 @@ static int32_t lf__add(lf__exact *x, int32_t w)
     x->lb_w += x->wterm[w];
     if (x->wblk[w] > x->lb_blk && lf__push_undo(x, -1, 0, x->lb_blk))
         x->lb_blk = x->wblk[w];
+    /* w's own output holds at least one row whatever joins later: a window
+     * row if a member reads it, else a staging row (it is read outside or a
+     * graph output). Views hold none. */
+    if (!x->view[w] && (op->is_output || op->n_consumers > 0) && x->kmax[w] < 1 &&
+        lf__push_undo(x, w, x->kmax[w], 0)) {
+        x->lb_feat += x->row_bytes[w];
+        x->kmax[w] = 1;
+    }
     for (int32_t j = 0; j < op->n_inputs; j++) {
         int32_t t = op->inputs[j];
         if (x->view[t] || x->kwin[w] <= x->kmax[t])
@@ -258,6 +266,14 @@ static int lf__connected(lf__exact *x, int32_t *stack)
     return seen == x->n_sub;
 }
 
+int lf__dp_set_holds_cut(const lf__exact *x)
+{
+    for (int32_t i = 0; i < x->n_sub; i++)
+        if (x->is_cut[x->sub[i]])
+            return 1;
+    return 0;
+}
+
 /* ---- enumeration of candidate groups -------------------------------------
  *
  * The candidates from state D are the sets S with D u S a downset: order
@@ -280,10 +296,18 @@ static void lf__ideals(lf__exact *x, int32_t from, int32_t *stack)
             return;
     }
     int32_t u = from;
-    while (u < x->n && !(x->fusable[u] && lf__ready(x, u)))
+    while (u < x->n && !(x->fusable[u] && lf__ready(x, u))) {
+        /* Past a cut op that is neither placed nor in the set nothing is
+         * ready: every later op lies below it (blocks.c). */
+        int32_t c = x->cut_before[u];
+        if (c >= 0 && !x->in_d[c] && !x->in_s[c]) {
+            u = x->n;
+            break;
+        }
         u++;
+    }
     if (u >= x->n) {
-        if (x->n_sub == 0 || !lf__connected(x, stack))
+        if (x->n_sub == 0 || (!x->any_set && !lf__connected(x, stack)))
             return;
         x->st.groups++;
         x->on_group(x); /* ops joined in id order: sub is ascending */
@@ -305,12 +329,20 @@ static void lf__expand(lf__exact *x, int32_t s, int32_t *stack)
 {
     const uint64_t *d = x->words + (size_t)s * x->nwords;
     x->cur = s;
-    for (int32_t v = 0; v < x->n; v++)
+    int32_t lo = x->n; /* no op below the first unplaced one of U can be ready */
+    for (int32_t v = 0; v < x->n; v++) {
         x->in_d[v] = (uint8_t)((d[v >> 6] >> (v & 63)) & 1u);
-    for (int32_t v = 0; v < x->n && x->status == LF_OK; v++)
+        if (lo == x->n && x->in_u[v] && !x->in_d[v])
+            lo = v;
+    }
+    for (int32_t v = lo; v < x->n && x->status == LF_OK; v++) {
+        int32_t c = x->cut_before[v];
+        if (c >= 0 && !x->in_d[c])
+            break;
         if (!x->fusable[v] && lf__ready(x, v))
             x->on_forced(x, v);
-    lf__ideals(x, 0, stack);
+    }
+    lf__ideals(x, lo, stack);
 }
 
 /* ---- set-up and the run ---------------------------------------------------- */
@@ -356,7 +388,8 @@ lf_status lf__dp_setup(lf__exact *x, lf_cost_model *cm, const lf_bitset *univers
     x->bucket = calloc(n + 1, sizeof(int32_t *));
     x->bucket_n = calloc(n + 1, sizeof(int32_t));
     x->bucket_cap = calloc(n + 1, sizeof(int32_t));
-    if (!x->in_u || !x->fusable || !x->in_d || !x->in_s || !x->view || !x->wterm || !x->wblk ||
+    x->cut_before = calloc(n + 1, sizeof(int32_t));
+    if (!x->cut_before ||!x->in_u || !x->fusable || !x->in_d || !x->in_s || !x->view || !x->wterm || !x->wblk ||
         !x->row_bytes || !x->kwin || !x->kmax || !x->sub || !x->adj_start || !x->bucket ||
         !x->bucket_n || !x->bucket_cap)
         return lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
@@ -381,6 +414,17 @@ lf_status lf__dp_setup(lf__exact *x, lf_cost_model *cm, const lf_bitset *univers
         if (kind == LF_ROWS_WINDOW)
             lf_op_row_window(op, &k, &s, &p);
         x->kwin[v] = k < 1 ? 1 : k;
+    }
+    /* Cut ops of U, kept as the largest one below each op. */
+    uint8_t *is_cut = x->is_cut = calloc(n + 1, 1);
+    int32_t cuts = is_cut ? lf__dp_cut_ops(g, x->in_u, is_cut) : -1;
+    if (cuts < 0)
+        return lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
+    x->n_cuts = cuts;
+    for (int32_t v = 0, last = -1; v < g->n_ops; v++) {
+        x->cut_before[v] = last;
+        if (is_cut[v])
+            last = v;
     }
     /* Adjacency among fusable ops of U (both directions, deduplicated). */
     for (int32_t v = 0; v < g->n_ops; v++)
@@ -429,6 +473,8 @@ void lf__dp_teardown(lf__exact *x)
     free(x->kmax);
     free(x->sub);
     free(x->adj_start);
+    free(x->cut_before);
+    free(x->is_cut);
     free(x->adj);
     free(x->undo);
     free(x->words);

@@ -42,6 +42,12 @@ typedef struct lf__exact {
     int64_t lb_w, lb_feat, lb_blk;
     lf__undo *undo;
     int32_t n_undo, cap_undo;
+    /* Cut ops of U (every other op of U is an ancestor or a descendant, so
+     * ids order them): cut_before[v] is the largest cut op id below v, or -1.
+     * Op v can only become ready once that op is placed (blocks.c). */
+    int32_t *cut_before;
+    uint8_t *is_cut;
+    int32_t n_cuts;
     /* Undirected adjacency among fusable ops of U. */
     int32_t *adj_start, *adj;
     /* The set being grown. */
@@ -71,6 +77,7 @@ typedef struct lf__exact {
      * ops are all fusable; on_forced: unfusable op v is ready in state cur. */
     void (*on_group)(struct lf__exact *x);
     void (*on_forced)(struct lf__exact *x, int32_t v);
+    int any_set;         /* relaxation (bounds.c): every candidate set, connected or not */
     int64_t extra_bytes; /* what the caller holds beside states and memo (curve fronts) */
     void *user;
 } lf__exact;
@@ -92,6 +99,15 @@ int32_t lf__dp_target(lf__exact *x, const lf_bitset *s, int32_t n);
 /* Creates the empty state, expands every state by increasing size and
  * returns the state of the whole universe, or -1 when the status is set. */
 int32_t lf__dp_run(lf__exact *x);
+
+/* Marks the cut ops of the universe in is_cut (n entries) and returns how
+ * many there are, or -1 without memory (blocks.c). */
+int32_t lf__dp_cut_ops(const lf_graph *g, const uint8_t *in_u, uint8_t *is_cut);
+
+/* 1 when the set being grown holds a cut op. Such a set holds everything
+ * above the cut that its state lacks, so it is a candidate from that one
+ * state only: priced once per run, it need not go into the cost memo. */
+int lf__dp_set_holds_cut(const lf__exact *x);
 
 /* Looks at the clock and the memory charge (extra: bytes the caller holds
  * beside the states and the memo); sets the status past a limit. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "planner/exact/downsets.h"
+#include "planner/exact/solve.h"
 
 /* Negative when the set of op ids a precedes b in the order of DESIGN §4's
  * last tie-break: of two sorted lists of equal length, the lexicographically
@@ -58,7 +59,8 @@ static void lf__relax(lf__exact *x, const lf_bitset *s, int32_t n, int64_t dram,
 static void lf__on_group(lf__exact *x)
 {
     lf_group_cost c;
-    lf_status s = lf_cost_eval(x->cm, &x->sbits, &c);
+    lf_status s = lf__dp_set_holds_cut(x) ? lf_cost_eval_once(x->cm, &x->sbits, &c)
+                                          : lf_cost_eval(x->cm, &x->sbits, &c);
     if (s != LF_OK)
         x->status = s;
     else if (c.valid)
@@ -125,6 +127,19 @@ lf_status lf_exact_plan(lf_cost_model *cm, const lf_exact_config *cfg, lf_plan *
         *stats = x.st;
     lf__dp_teardown(&x);
     lf_bitset_destroy(&all);
+    return st;
+}
+
+lf_status lf__exact_solve(lf_cost_model *cm, const lf_bitset *universe, const lf_exact_config *cfg,
+                          lf_plan *out, int64_t *dram, lf_exact_stats *stats)
+{
+    lf__exact x;
+    lf_status st = lf__dp_setup(&x, cm, universe, cfg);
+    if (st == LF_OK)
+        st = lf__solve(&x, out, dram);
+    if (stats)
+        *stats = x.st;
+    lf__dp_teardown(&x);
     return st;
 }
 

@@ -67,4 +67,45 @@ lf_status lf_exact_plan(lf_cost_model *cm, const lf_exact_config *cfg, lf_plan *
 lf_status lf_exact_split(lf_cost_model *cm, const lf_bitset *group, const lf_exact_config *cfg,
                          lf_plan *out, int64_t *dram, lf_exact_stats *stats);
 
+/* ---- certified bounds where exactness runs out (issue 17 item 4) ---------
+ *
+ * An articulation op c is a cut op (every other op lies above or below it)
+ * whose output is the only tensor that ops below c read from above it. The
+ * ops between consecutive articulation ops form blocks. Solving each block on
+ * its own gives a valid plan (its groups never span a block boundary): an
+ * upper bound. For the lower bound, cut each group of an optimal plan at the
+ * articulation ops it spans: every part is a subset of a valid group, so the
+ * monotone lower bound of F_beta the enumeration prunes with admits it; and
+ * under the DRAM formula with one weight read each cut adds at most c's
+ * output once written and once read. So the optimum is at least the sum over
+ * blocks of a relaxed block optimum (parts need not be connected, validity
+ * is that bound below beta, weights are read once) minus twice the output of
+ * every fusable articulation op. docs/search.md ("Certified bounds") has the
+ * argument in full. */
+typedef struct lf_exact_bounds {
+    int64_t lower;        /* the optimal DRAM over fusable ops is at least this */
+    int64_t upper;        /* DRAM over fusable ops of the plan returned */
+    int32_t blocks;       /* blocks between articulation ops */
+    int32_t blocks_exact; /* blocks whose own optimum was found within the limits */
+    int32_t blocks_lower; /* blocks whose relaxed optimum was found within the limits */
+    double wall_s;
+} lf_exact_bounds;
+
+/* Computes both bounds and the upper bound's plan (*plan is initialised here,
+ * canonical, passes lf_plan_check), with blocks of at least min_block_ops ops
+ * where articulation ops allow (<= 0: LF_EXACT_BOUNDS_BLOCK_OPS). cfg's limits apply to the whole
+ * computation; a block that runs past them keeps its ops as singletons in
+ * the plan and contributes the weight bytes of its fusable ops (each weight
+ * is read at least once) to the lower bound. lower <= optimum <= upper. */
+lf_status lf_exact_bounds_compute(lf_cost_model *cm, const lf_exact_config *cfg,
+                                  int32_t min_block_ops, lf_plan *plan, lf_exact_bounds *b);
+
+/* Blocks of at least this many ops by default: consecutive blocks between
+ * articulation ops are joined until they reach it (fewer cuts: tighter
+ * bounds, larger block DPs). */
+#define LF_EXACT_BOUNDS_BLOCK_OPS 32
+
+/* (upper - lower) / lower in percent; 0 when they meet. */
+double lf_exact_bounds_gap(const lf_exact_bounds *b);
+
 #endif

@@ -23,9 +23,10 @@ lf_status lf__propose_random(lf__search *s, void *arg, int32_t slot, lf_rng *r, 
 lf_status lf__propose_initial(lf__search *s, void *arg, int32_t slot, lf_rng *r, lf__scratch *w,
                               uint8_t *genome)
 {
-    int64_t index = s->proposed + slot;
-    if (index < s->cfg->n_initial) {
-        lf_genome_from_plan(&s->map, &s->cfg->initial[index], genome);
+    if (slot < s->cfg->n_seeds) {
+        /* A valid plan's groups are weakly connected, so the components of
+         * its genome are its groups again. */
+        lf_genome_from_groups(&s->map, s->cfg->seeds[slot].group_of, genome);
         return LF_OK;
     }
     return lf__propose_random(s, arg, slot, r, w, genome);

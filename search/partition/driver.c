@@ -71,8 +71,8 @@ static lf_status lf__check_config(const lf_search_config *cfg)
                             (int)cfg->objectives);
     if (cfg->threads < 0)
         return lf_set_error(LF_EINVAL, "threads must be >= 0, got %d", (int)cfg->threads);
-    if (cfg->n_initial < 0 || (cfg->n_initial > 0 && !cfg->initial))
-        return lf_set_error(LF_EINVAL, "initial plans: %d given without plans", (int)cfg->n_initial);
+    if (cfg->n_seeds < 0 || (cfg->n_seeds > 0 && !cfg->seeds))
+        return lf_set_error(LF_EINVAL, "seed plans: %d given without plans", (int)cfg->n_seeds);
     if (!(cfg->mutation_rate <= 1.0))
         return lf_set_error(LF_EINVAL, "mutation rate must be at most 1, got %g", cfg->mutation_rate);
     return LF_OK;
@@ -144,12 +144,8 @@ static lf_status lf__search_init(lf__search *s, lf_cost_model *cm, const lf_sear
         if (st == LF_OK && !s->work[t].genome)
             st = lf_set_error(LF_ENOMEM, "out of memory for search thread buffers");
     }
-    for (int32_t i = 0; i < cfg->n_initial && st == LF_OK; i++)
-        if (cfg->initial[i].n_ops != s->n_ops)
-            st = lf_set_error(LF_EINVAL, "initial plan %d has %d ops; the graph has %d", (int)i,
-                              (int)cfg->initial[i].n_ops, (int)s->n_ops);
-        else
-            st = lf_plan_check(&cfg->initial[i], cm);
+    for (int32_t i = 0; i < cfg->n_seeds && st == LF_OK; i++)
+        st = lf_plan_check(&cfg->seeds[i], cm); /* a seed must be a valid plan (sizes: above) */
     if (st == LF_OK && cfg->guided) {
         st = lf_bitset_init(&s->guide, s->n_ops);
         if (st == LF_OK)
@@ -220,6 +216,11 @@ lf_status lf_search_run(lf_cost_model *cm, const lf_search_config *cfg, lf_searc
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
     lf_cost_stats before, after;
     lf_cost_stats_get(cm, &before);
+    for (int32_t i = 0; i < cfg->n_seeds; i++)
+        if (cfg->seeds[i].n_ops != lf_cost_graph(cm)->n_ops)
+            return lf_set_error(LF_EINVAL, "seed plan %d has %d ops, graph '%s' has %d", (int)i,
+                                (int)cfg->seeds[i].n_ops, lf_cost_graph(cm)->name,
+                                (int)lf_cost_graph(cm)->n_ops);
     lf__search s;
     st = lf__search_init(&s, cm, cfg);
     if (st == LF_OK) {

@@ -19,7 +19,7 @@
  * The kind is drawn uniformly; when it cannot apply (no edge between groups,
  * no group of two ops) the next kind in that order is tried. With the
  * configuration's `guided`, each mutated child then takes its best merge or
- * best move (guided.c); `initial` plans come first in the first population. */
+ * best move (guided.c); seed plans come first in the first population. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,7 +179,8 @@ lf_status lf__search_local(lf__search *s)
         st = lf__cands_alloc(&next, K, s->n_ops, s->n_edges);
     if (st == LF_OK)
         st = lf__cands_alloc(&kids, K, s->n_ops, s->n_edges);
-    /* Initial population: K random-search plans (fewer when the budget is). */
+    /* Initial population: the seed plans, then random-search plans, K in
+     * all (fewer when the budget is). */
     if (st == LF_OK) {
         int32_t n = s->cfg->budget < K ? (int32_t)s->cfg->budget : K;
         st = lf__search_batch(s, n, lf__propose_initial, NULL, kids);

@@ -19,7 +19,7 @@
  *      and fill the population only when there are fewer than K distinct
  *      plans.
  * With the configuration's `guided`, each child's groups then take their
- * best merge or best move (guided.c), and `initial` plans come first in the
+ * best merge or best move (guided.c), and seed plans come first in the
  * first population.
  * Ties everywhere fall back to positions, never to pointer values or thread
  * timing, so generations are reproducible. */

@@ -18,7 +18,7 @@ lf_status lf__search_random(lf__search *s)
     while (st == LF_OK && s->proposed < s->cfg->budget) {
         int64_t left = s->cfg->budget - s->proposed;
         int32_t n = left < LF_RS_BATCH ? (int32_t)left : LF_RS_BATCH;
-        st = lf__search_batch(s, n, lf__propose_initial, NULL, batch);
+        st = lf__search_batch(s, n, lf__propose_random, NULL, batch);
     }
     lf__cands_free(batch, LF_RS_BATCH);
     return st;

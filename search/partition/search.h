@@ -62,13 +62,16 @@ typedef struct lf_search_config {
     int32_t trace;               /* 1: record the best DRAM after every plan (budget curves) */
     lf_progress_fn progress;     /* NULL: none */
     void *progress_user;
-    /* Beyond the paper (issue 17 item 7); the defaults keep its algorithms: */
-    const lf_plan *initial;      /* plans proposed first (their genomes, counted in the budget),
-                                    e.g. the greedy plan or per-block optima; must be valid
-                                    plans of the graph (lf_plan_check) */
-    int32_t n_initial;
-    int32_t guided;              /* 1: every LS and NSGA-II child also takes a cost-guided edit
-                                    (its best merge or best move by F_D saved; guided.c) */
+    /* Seed plans (issue 17 item 7): local search and NSGA-II take these as
+     * the first members of their initial population (each is one plan of
+     * the budget, decoded like any genome), then random plans as before.
+     * Random search ignores them. Plans of the same graph; NULL: none. */
+    const lf_plan *seeds;
+    int32_t n_seeds;
+    /* 1: every LS and NSGA-II child also takes a cost-guided edit (its best
+     * merge or best move by F_D saved; guided.c). 0: the paper's operators,
+     * unchanged (issue 17 item 7). */
+    int32_t guided;
 } lf_search_config;
 
 typedef struct lf_search_result {

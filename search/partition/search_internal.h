@@ -97,13 +97,13 @@ struct lf__search {
 lf_status lf__search_batch(lf__search *s, int32_t n, lf__propose_fn fn, void *arg, lf__cand *out);
 
 /* The random-search proposal: p uniform in [0, 1), each gene fused with p. */
+/* Slot i < cfg->n_seeds proposes seed plan i, later slots a random genome:
+ * the initial population of local search and NSGA-II. */
+lf_status lf__propose_initial(lf__search *s, void *arg, int32_t slot, lf_rng *r, lf__scratch *w,
+                              uint8_t *genome);
 lf_status lf__propose_random(lf__search *s, void *arg, int32_t slot, lf_rng *r, lf__scratch *w,
                              uint8_t *genome);
 
-/* Proposal number s->proposed + slot is cfg->initial[that number] while
- * there are initial plans, a random-search proposal after them. */
-lf_status lf__propose_initial(lf__search *s, void *arg, int32_t slot, lf_rng *r, lf__scratch *w,
-                              uint8_t *genome);
 
 /* The cost-guided edits of guided.c on groups `in` (op -> group id in
  * 0 .. n_ops, -1 for inputs; groups may be invalid or unrepaired): write the

@@ -97,21 +97,19 @@ for s in layer greedy random local nsga2 exact; do
   grep -q "| resnet18 | 256 KB | lbdf | $s |" "$tmp/bench" || bad "bench lacks $s row"
 done
 
-# --init greedy: with a budget of one plan the search returns the greedy plan;
-# --guided and --init apply to the budgeted searches only; unknown plan names
-# are refused in one line.
+# --seed-plans greedy: with a budget of one plan local search returns the
+# greedy plan; --guided applies to the budgeted searches only, and is the
+# same with 1 and 2 threads.
 dram() { grep -o 'DRAM [0-9,]* B fusable' | head -1; }
 g=$("$fp" plan --model mobilenet_v2 --search greedy | dram)
-l=$("$fp" plan --model mobilenet_v2 --search local --budget 1 --init greedy | dram)
-[ -n "$g" ] && [ "$g" = "$l" ] || bad "--init greedy with budget 1: '$l', greedy '$g'"
+l=$("$fp" plan --model mobilenet_v2 --search local --budget 1 --seed-plans greedy | dram)
+[ -n "$g" ] && [ "$g" = "$l" ] || bad "--seed-plans greedy with budget 1: '$l', greedy '$g'"
 "$fp" plan --model mobilenet_v2 --search nsga2 --budget 200 --guided --threads 1 >"$tmp/g1" 2>&1 || bad "--guided exited $?"
 "$fp" plan --model mobilenet_v2 --search nsga2 --budget 200 --guided --threads 2 >"$tmp/g2" 2>&1
 [ "$(dram <"$tmp/g1")" = "$(dram <"$tmp/g2")" ] || bad "--guided differs between 1 and 2 threads"
 "$fp" plan --model mobilenet_v2 --search exact --guided >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "apply to the searches random, local and nsga2" "$tmp/err" \
   || bad "--guided with exact: $(cat "$tmp/err")"
-"$fp" plan --model mobilenet_v2 --search local --init blocky >/dev/null 2>"$tmp/err"
-[ $? = 2 ] && grep -q "init: unknown plan 'blocky'" "$tmp/err" || bad "--init blocky: $(cat "$tmp/err")"
 
 for c in models info cost plan split; do
   "$fp" "$c" --help >/dev/null || bad "$c --help"
