@@ -2,7 +2,8 @@
 # Beyond the paper (issue 17 item 7): how close local search and NSGA-II
 # come to the exact optimum with the paper's algorithms, with cost-guided
 # edits (--guided), with the greedy plan as a start (--seed-plans greedy),
-# and with both; seeds 1..K at the paper's budget of 5000 plans, one thread.
+# with the per-block optimal plan too (--seed-plans greedy,blocks), and
+# with both; seeds 1..K at the paper's budget of 5000 plans, one thread.
 # Table: the gap to the optimum over fusable ops (%) per seed and its mean.
 # Reduced (default): 2 seeds, budget 5000. --full: 5 seeds.
 . "$(dirname "$0")/common.sh"
@@ -17,7 +18,8 @@ dram() { grep -o 'DRAM [0-9,]* B fusable' | head -1 | tr -dc 0-9; }
     m=${c%%:*} b=${c##*:}
     opt=$(fp plan --model "$m" --buffer "$b" --search exact | dram)
     for s in local nsga2; do
-      for o in "" "--guided" "--seed-plans greedy" "--seed-plans greedy --guided"; do
+      for o in "" "--guided" "--seed-plans greedy" "--seed-plans greedy --guided" \
+        "--seed-plans greedy,blocks" "--seed-plans greedy,blocks --guided"; do
         gaps="" sum=0
         for ((k = 1; k <= seeds; k++)); do
           d=$(fp plan --model "$m" --buffer "$b" --search "$s" --budget "$budget" --seed "$k" --threads 1 $o | dram)
