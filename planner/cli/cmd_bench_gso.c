@@ -88,10 +88,11 @@ static lf_status lf__load_set(const char *given, const char *shipped, lf_gso_set
 int lf_cmd_bench_gso(int argc, char **argv)
 {
     lf_cli_opt opts[] = {
-        {"models", "LIST", "networks (default resnet18,resnet50,inception_e,alexnet,vgg16,sru)", NULL},
+        {"models", "LIST", "networks; NAME:N for a substitution network with N blocks, e.g. resnet_blocks:4 (default resnet18,resnet50,inception_e,alexnet,vgg16,sru)", NULL},
         {"rules", "LIST", "rule sources: builtin, taso (default builtin,taso)", NULL},
         {"taso-file", "FILE", "TASO's rule collection (default " LF_CLI_TASO_DEFAULT ")", NULL},
-        {"search", "NAME", "backtrack (default), enum or split", NULL},
+        {"search", "NAME", "backtrack (default), enum, split, or OCGGS's prune, dpp, sample", NULL},
+        {"max-steps", "K", "prune, dpp, sample: longest sequence (default 10)", NULL},
         {"budget", "N", "graphs expanded per search (default 1000)", NULL},
         {"max-len", "K", "enum: longest sequence (default 3)", NULL},
         {"repeat", "R", "filter runs per network, the median is reported (default 21)", NULL},
@@ -102,7 +103,7 @@ int lf_cmd_bench_gso(int argc, char **argv)
                               "that never matched a training graph too (column 'all GCNs ms')", NULL},
     };
     lf_cli_command cmd = {"bench gso", "The GSO rule filter: rules kept, inference time, search with and without.",
-                          "bench gso [--models LIST] [--search backtrack] [--budget N] [--no-search] [--every-model]",
+                          "bench gso [--models LIST] [--search backtrack|enum|split|prune|dpp|sample] [--budget N] [--no-search] [--every-model]",
                           "For each network: ops, the filter's time for all rules (median of --repeat "
                           "runs, one thread),\nrules kept by the GCNs (gso) and the LR baseline against "
                           "the rules that match (the matcher)\nand all enabled rules, the Jaccard distance "
@@ -113,20 +114,28 @@ int lf_cmd_bench_gso(int argc, char **argv)
     int rc = lf_cli_parse(&cmd, argc, argv);
     if (rc)
         return rc == 1 ? LF_EXIT_OK : rc;
-    int64_t budget, max_len, repeat;
+    int64_t budget, max_len, repeat, max_steps;
     if ((rc = lf_cli_int(&cmd, "budget", 1000, 1, 100000000, &budget)) ||
+        (rc = lf_cli_int(&cmd, "max-steps", 10, 1, 64, &max_steps)) ||
         (rc = lf_cli_int(&cmd, "max-len", 3, 1, 64, &max_len)) || (rc = lf_cli_int(&cmd, "repeat", 21, 1, 64, &repeat)))
         return rc;
     const char *search = lf_cli_get(&cmd, "search");
     lf_subst_search sk = search ? lf_subst_search_from_name(search) : LF_SEARCH_BACKTRACK;
     if (sk == LF_SEARCH_COUNT)
-        return lf_cli_usage_error(&cmd, "unknown --search '%s' (backtrack, enum, split)", search);
+        return lf_cli_usage_error(&cmd, "unknown --search '%s' (backtrack, enum, split, prune, dpp, sample)", search);
     char buf[1024], *models[LF__BENCH_MAX];
     snprintf(buf, sizeof buf, "%s",
              lf_cli_get(&cmd, "models") ? lf_cli_get(&cmd, "models") : "resnet18,resnet50,inception_e,alexnet,vgg16,sru");
     int n = lf_cli_split_list(buf, models, LF__BENCH_MAX);
     if (n <= 0 || n > LF__BENCH_MAX)
         return lf_cli_usage_error(&cmd, "--models: 1 to %d networks", LF__BENCH_MAX);
+    for (int i = 0; i < n; i++) { /* NAME:N block counts, checked before any output */
+        const char *colon = strchr(models[i], ':');
+        char *end = NULL;
+        long b = colon ? strtol(colon + 1, &end, 10) : 1;
+        if (colon && (end == colon + 1 || *end || b < 1 || b > 64))
+            return lf_cli_usage_error(&cmd, "--models: '%s': blocks must be 1 to 64", models[i]);
+    }
     int with_search = lf_cli_get(&cmd, "no-search") == NULL, every = lf_cli_get(&cmd, "every-model") != NULL;
     lf_gso_set sets[2];
     memset(sets, 0, sizeof sets);
@@ -166,8 +175,16 @@ int lf_cmd_bench_gso(int argc, char **argv)
     }
     for (int i = 0; i < n && !st; i++) {
         lf_graph *m = NULL;
-        st = lf_subst_network(models[i], 0, &m);
-        if (st == LF_ENOTFOUND) {
+        /* NAME:N, the substitution networks with N blocks (GSO's Figure 7 on
+         * resnet_blocks:2 .. resnet_blocks:8) */
+        char *colon = strchr(models[i], ':');
+        int32_t blocks = colon ? (int32_t)strtol(colon + 1, NULL, 10) : 0;
+        if (colon)
+            *colon = '\0';
+        st = colon ? lf_subst_network_blocks(models[i], 0, blocks, &m) : lf_subst_network(models[i], 0, &m);
+        if (colon)
+            *colon = ':';
+        if (st == LF_ENOTFOUND && !colon) {
             lf_model_options mo = {0, 1};
             st = lf_model_build(models[i], &mo, &m);
         }
@@ -203,6 +220,7 @@ int lf_cmd_bench_gso(int argc, char **argv)
                 o.search = sk;
                 o.budget = budget;
                 o.max_len = (int32_t)max_len;
+                o.max_steps = (int32_t)max_steps;
                 o.skip_check = 1;
                 o.rule_mask = f == 0 ? NULL : mask[f - 1];
                 st = lf_subst_optimize(m, &rs, &c, &o, &res[f]);
