@@ -101,6 +101,9 @@ static void lf__search_destroy(lf__search *s)
     free(s->trace);
     lf_bitset_destroy(&s->guide);
     free(s->guide_fd);
+    free(s->guide_members);
+    free(s->guide_start);
+    free(s->guide_pos);
     lf_plan_destroy(&s->guide_plan);
     lf_genome_map_destroy(&s->map);
     if (s->have_clock)
@@ -151,7 +154,10 @@ static lf_status lf__search_init(lf__search *s, lf_cost_model *cm, const lf_sear
         if (st == LF_OK)
             st = lf_plan_init(&s->guide_plan, s->n_ops);
         s->guide_fd = malloc((size_t)(s->n_ops + 1) * sizeof *s->guide_fd);
-        if (st == LF_OK && !s->guide_fd)
+        s->guide_members = malloc((size_t)(s->n_ops + 1) * sizeof *s->guide_members);
+        s->guide_start = malloc((size_t)(s->n_ops + 2) * sizeof *s->guide_start);
+        s->guide_pos = malloc((size_t)(s->n_ops + 1) * sizeof *s->guide_pos);
+        if (st == LF_OK && (!s->guide_fd || !s->guide_members || !s->guide_start || !s->guide_pos))
             st = lf_set_error(LF_ENOMEM, "out of memory for guided edits");
     }
     if (st == LF_OK)

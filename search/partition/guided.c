@@ -18,22 +18,55 @@
 
 #include "search/partition/search_internal.h"
 
-/* F_D and validity of the ops of gof equal to `group` (plus `add`, minus
- * `drop`, each -1 for none). An empty set costs 0 and is valid. */
-static lf_status lf__price(lf__search *s, const int32_t *gof, int32_t group, int32_t group2,
-                           int32_t add, int32_t drop, int64_t *fd, int *valid)
+/* The groups of gof as member lists: group k's ops are
+ * guide_members[guide_start[k] .. guide_start[k + 1]), ascending (a counting
+ * sort, so pricing a group costs its size, not a scan of the graph).
+ * Returns the number of groups. */
+static int32_t lf__index_groups(lf__search *s, const int32_t *gof)
+{
+    int32_t n_groups = 0, *start = s->guide_start;
+    for (int32_t v = 0; v < s->n_ops; v++)
+        if (gof[v] + 1 > n_groups)
+            n_groups = gof[v] + 1;
+    memset(start, 0, (size_t)(n_groups + 1) * sizeof *start);
+    for (int32_t v = 0; v < s->n_ops; v++)
+        if (gof[v] >= 0)
+            start[gof[v] + 1]++;
+    for (int32_t k = 0; k < n_groups; k++)
+        start[k + 1] += start[k];
+    memcpy(s->guide_pos, start, (size_t)n_groups * sizeof *start);
+    for (int32_t v = 0; v < s->n_ops; v++)
+        if (gof[v] >= 0)
+            s->guide_members[s->guide_pos[gof[v]]++] = v;
+    return n_groups;
+}
+
+/* F_D and validity of group `group` of the indexed plan (with group2's ops,
+ * plus op `add`, minus op `drop`; -1 for none). An empty set costs 0 and is
+ * valid. */
+static lf_status lf__price(lf__search *s, int32_t group, int32_t group2, int32_t add, int32_t drop,
+                           int64_t *fd, int *valid)
 {
     lf_bitset *b = &s->guide;
     lf_bitset_clear_all(b);
-    int any = 0;
-    for (int32_t v = 0; v < s->n_ops; v++)
-        if ((gof[v] == group || (group2 >= 0 && gof[v] == group2) || v == add) && v != drop) {
-            lf_bitset_set(b, v);
-            any = 1;
-        }
+    int32_t n = 0;
+    for (int32_t g = 0; g < 2; g++) {
+        int32_t k = g ? group2 : group;
+        if (k < 0)
+            continue;
+        for (int32_t i = s->guide_start[k]; i < s->guide_start[k + 1]; i++)
+            if (s->guide_members[i] != drop) {
+                lf_bitset_set(b, s->guide_members[i]);
+                n++;
+            }
+    }
+    if (add >= 0) {
+        lf_bitset_set(b, add);
+        n++;
+    }
     *fd = 0;
     *valid = 1;
-    if (!any)
+    if (n == 0)
         return LF_OK;
     lf_group_cost c;
     lf_status st = lf_cost_eval(s->cm, b, &c);
@@ -44,17 +77,14 @@ static lf_status lf__price(lf__search *s, const int32_t *gof, int32_t group, int
     return st;
 }
 
-/* F_D of every group of `gof` (ids 0 .. n_ops, -1 for inputs), into fd. */
+/* Indexes gof and puts the F_D of every group into fd. */
 static lf_status lf__group_costs(lf__search *s, const int32_t *gof, int64_t *fd)
 {
-    int32_t n_groups = 0;
-    for (int32_t v = 0; v < s->n_ops; v++)
-        if (gof[v] + 1 > n_groups)
-            n_groups = gof[v] + 1;
+    int32_t n_groups = lf__index_groups(s, gof);
     lf_status st = LF_OK;
     for (int32_t k = 0; k < n_groups && st == LF_OK; k++) {
         int valid;
-        st = lf__price(s, gof, k, -1, -1, -1, &fd[k], &valid);
+        st = lf__price(s, k, -1, -1, -1, &fd[k], &valid);
     }
     return st;
 }
@@ -71,7 +101,7 @@ lf_status lf__guided_merge(lf__search *s, const int32_t *in, int32_t *gof, int *
             continue; /* inside a group */
         int64_t joint;
         int valid;
-        st = lf__price(s, in, a, b, -1, -1, &joint, &valid);
+        st = lf__price(s, a, b, -1, -1, &joint, &valid);
         if (st == LF_OK && valid && fd[a] + fd[b] - joint > best) {
             best = fd[a] + fd[b] - joint;
             best_a = a;
@@ -103,9 +133,9 @@ lf_status lf__guided_move(lf__search *s, const int32_t *in, int32_t *gof, int *d
                 continue;
             int64_t left, right;
             int valid_left, valid_right;
-            st = lf__price(s, in, a, -1, -1, u, &left, &valid_left);
+            st = lf__price(s, a, -1, -1, u, &left, &valid_left);
             if (st == LF_OK)
-                st = lf__price(s, in, b, -1, u, -1, &right, &valid_right);
+                st = lf__price(s, b, -1, u, -1, &right, &valid_right);
             if (st == LF_OK && valid_left && valid_right && fd[a] + fd[b] - left - right > best) {
                 best = fd[a] + fd[b] - left - right;
                 best_op = u;

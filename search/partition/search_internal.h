@@ -88,6 +88,7 @@ struct lf__search {
      * F_D of each group of the plan being edited. */
     lf_bitset guide;
     int64_t *guide_fd;
+    int32_t *guide_members, *guide_start, *guide_pos; /* the plan's groups as member lists */
     lf_plan guide_plan;    /* NSGA-II: a child's raw groups */
 };
 
