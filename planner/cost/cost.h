@@ -68,6 +68,10 @@ int32_t lf_cost_unfusable_count(const lf_cost_model *cm);
  * streams). */
 void lf_cost_weight_bound(const lf_cost_model *cm, int32_t v, int64_t *term, int64_t *block);
 
+/* Bytes of one output row of op v (width x channels x activation bytes):
+ * the unit of every row window the model prices. */
+int64_t lf_cost_row_bytes(const lf_cost_model *cm, int32_t v);
+
 /* 1 when the model's scheme keeps a group's whole weights on chip (LBDF: a
  * group's F_D is one step, whatever the buffer), 0 when weights stream
  * (BRR). lf_cost_scheme_weights_resident asks by name (-1: unknown). */

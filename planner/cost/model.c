@@ -136,6 +136,11 @@ void lf_cost_weight_bound(const lf_cost_model *cm, int32_t v, int64_t *term, int
     cm->scheme->weight_bound(&cm->ops[v], term, block);
 }
 
+int64_t lf_cost_row_bytes(const lf_cost_model *cm, int32_t v)
+{
+    return cm->ops[v].row_bytes;
+}
+
 /* Member list of a bitset; validates the size against the graph. */
 static lf_status lf__members(const lf_cost_model *cm, const lf_bitset *group, int32_t **members,
                              int32_t *n)

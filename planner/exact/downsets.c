@@ -361,7 +361,6 @@ lf_status lf__dp_setup(lf__exact *x, lf_cost_model *cm, const lf_bitset *univers
                            const lf_exact_config *cfg)
 {
     const lf_graph *g = lf_cost_graph(cm);
-    const lf_hw *hw = lf_cost_hw(cm);
     memset(x, 0, sizeof *x);
     x->cm = cm;
     x->g = g;
@@ -409,7 +408,7 @@ lf_status lf__dp_setup(lf__exact *x, lf_cost_model *cm, const lf_bitset *univers
                                op->type == LF_OP_RESHAPE);
         /* The cost model's own charge (the scheme's hook), not a copy of it. */
         lf_cost_weight_bound(cm, v, &x->wterm[v], &x->wblk[v]);
-        x->row_bytes[v] = op->out.w * op->out.c * hw->act_bytes;
+        x->row_bytes[v] = lf_cost_row_bytes(cm, v);
         int32_t k = 1, s, p;
         if (kind == LF_ROWS_WINDOW)
             lf_op_row_window(op, &k, &s, &p);
