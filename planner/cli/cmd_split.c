@@ -7,6 +7,7 @@
 
 #include "planner/cli/cli.h"
 #include "planner/exact/exact.h"
+#include "planner/io/split_dot.h"
 #include "planner/util/fileio.h"
 #include "splitter/tree.h"
 
@@ -19,58 +20,15 @@ static const char *lf__cat_name(int32_t c)
     }
 }
 
-/* The Graphviz picture: one cluster per part of the split, edges between
- * parts (the cut) red and bold. */
+/* The split as a Graphviz picture (planner/io/split_dot.h), all or nothing. */
 static lf_status lf__write_dot(const char *path, const lf_graph *g, lf_cost_model *cm,
                                const lf_split_result *r)
 {
     lf_atomic_file af;
     lf_status st = lf_atomic_open(&af, path);
-    if (st != LF_OK)
-        return st;
-    int32_t *part_of = malloc((size_t)g->n_ops * sizeof(int32_t));
-    if (!part_of) {
+    if (st == LF_OK && (st = lf_split_write_dot(af.f, g, cm, r->parts, r->n_parts)) != LF_OK)
         lf_atomic_abort(&af);
-        return lf_set_error(LF_ENOMEM, "out of memory writing '%s'", path);
-    }
-    for (int32_t v = 0; v < g->n_ops; v++)
-        part_of[v] = -1;
-    FILE *f = af.f;
-    fprintf(f, "digraph split {\n  rankdir=TB;\n  node [shape=box, fontsize=10];\n");
-    for (int32_t q = 0; q < r->n_parts && st == LF_OK; q++) {
-        lf_group_cost c;
-        st = lf_cost_eval(cm, &r->parts[q], &c);
-        if (st != LF_OK)
-            break;
-        fprintf(f, "  subgraph cluster_%d {\n    label=\"part %d: F_beta %lld B, F_D %lld B\";\n",
-                (int)q, (int)q, (long long)c.f_beta, (long long)c.f_d);
-        for (int32_t v = lf_bitset_next(&r->parts[q], 0); v >= 0;
-             v = lf_bitset_next(&r->parts[q], v + 1)) {
-            part_of[v] = q;
-            fprintf(f, "    n%d [label=\"%d %s\"];\n", (int)v, (int)v, g->ops[v].name);
-        }
-        fprintf(f, "  }\n");
-    }
-    for (int32_t v = 0; v < g->n_ops && st == LF_OK; v++) {
-        if (part_of[v] < 0)
-            continue;
-        for (int32_t c = 0; c < g->ops[v].n_consumers; c++) {
-            int32_t w = g->ops[v].consumers[c];
-            if (part_of[w] < 0)
-                continue;
-            if (part_of[w] != part_of[v])
-                fprintf(f, "  n%d -> n%d [color=red, penwidth=2.5];\n", (int)v, (int)w);
-            else
-                fprintf(f, "  n%d -> n%d;\n", (int)v, (int)w);
-        }
-    }
-    fprintf(f, "}\n");
-    free(part_of);
-    if (st != LF_OK) {
-        lf_atomic_abort(&af);
-        return st;
-    }
-    return lf_atomic_commit(&af);
+    return st == LF_OK ? lf_atomic_commit(&af) : st;
 }
 
 static void lf__print_parts(const lf_graph *g, const lf_cut_set *cs, const lf_tree_level *lv,

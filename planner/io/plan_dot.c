@@ -3,21 +3,9 @@
  * graph inputs as plain ellipses outside every cluster. */
 #include <inttypes.h>
 
+#include "planner/io/dot_text.h"
 #include "planner/io/plan_view_internal.h"
 #include "planner/optable.h"
-
-/* Text inside a DOT double-quoted string. A backslash starts an escape there
- * (\n, \l, \N ...), so a literal one is doubled; control characters would
- * break the layout of a label and are dropped. */
-static void lf__dot_text(FILE *f, const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fputc('\\', f);
-        if (*p >= 0x20)
-            fputc(*p, f);
-    }
-}
 
 /* "475136 B (464.0 KB)": exact bytes for tools, KB for people (1 KB = 1024 B). */
 static void lf__dot_bytes(FILE *f, int64_t bytes)
@@ -29,7 +17,7 @@ static void lf__dot_node(FILE *f, const lf_graph *g, int32_t v, const char *inde
 {
     const lf_op *op = &g->ops[v];
     fprintf(f, "%sn%d [label=\"", indent, (int)v);
-    lf__dot_text(f, op->name);
+    lf_dot_text(f, op->name);
     fprintf(f, "\\n%s\\n%" PRId64 "x%" PRId64 "x%" PRId64 "\"%s];\n", lf_op_info_of(op->type)->name,
             op->out.c, op->out.h, op->out.w, extra);
 }
@@ -95,14 +83,14 @@ lf_status lf__plan_write_dot_heat(FILE *f, const lf_plan *p, lf_cost_model *cm,
     const char *model = meta && meta->model ? meta->model : g->name;
     const lf_plan_metrics *m = &pv.metrics;
     fputs("digraph \"", f);
-    lf__dot_text(f, model);
+    lf_dot_text(f, model);
     fputs("\" {\n  graph [labelloc=t, fontname=\"Helvetica\", label=\"", f);
-    lf__dot_text(f, model);
+    lf_dot_text(f, model);
     fprintf(f, ": %s, beta = ", lf_cost_scheme_name(cm));
     lf__dot_bytes(f, lf_cost_beta(cm));
     if (meta && meta->search) {
         fputs(", search ", f);
-        lf__dot_text(f, meta->search);
+        lf_dot_text(f, meta->search);
     }
     fputs("\\nDRAM (fusable ops) = ", f);
     lf__dot_bytes(f, m->dram_fusable);
