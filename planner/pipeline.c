@@ -132,6 +132,7 @@ static lf_status lf__open_splitter(lf_cost_model *cm, const lf_planner_config *c
         return st;
     lf_tree_options opt;
     lf_tree_options_default(&opt);
+    opt.cost_continue = c->split_continue;
     return lf_splitter_tree_create(sp, np->proposer, c->k, &opt);
 }
 
@@ -159,6 +160,8 @@ static lf_status lf__resolve(const lf_planner_config *in, lf_planner_config *c, 
         (*planner)++;
     if (!lf__planners[*planner].heuristic && strcmp(c->split, "random") != 0)
         return lf_set_error(LF_EINVAL, "a split applies to the searches random, local and nsga2");
+    if (c->split_continue && strcmp(c->split, "tree") != 0)
+        return lf_set_error(LF_EINVAL, "the split continuation applies to the tree splitter");
     if (!lf__planners[*planner].heuristic && (c->seed_plans || c->guided))
         return lf_set_error(LF_EINVAL, "seed plans and guided edits apply to the searches "
                                        "random, local and nsga2");

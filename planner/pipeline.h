@@ -84,6 +84,8 @@ typedef struct lf_planner_config {
                                 limits) seeding the initial population; NULL: none */
     int32_t guided;          /* local/nsga2: every child also takes a cost-guided edit (best
                                 merge or best move by DRAM saved; search.h) */
+    int32_t split_continue;  /* tree: keep splitting a valid part while that lowers its F_D
+                                (splitter/tree.h cost_continue) */
 } lf_planner_config;
 
 void lf_planner_config_default(lf_planner_config *c);

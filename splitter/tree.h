@@ -50,13 +50,19 @@ typedef struct lf_tree_options {
     int32_t measure_gap;  /* 1: price each distinct group's optimal split (lf_exact_split)
                              to report the split gap; measurement only, slow on wide groups */
     lf_exact_config exact; /* limits of that measurement */
+    int32_t cost_continue; /* 1: keep splitting a valid part while the tree's split of it
+                              (valid parts, recursively) has less F_D than the part itself
+                              (beyond Algorithm 1, which stops at the first all-valid cut:
+                              under BRR a valid part that re-reads its weights per row tile
+                              can cost more than its pieces); 0: the paper's rule */
 } lf_tree_options;
 
 void lf_tree_options_default(lf_tree_options *o);
 
 /* Creates the tree splitter around proposer p with edge budget k (k <= 0:
  * every edge the proposer gives). p is not owned and must outlive the
- * splitter. opt NULL: the defaults. The splitter is named "tree-<proposer>". */
+ * splitter. opt NULL: the defaults. The splitter is named "tree-<proposer>"
+ * ("tree-<proposer>+continue" with cost_continue). */
 lf_status lf_splitter_tree_create(lf_splitter **out, const lf_proposer *p, int32_t k,
                                   const lf_tree_options *opt);
 

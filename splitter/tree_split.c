@@ -172,8 +172,34 @@ static lf_status lf__recurse_parts(lf__call *c, const lf_cut_set *cs, const int3
         pos_of[cs->members[i]] = i;
         next[i] = -1;
     }
-    /* Valid parts keep one id each; invalid ones get their sub-parts' ids. */
+    /* Valid parts keep one id each (or, with cost_continue, their own
+     * split's ids when it is cheaper); invalid ones get their sub-parts' ids. */
     for (int32_t q = 0; st == LF_OK && q < n_parts && *ok; q++) {
+        if (!bad[q] && c->t->opt.cost_continue) {
+            int32_t size = 0;
+            lf_bitset_clear_all(&part);
+            for (int32_t i = 0; i < n; i++)
+                if (labels[i] == q) {
+                    lf_bitset_set(&part, cs->members[i]);
+                    size++;
+                }
+            lf_group_cost own;
+            lf__entry *sub = NULL;
+            if (size > 1 && (st = lf_cost_eval(c->cm, &part, &own)) == LF_OK) {
+                c->queries++;
+                st = lf__solve(c, &part, &sub);
+            }
+            if (st != LF_OK)
+                break;
+            if (sub && sub->ok && sub->f_d < own.f_d) {
+                *f_d += sub->f_d - own.f_d;
+                int32_t j = 0;
+                for (int32_t v = lf_bitset_next(&part, 0); v >= 0; v = lf_bitset_next(&part, v + 1))
+                    next[pos_of[v]] = n_next + sub->part_of[j++];
+                n_next += sub->n_parts;
+                continue;
+            }
+        }
         if (!bad[q]) {
             for (int32_t i = 0; i < n; i++)
                 if (labels[i] == q)
@@ -503,7 +529,7 @@ lf_status lf_splitter_tree_create(lf_splitter **out, const lf_proposer *p, int32
         t->opt.eval_cap = LF_TREE_DEFAULT_CAP;
     t->p = p;
     t->k = k;
-    snprintf(t->name, sizeof t->name, "tree-%s", p->name);
+    snprintf(t->name, sizeof t->name, "tree-%s%s", p->name, t->opt.cost_continue ? "+continue" : "");
     if (lf_hashmap_init(&t->memo, 256) != LF_OK) {
         free(t);
         return lf_set_error(LF_ENOMEM, "out of memory for the tree splitter's memo");

@@ -550,7 +550,7 @@ static void test_compare_table(void)
     lf_hw_default(&hw);
     hw.buffer_bytes = 131072;
     const char *searches[] = {"rs", "nsga2"}, *proposers[] = {"attrib", "none"};
-    lf_cmp_config c = {searches, proposers, 2, 2, 3, 1, 10, 1, 0, 0, &hw};
+    lf_cmp_config c = {searches, proposers, 2, 2, 3, 1, 10, 1, 0, 0, &hw, 0};
     uint64_t seeds[2] = {5, 6};
     lf_cmp_table t;
     memset(&t, 0, sizeof t);

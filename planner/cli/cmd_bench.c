@@ -75,6 +75,8 @@ static void lf__bench_one(lf_cost_model *cm, lf_planner_config pc, const char *s
     if (strcmp(split, "random") != 0) {
         pc.split = "tree";
         pc.proposer = split + 5;
+    } else {
+        pc.split_continue = 0; /* a tree splitter's option */
     }
     lf_planned r;
     lf_status st = lf_plan_network(cm, &pc, &r);
@@ -111,6 +113,7 @@ int lf_cmd_bench(int argc, char **argv)
         {"searches", "LIST", "searches (default random,local,nsga2)", NULL},
         {"splits", "LIST", "repairs: random, tree-all, tree-random, tree-attrib (default random)", NULL},
         {"k", "N", "edges a tree proposer may return (default 3)", NULL},
+        {"split-continue", NULL, "tree splits: keep splitting a valid part while that lowers its DRAM", NULL},
         {"budget", "N", "plans proposed per search (default 2000)", NULL},
         {"seed", "S", "seed (default 1)", NULL},
         {"threads", "T", "threads (default: all cores or OMP_NUM_THREADS)", NULL},
@@ -159,6 +162,7 @@ int lf_cmd_bench(int argc, char **argv)
     lf_planner_config_default(&pc);
     lf_cli_search_apply(&sv, &pc);
     pc.seed_plans = lf_cli_get(&cmd, "seed-plans");
+    pc.split_continue = lf_cli_get(&cmd, "split-continue") != NULL;
     pc.split_gap = lf_cli_get(&cmd, "split-gap") != NULL;
     const char *fmt = lf_cli_get(&cmd, "format");
     if (fmt && strcmp(fmt, "md") != 0 && strcmp(fmt, "csv") != 0)

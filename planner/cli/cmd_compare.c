@@ -54,6 +54,8 @@ int lf_cmd_compare(int argc, char **argv)
         {"split-gap", NULL, "measure the split gap after each search (an exact split per distinct "
                             "group; not in the wall time)", NULL},
         {"no-split-gap", NULL, "no split gap (the default; kept for old scripts)", NULL},
+        {"split-continue", NULL, "tree proposers: keep splitting a valid part while that lowers its DRAM "
+                                 "(beyond the paper's Algorithm 1)", NULL},
         {"fresh-memo", NULL, "give every run a cold cost memo (fair wall times; slower)", NULL},
         {"format", "FMT", "md (default), csv or json", NULL},
         {"output", "FILE", "(or -o) write the tables to FILE instead of standard output", NULL},
@@ -89,6 +91,7 @@ int lf_cmd_compare(int argc, char **argv)
     a.exact = !lf_cli_get(&cmd, "no-exact");
     a.split_gap = lf_cli_get(&cmd, "split-gap") != NULL;
     a.fresh_memo = lf_cli_get(&cmd, "fresh-memo") != NULL;
+    a.split_continue = lf_cli_get(&cmd, "split-continue") != NULL;
     int quiet = lf_cli_get(&cmd, "quiet") != NULL;
     lf_cmp_out o = {lf_cli_get(&cmd, "format"), lf_cli_get(&cmd, "output"), lf_cli_get(&cmd, "csv"),
                      lf_cli_get(&cmd, "json"), lf_cli_get(&cmd, "curves")};

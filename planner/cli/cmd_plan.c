@@ -78,6 +78,8 @@ int lf_cmd_plan(int argc, char **argv)
         {"pg-weights", "FILE", "PGExplainer weights (default: the shipped pg-SCHEME.bin)", NULL},
         {"rg-weights", "FILE", "RG-Explainer weights (default: the shipped rg-SCHEME.bin)", NULL},
         {"k", "N", "edges the proposer may return (default 3; 0: all)", NULL},
+        {"split-continue", NULL, "tree: keep splitting a valid part while that lowers its DRAM "
+                                 "(beyond the paper's Algorithm 1)", NULL},
         {"split-gap", NULL, "tree splitter: after the search, price each distinct split against the "
                             "optimal split (an exact split per group; not in the wall time)", NULL},
         {"no-split-gap", NULL, "no split-gap measurement (the default; kept for old scripts)", NULL},
@@ -143,6 +145,7 @@ int lf_cmd_plan(int argc, char **argv)
     lf_cli_search_apply(&sv, &pc);
     pc.search = search;
     pc.seed_plans = lf_cli_get(&cmd, "seed-plans");
+    pc.split_continue = lf_cli_get(&cmd, "split-continue") != NULL;
     if (pc.seed_plans && strcmp(search, "local") != 0 && strcmp(search, "nsga2") != 0)
         return lf_cli_usage_error(&cmd, "--seed-plans applies to --search local or nsga2");
     int heuristic = lf_name_known(LF_NAMES_HEURISTIC, search);

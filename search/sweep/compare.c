@@ -106,6 +106,7 @@ static lf_status lf__run_one(const lf_cmp_config *c, lf_cmp_table *t, int32_t r,
     if (strcmp(row->proposer, "none") != 0) {
         pc.split = "tree";
         pc.proposer = row->proposer;
+        pc.split_continue = c->split_continue;
     }
     lf_planned res;
     st = lf_plan_network(cm, &pc, &res);

@@ -65,6 +65,7 @@ typedef struct lf_cmp_config {
     int64_t k, threads, population;
     int exact, split_gap, fresh_memo;
     const lf_hw *hw;  /* the table's buffer is hw->buffer_bytes */
+    int split_continue; /* tree rows: the splitter's cost-aware continuation (splitter/tree.h) */
 } lf_cmp_config;
 
 /* The canonical name of a search given by the paper's abbreviation or the

@@ -111,6 +111,14 @@ l=$("$fp" plan --model mobilenet_v2 --search local --budget 1 --seed-plans greed
 [ $? = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "apply to the searches random, local and nsga2" "$tmp/err" \
   || bad "--guided with exact: $(cat "$tmp/err")"
 
+# --split-continue: the tree splitter's cost-aware continuation, named in the summary; a tree
+# option only.
+"$fp" plan --model mobilenet_v2 --buffer 128KB --scheme brr --search local --budget 200 --split tree \
+  --split-continue >"$tmp/sc" 2>&1 || bad "--split-continue exited $?"
+grep -q 'tree-all+continue' "$tmp/sc" || bad "--split-continue: $(cat "$tmp/sc")"
+"$fp" plan --model mobilenet_v2 --search local --split-continue >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q "continuation applies to the tree splitter" "$tmp/err" || bad "--split-continue alone: $(cat "$tmp/err")"
+
 for c in models info cost plan split; do
   "$fp" "$c" --help >/dev/null || bad "$c --help"
 done
