@@ -110,8 +110,10 @@ int lf_cmd_schedule(int argc, char **argv)
                           "input, stride and activation), with DOS's dynamic program over downsets, block by block\n"
                           "(blocks end at ops every path passes through). Prints the sequential, greedy (wavefront,\n"
                           "at most --streams ops a stage) and DOS schedules with every stage's latency and the search\n"
-                          "time; the latencies are analytic: the roofline of the --hw <gpu> section (peak FLOP/s,\n"
-                          "bandwidth, launch overhead; a V100 without one). Without --model or --onnx: inception_v3.",
+                          "time. Latencies are analytic by default: the roofline of the --hw <gpu> section (peak\n"
+                          "FLOP/s, bandwidth, launch overhead; a V100 without one); --latency measured times each\n"
+                          "stage's groups on CUDA streams (a GPU build and device; concurrent stages only).\n"
+                          "Without --model or --onnx: inception_v3 (not the other commands' resnet50).",
                           opts, (int)(sizeof opts / sizeof opts[0])};
     int rc = lf_cli_parse(&cmd, argc, argv);
     if (rc)
