@@ -184,3 +184,18 @@ int lf_cli_split_list(char *s, char **items, int max)
     }
     return n;
 }
+
+int lf_cli_double(const lf_cli_command *cmd, const char *name, double def, double lo, double hi,
+                  double *out)
+{
+    const char *v = lf_cli_get(cmd, name);
+    *out = def;
+    if (!v)
+        return 0;
+    char *end = NULL;
+    double x = strtod(v, &end);
+    if (!*v || *end || !(x >= lo && x <= hi))
+        return lf_cli_usage_error(cmd, "--%s: '%s' is not a number in [%g, %g]", name, v, lo, hi);
+    *out = x;
+    return 0;
+}

@@ -72,6 +72,9 @@ int lf_cli_check_outputs(const char *const *paths, int n);
  * the error and returns LF_EXIT_USAGE. */
 int lf_cli_int(const lf_cli_command *cmd, const char *name, int64_t def, int64_t min, int64_t max,
                int64_t *out);
+/* The same for a real number in [lo, hi] (def when absent). */
+int lf_cli_double(const lf_cli_command *cmd, const char *name, double def, double lo, double hi,
+                  double *out);
 
 /* Options shared by the commands that work on a model: --model, --input-size,
  * --batch, --hw, --buffer, --scheme. */

@@ -37,18 +37,13 @@ int lf_cmd_bench_subst(int argc, char **argv)
     if (rc)
         return rc == 1 ? LF_EXIT_OK : rc;
     int64_t budget = 0, ebudget = 0, threads = 0;
+    double alpha;
     if ((rc = lf_cli_int(&cmd, "threads", 1, 1, 1024, &threads)) ||
         (rc = lf_cli_int(&cmd, "budget", 1000, 1, 100000000, &budget)) ||
-        (rc = lf_cli_int(&cmd, "enum-budget", 200000, 1, 100000000, &ebudget)))
+        (rc = lf_cli_int(&cmd, "enum-budget", 200000, 1, 100000000, &ebudget)) ||
+        (rc = lf_cli_double(&cmd, "alpha", 1.05, 1.0, 100.0, &alpha)))
         return rc;
-    const char *a = lf_cli_get(&cmd, "alpha"), *obj_name = lf_cli_get(&cmd, "objective");
-    double alpha = 1.05;
-    if (a) {
-        char *end = NULL;
-        alpha = strtod(a, &end);
-        if (!*a || *end || !(alpha >= 1.0 && alpha <= 100.0))
-            return lf_cli_usage_error(&cmd, "--alpha: '%s' is not a number in [1, 100]", a);
-    }
+    const char *obj_name = lf_cli_get(&cmd, "objective");
     lf_subst_objective obj = obj_name ? lf_subst_objective_from_name(obj_name) : LF_OBJ_TIME;
     if (obj == LF_OBJ_COUNT)
         return lf_cli_usage_error(&cmd, "unknown --objective '%s'", obj_name);

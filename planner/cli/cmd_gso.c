@@ -104,20 +104,6 @@ int lf_cmd_gso_dataset(int argc, char **argv)
     return LF_EXIT_OK;
 }
 
-static int lf__real(const lf_cli_command *cmd, const char *name, double def, double lo, double hi, double *out)
-{
-    const char *v = lf_cli_get(cmd, name);
-    *out = def;
-    if (!v)
-        return 0;
-    char *end = NULL;
-    double x = strtod(v, &end);
-    if (!*v || *end || !(x >= lo && x <= hi))
-        return lf_cli_usage_error(cmd, "--%s: '%s' is not a number in [%g, %g]", name, v, lo, hi);
-    *out = x;
-    return 0;
-}
-
 /* The evaluation table of a trained set on the dataset's test graphs. */
 static lf_status lf__report(const lf_gso_set *s, const lf_gso_dataset *d)
 {
@@ -202,8 +188,8 @@ int lf_cmd_gso_train(int argc, char **argv)
     if ((rc = lf_cli_int(&cmd, "epochs", o.epochs, 1, 100000, &epochs)) ||
         (rc = lf_cli_int(&cmd, "seed", 1, 0, INT64_MAX, &seed)) ||
         (rc = lf_cli_int(&cmd, "threads", 1, 1, 1024, &threads)) ||
-        (rc = lf__real(&cmd, "lr", o.lr, 1e-6, 1, &lr)) || (rc = lf__real(&cmd, "dropout", o.dropout, 0, 0.9, &dropout)) ||
-        (rc = lf__real(&cmd, "pos-weight", o.pos_weight, 0, 1000, &pw)))
+        (rc = lf_cli_double(&cmd, "lr", o.lr, 1e-6, 1, &lr)) || (rc = lf_cli_double(&cmd, "dropout", o.dropout, 0, 0.9, &dropout)) ||
+        (rc = lf_cli_double(&cmd, "pos-weight", o.pos_weight, 0, 1000, &pw)))
         return rc;
     if ((rc = lf_cli_check_outputs(&output, 1)))
         return rc;

@@ -13,21 +13,6 @@
 #include "planner/util/fileio.h"
 #include "search/subst/subst.h"
 
-
-static int lf__double(const lf_cli_command *cmd, const char *name, double def, double lo, double hi, double *out)
-{
-    const char *v = lf_cli_get(cmd, name);
-    *out = def;
-    if (!v)
-        return 0;
-    char *end = NULL;
-    double x = strtod(v, &end);
-    if (!*v || *end || !(x >= lo && x <= hi))
-        return lf_cli_usage_error(cmd, "--%s: '%s' is not a number in [%g, %g]", name, v, lo, hi);
-    *out = x;
-    return 0;
-}
-
 static void lf__print_costs(const lf_subst_costs *b, const lf_subst_costs *a)
 {
     printf("%-14s %16s %16s %9s\n", "", "before", "after", "change");
@@ -166,12 +151,12 @@ int lf_cmd_optimize(int argc, char **argv)
     if ((rc = lf_cli_int(&cmd, "budget", o.budget, 1, 100000000, &budget)) ||
         (rc = lf_cli_int(&cmd, "max-steps", o.max_steps, 1, 64, &max_steps)) ||
         (rc = lf_cli_int(&cmd, "sample-size", o.sample_size, 2, 100000, &sample_size)) ||
-        (rc = lf__double(&cmd, "time-limit", 0.0, 1e-3, 1e7, &o.time_limit_s)) ||
+        (rc = lf_cli_double(&cmd, "time-limit", 0.0, 1e-3, 1e7, &o.time_limit_s)) ||
         (rc = lf_cli_int(&cmd, "max-len", o.max_len, 1, 64, &max_len)) ||
         (rc = lf_cli_int(&cmd, "split-size", o.split_size, 2, 100000, &split_size)) ||
         (rc = lf_cli_int(&cmd, "seed", 1, 0, INT64_MAX, &seed)) ||
         (rc = lf_cli_int(&cmd, "threads", 1, 1, 1024, &threads)) ||
-        (rc = lf__double(&cmd, "alpha", 1.05, 1.0, 100.0, &o.alpha)))
+        (rc = lf_cli_double(&cmd, "alpha", 1.05, 1.0, 100.0, &o.alpha)))
         return rc;
     o.budget = budget, o.max_len = (int32_t)max_len, o.split_size = (int32_t)split_size, o.seed = (uint64_t)seed;
     o.threads = (int32_t)threads;
