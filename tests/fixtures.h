@@ -6,6 +6,7 @@
 #define LF_TEST_FIXTURES_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hwdesc/hw.h"
@@ -64,5 +65,43 @@ static inline int tf_plans_equal(const lf_plan *a, const lf_plan *b)
     return a->n_ops == b->n_ops && a->n_groups == b->n_groups &&
            memcmp(a->group_of, b->group_of, (size_t)a->n_ops * sizeof(int32_t)) == 0;
 }
+
+/* The connected components of g's fusable ops that are invalid groups,
+ * into groups[0 .. n) (at most max, bitsets initialised by the caller):
+ * the groups the splitter tests hand over. */
+static inline int32_t tf_invalid_components(lf_cost_model *cm, lf_bitset *groups, int32_t max)
+{
+    const lf_graph *g = lf_cost_graph(cm);
+    int32_t *comp = malloc((size_t)g->n_ops * sizeof(int32_t)), n = 0;
+    int32_t *stack = malloc((size_t)g->n_ops * sizeof(int32_t));
+    for (int32_t v = 0; v < g->n_ops; v++)
+        comp[v] = -1;
+    for (int32_t s = 0; s < g->n_ops && n < max; s++) {
+        if (comp[s] >= 0 || g->ops[s].type == LF_OP_INPUT || !lf_cost_fusable(cm, s))
+            continue;
+        lf_bitset_clear_all(&groups[n]);
+        int32_t top = 0;
+        stack[top++] = s;
+        comp[s] = n;
+        while (top) {
+            const lf_op *op = &g->ops[stack[--top]];
+            lf_bitset_set(&groups[n], (int32_t)(op - g->ops));
+            for (int32_t j = 0; j < op->n_inputs + op->n_consumers; j++) {
+                int32_t u = j < op->n_inputs ? op->inputs[j] : op->consumers[j - op->n_inputs];
+                if (comp[u] < 0 && g->ops[u].type != LF_OP_INPUT && lf_cost_fusable(cm, u)) {
+                    comp[u] = n;
+                    stack[top++] = u;
+                }
+            }
+        }
+        lf_group_cost c;
+        if (lf_cost_eval(cm, &groups[n], &c) == LF_OK && !c.valid)
+            n++;
+    }
+    free(comp);
+    free(stack);
+    return n;
+}
+
 
 #endif

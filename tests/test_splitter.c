@@ -639,41 +639,6 @@ static void test_proposers(void)
     lf_graph_free(g);
 }
 
-/* Components of the fusable ops: the invalid ones are the test groups. */
-static int32_t fusable_components(lf_cost_model *cm, lf_bitset *groups, int32_t max)
-{
-    const lf_graph *g = lf_cost_graph(cm);
-    int32_t *comp = malloc((size_t)g->n_ops * sizeof(int32_t)), n = 0;
-    int32_t *stack = malloc((size_t)g->n_ops * sizeof(int32_t));
-    for (int32_t v = 0; v < g->n_ops; v++)
-        comp[v] = -1;
-    for (int32_t s = 0; s < g->n_ops && n < max; s++) {
-        if (comp[s] >= 0 || g->ops[s].type == LF_OP_INPUT || !lf_cost_fusable(cm, s))
-            continue;
-        lf_bitset_clear_all(&groups[n]);
-        int32_t top = 0;
-        stack[top++] = s;
-        comp[s] = n;
-        while (top) {
-            const lf_op *op = &g->ops[stack[--top]];
-            lf_bitset_set(&groups[n], (int32_t)(op - g->ops));
-            for (int32_t j = 0; j < op->n_inputs + op->n_consumers; j++) {
-                int32_t u = j < op->n_inputs ? op->inputs[j] : op->consumers[j - op->n_inputs];
-                if (comp[u] < 0 && g->ops[u].type != LF_OP_INPUT && lf_cost_fusable(cm, u)) {
-                    comp[u] = n;
-                    stack[top++] = u;
-                }
-            }
-        }
-        lf_group_cost c;
-        if (lf_cost_eval(cm, &groups[n], &c) == LF_OK && !c.valid)
-            n++;
-    }
-    free(comp);
-    free(stack);
-    return n;
-}
-
 /* Every family, several seeds, small and medium beta, all proposers: the
  * contract holds and no split beats the optimum. With `all` the recursion
  * always succeeds and the gap is at least 1. */
@@ -692,7 +657,7 @@ static void test_random_dags(void)
                 lf_bitset grp[8];
                 for (int i = 0; i < 8; i++)
                     CHECK_OK(lf_bitset_init(&grp[i], g->n_ops));
-                int32_t ng = cm ? fusable_components(cm, grp, 8) : 0;
+                int32_t ng = cm ? tf_invalid_components(cm, grp, 8) : 0;
                 for (int pi = 0; pi < 3; pi++) {
                     const lf_proposer *p = pi == 0 ? lf_proposer_all()
                                            : pi == 1 ? lf_proposer_attrib()
@@ -740,81 +705,6 @@ static void test_random_dags(void)
             }
     CHECK(groups > 20);
     CHECK_EQ_I64(successes, groups);
-}
-
-/* The cost-aware continuation (lf_tree_options.cost_continue): on random
- * DAGs under both schemes, every split is still valid, never costs more DRAM
- * than the paper's rule (the same cuts, a valid part replaced only by a
- * cheaper split of it), never less than the optimal split, and is strictly
- * cheaper on some groups under BRR, where a valid part re-reads its weights
- * per row tile. */
-static int64_t split_fd(lf_cost_model *cm, const lf_split_result *r)
-{
-    int64_t sum = 0;
-    for (int32_t q = 0; q < r->n_parts; q++) {
-        lf_group_cost c;
-        CHECK_OK(lf_cost_eval(cm, &r->parts[q], &c));
-        sum += c.f_d;
-    }
-    return sum;
-}
-
-static void test_cost_continue(void)
-{
-    int64_t compared = 0, cheaper_brr = 0;
-    for (int f = 0; f < RDAG_FAMILIES; f++)
-        for (uint64_t seed = 0; seed < 4; seed++)
-            for (int scheme = 0; scheme < 2; scheme++) {
-                lf_graph *g = rdag_build(700 + seed, f, 24);
-                if (!g)
-                    continue;
-                lf_cost_model *cm = tf_model_default(g, RDAG_BETA_SMALL, scheme ? "brr" : "lbdf");
-                lf_bitset grp[8];
-                for (int i = 0; i < 8; i++)
-                    CHECK_OK(lf_bitset_init(&grp[i], g->n_ops));
-                int32_t ng = cm ? fusable_components(cm, grp, 8) : 0;
-                lf_splitter *s[2] = {NULL, NULL};
-                for (int k = 0; k < 2; k++) {
-                    lf_tree_options o;
-                    lf_tree_options_default(&o);
-                    o.cost_continue = k;
-                    CHECK_OK(lf_splitter_tree_create(&s[k], lf_proposer_all(), 3, &o));
-                }
-                if (s[1])
-                    CHECK_STR(s[1]->name, "tree-all+continue");
-                lf_split_result r[2];
-                CHECK_OK(lf_split_result_init(&r[0], g->n_ops));
-                CHECK_OK(lf_split_result_init(&r[1], g->n_ops));
-                for (int32_t i = 0; s[0] && s[1] && i < ng; i++) {
-                    CHECK_OK(s[0]->split(s[0], cm, &grp[i], seed, &r[0]));
-                    CHECK_OK(s[1]->split(s[1], cm, &grp[i], seed, &r[1]));
-                    CHECK_OK(lf_split_result_check(cm, &grp[i], &r[1]));
-                    if (!r[0].rectified || !r[1].rectified)
-                        continue;
-                    int64_t plain = split_fd(cm, &r[0]), cont = split_fd(cm, &r[1]);
-                    CHECK(cont <= plain);
-                    lf_plan opt;
-                    int64_t best = 0;
-                    if (lf_exact_split(cm, &grp[i], NULL, &opt, &best, NULL) == LF_OK) {
-                        CHECK(cont >= best);
-                        lf_plan_destroy(&opt);
-                    }
-                    compared++;
-                    cheaper_brr += scheme && cont < plain;
-                }
-                lf_split_result_destroy(&r[0]);
-                lf_split_result_destroy(&r[1]);
-                lf_splitter_free(s[0]);
-                lf_splitter_free(s[1]);
-                for (int i = 0; i < 8; i++)
-                    lf_bitset_destroy(&grp[i]);
-                lf_cost_model_free(cm);
-                lf_graph_free(g);
-            }
-    printf("cost continuation: %lld groups compared, %lld cheaper under BRR\n", (long long)compared,
-           (long long)cheaper_brr);
-    CHECK(compared > 20);
-    CHECK(cheaper_brr > 0);
 }
 
 /* The result for a group does not depend on which groups were split before:
@@ -945,7 +835,6 @@ int main(void)
     test_blocks();
     test_proposers();
     test_random_dags();
-    test_cost_continue();
     test_call_order();
     test_in_search();
     return lf_test_result();
