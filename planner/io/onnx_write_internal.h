@@ -1,9 +1,12 @@
 /* Internals of the ONNX writer (planner/io/onnx_write*.c). Not installed.
  *
- *   onnx_write.c        lf_graph -> ModelProto: one or a few nodes per IR op
- *                       (the inverse of onnx_lower_ops.c), weights as
- *                       initializers (their values, or the executor's
- *                       generator), opset 17, IR version 8
+ *   onnx_write.c        lf_graph -> ModelProto: the graph's inputs,
+ *                       outputs and nodes in order, opset 17, IR version 8
+ *   onnx_write_ops.c    one or a few nodes per IR op (the inverse of
+ *                       onnx_lower_ops.c)
+ *   onnx_write_nodes.c  names, nodes, attributes and initializers (the
+ *                       constants' values, or the executor's generator);
+ *                       the writer's state is in onnx_write_state.h
  *   onnx_write_meta.c   metadata_props: on the model, and on nodes (field 9
  *                       of NodeProto from ONNX 1.16 / IR 10 on, which
  *                       Debian's onnx.proto (1.12, IR 8) lacks, so it is
