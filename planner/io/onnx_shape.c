@@ -243,6 +243,8 @@ lf_status lf__ox_shape_node(lf__ox_graph *g, int32_t i)
                 if (q != axis && y->dims[q] != x->dims[q])
                     return lf__ox_fail(g, i, LF_EGRAPH, "input %d differs from input 0 in dimension %d", (int)k,
                                        (int)q);
+            if (y->dims[axis] > INT64_MAX - d[axis])
+                return lf__ox_fail(g, i, LF_ERANGE, "concatenated dimension overflows");
             d[axis] += y->dims[axis];
         }
         lf__set(g, n, 0, d, r, et);
@@ -265,9 +267,11 @@ lf_status lf__ox_shape_node(lf__ox_graph *g, int32_t i)
             }
             cnt = n->n_out;
         }
+        /* Each size is checked against the axis before adding, so a hostile file with sizes
+           near INT64_MAX cannot overflow the sum. */
         int64_t sum = 0;
-        for (int32_t k = 0; k < cnt; k++)
-            sum += buf[k] >= 0 ? buf[k] : -1;
+        for (int32_t k = 0; k < cnt && sum >= 0; k++)
+            sum = buf[k] >= 0 && buf[k] <= d[axis] - sum ? sum + buf[k] : -1;
         if (cnt != n->n_out || sum != d[axis])
             return lf__ox_fail(g, i, LF_EGRAPH, "split sizes do not add up to %lld over %d outputs",
                                (long long)d[axis], (int)n->n_out);
