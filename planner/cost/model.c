@@ -8,6 +8,9 @@
 /* The schemes, in the order help texts list them; the name list follows. */
 static const lf__scheme *const lf__schemes[] = {&lf__scheme_lbdf, &lf__scheme_brr};
 static const char *const lf__scheme_names[] = {"lbdf", "brr", NULL};
+_Static_assert(sizeof lf__schemes / sizeof lf__schemes[0] + 1 ==
+                   sizeof lf__scheme_names / sizeof lf__scheme_names[0],
+               "every scheme in lf__schemes needs its name in lf__scheme_names, in the same order");
 
 const char *const *lf_cost_scheme_names(void) { return lf__scheme_names; }
 
@@ -25,14 +28,14 @@ int lf_cost_scheme_weights_resident(const char *scheme)
     return sc ? sc->weights_resident : -1;
 }
 
-/* Flatten and Reshape are free views of vectors, streaming reductions when a
+/* Flatten and Reshape (LF_OPF_RESHAPES_ROWS) are free views of vectors, streaming reductions when a
  * spatial map flows into a Gemm (which accumulates row by row), and need the
  * whole map otherwise. */
 static lf_row_kind lf__resolve_kind(const lf_graph *g, int32_t v)
 {
     const lf_op *op = &g->ops[v];
     lf_row_kind k = lf_op_row_kind(g, v);
-    if (op->type != LF_OP_FLATTEN && op->type != LF_OP_RESHAPE)
+    if (!lf_op_has(op->type, LF_OPF_RESHAPES_ROWS))
         return k;
     const lf_shape *in = &g->ops[op->inputs[0]].out;
     if (in->h <= 1 || op->out.h == in->h)
