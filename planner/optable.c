@@ -27,7 +27,7 @@ static const lf_op_info lf__ops[LF_OP_TYPE_COUNT] = {
         .infer = lf__infer_gemm, .implied_consts = lf__consts_gemm,
         .param_extra = lf__params_folded_bn, .macs = lf__macs_gemm,
         .weight_block = lf__wblock_channel,
-        .flags = LF_OPF_TAKES_EPILOGUE, .gpu = LF_GPU_GEMM},
+        .flags = LF_OPF_TAKES_EPILOGUE | LF_OPF_ACCUMULATES_ROWS, .gpu = LF_GPU_GEMM},
     [LF_OP_MATMUL] = {"MatMul", "MatMul", 2, 2, LF_ROWS_FULL, 0, 0,
         .infer = lf__infer_mm, .macs = lf__macs_matmul, .row_kind = lf__rows_matmul,
         .weight_block = lf__wblock_matmul,

@@ -49,12 +49,16 @@ enum {
      * (Flatten, Reshape): the cost models resolve its row kind from its
      * input and consumers instead of taking VIEW as it stands. */
     LF_OPF_RESHAPES_ROWS = 1u << 4,
+    /* Reads a flattened map row by row and accumulates (Gemm): a Flatten
+     * or Reshape read only by such ops streams as a REDUCTION instead of
+     * needing the whole map. */
+    LF_OPF_ACCUMULATES_ROWS = 1u << 5,
     /* kh/kw, sh/sw, dh/dw and the pads describe a sliding window over H and
      * W (Conv, ConvTranspose, MaxPool, AveragePool). */
-    LF_OPF_SLIDING_WINDOW = 1u << 5,
+    LF_OPF_SLIDING_WINDOW = 1u << 6,
     /* clip_min and clip_max are part of the op (Clip): keys of measured GPU
      * times carry them even when they are 0. */
-    LF_OPF_CLIP_BOUNDS = 1u << 6,
+    LF_OPF_CLIP_BOUNDS = 1u << 7,
 };
 
 /* Which GPU kernel the profiler (planner/gpu) times an op of this type with;

@@ -43,6 +43,7 @@ static void test_flags_by_type(void)
         CHECK_EQ_I64(lf_op_has(t, LF_OPF_NO_KERNEL), in_list(t, no_kernel));
         CHECK_EQ_I64(lf_op_has(t, LF_OPF_SLIDING_WINDOW), in_list(t, window));
         CHECK_EQ_I64(lf_op_has(t, LF_OPF_CLIP_BOUNDS), t == LF_OP_CLIP);
+        CHECK_EQ_I64(lf_op_has(t, LF_OPF_ACCUMULATES_ROWS), t == LF_OP_GEMM);
         CHECK_EQ_I64(lf_op_has(t, LF_OPF_RESHAPES_ROWS), t == LF_OP_FLATTEN || t == LF_OP_RESHAPE);
         CHECK_EQ_I64(lf_op_has(t, LF_OPF_COPIES_VALUES),
                      t == LF_OP_FLATTEN || t == LF_OP_RESHAPE || t == LF_OP_IDENTITY);

@@ -28,9 +28,10 @@ int lf_cost_scheme_weights_resident(const char *scheme)
     return sc ? sc->weights_resident : -1;
 }
 
-/* Flatten and Reshape (LF_OPF_RESHAPES_ROWS) are free views of vectors, streaming reductions when a
- * spatial map flows into a Gemm (which accumulates row by row), and need the
- * whole map otherwise. */
+/* Flatten and Reshape (LF_OPF_RESHAPES_ROWS) are free views of vectors,
+ * streaming reductions when a spatial map flows into a Gemm (which
+ * accumulates row by row: LF_OPF_ACCUMULATES_ROWS), and need the whole map
+ * otherwise. */
 static lf_row_kind lf__resolve_kind(const lf_graph *g, int32_t v)
 {
     const lf_op *op = &g->ops[v];
@@ -41,10 +42,8 @@ static lf_row_kind lf__resolve_kind(const lf_graph *g, int32_t v)
     if (in->h <= 1 || op->out.h == in->h)
         return LF_ROWS_VIEW;
     int all_gemm = op->n_consumers > 0;
-    for (int32_t c = 0; c < op->n_consumers; c++) {
-        lf_op_type t = g->ops[op->consumers[c]].type;
-        all_gemm &= t == LF_OP_GEMM;
-    }
+    for (int32_t c = 0; c < op->n_consumers; c++)
+        all_gemm &= lf_op_has(g->ops[op->consumers[c]].type, LF_OPF_ACCUMULATES_ROWS);
     return all_gemm ? LF_ROWS_REDUCTION : LF_ROWS_FULL;
 }
 
@@ -54,7 +53,7 @@ static void lf__op_constants(const lf_graph *g, const lf_hw *hw, int32_t v, lf__
     memset(c, 0, sizeof *c);
     c->kind = lf__resolve_kind(g, v);
     lf_op_row_window(op, &c->k, &c->stride, &c->pad);
-    c->linear = op->type == LF_OP_RESIZE && op->attr.linear;
+    c->linear = c->kind == LF_ROWS_RESIZE && op->attr.linear; /* reads one row more */
     c->h = op->out.h;
     c->row_bytes = op->out.w * op->out.c * hw->act_bytes;
     c->tensor_bytes = op->out.n * op->out.c * op->out.h * op->out.w * hw->act_bytes;
