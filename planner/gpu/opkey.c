@@ -1,7 +1,7 @@
 /* Op configuration keys of the measured-cost cache, and which ops the
  * profiler can run (the op table's kernel class, lf_op_info.gpu, checked
- * against the op's shapes). Plain C: keys are built and cached entries looked up the
- * same way in every build, GPU or not.
+ * against the op's shapes). Plain C: keys are built and cached entries
+ * looked up the same way in every build, GPU or not.
  *
  * A key holds everything a kernel's time depends on: the type, each
  * operand's kind (t: activation, c: constant) and shape, the output shape
