@@ -53,6 +53,16 @@ typedef struct lf__group {
     int64_t main_href;    /* reference height of the group's own sinks (BRR tiles) */
     int32_t one_window;   /* lo, hi, sigma, active and sink hold the group's only snapshot
                              and phase: the features at any h need only the sum (rows.c) */
+    /* Squeeze-and-excite waits (DESIGN §5), bit k for the k-th wait of the
+     * group (lf__wait_reread_bytes): a member's input l is read again after
+     * a wait when after_mask[member] & before_mask[l] is not 0. */
+    uint64_t *after_mask;  /* member depends on the op that waits */
+    uint64_t *before_mask; /* local tensor read by an ancestor of the op that waits */
+    uint8_t *after;        /* scratch: member depends on the current wait's op */
+    int64_t *lo2, *hi2;    /* per local tensor: the window of its second read */
+    int32_t has_waits;     /* some tensor is read on both sides of a wait */
+    int32_t reread_waits;  /* 1: such tensors are read again after the wait (a second
+                              window each); 0: kept resident (one hull over both sides) */
     void *scratch;        /* the thread's scratch the arrays belong to; NULL: own heap arrays */
 } lf__group;
 
@@ -69,6 +79,12 @@ int64_t lf__group_wblk(const lf__group *G);
  * the snapshots (the sinks, and the start of every op that waits for a
  * reduction) and over one period of sink phases. `peak` may be NULL. */
 int64_t lf__features(lf__group *G, int64_t h, lf__peak *peak);
+
+/* Finds the tensors read before and after a wait and sets the masks and
+ * has_waits; returns the DRAM bytes of reading them all again (a tensor
+ * that lives only inside the group is written and read: twice its size),
+ * 0 when none. */
+int64_t lf__wait_reread_bytes(lf__group *G);
 
 /* Re-evaluates one snapshot and phase at h = 1 and fills rows[] (nt entries). */
 void lf__features_explain(lf__group *G, const lf__peak *peak, lf_window_row *rows, int32_t *n_rows);
