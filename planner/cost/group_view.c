@@ -27,6 +27,8 @@ typedef struct lf__group_scratch {
     int64_t *hv, *lo, *hi;  /* lo and hi: 2 * cap, the second half for lo2 and hi2 */
     lf__rat *sigma;
     uint64_t *masks;        /* after_mask (n) and before_mask (cap) */
+    lf__row_term *terms;    /* kept windows (rows.c), grown on demand */
+    int32_t cap_terms;
     /* Capacities in elements, one per array (each grows on its own). */
     int32_t cap_tensor, cap_loc, cap_flags, cap_hv, cap_lo, cap_hi, cap_sigma, cap_masks;
 } lf__group_scratch;
@@ -48,6 +50,7 @@ static void lf__scratch_free(void *p)
     free(s->hi);
     free(s->sigma);
     free(s->masks);
+    free(s->terms);
     free(s);
 }
 
@@ -171,6 +174,8 @@ lf_status lf__group_init(lf__group *G, const struct lf_cost_model *cm, const int
         G->hi2 = s->hi + capz;
         G->sigma = s->sigma;
         G->after_mask = s->masks; /* cleared where used (lf__wait_reread_bytes) */
+        G->terms = s->terms;
+        G->cap_terms = s->cap_terms;
         G->before_mask = s->masks + nz;
     } else if (lf__group_alloc(G, nz, capz, opsz) != LF_OK) {
         lf__group_destroy(G);
@@ -208,6 +213,16 @@ lf_status lf__group_init(lf__group *G, const struct lf_cost_model *cm, const int
         G->out[i] = (uint8_t)leaves;
     }
     return LF_OK;
+}
+
+int lf__group_grow_terms(lf__group *G, int32_t want)
+{
+    lf__group_scratch *s = G->scratch;
+    if (!s || !lf__grow((void **)&s->terms, &s->cap_terms, want, sizeof(lf__row_term)))
+        return 0;
+    G->terms = s->terms;
+    G->cap_terms = s->cap_terms;
+    return 1;
 }
 
 void lf__group_destroy(lf__group *G)

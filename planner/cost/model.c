@@ -71,13 +71,17 @@ static void lf__op_constants(const lf_graph *g, const lf_hw *hw, int32_t v, lf__
 static lf_status lf__eval_waits(lf__group *G, const lf__scheme *scheme, int64_t beta,
                                 lf_group_cost *out, lf__peak *peak)
 {
-    int64_t reread = lf__wait_reread_bytes(G);
     memset(out, 0, sizeof *out);
     G->reread_waits = 0;
     lf_status st = scheme->eval(G, beta, out, peak);
-    if (st != LF_OK || reread == 0)
+    int64_t reread = st == LF_OK ? lf__wait_reread_bytes(G) : 0;
+    if (reread == 0)
         return st;
     out->wait_resident = 1;
+    /* Reading again adds DRAM, so it can only win where keeping does not
+     * fit or makes the weights stream. */
+    if (out->valid && out->weight_reads == 1)
+        return st;
     lf_group_cost again;
     lf__peak again_peak = {-1, 0, 0};
     memset(&again, 0, sizeof again);
@@ -227,10 +231,10 @@ static lf_status lf__steps(const lf_cost_model *cm, const lf__scheme *scheme, co
     lf_status st = lf__group_init(&G, cm, members, n);
     if (st != LF_OK)
         return st;
-    int64_t reread = lf__wait_reread_bytes(&G);
     G.reread_waits = 0;
     st = scheme->steps(&G, below, steps, cap, n_out);
-    if (st == LF_OK && reread > 0) {
+    int64_t reread = st == LF_OK ? lf__wait_reread_bytes(&G) : 0;
+    if (reread > 0) {
         /* Both ways through a squeeze-and-excite wait are steps: reading
          * again needs the smaller buffer, keeping resident the smaller F_D. */
         lf_cost_step again[LF_COST_MAX_STEPS];

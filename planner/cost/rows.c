@@ -26,9 +26,7 @@
 #include "planner/cost/cost_internal.h"
 
 #define LF_MAX_PHASES 64
-/* Squeeze-and-excite multiplies per group whose start is evaluated as a
- * snapshot of its own; real groups hold a handful. */
-#define LF_MAX_BOUNDARIES 64
+#define LF_MAX_BOUNDARIES LF__MAX_WAITS
 
 static int64_t lf__gcd(int64_t a, int64_t b)
 {
@@ -227,28 +225,37 @@ static int32_t lf__phases(const lf__group *G)
  * read again after a wait) for h rows per step. The windows do not depend on
  * h (only each tensor's growth does), so a group with one snapshot and one
  * phase keeps them for every tile height. */
-static int64_t lf__window_sum(const lf__group *G, int64_t h, int32_t snapshot_op)
+/* Bytes of one window at h rows per step; kept in G->terms while the view
+ * records its snapshots (lf__features). */
+static int64_t lf__term(lf__group *G, int64_t span, lf__rat sigma, int64_t height, int64_t row_bytes,
+                        int64_t h)
+{
+    if (G->recording) {
+        if (G->n_terms == G->cap_terms &&
+            !lf__group_grow_terms(G, G->cap_terms > 0 ? 2 * G->cap_terms : 256))
+            G->recording = 0, G->record_failed = 1;
+        else
+            G->terms[G->n_terms++] = (lf__row_term){span, sigma, height, row_bytes};
+    }
+    int64_t rows = span + lf__growth(sigma, h);
+    return (rows < height ? rows : height) * row_bytes;
+}
+
+static int64_t lf__window_sum(lf__group *G, int64_t h, int32_t snapshot_op)
 {
     const lf_graph *g = G->cm->g;
     const lf__op_cost *oc = G->cm->ops;
     int64_t sum = 0;
     for (int32_t t = 0; t < G->nt; t++) {
         int32_t v = G->tensor[t];
-        if (G->hi[t] >= G->lo[t] && !(t < G->n && oc[v].kind == LF_ROWS_VIEW)) {
-            int64_t h_t = g->ops[v].out.h;
-            int64_t rows = G->hi[t] - G->lo[t] + 1 + lf__growth(G->sigma[t], h);
-            sum += (rows < h_t ? rows : h_t) * oc[v].row_bytes;
-        }
-        if (G->reread_waits && G->hi2[t] >= G->lo2[t] && !(t < G->n && oc[v].kind == LF_ROWS_VIEW)) {
-            int64_t h_t = g->ops[v].out.h;
-            int64_t rows = G->hi2[t] - G->lo2[t] + 1 + lf__growth(G->sigma[t], h);
-            sum += (rows < h_t ? rows : h_t) * oc[v].row_bytes;
-        }
-        if (t < G->n && G->active[t] && (G->out[t] || G->tensor[t] == snapshot_op)) {
-            int64_t h_t = g->ops[v].out.h;
-            int64_t rows = 1 + lf__growth(G->sigma[t], h);
-            sum += (rows < h_t ? rows : h_t) * oc[v].row_bytes;
-        }
+        int64_t h_t = g->ops[v].out.h;
+        int view = t < G->n && oc[v].kind == LF_ROWS_VIEW;
+        if (G->hi[t] >= G->lo[t] && !view)
+            sum += lf__term(G, G->hi[t] - G->lo[t] + 1, G->sigma[t], h_t, oc[v].row_bytes, h);
+        if (G->reread_waits && G->hi2[t] >= G->lo2[t] && !view)
+            sum += lf__term(G, G->hi2[t] - G->lo2[t] + 1, G->sigma[t], h_t, oc[v].row_bytes, h);
+        if (t < G->n && G->active[t] && (G->out[t] || G->tensor[t] == snapshot_op))
+            sum += lf__term(G, 1, G->sigma[t], h_t, oc[v].row_bytes, h);
     }
     return sum;
 }
@@ -362,6 +369,16 @@ static int64_t lf__eval_snapshot(lf__group *G, int32_t snapshot_op, int64_t h, l
     *n_phases = phases;
     int64_t best = -1;
     for (int32_t p = 0; p < phases; p++) {
+        if (G->recording) {
+            if (G->n_states == LF__MAX_STATES) {
+                G->recording = 0;
+                G->record_failed = 1;
+            } else {
+                G->state_start[G->n_states] = G->n_terms;
+                G->state_snapshot[G->n_states] = snapshot_op;
+                G->state_phase[G->n_states++] = p;
+            }
+        }
         int64_t f = lf__eval_phase(G, p, h, snapshot_op);
         if (f > best) {
             best = f;
@@ -384,6 +401,32 @@ int64_t lf__features(lf__group *G, int64_t h, lf__peak *peak)
         pk->n_snapshots = 1;
         return lf__window_sum(G, h, -1);
     }
+    if (G->cached && G->cached_mode == G->reread_waits) {
+        /* Every snapshot and phase again, from the kept windows: the same
+         * maximum, first peak on ties, as the full evaluation below. */
+        int64_t best = -1;
+        for (int32_t s = 0; s < G->n_states; s++) {
+            int64_t f = 0;
+            for (int32_t k = G->state_start[s]; k < G->state_start[s + 1]; k++) {
+                const lf__row_term *t = &G->terms[k];
+                int64_t rows = t->span + lf__growth(t->sigma, h);
+                f += (rows < t->height ? rows : t->height) * t->row_bytes;
+            }
+            if (f > best) {
+                best = f;
+                pk->snapshot_op = G->state_snapshot[s];
+                pk->phase = G->state_phase[s];
+            }
+        }
+        pk->n_snapshots = G->cached_snapshots;
+        return best;
+    }
+    /* Record from the second full evaluation on: most groups are evaluated
+     * once (LBDF, or an invalid group under BRR), and recording is not free. */
+    G->n_terms = 0;
+    G->n_states = 0;
+    G->record_failed = 0;
+    G->recording = G->full_evals++ > 0;
     int32_t phases = 1, more = 1;
     int64_t best = lf__eval_snapshot(G, -1, h, pk, &phases);
     G->main_href = G->href;
@@ -395,6 +438,8 @@ int64_t lf__features(lf__group *G, int64_t h, lf__peak *peak)
         if (lf__is_phase_boundary(G, i) && n_boundaries < LF_MAX_BOUNDARIES)
             list[n_boundaries++] = G->tensor[i];
     G->one_window = phases == 1 && n_boundaries == 0;
+    memcpy(G->wait_ops, list, (size_t)n_boundaries * sizeof *list);
+    G->n_wait_ops = n_boundaries;
     for (int32_t k = 0; k < n_boundaries; k++) {
         int64_t f = lf__eval_snapshot(G, list[k], h, &cand, &more);
         pk->n_snapshots++;
@@ -404,6 +449,14 @@ int64_t lf__features(lf__group *G, int64_t h, lf__peak *peak)
             pk->phase = cand.phase;
         }
     }
+    /* Keep the windows when there is more than one state to re-evaluate
+     * (one snapshot and phase keeps them in place: one_window). */
+    G->cached = G->recording && !G->record_failed && !G->one_window;
+    G->cached_mode = G->reread_waits;
+    G->cached_snapshots = pk->n_snapshots;
+    if (G->cached)
+        G->state_start[G->n_states] = G->n_terms;
+    G->recording = 0;
     return best;
 }
 
@@ -442,18 +495,8 @@ int64_t lf__wait_reread_bytes(lf__group *G)
     const lf_graph *g = G->cm->g;
     const lf__op_cost *oc = G->cm->ops;
     G->has_waits = 0;
-    int reductions = 0;
-    for (int32_t i = 0; i < G->n && !reductions; i++)
-        reductions = oc[G->tensor[i]].kind == LF_ROWS_REDUCTION;
-    if (!reductions)
-        return 0;
-    lf__select(G, -1);
-    lf__prepare(G);
-    int32_t n_waits = 0;
-    int32_t list[LF_MAX_BOUNDARIES];
-    for (int32_t i = 0; i < G->n; i++)
-        if (lf__is_phase_boundary(G, i) && n_waits < LF_MAX_BOUNDARIES)
-            list[n_waits++] = G->tensor[i];
+    int32_t n_waits = G->n_wait_ops;
+    const int32_t *list = G->wait_ops;
     if (n_waits == 0)
         return 0;
     memset(G->after_mask, 0, (size_t)G->n * sizeof *G->after_mask);
