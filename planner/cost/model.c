@@ -63,6 +63,46 @@ static void lf__op_constants(const lf_graph *g, const lf_hw *hw, int32_t v, lf__
         c->reads_spatial |= g->ops[op->inputs[j]].out.h > 1;
 }
 
+/* The scheme's evaluation with the squeeze-and-excite wait priced (DESIGN
+ * §5). Kept resident, a tensor read before and after a wait holds its whole
+ * map in the buffer: the one hull of its readers before the wait (at their
+ * last rows) and after it (at their first) says so. Read again, the readers
+ * after the wait stream it from DRAM through a window of their own. The
+ * valid choice with the lower F_D wins (resident on a tie), and G->reread_waits
+ * is left at the choice for lf__features_explain. */
+static lf_status lf__eval_waits(lf__group *G, const lf__scheme *scheme, int64_t beta,
+                                lf_group_cost *out, lf__peak *peak)
+{
+    memset(out, 0, sizeof *out);
+    G->reread_waits = 0;
+    lf_status st = scheme->eval(G, beta, out, peak);
+    int64_t reread = st == LF_OK ? lf__wait_reread_bytes(G) : 0;
+    if (reread == 0)
+        return st;
+    out->wait_resident = 1;
+    /* Reading again adds DRAM, so it can only win where keeping does not
+     * fit or makes the weights stream. */
+    if (out->valid && out->weight_reads == 1)
+        return st;
+    lf_group_cost again;
+    lf__peak again_peak = {-1, 0, 0};
+    memset(&again, 0, sizeof again);
+    G->reread_waits = 1;
+    st = scheme->eval(G, beta, &again, &again_peak);
+    again.f_d += reread;
+    again.reread_bytes = reread;
+    /* Neither valid: the smaller need is the group's F_beta. */
+    int better = again.valid ? !out->valid || again.f_d < out->f_d
+                             : !out->valid && again.f_beta < out->f_beta;
+    if (st == LF_OK && better) {
+        *out = again;
+        *peak = again_peak;
+    } else {
+        G->reread_waits = 0;
+    }
+    return st;
+}
+
 static lf_status lf__compute(const lf_cost_model *cm, const lf__scheme *scheme,
                              const int32_t *members, int32_t n, lf_group_cost *out, lf__peak *peak)
 {
@@ -71,8 +111,7 @@ static lf_status lf__compute(const lf_cost_model *cm, const lf__scheme *scheme,
     if (st != LF_OK)
         return st;
     lf__peak local;
-    memset(out, 0, sizeof *out);
-    st = scheme->eval(&G, cm->hw.buffer_bytes, out, peak ? peak : &local);
+    st = lf__eval_waits(&G, scheme, cm->hw.buffer_bytes, out, peak ? peak : &local);
     lf__group_destroy(&G);
     return st;
 }
@@ -194,7 +233,19 @@ static lf_status lf__steps(const lf_cost_model *cm, const lf__scheme *scheme, co
     lf_status st = lf__group_init(&G, cm, members, n);
     if (st != LF_OK)
         return st;
+    G.reread_waits = 0;
     st = scheme->steps(&G, below, steps, cap, n_out);
+    int64_t reread = st == LF_OK ? lf__wait_reread_bytes(&G) : 0;
+    if (reread > 0) {
+        /* Both ways through a squeeze-and-excite wait are steps: reading
+         * again needs the smaller buffer, keeping resident the smaller F_D. */
+        lf_cost_step again[LF_COST_MAX_STEPS];
+        int32_t n_again = 0;
+        G.reread_waits = 1;
+        st = scheme->steps(&G, below, again, LF_COST_MAX_STEPS, &n_again);
+        for (int32_t k = 0; st == LF_OK && k < n_again; k++)
+            st = lf__step_push(steps, cap, n_out, again[k].need, again[k].f_d + reread);
+    }
     lf__group_destroy(&G);
     return st;
 }
@@ -257,7 +308,7 @@ lf_status lf_cost_explain(lf_cost_model *cm, const lf_bitset *group, lf_cost_rep
     if (st != LF_OK)
         return st;
     lf__peak peak = {-1, 0, 0};
-    st = cm->scheme->eval(&G, cm->hw.buffer_bytes, &rep->cost, &peak);
+    st = lf__eval_waits(&G, cm->scheme, cm->hw.buffer_bytes, &rep->cost, &peak);
     rep->rows = st == LF_OK ? calloc((size_t)G.nt, sizeof *rep->rows) : NULL;
     if (st == LF_OK && !rep->rows)
         st = lf_set_error(LF_ENOMEM, "out of memory explaining a group");
