@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "search/subst/gso/gso_bench.h"
 #include "search/subst/ocggs_bench.h"
 #include "testlib.h"
 
@@ -165,10 +166,73 @@ static void test_ocggs_cap(void)
     lf_ocggs_bench_close(&b);
 }
 
+/* Hand-made model sets: the "GCN" set knows only conv_relu, with the
+ * constant "no" model (it drops conv_relu), the "LR" set knows no rule (it
+ * keeps them all). On resnet_blocks:2 only conv_relu matches. */
+static void test_gso_bench(void)
+{
+    char gcn[256], lr[256];
+    snprintf(gcn, sizeof gcn, "test_subst_benches_%d.gcn", (int)getpid());
+    snprintf(lr, sizeof lr, "test_subst_benches_%d.lr", (int)getpid());
+    const char *names[] = {"conv_relu"};
+    lf_gso_set s;
+    CHECK_OK(lf_gso_set_init(&s, LF_GSO_GCN, 1, names));
+    CHECK_OK(lf_gso_save(&s, gcn));
+    lf_gso_set_destroy(&s);
+    CHECK_OK(lf_gso_set_init(&s, LF_GSO_LR, 0, NULL));
+    CHECK_OK(lf_gso_save(&s, lr));
+    lf_gso_set_destroy(&s);
+
+    lf_gso_bench_config cfg;
+    lf_gso_bench_config_default(&cfg);
+    CHECK_EQ_I64(cfg.n_models, 6);
+    CHECK_STR(cfg.models[5], "sru");
+    CHECK(lf_gso_bench_set_models(&cfg, "alexnet,resnet_blocks:0") == LF_EINVAL);
+    CHECK(strstr(lf_last_error(), "'resnet_blocks:0': blocks must be 1 to 64") != NULL);
+    CHECK_OK(lf_gso_bench_set_models(&cfg, "resnet_blocks:2"));
+    cfg.rules = "builtin";
+    cfg.repeat = 1;
+    cfg.gcn_weights = gcn;
+    cfg.lr_weights = lr;
+    lf_gso_bench b;
+    CHECK_OK(lf_gso_bench_open(&b, &cfg));
+    CHECK_EQ_I64(b.enabled, 21);
+    CHECK_OK(lf_gso_bench_run(&b, NULL, NULL));
+    CHECK_EQ_I64(b.n_rows, 1);
+    const lf_gso_bench_row *r = &b.rows[0];
+    CHECK_EQ_I64(r->ops, 11);
+    CHECK_EQ_I64(r->matching, 1);
+    CHECK_EQ_I64(r->kept[0], 20);
+    CHECK_EQ_I64(r->kept[1], 21);
+    CHECK_NEAR(r->jaccard[0], 1.0, 1e-12);          /* nothing kept matches */
+    CHECK_NEAR(r->jaccard[1], 1.0 - 1.0 / 21, 1e-12);
+    CHECK_NEAR(r->cost_us[0], 107.853, 5e-4);       /* bench ocggs's figure */
+    CHECK(r->cost_us[2] == r->cost_us[0]);          /* LR kept every rule */
+    CHECK(r->cost_us[1] > r->cost_us[0]);           /* without conv_relu the optimum is out of reach */
+    FILE *f = tmpfile();
+    if (f) {
+        lf_gso_bench_write_header(f, &b);
+        lf_gso_bench_write_row(f, &b, 0);
+        char *t = text_of(f);
+        CHECK(t && strncmp(t, "22 rules (1 disabled by verification); filter threshold 0.5; search backtrack, budget "
+                              "1000, objective time; 1 thread\n\n| model | ops | gso ms | lr ms |", 125) == 0);
+        CHECK(t && strstr(t, " | 1 | 20 | 21 | 21 | 1.000 | 0.952 | "));
+        CHECK(t && strstr(t, " | 107.853 | yes / yes |\n") == NULL && strstr(t, " | 107.853 | no / yes |\n"));
+        free(t);
+    }
+    lf_gso_bench_close(&b);
+    cfg.lr_weights = "/nonexistent/lr.bin";
+    CHECK(lf_gso_bench_open(&b, &cfg) != LF_OK);
+    lf_gso_bench_close(&b);
+    remove(gcn);
+    remove(lr);
+}
+
 int main(void)
 {
     test_ocggs_lists();
     test_ocggs_run();
     test_ocggs_cap();
+    test_gso_bench();
     return lf_test_result();
 }

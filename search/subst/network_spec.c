@@ -39,3 +39,28 @@ lf_status lf_subst_network_spec(const char *spec, lf_graph **out, int32_t *block
     }
     return st;
 }
+
+lf_status lf_subst_network_list(const char *list, char (*specs)[LF_SUBST_SPEC_MAX], int32_t max, int32_t *n)
+{
+    char buf[1024], *items[64];
+    int32_t count = 0;
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (count < max && count < 64)
+            items[count] = t;
+        count++;
+    }
+    if (count < 1 || count > max || count > 64)
+        return lf_set_error(LF_EINVAL, "1 to %d networks", (int)(max < 64 ? max : 64));
+    for (int32_t i = 0; i < count; i++) {
+        lf_status st = lf_subst_network_spec_check(items[i], NULL);
+        if (st)
+            return st;
+        if (strlen(items[i]) >= LF_SUBST_SPEC_MAX)
+            return lf_set_error(LF_EINVAL, "'%s': name too long", items[i]);
+    }
+    for (int32_t i = 0; i < count; i++)
+        snprintf(specs[i], LF_SUBST_SPEC_MAX, "%s", items[i]);
+    *n = count;
+    return LF_OK;
+}

@@ -38,21 +38,7 @@ static int32_t lf__split(const char *list, char *buf, size_t len, char **items, 
 
 lf_status lf_ocggs_bench_set_models(lf_ocggs_bench_config *cfg, const char *list)
 {
-    char buf[1024], *items[LF_OCGGS_BENCH_MODELS];
-    int32_t n = lf__split(list, buf, sizeof buf, items, LF_OCGGS_BENCH_MODELS);
-    if (n > LF_OCGGS_BENCH_MODELS || n < 1)
-        return lf_set_error(LF_EINVAL, "1 to %d networks", LF_OCGGS_BENCH_MODELS);
-    for (int32_t i = 0; i < n; i++) {
-        lf_status st = lf_subst_network_spec_check(items[i], NULL);
-        if (st)
-            return st;
-        if (strlen(items[i]) >= sizeof cfg->models[0])
-            return lf_set_error(LF_EINVAL, "'%s': name too long", items[i]);
-    }
-    for (int32_t i = 0; i < n; i++)
-        snprintf(cfg->models[i], sizeof cfg->models[i], "%s", items[i]);
-    cfg->n_models = n;
-    return LF_OK;
+    return lf_subst_network_list(list, cfg->models, LF_OCGGS_BENCH_MODELS, &cfg->n_models);
 }
 
 lf_status lf_ocggs_bench_set_searches(lf_ocggs_bench_config *cfg, const char *list)

@@ -21,7 +21,7 @@
 
 typedef struct lf_ocggs_bench_config {
     int32_t n_models, n_ks, n_searches;
-    char models[LF_OCGGS_BENCH_MODELS][64];    /* "NAME" or "NAME:BLOCKS" (lf_subst_network_spec) */
+    char models[LF_OCGGS_BENCH_MODELS][LF_SUBST_SPEC_MAX]; /* "NAME" or "NAME:BLOCKS" (lf_subst_network_spec) */
     int32_t ks[LF_OCGGS_BENCH_KS];             /* longest sequences, 1 to 64 */
     lf_subst_search searches[LF_OCGGS_BENCH_SEARCHES];
     double time_limit_s;     /* cap per search (default 60) */

@@ -212,6 +212,11 @@ const char *const *lf_subst_network_names(void); /* NULL-terminated */
  * to 64"); *blocks (may be NULL) is BLOCKS, 0 without. */
 lf_status lf_subst_network_spec_check(const char *spec, int32_t *blocks);
 lf_status lf_subst_network_spec(const char *spec, lf_graph **out, int32_t *blocks);
+/* A comma-separated list of specs (empty items skipped) into specs[max]:
+ * LF_EINVAL "1 to MAX networks", a malformed spec (above) or a name too long;
+ * specs and *n are untouched then. */
+#define LF_SUBST_SPEC_MAX 64
+lf_status lf_subst_network_list(const char *list, char (*specs)[LF_SUBST_SPEC_MAX], int32_t max, int32_t *n);
 
 /* ---- rule sets --------------------------------------------------------------- */
 
