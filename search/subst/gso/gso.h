@@ -214,6 +214,17 @@ void lf_gso_train_options_default(lf_gso_train_options *o);
  * here). Deterministic for the seed with any thread count. */
 lf_status lf_gso_train(const lf_gso_dataset *d, const lf_gso_train_options *o, lf_gso_set *s);
 
+/* ---- reports (report.c) ------------------------------------------------------------ */
+
+/* "N graphs (T train, E test), X ops per graph, R rules (M match somewhere),
+ * P% positive labels" (no newline). */
+void lf_gso_dataset_summary_write(FILE *f, const lf_gso_dataset *d);
+/* The evaluation of s on d's test graphs at threshold (lf_gso_evaluate): a
+ * table of the rules that match somewhere or are kept (training and test
+ * positives, kept, node and graph accuracy, recall), the count of rules that
+ * never match, and the means. */
+lf_status lf_gso_eval_write(FILE *f, const lf_gso_set *s, const lf_gso_dataset *d, double threshold);
+
 /* Per-rule figures on d's test graphs. */
 typedef struct lf_gso_eval {
     double node_acc;     /* nodes labelled right at the threshold */
