@@ -288,5 +288,12 @@ typedef struct lf_cli_gpu_costs {
 } lf_cli_gpu_costs;
 int lf_cli_gpu_costs_begin(lf_cli_gpu_costs *m, lf_subst_coster *c, const lf_hw *hw);
 void lf_cli_gpu_costs_end(lf_cli_gpu_costs *m);
+/* profile --cache-only (gpu_costs.c): the device whose cached times to show:
+ * the visible GPU's, else the block --cache-device names (UUID or exact
+ * name), else the cache's only one. Returns 0 with *key, or an exit status
+ * after printing the error (several devices: the list to choose from). */
+typedef struct lf_gpu_device_key lf_gpu_device_key;
+int lf_cli_gpu_cache_device(const lf_cli_command *cmd, const lf_gpu_cache *cache, const char *path, int32_t device,
+                            lf_gpu_device_key *key);
 
 #endif
