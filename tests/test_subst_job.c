@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "search/subst/gso/gso.h"
 #include "search/subst/job.h"
@@ -95,6 +96,18 @@ static void test_job_matches_optimize(void)
         CHECK(s && strstr(s, "\"max_steps\": 10,\n"));
         CHECK(s && strstr(s, "\"kernels\": 8}"));
         CHECK(s && !strstr(s, "rules_searched"));
+        /* the file holds the same bytes */
+        char path[256];
+        snprintf(path, sizeof path, "/tmp/lf_test_subst_job_%d.json", (int)getpid());
+        CHECK_OK(lf_subst_job_save_json(path, &job, "resnet_blocks"));
+        FILE *in = fopen(path, "r");
+        if (in) {
+            fseek(in, 0, SEEK_END);
+            char *t = text_of(in);
+            CHECK(s && t && strcmp(s, t) == 0);
+            free(t);
+        }
+        remove(path);
         free(s);
     }
     lf_subst_job_destroy(&job);

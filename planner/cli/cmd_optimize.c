@@ -7,22 +7,9 @@
 
 #include "planner/cli/cli.h"
 #include "planner/io/onnx.h"
-#include "planner/util/fileio.h"
 #include "search/subst/gso/gso.h"
 #include "search/subst/job.h"
 #include "search/subst/report.h"
-
-/* The JSON report (lf_atomic_writer). */
-typedef struct lf__json_out {
-    const lf_subst_job *job;
-    const char *model;
-} lf__json_out;
-
-static lf_status lf__write_json(FILE *f, const void *user)
-{
-    const lf__json_out *o = user;
-    return lf_subst_job_write_json(f, o->job, o->model);
-}
 
 static const lf_cli_rule lf__rules[] = {
     {"cpu-time", "time-limit", NULL, -1, NULL, "--cpu-time needs --time-limit SECONDS"},
@@ -126,10 +113,9 @@ int lf_cmd_optimize(int argc, char **argv)
          * the weights the numeric check used; JSON: only when something applies */
         size_t olen = output ? strlen(output) : 0;
         int onnx = olen > 5 && strcmp(output + olen - 5, ".onnx") == 0;
-        lf__json_out jo = {&job, model};
         if (output && (onnx || job.result.n_steps > 0) &&
             !(st = onnx ? lf_onnx_write_graph(output, job.result.graph ? job.result.graph : g, o->seed)
-                        : lf_atomic_write(output, lf__write_json, &jo)))
+                        : lf_subst_job_save_json(output, &job, model)))
             printf("wrote %s\n", output);
     }
     lf_subst_job_destroy(&job);

@@ -5,6 +5,7 @@
 
 #include "hwdesc/hw.h"
 #include "planner/io/json.h"
+#include "planner/util/fileio.h"
 #include "search/subst/report.h"
 
 void lf_subst_roofline_write(FILE *f, const lf_subst_coster *c)
@@ -173,4 +174,21 @@ lf_status lf_subst_job_write_json(FILE *f, const lf_subst_job *job, const char *
     lf_status st = lf_graph_write_json(r->graph, f);
     fprintf(f, "}\n");
     return st;
+}
+
+typedef struct lf__json_out {
+    const lf_subst_job *job;
+    const char *model;
+} lf__json_out;
+
+static lf_status lf__write_json(FILE *f, const void *user)
+{
+    const lf__json_out *o = user;
+    return lf_subst_job_write_json(f, o->job, o->model);
+}
+
+lf_status lf_subst_job_save_json(const char *path, const lf_subst_job *job, const char *model)
+{
+    lf__json_out o = {job, model};
+    return lf_atomic_write(path, lf__write_json, &o);
 }

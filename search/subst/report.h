@@ -29,5 +29,7 @@ void lf_subst_job_report(FILE *f, const lf_subst_job *job, const char *model, co
 /* The job as JSON: settings, costs, sequence, the reproducible statistics
  * and the optimized graph. */
 lf_status lf_subst_job_write_json(FILE *f, const lf_subst_job *job, const char *model);
+/* The same into the file at path, written all or nothing (planner/util/fileio.h). */
+lf_status lf_subst_job_save_json(const char *path, const lf_subst_job *job, const char *model);
 
 #endif
