@@ -10,6 +10,7 @@
 
 #include "graphs.h"
 #include "models/registry.h"
+#include "planner/exec/exec_bench.h"
 #include "planner/io/exec_files.h"
 #include "planner/io/onnx.h"
 #include "planner/exec/exec.h"
@@ -365,6 +366,52 @@ static void test_files(void)
     lf_graph_free(g);
 }
 
+/* bench exec's measurement (planner/exec/exec_bench.h) on squeezenet1_1 at
+ * 64 x 64: the checksum is the outputs' of a plain run, the same for one and
+ * two threads; the times are ordered (best <= median); the row carries them. */
+static void test_bench(void)
+{
+    lf_graph *g = NULL;
+    lf_model_options mo = {64, 1};
+    CHECK_OK(lf_model_build("squeezenet1_1", &mo, &g));
+    if (!g)
+        return;
+    lf_exec_bench_row r1, r2;
+    CHECK_OK(lf_exec_bench(g, 1, 1, 3, 7, &r1));
+    CHECK_OK(lf_exec_bench(g, 1, 2, 2, 7, &r2));
+    CHECK(lf_exec_bench(g, 1, 1, 0, 7, &r2) == LF_EINVAL);
+    CHECK(r1.checksum == r2.checksum);
+    CHECK(r1.best_s > 0 && r1.best_s <= r1.median_s && r2.best_s <= r2.median_s);
+    CHECK_NEAR(r1.gmacs, (double)lf_graph_macs(g) / 1e9, 0);
+    lf_exec_options o = {7, 1, 0};
+    lf_exec *ex = NULL;
+    CHECK_OK(lf_exec_create(&ex, g, &o));
+    CHECK_OK(lf_exec_run(ex));
+    uint64_t sum = 0;
+    for (int32_t v = 0; v < g->n_ops; v++)
+        if (g->ops[v].is_output) {
+            lf_shape s;
+            const float *y = lf_exec_output(ex, v, &s);
+            sum ^= lf_exec_checksum(y, lf_shape_count(s));
+        }
+    CHECK(sum == r1.checksum);
+    lf_exec_free(ex);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (f) {
+        lf_exec_bench_write_row(f, "squeezenet1_1", &r2);
+        fclose(f);
+        char head[64], tail[32];
+        snprintf(head, sizeof head, "| squeezenet1_1 | 1 | 2 | %.2f | ", r2.gmacs);
+        snprintf(tail, sizeof tail, " | %016llx |\n", (unsigned long long)r2.checksum);
+        CHECK(strncmp(text, head, strlen(head)) == 0);
+        CHECK(strlen(text) > strlen(tail) && strcmp(text + strlen(text) - strlen(tail), tail) == 0);
+        free(text);
+    }
+    lf_graph_free(g);
+}
+
 int main(void)
 {
     test_generator();
@@ -374,5 +421,6 @@ int main(void)
     test_intermediates();
     test_determinism();
     test_files();
+    test_bench();
     return lf_test_result();
 }
