@@ -17,9 +17,9 @@
 
 /* ---- dense kernels (matmul.c) -------------------------------------------- */
 
-/* C[m x n] (+)= A[m x k] B[k x n]; accumulate = 0 overwrites C. In 4 x 16
- * register blocks; the same sums as lf_mm_nn_ref (the plain row updates),
- * bit for bit up to the sign of a zero. */
+/* C[m x n] (+)= A[m x k] B[k x n]; accumulate = 0 overwrites C. Row by
+ * row over each row's non-zero terms, 64 columns held in registers; the
+ * same sums as lf_mm_nn_ref (the plain row updates), bit for bit. */
 void lf_mm_nn(int32_t m, int32_t n, int32_t k, const float *a, const float *b, float *c,
               int accumulate);
 void lf_mm_nn_ref(int32_t m, int32_t n, int32_t k, const float *a, const float *b, float *c,

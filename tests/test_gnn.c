@@ -164,13 +164,15 @@ static void test_transpose(void)
 
 /* ---- readout, head, loss --------------------------------------------------- */
 
-/* The register-blocked product against the plain row updates: the same
- * bits (zeros compared as values) for shapes with and without remainder rows
- * and columns, operands with ReLU-like zeros, overwrite and accumulate. */
+/* The row kernel against the plain row updates: the same bits (zero signs
+ * included) for shapes with and without remainder columns (64, 8, scalar),
+ * k not a multiple of the scan's 4 and past its 512-term limit, operands with
+ * ReLU-like zeros and all-zero rows, overwrite and accumulate. */
 static void test_blocked_matmul(void)
 {
-    const int32_t shapes[][3] = {{1, 128, 35}, {4, 16, 1},  {5, 17, 3},   {8, 128, 128},
-                                 {30, 128, 35}, {13, 64, 128}, {7, 35, 128}, {64, 130, 20}};
+    const int32_t shapes[][3] = {{1, 128, 35},  {4, 16, 1},   {5, 17, 3},   {8, 128, 128},
+                                 {30, 128, 35}, {13, 64, 128}, {7, 35, 128}, {64, 130, 20},
+                                 {3, 2, 130},   {2, 9, 600},  {6, 200, 7}};
     lf_rng r;
     lf_rng_seed(&r, 41, 0);
     int same = 1, nonzero = 0;
@@ -184,6 +186,8 @@ static void test_blocked_matmul(void)
             double u = lf_rng_uniform(&r) * 2 - 1;
             a[i] = u < 0 ? 0.0f : (float)u; /* half zeros, as after a ReLU */
         }
+        if (m > 2)
+            memset(a + k, 0, sizeof(float) * (size_t)k); /* a row without terms */
         for (int64_t i = 0; i < (int64_t)k * n; i++)
             b[i] = (float)(lf_rng_uniform(&r) * 2 - 1);
         for (int acc = 0; acc < 2; acc++) {
@@ -191,10 +195,9 @@ static void test_blocked_matmul(void)
                 c1[i] = c2[i] = (float)(lf_rng_uniform(&r) - 0.5);
             lf_mm_nn(m, n, k, a, b, c1, acc);
             lf_mm_nn_ref(m, n, k, a, b, c2, acc);
-            for (int64_t i = 0; i < (int64_t)m * n; i++) {
-                same &= c1[i] == c2[i];
+            same &= memcmp(c1, c2, sizeof(float) * (size_t)m * (size_t)n) == 0;
+            for (int64_t i = 0; i < (int64_t)m * n; i++)
                 nonzero += c1[i] != 0.0f;
-            }
         }
         free(a);
         free(b);
