@@ -109,6 +109,22 @@ static void lf__edge_grads(const lf_gconv_edges *e, int32_t in, const float *h, 
     }
 }
 
+/* tmp = dz W_rel^T and, when asked for, dh = dz W_root^T, without both
+ * transposes at hand. */
+static void lf__backward_products(const lf_gconv *L, int32_t n, const float *dz, float *dh,
+                                  float *tmp)
+{
+    int32_t in = L->in, out = L->out;
+    if (L->w_rel_t)
+        lf_mm_nn(n, in, out, dz, L->w_rel_t, tmp, 0);
+    else
+        lf_mm_nt(n, out, in, dz, L->w_rel, tmp);
+    if (dh && L->w_root_t)
+        lf_mm_nn(n, in, out, dz, L->w_root_t, dh, 0);
+    else if (dh)
+        lf_mm_nt(n, out, in, dz, L->w_root, dh);
+}
+
 void lf_gconv_backward(const lf_gconv *L, const lf_gconv *grad, const lf_gconv_edges *e,
                        const float *h, const float *agg, const float *dz, float *dh, float *dew,
                        float *tmp)
@@ -125,14 +141,10 @@ void lf_gconv_backward(const lf_gconv *L, const lf_gconv *grad, const lf_gconv_e
         return;
     /* tmp = A: dL/dagg_i = dz_i W_rel^T; it flows back along every edge into
      * the source node (scaled by w_e) and into w_e (dotted with h_src). */
-    if (L->w_rel_t)
-        lf_mm_nn(n, in, out, dz, L->w_rel_t, tmp, 0);
+    if (dh && L->w_rel_t && L->w_root_t)
+        lf_mm_nn_pair(n, out, dz, in, L->w_rel_t, tmp, in, L->w_root_t, dh);
     else
-        lf_mm_nt(n, out, in, dz, L->w_rel, tmp);
-    if (dh && L->w_root_t)
-        lf_mm_nn(n, in, out, dz, L->w_root_t, dh, 0);
-    else if (dh)
-        lf_mm_nt(n, out, in, dz, L->w_root, dh);
+        lf__backward_products(L, n, dz, dh, tmp);
     for (int32_t k = 0; dh && k < e->n_edges; k++) {
         int32_t s = e->src[k], d = e->dst[k];
         float w = lf__ew(e, k);

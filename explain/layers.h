@@ -24,6 +24,10 @@ void lf_mm_nn(int32_t m, int32_t n, int32_t k, const float *a, const float *b, f
               int accumulate);
 void lf_mm_nn_ref(int32_t m, int32_t n, int32_t k, const float *a, const float *b, float *c,
                   int accumulate);
+/* C1[m x n1] = A[m x k] B1[k x n1] and C2[m x n2] = A B2 (both overwritten),
+ * finding A's non-zeros once for both: the bits of two lf_mm_nn calls. */
+void lf_mm_nn_pair(int32_t m, int32_t k, const float *a, int32_t n1, const float *b1, float *c1,
+                   int32_t n2, const float *b2, float *c2);
 /* C[k x n] += A[m x k]^T B[m x n]. */
 void lf_mm_tn_acc(int32_t m, int32_t n, int32_t k, const float *a, const float *b, float *c);
 /* C[m x k] = A[m x n] B[k x n]^T (overwrites). Transposes B on every call;

@@ -89,45 +89,91 @@ __attribute__((always_inline)) static inline int32_t lf__nonzeros(const float *a
         for (int32_t t = 0; t < n_terms; t++) {                                                  \
             int32_t p = terms[t];                                                                \
             float s = ai[p];                                                                     \
-            const float *bp = b + (int64_t)p * n;                                                \
+            const lf__v8u *bp = (const lf__v8u *)(b + (int64_t)p * n);                           \
             for (int v = 0; v < NV; v++)                                                         \
-                x[v] += s * *(const lf__v8u *)(bp + 8 * v);                                      \
+                x[v] += s * bp[v];                                                               \
         }                                                                                        \
         for (int v = 0; v < NV; v++)                                                             \
             *(lf__v8u *)(ci + 8 * v) = x[v];                                                     \
     }
 LF__ROW_KERNEL(8)
+LF__ROW_KERNEL(4)
 LF__ROW_KERNEL(1)
 
-LF_VECTOR_CLONES
-void lf_mm_nn(int32_t m, int32_t n, int32_t k, const float *a, const float *b, float *c,
-              int accumulate)
+/* Row i of C += A B over its terms, every column: 64, 32 and 8 at a time.
+ * Columns past the last multiple of 8 (n = 35: the first layer's width) are
+ * redone as the last 8 columns, started again from their values before
+ * this row's update (saved in `keep`): the columns the two passes share get
+ * the same bits twice, and no column goes through a scalar loop. */
+__attribute__((always_inline)) static inline void lf__mm_row(int32_t n, const float *ai,
+                                                             const float *b, float *ci,
+                                                             const int32_t *terms, int32_t nt)
 {
-    enum { MAX_TERMS = 512 };
-    if (k > MAX_TERMS) {
-        lf_mm_nn_ref(m, n, k, a, b, c, accumulate);
-        return;
+    float keep[8];
+    if (n % 8 != 0 && n > 8)
+        memcpy(keep, ci + n - 8, sizeof keep);
+    int32_t j = 0;
+    for (; j + 64 <= n; j += 64)
+        lf__mm_row_8(n, ai, b + j, ci + j, terms, nt);
+    if (j + 32 <= n) {
+        lf__mm_row_4(n, ai, b + j, ci + j, terms, nt);
+        j += 32;
     }
-    if (!accumulate)
-        memset(c, 0, sizeof(float) * (size_t)m * (size_t)n);
-    int32_t terms[MAX_TERMS + LF__TERMS_SLACK];
-    for (int32_t i = 0; i < m; i++) {
-        const float *ai = a + (int64_t)i * k;
-        float *ci = c + (int64_t)i * n;
-        int32_t nt = lf__nonzeros(ai, k, terms);
-        if (nt == 0)
-            continue;
-        int32_t j = 0;
-        for (; j + 64 <= n; j += 64)
-            lf__mm_row_8(n, ai, b + j, ci + j, terms, nt);
-        for (; j + 8 <= n; j += 8)
-            lf__mm_row_1(n, ai, b + j, ci + j, terms, nt);
+    for (; j + 8 <= n; j += 8)
+        lf__mm_row_1(n, ai, b + j, ci + j, terms, nt);
+    if (j < n && n > 8) {
+        lf__mm_row_1(n, ai, b + n - 8, keep, terms, nt);
+        memcpy(ci + n - 8, keep, sizeof keep);
+    } else {
         for (; j < n; j++) {
             float x = ci[j];
             for (int32_t t = 0; t < nt; t++)
                 x += ai[terms[t]] * b[(int64_t)terms[t] * n + j];
             ci[j] = x;
         }
+    }
+}
+
+enum { LF__MAX_TERMS = 512 };
+
+LF_VECTOR_CLONES
+void lf_mm_nn(int32_t m, int32_t n, int32_t k, const float *a, const float *b, float *c,
+              int accumulate)
+{
+    if (k > LF__MAX_TERMS) {
+        lf_mm_nn_ref(m, n, k, a, b, c, accumulate);
+        return;
+    }
+    if (!accumulate)
+        memset(c, 0, sizeof(float) * (size_t)m * (size_t)n);
+    int32_t terms[LF__MAX_TERMS + LF__TERMS_SLACK];
+    for (int32_t i = 0; i < m; i++) {
+        const float *ai = a + (int64_t)i * k;
+        int32_t nt = lf__nonzeros(ai, k, terms);
+        if (nt > 0)
+            lf__mm_row(n, ai, b, c + (int64_t)i * n, terms, nt);
+    }
+}
+
+LF_VECTOR_CLONES
+void lf_mm_nn_pair(int32_t m, int32_t k, const float *a, int32_t n1, const float *b1, float *c1,
+                   int32_t n2, const float *b2, float *c2)
+{
+    if (k > LF__MAX_TERMS) {
+        lf_mm_nn_ref(m, n1, k, a, b1, c1, 0);
+        lf_mm_nn_ref(m, n2, k, a, b2, c2, 0);
+        return;
+    }
+    memset(c1, 0, sizeof(float) * (size_t)m * (size_t)n1);
+    memset(c2, 0, sizeof(float) * (size_t)m * (size_t)n2);
+    int32_t terms[LF__MAX_TERMS + LF__TERMS_SLACK];
+    for (int32_t i = 0; i < m; i++) {
+        const float *ai = a + (int64_t)i * k;
+        int32_t nt = lf__nonzeros(ai, k, terms);
+        if (nt == 0)
+            continue;
+        lf__mm_row(n1, ai, b1, c1 + (int64_t)i * n1, terms, nt);
+        lf__mm_row(n2, ai, b2, c2 + (int64_t)i * n2, terms, nt);
     }
 }
 

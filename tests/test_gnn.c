@@ -172,7 +172,7 @@ static void test_blocked_matmul(void)
 {
     const int32_t shapes[][3] = {{1, 128, 35},  {4, 16, 1},   {5, 17, 3},   {8, 128, 128},
                                  {30, 128, 35}, {13, 64, 128}, {7, 35, 128}, {64, 130, 20},
-                                 {3, 2, 130},   {2, 9, 600},  {6, 200, 7}};
+                                 {3, 2, 130},   {2, 9, 600},  {6, 200, 7},  {5, 9, 40}};
     lf_rng r;
     lf_rng_seed(&r, 41, 0);
     int same = 1, nonzero = 0;
@@ -199,6 +199,18 @@ static void test_blocked_matmul(void)
             for (int64_t i = 0; i < (int64_t)m * n; i++)
                 nonzero += c1[i] != 0.0f;
         }
+        /* The pair form: two products of one left operand, each the same bits
+         * as its own call (b, and b read as a narrower matrix). */
+        int32_t n2 = n > 1 ? n - 1 : 1;
+        float *d1 = malloc(sizeof(float) * (size_t)m * (size_t)n);
+        float *d2 = malloc(sizeof(float) * (size_t)m * (size_t)n2);
+        lf_mm_nn_ref(m, n, k, a, b, c2, 0);
+        lf_mm_nn_pair(m, k, a, n, b, d1, n2, b, d2);
+        same &= memcmp(d1, c2, sizeof(float) * (size_t)m * (size_t)n) == 0;
+        lf_mm_nn_ref(m, n2, k, a, b, c2, 0);
+        same &= memcmp(d2, c2, sizeof(float) * (size_t)m * (size_t)n2) == 0;
+        free(d1);
+        free(d2);
         free(a);
         free(b);
         free(c1);
