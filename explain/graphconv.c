@@ -30,12 +30,22 @@ void lf_gconv_aggregate(const lf_gconv_edges *e, int32_t in, const float *h, flo
     }
 }
 
-void lf_gconv_forward(const lf_gconv *L, int32_t n, const float *h, const float *agg, float *z)
+void lf_gconv_forward_root(const lf_gconv *L, int32_t n, const float *h, float *z)
 {
     for (int32_t i = 0; i < n; i++)
         memcpy(z + (int64_t)i * L->out, L->b, sizeof(float) * (size_t)L->out);
     lf_mm_nn(n, L->out, L->in, h, L->w_root, z, 1);
+}
+
+void lf_gconv_forward_rel(const lf_gconv *L, int32_t n, const float *agg, float *z)
+{
     lf_mm_nn(n, L->out, L->in, agg, L->w_rel, z, 1);
+}
+
+void lf_gconv_forward(const lf_gconv *L, int32_t n, const float *h, const float *agg, float *z)
+{
+    lf_gconv_forward_root(L, n, h, z);
+    lf_gconv_forward_rel(L, n, agg, z);
 }
 
 static float lf__dot(const float *a, const float *b, int32_t n)

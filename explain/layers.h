@@ -63,6 +63,10 @@ typedef struct lf_gconv_edges {
 void lf_gconv_aggregate(const lf_gconv_edges *e, int32_t in, const float *h, float *agg);
 /* z[n x out] from h and its aggregate. */
 void lf_gconv_forward(const lf_gconv *L, int32_t n, const float *h, const float *agg, float *z);
+/* The two halves of lf_gconv_forward, in its order: z = b + h W_root, then
+ * z += agg W_rel (the first half does not depend on the edges). */
+void lf_gconv_forward_root(const lf_gconv *L, int32_t n, const float *h, float *z);
+void lf_gconv_forward_rel(const lf_gconv *L, int32_t n, const float *agg, float *z);
 /* Given dz = dL/dz: accumulates dL/dW_root, dL/dW_rel, dL/db into `grad`
  * (NULL: skip); writes dL/dh into dh (NULL: skip); accumulates dL/dw_e into
  * dew (NULL: skip). `tmp` is scratch of n x in floats (needed when dh or dew
