@@ -588,6 +588,60 @@ static void test_weight_files(void)
     lf_gnn_destroy(&m);
 }
 
+/* The frozen forms GNNExplainer uses (transposed weights, the first layer's
+ * root term made once per group) give the plain passes' bits: logits and
+ * edge-weight gradients, over several edge weightings of one group, on a
+ * random 40-node graph with the full-size model; another feature array on
+ * the same workspace is not mistaken for the fixed one. */
+static void test_frozen_passes(void)
+{
+    enum { N = 40, E = 70 };
+    lf_gnn_config c;
+    lf_gnn_config_default(&c);
+    lf_gnn m;
+    CHECK_OK(lf_gnn_init(&m, &c, 8));
+    lf_rng r;
+    lf_rng_seed(&r, 21, 0);
+    float *x = malloc(sizeof(float) * N * LF_FEAT_DIM), *x2 = malloc(sizeof(float) * N * LF_FEAT_DIM);
+    fill(&r, x, N * LF_FEAT_DIM, 1);
+    fill(&r, x2, N * LF_FEAT_DIM, 1);
+    int32_t src[E], dst[E];
+    float ew[E];
+    for (int k = 0; k < E; k++) {
+        src[k] = (int32_t)(lf_rng_uniform(&r) * (N - 1));
+        dst[k] = src[k] + 1 + (int32_t)(lf_rng_uniform(&r) * (N - 1 - src[k]));
+    }
+    lf_gnn_graph gr = {N, E, x, src, dst, ew};
+    lf_gnn_ws *plain = NULL, *frozen = NULL;
+    CHECK_OK(lf_gnn_ws_create(&plain, &m));
+    CHECK_OK(lf_gnn_ws_create(&frozen, &m));
+    CHECK_OK(lf_gnn_ws_fix_weights(frozen, &m));
+    CHECK_OK(lf_gnn_ws_fix_nodes(frozen, &m, &gr));
+    int same = 1, moved = 0;
+    float first = 0;
+    for (int pass = 0; pass < 4; pass++) {
+        for (int k = 0; k < E; k++)
+            ew[k] = (float)lf_rng_uniform(&r);
+        gr.x = pass == 3 ? x2 : x;
+        float l1[2], l2[2], d[2] = {0.7f, -0.7f}, g1[E], g2[E];
+        CHECK_OK(lf_gnn_forward(&m, &gr, plain, l1));
+        CHECK_OK(lf_gnn_backward(&m, plain, d, NULL, NULL, g1));
+        CHECK_OK(lf_gnn_forward(&m, &gr, frozen, l2));
+        CHECK_OK(lf_gnn_backward(&m, frozen, d, NULL, NULL, g2));
+        same &= memcmp(l1, l2, sizeof l1) == 0 && memcmp(g1, g2, sizeof g1) == 0;
+        if (pass == 0)
+            first = l1[0];
+        moved += l1[0] != first;
+    }
+    CHECK(same);
+    CHECK(moved > 0); /* the edge weights reach the logits */
+    lf_gnn_ws_free(plain);
+    lf_gnn_ws_free(frozen);
+    lf_gnn_destroy(&m);
+    free(x);
+    free(x2);
+}
+
 int main(void)
 {
     test_blocked_matmul();
@@ -599,5 +653,6 @@ int main(void)
     test_adam();
     test_determinism();
     test_weight_files();
+    test_frozen_passes();
     return lf_test_result();
 }
