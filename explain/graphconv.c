@@ -2,6 +2,7 @@
  * (reference/gnn-and-explainers.md §1.1, §1.6). The edge weight w_e is the
  * hook every explainer uses, so its gradient is computed here too. */
 #include "explain/layers.h"
+#include "explain/vector_clones.h"
 
 #include <string.h>
 
@@ -10,6 +11,7 @@ static float lf__ew(const lf_gconv_edges *e, int32_t k)
     return e->w ? e->w[k] : 1.0f;
 }
 
+LF_VECTOR_CLONES
 void lf_gconv_aggregate(const lf_gconv_edges *e, int32_t in, const float *h, float *agg)
 {
     memset(agg, 0, sizeof(float) * (size_t)e->n_nodes * (size_t)in);
@@ -48,7 +50,10 @@ void lf_gconv_forward(const lf_gconv *L, int32_t n, const float *h, const float 
     lf_gconv_forward_rel(L, n, agg, z);
 }
 
-static float lf__dot(const float *a, const float *b, int32_t n)
+#define LF__INLINE __attribute__((always_inline)) static inline
+
+/* (Inlined into the AVX2 copies of their callers, which is where they run.) */
+LF__INLINE float lf__dot(const float *a, const float *b, int32_t n)
 {
     float s = 0;
     for (int32_t c = 0; c < n; c++)
@@ -59,7 +64,7 @@ static float lf__dot(const float *a, const float *b, int32_t n)
 /* Four of lf__dot at once: s[r] = a[r] . b[r], each summed in ascending c as
  * lf__dot does (the same bits), but as four independent chains, so the
  * additions overlap instead of each waiting for the one before. */
-static void lf__dot4(const float *const a[4], const float *const b[4], int32_t n, float s[4])
+LF__INLINE void lf__dot4(const float *const a[4], const float *const b[4], int32_t n, float s[4])
 {
     float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     const float *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3];
@@ -78,8 +83,8 @@ static void lf__dot4(const float *const a[4], const float *const b[4], int32_t n
 
 /* dew[k] += tmp_dst . h_src (+ tmp_src . h_dst when undirected) for every
  * edge: two edges' dots per lf__dot4. */
-static void lf__edge_grads(const lf_gconv_edges *e, int32_t in, const float *h, const float *tmp,
-                           float *dew)
+LF__INLINE void lf__edge_grads(const lf_gconv_edges *e, int32_t in, const float *h,
+                               const float *tmp, float *dew)
 {
     int32_t k = 0;
     if (e->undirected) {
@@ -135,6 +140,7 @@ static void lf__backward_products(const lf_gconv *L, int32_t n, const float *dz,
         lf_mm_nt(n, out, in, dz, L->w_root, dh);
 }
 
+LF_VECTOR_CLONES
 void lf_gconv_backward(const lf_gconv *L, const lf_gconv *grad, const lf_gconv_edges *e,
                        const float *h, const float *agg, const float *dz, float *dh, float *dew,
                        float *tmp)

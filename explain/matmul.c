@@ -5,26 +5,10 @@
  * skipping an exact zero does not change the result. Every kernel sums in a
  * fixed order, which the training's determinism relies on. */
 #include "explain/layers.h"
+#include "explain/vector_clones.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* An AVX2 copy of each kernel next to the baseline one, picked at load time
- * where the CPU has it. Only the vector width differs: every element is
- * still one multiply and one add in the same order (ISO C mode keeps the
- * compiler from fusing them, and the AVX2 target has no FMA), so both copies
- * give bit-identical results. */
-/* Not with clang: clang 14 accepts the attribute but emits no symbol for the
- * resolver, so programs that call these functions do not link. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
-    defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define LF_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
-#endif
-#endif
-#ifndef LF_VECTOR_CLONES
-#define LF_VECTOR_CLONES
-#endif
 
 /* Eight floats, and the same read or written at any float-aligned address
  * (a view for loads and stores, never passed by value: that would change the

@@ -1,9 +1,11 @@
 /* ReLU and the sum readout (graph embedding = sum of node embeddings, the
  * paper's choice). */
 #include "explain/layers.h"
+#include "explain/vector_clones.h"
 
 #include <string.h>
 
+LF_VECTOR_CLONES
 void lf_relu_forward(int64_t n, const float *z, float *h)
 {
     for (int64_t i = 0; i < n; i++) {
@@ -12,6 +14,7 @@ void lf_relu_forward(int64_t n, const float *z, float *h)
     }
 }
 
+LF_VECTOR_CLONES
 void lf_relu_backward(int64_t n, const float *z, const float *dh, float *dz)
 {
     /* dh[i] is read whatever the sign of z[i], so the loop is a select the
@@ -23,6 +26,7 @@ void lf_relu_backward(int64_t n, const float *z, const float *dh, float *dz)
     }
 }
 
+LF_VECTOR_CLONES
 void lf_readout_sum_forward(int32_t n, int32_t d, const float *h, float *g)
 {
     memset(g, 0, sizeof(float) * (size_t)d);

@@ -602,7 +602,8 @@ static void test_frozen_passes(void)
     CHECK_OK(lf_gnn_init(&m, &c, 8));
     lf_rng r;
     lf_rng_seed(&r, 21, 0);
-    float *x = malloc(sizeof(float) * N * LF_FEAT_DIM), *x2 = malloc(sizeof(float) * N * LF_FEAT_DIM);
+    float *x = malloc(sizeof(float) * N * LF_FEAT_DIM);
+    float *x2 = malloc(sizeof(float) * N * LF_FEAT_DIM);
     fill(&r, x, N * LF_FEAT_DIM, 1);
     fill(&r, x2, N * LF_FEAT_DIM, 1);
     int32_t src[E], dst[E];
