@@ -34,9 +34,7 @@ void lf_gconv_aggregate(const lf_gconv_edges *e, int32_t in, const float *h, flo
 
 void lf_gconv_forward_root(const lf_gconv *L, int32_t n, const float *h, float *z)
 {
-    for (int32_t i = 0; i < n; i++)
-        memcpy(z + (int64_t)i * L->out, L->b, sizeof(float) * (size_t)L->out);
-    lf_mm_nn(n, L->out, L->in, h, L->w_root, z, 1);
+    lf_mm_nn_bias(n, L->out, L->in, h, L->w_root, L->b, z);
 }
 
 void lf_gconv_forward_rel(const lf_gconv *L, int32_t n, const float *agg, float *z)

@@ -24,6 +24,10 @@ void lf_mm_nn(int32_t m, int32_t n, int32_t k, const float *a, const float *b, f
               int accumulate);
 void lf_mm_nn_ref(int32_t m, int32_t n, int32_t k, const float *a, const float *b, float *c,
                   int accumulate);
+/* C[m x n] = A[m x k] B[k x n] plus bias[n] on every row: the bits of
+ * copying the bias into each row and lf_mm_nn(..., accumulate = 1). */
+void lf_mm_nn_bias(int32_t m, int32_t n, int32_t k, const float *a, const float *b,
+                   const float *bias, float *c);
 /* C1[m x n1] = A[m x k] B1[k x n1] and C2[m x n2] = A B2 (both overwritten),
  * finding A's non-zeros once for both: the bits of two lf_mm_nn calls. */
 void lf_mm_nn_pair(int32_t m, int32_t k, const float *a, int32_t n1, const float *b1, float *c1,

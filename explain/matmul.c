@@ -64,12 +64,16 @@ __attribute__((always_inline)) static inline int32_t lf__nonzeros(const float *a
  * time in ascending p, skipping zeros: lf_mm_nn_ref's sums, bit for bit. */
 #define LF__ROW_KERNEL(NV)                                                                        \
     __attribute__((always_inline)) static inline void lf__mm_row_##NV(                          \
-        int32_t n, const float *ai, const float *b, float *ci, const int32_t *terms,            \
-        int32_t n_terms)                                                                         \
+        int32_t n, const float *ai, const float *b, const float *init, float *ci,               \
+        const int32_t *terms, int32_t n_terms)                                                   \
     {                                                                                            \
         lf__v8 x[NV];                                                                            \
-        for (int v = 0; v < NV; v++)                                                             \
-            x[v] = *(const lf__v8u *)(ci + 8 * v);                                               \
+        for (int v = 0; v < NV; v++) {                                                           \
+            if (init)                                                                            \
+                x[v] = *(const lf__v8u *)(init + 8 * v);                                         \
+            else                                                                                 \
+                x[v] = (lf__v8){0};                                                              \
+        }                                                                                        \
         for (int32_t t = 0; t < n_terms; t++) {                                                  \
             int32_t p = terms[t];                                                                \
             float s = ai[p];                                                                     \
@@ -84,33 +88,40 @@ LF__ROW_KERNEL(8)
 LF__ROW_KERNEL(4)
 LF__ROW_KERNEL(1)
 
-/* Row i of C += A B over its terms, every column: 64, 32 and 8 at a time.
- * Columns past the last multiple of 8 (n = 35: the first layer's width) are
- * redone as the last 8 columns, started again from their values before
- * this row's update (saved in `keep`): the columns the two passes share get
- * the same bits twice, and no column goes through a scalar loop. */
+/* Row i of C = Init + A B over its terms, every column: 64, 32 and 8 at a
+ * time. Init is the row the sums start from (ci itself to accumulate, the
+ * bias, or NULL for zeros; read before ci is written). Columns past the last
+ * multiple of 8 (n = 35: the first layer's width) are redone as the last 8
+ * columns, started again from Init's values (saved in `keep`): the columns
+ * the two passes share get the same bits twice, and no column goes through
+ * a scalar loop. */
 __attribute__((always_inline)) static inline void lf__mm_row(int32_t n, const float *ai,
-                                                             const float *b, float *ci,
-                                                             const int32_t *terms, int32_t nt)
+                                                             const float *b, const float *init,
+                                                             float *ci, const int32_t *terms,
+                                                             int32_t nt)
 {
     float keep[8];
-    if (n % 8 != 0 && n > 8)
-        memcpy(keep, ci + n - 8, sizeof keep);
+    if (n % 8 != 0 && n > 8) {
+        if (init)
+            memcpy(keep, init + n - 8, sizeof keep);
+        else
+            memset(keep, 0, sizeof keep);
+    }
     int32_t j = 0;
     for (; j + 64 <= n; j += 64)
-        lf__mm_row_8(n, ai, b + j, ci + j, terms, nt);
+        lf__mm_row_8(n, ai, b + j, init ? init + j : NULL, ci + j, terms, nt);
     if (j + 32 <= n) {
-        lf__mm_row_4(n, ai, b + j, ci + j, terms, nt);
+        lf__mm_row_4(n, ai, b + j, init ? init + j : NULL, ci + j, terms, nt);
         j += 32;
     }
     for (; j + 8 <= n; j += 8)
-        lf__mm_row_1(n, ai, b + j, ci + j, terms, nt);
+        lf__mm_row_1(n, ai, b + j, init ? init + j : NULL, ci + j, terms, nt);
     if (j < n && n > 8) {
-        lf__mm_row_1(n, ai, b + n - 8, keep, terms, nt);
+        lf__mm_row_1(n, ai, b + n - 8, keep, keep, terms, nt);
         memcpy(ci + n - 8, keep, sizeof keep);
     } else {
         for (; j < n; j++) {
-            float x = ci[j];
+            float x = init ? init[j] : 0.0f;
             for (int32_t t = 0; t < nt; t++)
                 x += ai[terms[t]] * b[(int64_t)terms[t] * n + j];
             ci[j] = x;
@@ -120,22 +131,48 @@ __attribute__((always_inline)) static inline void lf__mm_row(int32_t n, const fl
 
 enum { LF__MAX_TERMS = 512 };
 
+/* C = Init + A B, Init the rows of C (accumulate), every row `bias`, or
+ * zeros (both NULL). */
+__attribute__((always_inline)) static inline void lf__mm(int32_t m, int32_t n, int32_t k,
+                                                         const float *a, const float *b,
+                                                         const float *bias, int accumulate,
+                                                         float *c)
+{
+    int32_t terms[LF__MAX_TERMS + LF__TERMS_SLACK];
+    for (int32_t i = 0; i < m; i++) {
+        const float *ai = a + (int64_t)i * k;
+        float *ci = c + (int64_t)i * n;
+        const float *init = accumulate ? ci : bias;
+        int32_t nt = lf__nonzeros(ai, k, terms);
+        if (nt > 0)
+            lf__mm_row(n, ai, b, init, ci, terms, nt);
+        else if (!init)
+            memset(ci, 0, sizeof(float) * (size_t)n);
+        else if (init != ci)
+            memcpy(ci, init, sizeof(float) * (size_t)n);
+    }
+}
+
 LF_VECTOR_CLONES
 void lf_mm_nn(int32_t m, int32_t n, int32_t k, const float *a, const float *b, float *c,
               int accumulate)
 {
-    if (k > LF__MAX_TERMS) {
+    if (k > LF__MAX_TERMS)
         lf_mm_nn_ref(m, n, k, a, b, c, accumulate);
-        return;
-    }
-    if (!accumulate)
-        memset(c, 0, sizeof(float) * (size_t)m * (size_t)n);
-    int32_t terms[LF__MAX_TERMS + LF__TERMS_SLACK];
-    for (int32_t i = 0; i < m; i++) {
-        const float *ai = a + (int64_t)i * k;
-        int32_t nt = lf__nonzeros(ai, k, terms);
-        if (nt > 0)
-            lf__mm_row(n, ai, b, c + (int64_t)i * n, terms, nt);
+    else
+        lf__mm(m, n, k, a, b, NULL, accumulate, c);
+}
+
+LF_VECTOR_CLONES
+void lf_mm_nn_bias(int32_t m, int32_t n, int32_t k, const float *a, const float *b,
+                   const float *bias, float *c)
+{
+    if (k > LF__MAX_TERMS) {
+        for (int32_t i = 0; i < m; i++)
+            memcpy(c + (int64_t)i * n, bias, sizeof(float) * (size_t)n);
+        lf_mm_nn_ref(m, n, k, a, b, c, 1);
+    } else {
+        lf__mm(m, n, k, a, b, bias, 0, c);
     }
 }
 
@@ -148,16 +185,18 @@ void lf_mm_nn_pair(int32_t m, int32_t k, const float *a, int32_t n1, const float
         lf_mm_nn_ref(m, n2, k, a, b2, c2, 0);
         return;
     }
-    memset(c1, 0, sizeof(float) * (size_t)m * (size_t)n1);
-    memset(c2, 0, sizeof(float) * (size_t)m * (size_t)n2);
     int32_t terms[LF__MAX_TERMS + LF__TERMS_SLACK];
     for (int32_t i = 0; i < m; i++) {
         const float *ai = a + (int64_t)i * k;
+        float *r1 = c1 + (int64_t)i * n1, *r2 = c2 + (int64_t)i * n2;
         int32_t nt = lf__nonzeros(ai, k, terms);
-        if (nt == 0)
+        if (nt == 0) {
+            memset(r1, 0, sizeof(float) * (size_t)n1);
+            memset(r2, 0, sizeof(float) * (size_t)n2);
             continue;
-        lf__mm_row(n1, ai, b1, c1 + (int64_t)i * n1, terms, nt);
-        lf__mm_row(n2, ai, b2, c2 + (int64_t)i * n2, terms, nt);
+        }
+        lf__mm_row(n1, ai, b1, NULL, r1, terms, nt);
+        lf__mm_row(n2, ai, b2, NULL, r2, terms, nt);
     }
 }
 

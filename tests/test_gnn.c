@@ -200,7 +200,8 @@ static void test_blocked_matmul(void)
                 nonzero += c1[i] != 0.0f;
         }
         /* The pair form: two products of one left operand, each the same bits
-         * as its own call (b, and b read as a narrower matrix). */
+         * as its own call (b, and b read as a narrower matrix); the bias
+         * form. */
         int32_t n2 = n > 1 ? n - 1 : 1;
         float *d1 = malloc(sizeof(float) * (size_t)m * (size_t)n);
         float *d2 = malloc(sizeof(float) * (size_t)m * (size_t)n2);
@@ -209,6 +210,13 @@ static void test_blocked_matmul(void)
         same &= memcmp(d1, c2, sizeof(float) * (size_t)m * (size_t)n) == 0;
         lf_mm_nn_ref(m, n2, k, a, b, c2, 0);
         same &= memcmp(d2, c2, sizeof(float) * (size_t)m * (size_t)n2) == 0;
+        /* The bias form: the bias copied into every row, then accumulated. */
+        const float *bias = b + (int64_t)(k - 1) * n;
+        for (int32_t i = 0; i < m; i++)
+            memcpy(c2 + (int64_t)i * n, bias, sizeof(float) * (size_t)n);
+        lf_mm_nn_ref(m, n, k, a, b, c2, 1);
+        lf_mm_nn_bias(m, n, k, a, b, bias, d1);
+        same &= memcmp(d1, c2, sizeof(float) * (size_t)m * (size_t)n) == 0;
         free(d1);
         free(d2);
         free(a);
