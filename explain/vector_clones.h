@@ -9,8 +9,10 @@
 
 /* Not with clang: clang 14 accepts the attribute but emits no symbol for the
  * resolver, so programs that call these functions do not link. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
-    defined(__has_attribute)
+/* Defined empty beforehand (-DLF_VECTOR_CLONES=), only the baseline copy is
+ * built: how the baseline's bits are checked on a machine with AVX2. */
+#if !defined(LF_VECTOR_CLONES) && defined(__GNUC__) && !defined(__clang__) && \
+    defined(__x86_64__) && defined(__linux__) && defined(__has_attribute)
 #if __has_attribute(target_clones)
 #define LF_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
 #endif
