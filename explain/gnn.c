@@ -116,6 +116,11 @@ struct lf_gnn_ws {
     int valid;                       /* a forward pass is cached */
     const float *fixed_params;       /* the weights wt was made from, or NULL */
     float *wt;                       /* per layer: w_root^T then w_rel^T */
+    /* lf_gnn_ws_fix_nodes: b + x W_root of the first layer (n x hidden) for
+     * the features x of n nodes, made with the weights root_params. */
+    float *root0;
+    const float *root_x, *root_params;
+    int32_t root_n;
 };
 
 lf_status lf_gnn_ws_create(lf_gnn_ws **out, const lf_gnn *m)
@@ -164,6 +169,7 @@ void lf_gnn_ws_free(lf_gnn_ws *ws)
     free(ws->g);
     free(ws->dg);
     free(ws->wt);
+    free(ws->root0);
     free(ws);
 }
 
@@ -219,6 +225,25 @@ lf_status lf_gnn_ws_fix_weights(lf_gnn_ws *ws, const lf_gnn *m)
     return LF_OK;
 }
 
+lf_status lf_gnn_ws_fix_nodes(lf_gnn_ws *ws, const lf_gnn *m, const lf_gnn_graph *gr)
+{
+    if (gr->n_nodes < 1)
+        return lf_set_error(LF_EINVAL, "GNN input graph has no nodes");
+    int32_t n = gr->n_nodes;
+    float *root = malloc(sizeof(float) * (size_t)n * (size_t)m->cfg.hidden);
+    if (!root)
+        return lf_set_error(LF_ENOMEM, "out of memory for a GNN workspace of %d nodes", (int)n);
+    lf_gconv L;
+    lf_gnn_layer_view(m, m->params, 0, &L);
+    lf_gconv_forward_root(&L, n, gr->x, root);
+    free(ws->root0);
+    ws->root0 = root;
+    ws->root_x = gr->x;
+    ws->root_n = n;
+    ws->root_params = m->params;
+    return LF_OK;
+}
+
 const float *lf_gnn_ws_embedding(const lf_gnn_ws *ws)
 {
     return ws->g;
@@ -261,7 +286,13 @@ lf_status lf_gnn_forward(const lf_gnn *m, const lf_gnn_graph *gr, lf_gnn_ws *ws,
         lf_gnn_layer_view(m, m->params, l, &L);
         const float *hin = l == 0 ? gr->x : ws->h[l];
         lf_gconv_aggregate(&e, L.in, hin, ws->agg[l]);
-        lf_gconv_forward(&L, n, hin, ws->agg[l], ws->z[l]);
+        if (l == 0 && ws->root0 && ws->root_x == gr->x && ws->root_n == n &&
+            ws->root_params == m->params) {
+            memcpy(ws->z[0], ws->root0, sizeof(float) * (size_t)n * (size_t)L.out);
+            lf_gconv_forward_rel(&L, n, ws->agg[0], ws->z[0]);
+        } else {
+            lf_gconv_forward(&L, n, hin, ws->agg[l], ws->z[l]);
+        }
         lf_relu_forward((int64_t)n * L.out, ws->z[l], ws->h[l + 1]);
     }
     lf_readout_sum_forward(n, m->cfg.hidden, ws->h[m->cfg.n_layers], ws->g);

@@ -80,6 +80,14 @@ lf_status lf_gnn_forward(const lf_gnn *m, const lf_gnn_graph *gr, lf_gnn_ws *ws,
  * them on every call; the results are bit-identical. */
 lf_status lf_gnn_ws_fix_weights(lf_gnn_ws *ws, const lf_gnn *m);
 
+/* Promises that the node features of gr (the array gr->x of gr->n_nodes
+ * rows) stay as they are for every forward pass on ws with the same x and
+ * n_nodes until the next call, and m's weights too: only the edge weights
+ * vary (GNNExplainer's 100 passes over one group). The first layer's
+ * b + x W_root, which the edge weights do not reach, is computed here once
+ * instead of on every pass; the results are bit-identical. */
+lf_status lf_gnn_ws_fix_nodes(lf_gnn_ws *ws, const lf_gnn *m, const lf_gnn_graph *gr);
+
 /* Graph embedding (readout vector, hidden wide) of the last forward pass. */
 const float *lf_gnn_ws_embedding(const lf_gnn_ws *ws);
 /* Node embeddings after layer l (1..n_layers, post-ReLU), n_nodes x hidden. */

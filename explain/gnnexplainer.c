@@ -118,8 +118,10 @@ static lf_status lf__gnne_explain(const lf_explainer *e, const lf_gnn *m, const 
     lf_status st = lf_gnn_ws_create(&ws, m);
     if (st != LF_OK)
         return st;
-    /* The GNN is frozen for the 100 backward passes below. */
-    if ((st = lf_gnn_ws_fix_weights(ws, m)) != LF_OK) {
+    /* The GNN and the group's nodes are frozen for the 100 passes below:
+     * only the edge mask changes. */
+    if ((st = lf_gnn_ws_fix_weights(ws, m)) != LF_OK ||
+        (st = lf_gnn_ws_fix_nodes(ws, m, g)) != LF_OK) {
         lf_gnn_ws_free(ws);
         return st;
     }

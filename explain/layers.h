@@ -17,13 +17,21 @@
 
 /* ---- dense kernels (matmul.c) -------------------------------------------- */
 
-/* C[m x n] (+)= A[m x k] B[k x n]; accumulate = 0 overwrites C. In 4 x 16
- * register blocks; the same sums as lf_mm_nn_ref (the plain row updates),
- * bit for bit up to the sign of a zero. */
+/* C[m x n] (+)= A[m x k] B[k x n]; accumulate = 0 overwrites C. Row by
+ * row over each row's non-zero terms, 64 columns held in registers; the
+ * same sums as lf_mm_nn_ref (the plain row updates), bit for bit. */
 void lf_mm_nn(int32_t m, int32_t n, int32_t k, const float *a, const float *b, float *c,
               int accumulate);
 void lf_mm_nn_ref(int32_t m, int32_t n, int32_t k, const float *a, const float *b, float *c,
                   int accumulate);
+/* C[m x n] = A[m x k] B[k x n] plus bias[n] on every row: the bits of
+ * copying the bias into each row and lf_mm_nn(..., accumulate = 1). */
+void lf_mm_nn_bias(int32_t m, int32_t n, int32_t k, const float *a, const float *b,
+                   const float *bias, float *c);
+/* C1[m x n1] = A[m x k] B1[k x n1] and C2[m x n2] = A B2 (both overwritten),
+ * finding A's non-zeros once for both: the bits of two lf_mm_nn calls. */
+void lf_mm_nn_pair(int32_t m, int32_t k, const float *a, int32_t n1, const float *b1, float *c1,
+                   int32_t n2, const float *b2, float *c2);
 /* C[k x n] += A[m x k]^T B[m x n]. */
 void lf_mm_tn_acc(int32_t m, int32_t n, int32_t k, const float *a, const float *b, float *c);
 /* C[m x k] = A[m x n] B[k x n]^T (overwrites). Transposes B on every call;
@@ -59,6 +67,10 @@ typedef struct lf_gconv_edges {
 void lf_gconv_aggregate(const lf_gconv_edges *e, int32_t in, const float *h, float *agg);
 /* z[n x out] from h and its aggregate. */
 void lf_gconv_forward(const lf_gconv *L, int32_t n, const float *h, const float *agg, float *z);
+/* The two halves of lf_gconv_forward, in its order: z = b + h W_root, then
+ * z += agg W_rel (the first half does not depend on the edges). */
+void lf_gconv_forward_root(const lf_gconv *L, int32_t n, const float *h, float *z);
+void lf_gconv_forward_rel(const lf_gconv *L, int32_t n, const float *agg, float *z);
 /* Given dz = dL/dz: accumulates dL/dW_root, dL/dW_rel, dL/db into `grad`
  * (NULL: skip); writes dL/dh into dh (NULL: skip); accumulates dL/dw_e into
  * dew (NULL: skip). `tmp` is scratch of n x in floats (needed when dh or dew

@@ -5,119 +5,198 @@
  * skipping an exact zero does not change the result. Every kernel sums in a
  * fixed order, which the training's determinism relies on. */
 #include "explain/layers.h"
+#include "explain/vector_clones.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* An AVX2 copy of each kernel next to the baseline one, picked at load time
- * where the CPU has it. Only the vector width differs: every element is
- * still one multiply and one add in the same order (ISO C mode keeps the
- * compiler from fusing them, and the AVX2 target has no FMA), so both copies
- * give bit-identical results. */
-/* Not with clang: clang 14 accepts the attribute but emits no symbol for the
- * resolver, so programs that call these functions do not link. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
-    defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define LF_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
-#endif
-#endif
-#ifndef LF_VECTOR_CLONES
-#define LF_VECTOR_CLONES
-#endif
-
-/* Eight floats; unaligned loads and stores go through memcpy (macros, not
- * functions: a vector passed by value would change the ABI between the
- * clones). */
+/* Eight floats, and the same read or written at any float-aligned address
+ * (a view for loads and stores, never passed by value: that would change the
+ * ABI between the clones). Dereferencing it is one unaligned vector move;
+ * a memcpy was split into two 16-byte halves under the generic tuning. */
 typedef float lf__v8 __attribute__((vector_size(32)));
-#define LF__LD(v, p) memcpy(&(v), (p), sizeof(lf__v8))
-#define LF__ST(p, v) memcpy((p), &(v), sizeof(lf__v8))
+typedef float lf__v8u __attribute__((vector_size(32), aligned(4), may_alias));
 
-/* Rows i .. i+3, columns j .. j+15 of C += A B, the 4 x 16 block of C held
- * in registers over the whole sum instead of loaded and stored once per
- * term. Each element still gets its terms one multiply and one add at a
- * time in ascending p, so the sums are the plain loop's. A term is skipped
- * only when all four rows' a[.][p] are zero; a row that alone has a zero
- * adds 0 * b, which changes nothing but the sign of a zero sum. */
-__attribute__((always_inline))
-static inline void lf__mm_nn_4x16(int32_t n, int32_t k, const float *a, const float *b, float *c,
-                                  int32_t i, int32_t j, const int32_t *terms, int32_t n_terms)
+/* Room a term list needs past k: the SSE2 scan stores four indices at once. */
+enum { LF__TERMS_SLACK = 4 };
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+/* For a 4-bit mask, the positions of its set bits (then padding) and their
+ * number. */
+static const int32_t lf__bit_pos[16][4] __attribute__((aligned(16))) = {
+    {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {2, 0, 0, 0}, {0, 2, 0, 0},
+    {1, 2, 0, 0}, {0, 1, 2, 0}, {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
+    {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
+static const int32_t lf__bit_count[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+#endif
+
+/* Lists the p with a[p] != 0 in ascending order into terms (k +
+ * LF__TERMS_SLACK entries); returns how many. Without a branch per element:
+ * after a ReLU the zeros fall at random, and a branch on each mispredicts
+ * half the time (this scan cost more than the products it saves). */
+__attribute__((always_inline)) static inline int32_t lf__nonzeros(const float *a, int32_t k,
+                                                                  int32_t *terms)
 {
-    const float *a0 = a + (int64_t)i * k, *a1 = a0 + k, *a2 = a1 + k, *a3 = a2 + k;
-    float *c0 = c + (int64_t)i * n + j, *c1 = c0 + n, *c2 = c1 + n, *c3 = c2 + n;
-    lf__v8 x00, x01, x10, x11, x20, x21, x30, x31, b0, b1;
-    LF__LD(x00, c0);
-    LF__LD(x01, c0 + 8);
-    LF__LD(x10, c1);
-    LF__LD(x11, c1 + 8);
-    LF__LD(x20, c2);
-    LF__LD(x21, c2 + 8);
-    LF__LD(x30, c3);
-    LF__LD(x31, c3 + 8);
-    (void)k;
-    for (int32_t t = 0; t < n_terms; t++) {
-        int32_t p = terms[t];
-        float s0 = a0[p], s1 = a1[p], s2 = a2[p], s3 = a3[p];
-        const float *bp = b + (int64_t)p * n + j;
-        LF__LD(b0, bp);
-        LF__LD(b1, bp + 8);
-        x00 += s0 * b0;
-        x01 += s0 * b1;
-        x10 += s1 * b0;
-        x11 += s1 * b1;
-        x20 += s2 * b0;
-        x21 += s2 * b1;
-        x30 += s3 * b0;
-        x31 += s3 * b1;
+    int32_t nt = 0, p = 0;
+#if defined(__SSE2__)
+    const __m128 zero = _mm_setzero_ps();
+    for (; p + 4 <= k; p += 4) {
+        int bits = _mm_movemask_ps(_mm_cmpneq_ps(_mm_loadu_ps(a + p), zero));
+        __m128i at = _mm_add_epi32(_mm_set1_epi32(p),
+                                   _mm_load_si128((const __m128i *)lf__bit_pos[bits]));
+        _mm_storeu_si128((__m128i *)(terms + nt), at);
+        nt += lf__bit_count[bits];
     }
-    LF__ST(c0, x00);
-    LF__ST(c0 + 8, x01);
-    LF__ST(c1, x10);
-    LF__ST(c1 + 8, x11);
-    LF__ST(c2, x20);
-    LF__ST(c2 + 8, x21);
-    LF__ST(c3, x30);
-    LF__ST(c3 + 8, x31);
+#endif
+    for (; p < k; p++) {
+        terms[nt] = p;
+        nt += a[p] != 0.0f;
+    }
+    return nt;
+}
+
+/* Row i, columns j .. j+8*NV-1 of C += A B over row i's own non-zero terms:
+ * the NV vectors of C stay in registers over the whole sum, and no row pays
+ * for another row's non-zeros (after a ReLU, rows are ~88% zeros, but which
+ * ones differs from row to row: a block of four rows shares only a fifth of
+ * its zeros). Each element gets its terms one multiply and one add at a
+ * time in ascending p, skipping zeros: lf_mm_nn_ref's sums, bit for bit. */
+#define LF__ROW_KERNEL(NV)                                                                        \
+    __attribute__((always_inline)) static inline void lf__mm_row_##NV(                          \
+        int32_t n, const float *ai, const float *b, const float *init, float *ci,               \
+        const int32_t *terms, int32_t n_terms)                                                   \
+    {                                                                                            \
+        lf__v8 x[NV];                                                                            \
+        for (int v = 0; v < NV; v++) {                                                           \
+            if (init)                                                                            \
+                x[v] = *(const lf__v8u *)(init + 8 * v);                                         \
+            else                                                                                 \
+                x[v] = (lf__v8){0};                                                              \
+        }                                                                                        \
+        for (int32_t t = 0; t < n_terms; t++) {                                                  \
+            int32_t p = terms[t];                                                                \
+            float s = ai[p];                                                                     \
+            const lf__v8u *bp = (const lf__v8u *)(b + (int64_t)p * n);                           \
+            for (int v = 0; v < NV; v++)                                                         \
+                x[v] += s * bp[v];                                                               \
+        }                                                                                        \
+        for (int v = 0; v < NV; v++)                                                             \
+            *(lf__v8u *)(ci + 8 * v) = x[v];                                                     \
+    }
+LF__ROW_KERNEL(8)
+LF__ROW_KERNEL(4)
+LF__ROW_KERNEL(1)
+
+/* Row i of C = Init + A B over its terms, every column: 64, 32 and 8 at a
+ * time. Init is the row the sums start from (ci itself to accumulate, the
+ * bias, or NULL for zeros; read before ci is written). Columns past the last
+ * multiple of 8 (n = 35: the first layer's width) are redone as the last 8
+ * columns, started again from Init's values (saved in `keep`): the columns
+ * the two passes share get the same bits twice, and no column goes through
+ * a scalar loop. */
+__attribute__((always_inline)) static inline void lf__mm_row(int32_t n, const float *ai,
+                                                             const float *b, const float *init,
+                                                             float *ci, const int32_t *terms,
+                                                             int32_t nt)
+{
+    float keep[8];
+    if (n % 8 != 0 && n > 8) {
+        if (init)
+            memcpy(keep, init + n - 8, sizeof keep);
+        else
+            memset(keep, 0, sizeof keep);
+    }
+    int32_t j = 0;
+    for (; j + 64 <= n; j += 64)
+        lf__mm_row_8(n, ai, b + j, init ? init + j : NULL, ci + j, terms, nt);
+    if (j + 32 <= n) {
+        lf__mm_row_4(n, ai, b + j, init ? init + j : NULL, ci + j, terms, nt);
+        j += 32;
+    }
+    for (; j + 8 <= n; j += 8)
+        lf__mm_row_1(n, ai, b + j, init ? init + j : NULL, ci + j, terms, nt);
+    if (j < n && n > 8) {
+        lf__mm_row_1(n, ai, b + n - 8, keep, keep, terms, nt);
+        memcpy(ci + n - 8, keep, sizeof keep);
+    } else {
+        for (; j < n; j++) {
+            float x = init ? init[j] : 0.0f;
+            for (int32_t t = 0; t < nt; t++)
+                x += ai[terms[t]] * b[(int64_t)terms[t] * n + j];
+            ci[j] = x;
+        }
+    }
+}
+
+enum { LF__MAX_TERMS = 512 };
+
+/* C = Init + A B, Init the rows of C (accumulate), every row `bias`, or
+ * zeros (both NULL). */
+__attribute__((always_inline)) static inline void lf__mm(int32_t m, int32_t n, int32_t k,
+                                                         const float *a, const float *b,
+                                                         const float *bias, int accumulate,
+                                                         float *c)
+{
+    int32_t terms[LF__MAX_TERMS + LF__TERMS_SLACK];
+    for (int32_t i = 0; i < m; i++) {
+        const float *ai = a + (int64_t)i * k;
+        float *ci = c + (int64_t)i * n;
+        const float *init = accumulate ? ci : bias;
+        int32_t nt = lf__nonzeros(ai, k, terms);
+        if (nt > 0)
+            lf__mm_row(n, ai, b, init, ci, terms, nt);
+        else if (!init)
+            memset(ci, 0, sizeof(float) * (size_t)n);
+        else if (init != ci)
+            memcpy(ci, init, sizeof(float) * (size_t)n);
+    }
 }
 
 LF_VECTOR_CLONES
 void lf_mm_nn(int32_t m, int32_t n, int32_t k, const float *a, const float *b, float *c,
               int accumulate)
 {
-    if (!accumulate)
-        memset(c, 0, sizeof(float) * (size_t)m * (size_t)n);
-    enum { MAX_TERMS = 512 };
-    int32_t terms[MAX_TERMS];
-    /* Operands after a ReLU are mostly zeros: each block of four rows lists
-     * once the terms p where one of its rows is non-zero, and every column
-     * block of those rows walks that list. */
-    int32_t m4 = k <= MAX_TERMS ? m - m % 4 : 0, n16 = n - n % 16;
-    for (int32_t i = 0; i < m4 && n16 > 0; i += 4) {
-        const float *a0 = a + (int64_t)i * k;
-        int32_t nt = 0;
-        for (int32_t p = 0; p < k; p++)
-            if (a0[p] != 0.0f || a0[k + p] != 0.0f || a0[2 * k + p] != 0.0f ||
-                a0[3 * (int64_t)k + p] != 0.0f)
-                terms[nt++] = p;
-        for (int32_t j = 0; j < n16; j += 16)
-            lf__mm_nn_4x16(n, k, a, b, c, i, j, terms, nt);
+    if (k > LF__MAX_TERMS)
+        lf_mm_nn_ref(m, n, k, a, b, c, accumulate);
+    else
+        lf__mm(m, n, k, a, b, NULL, accumulate, c);
+}
+
+LF_VECTOR_CLONES
+void lf_mm_nn_bias(int32_t m, int32_t n, int32_t k, const float *a, const float *b,
+                   const float *bias, float *c)
+{
+    if (k > LF__MAX_TERMS) {
+        for (int32_t i = 0; i < m; i++)
+            memcpy(c + (int64_t)i * n, bias, sizeof(float) * (size_t)n);
+        lf_mm_nn_ref(m, n, k, a, b, c, 1);
+    } else {
+        lf__mm(m, n, k, a, b, bias, 0, c);
     }
-    /* What the blocks leave: the last columns of the blocked rows, then the
-     * last rows, by the plain row-update loop. */
+}
+
+LF_VECTOR_CLONES
+void lf_mm_nn_pair(int32_t m, int32_t k, const float *a, int32_t n1, const float *b1, float *c1,
+                   int32_t n2, const float *b2, float *c2)
+{
+    if (k > LF__MAX_TERMS) {
+        lf_mm_nn_ref(m, n1, k, a, b1, c1, 0);
+        lf_mm_nn_ref(m, n2, k, a, b2, c2, 0);
+        return;
+    }
+    int32_t terms[LF__MAX_TERMS + LF__TERMS_SLACK];
     for (int32_t i = 0; i < m; i++) {
-        int32_t j0 = i < m4 && n16 > 0 ? n16 : 0;
-        if (j0 == n)
-            continue;
-        float *ci = c + (int64_t)i * n;
         const float *ai = a + (int64_t)i * k;
-        for (int32_t p = 0; p < k; p++) {
-            float s = ai[p];
-            if (s == 0.0f)
-                continue;
-            const float *bp = b + (int64_t)p * n;
-            for (int32_t j = j0; j < n; j++)
-                ci[j] += s * bp[j];
+        float *r1 = c1 + (int64_t)i * n1, *r2 = c2 + (int64_t)i * n2;
+        int32_t nt = lf__nonzeros(ai, k, terms);
+        if (nt == 0) {
+            memset(r1, 0, sizeof(float) * (size_t)n1);
+            memset(r2, 0, sizeof(float) * (size_t)n2);
+            continue;
         }
+        lf__mm_row(n1, ai, b1, NULL, r1, terms, nt);
+        lf__mm_row(n2, ai, b2, NULL, r2, terms, nt);
     }
 }
 

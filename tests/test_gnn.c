@@ -164,13 +164,15 @@ static void test_transpose(void)
 
 /* ---- readout, head, loss --------------------------------------------------- */
 
-/* The register-blocked product against the plain row updates: the same
- * bits (zeros compared as values) for shapes with and without remainder rows
- * and columns, operands with ReLU-like zeros, overwrite and accumulate. */
+/* The row kernel against the plain row updates: the same bits (zero signs
+ * included) for shapes with and without remainder columns (64, 8, scalar),
+ * k not a multiple of the scan's 4 and past its 512-term limit, operands with
+ * ReLU-like zeros and all-zero rows, overwrite and accumulate. */
 static void test_blocked_matmul(void)
 {
-    const int32_t shapes[][3] = {{1, 128, 35}, {4, 16, 1},  {5, 17, 3},   {8, 128, 128},
-                                 {30, 128, 35}, {13, 64, 128}, {7, 35, 128}, {64, 130, 20}};
+    const int32_t shapes[][3] = {{1, 128, 35},  {4, 16, 1},   {5, 17, 3},   {8, 128, 128},
+                                 {30, 128, 35}, {13, 64, 128}, {7, 35, 128}, {64, 130, 20},
+                                 {3, 2, 130},   {2, 9, 600},  {6, 200, 7},  {5, 9, 40}};
     lf_rng r;
     lf_rng_seed(&r, 41, 0);
     int same = 1, nonzero = 0;
@@ -184,6 +186,8 @@ static void test_blocked_matmul(void)
             double u = lf_rng_uniform(&r) * 2 - 1;
             a[i] = u < 0 ? 0.0f : (float)u; /* half zeros, as after a ReLU */
         }
+        if (m > 2)
+            memset(a + k, 0, sizeof(float) * (size_t)k); /* a row without terms */
         for (int64_t i = 0; i < (int64_t)k * n; i++)
             b[i] = (float)(lf_rng_uniform(&r) * 2 - 1);
         for (int acc = 0; acc < 2; acc++) {
@@ -191,11 +195,30 @@ static void test_blocked_matmul(void)
                 c1[i] = c2[i] = (float)(lf_rng_uniform(&r) - 0.5);
             lf_mm_nn(m, n, k, a, b, c1, acc);
             lf_mm_nn_ref(m, n, k, a, b, c2, acc);
-            for (int64_t i = 0; i < (int64_t)m * n; i++) {
-                same &= c1[i] == c2[i];
+            same &= memcmp(c1, c2, sizeof(float) * (size_t)m * (size_t)n) == 0;
+            for (int64_t i = 0; i < (int64_t)m * n; i++)
                 nonzero += c1[i] != 0.0f;
-            }
         }
+        /* The pair form: two products of one left operand, each the same bits
+         * as its own call (b, and b read as a narrower matrix); the bias
+         * form. */
+        int32_t n2 = n > 1 ? n - 1 : 1;
+        float *d1 = malloc(sizeof(float) * (size_t)m * (size_t)n);
+        float *d2 = malloc(sizeof(float) * (size_t)m * (size_t)n2);
+        lf_mm_nn_ref(m, n, k, a, b, c2, 0);
+        lf_mm_nn_pair(m, k, a, n, b, d1, n2, b, d2);
+        same &= memcmp(d1, c2, sizeof(float) * (size_t)m * (size_t)n) == 0;
+        lf_mm_nn_ref(m, n2, k, a, b, c2, 0);
+        same &= memcmp(d2, c2, sizeof(float) * (size_t)m * (size_t)n2) == 0;
+        /* The bias form: the bias copied into every row, then accumulated. */
+        const float *bias = b + (int64_t)(k - 1) * n;
+        for (int32_t i = 0; i < m; i++)
+            memcpy(c2 + (int64_t)i * n, bias, sizeof(float) * (size_t)n);
+        lf_mm_nn_ref(m, n, k, a, b, c2, 1);
+        lf_mm_nn_bias(m, n, k, a, b, bias, d1);
+        same &= memcmp(d1, c2, sizeof(float) * (size_t)m * (size_t)n) == 0;
+        free(d1);
+        free(d2);
         free(a);
         free(b);
         free(c1);
@@ -573,6 +596,61 @@ static void test_weight_files(void)
     lf_gnn_destroy(&m);
 }
 
+/* The frozen forms GNNExplainer uses (transposed weights, the first layer's
+ * root term made once per group) give the plain passes' bits: logits and
+ * edge-weight gradients, over several edge weightings of one group, on a
+ * random 40-node graph with the full-size model; another feature array on
+ * the same workspace is not mistaken for the fixed one. */
+static void test_frozen_passes(void)
+{
+    enum { N = 40, E = 70 };
+    lf_gnn_config c;
+    lf_gnn_config_default(&c);
+    lf_gnn m;
+    CHECK_OK(lf_gnn_init(&m, &c, 8));
+    lf_rng r;
+    lf_rng_seed(&r, 21, 0);
+    float *x = malloc(sizeof(float) * N * LF_FEAT_DIM);
+    float *x2 = malloc(sizeof(float) * N * LF_FEAT_DIM);
+    fill(&r, x, N * LF_FEAT_DIM, 1);
+    fill(&r, x2, N * LF_FEAT_DIM, 1);
+    int32_t src[E], dst[E];
+    float ew[E];
+    for (int k = 0; k < E; k++) {
+        src[k] = (int32_t)(lf_rng_uniform(&r) * (N - 1));
+        dst[k] = src[k] + 1 + (int32_t)(lf_rng_uniform(&r) * (N - 1 - src[k]));
+    }
+    lf_gnn_graph gr = {N, E, x, src, dst, ew};
+    lf_gnn_ws *plain = NULL, *frozen = NULL;
+    CHECK_OK(lf_gnn_ws_create(&plain, &m));
+    CHECK_OK(lf_gnn_ws_create(&frozen, &m));
+    CHECK_OK(lf_gnn_ws_fix_weights(frozen, &m));
+    CHECK_OK(lf_gnn_ws_fix_nodes(frozen, &m, &gr));
+    int same = 1, moved = 0;
+    float first = 0;
+    for (int pass = 0; pass < 4; pass++) {
+        for (int k = 0; k < E; k++)
+            ew[k] = (float)lf_rng_uniform(&r);
+        gr.x = pass == 3 ? x2 : x;
+        float l1[2], l2[2], d[2] = {0.7f, -0.7f}, g1[E], g2[E];
+        CHECK_OK(lf_gnn_forward(&m, &gr, plain, l1));
+        CHECK_OK(lf_gnn_backward(&m, plain, d, NULL, NULL, g1));
+        CHECK_OK(lf_gnn_forward(&m, &gr, frozen, l2));
+        CHECK_OK(lf_gnn_backward(&m, frozen, d, NULL, NULL, g2));
+        same &= memcmp(l1, l2, sizeof l1) == 0 && memcmp(g1, g2, sizeof g1) == 0;
+        if (pass == 0)
+            first = l1[0];
+        moved += l1[0] != first;
+    }
+    CHECK(same);
+    CHECK(moved > 0); /* the edge weights reach the logits */
+    lf_gnn_ws_free(plain);
+    lf_gnn_ws_free(frozen);
+    lf_gnn_destroy(&m);
+    free(x);
+    free(x2);
+}
+
 int main(void)
 {
     test_blocked_matmul();
@@ -584,5 +662,6 @@ int main(void)
     test_adam();
     test_determinism();
     test_weight_files();
+    test_frozen_passes();
     return lf_test_result();
 }
