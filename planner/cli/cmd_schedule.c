@@ -1,7 +1,8 @@
 /* fusionplan schedule: inter-operator scheduling (DESIGN §12) of a built-in
  * network or an ONNX model: the sequential, greedy and DOS schedules with
  * their stages and latencies under the analytic roofline of the hardware's
- * <gpu> section, and the three as JSON. */
+ * <gpu> section (or measured stage times), the three as JSON, and with
+ * --execute each run end to end on the GPU (search/schedule/measured.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,12 +100,14 @@ int lf_cmd_schedule(int argc, char **argv)
         {"merge-only", NULL, "merged stages and single ops only in DOS (IOS's dp_merge)", NULL},
         {"evaluate", "FILE", "also price the DOS schedule of FILE (an earlier -o output, e.g. at another "
                              "--batch) on this graph", NULL},
+        {"execute", NULL, "also run the three schedules end to end on the GPU and print their measured latency "
+                          "beside the predicted one (implied by --latency measured)", NULL},
         {"svg", "FILE", "chart of the latency run so far against stages run, one line per schedule", NULL},
         {"output", "FILE", "(or -o) write the three schedules as JSON", NULL},
     };
     lf_cli_command cmd = {"schedule", "Schedule a network's ops into concurrent and merged stages (DOS).",
                           "schedule [--model NAME | --onnx FILE] [--hw gpu.xml] [--latency analytic|measured] "
-                          "[--batch N] [-r R] [-s S] [-o schedule.json]",
+                          "[--batch N] [-r R] [-s S] [--execute] [-o schedule.json]",
                           "Splits the graph into stages that run on CUDA streams side by side (groups of at most\n"
                           "R chained ops, at most S groups) or merged into one convolution (convs sharing an\n"
                           "input, stride and activation), with DOS's dynamic program over downsets, block by block\n"
@@ -113,6 +116,8 @@ int lf_cmd_schedule(int argc, char **argv)
                           "time. Latencies are analytic by default: the roofline of the --hw <gpu> section (peak\n"
                           "FLOP/s, bandwidth, launch overhead; a V100 without one); --latency measured times each\n"
                           "stage's groups on CUDA streams (a GPU build and device; concurrent stages only).\n"
+                          "--execute (implied by --latency measured) runs each whole schedule on the GPU, stages\n"
+                          "ordered by events, and prints measured against predicted latency (measured_ms in -o).\n"
                           "Without --model or --onnx: inception_v3 (not the other commands' resnet50).",
                           opts, (int)(sizeof opts / sizeof opts[0])};
     int rc = lf_cli_parse(&cmd, argc, argv);
@@ -151,20 +156,25 @@ int lf_cmd_schedule(int argc, char **argv)
     /* Measured stage latencies: the GPU profiler runs each stage's groups on
      * CUDA streams (planner/gpu); concurrent stages only. */
     lf_gpu_profiler *prof = NULL;
-    if (o.latency == LF_SCHED_MEASURED) {
+    int execute = lf_cli_get(&cmd, "execute") || o.latency == LF_SCHED_MEASURED;
+    if (execute) {
         int32_t device = hw.has_gpu && hw.gpu.device_index >= 0 ? hw.gpu.device_index : 0;
         lf_status pst = lf_gpu_profiler_create(&prof, device, NULL);
         if (pst != LF_OK) { /* no GPU here: a failure to run, as in profile */
-            fprintf(stderr, "fusionplan: schedule: --latency measured: %s; use --latency analytic\n",
-                    lf_last_error());
+            fprintf(stderr, "fusionplan: schedule: %s: %s; %s\n",
+                    o.latency == LF_SCHED_MEASURED ? "--latency measured" : "--execute", lf_last_error(),
+                    o.latency == LF_SCHED_MEASURED ? "use --latency analytic" : "run without --execute");
             lf_graph_free(g);
             return LF_EXIT_FAIL;
         }
-        lf_sched_measured_options(&o, prof);
+        if (o.latency == LF_SCHED_MEASURED)
+            lf_sched_measured_options(&o, prof);
     }
     const char *model = lf_cli_get(&cmd, "model") ? lf_cli_get(&cmd, "model") : g->name;
     lf_sched_result res;
     lf_status st = lf_sched_run(g, &o, &res);
+    if (!st && execute) /* the three schedules end to end: measured_ms in the JSON */
+        st = lf_sched_execute_all(prof, g, &res);
     if (st) {
         lf_gpu_profiler_free(prof);
         lf_graph_free(g);
@@ -212,6 +222,12 @@ int lf_cmd_schedule(int argc, char **argv)
     double seq = res.sequential.latency_total_s, gr = res.greedy.latency_total_s, dos = res.dos.latency_total_s;
     printf("\nsummary: sequential %.4f ms, greedy %.4f ms (%.3fx), dos %.4f ms (%.3fx)\n", seq * 1e3, gr * 1e3,
            gr > 0 ? seq / gr : 1.0, dos * 1e3, dos > 0 ? seq / dos : 1.0);
+    if (execute) {
+        char dev[400];
+        lf_gpu_device_key_format(lf_gpu_profiler_device(prof), dev, sizeof dev);
+        printf("\n");
+        lf_sched_write_measured(stdout, &res, dev);
+    }
     if (eval) {
         printf("evaluated: the dos schedule of %s here: %.4f ms, %d stages (this graph's own dos: %.4f ms)\n", eval,
                ev.latency_total_s * 1e3, (int)ev.n_stages, res.dos.latency_total_s * 1e3);
