@@ -173,7 +173,7 @@ static lf_status lf__stage_run(lf_gpu_profiler *p, lf__oprun *runs, const int32_
     LF__CU(cudaEventRecord(fork, p->stream), "event record");
     for (int32_t gi = 0; gi < n_groups; gi++) {
         LF__CU(cudaStreamWaitEvent(ss->s[gi], fork, 0), "stream wait");
-        lf_status st = lf__ops_enqueue(&p->ctx, runs, group_start[gi], group_start[gi + 1], ss->s[gi]);
+        lf_status st = lf__ops_enqueue(&ss->ctx[gi], runs, group_start[gi], group_start[gi + 1], ss->s[gi]);
         if (st)
             return st;
         LF__CU(cudaEventRecord(ss->done[gi], ss->s[gi]), "event record");
@@ -222,7 +222,7 @@ static lf_status lf__stage_locked(lf_gpu_profiler *p, const lf_graph *g, const i
     lf__streams ss;
     memset(&ss, 0, sizeof ss);
     cudaEvent_t fork = NULL;
-    if (!(st = lf__ops_prepare(&p->ctx, g, ops, n_ops, runs)) && !(st = lf__streams_create(&ss, n_groups))) {
+    if (!(st = lf__ops_prepare(&p->ctx, g, ops, n_ops, runs)) && !(st = lf__streams_create(&ss, n_groups, &p->ctx, lf__ops_workspace(runs, n_ops)))) {
         cudaError_t e = cudaEventCreateWithFlags(&fork, cudaEventDisableTiming);
         if (e != cudaSuccess) {
             fork = NULL;

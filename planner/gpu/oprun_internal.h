@@ -44,9 +44,10 @@ typedef struct lf__cublas {
 lf_status lf__cublas_open(lf__cublas *b);
 void lf__cublas_close(lf__cublas *b); /* safe on a zeroed or failed one */
 
-/* Library handles shared by the runners of one profiler. The convolution
- * workspace is shared too: runners only time kernels, so overlapping use by
- * concurrent streams (stage latency) changes values, never timings' validity. */
+/* Library handles shared by the runners of one profiler, and a convolution
+ * workspace. Concurrent streams must not share a workspace: some cuDNN
+ * algorithms keep precomputed indices there, which another kernel would
+ * overwrite, so each stream of a stage gets its own (lf__streams). */
 typedef struct lf__gpu_ctx {
     cudnnHandle_t dnn;
     lf__cublas cublas;
@@ -132,18 +133,25 @@ struct lf_gpu_profiler {
 #define LF__MAX_STREAMS 64 /* groups per stage */
 
 /* Non-blocking streams, each with a timing-free event recorded when its
- * group of a stage is done. */
+ * group of a stage is done and the context its runners are enqueued with:
+ * the profiler's handles, and for stream 0 its workspace, for the others
+ * one of their own. */
 typedef struct lf__streams {
     int32_t n;
     cudaStream_t s[LF__MAX_STREAMS];
     cudaEvent_t done[LF__MAX_STREAMS];
+    lf__gpu_ctx ctx[LF__MAX_STREAMS];
 } lf__streams;
 
-/* Creates n (1 .. LF__MAX_STREAMS) streams and their events; on failure
- * those made are destroyed. */
-lf_status lf__streams_create(lf__streams *st, int32_t n);
-/* Waits for the device, then destroys them; safe on a zeroed or failed set. */
+/* Creates n (1 .. LF__MAX_STREAMS) streams, their events and, for streams
+ * 1 .. n-1, workspaces of ws_bytes (the largest algo_ws of the runners they
+ * will run; at most base->ws_bytes); on failure those made are destroyed. */
+lf_status lf__streams_create(lf__streams *st, int32_t n, const lf__gpu_ctx *base, size_t ws_bytes);
+/* Waits for the device, then destroys them and frees their workspaces;
+ * safe on a zeroed or failed set. */
 void lf__streams_destroy(lf__streams *st);
+/* The largest convolution workspace of runs[0 .. n). */
+size_t lf__ops_workspace(const lf__oprun *runs, int32_t n);
 
 /* LF_EUNSUPPORTED naming the op unless every ops[i] is an op of g that the
  * profiler runs (lf_gpu_op_measurable); `what` starts the message. */

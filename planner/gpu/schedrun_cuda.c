@@ -4,7 +4,8 @@
  * Every op is prepared once, before anything is timed, with the same
  * runners as a single op or a stage (oprun_cuda.c: its own operand buffers,
  * the convolution algorithm cuDNN finds); a merged stage gets one widened
- * convolution and its epilogue. A run then launches stage after stage with
+ * convolution and its epilogue. Each stream has a convolution workspace of
+ * its own (lf__streams). A run then launches stage after stage with
  * no host synchronisation: stream j of stage i first waits on the
  * end-of-group events of every stream of stage i - 1 but itself (its own
  * earlier work is ordered already), then runs its group and records its own
@@ -155,8 +156,10 @@ static lf_status lf__srun_prepare(lf_gpu_profiler *p, const lf_graph *g, const l
         st = lf__is_merged(s, i) ? lf__prepare_merged(&p->ctx, g, s, i, &r->merged[2 * i], &r->merged[2 * i + 1])
                                  : lf__ops_prepare(&p->ctx, g, s->ops + a, b - a, r->runs + a);
     }
-    if (!st)
-        st = lf__streams_create(&r->ss, streams);
+    if (!st) { /* each stream its own workspace: the largest any runner needs */
+        size_t ws = lf__ops_workspace(r->runs, r->n_ops), wm = lf__ops_workspace(r->merged, 2 * s->n_stages);
+        st = lf__streams_create(&r->ss, streams, &p->ctx, ws > wm ? ws : wm);
+    }
     for (int32_t i = 0; i <= s->n_stages && !st; i++) {
         cudaError_t e = cudaEventCreate(&r->mark[i]);
         if (e != cudaSuccess)
@@ -186,16 +189,17 @@ static lf_status lf__srun_launch(lf_gpu_profiler *p, lf__srun *r)
         }
         lf_status st;
         if (lf__is_merged(s, i)) {
-            if ((st = lf__oprun_enqueue(&p->ctx, &r->merged[2 * i], ss->s[0])))
+            if ((st = lf__oprun_enqueue(&ss->ctx[0], &r->merged[2 * i], ss->s[0])))
                 return st;
-            if (r->merged[2 * i + 1].kind && (st = lf__oprun_enqueue(&p->ctx, &r->merged[2 * i + 1], ss->s[0])))
+            if (r->merged[2 * i + 1].kind && (st = lf__oprun_enqueue(&ss->ctx[0], &r->merged[2 * i + 1], ss->s[0])))
                 return st;
         } else {
             for (int32_t j = g0, m = 0; j < g1; j++) {
                 if (lf__group_size(s, j) == 0)
                     continue;
-                if ((st = lf__ops_enqueue(&p->ctx, r->runs, s->group_start[j], s->group_start[j + 1], ss->s[m++])))
+                if ((st = lf__ops_enqueue(&ss->ctx[m], r->runs, s->group_start[j], s->group_start[j + 1], ss->s[m])))
                     return st;
+                m++;
             }
         }
         for (int32_t j = 0; j < k; j++) {

@@ -6,22 +6,36 @@
 
 #include "planner/gpu/oprun_internal.h"
 
-lf_status lf__streams_create(lf__streams *st, int32_t n)
+lf_status lf__streams_create(lf__streams *st, int32_t n, const lf__gpu_ctx *base, size_t ws_bytes)
 {
     memset(st, 0, sizeof *st);
     if (n < 1 || n > LF__MAX_STREAMS)
         return lf_set_error(LF_EINVAL, "GPU run: %d streams (1 to %d)", (int)n, LF__MAX_STREAMS);
+    if (ws_bytes > base->ws_bytes)
+        ws_bytes = base->ws_bytes; /* no runner's algorithm needs more */
     cudaError_t e = cudaSuccess;
+    const char *what = "stream creation";
     for (int32_t i = 0; i < n && e == cudaSuccess; i++) {
-        /* non-blocking: no implicit synchronisation with the legacy default stream */
-        e = cudaStreamCreateWithFlags(&st->s[i], cudaStreamNonBlocking);
-        if (e == cudaSuccess)
-            e = cudaEventCreateWithFlags(&st->done[i], cudaEventDisableTiming);
         st->n = i + 1; /* destroy sees the partly made one too */
+        st->ctx[i] = *base;
+        if (i > 0) { /* stream 0 keeps the profiler's workspace */
+            st->ctx[i].workspace = NULL;
+            st->ctx[i].ws_bytes = ws_bytes;
+            if (ws_bytes > 0 && (e = cudaMalloc(&st->ctx[i].workspace, ws_bytes)) != cudaSuccess) {
+                st->ctx[i].workspace = NULL;
+                what = "workspace allocation for a stream";
+                break;
+            }
+        }
+        /* non-blocking: no implicit synchronisation with the legacy default stream */
+        if ((e = cudaStreamCreateWithFlags(&st->s[i], cudaStreamNonBlocking)) != cudaSuccess)
+            st->s[i] = NULL;
+        else if ((e = cudaEventCreateWithFlags(&st->done[i], cudaEventDisableTiming)) != cudaSuccess)
+            st->done[i] = NULL;
     }
     if (e != cudaSuccess) {
         lf__streams_destroy(st);
-        return lf_set_error(LF_EIO, "GPU stream creation failed: %s", cudaGetErrorString(e));
+        return lf_set_error(LF_EIO, "GPU %s failed: %s", what, cudaGetErrorString(e));
     }
     return LF_OK;
 }
@@ -35,8 +49,19 @@ void lf__streams_destroy(lf__streams *st)
             cudaEventDestroy(st->done[i]);
         if (st->s[i])
             cudaStreamDestroy(st->s[i]);
+        if (i > 0 && st->ctx[i].workspace)
+            cudaFree(st->ctx[i].workspace);
     }
     memset(st, 0, sizeof *st);
+}
+
+size_t lf__ops_workspace(const lf__oprun *runs, int32_t n)
+{
+    size_t ws = 0;
+    for (int32_t i = 0; i < n; i++)
+        if (runs[i].kind == LF__RUN_CONV && runs[i].algo_ws > ws)
+            ws = runs[i].algo_ws;
+    return ws;
 }
 
 lf_status lf__ops_runnable(const lf_graph *g, const int32_t *ops, int32_t n, const char *what)
