@@ -380,7 +380,8 @@ lf_status lf__oprun_prepare_merged(lf__gpu_ctx *ctx, const lf_graph *g, const in
     int bias = 0;
     for (int32_t i = 0; i < n; i++) {
         const lf_op *op = &g->ops[convs[i]];
-        if (lf_op_info_of(op->type)->gpu != LF_GPU_CONV || op->n_operands < 1 ||
+        const lf_op_info *info = lf_op_info_of(op->type);
+        if (!info || info->gpu != LF_GPU_CONV || op->n_operands < 1 ||
             op->operands[0].kind != first->operands[0].kind || op->operands[0].id != first->operands[0].id ||
             op->attr.groups > 1)
             return lf_set_error(LF_EUNSUPPORTED, "merged stage: op %s is not a convolution of %s's input", op->name,
@@ -407,7 +408,8 @@ lf_status lf__oprun_prepare_merged(lf__gpu_ctx *ctx, const lf_graph *g, const in
     }
     if (epilogue >= 0) {
         const lf_op *e = &g->ops[epilogue];
-        st = lf_op_info_of(e->type)->gpu == LF_GPU_UNARY
+        const lf_op_info *info = lf_op_info_of(e->type);
+        st = info && info->gpu == LF_GPU_UNARY
                  ? lf__prep_unary_shaped(e, m.out, m.out, epi)
                  : lf_set_error(LF_EUNSUPPORTED, "merged stage: epilogue %s is not an element-wise op", e->name);
         if (st) {
