@@ -8,7 +8,9 @@
  * LF_GPU_REPEATS repeats of LF_GPU_TIMED launches between two CUDA events;
  * the op's time is the median repeat's mean. Times go to an lf_gpu_cache
  * (planner/gpu/cache.h) bound to the device, so an op configuration is
- * measured once per device, driver and library versions.
+ * measured once per device, driver and library versions. Beside single ops:
+ * the latency of one stage of concurrent groups on streams, and a whole
+ * inter-operator schedule run end to end (search/schedule uses both).
  *
  * Without CUDA support (stub build) every profiler call returns LF_ENOSYS;
  * with it but no visible device, lf_gpu_profiler_create returns LF_ENOTFOUND

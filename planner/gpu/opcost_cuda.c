@@ -222,7 +222,8 @@ static lf_status lf__stage_locked(lf_gpu_profiler *p, const lf_graph *g, const i
     lf__streams ss;
     memset(&ss, 0, sizeof ss);
     cudaEvent_t fork = NULL;
-    if (!(st = lf__ops_prepare(&p->ctx, g, ops, n_ops, runs)) && !(st = lf__streams_create(&ss, n_groups, &p->ctx, lf__ops_workspace(runs, n_ops)))) {
+    if (!(st = lf__ops_prepare(&p->ctx, g, ops, n_ops, runs)) &&
+        !(st = lf__streams_create(&ss, n_groups, &p->ctx, lf__ops_workspace(runs, n_ops)))) {
         cudaError_t e = cudaEventCreateWithFlags(&fork, cudaEventDisableTiming);
         if (e != cudaSuccess) {
             fork = NULL;
