@@ -1,11 +1,14 @@
 /* fusionplan schedule: inter-operator scheduling (DESIGN §12) of a built-in
  * network or an ONNX model: the sequential, greedy and DOS schedules with
  * their stages and latencies under the analytic roofline of the hardware's
- * <gpu> section, and the three as JSON. */
+ * <gpu> section (or measured stage times), the three as JSON, and with
+ * --execute each run end to end on the GPU (search/schedule/measured.h). */
 #include <stdio.h>
 #include <string.h>
 
 #include "planner/cli/cli.h"
+#include "planner/gpu/cache.h"
+#include "planner/gpu/opcost.h"
 #include "planner/util/fileio.h"
 #include "search/schedule/measured.h"
 #include "search/schedule/report.h"
@@ -28,12 +31,14 @@ int lf_cmd_schedule(int argc, char **argv)
         {"merge-only", NULL, "merged stages and single ops only in DOS (IOS's dp_merge)", NULL},
         {"evaluate", "FILE", "also price the DOS schedule of FILE (an earlier -o output, e.g. at another "
                              "--batch) on this graph", NULL},
+        {"execute", NULL, "also run the three schedules end to end on the GPU and print their measured latency "
+                          "beside the predicted one (implied by --latency measured)", NULL},
         {"svg", "FILE", "chart of the latency run so far against stages run, one line per schedule", NULL},
         {"output", "FILE", "(or -o) write the three schedules as JSON", NULL},
     };
     lf_cli_command cmd = {"schedule", "Schedule a network's ops into concurrent and merged stages (DOS).",
                           "schedule [--model NAME | --onnx FILE] [--hw gpu.xml] [--latency analytic|measured] "
-                          "[--batch N] [-r R] [-s S] [-o schedule.json]",
+                          "[--batch N] [-r R] [-s S] [--execute] [-o schedule.json]",
                           "Splits the graph into stages that run on CUDA streams side by side (groups of at most\n"
                           "R chained ops, at most S groups) or merged into one convolution (convs sharing an\n"
                           "input, stride and activation), with DOS's dynamic program over downsets, block by block\n"
@@ -42,6 +47,8 @@ int lf_cmd_schedule(int argc, char **argv)
                           "time. Latencies are analytic by default: the roofline of the --hw <gpu> section (peak\n"
                           "FLOP/s, bandwidth, launch overhead; a V100 without one); --latency measured times each\n"
                           "stage's groups on CUDA streams (a GPU build and device; concurrent stages only).\n"
+                          "--execute (implied by --latency measured) runs each whole schedule on the GPU, stages\n"
+                          "ordered by events, and prints measured against predicted latency (measured_ms in -o).\n"
                           "Without --model or --onnx: inception_v3 (not the other commands' resnet50).",
                           opts, (int)(sizeof opts / sizeof opts[0])};
     int rc = lf_cli_parse(&cmd, argc, argv);
@@ -80,8 +87,10 @@ int lf_cmd_schedule(int argc, char **argv)
     /* Measured stage latencies: the GPU profiler runs each stage's groups on
      * CUDA streams (planner/gpu); concurrent stages only. */
     lf_gpu_profiler *prof = NULL;
-    if (o.latency == LF_SCHED_MEASURED && lf_sched_measured_begin(&o, &prof)) { /* no GPU here: as in profile */
-        fprintf(stderr, "fusionplan: schedule: --latency measured: %s; use --latency analytic\n", lf_last_error());
+    int measured = o.latency == LF_SCHED_MEASURED, execute = measured || lf_cli_get(&cmd, "execute");
+    if (execute && lf_sched_measured_begin(&o, &prof)) { /* no GPU here: a failure to run, as in profile */
+        fprintf(stderr, "fusionplan: schedule: %s: %s; %s\n", measured ? "--latency measured" : "--execute",
+                lf_last_error(), measured ? "use --latency analytic" : "run without --execute");
         lf_graph_free(g);
         return LF_EXIT_FAIL;
     }
@@ -90,6 +99,8 @@ int lf_cmd_schedule(int argc, char **argv)
     lf_schedule ev;
     memset(&ev, 0, sizeof ev);
     lf_status st = lf_sched_run(g, &o, &res);
+    if (!st && execute) /* the three schedules end to end: measured_ms in the JSON */
+        st = lf_sched_execute_all(prof, g, &res);
     /* an earlier schedule priced here, before anything is printed */
     const char *eval = lf_cli_get(&cmd, "evaluate");
     if (!st && eval)
@@ -105,6 +116,12 @@ int lf_cmd_schedule(int argc, char **argv)
     }
     if (!st) {
         lf_sched_report_write(stdout, g, model, &o, &res);
+        if (execute) {
+            char dev[400];
+            lf_gpu_device_key_format(lf_gpu_profiler_device(prof), dev, sizeof dev);
+            printf("\n");
+            lf_sched_write_measured(stdout, &res, dev);
+        }
         if (eval)
             lf_sched_evaluated_write(stdout, eval, &ev, &res);
         for (int i = 0; i < 2; i++)

@@ -8,7 +8,9 @@
  * LF_GPU_REPEATS repeats of LF_GPU_TIMED launches between two CUDA events;
  * the op's time is the median repeat's mean. Times go to an lf_gpu_cache
  * (planner/gpu/cache.h) bound to the device, so an op configuration is
- * measured once per device, driver and library versions.
+ * measured once per device, driver and library versions. Beside single ops:
+ * the latency of one stage of concurrent groups on streams, and a whole
+ * inter-operator schedule run end to end (search/schedule uses both).
  *
  * Without CUDA support (stub build) every profiler call returns LF_ENOSYS;
  * with it but no visible device, lf_gpu_profiler_create returns LF_ENOTFOUND
@@ -69,6 +71,46 @@ lf_status lf_gpu_measure_op(lf_gpu_profiler *p, const lf_graph *g, int32_t v, do
  * run. Every op must be measurable; at most 64 groups. Not cached. */
 lf_status lf_gpu_stage_latency(lf_gpu_profiler *p, const lf_graph *g, const int32_t *ops,
                                const int32_t *group_start, int32_t n_groups, double *seconds);
+
+/* A whole schedule run end to end (lf_gpu_schedule_latency): warm-up runs,
+ * then timed runs, median. */
+#define LF_GPU_SCHEDULE_WARMUP 3
+#define LF_GPU_SCHEDULE_REPEATS 11
+
+/* A schedule as the GPU runs it (search/schedule builds one from its
+ * lf_schedule): stage i is the groups stage_start[i] .. stage_start[i + 1],
+ * group j the ops ops[group_start[j] .. group_start[j + 1]) in execution
+ * order. A concurrent stage runs each group on its own stream (at most 64
+ * groups); a merged stage (merged[i] != 0) has one group per convolution,
+ * the Conv first and then at most one element-wise activation (its
+ * epilogue, the same for all), and runs them as one convolution with the
+ * largest kernel and the output channels side by side, then the activation
+ * once over that output. A stage or group may be empty (ops that launch no
+ * kernel, e.g. views, are left out by the caller). */
+typedef struct lf_gpu_schedule_desc {
+    int32_t n_stages;
+    const int32_t *stage_start; /* n_stages + 1, from 0 */
+    const uint8_t *merged;      /* per stage; NULL: no merged stage */
+    const int32_t *group_start; /* groups + 1, from 0 */
+    const int32_t *ops;         /* graph op ids */
+} lf_gpu_schedule_desc;
+
+/* Runs schedule s on the device end to end: every op prepared first (its
+ * own operand buffers, as lf_gpu_stage_latency), then stage after stage,
+ * each group on its stream; each stream records an event when its group is
+ * done and every stream of the next stage waits on all of them
+ * (cudaStreamWaitEvent), so stages are ordered on the device with no host
+ * synchronisation between them. LF_GPU_SCHEDULE_WARMUP runs, then
+ * LF_GPU_SCHEDULE_REPEATS runs each timed with CUDA events around the whole
+ * schedule; *seconds is the median run. stage_seconds (n_stages entries; may
+ * be NULL) gets each stage's median time, from an event the launching
+ * stream records once it has seen the stage's events (it only watches: no
+ * stream waits on it); they add up to about *seconds. Every op must be
+ * measurable (lf_gpu_op_measurable); LF_EINVAL for a malformed s,
+ * LF_EUNSUPPORTED naming the op otherwise, LF_EIO for CUDA errors,
+ * LF_ENOSYS without CUDA support. Not cached. */
+lf_status lf_gpu_schedule_latency(lf_gpu_profiler *p, const lf_graph *g, const lf_gpu_schedule_desc *s,
+                                  double *seconds, double *stage_seconds);
 
 /* For lf_subst_coster's op_time hook (search/subst/subst.h): the measured
  * time of op v with `profiler` (an lf_gpu_profiler *), or -1 when the op is

@@ -7,21 +7,8 @@
 #include "planner/gpu/device.h"
 #include "planner/gpu/opcost.h"
 #include "planner/gpu/oprun_internal.h"
-#include "planner/util/mutex.h"
 
 #define LF__WORKSPACE_MAX ((size_t)256 << 20)
-#define LF__STAGE_MAX_GROUPS 64
-
-struct lf_gpu_profiler {
-    int32_t device;
-    lf_gpu_device_key key;
-    lf_gpu_cache *cache;
-    lf__gpu_ctx ctx;
-    cudaStream_t stream;
-    cudaEvent_t start, stop;
-    lf_mutex lock;
-    int locked_init;
-};
 
 #define LF__CU(call, what)                                                                        \
     do {                                                                                          \
@@ -181,33 +168,31 @@ lf_status lf_gpu_measure_op(lf_gpu_profiler *p, const lf_graph *g, int32_t v, do
 /* One run of a stage: every group on its stream after a fork event on the
  * launching stream, which then waits for all of them. */
 static lf_status lf__stage_run(lf_gpu_profiler *p, lf__oprun *runs, const int32_t *group_start, int32_t n_groups,
-                               cudaStream_t *streams, cudaEvent_t fork, cudaEvent_t *done)
+                               lf__streams *ss, cudaEvent_t fork)
 {
     LF__CU(cudaEventRecord(fork, p->stream), "event record");
     for (int32_t gi = 0; gi < n_groups; gi++) {
-        LF__CU(cudaStreamWaitEvent(streams[gi], fork, 0), "stream wait");
-        for (int32_t i = group_start[gi]; i < group_start[gi + 1]; i++) {
-            lf_status st = lf__oprun_enqueue(&p->ctx, &runs[i], streams[gi]);
-            if (st)
-                return st;
-        }
-        LF__CU(cudaEventRecord(done[gi], streams[gi]), "event record");
-        LF__CU(cudaStreamWaitEvent(p->stream, done[gi], 0), "stream wait");
+        LF__CU(cudaStreamWaitEvent(ss->s[gi], fork, 0), "stream wait");
+        lf_status st = lf__ops_enqueue(&ss->ctx[gi], runs, group_start[gi], group_start[gi + 1], ss->s[gi]);
+        if (st)
+            return st;
+        LF__CU(cudaEventRecord(ss->done[gi], ss->s[gi]), "event record");
+        LF__CU(cudaStreamWaitEvent(p->stream, ss->done[gi], 0), "stream wait");
     }
     return LF_OK;
 }
 
 static lf_status lf__stage_time(lf_gpu_profiler *p, lf__oprun *runs, const int32_t *group_start, int32_t n_groups,
-                                cudaStream_t *streams, cudaEvent_t fork, cudaEvent_t *done, double *seconds)
+                                lf__streams *ss, cudaEvent_t fork, double *seconds)
 {
     lf_status st = LF_OK;
     for (int i = 0; i < LF_GPU_STAGE_WARMUP && !st; i++)
-        st = lf__stage_run(p, runs, group_start, n_groups, streams, fork, done);
+        st = lf__stage_run(p, runs, group_start, n_groups, ss, fork);
     double total = 0.0;
     for (int rep = 0; rep < LF_GPU_STAGE_REPEATS && !st; rep++) {
         LF__CU(cudaEventRecord(p->start, p->stream), "event record");
         for (int i = 0; i < LF_GPU_STAGE_RUNS && !st; i++)
-            st = lf__stage_run(p, runs, group_start, n_groups, streams, fork, done);
+            st = lf__stage_run(p, runs, group_start, n_groups, ss, fork);
         LF__CU(cudaEventRecord(p->stop, p->stream), "event record");
         LF__CU(cudaEventSynchronize(p->stop), "synchronisation");
         float ms = 0.0f;
@@ -227,43 +212,30 @@ static lf_status lf__stage_locked(lf_gpu_profiler *p, const lf_graph *g, const i
     for (int32_t gi = 0; gi < n_groups; gi++)
         if (group_start[gi] < 0 || group_start[gi] > group_start[gi + 1])
             return lf_set_error(LF_EINVAL, "stage latency: group %d has a negative size", (int)gi);
-    for (int32_t i = 0; i < n_ops; i++)
-        if (ops[i] < 0 || ops[i] >= g->n_ops || !lf_gpu_op_measurable(g, ops[i]))
-            return lf_set_error(LF_EUNSUPPORTED, "stage latency: op %d cannot be run on the GPU", (int)ops[i]);
+    lf_status st = lf__ops_runnable(g, ops, n_ops, "stage latency");
+    if (st)
+        return st;
     LF__CU(cudaSetDevice(p->device), "device selection");
     lf__oprun *runs = calloc((size_t)(n_ops ? n_ops : 1), sizeof *runs);
-    cudaStream_t streams[LF__STAGE_MAX_GROUPS] = {0};
-    cudaEvent_t done[LF__STAGE_MAX_GROUPS] = {0}, fork = NULL;
     if (!runs)
         return lf_set_error(LF_ENOMEM, "out of memory for a stage of %d ops", (int)n_ops);
-    lf_status st = LF_OK;
-    int32_t prepared = 0;
-    for (; prepared < n_ops && !st; prepared++)
-        if ((st = lf__oprun_prepare(&p->ctx, g, ops[prepared], &runs[prepared])))
-            break;
-    cudaError_t e = cudaSuccess;
-    for (int32_t gi = 0; gi < n_groups && !st && e == cudaSuccess; gi++) {
-        e = cudaStreamCreateWithFlags(&streams[gi], cudaStreamNonBlocking);
-        if (e == cudaSuccess)
-            e = cudaEventCreateWithFlags(&done[gi], cudaEventDisableTiming);
+    lf__streams ss;
+    memset(&ss, 0, sizeof ss);
+    cudaEvent_t fork = NULL;
+    if (!(st = lf__ops_prepare(&p->ctx, g, ops, n_ops, runs)) &&
+        !(st = lf__streams_create(&ss, n_groups, &p->ctx, lf__ops_workspace(runs, n_ops)))) {
+        cudaError_t e = cudaEventCreateWithFlags(&fork, cudaEventDisableTiming);
+        if (e != cudaSuccess) {
+            fork = NULL;
+            st = lf_set_error(LF_EIO, "GPU event creation failed: %s", cudaGetErrorString(e));
+        }
     }
-    if (!st && e == cudaSuccess)
-        e = cudaEventCreateWithFlags(&fork, cudaEventDisableTiming);
-    if (!st && e != cudaSuccess)
-        st = lf_set_error(LF_EIO, "GPU stream creation failed: %s", cudaGetErrorString(e));
     if (!st)
-        st = lf__stage_time(p, runs, group_start, n_groups, streams, fork, done, seconds);
-    cudaDeviceSynchronize();
-    for (int32_t gi = 0; gi < n_groups; gi++) {
-        if (done[gi])
-            cudaEventDestroy(done[gi]);
-        if (streams[gi])
-            cudaStreamDestroy(streams[gi]);
-    }
+        st = lf__stage_time(p, runs, group_start, n_groups, &ss, fork, seconds);
+    lf__streams_destroy(&ss); /* waits for the device first */
     if (fork)
         cudaEventDestroy(fork);
-    for (int32_t i = 0; i < prepared && i < n_ops; i++)
-        lf__oprun_release(&runs[i]);
+    lf__ops_release(runs, n_ops);
     free(runs);
     return st;
 }
@@ -274,9 +246,9 @@ lf_status lf_gpu_stage_latency(lf_gpu_profiler *p, const lf_graph *g, const int3
     *seconds = 0.0;
     if (!p)
         return lf_set_error(LF_EINVAL, "no GPU profiler");
-    if (n_groups < 1 || n_groups > LF__STAGE_MAX_GROUPS || group_start[0] != 0)
+    if (n_groups < 1 || n_groups > LF__MAX_STREAMS || group_start[0] != 0)
         return lf_set_error(LF_EINVAL, "stage latency: %d groups (1 to %d, the first starting at 0)", (int)n_groups,
-                            LF__STAGE_MAX_GROUPS);
+                            LF__MAX_STREAMS);
     lf_mutex_lock(&p->lock);
     lf_status st = lf__stage_locked(p, g, ops, group_start, n_groups, seconds);
     lf_mutex_unlock(&p->lock);

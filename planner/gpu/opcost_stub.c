@@ -38,3 +38,14 @@ lf_status lf_gpu_stage_latency(lf_gpu_profiler *p, const lf_graph *g, const int3
     *seconds = 0.0;
     return lf_set_error(LF_ENOSYS, LF__NO_CUDA);
 }
+
+lf_status lf_gpu_schedule_latency(lf_gpu_profiler *p, const lf_graph *g, const lf_gpu_schedule_desc *s,
+                                  double *seconds, double *stage_seconds)
+{
+    (void)p, (void)g;
+    *seconds = 0.0;
+    if (stage_seconds && s && s->n_stages > 0)
+        for (int32_t i = 0; i < s->n_stages; i++)
+            stage_seconds[i] = 0.0;
+    return lf_set_error(LF_ENOSYS, LF__NO_CUDA);
+}

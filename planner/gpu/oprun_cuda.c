@@ -194,13 +194,14 @@ static lf_status lf__prep_matmul(const lf_graph *g, const lf_op *op, lf__oprun *
     return LF_OK;
 }
 
-static lf_status lf__prep_unary(const lf_graph *g, const lf_op *op, lf__oprun *r)
+/* An element-wise unary op from x to y (a merged stage's epilogue runs on
+ * the merged output, a shape no op of the graph has). */
+static lf_status lf__prep_unary_shaped(const lf_op *op, lf_shape x, lf_shape y, lf__oprun *r)
 {
-    lf_shape x = lf__opnd_shape(g, &op->operands[0]);
     lf_status st;
     void *xb, *yb;
-    if ((st = lf__tensor(r, op, 0, x)) || (st = lf__tensor(r, op, 1, op->out)) ||
-        (st = lf__alloc(r, op, lf__elems(x), &xb)) || (st = lf__alloc(r, op, lf__elems(op->out), &yb)))
+    if ((st = lf__tensor(r, op, 0, x)) || (st = lf__tensor(r, op, 1, y)) ||
+        (st = lf__alloc(r, op, lf__elems(x), &xb)) || (st = lf__alloc(r, op, lf__elems(y), &yb)))
         return st;
     r->out = yb;
     if (op->type == LF_OP_SQRT) {
@@ -226,6 +227,11 @@ static lf_status lf__prep_unary(const lf_graph *g, const lf_op *op, lf__oprun *r
     default: /* Relu and the proxies timed as Relu */
         return lf__activation(r, op, CUDNN_ACTIVATION_RELU, 0.0);
     }
+}
+
+static lf_status lf__prep_unary(const lf_graph *g, const lf_op *op, lf__oprun *r)
+{
+    return lf__prep_unary_shaped(op, lf__opnd_shape(g, &op->operands[0]), op->out, r);
 }
 
 static lf_status lf__prep_binary(const lf_graph *g, const lf_op *op, lf__oprun *r)
@@ -358,6 +364,59 @@ lf_status lf__oprun_prepare(lf__gpu_ctx *ctx, const lf_graph *g, int32_t v, lf__
     }
     if (st)
         lf__oprun_release(r);
+    return st;
+}
+
+lf_status lf__oprun_prepare_merged(lf__gpu_ctx *ctx, const lf_graph *g, const int32_t *convs, int32_t n,
+                                   int32_t epilogue, lf__oprun *conv, lf__oprun *epi)
+{
+    memset(conv, 0, sizeof *conv);
+    memset(epi, 0, sizeof *epi);
+    if (n < 1)
+        return lf_set_error(LF_EINVAL, "merged stage: no convolutions");
+    const lf_op *first = &g->ops[convs[0]];
+    lf_op m = *first; /* the merged convolution: the first one, widened */
+    int64_t cout = 0;
+    int bias = 0;
+    for (int32_t i = 0; i < n; i++) {
+        const lf_op *op = &g->ops[convs[i]];
+        const lf_op_info *info = lf_op_info_of(op->type);
+        if (!info || info->gpu != LF_GPU_CONV || op->n_operands < 1 ||
+            op->operands[0].kind != first->operands[0].kind || op->operands[0].id != first->operands[0].id ||
+            op->attr.groups > 1)
+            return lf_set_error(LF_EUNSUPPORTED, "merged stage: op %s is not a convolution of %s's input", op->name,
+                                first->name);
+        cout += op->out.c;
+        bias |= op->n_operands == 3;
+        m.attr.kh = op->attr.kh > m.attr.kh ? op->attr.kh : m.attr.kh;
+        m.attr.kw = op->attr.kw > m.attr.kw ? op->attr.kw : m.attr.kw;
+        m.attr.pad_top = op->attr.pad_top > m.attr.pad_top ? op->attr.pad_top : m.attr.pad_top;
+        m.attr.pad_left = op->attr.pad_left > m.attr.pad_left ? op->attr.pad_left : m.attr.pad_left;
+        m.attr.pad_bottom = op->attr.pad_bottom > m.attr.pad_bottom ? op->attr.pad_bottom : m.attr.pad_bottom;
+        m.attr.pad_right = op->attr.pad_right > m.attr.pad_right ? op->attr.pad_right : m.attr.pad_right;
+    }
+    m.out.c = cout;
+    /* lf__prep_conv reads only operands[0] (the shared input) and takes a
+     * bias when there are three operands: a bias of zeros for the
+     * convolutions that have none, as the merged weights hold */
+    m.n_operands = bias ? 3 : 2;
+    conv->kind = LF__RUN_CONV;
+    lf_status st = lf__prep_conv(ctx, g, &m, conv);
+    if (st) {
+        lf__oprun_release(conv);
+        return st;
+    }
+    if (epilogue >= 0) {
+        const lf_op *e = &g->ops[epilogue];
+        const lf_op_info *info = lf_op_info_of(e->type);
+        st = info && info->gpu == LF_GPU_UNARY
+                 ? lf__prep_unary_shaped(e, m.out, m.out, epi)
+                 : lf_set_error(LF_EUNSUPPORTED, "merged stage: epilogue %s is not an element-wise op", e->name);
+        if (st) {
+            lf__oprun_release(epi);
+            lf__oprun_release(conv);
+        }
+    }
     return st;
 }
 

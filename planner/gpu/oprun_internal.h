@@ -1,6 +1,8 @@
-/* Internal to the CUDA profiler (opcost_cuda.c, oprun_cuda.c): one op of a
- * graph prepared to run alone on the device (buffers, descriptors, the
- * convolution algorithm), then enqueued on any stream as often as needed. */
+/* Internal to the CUDA profiler (opcost_cuda.c, oprun_cuda.c, streams_cuda.c,
+ * schedrun_cuda.c): one op of a graph prepared to run alone on the device
+ * (buffers, descriptors, the convolution algorithm), then enqueued on any
+ * stream as often as needed; the profiler itself; streams and op lists
+ * shared by stage and schedule runs. */
 #ifndef LF_GPU_OPRUN_INTERNAL_H
 #define LF_GPU_OPRUN_INTERNAL_H
 
@@ -8,8 +10,10 @@
 #include <cuda_runtime_api.h>
 #include <cudnn.h>
 
+#include "planner/gpu/opcost.h"
 #include "planner/graph.h"
 #include "planner/status.h"
+#include "planner/util/mutex.h"
 
 /* cuBLAS through dlopen (cublas_load.c): the entry points fusionplan calls. */
 typedef cublasStatus_t (*lf__cublas_create_fn)(cublasHandle_t *handle);
@@ -40,9 +44,10 @@ typedef struct lf__cublas {
 lf_status lf__cublas_open(lf__cublas *b);
 void lf__cublas_close(lf__cublas *b); /* safe on a zeroed or failed one */
 
-/* Library handles shared by the runners of one profiler. The convolution
- * workspace is shared too: runners only time kernels, so overlapping use by
- * concurrent streams (stage latency) changes values, never timings' validity. */
+/* Library handles shared by the runners of one profiler, and a convolution
+ * workspace. Concurrent streams must not share a workspace: some cuDNN
+ * algorithms keep precomputed indices there, which another kernel would
+ * overwrite, so each stream of a stage gets its own (lf__streams). */
 typedef struct lf__gpu_ctx {
     cudnnHandle_t dnn;
     lf__cublas cublas;
@@ -101,5 +106,61 @@ lf_status lf__oprun_prepare(lf__gpu_ctx *ctx, const lf_graph *g, int32_t v, lf__
 lf_status lf__oprun_enqueue(lf__gpu_ctx *ctx, lf__oprun *r, cudaStream_t s);
 /* Frees everything; safe on a zeroed or partly prepared runner. */
 void lf__oprun_release(lf__oprun *r);
+
+/* A merged stage (DESIGN §12, IOS's merge): the convolutions convs[0 .. n),
+ * which read one tensor with one stride (the scheduler's merge rule, checked
+ * there), as one convolution whose output channels are theirs side by side
+ * and whose kernel and padding are the largest; *epi gets the activation op
+ * `epilogue` run once over the merged output (epilogue < 0: none, *epi stays
+ * zeroed). Both are released on failure. */
+lf_status lf__oprun_prepare_merged(lf__gpu_ctx *ctx, const lf_graph *g, const int32_t *convs, int32_t n,
+                                   int32_t epilogue, lf__oprun *conv, lf__oprun *epi);
+
+/* The profiler (opcost.h), shared by the files that launch on its device:
+ * one op and one stage (opcost_cuda.c), a whole schedule (schedrun_cuda.c). */
+struct lf_gpu_profiler {
+    int32_t device;
+    lf_gpu_device_key key;
+    lf_gpu_cache *cache;
+    lf__gpu_ctx ctx;
+    cudaStream_t stream; /* the launching stream: forks, joins and timing events */
+    cudaEvent_t start, stop;
+    lf_mutex lock;
+    int locked_init;
+};
+
+/* streams_cuda.c: what a stage and a schedule share. */
+#define LF__MAX_STREAMS 64 /* groups per stage */
+
+/* Non-blocking streams, each with a timing-free event recorded when its
+ * group of a stage is done and the context its runners are enqueued with:
+ * the profiler's handles, and for stream 0 its workspace, for the others
+ * one of their own. */
+typedef struct lf__streams {
+    int32_t n;
+    cudaStream_t s[LF__MAX_STREAMS];
+    cudaEvent_t done[LF__MAX_STREAMS];
+    lf__gpu_ctx ctx[LF__MAX_STREAMS];
+} lf__streams;
+
+/* Creates n (1 .. LF__MAX_STREAMS) streams, their events and, for streams
+ * 1 .. n-1, workspaces of ws_bytes (the largest algo_ws of the runners they
+ * will run; at most base->ws_bytes); on failure those made are destroyed. */
+lf_status lf__streams_create(lf__streams *st, int32_t n, const lf__gpu_ctx *base, size_t ws_bytes);
+/* Waits for the device, then destroys them and frees their workspaces;
+ * safe on a zeroed or failed set. */
+void lf__streams_destroy(lf__streams *st);
+/* The largest convolution workspace of runs[0 .. n). */
+size_t lf__ops_workspace(const lf__oprun *runs, int32_t n);
+
+/* LF_EUNSUPPORTED naming the op unless every ops[i] is an op of g that the
+ * profiler runs (lf_gpu_op_measurable); `what` starts the message. */
+lf_status lf__ops_runnable(const lf_graph *g, const int32_t *ops, int32_t n, const char *what);
+/* Prepares ops[0 .. n) into runs[0 .. n) (zeroed first); on failure the
+ * prepared ones are released. */
+lf_status lf__ops_prepare(lf__gpu_ctx *ctx, const lf_graph *g, const int32_t *ops, int32_t n, lf__oprun *runs);
+void lf__ops_release(lf__oprun *runs, int32_t n); /* safe on zeroed runners */
+/* Enqueues runs[from .. to) one after another on stream s: one group. */
+lf_status lf__ops_enqueue(lf__gpu_ctx *ctx, lf__oprun *runs, int32_t from, int32_t to, cudaStream_t s);
 
 #endif

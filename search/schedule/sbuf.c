@@ -30,6 +30,7 @@ void lf_schedule_destroy(lf_schedule *s)
     free(s->group_start);
     free(s->op_start);
     free(s->ops);
+    free(s->measured_s);
     memset(s, 0, sizeof *s);
 }
 

@@ -106,11 +106,19 @@ static void lf__json_schedule(FILE *f, const lf_graph *g, const char *key, const
 {
     fprintf(f, "  \"%s\": {\n    \"latency_ms\": ", key);
     lf_json_double(f, s->latency_total_s * 1e3);
+    if (s->measured_s) {
+        fprintf(f, ",\n    \"measured_ms\": ");
+        lf_json_double(f, s->measured_total_s * 1e3);
+    }
     fprintf(f, ",\n    \"stages\": [");
     for (int32_t i = 0; i < s->n_stages; i++) {
         fprintf(f, "%s\n      {\"strategy\": \"%s\", \"latency_ms\": ", i ? "," : "",
                 lf_sched_strategy_name(s->strategy[i]));
         lf_json_double(f, s->latency_s[i] * 1e3);
+        if (s->measured_s) {
+            fprintf(f, ", \"measured_ms\": ");
+            lf_json_double(f, s->measured_s[i] * 1e3);
+        }
         fprintf(f, ", \"groups\": [");
         for (int32_t j = s->stage_start[i]; j < s->stage_start[i + 1]; j++) {
             fprintf(f, "%s[", j > s->stage_start[i] ? ", " : "");

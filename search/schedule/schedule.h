@@ -9,8 +9,10 @@
  * run as one convolution with zero-padded, centred kernels (IOS's merge).
  * Its latency is the sum of its stages' latencies, each from a latency
  * backend: the analytic roofline of the hardware's <gpu> section, measured
- * (a function the GPU unit supplies; none is built in yet, so it answers
- * LF_ENOSYS), or any function the caller passes.
+ * (the GPU unit's stage timing, search/schedule/measured.h; LF_ENOSYS when
+ * none is given), or any function the caller passes. A schedule can also be
+ * run end to end on the GPU and its measured latency kept beside the
+ * predicted one (lf_sched_execute).
  *
  * The unit of scheduling is an op with its activation epilogue: a unary
  * activation that is the only reader of a Conv or Gemm (or of an Add) runs
@@ -85,6 +87,10 @@ typedef struct lf_schedule {
     int32_t *op_start;
     int32_t *ops;
     double latency_total_s;
+    /* Run end to end on the GPU (lf_sched_execute, search/schedule/measured.h):
+     * per stage and in all; NULL and 0 when it was not run. */
+    double *measured_s;
+    double measured_total_s;
 } lf_schedule;
 
 void lf_schedule_destroy(lf_schedule *s); /* safe on a zeroed or failed schedule */
@@ -113,7 +119,9 @@ void lf_sched_result_destroy(lf_sched_result *r);
 
 /* Writes {"sequential": S, "greedy": S, "dos": S, ...} where each S is
  * {"latency_ms", "stages": [{"strategy", "latency_ms", "groups": [[op names]]}]};
- * model and options are recorded beside them. */
+ * model and options are recorded beside them. A schedule that was run on the
+ * GPU (measured_s set) also has "measured_ms", in all and per stage, beside
+ * "latency_ms". */
 lf_status lf_sched_write_json(const lf_graph *g, const char *model, const lf_sched_options *o,
                               const lf_sched_result *r, FILE *f);
 

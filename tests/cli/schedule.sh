@@ -1,8 +1,9 @@
 #!/bin/bash
 # fusionplan schedule: three schedules with DOS <= greedy <= sequential on
 # inception_v3, the JSON's keys, determinism, -r/-s, and one-line errors
-# with no output file on bad input (measured latency without a backend,
-# bad knobs, a missing ONNX file, an unwritable output).
+# with no output file on bad input (measured latency or --execute without a
+# GPU, bad knobs, a missing ONNX file, an unwritable output); with a GPU,
+# --execute prints measured against predicted latency and writes measured_ms.
 set -u
 fp=$1
 src=$2
@@ -80,8 +81,27 @@ err() { # expected status, args...
   fi
   rm -f "$tmp/x.json"
 }
-err 1 --model inception_v3 --latency measured -o "$tmp/x.json"
-grep -q 'analytic' "$tmp/e" || { echo "FAIL: measured error does not point at --latency analytic"; fail=1; }
+if ! "$fp" --version | grep -q '^GPU 0:'; then
+  # without a GPU (or CUDA support): measured latency and --execute fail in one line
+  err 1 --model inception_v3 --latency measured -o "$tmp/x.json"
+  grep -q 'analytic' "$tmp/e" || { echo "FAIL: measured error does not point at --latency analytic"; fail=1; }
+  err 1 --model squeezenet1_1 --execute -o "$tmp/x.json"
+  grep -Eq -- '^fusionplan: schedule: --execute: (no CUDA device|.*built without CUDA support).*; run without --execute$' "$tmp/e" ||
+    { echo "FAIL: --execute error"; cat "$tmp/e"; fail=1; }
+else
+  # with one: the three schedules run end to end, measured beside predicted
+  "$fp" schedule --model squeezenet1_1 --execute -o "$tmp/m.json" >"$tmp/m" 2>"$tmp/e" ||
+    { echo "FAIL: --execute exited $?"; cat "$tmp/e"; fail=1; }
+  grep -q '^run end to end on .*: 3 warm-up runs, median of 11$' "$tmp/m" || { echo "FAIL: no measured table"; fail=1; }
+  for k in sequential greedy dos; do
+    grep -Eq "^  $k +predicted +[0-9.]+ ms  measured +[0-9.]+ ms  measured/predicted [0-9.]+$" "$tmp/m" ||
+      { echo "FAIL: no measured $k row"; fail=1; }
+    if [ -n "${LF_JSON_CHECK:-}" ]; then
+      v=$("$LF_JSON_CHECK" get "$tmp/m.json" "$k/measured_ms") || { echo "FAIL: no $k/measured_ms"; fail=1; }
+      awk -v v="${v:-0}" 'BEGIN { exit !(v > 0) }' || { echo "FAIL: $k/measured_ms is $v"; fail=1; }
+    fi
+  done
+fi
 err 2 --model inception_v3 --latency fast -o "$tmp/x.json"
 err 2 --model inception_v3 -r 0 -o "$tmp/x.json"
 err 2 --model inception_v3 -s 65 -o "$tmp/x.json"
