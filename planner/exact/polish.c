@@ -160,12 +160,13 @@ lf_status lf_exact_polish(lf_cost_model *cm, const lf_polish_config *cfg, lf_pla
         for (int32_t a = 0; st == LF_OK; a++) {
             if ((st = lf__group_order(plan, g, order)) != LF_OK || a >= plan->n_groups - 1)
                 break;
-            /* The longest run from a within the op budget, of two groups at least. */
+            /* The longest run from a within the op budget, and two groups at
+             * least (two large neighbours must be able to trade ops; the
+             * candidate limit keeps such a window affordable or skips it). */
             int32_t b = a, ops = 0;
-            while (b < plan->n_groups && ops + lf_plan_group_size(plan, order[b]) <= cfg->window_ops)
+            while (b < plan->n_groups &&
+                   (b - a < 2 || ops + lf_plan_group_size(plan, order[b]) <= cfg->window_ops))
                 ops += lf_plan_group_size(plan, order[b++]);
-            if (b - a < 2)
-                continue;
             lf_bitset_clear_all(&u);
             for (int32_t k = a; k < b; k++) {
                 lf_plan_group_bitset(plan, order[k], &tmp);
