@@ -116,12 +116,12 @@ double lf_exact_bounds_gap(const lf_exact_bounds *b);
  * max_passes. Never makes a plan worse (the old groups are one plan of each
  * run). Windows whose solve passes max_candidates are left as they are. */
 typedef struct lf_polish_config {
-    int32_t window_ops;     /* ops per window; default 40 */
+    int32_t window_ops;     /* ops per window; default 60 */
     int64_t max_candidates; /* per window's exact solve; default 1,000,000 */
     int32_t max_passes;     /* default 8 */
 } lf_polish_config;
 
-#define LF_POLISH_DEFAULT_WINDOW 40
+#define LF_POLISH_DEFAULT_WINDOW 60
 #define LF_POLISH_DEFAULT_CANDIDATES 1000000
 #define LF_POLISH_DEFAULT_PASSES 8
 
