@@ -165,6 +165,11 @@ static lf_status lf__resolve(const lf_planner_config *in, lf_planner_config *c, 
     if (!lf__planners[*planner].heuristic && (c->seed_plans || c->guided))
         return lf_set_error(LF_EINVAL, "seed plans and guided edits apply to the searches "
                                        "random, local and nsga2");
+    if (c->polish != 0 && (c->polish < 2 || strcmp(c->search, "exact") == 0))
+        return lf_set_error(LF_EINVAL, c->polish < 2 ? "a polish window needs at least 2 ops, got %d"
+                                                     : "polish applies to greedy, layer, random, "
+                                                       "local and nsga2 (exact is optimal already)",
+                            (int)c->polish);
     if (lf__planners[*planner].heuristic && c->budget < 1)
         return lf_set_error(LF_EINVAL, "search budget must be at least 1 plan, got %lld",
                             (long long)c->budget);
@@ -198,6 +203,12 @@ lf_status lf_plan_network(lf_cost_model *cm, const lf_planner_config *cfg, lf_pl
         lf__run run = {cm, &c, sp, out};
         double t0 = lf_now_seconds();
         st = lf__planners[pi].plan(&run);
+        if (st == LF_OK && c.polish > 0) {
+            lf_polish_config pc;
+            lf_polish_config_default(&pc);
+            pc.window_ops = c.polish;
+            st = lf_exact_polish(cm, &pc, &out->plan, &out->polish);
+        }
         out->wall_s = lf_now_seconds() - t0;
     }
     /* A measurement, not part of planning: after the clock stopped. */

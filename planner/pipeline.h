@@ -93,6 +93,9 @@ typedef struct lf_planner_config {
                                 merge or best move by DRAM saved; search.h) */
     int32_t split_continue;  /* tree: keep splitting a valid part while that lowers its F_D
                                 (splitter/tree.h cost_continue) */
+    int32_t polish;          /* > 0: every planner but exact polishes its plan with exact
+                                sub-solves of windows of this many ops (lf_exact_polish,
+                                exact.h; part of the wall time); 0: none */
 } lf_planner_config;
 
 void lf_planner_config_default(lf_planner_config *c);
@@ -115,6 +118,7 @@ typedef struct lf_planned {
                                  compare_exact; -1 when unknown */
     char exact_error[256];    /* compare_exact: why there is no optimum ("" when there is) */
     double wall_s;            /* planning only (no split-gap measurement, no comparison) */
+    lf_polish_stats polish;   /* cfg.polish > 0: what the polish did */
 } lf_planned;
 
 /* Plans cm's network. `out` is overwritten (call lf_planned_destroy after,

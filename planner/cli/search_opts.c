@@ -19,6 +19,7 @@ static const struct {
     {"population", 10, 1, 100000},
     {"k", 3, 0, 1000000},
     {"seeds", 3, 1, 1000},
+    {"polish", 0, 0, 100000},
 };
 
 int lf_cli_search_opt(const lf_cli_command *cmd, const char *name, int64_t def, int64_t *out)
@@ -44,6 +45,7 @@ int lf_cli_search_opts(const lf_cli_command *cmd, lf_cli_search_values *v)
     v->population = x[3];
     v->k = x[4];
     v->seeds = x[5];
+    v->polish = x[6];
     v->guided = lf_cli_get(cmd, "guided") != NULL;
     return 0;
 }
@@ -56,4 +58,5 @@ void lf_cli_search_apply(const lf_cli_search_values *v, lf_planner_config *pc)
     pc->population = (int32_t)v->population;
     pc->k = (int32_t)v->k;
     pc->guided = v->guided;
+    pc->polish = (int32_t)v->polish;
 }

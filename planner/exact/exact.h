@@ -108,4 +108,35 @@ lf_status lf_exact_bounds_compute(lf_cost_model *cm, const lf_exact_config *cfg,
 /* (upper - lower) / lower in percent; 0 when they meet. */
 double lf_exact_bounds_gap(const lf_exact_bounds *b);
 
+/* ---- polishing a plan with exact sub-solves (polish.c) ------------------
+ *
+ * Every run of consecutive groups (in a topological order of the plan's
+ * quotient) holding at most window_ops ops is re-planned optimally with the
+ * rest of the plan fixed; passes repeat until one changes nothing or
+ * max_passes. Never makes a plan worse (the old groups are one plan of each
+ * run). Windows whose solve passes max_candidates are left as they are. */
+typedef struct lf_polish_config {
+    int32_t window_ops;     /* ops per window; default 60 */
+    int64_t max_candidates; /* per window's exact solve; default 1,000,000 */
+    int32_t max_passes;     /* default 8 */
+} lf_polish_config;
+
+#define LF_POLISH_DEFAULT_WINDOW 60
+#define LF_POLISH_DEFAULT_CANDIDATES 1000000
+#define LF_POLISH_DEFAULT_PASSES 8
+
+typedef struct lf_polish_stats {
+    int32_t passes;
+    int32_t windows;        /* exact sub-solves run */
+    int32_t improved;       /* windows whose plan was replaced */
+    int32_t limited;        /* windows left because their solve passed max_candidates */
+    int64_t dram_before, dram_after; /* over fusable ops */
+} lf_polish_stats;
+
+void lf_polish_config_default(lf_polish_config *c);
+
+/* Polishes *plan in place (it stays canonical and valid). */
+lf_status lf_exact_polish(lf_cost_model *cm, const lf_polish_config *cfg, lf_plan *plan,
+                          lf_polish_stats *stats);
+
 #endif

@@ -1,0 +1,203 @@
+/* Polishing a plan with exact sub-solves (a large-neighbourhood search whose
+ * neighbourhood is solved to optimality): the plan's groups are put in a
+ * topological order of its quotient graph, and every run of consecutive
+ * groups holding at most `window_ops` ops is re-planned by the exact planner
+ * with everything before it computed and everything after it waiting.
+ *
+ * Why a run of consecutive groups: the groups before it form a downset of
+ * the quotient and so of the graph (groups are convex), and so do the groups
+ * up to its end; the run is the difference of two downsets, so any valid
+ * plan of it keeps the whole quotient acyclic, and the old groups are one
+ * such plan: a re-solve never makes the plan worse. A window whose solve
+ * stops at a limit is left as it is. Passes repeat until one changes nothing.
+ * Everything is deterministic (candidate limits only, no clock). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "planner/exact/exact.h"
+#include "planner/exact/solve.h"
+
+/* Groups in a topological order of the quotient; among ready groups the one
+ * with the smallest op first (Kahn's algorithm with a scan: plans have at
+ * most a few hundred groups). */
+static lf_status lf__group_order(const lf_plan *p, const lf_graph *g, int32_t *order)
+{
+    int32_t n = p->n_groups;
+    int32_t *indeg = calloc((size_t)n, sizeof *indeg), *first = malloc((size_t)n * sizeof *first);
+    uint8_t *done = calloc((size_t)n, 1);
+    if (!indeg || !first || !done) {
+        free(indeg);
+        free(first);
+        free(done);
+        return lf_set_error(LF_ENOMEM, "out of memory ordering the plan's groups");
+    }
+    for (int32_t k = 0; k < n; k++)
+        first[k] = INT32_MAX;
+    for (int32_t v = 0; v < g->n_ops; v++) {
+        int32_t gv = p->group_of[v];
+        if (gv < 0)
+            continue;
+        if (v < first[gv])
+            first[gv] = v;
+        for (int32_t j = 0; j < g->ops[v].n_inputs; j++) {
+            int32_t gu = p->group_of[g->ops[v].inputs[j]];
+            if (gu >= 0 && gu != gv)
+                indeg[gv]++; /* one count per edge: released edge by edge below */
+        }
+    }
+    lf_status st = LF_OK;
+    for (int32_t k = 0; k < n && st == LF_OK; k++) {
+        int32_t pick = -1;
+        for (int32_t c = 0; c < n; c++)
+            if (!done[c] && indeg[c] == 0 && (pick < 0 || first[c] < first[pick]))
+                pick = c;
+        if (pick < 0) {
+            st = lf_set_error(LF_EGRAPH, "the plan's groups form a cycle");
+            break;
+        }
+        done[pick] = 1;
+        order[k] = pick;
+        for (int32_t v = 0; v < g->n_ops; v++) {
+            if (p->group_of[v] == pick)
+                continue;
+            int32_t gv = p->group_of[v];
+            if (gv < 0)
+                continue;
+            for (int32_t j = 0; j < g->ops[v].n_inputs; j++)
+                if (p->group_of[g->ops[v].inputs[j]] == pick)
+                    indeg[gv]--;
+        }
+    }
+    free(indeg);
+    free(first);
+    free(done);
+    return st;
+}
+
+/* F_D of the plan's fusable groups in `u` (the figure lf__exact_solve
+ * minimises over the same ops), and how many groups lie in it. */
+static lf_status lf__window_dram(lf_cost_model *cm, const lf_plan *p, const int32_t *order, int32_t a,
+                                 int32_t b, lf_bitset *tmp, int64_t *dram)
+{
+    *dram = 0;
+    for (int32_t k = a; k < b; k++) {
+        lf_plan_group_bitset(p, order[k], tmp);
+        int32_t v = lf_bitset_next(tmp, 0);
+        if (lf_plan_group_size(p, order[k]) == 1 && !lf_cost_fusable(cm, v))
+            continue;
+        lf_group_cost c;
+        lf_status st = lf_cost_eval(cm, tmp, &c);
+        if (st != LF_OK)
+            return st;
+        *dram += c.f_d;
+    }
+    return LF_OK;
+}
+
+/* Replaces the groups order[a..b) of *p by the groups of `sub` (which maps
+ * exactly those ops) and renumbers. */
+static lf_status lf__splice(lf_plan *p, const int32_t *order, int32_t a, int32_t b, const lf_plan *sub)
+{
+    int32_t n = p->n_groups;
+    int32_t *map = malloc((size_t)(n > 0 ? n : 1) * sizeof *map);
+    if (!map)
+        return lf_set_error(LF_ENOMEM, "out of memory polishing a plan");
+    for (int32_t k = 0; k < n; k++)
+        map[k] = 0;
+    for (int32_t k = a; k < b; k++)
+        map[order[k]] = -1;
+    int32_t next = 0;
+    for (int32_t k = 0; k < n; k++)
+        if (map[k] == 0)
+            map[k] = next++;
+    for (int32_t v = 0; v < p->n_ops; v++) {
+        int32_t gv = p->group_of[v];
+        if (gv >= 0)
+            p->group_of[v] = map[gv] >= 0 ? map[gv] : next + sub->group_of[v];
+    }
+    p->n_groups = next + sub->n_groups;
+    free(map);
+    lf_plan_canonicalize(p);
+    return LF_OK;
+}
+
+void lf_polish_config_default(lf_polish_config *c)
+{
+    c->window_ops = LF_POLISH_DEFAULT_WINDOW;
+    c->max_candidates = LF_POLISH_DEFAULT_CANDIDATES;
+    c->max_passes = LF_POLISH_DEFAULT_PASSES;
+}
+
+lf_status lf_exact_polish(lf_cost_model *cm, const lf_polish_config *cfg, lf_plan *plan,
+                          lf_polish_stats *stats)
+{
+    const lf_graph *g = lf_cost_graph(cm);
+    lf_polish_stats local;
+    lf_polish_stats *s = stats ? stats : &local;
+    memset(s, 0, sizeof *s);
+    if (cfg->window_ops < 2 || cfg->max_candidates < 1 || cfg->max_passes < 1)
+        return lf_set_error(LF_EINVAL, "polish: the window needs at least 2 ops and the limits 1");
+    lf_exact_config ec;
+    lf_exact_config_default(&ec);
+    ec.max_candidates = cfg->max_candidates;
+    ec.time_limit_s = 0; /* deterministic: candidate limits only */
+    lf_bitset u, tmp;
+    int32_t *order = malloc((size_t)(g->n_ops > 0 ? g->n_ops : 1) * sizeof *order);
+    lf_status st = order ? lf_bitset_init(&u, g->n_ops) : lf_set_error(LF_ENOMEM, "out of memory");
+    if (st == LF_OK && (st = lf_bitset_init(&tmp, g->n_ops)) != LF_OK)
+        lf_bitset_destroy(&u);
+    if (st != LF_OK) {
+        free(order);
+        return st;
+    }
+    lf_plan_metrics m;
+    if ((st = lf_plan_metrics_compute(plan, cm, &m)) == LF_OK)
+        s->dram_before = s->dram_after = m.dram_fusable;
+    int changed = 1;
+    while (st == LF_OK && changed && s->passes < cfg->max_passes) {
+        changed = 0;
+        s->passes++;
+        for (int32_t a = 0; st == LF_OK; a++) {
+            if ((st = lf__group_order(plan, g, order)) != LF_OK || a >= plan->n_groups - 1)
+                break;
+            /* The longest run from a within the op budget, and two groups at
+             * least (two large neighbours must be able to trade ops; the
+             * candidate limit keeps such a window affordable or skips it). */
+            int32_t b = a, ops = 0;
+            while (b < plan->n_groups &&
+                   (b - a < 2 || ops + lf_plan_group_size(plan, order[b]) <= cfg->window_ops))
+                ops += lf_plan_group_size(plan, order[b++]);
+            lf_bitset_clear_all(&u);
+            for (int32_t k = a; k < b; k++) {
+                lf_plan_group_bitset(plan, order[k], &tmp);
+                lf_bitset_or(&u, &tmp);
+            }
+            int64_t old_dram = 0, new_dram = 0;
+            if ((st = lf__window_dram(cm, plan, order, a, b, &tmp, &old_dram)) != LF_OK)
+                break;
+            lf_plan sub;
+            s->windows++;
+            lf_status xs = lf__exact_solve(cm, &u, &ec, &sub, &new_dram, NULL);
+            if (xs == LF_ELIMIT) {
+                s->limited++;
+                continue;
+            }
+            if (xs != LF_OK) {
+                st = xs;
+                break;
+            }
+            /* Strictly less DRAM, or as much in fewer groups (DESIGN §4's order). */
+            if (new_dram < old_dram || (new_dram == old_dram && sub.n_groups < b - a)) {
+                st = lf__splice(plan, order, a, b, &sub);
+                s->improved++;
+                s->dram_after -= old_dram - new_dram;
+                changed = 1;
+            }
+            lf_plan_destroy(&sub);
+        }
+    }
+    lf_bitset_destroy(&u);
+    lf_bitset_destroy(&tmp);
+    free(order);
+    return st;
+}
