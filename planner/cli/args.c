@@ -199,3 +199,36 @@ int lf_cli_double(const lf_cli_command *cmd, const char *name, double def, doubl
     *out = x;
     return 0;
 }
+
+int lf_cli_unknown(const lf_cli_command *cmd, const char *opt, const char *value,
+                   const char *const *choices)
+{
+    char list[256] = "";
+    size_t used = 0;
+    int count = 0;
+    while (choices[count])
+        count++;
+    for (int i = 0; i < count && used < sizeof list; i++) {
+        int w = snprintf(list + used, sizeof list - used, "%s%s",
+                         i == 0 ? "" : i == count - 1 ? " or " : ", ", choices[i]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    return lf_cli_usage_error(cmd, "unknown --%s '%s' (use %s)", opt, value, list);
+}
+
+int lf_cli_choice(const lf_cli_command *cmd, const char *opt, const char *const *choices,
+                  const char **out)
+{
+    const char *v = lf_cli_get(cmd, opt);
+    *out = choices[0];
+    if (!v)
+        return 0;
+    for (int i = 0; choices[i]; i++)
+        if (strcmp(choices[i], v) == 0) {
+            *out = choices[i];
+            return 0;
+        }
+    return lf_cli_unknown(cmd, opt, v, choices);
+}

@@ -102,6 +102,17 @@ int lf_cli_double(const lf_cli_command *cmd, const char *name, double def, doubl
 int lf_cli_name(const lf_cli_command *cmd, const char *opt, lf_name_kind kind, const char *def,
                 const char **out);
 
+/* A name option with a fixed list of values (NULL-terminated; the first is
+ * the default): *out is its value; anything else is one usage error
+ * "unknown --OPT 'x' (use a, b or c)". Returns 0 or LF_EXIT_USAGE. */
+int lf_cli_choice(const lf_cli_command *cmd, const char *opt, const char *const *choices,
+                  const char **out);
+
+/* The same message for a value the caller found wrong ("unknown --OPT 'v'
+ * (use a, b or c)"); returns LF_EXIT_USAGE. */
+int lf_cli_unknown(const lf_cli_command *cmd, const char *opt, const char *value,
+                   const char *const *choices);
+
 /* When option `opt` is given, option `needs` (or needs_default when absent)
  * must be in the registry list `kind`, or (kind < 0) equal `value` (NULL:
  * merely be given); otherwise `message` is the usage error. */

@@ -1,0 +1,138 @@
+/* Unit tests for the sweep front-end engines in search/sweep: a buffer
+ * sweep's sizes and networks from option strings (with the one-line errors
+ * the CLI shows), and a whole sweep over networks and schemes against
+ * lf_buffer_sweep_run called directly. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/registry.h"
+#include "search/sweep/buffer_sweep.h"
+#include "tests/testlib.h"
+
+static void test_buffer_sizes(void)
+{
+    lf_buffer_sweep_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    CHECK_OK(lf_buffer_sweep_set_buffers(&cfg, NULL, NULL, NULL));
+    CHECK_EQ_I64(cfg.nb, 5); /* 128 KB .. 2048 KB doubling */
+    CHECK_EQ_I64(cfg.betas[0], 131072);
+    CHECK_EQ_I64(cfg.betas[4], 2097152);
+    CHECK_OK(lf_buffer_sweep_set_buffers(&cfg, NULL, "64KB", "256KB"));
+    CHECK_EQ_I64(cfg.nb, 3);
+    CHECK_EQ_I64(cfg.betas[2], 262144);
+    CHECK_OK(lf_buffer_sweep_set_buffers(&cfg, "100KB,1MB", NULL, NULL));
+    CHECK_EQ_I64(cfg.nb, 2);
+    CHECK_EQ_I64(cfg.betas[0], 102400);
+    CHECK_EQ_I64(cfg.betas[1], 1048576);
+    static const struct {
+        const char *list, *from, *to, *message;
+    } bad[] = {
+        {"128KB", "64KB", NULL, "--buffers cannot be combined with --from or --to"},
+        {"256KB,128KB", NULL, NULL, "--buffers must be strictly ascending ('128KB' after '256KB')"},
+        {",", NULL, NULL, "--buffers names no size"},
+        {"1KB,2KB,3KB,4KB,5KB,6KB,7KB,8KB,9KB", NULL, NULL, "--buffers has 9 sizes; at most 8"},
+        {NULL, "1MB", "128KB", "--from (1MB) is larger than --to (128KB)"},
+        {NULL, NULL, "300KB", "--to (300KB) must be --from (128KB) times a power of two"},
+        {NULL, "1KB", "1MB", "--from 1KB --to 1MB doubles past 8 sizes; narrow the range"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CHECK_EQ_I64(lf_buffer_sweep_set_buffers(&cfg, bad[i].list, bad[i].from, bad[i].to), LF_EINVAL);
+        CHECK_STR(lf_last_error(), bad[i].message);
+    }
+    CHECK_EQ_I64(lf_buffer_sweep_set_buffers(&cfg, "12x", NULL, NULL), LF_EINVAL);
+    CHECK(strncmp(lf_last_error(), "--buffers: ", 11) == 0);
+}
+
+static void test_network_lists(void)
+{
+    lf_buffer_sweep_set set;
+    CHECK_OK(lf_buffer_sweep_set_init(&set, "resnet18,squeezenet1_1", "lbdf,brr", NULL));
+    CHECK_EQ_I64(set.n_models, 2);
+    CHECK_EQ_I64(set.n_schemes, 2);
+    CHECK_STR(set.models[1], "squeezenet1_1");
+    CHECK_STR(set.schemes[1], "brr");
+    lf_model_source onnx = {0};
+    onnx.onnx = "net.onnx";
+    CHECK_OK(lf_buffer_sweep_set_init(&set, "ignored", "brr", &onnx));
+    CHECK_EQ_I64(set.n_models, 1);
+    CHECK_STR(set.models[0], "net.onnx");
+    static const struct {
+        const char *models, *schemes, *message;
+    } bad[] = {
+        {"resnet18,foo", "lbdf", "unknown model 'foo'; 'fusionplan models' lists the built-in networks"},
+        {",", "lbdf", "--models names no network"},
+        {"resnet18", "lbdf,lbdf", "--scheme names lbdf twice"},
+        {"resnet18", "xx", "unknown scheme 'xx' (use lbdf or brr)"},
+        {"resnet18", "lbdf,brr,lbdf", "unknown --scheme 'lbdf,brr,lbdf' (use lbdf, brr or lbdf,brr)"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CHECK_EQ_I64(lf_buffer_sweep_set_init(&set, bad[i].models, bad[i].schemes, NULL), LF_EINVAL);
+        CHECK_STR(lf_last_error(), bad[i].message);
+    }
+}
+
+/* Each finished sweep is reported once, in network-major order. */
+static int n_done;
+static void count_done(void *user, const lf_buffer_sweep *sw, int32_t i, double seconds)
+{
+    (void)user;
+    CHECK_EQ_I64(i, n_done);
+    CHECK_STR(sw->scheme, i % 2 ? "brr" : "lbdf");
+    CHECK(seconds >= 0);
+    n_done++;
+}
+
+static void test_set_run(void)
+{
+    lf_buffer_sweep_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.search = "local";
+    cfg.budget = 40;
+    cfg.seed = 2;
+    cfg.threads = 1;
+    cfg.k = 3;
+    cfg.samples = 50;
+    cfg.do_exact = 1;
+    lf_hw_default(&cfg.hw);
+    CHECK_OK(lf_buffer_sweep_set_buffers(&cfg, "128KB,512KB", NULL, NULL));
+    lf_buffer_sweep_set set;
+    CHECK_OK(lf_buffer_sweep_set_init(&set, "squeezenet1_1,resnet18", "lbdf,brr", NULL));
+    CHECK_OK(lf_buffer_sweep_set_run(&set, &cfg, count_done, NULL, NULL));
+    CHECK_EQ_I64(n_done, 4);
+    CHECK_EQ_I64(set.n_sweeps, 4);
+    CHECK_STR(set.sweeps[2].model, "resnet18");
+    CHECK_STR(set.sweeps[3].scheme, "brr");
+    /* The same figures as one sweep run directly. */
+    lf_graph *g = NULL;
+    CHECK_OK(lf_model_build("resnet18", NULL, &g));
+    lf_buffer_sweep direct;
+    CHECK_OK(lf_buffer_sweep_run(g, "resnet18", "brr", &cfg, &direct, NULL, NULL));
+    for (int32_t b = 0; b < cfg.nb; b++) {
+        const lf_buffer_sweep_point *p = &set.sweeps[3].pts[b], *q = &direct.pts[b];
+        CHECK_EQ_I64(p->beta, q->beta);
+        CHECK_EQ_I64(p->m.dram_all, q->m.dram_all);
+        CHECK_EQ_I64(p->exact_all, q->exact_all);
+        CHECK_EQ_I64(p->layer_all, q->layer_all);
+        CHECK_NEAR(p->valid_pct, q->valid_pct, 0);
+        CHECK(p->exact_all > 0 && p->exact_all <= p->layer_all);
+    }
+    CHECK(set.sweeps[3].pts[1].exact_all < set.sweeps[3].pts[0].exact_all);
+    lf_graph_free(g);
+    lf_buffer_sweep_set_destroy(&set);
+    /* A missing file fails the run after no sweep. */
+    lf_model_source onnx = {0};
+    onnx.onnx = "/nonexistent/net.onnx";
+    CHECK_OK(lf_buffer_sweep_set_init(&set, "", "lbdf", &onnx));
+    CHECK(lf_buffer_sweep_set_run(&set, &cfg, NULL, NULL, NULL) != LF_OK);
+    CHECK_EQ_I64(set.n_sweeps, 0);
+    lf_buffer_sweep_set_destroy(&set);
+}
+
+int main(void)
+{
+    test_buffer_sizes();
+    test_network_lists();
+    test_set_run();
+    return lf_test_result();
+}
