@@ -110,6 +110,12 @@ const char *lf_cli_get(const lf_cli_command *cmd, const char *name)
     return NULL;
 }
 
+const char *lf_cli_get_or(const lf_cli_command *cmd, const char *name, const char *def)
+{
+    const char *v = lf_cli_get(cmd, name);
+    return v ? v : def;
+}
+
 int lf_cli_fail(lf_status st)
 {
     fprintf(stderr, "fusionplan: %s\n", lf_last_error());

@@ -46,6 +46,8 @@ int lf_cli_parse(lf_cli_command *cmd, int argc, char **argv);
 int lf_cli_parse_file(lf_cli_command *cmd, int argc, char **argv, const char **file);
 void lf_cli_help(const lf_cli_command *cmd, FILE *f);
 const char *lf_cli_get(const lf_cli_command *cmd, const char *name);
+/* The option's value, or def when it is absent. */
+const char *lf_cli_get_or(const lf_cli_command *cmd, const char *name, const char *def);
 
 /* Prints "fusionplan: <message>" and returns the exit status for st. */
 int lf_cli_fail(lf_status st);
