@@ -1,4 +1,5 @@
-/* Unit tests for the benchmark engines in search/sweep: bench threads'
+/* Unit tests for the benchmark engines in search/sweep: bench search's rows
+ * against the planners run directly and their CSV line; bench threads'
  * lists and rows (same plan with 1 and T threads, medians of the runs),
  * its co-runner and load average. */
 #include <signal.h>
@@ -8,6 +9,9 @@
 
 #include "models/registry.h"
 #include "planner/pipeline.h"
+#include "planner/exact/exact.h"
+#include "search/partition/simple.h"
+#include "search/sweep/bench_search.h"
 #include "search/sweep/bench_threads.h"
 #include "tests/testlib.h"
 
@@ -93,8 +97,103 @@ static void test_co_runner(void)
     CHECK(strcmp(load, "unknown") == 0 || (sscanf(load, "%lf %lf %lf", &a, &b, &d) == 3 && a >= 0));
 }
 
+typedef struct bench_rows {
+    int n, notices;
+    lf_bench_row r[16];
+} bench_rows;
+
+static void keep_bench_row(void *user, const lf_bench_row *r)
+{
+    bench_rows *rs = user;
+    if (rs->n < 16)
+        rs->r[rs->n++] = *r;
+}
+
+static void count_notice(void *user, const char *message)
+{
+    (void)message;
+    ((bench_rows *)user)->notices++;
+}
+
+static void test_bench_search(void)
+{
+    CHECK_OK(lf_bench_split_check("tree-attrib"));
+    CHECK_EQ_I64(lf_bench_split_check("tree-foo"), LF_EINVAL);
+    CHECK(strstr(lf_last_error(), "unknown split 'tree-foo'") != NULL);
+    lf_graph *g = NULL;
+    CHECK_OK(lf_model_build("squeezenet1_1", NULL, &g));
+    lf_bench_search_config c;
+    memset(&c, 0, sizeof c);
+    lf_planner_config_default(&c.planner);
+    c.planner.budget = 60;
+    c.planner.threads = 1;
+    c.do_exact = 1;
+    c.n_betas = 1;
+    c.betas[0] = 131072;
+    c.n_schemes = 1;
+    c.schemes[0] = "lbdf";
+    c.n_searches = 1;
+    c.searches[0] = "local";
+    c.n_splits = 2;
+    c.splits[0] = "random";
+    c.splits[1] = "tree-attrib";
+    bench_rows rs = {0};
+    CHECK_OK(lf_bench_search_run(g, "squeezenet1_1", NULL, &c, keep_bench_row, count_notice, &rs));
+    CHECK_EQ_I64(rs.notices, 0);
+    CHECK_EQ_I64(rs.n, 5);
+    static const char *const order[] = {"layer", "greedy", "local", "local", "exact"};
+    for (int i = 0; i < rs.n && i < 5; i++) {
+        CHECK_STR(rs.r[i].search, order[i]);
+        CHECK_EQ_I64(rs.r[i].beta, 131072);
+        CHECK(rs.r[i].has_exact);
+        CHECK(rs.r[i].m.dram_fusable >= rs.r[i].exact_dram);
+    }
+    CHECK_STR(rs.r[3].split, "tree-attrib");
+    CHECK(rs.r[3].rectify >= 0 && rs.r[2].rectify < 0);
+    CHECK_EQ_I64(rs.r[2].proposed, 60);
+    /* The optimum and the layer row as the planners give them. */
+    lf_hw hw;
+    lf_hw_default(&hw);
+    hw.buffer_bytes = 131072;
+    lf_cost_model *cm = NULL;
+    CHECK_OK(lf_cost_model_create(&cm, g, &hw, "lbdf"));
+    lf_plan p;
+    lf_plan_metrics m;
+    CHECK_OK(lf_exact_plan(cm, NULL, &p, NULL));
+    CHECK_OK(lf_plan_metrics_compute(&p, cm, &m));
+    CHECK_EQ_I64(rs.r[4].m.dram_fusable, m.dram_fusable);
+    CHECK_EQ_I64(rs.r[4].exact_dram, m.dram_fusable);
+    lf_plan_destroy(&p);
+    CHECK_OK(lf_plan_layer(cm, &p));
+    CHECK_OK(lf_plan_metrics_compute(&p, cm, &m));
+    CHECK_EQ_I64(rs.r[0].m.dram_all, m.dram_all);
+    lf_plan_destroy(&p);
+    lf_cost_model_free(cm);
+    /* The exact row as CSV: no rate, no tree figures. */
+    FILE *f = tmpfile();
+    CHECK(f != NULL);
+    if (f) {
+        lf_bench_print_row(f, &rs.r[4], 1);
+        rewind(f);
+        char line[512] = "", want[512];
+        CHECK(fgets(line, sizeof line, f) != NULL);
+        snprintf(want, sizeof want, "squeezenet1_1,131072,lbdf,exact,-,%lld,0.00,%lld,%d,0,",
+                 (long long)rs.r[4].m.dram_fusable, (long long)rs.r[4].m.dram_all,
+                 (int)rs.r[4].m.n_groups);
+        CHECK(strncmp(line, want, strlen(want)) == 0);
+        fclose(f);
+    }
+    /* An unknown split is refused before any row. */
+    c.splits[1] = "tree-foo";
+    rs.n = 0;
+    CHECK_EQ_I64(lf_bench_search_run(g, "squeezenet1_1", NULL, &c, keep_bench_row, NULL, &rs), LF_EINVAL);
+    CHECK_EQ_I64(rs.n, 0);
+    lf_graph_free(g);
+}
+
 int main(void)
 {
+    test_bench_search();
     test_threads_lists();
     test_threads_run();
     test_co_runner();

@@ -238,3 +238,12 @@ int lf_cli_choice(const lf_cli_command *cmd, const char *opt, const char *const 
         }
     return lf_cli_unknown(cmd, opt, v, choices);
 }
+
+int lf_cli_sizes(const lf_cli_command *cmd, const char *opt, char *const *items, int n,
+                 int64_t *out)
+{
+    for (int i = 0; i < n; i++)
+        if (lf_hw_parse_size(items[i], &out[i]) != LF_OK)
+            return lf_cli_usage_error(cmd, "--%s: %s", opt, lf_last_error());
+    return 0;
+}

@@ -214,6 +214,11 @@ void lf_cli_progress_end(lf_cli_progress *p);
 typedef struct lf_onnx_report lf_onnx_report;
 int lf_cli_onnx_load(const lf_cli_command *cmd, const char *path, lf_graph **g, lf_onnx_report **rep);
 
+/* Buffer sizes: items[0..n) parsed into out; a bad one is the usage error
+ * "--OPT: <why>". Returns 0 or LF_EXIT_USAGE. */
+int lf_cli_sizes(const lf_cli_command *cmd, const char *opt, char *const *items, int n,
+                 int64_t *out);
+
 /* Splits a comma-separated list in place and returns the number of items,
  * which may exceed max: only the first max are stored, and callers report
  * the overflow. */
