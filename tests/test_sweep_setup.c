@@ -1,13 +1,19 @@
 /* Unit tests for the sweep front-end engines in search/sweep: a buffer
  * sweep's sizes and networks from option strings (with the one-line errors
  * the CLI shows), and a whole sweep over networks and schemes against
- * lf_buffer_sweep_run called directly. */
+ * lf_buffer_sweep_run called directly; sweep-report's tables from results
+ * files (duplicates counted once, a missing cell leaving its table out, a
+ * truncated line skipped). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "models/registry.h"
+#include "planner/util/fileio.h"
 #include "search/sweep/buffer_sweep.h"
+#include "search/sweep/report.h"
+#include "search/sweep/sweep.h"
 #include "tests/testlib.h"
 
 static void test_buffer_sizes(void)
@@ -129,8 +135,118 @@ static void test_set_run(void)
     lf_buffer_sweep_set_destroy(&set);
 }
 
+static int n_report_notices;
+static char last_notice[LF_MESSAGE_MAX];
+static void report_notice(void *user, const char *message)
+{
+    (void)user;
+    n_report_notices++;
+    snprintf(last_notice, sizeof last_notice, "%s", message);
+}
+
+static void write_bytes(const char *path, const char *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (f) {
+        CHECK_EQ_I64(fwrite(data, 1, n, f), n);
+        fclose(f);
+    }
+}
+
+static void test_sweep_report(void)
+{
+    char dir[] = "/tmp/lf_test_sweep_setup_XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char a[300], b[300], c[300];
+    snprintf(a, sizeof a, "%s/a.jsonl", dir);
+    snprintf(b, sizeof b, "%s/b.jsonl", dir);
+    snprintf(c, sizeof c, "%s/c.jsonl", dir);
+    lf_sweep_grid g;
+    lf_sweep_grid_init(&g);
+    CHECK_OK(lf_sweep_grid_set(&g, "models", "squeezenet1_1"));
+    CHECK_OK(lf_sweep_grid_set(&g, "buffers", "128KB"));
+    CHECK_OK(lf_sweep_grid_set(&g, "searches", "ls"));
+    CHECK_OK(lf_sweep_grid_set(&g, "proposers", "none,attrib"));
+    CHECK_OK(lf_sweep_grid_set(&g, "seeds", "1-2"));
+    g.budget = 30;
+    g.exact = 1;
+    g.threads = 1;
+    lf_sweep_options o = {a, 0, NULL, NULL, NULL};
+    CHECK_OK(lf_sweep_run(&g, &o));
+    lf_sweep_grid_destroy(&g);
+    lf_sweep_record *recs = NULL;
+    int64_t n = 0, truncated = 0;
+    CHECK_OK(lf_sweep_records_load(a, &recs, &n, &truncated));
+    CHECK_EQ_I64(n, 4);
+
+    /* The file twice: every cell counts once. */
+    const char *paths[2] = {a, a};
+    lf_sweep_report r;
+    CHECK_OK(lf_sweep_report_build(&r, paths, 2, report_notice, NULL));
+    CHECK_EQ_I64(n_report_notices, 0);
+    CHECK_EQ_I64(r.n_tables, 1);
+    CHECK_EQ_I64(r.n_incomplete, 0);
+    if (r.n_tables == 1 && n == 4) {
+        const lf_cmp_table *t = &r.tables[0];
+        CHECK_STR(t->model, "squeezenet1_1");
+        CHECK_EQ_I64(t->beta, 131072);
+        CHECK_EQ_I64(t->n_rows, 2);
+        CHECK_EQ_I64(t->n_seeds, 2);
+        CHECK_EQ_I64(t->seeds[1], 2);
+        CHECK_STR(t->rows[1].proposer, "attrib");
+        CHECK_EQ_I64(t->rows[1].baseline, 0);
+        CHECK(t->has_exact);
+        CHECK_EQ_I64(t->exact_dram, recs[0].exact_dram_fusable);
+        /* cells: (none, 1), (none, 2), (attrib, 1), (attrib, 2) */
+        CHECK_EQ_I64(t->rows[0].dram[1], recs[1].dram_fusable);
+        CHECK_EQ_I64(t->rows[1].dram[0], recs[2].dram_fusable);
+        CHECK_EQ_I64(t->rows[1].groups[1], recs[3].groups);
+    }
+    lf_sweep_report_destroy(&r);
+
+    /* The second cell missing, and the last line cut in half. */
+    char *text = NULL;
+    long len = 0;
+    CHECK_OK(lf_read_file(a, &text, &len));
+    if (text) {
+        char *l2 = strchr(text, '\n') + 1, *l3 = strchr(l2, '\n') + 1, *l4 = strchr(l3, '\n') + 1;
+        size_t n1 = (size_t)(l2 - text), n34 = (size_t)(text + len - l3);
+        char *cut = malloc((size_t)len);
+        memcpy(cut, text, n1);
+        memcpy(cut + n1, l3, n34);
+        write_bytes(b, cut, n1 + n34);
+        write_bytes(c, text, (size_t)(l4 - text) + 10);
+        free(cut);
+    }
+    free(text);
+    paths[0] = b;
+    n_report_notices = 0;
+    CHECK_EQ_I64(lf_sweep_report_build(&r, paths, 1, report_notice, NULL), LF_EINVAL);
+    CHECK_EQ_I64(r.n_incomplete, 1);
+    CHECK_EQ_I64(n_report_notices, 1);
+    CHECK_STR(last_notice, "squeezenet1_1 lbdf 128 KB budget 30: table left out: local + none seed 2 is missing");
+    CHECK(strstr(lf_last_error(), "no complete table to report") != NULL);
+    lf_sweep_report_destroy(&r);
+    /* The truncated file and the one with the missing cell together: complete again. */
+    paths[0] = c;
+    paths[1] = b;
+    n_report_notices = 0;
+    CHECK_OK(lf_sweep_report_build(&r, paths, 2, report_notice, NULL));
+    CHECK_EQ_I64(n_report_notices, 1);
+    CHECK(strstr(last_notice, "the last line is truncated") != NULL);
+    CHECK_EQ_I64(r.n_tables, 1);
+    lf_sweep_report_destroy(&r);
+    lf_sweep_records_free(recs, n);
+    unlink(a);
+    unlink(b);
+    unlink(c);
+    rmdir(dir);
+}
+
 int main(void)
 {
+    test_sweep_report();
     test_buffer_sizes();
     test_network_lists();
     test_set_run();
