@@ -9,6 +9,7 @@
 
 #include "planner/cli/cli.h"
 #include "planner/util/fileio.h"
+#include "planner/util/format.h"
 
 static lf_cli_opt *lf__find_opt(lf_cli_command *cmd, const char *name, size_t len)
 {
@@ -167,17 +168,7 @@ int lf_cli_int(const lf_cli_command *cmd, const char *name, int64_t def, int64_t
 
 void lf_cli_commas(int64_t v, char *buf, size_t len)
 {
-    char digits[32];
-    int n = snprintf(digits, sizeof digits, "%" PRId64, v < 0 ? -v : v);
-    size_t o = 0;
-    if (v < 0 && o + 1 < len)
-        buf[o++] = '-';
-    for (int i = 0; i < n && o + 1 < len; i++) {
-        buf[o++] = digits[i];
-        if ((n - i - 1) % 3 == 0 && i + 1 < n && o + 1 < len)
-            buf[o++] = ',';
-    }
-    buf[o] = '\0';
+    lf_format_commas(v, buf, len);
 }
 
 int lf_cli_split_list(char *s, char **items, int max)
