@@ -3,7 +3,8 @@
  * the CLI shows), and a whole sweep over networks and schemes against
  * lf_buffer_sweep_run called directly; sweep-report's tables from results
  * files (duplicates counted once, a missing cell leaving its table out, a
- * truncated line skipped). */
+ * truncated line skipped); one cell run alone, appended or skipped on
+ * resume; the cell list and the progress line. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,8 +245,78 @@ static void test_sweep_report(void)
     rmdir(dir);
 }
 
+static void test_one_cell(void)
+{
+    char dir[] = "/tmp/lf_test_one_cell_XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char full[300], one[300];
+    snprintf(full, sizeof full, "%s/full.jsonl", dir);
+    snprintf(one, sizeof one, "%s/one.jsonl", dir);
+    lf_sweep_grid g;
+    lf_sweep_grid_init(&g);
+    CHECK_OK(lf_sweep_grid_set(&g, "models", "squeezenet1_1"));
+    CHECK_OK(lf_sweep_grid_set(&g, "buffers", "128KB"));
+    CHECK_OK(lf_sweep_grid_set(&g, "searches", "ls,rs"));
+    CHECK_OK(lf_sweep_grid_set(&g, "proposers", "none"));
+    CHECK_OK(lf_sweep_grid_set(&g, "seeds", "1"));
+    g.budget = 20;
+    g.exact = 0;
+    g.threads = 1;
+    /* The cell list: index, tab, key. */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (f) {
+        lf_sweep_print_cells(f, &g);
+        fclose(f);
+    }
+    CHECK_STR(text, "0\tsqueezenet1_1/lbdf/131072/local/none/1\n1\tsqueezenet1_1/lbdf/131072/random/none/1\n");
+    free(text);
+    /* Cell 1 alone: the line the whole sweep writes for it, up to the wall time. */
+    lf_sweep_options o = {full, 0, NULL, NULL, NULL};
+    CHECK_OK(lf_sweep_run(&g, &o));
+    lf_sweep_record *all = NULL, *rec = NULL;
+    int64_t n_all = 0, n = 0, truncated = 0;
+    CHECK_OK(lf_sweep_records_load(full, &all, &n_all, &truncated));
+    char *line = NULL;
+    int failed = -1, already = -1;
+    CHECK_OK(lf_sweep_run_one(&g, 1, NULL, 0, &line, &failed, &already));
+    CHECK(line != NULL && failed == 0 && already == 0);
+    CHECK(line && strstr(line, "\"search\": \"random\"") != NULL);
+    free(line);
+    CHECK_OK(lf_sweep_run_one(&g, 1, one, 0, &line, &failed, &already));
+    free(line);
+    CHECK_OK(lf_sweep_records_load(one, &rec, &n, &truncated));
+    CHECK_EQ_I64(n, 1);
+    if (n == 1 && n_all == 2) {
+        CHECK_EQ_I64(rec[0].cell, 1);
+        CHECK_EQ_I64(rec[0].dram_fusable, all[1].dram_fusable);
+        CHECK_EQ_I64(rec[0].groups, all[1].groups);
+    }
+    lf_sweep_records_free(rec, n);
+    /* With resume the cell in the file is not run again. */
+    CHECK_OK(lf_sweep_run_one(&g, 1, one, 1, &line, &failed, &already));
+    CHECK(already == 1 && line == NULL);
+    CHECK_EQ_I64(lf_sweep_run_one(&g, 2, NULL, 0, &line, &failed, &already), LF_EINVAL);
+    /* The progress line. */
+    f = open_memstream(&text, &len);
+    if (f) {
+        lf_sweep_progress_print(f, 3, "k/x", 1500000, 0.25, NULL, 2, 4);
+        lf_sweep_progress_print(f, 4, "k/y", -1, 0.5, "boom", 3, 4);
+        fclose(f);
+    }
+    CHECK_STR(text, "sweep: [2/4] cell 3 k/x: 1.500 MB in 0.25 s\nsweep: [3/4] cell 4 k/y: FAILED: boom\n");
+    free(text);
+    lf_sweep_records_free(all, n_all);
+    lf_sweep_grid_destroy(&g);
+    unlink(full);
+    unlink(one);
+    rmdir(dir);
+}
+
 int main(void)
 {
+    test_one_cell();
     test_sweep_report();
     test_buffer_sizes();
     test_network_lists();
