@@ -1,5 +1,7 @@
 /* Unit tests for the benchmark engines in search/sweep: bench search's rows
- * against the planners run directly and their CSV line; bench threads'
+ * against the planners run directly and their CSV line; bench exact's
+ * optimum and staircase rows against lf_exact_plan and lf_curve_compute, a
+ * limit as a row's outcome; bench threads'
  * lists and rows (same plan with 1 and T threads, medians of the runs),
  * its co-runner and load average. */
 #include <signal.h>
@@ -11,6 +13,8 @@
 #include "planner/pipeline.h"
 #include "planner/exact/exact.h"
 #include "search/partition/simple.h"
+#include "planner/exact/curve.h"
+#include "search/sweep/bench_exact.h"
 #include "search/sweep/bench_search.h"
 #include "search/sweep/bench_threads.h"
 #include "tests/testlib.h"
@@ -191,8 +195,96 @@ static void test_bench_search(void)
     lf_graph_free(g);
 }
 
+typedef struct exact_rows {
+    int n;
+    lf_bench_exact_row r[8];
+} exact_rows;
+
+static void keep_exact_row(void *user, const lf_bench_exact_row *r)
+{
+    exact_rows *rs = user;
+    if (rs->n < 8)
+        rs->r[rs->n++] = *r;
+}
+
+static void test_bench_exact(void)
+{
+    lf_bench_exact_config c;
+    memset(&c, 0, sizeof c);
+    lf_exact_config_default(&c.exact);
+    c.n_models = 1;
+    c.models[0] = "squeezenet1_1";
+    c.n_schemes = 2;
+    c.schemes[0] = "lbdf";
+    c.schemes[1] = "brr";
+    c.n_betas = 1;
+    c.betas[0] = 131072;
+    exact_rows rs = {0};
+    CHECK_OK(lf_bench_exact_run(&c, keep_exact_row, &rs));
+    CHECK_EQ_I64(rs.n, 2);
+    lf_graph *g = NULL;
+    CHECK_OK(lf_model_build("squeezenet1_1", NULL, &g));
+    lf_hw hw;
+    lf_hw_default(&hw);
+    hw.buffer_bytes = 131072;
+    for (int i = 0; i < rs.n; i++) {
+        lf_cost_model *cm = NULL;
+        CHECK_OK(lf_cost_model_create(&cm, g, &hw, c.schemes[i]));
+        lf_plan p;
+        lf_plan_metrics m;
+        CHECK_OK(lf_exact_plan(cm, NULL, &p, NULL));
+        CHECK_OK(lf_plan_metrics_compute(&p, cm, &m));
+        CHECK_EQ_I64(rs.r[i].m.dram_fusable, m.dram_fusable);
+        CHECK_EQ_I64(rs.r[i].m.n_groups, m.n_groups);
+        CHECK_STR(rs.r[i].outcome, "optimal");
+        CHECK(!rs.r[i].staircase && rs.r[i].stats.states > 0);
+        lf_plan_destroy(&p);
+        lf_cost_model_free(cm);
+    }
+    /* The staircase: as many steps as lf_curve_compute finds. */
+    c.n_betas = 0;
+    c.n_schemes = 1;
+    c.min = 131072;
+    c.max = 524288;
+    rs.n = 0;
+    CHECK_OK(lf_bench_exact_run(&c, keep_exact_row, &rs));
+    lf_curve curve;
+    CHECK_OK(lf_curve_compute(g, &hw, "lbdf", c.min, c.max, NULL, &curve));
+    CHECK_EQ_I64(rs.n, 1);
+    CHECK(rs.r[0].staircase);
+    CHECK_EQ_I64(rs.r[0].steps, curve.n);
+    CHECK_EQ_I64(rs.r[0].front, curve.front_points);
+    int32_t steps = curve.n;
+    lf_curve_destroy(&curve);
+    FILE *f = tmpfile();
+    if (f) {
+        lf_bench_exact_print_row(f, &rs.r[0], 1);
+        rewind(f);
+        char line[256] = "", want[128];
+        CHECK(fgets(line, sizeof line, f) != NULL);
+        snprintf(want, sizeof want, "squeezenet1_1,lbdf,131072,524288,%d,", (int)steps);
+        CHECK(strncmp(line, want, strlen(want)) == 0);
+
+        CHECK(strstr(line, ",optimal\n") != NULL);
+        fclose(f);
+    }
+    lf_graph_free(g);
+    /* A limit is the row's outcome, not a failure. */
+    c.models[0] = "resnet18";
+    c.exact.max_candidates = 100;
+    rs.n = 0;
+    CHECK_OK(lf_bench_exact_run(&c, keep_exact_row, &rs));
+    CHECK_EQ_I64(rs.n, 1);
+    CHECK_EQ_I64(rs.r[0].status, LF_ELIMIT);
+    CHECK_STR(rs.r[0].outcome, "candidate limit");
+    CHECK_STR(lf_bench_exact_outcome(LF_OK), "optimal");
+    c.models[0] = "nonet";
+    CHECK(lf_bench_exact_run(&c, keep_exact_row, &rs) != LF_OK);
+}
+
 int main(void)
 {
+    test_bench_exact();
     test_bench_search();
     test_threads_lists();
     test_threads_run();

@@ -79,16 +79,6 @@ lf_status lf_buffer_sweep_set_buffers(lf_buffer_sweep_config *cfg, const char *l
     return LF_OK;
 }
 
-static int lf__known_model(const char *name)
-{
-    int32_t n;
-    const lf_model_entry *m = lf_models(&n);
-    for (int32_t i = 0; i < n; i++)
-        if (strcmp(m[i].name, name) == 0)
-            return 1;
-    return 0;
-}
-
 lf_status lf_buffer_sweep_set_init(lf_buffer_sweep_set *set, const char *models,
                                    const char *schemes, const lf_model_source *onnx)
 {
@@ -112,7 +102,7 @@ lf_status lf_buffer_sweep_set_init(lf_buffer_sweep_set *set, const char *models,
         return lf_set_error(LF_EINVAL, "--models has %d networks; at most %d", nm,
                             LF_BUFFER_SWEEP_MAX_MODELS);
     for (int i = 0; i < nm && !file; i++)
-        if (!lf__known_model(set->models[i]))
+        if (!lf_model_known(set->models[i]))
             return lf_set_error(LF_EINVAL, "unknown model '%s'; 'fusionplan models' lists the "
                                            "built-in networks", set->models[i]);
     if (ns < 1 || ns > 2)
