@@ -4,7 +4,8 @@
  * lf_buffer_sweep_run called directly; sweep-report's tables from results
  * files (duplicates counted once, a missing cell leaving its table out, a
  * truncated line skipped); one cell run alone, appended or skipped on
- * resume; the cell list and the progress line. */
+ * resume; the cell list and the progress line; compare's grid of tables
+ * against one table run directly, and its name checks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "models/registry.h"
 #include "planner/util/fileio.h"
 #include "search/sweep/buffer_sweep.h"
+#include "search/sweep/compare.h"
 #include "search/sweep/report.h"
 #include "search/sweep/sweep.h"
 #include "tests/testlib.h"
@@ -314,8 +316,69 @@ static void test_one_cell(void)
     rmdir(dir);
 }
 
+static void test_compare_grid(void)
+{
+    lf_graph *g = NULL;
+    CHECK_OK(lf_model_build("squeezenet1_1", NULL, &g));
+    lf_hw hw;
+    lf_hw_default(&hw);
+    const char *searches[] = {"ls"}, *proposers[] = {"none", "attrib"}, *schemes[] = {"lbdf", "brr"};
+    const char *models[] = {"squeezenet1_1"};
+    const lf_graph *graphs[] = {g};
+    int64_t betas[] = {131072, 262144};
+    lf_cmp_config c = {searches, proposers, 1, 2, 3, 1, 10, 1, 0, 1, &hw, 0};
+    lf_cmp_grid grid = {graphs, models, 1, schemes, 2, betas, 2, 4, 2, 30};
+    CHECK_OK(lf_cmp_grid_check(&c, &grid));
+    lf_cmp_table *tables = NULL;
+    int32_t n = 0;
+    CHECK_OK(lf_cmp_run_grid(&c, &grid, &tables, &n, NULL, NULL));
+    CHECK_EQ_I64(n, 4);
+    /* scheme-major within the network, buffers fastest */
+    CHECK_STR(tables[1].scheme, "lbdf");
+    CHECK_EQ_I64(tables[1].beta, 262144);
+    CHECK_STR(tables[2].scheme, "brr");
+    CHECK_EQ_I64(tables[3].seeds[1], 5);
+    /* The last table as lf_cmp_run_table makes it alone. */
+    uint64_t seeds[] = {4, 5};
+    lf_cmp_table t;
+    memset(&t, 0, sizeof t);
+    t.model = "squeezenet1_1";
+    t.scheme = "brr";
+    t.beta = 262144;
+    t.seeds = seeds;
+    CHECK_OK(lf_cmp_table_alloc(&t, 2, 2, 30));
+    hw.buffer_bytes = 262144;
+    CHECK_OK(lf_cmp_run_table(&c, &t, g, NULL, NULL));
+    if (n == 4) {
+        for (int32_t r = 0; r < 2; r++)
+            for (int32_t s = 0; s < 2; s++) {
+                CHECK_EQ_I64(tables[3].rows[r].dram[s], t.rows[r].dram[s]);
+                CHECK_EQ_I64(tables[3].rows[r].groups[s], t.rows[r].groups[s]);
+            }
+        CHECK(tables[3].has_exact && t.has_exact);
+        CHECK_EQ_I64(tables[3].exact_dram, t.exact_dram);
+        CHECK(tables[0].rows[0].dram[0] >= tables[0].exact_dram);
+    }
+    lf_cmp_table_free(&t);
+    lf_cmp_tables_free(tables, n);
+    /* Names are checked in the order schemes, searches, proposers. */
+    schemes[1] = "xx";
+    CHECK_EQ_I64(lf_cmp_grid_check(&c, &grid), LF_EINVAL);
+    CHECK_STR(lf_last_error(), "unknown scheme 'xx' (use lbdf or brr)");
+    schemes[1] = "brr";
+    searches[0] = "foo";
+    CHECK_EQ_I64(lf_cmp_grid_check(&c, &grid), LF_EINVAL);
+    CHECK_STR(lf_last_error(), "unknown search 'foo' (use ls, rs or nsga2)");
+    searches[0] = "nsga-ii";
+    proposers[1] = "bar";
+    CHECK_EQ_I64(lf_cmp_grid_check(&c, &grid), LF_EINVAL);
+    CHECK(strncmp(lf_last_error(), "unknown proposer 'bar' (use none,", 33) == 0);
+    lf_graph_free(g);
+}
+
 int main(void)
 {
+    test_compare_grid();
     test_one_cell();
     test_sweep_report();
     test_buffer_sizes();

@@ -48,13 +48,9 @@ int lf_cmd_sweep_report(int argc, char **argv)
         return rc == 1 ? LF_EXIT_OK : rc;
     if (n_files == 0)
         return lf_cli_usage_error(&cmd, "missing RESULTS.jsonl (the results files come first)");
-    lf_cmp_out o = {lf_cli_get(&cmd, "format"), lf_cli_get(&cmd, "output"), lf_cli_get(&cmd, "csv"),
-                    lf_cli_get(&cmd, "json"), lf_cli_get(&cmd, "curves")};
-    if (!o.format)
-        o.format = "md";
-    if (strcmp(o.format, "md") && strcmp(o.format, "csv") && strcmp(o.format, "json"))
-        return lf_cli_usage_error(&cmd, "unknown --format '%s' (use md, csv or json)", o.format);
-
+    lf_cmp_out o;
+    if ((rc = lf_cmp_out_parse(&cmd, &o, 0)))
+        return rc;
     lf_sweep_report r;
     lf_status st = lf_sweep_report_build(&r, (const char *const *)argv, n_files, lf__notice, NULL);
     if (st == LF_OK)
