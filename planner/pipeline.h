@@ -167,6 +167,12 @@ void lf_pipeline_close(lf_pipeline *p);
  * gap to the optimum when known; wall". */
 void lf_planned_print_summary(FILE *f, const lf_planned *r, lf_cost_model *cm, const char *model);
 
+/* `fusionplan info`: the network (ops, parameters, MACs, hash), the
+ * hardware, the scheme's fusable and unfusable ops and the layer-by-layer
+ * DRAM, then (ops) one line per op with its weights, F_beta and F_D alone. */
+lf_status lf_network_print_summary(FILE *f, lf_cost_model *cm, const lf_hw *hw);
+lf_status lf_network_print_ops(FILE *f, lf_cost_model *cm);
+
 /* The group table: per group its op count, first and last op, F_beta and
  * F_D in bytes, and whether it is unfusable (weights streamed) or invalid. */
 lf_status lf_plan_print_groups(FILE *f, const lf_plan *p, lf_cost_model *cm);

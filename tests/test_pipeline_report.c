@@ -1,8 +1,10 @@
 /* The pipeline's report formatters and checks (planner/pipeline.h,
- * planner/io/plan_export.h, planner/util/format.h): the summary line and
- * group table of `fusionplan plan` equal the golden output written by the
- * CLI, option combinations are refused with the CLI's line, export formats
- * follow the file extension, thousands separators. */
+ * planner/cost/cost.h, planner/io/plan_export.h, planner/util/format.h):
+ * the summary line and group table of `fusionplan plan`, the network
+ * summary and op table of `info` and the group explanation of `cost` equal
+ * the golden outputs written by the CLI; option combinations are refused
+ * with the CLI's line; export formats follow the file extension; thousands
+ * separators. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,8 +102,72 @@ static void test_summary_matches_golden(void)
     lf_pipeline_close(&p);
 }
 
+/* A stream into a string (malloc'd, complete after fclose). */
+static char *capture_begin(FILE **f, char **buf, size_t *len)
+{
+    *buf = NULL;
+    *f = open_memstream(buf, len);
+    return *buf;
+}
+
+static void check_golden(const char *text, const char *name)
+{
+    char path[512], *golden = NULL;
+    long n = 0;
+    snprintf(path, sizeof path, "%s/tests/golden/%s", LF_SOURCE_DIR, name);
+    CHECK_OK(lf_read_file(path, &golden, &n));
+    CHECK(text && golden && strcmp(text, golden) == 0);
+    if (text && golden && strcmp(text, golden) != 0)
+        fprintf(stderr, "differs from %s:\n%s\n", name, text);
+    free(golden);
+}
+
+/* info --model squeezenet1_1 --buffer 128KB, and cost --model resnet18 --group 1-4. */
+static void test_info_and_cost_match_golden(void)
+{
+    lf_pipeline_config cfg;
+    lf_pipeline_config_default(&cfg);
+    cfg.source.model = "squeezenet1_1";
+    cfg.hw.buffer_bytes = 131072;
+    lf_pipeline p;
+    CHECK_OK(lf_pipeline_open(&p, &cfg));
+    FILE *f;
+    char *text;
+    size_t len;
+    capture_begin(&f, &text, &len);
+    if (f && p.cm) {
+        CHECK_OK(lf_network_print_summary(f, p.cm, &cfg.hw));
+        CHECK_OK(lf_network_print_ops(f, p.cm));
+        fclose(f);
+        check_golden(text, "info-squeezenet1_1.txt");
+    }
+    free(text);
+    lf_pipeline_close(&p);
+
+    lf_pipeline_config_default(&cfg);
+    cfg.source.model = "resnet18";
+    CHECK_OK(lf_pipeline_open(&p, &cfg));
+    lf_bitset grp;
+    lf_cost_report rep = {0};
+    CHECK_OK(lf_bitset_init(&grp, p.graph->n_ops));
+    for (int32_t v = 1; v <= 4; v++)
+        lf_bitset_set(&grp, v);
+    CHECK_OK(lf_cost_explain(p.cm, &grp, &rep));
+    capture_begin(&f, &text, &len);
+    if (f) {
+        lf_cost_report_print(f, p.cm, &grp, &rep);
+        fclose(f);
+        check_golden(text, "cost-resnet18.txt");
+    }
+    free(text);
+    lf_cost_report_destroy(&rep);
+    lf_bitset_destroy(&grp);
+    lf_pipeline_close(&p);
+}
+
 int main(void)
 {
+    test_info_and_cost_match_golden();
     test_commas();
     test_formats();
     test_config_check();
