@@ -22,32 +22,28 @@ static int lf__axes(const lf_cli_command *cmd, lf_sweep_grid *g)
             return lf_cli_usage_error(cmd, "--%s: %s", axes[i], lf_last_error());
     }
     /* --seeds K with --seed S (as compare), or an explicit list "1,4,9" / range "1-10". */
-    const char *seeds = lf_cli_get(cmd, "seeds"), *seed = lf_cli_get(cmd, "seed");
+    const char *seeds = lf_cli_get(cmd, "seeds"), *seed = lf_cli_get(cmd, "seed"), *shape;
+    int is_list = seeds && strpbrk(seeds, ",-"), rc;
     char range[64];
-    int64_t v[4] = {g->budget, g->k, g->population, g->threads}, k, s;
-    int rc;
-    if (seeds && strpbrk(seeds, ",-") && seed)
+    int64_t k, s, x[3] = {g->k, g->population, g->threads};
+    if (is_list && seed)
         return lf_cli_usage_error(cmd, "--seed goes with a count --seeds K, not a list");
-    if ((seeds || seed) && !(seeds && strpbrk(seeds, ",-"))) {
-        if ((rc = lf_cli_int(cmd, "seeds", 3, 1, LF_SWEEP_MAX_ITEMS, &k)) ||
-            (rc = lf_cli_search_opt(cmd, "seed", 1, &s)))
+    if (!is_list && (seeds || seed)) {
+        if ((rc = lf_cli_int(cmd, "seeds", 3, 1, LF_SWEEP_MAX_ITEMS, &k)) || (rc = lf_cli_search_opt(cmd, "seed", 1, &s)))
             return rc;
         snprintf(range, sizeof range, "%" PRId64 "-%" PRId64, s, s + k - 1);
         seeds = range;
     }
     if (seeds && lf_sweep_grid_set(g, "seeds", seeds) != LF_OK)
         return lf_cli_usage_error(cmd, "--seeds: %s", lf_last_error());
-    const char *shape = lf_cli_get(cmd, "input-shape");
-    if (shape && lf_sweep_grid_set_input_shape(g, shape) != LF_OK)
+    if ((shape = lf_cli_get(cmd, "input-shape")) && lf_sweep_grid_set_input_shape(g, shape) != LF_OK)
         return lf_cli_usage_error(cmd, "--input-shape: %s", lf_last_error());
-    static const char *const numbers[] = {"budget", "k", "population", "threads"};
-    for (int i = 0; i < 4; i++)
-        if ((rc = lf_cli_search_opt(cmd, numbers[i], v[i], &v[i])))
-            return rc;
-    g->budget = v[0];
-    g->k = (int32_t)v[1];
-    g->population = (int32_t)v[2];
-    g->threads = (int32_t)v[3];
+    if ((rc = lf_cli_search_opt(cmd, "budget", g->budget, &g->budget)) || (rc = lf_cli_search_opt(cmd, "k", x[0], &x[0])) ||
+        (rc = lf_cli_search_opt(cmd, "population", x[1], &x[1])) || (rc = lf_cli_search_opt(cmd, "threads", x[2], &x[2])))
+        return rc;
+    g->k = (int32_t)x[0];
+    g->population = (int32_t)x[1];
+    g->threads = (int32_t)x[2];
     if (lf_cli_get(cmd, "split-gap") && lf_cli_get(cmd, "no-split-gap"))
         return lf_cli_usage_error(cmd, "--split-gap and --no-split-gap exclude each other");
     g->exact = g->exact && !lf_cli_get(cmd, "no-exact");
