@@ -1,9 +1,9 @@
 /* fusionplan bench search: every search at a fixed budget and seed next to
  * the exact optimum, for a list of networks, buffers and schemes. A benchmark
- * command, not a test: it prints figures and never fails on timing. Each row
- * is one lf_plan_network run (planner/pipeline.h). */
+ * command, not a test: it prints figures and never fails on timing. The rows
+ * come from the library (search/sweep/bench_search.h); this file parses the
+ * lists and prints them. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "planner/cli/cli.h"

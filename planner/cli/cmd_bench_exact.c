@@ -2,7 +2,8 @@
  * the whole staircase from --min to --max (fusionplan curve), or the
  * single-buffer optimum at each of --buffers, with downsets, candidate sets,
  * groups priced, memory and wall time, and which limit stopped a run. A
- * benchmark: limits that fire are reported in the table, not as a failure. */
+ * benchmark: limits that fire are reported in the table, not as a failure.
+ * The runs and the table are the library's (search/sweep/bench_exact.h). */
 #include <stdio.h>
 #include <string.h>
 

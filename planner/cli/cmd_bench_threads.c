@@ -5,7 +5,8 @@
  * Every run gets a fresh cost model, proposer and splitter, so no run warms
  * a memo for the next; 1 and T alternate so that drifting load hits both. A
  * benchmark command, not a test: it prints figures and never fails on
- * timing, but it does fail if T threads change the plan. */
+ * timing, but it does fail if T threads change the plan. The measurement is
+ * the library's (search/sweep/bench_threads.h); this file prints the table. */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>

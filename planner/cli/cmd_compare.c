@@ -4,7 +4,6 @@
  * The runs themselves are the library's (search/sweep/compare.h); this file
  * parses the lists and writes the reports. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "planner/cli/cli.h"

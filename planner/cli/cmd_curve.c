@@ -1,6 +1,7 @@
 /* fusionplan curve: the optimal DRAM over all ops at every buffer size in a
  * range, as a staircase computed in one run (planner/exact/curve.h), with a
- * table, CSV, JSON (each step's plan as group_of) and an SVG step chart. */
+ * table, CSV, JSON (each step's plan as group_of) and an SVG step chart, all
+ * from search/sweep/curve_report.h. */
 #include <stdio.h>
 
 #include "planner/cli/cli.h"

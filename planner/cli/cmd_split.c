@@ -1,6 +1,7 @@
 /* fusionplan split: how the tree splitter (paper Algorithm 1) repairs one
  * group: the proposed edges, every candidate cut of the first level with its
- * category and parts, the split it returns and the optimal split beside it. */
+ * category and parts, the split it returns and the optimal split beside it
+ * (splitter/split_report.h writes it). */
 #include <stdio.h>
 
 #include "planner/cli/cli.h"

@@ -10,7 +10,6 @@
  * is DRAM over all ops. The output depends only on the arguments, never on
  * --threads (no wall times in it; progress and timings go to stderr). */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "planner/cli/cli.h"

@@ -3,11 +3,9 @@
  * --cell I for other launchers (GNU parallel, Slurm arrays), --resume after
  * a kill, --mpi under mpirun. A thin wrapper over search/sweep/sweep.h. */
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "planner/cli/cli.h"
 #include "search/sweep/sweep.h"

@@ -7,7 +7,8 @@
  * (files from several launchers concatenated, a --cell job rerun) counts
  * once: its first line without an error. A table with a missing or failed
  * cell is left out with one line on stderr naming the cell, and the exit
- * status is 1 (the other tables are still written). */
+ * status is 1 (the other tables are still written). The tables are built by
+ * search/sweep/report.h. */
 #include <stdio.h>
 #include <string.h>
 
