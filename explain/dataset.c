@@ -8,6 +8,7 @@
 
 #include "models/registry.h"
 #include "planner/plan.h"
+#include "planner/registry.h"
 #include "planner/util/hashmap.h"
 #include "planner/util/rng.h"
 #include "search/partition/genome.h"
@@ -462,9 +463,12 @@ done:
 lf_status lf_dataset_build(lf_dataset *ds, const lf_ds_config *cfg)
 {
     int resident = cfg->scheme ? lf_cost_scheme_weights_resident(cfg->scheme) : -1;
-    if (resident < 0)
-        return lf_set_error(LF_EINVAL, "dataset scheme must be lbdf or brr, not '%s'",
+    if (resident < 0) {
+        char names[128];
+        return lf_set_error(LF_EINVAL, "dataset scheme must be %s, not '%s'",
+                            lf_names_format(LF_NAMES_SCHEME, names, sizeof names),
                             cfg->scheme ? cfg->scheme : "(null)");
+    }
     if (cfg->groups <= 0 && (!(cfg->scale > 0) || cfg->scale > 100))
         return lf_set_error(LF_EINVAL, "dataset scale %g outside (0, 100]", cfg->scale);
     if (cfg->max_nodes < 2)

@@ -32,6 +32,7 @@
 #define LF_EXPLAIN_DATASET_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "explain/features.h"
 #include "explain/train.h"
@@ -123,6 +124,10 @@ int64_t lf_dataset_dedup(lf_dataset *ds);
 void lf_dataset_split(lf_dataset *ds, uint64_t seed);
 
 int64_t lf_dataset_count(const lf_dataset *ds, int32_t split); /* groups; split -1 = all */
+/* The report of a built dataset (dataset_report.c): the split's group
+ * counts and a table of the valid fraction per network and buffer size,
+ * with the networks' requested and sampled group counts and an "all" row. */
+void lf_dataset_report_write(FILE *f, const lf_dataset *ds);
 
 /* Fits standardization on the training split's nodes at every buffer size. */
 void lf_dataset_fit_norm(const lf_dataset *ds, lf_feat_norm *nm);

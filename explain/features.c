@@ -23,70 +23,13 @@ const char *lf_feat_name(int32_t col)
     return lf__numeric_names[col - LF_FEAT_N_TYPES];
 }
 
-_Static_assert(LF_OP_TYPE_COUNT == LF_OP_GLOBALMAXPOOL + 1,
-               "a new op type needs its column in lf_feat_type_column");
-
+/* Types after Identity share a v1 column: the op table's features_as
+ * (0 for a v1 type, which has its own). test_optable checks that every type
+ * lands on a v1 column. */
 int32_t lf_feat_type_column(lf_op_type t)
 {
-    lf_op_type like = t;
-    switch (t) {
-    case LF_OP_SUB:
-    case LF_OP_EXPAND:
-    case LF_OP_MAX:
-    case LF_OP_MIN:
-        like = LF_OP_ADD;
-        break;
-    case LF_OP_DIV:
-    case LF_OP_POW:
-        like = LF_OP_MUL;
-        break;
-    case LF_OP_SQRT:
-    case LF_OP_EXP:
-    case LF_OP_ERF:
-    case LF_OP_TANH:
-    case LF_OP_NEG:
-    case LF_OP_LOG:
-    case LF_OP_ABS:
-    case LF_OP_RECIPROCAL:
-    case LF_OP_FLOOR:
-    case LF_OP_CEIL:
-    case LF_OP_SOFTPLUS:
-        like = LF_OP_SIGMOID;
-        break;
-    case LF_OP_GELU:
-        like = LF_OP_SILU;
-        break;
-    case LF_OP_LEAKYRELU:
-    case LF_OP_ELU:
-    case LF_OP_PRELU:
-        like = LF_OP_RELU;
-        break;
-    case LF_OP_LOGSOFTMAX:
-        like = LF_OP_SOFTMAX;
-        break;
-    case LF_OP_TRANSPOSE:
-    case LF_OP_CHANNELSHUFFLE:
-        like = LF_OP_RESHAPE;
-        break;
-    case LF_OP_LAYERNORM:
-        like = LF_OP_BATCHNORM;
-        break;
-    case LF_OP_REDUCEMEAN:
-    case LF_OP_REDUCESUM:
-    case LF_OP_REDUCEMAX:
-    case LF_OP_REDUCEMIN:
-    case LF_OP_REDUCEPROD:
-    case LF_OP_REDUCESUMSQUARE:
-    case LF_OP_REDUCEL2:
-    case LF_OP_GLOBALMAXPOOL:
-        like = LF_OP_GLOBALAVGPOOL;
-        break;
-    case LF_OP_CONVTRANSPOSE:
-        like = LF_OP_CONV;
-        break;
-    default:
-        break;
-    }
+    const lf_op_info *info = lf_op_info_of(t);
+    lf_op_type like = info && info->features_as != LF_OP_INPUT ? info->features_as : t;
     return (int32_t)like - 1;
 }
 

@@ -32,8 +32,9 @@
 
 #define LF_FEAT_VERSION 1
 /* One-hot columns for the 23 op types of schema v1 (Conv .. Identity). Op
- * types added later share the column of the closest v1 type
- * (lf_feat_type_column), so trained weights and datasets stay valid. */
+ * types added later share the column of the closest v1 type (their op-table
+ * entry's features_as, read by lf_feat_type_column), so trained weights and
+ * datasets stay valid. */
 #define LF_FEAT_N_TYPES ((int32_t)LF_OP_IDENTITY)
 
 enum {

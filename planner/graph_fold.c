@@ -19,7 +19,7 @@ static lf_status lf__fold_values(lf_graph_builder *b, const lf__pending_op *op, 
                                  float *out)
 {
     size_t elems = (size_t)(out_shape.n * out_shape.c * out_shape.h * out_shape.w);
-    if (op->type == LF_OP_IDENTITY || op->type == LF_OP_RESHAPE || op->type == LF_OP_FLATTEN) {
+    if (lf_op_has(op->type, LF_OPF_COPIES_VALUES)) {
         memcpy(out, data[0], elems * sizeof(float));
         return LF_OK;
     }

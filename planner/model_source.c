@@ -90,3 +90,27 @@ lf_status lf_model_source_load(const lf_model_source *src, lf_graph **g, lf_onnx
     lf_model_options mo = {src->input_size, src->batch > 1 ? src->batch : 1};
     return lf_model_build(lf_model_source_name(src), &mo, g);
 }
+
+lf_status lf_model_source_for_plan(lf_model_source *src, const char *path, const char *model)
+{
+    if (src->model || src->onnx)
+        return LF_OK;
+    size_t len = strlen(path);
+    if (len > 5 && strcmp(path + len - 5, ".onnx") == 0) {
+        /* checked against the graph it holds: the hash check then proves that
+         * it re-imports to the planned graph */
+        src->onnx = path;
+        return LF_OK;
+    }
+    int32_t n = 0;
+    const lf_model_entry *m = lf_models(&n);
+    for (int32_t i = 0; i < n; i++)
+        if (strcmp(m[i].name, model) == 0) {
+            src->model = model;
+            return LF_OK;
+        }
+    char name[80];
+    lf_text_line(name, sizeof name, model);
+    return lf_set_error(LF_EINVAL, "%s: model.name: '%s' is not a built-in network: give --model or --onnx", path,
+                        name);
+}

@@ -1,7 +1,8 @@
 /* What the cost models need from an op type: weights and parameters, MACs,
- * the row kind refined by the attributes, the row window and the BRR weight
- * block — the per-family functions the op table (optable.c) names, and the
- * dispatchers that call an op's entry or apply the default. */
+ * the row kind refined by the attributes, the row window, the BRR weight
+ * block and the analytic FLOPs — the per-family functions the op table
+ * (optable.c) names; the dispatchers that call an op's entry or apply the
+ * default are in optable_dispatch.c. */
 #include "planner/optable_internal.h"
 
 static int32_t lf__one(int32_t v) { return v > 0 ? v : 1; }
@@ -136,4 +137,19 @@ int64_t lf__wblock_whole(const lf_graph *g, const lf_op *op)
 {
     (void)g;
     return op->weight_elems;
+}
+
+/* MaxPool, AveragePool: one operation per window element of every output. */
+double lf__flops_window(const lf_op *op)
+{
+    double out = (double)op->out.n * (double)op->out.c * (double)op->out.h * (double)op->out.w;
+    return out * (op->attr.kh ? op->attr.kh : 1) * (op->attr.kw ? op->attr.kw : 1);
+}
+
+/* Views and data movers (Concat, Slice, Pad, Transpose, Expand, Resize):
+ * they copy, they do not compute. */
+double lf__flops_none(const lf_op *op)
+{
+    (void)op;
+    return 0.0;
 }

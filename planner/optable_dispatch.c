@@ -84,7 +84,7 @@ lf_status lf_op_infer(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32
     return st;
 }
 
-/* ---- weights, MACs and rows ------------------------------------------------ */
+/* ---- properties, weights, MACs, FLOPs and rows ------------------------------------------------ */
 
 int64_t lf_op_param_extra(lf_op_type t, const lf_attrs *a, const lf_shape *out)
 {
@@ -129,6 +129,21 @@ void lf_op_row_window(const lf_op *op, int32_t *k, int32_t *stride, int32_t *pad
     *k = 1;
     *stride = 1;
     *pad_top = 0;
+}
+
+int lf_op_has(lf_op_type t, uint32_t flags)
+{
+    const lf_op_info *info = lf_op_info_of(t);
+    return info && (info->flags & flags) == flags;
+}
+
+double lf_op_flops(const lf_op *op)
+{
+    double out = (double)op->out.n * (double)op->out.c * (double)op->out.h * (double)op->out.w;
+    if (op->macs > 0)
+        return 2.0 * (double)op->macs + (op->attr.act != LF_ACT_NONE ? out : 0.0);
+    const lf_op_info *info = lf_op_info_of(op->type);
+    return info && info->flops ? info->flops(op) : out;
 }
 
 int64_t lf_op_weight_block(const lf_graph *g, int32_t v)

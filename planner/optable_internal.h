@@ -1,6 +1,6 @@
 /* The per-family functions the op table (optable.c) names: shape inference
  * and implied constants (optable_shapes.c), parameters, MACs, row kinds, row
- * windows and weight blocks (optable_cost.c). Signatures are lf_op_info's
+ * windows, weight blocks and FLOPs (optable_cost.c). Signatures are lf_op_info's
  * function fields. Not part of the public API. */
 #ifndef LF_OPTABLE_INTERNAL_H
 #define LF_OPTABLE_INTERNAL_H
@@ -60,6 +60,9 @@ void lf__window_slice(const lf_op *op, int32_t *k, int32_t *stride, int32_t *pad
 int64_t lf__wblock_channel(const lf_graph *g, const lf_op *op); /* one output channel's */
 int64_t lf__wblock_matmul(const lf_graph *g, const lf_op *op);
 int64_t lf__wblock_whole(const lf_graph *g, const lf_op *op);
+
+double lf__flops_window(const lf_op *op); /* pools: per window element */
+double lf__flops_none(const lf_op *op);   /* views and data movers */
 
 /* Shared by the shape rules and the dispatcher (optable_shapes.c). */
 lf_status lf__fail(char *err, size_t errlen, const char *fmt, ...)

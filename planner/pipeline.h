@@ -59,6 +59,13 @@ lf_status lf_model_source_load(const lf_model_source *src, lf_graph **g, lf_onnx
  * ONNX file's path. */
 const char *lf_model_source_name(const lf_model_source *src);
 
+/* The network of a plan file at path whose model is named `model` (validate),
+ * when src names none: an annotated ONNX plan (path ending in .onnx) is its
+ * own network; otherwise the model must be a built-in network (LF_EINVAL
+ * "PATH: model.name: 'X' is not a built-in network: give --model or --onnx").
+ * A source that names a network is left as it is. */
+lf_status lf_model_source_for_plan(lf_model_source *src, const char *path, const char *model);
+
 /* How to plan a network on a cost model: start from
  * lf_planner_config_default. NULL names take the defaults; numbers are used
  * as given (the search rejects a population or budget below 1). */

@@ -3,10 +3,16 @@
  * (Relu, Add, Concat, pools ...), inputs set by hand equal to generated ones,
  * tensor lifetimes, the value generator, and error reporting. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "graphs.h"
 #include "models/registry.h"
+#include "planner/exec/exec_bench.h"
+#include "planner/io/exec_files.h"
+#include "planner/io/onnx.h"
 #include "planner/exec/exec.h"
 #include "planner/exec/kernels.h"
 #include "planner/optable.h"
@@ -293,6 +299,119 @@ static void test_eval_errors(void)
     CHECK(lf_exec_eval_op(LF_OP_CONCAT, &cat, two, 2, &big, 1) == LF_EGRAPH);
 }
 
+/* `fusionplan run`'s files and report (planner/io/exec_files.h): x =
+ * (-1, 2, -3, 4) read from a TensorProto file, ReLU, the output written
+ * and read back as (0, 2, 0, 4); its statistics line; a file count that does
+ * not match the graph's inputs or outputs. */
+static void test_files(void)
+{
+    lf_graph_builder *b = NULL;
+    CHECK_OK(lf_graph_builder_create(&b, "relu"));
+    tg_input(b, "x", 1, 1, 4);
+    tg_unary(b, LF_OP_RELU, "y", "x");
+    lf_graph *g = NULL;
+    CHECK_OK(lf_graph_builder_build(b, &g));
+    lf_graph_builder_free(b);
+    if (!g)
+        return;
+    char in[128], out[128];
+    snprintf(in, sizeof in, "/tmp/lf_test_exec_%d_x.pb", (int)getpid());
+    snprintf(out, sizeof out, "/tmp/lf_test_exec_%d_y.pb", (int)getpid());
+    float xs[4] = {-1, 2, -3, 4};
+    lf_onnx_tensor t;
+    memset(&t, 0, sizeof t);
+    snprintf(t.name, sizeof t.name, "x");
+    t.rank = 4, t.dims[0] = 1, t.dims[1] = 1, t.dims[2] = 1, t.dims[3] = 4, t.count = 4, t.data = xs;
+    CHECK_OK(lf_onnx_write_tensor(in, &t));
+    lf_exec_options o = {1, 1, 0};
+    lf_exec *ex = NULL;
+    CHECK_OK(lf_exec_create(&ex, g, &o));
+    const char *ins[2] = {in, in}, *outs[2] = {out, out};
+    CHECK(lf_exec_read_inputs(ex, g, ins, 2) == LF_EINVAL);
+    CHECK(strstr(lf_last_error(), "--input: 2 files for 1 graph inputs") != NULL);
+    CHECK_OK(lf_exec_read_inputs(ex, g, ins, 1));
+    CHECK_OK(lf_exec_run(ex));
+    CHECK(lf_exec_write_outputs(ex, g, outs, 2) == LF_EINVAL);
+    CHECK(strstr(lf_last_error(), "--output: 2 files for 1 graph outputs") != NULL);
+    CHECK_OK(lf_exec_write_outputs(ex, g, outs, 1));
+    lf_onnx_tensor r;
+    memset(&r, 0, sizeof r);
+    CHECK_OK(lf_onnx_read_tensor(out, &r));
+    CHECK_STR(r.name, "y");
+    CHECK_EQ_I64(r.count, 4);
+    if (r.count == 4)
+        CHECK(r.data[0] == 0 && r.data[1] == 2 && r.data[2] == 0 && r.data[3] == 4);
+    lf_onnx_tensor_free(&r);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (f) {
+        lf_exec_report_write(f, ex, g, 1);
+        fclose(f);
+        lf_tensor_stats sx, sy;
+        lf_tensor_stats_of(xs, 4, &sx);
+        lf_tensor_stats_of(lf_exec_output(ex, 1, NULL), 4, &sy);
+        CHECK(sy.min == 0 && sy.max == 4 && sy.mean == 1.5);
+        char want[512];
+        snprintf(want, sizeof want,
+                 "input x: shape 1x1x1x4  min -3  max 4  mean 0.5  l2 5.47723  checksum %016llx\n"
+                 "output y: shape 1x1x1x4  min 0  max 4  mean 1.5  l2 4.47214  checksum %016llx\n",
+                 (unsigned long long)sx.checksum, (unsigned long long)sy.checksum);
+        CHECK_STR(text, want);
+        free(text);
+    }
+    remove(in);
+    remove(out);
+    lf_exec_free(ex);
+    lf_graph_free(g);
+}
+
+/* bench exec's measurement (planner/exec/exec_bench.h) on squeezenet1_1 at
+ * 64 x 64: the checksum is the outputs' of a plain run, the same for one and
+ * two threads; the times are ordered (best <= median); the row carries them. */
+static void test_bench(void)
+{
+    lf_graph *g = NULL;
+    lf_model_options mo = {64, 1};
+    CHECK_OK(lf_model_build("squeezenet1_1", &mo, &g));
+    if (!g)
+        return;
+    lf_exec_bench_row r1, r2;
+    CHECK_OK(lf_exec_bench(g, 1, 1, 3, 7, &r1));
+    CHECK_OK(lf_exec_bench(g, 1, 2, 2, 7, &r2));
+    CHECK(lf_exec_bench(g, 1, 1, 0, 7, &r2) == LF_EINVAL);
+    CHECK(r1.checksum == r2.checksum);
+    CHECK(r1.best_s > 0 && r1.best_s <= r1.median_s && r2.best_s <= r2.median_s);
+    CHECK_NEAR(r1.gmacs, (double)lf_graph_macs(g) / 1e9, 0);
+    lf_exec_options o = {7, 1, 0};
+    lf_exec *ex = NULL;
+    CHECK_OK(lf_exec_create(&ex, g, &o));
+    CHECK_OK(lf_exec_run(ex));
+    uint64_t sum = 0;
+    for (int32_t v = 0; v < g->n_ops; v++)
+        if (g->ops[v].is_output) {
+            lf_shape s;
+            const float *y = lf_exec_output(ex, v, &s);
+            sum ^= lf_exec_checksum(y, lf_shape_count(s));
+        }
+    CHECK(sum == r1.checksum);
+    lf_exec_free(ex);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (f) {
+        lf_exec_bench_write_row(f, "squeezenet1_1", &r2);
+        fclose(f);
+        char head[64], tail[32];
+        snprintf(head, sizeof head, "| squeezenet1_1 | 1 | 2 | %.2f | ", r2.gmacs);
+        snprintf(tail, sizeof tail, " | %016llx |\n", (unsigned long long)r2.checksum);
+        CHECK(strncmp(text, head, strlen(head)) == 0);
+        CHECK(strlen(text) > strlen(tail) && strcmp(text + strlen(text) - strlen(tail), tail) == 0);
+        free(text);
+    }
+    lf_graph_free(g);
+}
+
 int main(void)
 {
     test_generator();
@@ -301,5 +420,7 @@ int main(void)
     test_inputs_and_lifetimes();
     test_intermediates();
     test_determinism();
+    test_files();
+    test_bench();
     return lf_test_result();
 }

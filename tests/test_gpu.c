@@ -12,6 +12,7 @@
 #include "models/registry.h"
 #include "planner/gpu/cache.h"
 #include "planner/gpu/opcost.h"
+#include "search/subst/op_profile.h"
 #include "search/subst/subst.h"
 #include "testlib.h"
 
@@ -345,6 +346,76 @@ static void test_no_device(void)
     lf_gpu_profiler_free(NULL);
 }
 
+/* The profile table from cached times alone (search/subst/op_profile.h):
+ * resnet18's conv1 cached at 40.068 us against a 20.034 us roofline (the
+ * defaults), its relu at 12.136 us; every other kernel keeps its roofline.
+ * Also lf_gpu_cache_open on a file and on a missing one (an empty cache). */
+static void test_op_profile(void)
+{
+    char path[512], used[600];
+    snprintf(path, sizeof path, "%s/profile.txt", lf_tmp);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs("fusionplan-gpu-cache 1\ndevice\tTest GPU A\tGPU-aaaa\t9.0\t13000\t13000\t91900\n"
+              "op\tConv(t1x3x224x224,c64x3x7x7,c1x64x1x1)>1x64x112x112;k7x7;s2x2;d1x1;p3,3,3,3;g=1\t4.0068e-05\n"
+              "op\tRelu(t1x64x112x112)>1x64x112x112\t1.2136e-05\n", f);
+        fclose(f);
+    }
+    lf_gpu_cache *c = NULL;
+    CHECK_OK(lf_gpu_cache_open(&c, path, used, sizeof used));
+    CHECK_STR(used, path);
+    lf_graph *g = NULL;
+    lf_model_options opt = {0, 0};
+    CHECK_OK(lf_model_build("resnet18", &opt, &g));
+    if (!c || !g) {
+        lf_gpu_cache_free(c);
+        lf_graph_free(g);
+        return;
+    }
+    CHECK_EQ_I64(lf_gpu_cache_n_devices(c), 1);
+    CHECK_OK(lf_gpu_cache_use(c, lf_gpu_cache_device(c, 0)));
+    lf_subst_coster k;
+    lf_subst_coster_init(&k, LF_OBJ_TIME, NULL, NULL);
+    lf_op_profile p;
+    CHECK_OK(lf_op_profile_run(g, &k, NULL, c, &p));
+    CHECK_EQ_I64(p.n_rows, 48);
+    CHECK_EQ_I64(p.measured, 2);
+    CHECK_EQ_I64(p.fresh, 0);
+    CHECK_EQ_I64(p.failed, 0);
+    CHECK_NEAR(p.measured_s * 1e6, 52.204, 1e-9);
+    CHECK_NEAR(p.roofline_measured_s * 1e6, 32.170, 5e-4);
+    lf_subst_costs all;
+    CHECK_OK(lf_subst_cost(&k, g, 0, &all));
+    CHECK_NEAR(p.roofline_s, all.time_s, 1e-12);
+    CHECK_NEAR(p.mixed_s, all.time_s - p.roofline_measured_s + p.measured_s, 1e-12);
+    CHECK_STR(g->ops[p.rows[0].op].name, "conv1");
+    CHECK_NEAR(p.rows[0].measured_s, 4.0068e-05, 1e-15);
+    CHECK_NEAR(p.rows[0].roofline_s * 1e6, 20.034, 5e-4);
+    CHECK_STR(p.rows[0].source, "cache");
+    CHECK_STR(p.rows[2].source, "-");
+    CHECK(p.rows[2].measured_s < 0);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (m) {
+        lf_op_profile_write(m, g, &p, 0);
+        fclose(m);
+        CHECK(strstr(text, "\n    1  conv1                        Conv               40.068       20.034     2.00  cache\n"));
+        CHECK(strstr(text, "\n    3  maxpool                      MaxPool                 -        9.460        -  -\n"));
+        CHECK(strstr(text, "\nmeasured 2 of 48 kernels: 52.204 us measured, 32.170 us roofline for them (ratio 1.62)\n"));
+        CHECK(strstr(text, "not measured") == NULL);
+        free(text);
+    }
+    lf_op_profile_destroy(&p);
+    lf_op_profile_destroy(&p); /* twice is safe */
+    lf_gpu_cache_free(c);
+    snprintf(path, sizeof path, "%s/missing.txt", lf_tmp);
+    CHECK_OK(lf_gpu_cache_open(&c, path, used, sizeof used)); /* a missing file is an empty cache */
+    CHECK_EQ_I64(lf_gpu_cache_n_devices(c), 0);
+    lf_gpu_cache_free(c);
+    lf_graph_free(g);
+}
+
 int main(void)
 {
     snprintf(lf_tmp, sizeof lf_tmp, "/tmp/lf_test_gpu_XXXXXX");
@@ -360,6 +431,7 @@ int main(void)
     test_op_keys();
     test_cost_hook();
     test_no_device();
+    test_op_profile();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", lf_tmp);
     if (system(cmd) != 0)

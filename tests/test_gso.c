@@ -435,6 +435,79 @@ static void test_perturb(void)
     lf_graph_free(g);
 }
 
+/* The reports of gso-dataset and gso-train (report.c): the summary's counts
+ * recomputed from the labels, and the evaluation table's rows and means
+ * from lf_gso_evaluate. */
+static char *read_back(FILE *f)
+{
+    long n = ftell(f);
+    char *t = calloc((size_t)n + 1, 1);
+    rewind(f);
+    if (t && fread(t, 1, (size_t)n, f) != (size_t)n)
+        t[0] = '\0';
+    fclose(f);
+    return t;
+}
+
+static void test_reports(void)
+{
+    lf_subst_ruleset rs;
+    CHECK_OK(lf_subst_ruleset_open(&rs, "builtin", NULL));
+    lf_gso_dataset d;
+    CHECK_OK(tiny_dataset(&d, &rs, 1));
+    int64_t nodes = 0, pos = 0;
+    int32_t rules_matching = 0;
+    for (int32_t k = 0; k < d.n_rules; k++) {
+        int64_t before = pos;
+        for (int32_t i = 0; i < d.n_graphs; i++)
+            for (int32_t v = 0; v < d.g[i].n; v++)
+                pos += d.labels[i][(int64_t)k * d.g[i].n + v] != 0;
+        rules_matching += pos > before;
+    }
+    for (int32_t i = 0; i < d.n_graphs; i++)
+        nodes += d.g[i].n;
+    CHECK(rules_matching >= 2 && pos > 0);
+    char want[512];
+    snprintf(want, sizeof want, "40 graphs (30 train, 10 test), %.1f ops per graph, %d rules (%d match somewhere), "
+                                "%.2f%% positive labels", (double)nodes / 40, (int)d.n_rules, (int)rules_matching,
+             100.0 * (double)pos / ((double)nodes * d.n_rules));
+    FILE *f = tmpfile();
+    if (f) {
+        lf_gso_dataset_summary_write(f, &d);
+        char *t = read_back(f);
+        CHECK_STR(t, want);
+        free(t);
+    }
+    lf_gso_train_options o;
+    lf_gso_train_options_default(&o);
+    o.kind = LF_GSO_LR;
+    o.epochs = 2;
+    lf_gso_set s;
+    CHECK_OK(lf_gso_train(&d, &o, &s));
+    lf_gso_eval *ev = calloc((size_t)d.n_rules, sizeof *ev);
+    double jac = 0, share = 0;
+    CHECK_OK(lf_gso_evaluate(&s, &d, 0.5, ev, &jac, &share));
+    f = tmpfile();
+    if (f && ev) {
+        CHECK_OK(lf_gso_eval_write(f, &s, &d, 0.5));
+        char *t = read_back(f);
+        int32_t k = lf_gso_set_find(&s, "conv_relu");
+        CHECK(k >= 0 && s.positives[k] > 0);
+        snprintf(want, sizeof want, "\n%-28s %9d %9d %7d %9.4f %9.4f", "conv_relu", (int)s.positives[k], (int)ev[k].matching,
+                 (int)ev[k].kept, ev[k].node_acc, ev[k].graph_acc);
+        CHECK(t && strncmp(t, "rule                            train+     test+", 48) == 0);
+        CHECK(t && strstr(t, want));
+        snprintf(want, sizeof want, "mean Jaccard distance kept vs matching %.4f, rules kept %.1f%% (search space "
+                                    "removed %.1f%%)\n", jac, 100 * share, 100 * (1 - share));
+        CHECK(t && strstr(t, "test graphs 10: mean graph accuracy ") && strstr(t, want));
+        free(t);
+    }
+    free(ev);
+    lf_gso_set_destroy(&s);
+    lf_gso_dataset_destroy(&d);
+    lf_subst_ruleset_close(&rs);
+}
+
 int main(void)
 {
     test_features();
@@ -442,5 +515,6 @@ int main(void)
     test_perturb();
     test_training_determinism();
     test_filter();
+    test_reports();
     return lf_test_result();
 }

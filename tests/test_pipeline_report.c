@@ -165,8 +165,47 @@ static void test_info_and_cost_match_golden(void)
     lf_pipeline_close(&p);
 }
 
+/* efficientnet_b0's ops 15-40 at 256 KB hold a squeeze-and-excite wait: the
+ * tensor read on both sides is read again, and the text says so on the F_D
+ * line, the wait line and the tensor's row. */
+static void test_cost_wait_text(void)
+{
+    lf_pipeline_config cfg;
+    lf_pipeline_config_default(&cfg);
+    cfg.source.model = "efficientnet_b0";
+    lf_pipeline p;
+    CHECK_OK(lf_pipeline_open(&p, &cfg));
+    lf_bitset grp;
+    lf_cost_report rep = {0};
+    CHECK_OK(lf_bitset_init(&grp, p.graph->n_ops));
+    for (int32_t v = 15; v <= 40; v++)
+        lf_bitset_set(&grp, v);
+    CHECK_OK(lf_cost_explain(p.cm, &grp, &rep));
+    CHECK(rep.cost.reread_bytes > 0);
+    FILE *f;
+    char *text;
+    size_t len;
+    capture_begin(&f, &text, &len);
+    if (f) {
+        lf_cost_report_print(f, p.cm, &grp, &rep);
+        fclose(f);
+        char want[96], num[32];
+        snprintf(want, sizeof want, " + read again after the wait %s\n",
+                 lf_format_commas(rep.cost.reread_bytes, num, sizeof num));
+        CHECK(text && strstr(text, want) != NULL);
+        CHECK(text && strstr(text, "\nwait      tensors read before and after a squeeze-and-excite wait "
+                                   "are read from DRAM again after it\n") != NULL);
+        CHECK(text && strstr(text, "  (read again after the wait)\n") != NULL);
+    }
+    free(text);
+    lf_cost_report_destroy(&rep);
+    lf_bitset_destroy(&grp);
+    lf_pipeline_close(&p);
+}
+
 int main(void)
 {
+    test_cost_wait_text();
     test_info_and_cost_match_golden();
     test_commas();
     test_formats();

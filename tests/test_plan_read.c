@@ -14,6 +14,7 @@
 #include "models/registry.h"
 #include "planner/io/plan_export.h"
 #include "planner/io/plan_read.h"
+#include "planner/pipeline.h"
 #include "search/partition/simple.h"
 #include "testlib.h"
 
@@ -335,11 +336,61 @@ static void test_damage(void)
     lf_graph_free(g50);
 }
 
+/* validate's pieces: the verdict line with and without discrepancies, and
+ * the network a plan names when none is given (an annotated ONNX plan is its
+ * own; otherwise a built-in network by the plan's model name). */
+static void test_verdict_and_source(void)
+{
+    lf_graph *g;
+    lf_cost_model *cm;
+    size_t len = 0;
+    char *json = plan_json("resnet18", "lbdf", 256 << 10, &g, &cm, &len);
+    CHECK(json != NULL);
+    lf_plan_doc doc;
+    if (json && lf_plan_doc_read_memory(&doc, json, len, "r18.json") == LF_OK) {
+        char *text = NULL;
+        size_t tl = 0;
+        FILE *f = open_memstream(&text, &tl);
+        if (f) {
+            lf_plan_verdict_write(f, "r18.json", &doc, 0);
+            lf_plan_verdict_write(f, "r18.json", &doc, 1);
+            lf_plan_verdict_write(f, "r18.json", &doc, 3);
+            fclose(f);
+            char want[400];
+            snprintf(want, sizeof want, "r18.json: OK (resnet18, lbdf 262144 B, %d groups, %d unfusable, DRAM %lld B "
+                                        "fusable ops)\nr18.json: 1 discrepancy\nr18.json: 3 discrepancies\n",
+                     (int)doc.metrics.n_groups, (int)doc.metrics.n_unfusable, (long long)doc.metrics.dram_fusable);
+            CHECK_STR(text, want);
+            CHECK(doc.metrics.n_groups > 0 && doc.metrics.dram_fusable > 0);
+            free(text);
+        }
+        lf_plan_doc_destroy(&doc);
+    }
+    free(json);
+    lf_cost_model_free(cm);
+    lf_graph_free(g);
+    lf_model_source src;
+    memset(&src, 0, sizeof src);
+    CHECK_OK(lf_model_source_for_plan(&src, "p.json", "resnet18"));
+    CHECK_STR(src.model, "resnet18");
+    memset(&src, 0, sizeof src);
+    CHECK_OK(lf_model_source_for_plan(&src, "plan.onnx", "resnet18"));
+    CHECK_STR(src.onnx, "plan.onnx");
+    CHECK(src.model == NULL);
+    memset(&src, 0, sizeof src);
+    CHECK(lf_model_source_for_plan(&src, "p.json", "my_net") == LF_EINVAL);
+    CHECK_STR(lf_last_error(), "p.json: model.name: 'my_net' is not a built-in network: give --model or --onnx");
+    src.model = "resnet50"; /* a source given wins */
+    CHECK_OK(lf_model_source_for_plan(&src, "p.json", "my_net"));
+    CHECK_STR(src.model, "resnet50");
+}
+
 int main(void)
 {
     test_round_trip();
     test_truncations();
     test_damage();
     test_xml();
+    test_verdict_and_source();
     return lf_test_result();
 }

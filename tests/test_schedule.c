@@ -12,6 +12,9 @@
 #include "models/randwire.h"
 #include "models/registry.h"
 #include "planner/util/rng.h"
+#include "planner/gpu/device.h"
+#include "search/schedule/measured.h"
+#include "search/schedule/report.h"
 #include "search/schedule/schedule.h"
 #include "search/schedule/schedule_internal.h"
 #include "testlib.h"
@@ -762,6 +765,90 @@ static void test_evaluate(void)
     lf_graph_free(g8);
 }
 
+/* The report of `fusionplan schedule` (report.h) on a chain of seven convs
+ * with every stage costing 1 s: DOS runs three stages of at most r = 3
+ * chained convs, sequential and greedy seven; the JSON written to a file
+ * reads back to the same DOS latency; the chart is an SVG. */
+static void test_report(void)
+{
+    lf_graph_builder *b = NULL;
+    CHECK_OK(lf_graph_builder_create(&b, "chain"));
+    add_input(b, "x", 4, 8);
+    char prev[16] = "x";
+    for (int i = 0; i < 7; i++) {
+        char nm[16];
+        snprintf(nm, sizeof nm, "c%d", i);
+        add_conv(b, nm, prev, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1);
+        strcpy(prev, nm);
+    }
+    lf_graph *g = NULL;
+    CHECK_OK(lf_graph_builder_build(b, &g));
+    lf_graph_builder_free(b);
+    if (!g)
+        return;
+    lf_sched_options o;
+    lf_sched_options_default(&o);
+    o.latency = LF_SCHED_CUSTOM;
+    o.latency_fn = one_per_stage;
+    lf_sched_result res;
+    CHECK_OK(lf_sched_run(g, &o, &res));
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (f) {
+        lf_sched_report_write(f, g, "chain", &o, &res);
+        fclose(f);
+        CHECK(strncmp(text, "model chain: 7 ops, 7 scheduling units (ops with their activation), ", 68) == 0);
+        CHECK(strstr(text, "\nroofline: 15.7 TFLOP/s, 900 GB/s, 5 us per kernel (defaults: no <gpu> section)\n"
+                           "DOS: r 3, s 8, concurrent and merged stages; "));
+        CHECK(strstr(text, "\n\nsequential: 7000.0000 ms, 7 stages (0 merged)\n     1 concurrent 1000.0000 ms  c0\n"));
+        CHECK(strstr(text, "\n\ndos: 3000.0000 ms, 3 stages (0 merged)\n"
+                           "     1 concurrent 1000.0000 ms  c0 > c1 > c2\n"
+                           "     2 concurrent 1000.0000 ms  c3 > c4 > c5\n"
+                           "     3 concurrent 1000.0000 ms  c6\n"));
+        CHECK(strstr(text, "\n\nsummary: sequential 7000.0000 ms, greedy 7000.0000 ms (1.000x), "
+                           "dos 3000.0000 ms (2.333x)\n"));
+        free(text);
+    }
+    char path[256], svg[256];
+    snprintf(path, sizeof path, "/tmp/lf_test_sched_%d.json", (int)getpid());
+    snprintf(svg, sizeof svg, "/tmp/lf_test_sched_%d.svg", (int)getpid());
+    CHECK_OK(lf_sched_save_json(path, g, "chain", &o, &res));
+    lf_schedule ev;
+    memset(&ev, 0, sizeof ev);
+    CHECK_OK(lf_sched_read_json(path, "dos", g, &o, &ev));
+    CHECK_EQ_I64(ev.n_stages, 3);
+    CHECK_NEAR(ev.latency_total_s, 3.0, 1e-12);
+    text = NULL;
+    f = open_memstream(&text, &len);
+    if (f) {
+        lf_sched_evaluated_write(f, "s.json", &ev, &res);
+        fclose(f);
+        CHECK_STR(text, "evaluated: the dos schedule of s.json here: 3000.0000 ms, 3 stages (this graph's own "
+                        "dos: 3000.0000 ms)\n");
+        free(text);
+    }
+    CHECK_OK(lf_sched_chart_save(svg, "chain", &res));
+    f = fopen(svg, "r");
+    char head[5] = {0};
+    CHECK(f && fread(head, 1, 4, f) == 4 && strcmp(head, "<svg") == 0);
+    if (f)
+        fclose(f);
+    remove(path);
+    remove(svg);
+    lf_schedule_destroy(&ev);
+    lf_sched_result_destroy(&res);
+    /* measured latencies need a GPU: without one, an error and no profiler */
+    int32_t n = 0;
+    if (!(lf_gpu_built() && lf_gpu_count(&n) == LF_OK && n > 0)) {
+        lf_gpu_profiler *prof = (lf_gpu_profiler *)&n;
+        lf_sched_options_default(&o);
+        CHECK(lf_sched_measured_begin(&o, &prof) != LF_OK);
+        CHECK(prof == NULL && o.latency == LF_SCHED_ANALYTIC);
+    }
+    lf_graph_free(g);
+}
+
 int main(void)
 {
     test_merge_rule();
@@ -771,5 +858,6 @@ int main(void)
     test_inception();
     test_randwire();
     test_evaluate();
+    test_report();
     return lf_test_result();
 }

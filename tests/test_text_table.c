@@ -2,6 +2,7 @@
  * comments, Markdown tables inside other text, numbers as tables print them,
  * gaps, grouping rows into lines, and one-line errors naming file and line. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,6 +174,29 @@ static void test_chart(void)
     lf_text_table_destroy(&t);
 }
 
+/* Thousands separators, and what the table reader makes of them. */
+static void test_commas(void)
+{
+    char b[32];
+    const struct { int64_t v; const char *s; } cases[] = {
+        {0, "0"}, {999, "999"}, {1000, "1,000"}, {1478656, "1,478,656"}, {-1234567, "-1,234,567"},
+        {INT64_MIN, "-9,223,372,036,854,775,808"}, {INT64_MAX, "9,223,372,036,854,775,807"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        lf_text_commas(cases[i].v, b, sizeof b);
+        CHECK_STR(b, cases[i].s);
+    }
+    lf_text_commas(1478656, b, 6); /* cut to fit, still terminated */
+    CHECK_STR(b, "1,478");
+    lf_text_table t;
+    const char md[] = "| a |\n|---|\n| 1,478,656 |\n";
+    CHECK_OK(lf_text_table_parse(&t, md, sizeof md - 1, "m"));
+    double x = 0;
+    CHECK_OK(lf_text_table_number(&t, 0, 0, &x));
+    CHECK(x == 1478656);
+    lf_text_table_destroy(&t);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir))
@@ -181,6 +205,7 @@ int main(void)
     test_markdown();
     test_errors();
     test_chart();
+    test_commas();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)

@@ -274,11 +274,16 @@ int lf_cli_subst_graph(const lf_cli_command *cmd, const char *def, lf_graph **g,
 
 /* --filter gso|lr|none (gso_opts.c): option `opt` names the filter and
  * `weights_opt` an optional weight file (default: the shipped models). For
- * gso and lr, runs the models on g and sets *mask (malloc'd, rs->n entries,
- * for lf_subst_options.rule_mask) after printing one line; for none, *mask
- * stays NULL. Returns 0 or an exit status after printing the error. */
-int lf_cli_gso_filter(const lf_cli_command *cmd, const char *opt, const char *weights_opt, const lf_graph *g,
-                      const lf_subst_ruleset *rs, uint8_t **mask);
+ * gso and lr, loads the models into *set (the caller destroys it) and points
+ * *filter at it (for lf_subst_job_config.filter); for none, *filter is NULL.
+ * Returns 0 or an exit status after printing the error.
+ * lf_cli_gso_filtered (an lf_subst_job_filtered_fn) prints what the filter
+ * kept as one line on standard output. */
+typedef struct lf_gso_set lf_gso_set;
+typedef struct lf_subst_job lf_subst_job;
+int lf_cli_gso_filter(const lf_cli_command *cmd, const char *opt, const char *weights_opt, lf_gso_set *set,
+                      const lf_gso_set **filter);
+void lf_cli_gso_filtered(void *user, const lf_subst_job *job);
 
 /* plan --optimize (plan_optimize.c): rewrites s's graph with the substitution
  * optimizer when the option is given, prints what it did and the original
@@ -301,5 +306,12 @@ typedef struct lf_cli_gpu_costs {
 } lf_cli_gpu_costs;
 int lf_cli_gpu_costs_begin(lf_cli_gpu_costs *m, lf_subst_coster *c, const lf_hw *hw);
 void lf_cli_gpu_costs_end(lf_cli_gpu_costs *m);
+/* profile --cache-only (gpu_costs.c): the device whose cached times to show:
+ * the visible GPU's, else the block --cache-device names (UUID or exact
+ * name), else the cache's only one. Returns 0 with *key, or an exit status
+ * after printing the error (several devices: the list to choose from). */
+typedef struct lf_gpu_device_key lf_gpu_device_key;
+int lf_cli_gpu_cache_device(const lf_cli_command *cmd, const lf_gpu_cache *cache, const char *path, int32_t device,
+                            lf_gpu_device_key *key);
 
 #endif

@@ -3,25 +3,10 @@
  * prints figures and never fails on timing. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
 #include "models/registry.h"
 #include "planner/cli/cli.h"
-#include "planner/exec/exec.h"
-
-static double lf__clock(clockid_t id)
-{
-    struct timespec t;
-    clock_gettime(id, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int lf__cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
+#include "planner/exec/exec_bench.h"
 
 int lf_cmd_bench_exec(int argc, char **argv)
 {
@@ -78,47 +63,18 @@ int lf_cmd_bench_exec(int argc, char **argv)
             return lf_cli_fail(st);
         }
     }
-    printf("| network | batch | threads | GMACs/run | median s/run | best s/run | images/s | CPU s/run | checksum |\n"
-           "|---|---|---|---|---|---|---|---|---|\n");
+    lf_exec_bench_write_header(stdout);
     fflush(stdout);
-    double *times = malloc((size_t)repeat * sizeof *times);
-    lf_status st = times ? LF_OK : lf_set_error(LF_ENOMEM, "out of memory");
-    for (int m = 0; m < nm && !st; m++) {
-        lf_graph *g = graphs[m];
+    lf_status st = LF_OK;
+    for (int m = 0; m < nm && !st; m++)
         for (int t = 0; t < nt && !st; t++) {
-            lf_exec_options eo = {(uint64_t)seed, tv[t], 0};
-            lf_exec *ex = NULL;
-            st = lf_exec_create(&ex, g, &eo);
-            if (!st)
-                st = lf_exec_run(ex); /* warm-up */
-            double cpu0 = lf__clock(CLOCK_PROCESS_CPUTIME_ID);
-            for (int64_t r = 0; r < repeat && !st; r++) {
-                double t0 = lf__clock(CLOCK_MONOTONIC);
-                st = lf_exec_run(ex);
-                times[r] = lf__clock(CLOCK_MONOTONIC) - t0;
-            }
-            double cpu = (lf__clock(CLOCK_PROCESS_CPUTIME_ID) - cpu0) / (double)repeat;
-            if (!st) {
-                qsort(times, (size_t)repeat, sizeof *times, lf__cmp_double);
-                double med = repeat % 2 ? times[repeat / 2]
-                                        : 0.5 * (times[repeat / 2 - 1] + times[repeat / 2]);
-                uint64_t sum = 0;
-                for (int32_t v = 0; v < g->n_ops; v++)
-                    if (g->ops[v].is_output) {
-                        lf_shape s;
-                        const float *y = lf_exec_output(ex, v, &s);
-                        sum ^= lf_exec_checksum(y, lf_shape_count(s));
-                    }
-                printf("| %s | %lld | %d | %.2f | %.3f | %.3f | %.2f | %.3f | %016llx |\n", models[m],
-                       (long long)batch, tv[t], (double)lf_graph_macs(g) / 1e9, med, times[0],
-                       (double)batch / med, cpu, (unsigned long long)sum);
+            lf_exec_bench_row row;
+            if (!(st = lf_exec_bench(graphs[m], batch, tv[t], repeat, (uint64_t)seed, &row))) {
+                lf_exec_bench_write_row(stdout, models[m], &row);
                 fflush(stdout);
             }
-            lf_exec_free(ex);
         }
-    }
     for (int m = 0; m < nm; m++)
         lf_graph_free(graphs[m]);
-    free(times);
     return st ? lf_cli_fail(st) : LF_EXIT_OK;
 }

@@ -4,14 +4,16 @@
  * throughput (graphs expanded per second). A benchmark: it prints figures and
  * never fails on timing. */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "models/registry.h"
 #include "planner/cli/cli.h"
-#include "search/subst/subst.h"
+#include "search/subst/subst_bench.h"
 
-#define LF__BENCH_MAX 16
+static void lf__row(void *user, const lf_subst_bench *b, int32_t i)
+{
+    (void)user;
+    lf_subst_bench_write_row(stdout, b, i);
+    fflush(stdout);
+}
 
 int lf_cmd_bench_subst(int argc, char **argv)
 {
@@ -36,94 +38,34 @@ int lf_cmd_bench_subst(int argc, char **argv)
     int rc = lf_cli_parse(&cmd, argc, argv);
     if (rc)
         return rc == 1 ? LF_EXIT_OK : rc;
-    int64_t budget = 0, ebudget = 0, threads = 0;
-    double alpha;
-    if ((rc = lf_cli_int(&cmd, "threads", 1, 1, 1024, &threads)) ||
-        (rc = lf_cli_int(&cmd, "budget", 1000, 1, 100000000, &budget)) ||
-        (rc = lf_cli_int(&cmd, "enum-budget", 200000, 1, 100000000, &ebudget)) ||
-        (rc = lf_cli_double(&cmd, "alpha", 1.05, 1.0, 100.0, &alpha)))
+    lf_subst_bench_config cfg;
+    lf_subst_bench_config_default(&cfg);
+    int64_t budget = 0, ebudget = 0, threads = 0, input = 0;
+    if ((rc = lf_cli_int(&cmd, "threads", cfg.threads, 1, 1024, &threads)) ||
+        (rc = lf_cli_int(&cmd, "budget", cfg.budget, 1, 100000000, &budget)) ||
+        (rc = lf_cli_int(&cmd, "enum-budget", cfg.enum_budget, 1, 100000000, &ebudget)) ||
+        (rc = lf_cli_double(&cmd, "alpha", cfg.alpha, 1.0, 100.0, &cfg.alpha)) ||
+        (rc = lf_cli_int(&cmd, "input-size", 0, 1, 4096, &input)))
         return rc;
-    const char *obj_name = lf_cli_get(&cmd, "objective");
-    lf_subst_objective obj = obj_name ? lf_subst_objective_from_name(obj_name) : LF_OBJ_TIME;
-    if (obj == LF_OBJ_COUNT)
+    cfg.threads = (int32_t)threads, cfg.budget = budget, cfg.enum_budget = ebudget, cfg.input_size = (int32_t)input;
+    const char *obj_name = lf_cli_get(&cmd, "objective"), *models = lf_cli_get(&cmd, "models");
+    cfg.objective = obj_name ? lf_subst_objective_from_name(obj_name) : LF_OBJ_TIME;
+    if (cfg.objective == LF_OBJ_COUNT)
         return lf_cli_usage_error(&cmd, "unknown --objective '%s'", obj_name);
-    char buf[1024], *models[LF__BENCH_MAX];
-    snprintf(buf, sizeof buf, "%s", lf_cli_get(&cmd, "models") ? lf_cli_get(&cmd, "models")
-                                                               : "alexnet,vgg16,inception_e13,resnet18");
-    int n = lf_cli_split_list(buf, models, LF__BENCH_MAX);
-    if (n > LF__BENCH_MAX)
-        return lf_cli_usage_error(&cmd, "--models: at most %d", LF__BENCH_MAX);
-    lf_subst_ruleset rs;
-    lf_status st = lf_subst_ruleset_open(&rs, "builtin", NULL);
-    int32_t failed = 0;
-    if (!st)
-        st = lf_subst_ruleset_verify(&rs, &failed);
-    if (st) {
-        lf_subst_ruleset_close(&rs);
-        return lf_cli_fail(st);
-    }
+    if (models && lf_subst_bench_set_models(&cfg, models))
+        return lf_cli_usage_error(&cmd, "--models: %s", lf_last_error());
     lf_hw hw;
-    lf_graph *g = NULL;
+    lf_graph *none = NULL;
     /* the hardware only (no --model option here) */
-    if ((rc = lf_cli_subst_graph(&cmd, NULL, &g, &hw))) {
-        lf_subst_ruleset_close(&rs);
+    if ((rc = lf_cli_subst_graph(&cmd, NULL, &none, &hw)))
         return rc;
+    cfg.hw = &hw;
+    lf_subst_bench b;
+    lf_status st = lf_subst_bench_open(&b, &cfg);
+    if (!st) {
+        lf_subst_bench_write_header(stdout, &b);
+        st = lf_subst_bench_run(&b, lf__row, NULL);
     }
-    lf_subst_coster c;
-    lf_subst_coster_init(&c, obj, &hw, "lbdf");
-    printf("objective %s; backtracking alpha %g budget %lld; exhaustive budget %lld; %d built-in rules "
-           "(%d disabled by verification)\n\n",
-           lf_subst_objective_name(obj), alpha, (long long)budget, (long long)ebudget, (int)rs.n, (int)failed);
-    printf("| model | ops | start | backtrack best | expanded | s | graphs/s | exhaustive best | expanded | "
-           "complete | s | graphs/s | same optimum |\n");
-    printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---|\n");
-    int64_t input = 0;
-    if ((rc = lf_cli_int(&cmd, "input-size", 0, 1, 4096, &input))) {
-        lf_subst_ruleset_close(&rs);
-        return rc;
-    }
-    for (int i = 0; i < n && !st; i++) {
-        lf_graph *m = NULL;
-        st = lf_subst_network(models[i], (int32_t)input, &m);
-        if (st == LF_ENOTFOUND) {
-            lf_model_options mo = {(int32_t)input, 1};
-            st = lf_model_build(models[i], &mo, &m);
-        }
-        lf_subst_options o;
-        lf_subst_options_default(&o);
-        o.alpha = alpha;
-        o.budget = budget;
-        o.threads = (int32_t)threads;
-        o.skip_check = 1; /* figures only: `fusionplan optimize` checks what it writes */
-        lf_subst_result bt, en;
-        memset(&bt, 0, sizeof bt);
-        memset(&en, 0, sizeof en);
-        if (!st)
-            st = lf_subst_optimize(m, &rs, &c, &o, &bt);
-        o.search = LF_SEARCH_ENUM;
-        o.max_len = 1 << 20;
-        o.budget = ebudget;
-        if (!st)
-            st = lf_subst_optimize(m, &rs, &c, &o, &en);
-        if (!st) {
-            double k = obj == LF_OBJ_TIME ? 1e6 : 1.0;
-            double b0 = lf_subst_cost_value(&c, &bt.before) * k, b1 = lf_subst_cost_value(&c, &bt.after) * k,
-                   e1 = lf_subst_cost_value(&c, &en.after) * k;
-            int complete = en.expanded < ebudget;
-            const char *same = complete ? (b1 <= e1 * (1 + 1e-12) ? "yes" : "no")
-                                        : (b1 <= e1 * (1 + 1e-12) ? "not proven (backtrack <= exhaustive so far)"
-                                                                  : "no (exhaustive so far is better)");
-            printf("| %s | %d | %.3f | %.3f | %lld | %.2f | %.0f | %.3f | %lld | %s | %.2f | %.0f | %s |\n", models[i],
-                   (int)lf_graph_compute_ops(m), b0, b1, (long long)bt.expanded, bt.search_s,
-                   (double)bt.expanded / (bt.search_s > 0 ? bt.search_s : 1e-9), e1, (long long)en.expanded,
-                   complete ? "yes" : "no", en.search_s, (double)en.expanded / (en.search_s > 0 ? en.search_s : 1e-9),
-                   same);
-            fflush(stdout);
-        }
-        lf_subst_result_destroy(&bt);
-        lf_subst_result_destroy(&en);
-        lf_graph_free(m);
-    }
-    lf_subst_ruleset_close(&rs);
+    lf_subst_bench_close(&b);
     return st ? lf_cli_fail(st) : LF_EXIT_OK;
 }

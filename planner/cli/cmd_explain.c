@@ -3,15 +3,11 @@
  * by the explainer, and optionally a DOT picture with the top-k edges solid
  * and the rest dashed. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "explain/explainer.h"
-#include "explain/weights.h"
 #include "planner/cli/cli.h"
 #include "planner/util/fileio.h"
-#include "planner/util/progress.h"
-#include "splitter/splitter.h"
+#include "splitter/explain_group.h"
 
 static int lf__explainer_name_ok(const char *n)
 {
@@ -22,24 +18,18 @@ static int lf__explainer_name_ok(const char *n)
     return 0;
 }
 
-static lf_status lf__write_dot(const char *path, const lf_graph *g, const lf_xgraph *xg,
-                               const lf_edge_score *ranked, int32_t n, int32_t k)
+/* The DOT picture (lf_atomic_writer). */
+typedef struct lf__dot_out {
+    const lf_graph *g;
+    const lf_group_explanation *e;
+    int32_t k;
+} lf__dot_out;
+
+static lf_status lf__write_dot(FILE *f, const void *user)
 {
-    /* Atomic, like every output: a full disk leaves no truncated file. */
-    lf_atomic_file af;
-    lf_status st = lf_atomic_open(&af, path);
-    if (st != LF_OK)
-        return st;
-    FILE *f = af.f;
-    fprintf(f, "digraph explanation {\n  rankdir=TB;\n  node [shape=box, fontsize=10];\n");
-    for (int32_t i = 0; i < xg->n_nodes; i++)
-        fprintf(f, "  n%d [label=\"%s\"];\n", (int)xg->ops[i], g->ops[xg->ops[i]].name);
-    for (int32_t i = 0; i < n; i++)
-        fprintf(f, "  n%d -> n%d [style=%s, label=\"%.3g\"%s];\n", (int)ranked[i].u,
-                (int)ranked[i].v, i < k ? "solid" : "dashed", ranked[i].score,
-                i < k ? ", penwidth=2, color=red" : "");
-    fprintf(f, "}\n");
-    return lf_atomic_commit(&af);
+    const lf__dot_out *d = user;
+    lf_group_explanation_dot(f, d->g, d->e, d->k);
+    return LF_OK;
 }
 
 int lf_cmd_explain(int argc, char **argv)
@@ -94,97 +84,20 @@ int lf_cmd_explain(int argc, char **argv)
     lf_cli_session s;
     if ((rc = lf_cli_session_open(&s, &cmd)))
         return rc;
-    const lf_graph *g = s.graph;
-    lf_gnn m = {0};
-    lf_pgx pg = {0};
-    lf_rgx rg = {0};
-    lf_explainer *owned = NULL;
-    const lf_explainer *ex = NULL;
-    lf_xgraph xg = {0};
     lf_bitset grp = {0};
-    double *score = NULL;
-    lf_edge_score *ranked = NULL;
-    lf_status st = lf_bitset_init(&grp, g->n_ops);
+    lf_group_explanation e = {0};
+    lf_group_explain_config cfg = {ename, wpath, pgpath, rgpath, (uint64_t)seed};
+    lf_status st = lf_bitset_init(&grp, s.graph->n_ops);
     if (st == LF_OK)
-        st = lf_cli_parse_ops(g, list, &grp);
+        st = lf_cli_parse_ops(s.graph, list, &grp);
     if (st == LF_OK)
-        st = lf_gnn_load(&m, wpath, NULL);
-    if (st == LF_OK && m.scheme[0] && strcmp(m.scheme, lf_cost_scheme_name(s.cm)) != 0)
-        st = lf_set_error(LF_EINVAL, "%s was trained for scheme %s, the cost model uses %s",
-                          wpath, m.scheme, lf_cost_scheme_name(s.cm));
-    if (st != LF_OK)
-        goto out;
-    if (strcmp(ename, "saliency") == 0)
-        ex = lf_explainer_saliency();
-    else if (strcmp(ename, "occlusion") == 0)
-        ex = lf_explainer_occlusion();
-    else if (strcmp(ename, "gnne") == 0)
-        st = lf_explainer_gnne_create(&owned, NULL);
-    else if (strcmp(ename, "rg") == 0) {
-        if ((st = lf_rgx_load(&rg, rgpath)) == LF_OK)
-            st = lf_explainer_rg_create(&owned, &rg);
-    } else if ((st = lf_pgx_load(&pg, pgpath)) == LF_OK)
-        st = lf_explainer_pg_create(&owned, &pg);
-    if (owned)
-        ex = owned;
+        st = lf_group_explain(s.cm, &grp, &cfg, &e);
     if (st == LF_OK)
-        st = lf_xgraph_build(&xg, &m, s.cm, &grp);
-    if (st != LF_OK)
-        goto out;
-    lf_group_cost whole;
-    if ((st = lf_cost_eval(s.cm, &grp, &whole)) != LF_OK)
-        goto out;
-    lf_gnn_graph view = lf_xgraph_view(&xg);
-    float prob[2];
-    if ((st = lf_explain_predict(&m, &view, prob)) != LF_OK)
-        goto out;
-    char fb[32], beta[32];
-    lf_cli_commas(whole.f_beta, fb, sizeof fb);
-    lf_cli_commas(lf_cost_beta(s.cm), beta, sizeof beta);
-    printf("group     %d ops, %d edges of %s under %s, beta %s B\n", (int)xg.n_nodes,
-           (int)xg.n_edges, g->name, lf_cost_scheme_name(s.cm), beta);
-    printf("F_beta    %s B -> %s\n", fb, whole.valid ? "valid" : "INVALID");
-    printf("GNN       p(valid) %.4f -> predicts %s\n", (double)prob[1],
-           prob[1] > prob[0] ? "valid" : "INVALID");
-    if (xg.n_edges == 0) {
-        printf("the group has no edges: nothing to explain\n");
-        goto out;
-    }
-    score = malloc(sizeof(double) * (size_t)xg.n_edges);
-    ranked = malloc(sizeof(lf_edge_score) * (size_t)xg.n_edges);
-    if (!score || !ranked) {
-        st = lf_set_error(LF_ENOMEM, "out of memory for %d edges", (int)xg.n_edges);
-        goto out;
-    }
-    double t0 = lf_now_seconds();
-    if ((st = lf_explainer_run(ex, &m, &view, lf_split_seed((uint64_t)seed, &grp), score)) !=
-        LF_OK)
-        goto out;
-    double secs = lf_now_seconds() - t0;
-    for (int32_t i = 0; i < xg.n_edges; i++) {
-        ranked[i].u = xg.ops[xg.src[i]];
-        ranked[i].v = xg.ops[xg.dst[i]];
-        ranked[i].score = score[i];
-    }
-    lf_proposal_rank(ranked, xg.n_edges);
-    printf("\nexplainer %s (%.1f ms): edges by responsibility for \"invalid\"\n", ex->name,
-           secs * 1e3);
-    for (int32_t i = 0; i < xg.n_edges; i++)
-        printf("  %2d  %-28s -> %-28s score %.6g%s\n", (int)i + 1, g->ops[ranked[i].u].name,
-               g->ops[ranked[i].v].name, ranked[i].score, i < k ? "  *" : "");
-    if (dot) {
-        if ((st = lf__write_dot(dot, g, &xg, ranked, xg.n_edges, (int32_t)k)) != LF_OK)
-            goto out;
+        lf_group_explanation_write(stdout, s.cm, &e, (int32_t)k);
+    lf__dot_out d = {s.graph, &e, (int32_t)k};
+    if (st == LF_OK && dot && e.n_edges > 0 && (st = lf_atomic_write(dot, lf__write_dot, &d)) == LF_OK)
         printf("wrote     %s\n", dot);
-    }
-out:
-    free(score);
-    free(ranked);
-    lf_xgraph_destroy(&xg);
-    lf_explainer_free(owned);
-    lf_pgx_destroy(&pg);
-    lf_rgx_destroy(&rg);
-    lf_gnn_destroy(&m);
+    lf_group_explanation_destroy(&e);
     lf_bitset_destroy(&grp);
     lf_cli_session_close(&s);
     return st == LF_OK ? LF_EXIT_OK : lf_cli_fail(st);

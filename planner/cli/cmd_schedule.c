@@ -3,84 +3,13 @@
  * their stages and latencies under the analytic roofline of the hardware's
  * <gpu> section, and the three as JSON. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "planner/cli/cli.h"
-#include "planner/gpu/device.h"
-#include "planner/io/svg_chart.h"
 #include "planner/util/fileio.h"
 #include "search/schedule/measured.h"
+#include "search/schedule/report.h"
 #include "search/schedule/schedule.h"
-#include "search/subst/subst.h"
-
-static void lf__print_schedule(const lf_graph *g, const char *name, const lf_schedule *s)
-{
-    int32_t merged = 0;
-    for (int32_t i = 0; i < s->n_stages; i++)
-        merged += s->strategy[i] == LF_SCHED_MERGE;
-    printf("\n%s: %.4f ms, %d stages (%d merged)\n", name, s->latency_total_s * 1e3, (int)s->n_stages,
-           (int)merged);
-    for (int32_t i = 0; i < s->n_stages; i++) {
-        printf("  %4d %-10s %9.4f ms ", (int)i + 1, lf_sched_strategy_name(s->strategy[i]), s->latency_s[i] * 1e3);
-        for (int32_t j = s->stage_start[i]; j < s->stage_start[i + 1]; j++) {
-            printf("%s", j > s->stage_start[i] ? (s->strategy[i] == LF_SCHED_MERGE ? " + " : " | ") : " ");
-            for (int32_t u = s->group_start[j]; u < s->group_start[j + 1]; u++)
-                printf("%s%s", u > s->group_start[j] ? " > " : "", g->ops[s->ops[s->op_start[u]]].name);
-        }
-        printf("\n");
-    }
-}
-
-static lf_status lf__write(const char *path, const lf_graph *g, const char *model, const lf_sched_options *o,
-                           const lf_sched_result *r)
-{
-    lf_atomic_file af;
-    lf_status st = lf_atomic_open(&af, path);
-    if (st)
-        return st;
-    st = lf_sched_write_json(g, model, o, r, af.f);
-    if (st) {
-        lf_atomic_abort(&af);
-        return st;
-    }
-    return lf_atomic_commit(&af);
-}
-
-/* Latency run so far (ms) after each stage, per schedule. */
-static lf_status lf__chart(const char *path, const char *model, const lf_sched_result *r)
-{
-    const lf_schedule *s[3] = {&r->sequential, &r->greedy, &r->dos};
-    static const char *const names[3] = {"sequential", "greedy", "DOS"};
-    lf_chart_series series[3];
-    double *buf[6] = {NULL};
-    lf_status st = LF_OK;
-    for (int k = 0; k < 3 && !st; k++) {
-        int32_t n = s[k]->n_stages + 1;
-        buf[2 * k] = malloc(sizeof(double) * (size_t)n);
-        buf[2 * k + 1] = malloc(sizeof(double) * (size_t)n);
-        if (!buf[2 * k] || !buf[2 * k + 1]) {
-            st = lf_set_error(LF_ENOMEM, "schedule: out of memory for the chart");
-            break;
-        }
-        double t = 0.0;
-        buf[2 * k][0] = 0.0, buf[2 * k + 1][0] = 0.0;
-        for (int32_t i = 0; i < s[k]->n_stages; i++) {
-            t += s[k]->latency_s[i] * 1e3;
-            buf[2 * k][i + 1] = i + 1;
-            buf[2 * k + 1][i + 1] = t;
-        }
-        series[k] = (lf_chart_series){names[k], buf[2 * k], buf[2 * k + 1], n};
-    }
-    char title[200];
-    snprintf(title, sizeof title, "%s: latency of the stages run so far", model);
-    lf_chart ch = {title, "stages run", "latency (ms)", 0, 0, 0, series, 3, 0};
-    if (!st)
-        st = lf_chart_save_svg(&ch, path);
-    for (int k = 0; k < 6; k++)
-        free(buf[k]);
-    return st;
-}
 
 int lf_cmd_schedule(int argc, char **argv)
 {
@@ -151,78 +80,40 @@ int lf_cmd_schedule(int argc, char **argv)
     /* Measured stage latencies: the GPU profiler runs each stage's groups on
      * CUDA streams (planner/gpu); concurrent stages only. */
     lf_gpu_profiler *prof = NULL;
-    if (o.latency == LF_SCHED_MEASURED) {
-        int32_t device = hw.has_gpu && hw.gpu.device_index >= 0 ? hw.gpu.device_index : 0;
-        lf_status pst = lf_gpu_profiler_create(&prof, device, NULL);
-        if (pst != LF_OK) { /* no GPU here: a failure to run, as in profile */
-            fprintf(stderr, "fusionplan: schedule: --latency measured: %s; use --latency analytic\n",
-                    lf_last_error());
-            lf_graph_free(g);
-            return LF_EXIT_FAIL;
-        }
-        lf_sched_measured_options(&o, prof);
+    if (o.latency == LF_SCHED_MEASURED && lf_sched_measured_begin(&o, &prof)) { /* no GPU here: as in profile */
+        fprintf(stderr, "fusionplan: schedule: --latency measured: %s; use --latency analytic\n", lf_last_error());
+        lf_graph_free(g);
+        return LF_EXIT_FAIL;
     }
     const char *model = lf_cli_get(&cmd, "model") ? lf_cli_get(&cmd, "model") : g->name;
     lf_sched_result res;
-    lf_status st = lf_sched_run(g, &o, &res);
-    if (st) {
-        lf_gpu_profiler_free(prof);
-        lf_graph_free(g);
-        return lf_cli_fail(st);
-    }
-    /* an earlier schedule priced here, before anything is printed */
-    const char *eval = lf_cli_get(&cmd, "evaluate");
     lf_schedule ev;
     memset(&ev, 0, sizeof ev);
-    if (eval && (st = lf_sched_read_json(eval, "dos", g, &o, &ev))) {
-        lf_sched_result_destroy(&res);
-        lf_gpu_profiler_free(prof);
-        lf_graph_free(g);
-        return lf_cli_fail(st);
-    }
+    lf_status st = lf_sched_run(g, &o, &res);
+    /* an earlier schedule priced here, before anything is printed */
+    const char *eval = lf_cli_get(&cmd, "evaluate");
+    if (!st && eval)
+        st = lf_sched_read_json(eval, "dos", g, &o, &ev);
     /* the JSON and the chart together or not at all, before anything is printed */
-    lf_output_batch_begin();
-    if (output)
-        st = lf__write(output, g, model, &o, &res);
-    if (!st && svg)
-        st = lf__chart(svg, model, &res);
-    st = st ? (lf_output_batch_abort(), st) : lf_output_batch_commit();
-    if (st) {
-        lf_schedule_destroy(&ev);
-        lf_sched_result_destroy(&res);
-        lf_gpu_profiler_free(prof);
-        lf_graph_free(g);
-        return lf_cli_fail(st);
+    if (!st) {
+        lf_output_batch_begin();
+        if (output)
+            st = lf_sched_save_json(output, g, model, &o, &res);
+        if (!st && svg)
+            st = lf_sched_chart_save(svg, model, &res);
+        st = st ? (lf_output_batch_abort(), st) : lf_output_batch_commit();
     }
-    lf_subst_coster c;
-    lf_subst_coster_init(&c, LF_OBJ_TIME, &hw, NULL);
-    printf("model %s: %d ops, %d scheduling units (ops with their activation), %d blocks; latency %s\n", model,
-           (int)lf_graph_compute_ops(g), (int)res.stats.units, (int)res.stats.blocks, lf_sched_latency_name(o.latency));
-    printf("roofline: %.4g TFLOP/s, %.4g GB/s, %.3g us per kernel (%s)\n", c.peak_flops / 1e12, c.bandwidth / 1e9,
-           c.launch_s * 1e6, hw.has_gpu ? hw.name : "defaults: no <gpu> section");
-    printf("DOS: r %d, s %d, %s; %d parts (largest %d units), %lld states, %lld endings, %lld stages priced; "
-           "search %.3f s\n",
-           (int)o.max_group_ops, (int)o.max_groups,
-           o.merge && o.concurrent ? "concurrent and merged stages" : o.merge ? "merged stages only" : "concurrent stages only",
-           (int)res.stats.parts, (int)res.stats.largest_part, (long long)res.stats.states,
-           (long long)res.stats.endings, (long long)res.stats.stage_evals, res.stats.search_s);
-    lf__print_schedule(g, "sequential", &res.sequential);
-    lf__print_schedule(g, "greedy", &res.greedy);
-    lf__print_schedule(g, "dos", &res.dos);
-    double seq = res.sequential.latency_total_s, gr = res.greedy.latency_total_s, dos = res.dos.latency_total_s;
-    printf("\nsummary: sequential %.4f ms, greedy %.4f ms (%.3fx), dos %.4f ms (%.3fx)\n", seq * 1e3, gr * 1e3,
-           gr > 0 ? seq / gr : 1.0, dos * 1e3, dos > 0 ? seq / dos : 1.0);
-    if (eval) {
-        printf("evaluated: the dos schedule of %s here: %.4f ms, %d stages (this graph's own dos: %.4f ms)\n", eval,
-               ev.latency_total_s * 1e3, (int)ev.n_stages, res.dos.latency_total_s * 1e3);
-        lf_schedule_destroy(&ev);
+    if (!st) {
+        lf_sched_report_write(stdout, g, model, &o, &res);
+        if (eval)
+            lf_sched_evaluated_write(stdout, eval, &ev, &res);
+        for (int i = 0; i < 2; i++)
+            if (outputs[i])
+                printf("wrote %s\n", outputs[i]);
     }
-    if (output)
-        printf("wrote %s\n", output);
-    if (svg)
-        printf("wrote %s\n", svg);
+    lf_schedule_destroy(&ev);
     lf_sched_result_destroy(&res);
     lf_gpu_profiler_free(prof);
     lf_graph_free(g);
-    return LF_EXIT_OK;
+    return st ? lf_cli_fail(st) : LF_EXIT_OK;
 }

@@ -2,24 +2,16 @@
  * `fusionplan dataset` and write its weights (DESIGN §9). */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "explain/dataset.h"
-#include "explain/train.h"
+#include "explain/gnn_training.h"
 #include "explain/weights.h"
 #include "planner/cli/cli.h"
 #include "planner/registry.h"
-#include "planner/util/progress.h"
 
-static void lf__on_epoch(void *ctx, const lf_gnn_epoch *e)
+static void lf__line(void *user, const char *line)
 {
-    (void)ctx;
-    if (e->val.n)
-        printf("epoch %3d  train loss %.4f  val loss %.4f  val acc %.4f  val F1 %.4f  %5.1f s%s\n",
-               (int)e->epoch, e->train_loss, e->val.loss, e->val.accuracy, e->val.f1, e->seconds,
-               e->improved ? "  *" : "");
-    else
-        printf("epoch %3d  train loss %.4f  %5.1f s\n", (int)e->epoch, e->train_loss, e->seconds);
+    (void)user;
+    fputs(line, stdout);
     fflush(stdout);
 }
 
@@ -72,70 +64,21 @@ int lf_cmd_train(int argc, char **argv)
             return lf_cli_usage_error(&cmd, "--lr must be a number in (0, 1], not '%s'", lrs);
     }
 
-    lf_dataset ds;
-    lf_status st = lf_dataset_load(&ds, path);
-    if (st != LF_OK)
-        return lf_cli_fail(st);
-    if (strcmp(ds.scheme, scheme) != 0) {
-        lf_set_error(LF_EINVAL, "%s holds %s labels, not %s", path, ds.scheme, scheme);
-        lf_dataset_destroy(&ds);
-        return lf_cli_fail(LF_EINVAL);
-    }
-    lf_gnn m = {0};
-    lf_gnn_sample *tr = NULL, *va = NULL, *te = NULL;
-    int64_t ntr = 0, nva = 0, nte = 0;
-    lf_gnn_config gc;
-    lf_gnn_config_default(&gc);
-    st = lf_gnn_init(&m, &gc, (uint64_t)seed);
+    lf_gnn_training_config cfg;
+    lf_gnn_training_config_default(&cfg);
+    cfg.dataset_path = path, cfg.scheme = scheme, cfg.progress = lf__line;
+    cfg.train.epochs = (int32_t)epochs, cfg.train.batch = (int32_t)batch, cfg.train.lr = (float)lr;
+    cfg.train.seed = (uint64_t)seed, cfg.train.threads = (int32_t)threads;
+    lf_gnn_training t;
+    lf_status st = lf_gnn_training_open(&t, &cfg);
     if (st == LF_OK) {
-        lf_dataset_fit_norm(&ds, &m.norm);
-        for (int i = 0; i < (int)sizeof m.scheme - 1 && scheme[i]; i++)
-            m.scheme[i] = scheme[i];
-        st = lf_dataset_samples(&ds, LF_DS_TRAIN, &m.norm, &tr, &ntr);
+        lf_gnn_training_write_header(stdout, &t);
+        fflush(stdout);
+        if ((st = lf_gnn_training_run(&t)) == LF_OK)
+            lf_gnn_training_write_result(stdout, &t);
     }
-    if (st == LF_OK)
-        st = lf_dataset_samples(&ds, LF_DS_VAL, &m.norm, &va, &nva);
-    if (st == LF_OK)
-        st = lf_dataset_samples(&ds, LF_DS_TEST, &m.norm, &te, &nte);
-    if (st != LF_OK)
-        goto fail;
-    printf("train     %s: %lld train, %lld validation, %lld test samples; %lld parameters\n",
-           path, (long long)ntr, (long long)nva, (long long)nte, (long long)m.n_params);
-    fflush(stdout);
-    lf_gnn_train_config tc;
-    lf_gnn_train_config_default(&tc);
-    tc.epochs = (int32_t)epochs;
-    tc.batch = (int32_t)batch;
-    tc.lr = (float)lr;
-    tc.seed = (uint64_t)seed;
-    tc.threads = (int32_t)threads;
-    tc.on_epoch = lf__on_epoch;
-    int32_t best = 0;
-    double t0 = lf_now_seconds();
-    if ((st = lf_gnn_train(&m, tr, ntr, va, nva, &tc, &best)) != LF_OK)
-        goto fail;
-    double secs = lf_now_seconds() - t0;
-    lf_gnn_eval ev;
-    if ((st = lf_gnn_evaluate(&m, te, nte, tc.threads, &ev)) != LF_OK)
-        goto fail;
-    printf("best      epoch %d (by validation accuracy); training took %.1f s\n", (int)best, secs);
-    printf("test      accuracy %.4f  F1(valid) %.4f  F1(invalid) %.4f  precision %.4f  recall "
-           "%.4f  (%lld samples)\n",
-           ev.accuracy, ev.f1, ev.f1_invalid, ev.precision, ev.recall, (long long)ev.n);
-    if ((st = lf_gnn_save(&m, output)) != LF_OK)
-        goto fail;
-    printf("wrote     %s\n", output);
-    lf_dataset_samples_free(tr, ntr);
-    lf_dataset_samples_free(va, nva);
-    lf_dataset_samples_free(te, nte);
-    lf_gnn_destroy(&m);
-    lf_dataset_destroy(&ds);
-    return LF_EXIT_OK;
-fail:
-    lf_dataset_samples_free(tr, ntr);
-    lf_dataset_samples_free(va, nva);
-    lf_dataset_samples_free(te, nte);
-    lf_gnn_destroy(&m);
-    lf_dataset_destroy(&ds);
-    return lf_cli_fail(st);
+    if (st == LF_OK && (st = lf_gnn_save(&t.gnn, output)) == LF_OK)
+        printf("wrote     %s\n", output);
+    lf_gnn_training_close(&t);
+    return st == LF_OK ? LF_EXIT_OK : lf_cli_fail(st);
 }

@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "planner/cli/cli.h"
-#include "search/subst/subst.h"
+#include "search/subst/gso/gso.h"
+#include "search/subst/job.h"
 
 /* Plans g with the session's planner settings and prints the one line the
  * optimized plan is compared with. */
@@ -57,35 +58,25 @@ int lf_cli_plan_optimize(const lf_cli_command *cmd, lf_cli_session *s, const lf_
     int64_t orig_fusable = 0, orig_all = 0;
     if ((rc = lf__plan_original(s, pc, &orig_fusable, &orig_all)))
         return rc;
-    lf_subst_ruleset rs;
-    lf_status st = lf_subst_ruleset_open(&rs, "builtin", NULL);
-    int32_t failed = 0;
-    if (st == LF_OK)
-        st = lf_subst_ruleset_verify(&rs, &failed);
-    uint8_t *mask = NULL;
-    if (st == LF_OK && (rc = lf_cli_gso_filter(cmd, "optimize-filter", "optimize-gso-weights", s->graph, &rs,
-                                               &mask))) {
-        lf_subst_ruleset_close(&rs);
+    lf_subst_job_config cfg;
+    lf_subst_job_config_default(&cfg);
+    cfg.options = o;
+    lf_gso_set set;
+    if ((rc = lf_cli_gso_filter(cmd, "optimize-filter", "optimize-gso-weights", &set, &cfg.filter)))
         return rc;
-    }
-    o.rule_mask = mask;
-    lf_subst_coster c;
-    lf_subst_coster_init(&c, obj, &s->hw, lf_cost_scheme_name(s->cm));
+    lf_subst_coster_init(&cfg.coster, obj, &s->hw, lf_cost_scheme_name(s->cm));
     lf_cli_gpu_costs gc = {0}; /* time objective on a GPU: measured op times (docs/gpu.md) */
-    lf_cli_gpu_costs_begin(&gc, &c, &s->hw);
-    lf_subst_result res;
-    memset(&res, 0, sizeof res);
-    if (st == LF_OK)
-        st = lf_subst_optimize(s->graph, &rs, &c, &o, &res);
-    free(mask);
-    o.rule_mask = NULL;
+    lf_cli_gpu_costs_begin(&gc, &cfg.coster, &s->hw);
+    lf_subst_job job;
+    lf_status st = lf_subst_job_run(s->graph, &cfg, &job, lf_cli_gso_filtered, NULL);
     lf_cli_gpu_costs_end(&gc);
+    lf_gso_set_destroy(&set);
+    const lf_subst_result *res = &job.result;
     lf_cost_model *cm = NULL;
-    if (st == LF_OK && res.n_steps > 0)
-        st = lf_cost_model_create(&cm, res.graph, &s->hw, lf_cost_scheme_name(s->cm));
+    if (st == LF_OK && res->n_steps > 0)
+        st = lf_cost_model_create(&cm, res->graph, &s->hw, lf_cost_scheme_name(s->cm));
     if (st != LF_OK) {
-        lf_subst_result_destroy(&res);
-        lf_subst_ruleset_close(&rs);
+        lf_subst_job_destroy(&job);
         return lf_cli_fail(st);
     }
     char fus[32], all[32];
@@ -93,21 +84,20 @@ int lf_cli_plan_optimize(const lf_cli_command *cmd, lf_cli_session *s, const lf_
     lf_cli_commas(orig_all, all, sizeof all);
     printf("optimize: %s search, objective %s, %d built-in rules (%d disabled by verification): "
            "%d rewrites",
-           lf_subst_search_name(o.search), lf_subst_objective_name(obj), (int)rs.n, (int)failed,
-           (int)res.n_steps);
-    if (res.n_steps > 0)
-        printf(", outputs equal to the original's (max relative error %.2g)", res.max_err);
+           lf_subst_search_name(o.search), lf_subst_objective_name(obj), (int)job.rules.n, (int)job.failed,
+           (int)res->n_steps);
+    if (res->n_steps > 0)
+        printf(", outputs equal to the original's (max relative error %.2g)", res->max_err);
     printf("; the original graph's plan: DRAM %s B fusable ops, %s B all ops\n", fus, all);
-    for (int32_t i = 0; i < res.n_steps; i++)
-        printf("  rewrite %d: %s at %s\n", (int)i + 1, rs.rule[res.steps[i].rule]->name, res.steps[i].ops);
-    if (res.n_steps > 0) { /* the optimized graph replaces the session's */
+    for (int32_t i = 0; i < res->n_steps; i++)
+        printf("  rewrite %d: %s at %s\n", (int)i + 1, job.rules.rule[res->steps[i].rule]->name, res->steps[i].ops);
+    if (res->n_steps > 0) { /* the optimized graph replaces the session's */
         lf_cost_model_free(s->cm);
         lf_graph_free(s->graph);
-        s->graph = res.graph;
+        s->graph = job.result.graph;
         s->cm = cm;
-        res.graph = NULL;
+        job.result.graph = NULL;
     }
-    lf_subst_result_destroy(&res);
-    lf_subst_ruleset_close(&rs);
+    lf_subst_job_destroy(&job);
     return 0;
 }

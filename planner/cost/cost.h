@@ -17,7 +17,8 @@
 
 typedef struct lf_group_cost {
     int64_t f_beta;       /* buffer requirement deciding validity (F_beta < beta) */
-    int64_t f_d;          /* DRAM bytes: inputs + outputs + weight_reads * weights */
+    int64_t f_d;          /* DRAM bytes: inputs + outputs + weight_reads * weights
+                             + reread_bytes */
     int64_t mbu;          /* buffer the chosen schedule uses (BRR: with its tile height) */
     int64_t weights;      /* sum of the ops' weight bytes */
     int64_t features;     /* feature (row window) bytes for one output row step */
@@ -26,6 +27,13 @@ typedef struct lf_group_cost {
     int32_t weight_reads; /* R_W: how often the weights are read from DRAM */
     int32_t tile_rows;    /* BRR: output rows per tile h* (1 under LBDF) */
     int32_t valid;        /* f_beta < beta */
+    /* A tensor read before a squeeze-and-excite wait inside the group and
+     * again after it (an MBConv block's input, read by the expand conv and
+     * by the final add) stays resident for the wait or is read from DRAM a
+     * second time, whichever is valid with the lower F_D (DESIGN §5). */
+    int32_t wait_resident; /* 1: such tensors are kept (their whole maps count in f_beta) */
+    int64_t reread_bytes;  /* > 0: read again instead, these bytes (a tensor only the group
+                              uses is written and read: twice its size) */
 } lf_group_cost;
 
 typedef struct lf_cost_model lf_cost_model;
@@ -133,6 +141,12 @@ typedef enum lf_tensor_role {
     LF_ROLE_BOTH      /* produced inside, read inside and outside */
 } lf_tensor_role;
 
+typedef enum lf_wait_choice {
+    LF_WAIT_NONE = 0, /* not read on both sides of a wait */
+    LF_WAIT_RESIDENT, /* kept whole in the buffer through the wait */
+    LF_WAIT_REREAD    /* read from DRAM again after the wait */
+} lf_wait_choice;
+
 typedef struct lf_window_row {
     int32_t tensor;      /* op id of the producer */
     lf_tensor_role role;
@@ -141,8 +155,13 @@ typedef struct lf_window_row {
     int64_t rows;        /* rows held = min(H, hi - lo + 1); 0 when not read inside */
     int64_t staging;     /* output staging rows (1 for outputs) */
     int64_t row_bytes;   /* W * C * act_bytes */
-    int64_t bytes;       /* (rows + staging) * row_bytes */
-    int64_t dram_bytes;  /* bytes moved to or from DRAM for this tensor */
+    int64_t bytes;       /* (rows + rows2 + staging) * row_bytes */
+    int64_t dram_bytes;  /* bytes moved to or from DRAM for this tensor (a second read after
+                            a wait included) */
+    lf_wait_choice wait; /* read before and after a squeeze-and-excite wait: what the cost
+                            model chose for it */
+    int64_t lo2, hi2;    /* LF_WAIT_REREAD: the window of the read after the wait */
+    int64_t rows2;       /* its rows (0 otherwise) */
 } lf_window_row;
 
 typedef struct lf_cost_report {

@@ -21,10 +21,27 @@ typedef struct lf__op_cost {
     int32_t reads_spatial;  /* some input has H > 1 */
 } lf__op_cost;
 
+/* Ops per group waiting for a reduction (squeeze-and-excite multiplies)
+ * whose start is evaluated as a snapshot of its own; real groups hold a
+ * handful. */
+#define LF__MAX_WAITS 64
+
 /* A rational row scale (rows of a tensor per sink row). */
 typedef struct lf__rat {
     int64_t num, den;
 } lf__rat;
+
+/* One held window of an evaluated snapshot and phase: it holds
+ * min(span + growth(sigma, h), height) rows of row_bytes at h rows per step. */
+typedef struct lf__row_term {
+    int64_t span;
+    lf__rat sigma;
+    int64_t height;
+    int64_t row_bytes;
+} lf__row_term;
+
+/* Snapshot-phase pairs whose windows a group view keeps (rows.c). */
+#define LF__MAX_STATES 16
 
 /* Where the feature term peaks: which snapshot and which sink phase. */
 typedef struct lf__peak {
@@ -53,11 +70,36 @@ typedef struct lf__group {
     int64_t main_href;    /* reference height of the group's own sinks (BRR tiles) */
     int32_t one_window;   /* lo, hi, sigma, active and sink hold the group's only snapshot
                              and phase: the features at any h need only the sum (rows.c) */
+    /* Squeeze-and-excite waits (DESIGN §5), bit k for the k-th wait of the
+     * group (lf__wait_reread_bytes): a member's input l is read again after
+     * a wait when after_mask[member] & before_mask[l] is not 0. */
+    uint64_t *after_mask;  /* member depends on the op that waits */
+    uint64_t *before_mask; /* local tensor read by an ancestor of the op that waits */
+    uint8_t *after;        /* scratch: member depends on the current wait's op */
+    int64_t *lo2, *hi2;    /* per local tensor: the window of its second read */
+    int32_t wait_ops[LF__MAX_WAITS]; /* ops that wait for a reduction (lf__features finds them) */
+    int32_t n_wait_ops;
+    int32_t has_waits;     /* some tensor is read on both sides of a wait */
+    int32_t reread_waits;  /* 1: such tensors are read again after the wait (a second
+                              window each); 0: kept resident (one hull over both sides) */
+    /* The windows of every snapshot and phase, kept from the first full
+     * evaluation so that the features at another tile height h are sums
+     * (BRR's bisection and steps); the generalisation of one_window. */
+    lf__row_term *terms;   /* the thread's scratch; NULL: nothing is kept */
+    int32_t n_terms, cap_terms;
+    int32_t n_states, recording, record_failed;
+    int32_t state_start[LF__MAX_STATES + 1], state_snapshot[LF__MAX_STATES],
+        state_phase[LF__MAX_STATES];
+    int32_t cached, cached_mode, cached_snapshots;
+    int32_t full_evals;    /* lf__features calls that evaluated every snapshot */
     void *scratch;        /* the thread's scratch the arrays belong to; NULL: own heap arrays */
 } lf__group;
 
 lf_status lf__group_init(lf__group *G, const struct lf_cost_model *cm, const int32_t *members,
                          int32_t n);
+/* Grows the view's term store (G->terms) to at least `want` entries; 0 when
+ * it cannot (a view on the heap keeps no terms). */
+int lf__group_grow_terms(lf__group *G, int32_t want);
 void lf__group_destroy(lf__group *G);
 
 /* DRAM bytes of the group's distinct inputs and outputs. */
@@ -69,6 +111,12 @@ int64_t lf__group_wblk(const lf__group *G);
  * the snapshots (the sinks, and the start of every op that waits for a
  * reduction) and over one period of sink phases. `peak` may be NULL. */
 int64_t lf__features(lf__group *G, int64_t h, lf__peak *peak);
+
+/* Finds the tensors read before and after a wait and sets the masks and
+ * has_waits; returns the DRAM bytes of reading them all again (a tensor
+ * that lives only inside the group is written and read: twice its size),
+ * 0 when none. Call after lf__features, which finds the waits. */
+int64_t lf__wait_reread_bytes(lf__group *G);
 
 /* Re-evaluates one snapshot and phase at h = 1 and fills rows[] (nt entries). */
 void lf__features_explain(lf__group *G, const lf__peak *peak, lf_window_row *rows, int32_t *n_rows);

@@ -15,7 +15,9 @@ static const char *lf__role(lf_tensor_role r)
     }
 }
 
-/* The group's figures: F_beta and F_D as sums, MBU, tiles and the peak. */
+/* The group's figures: F_beta and F_D as sums (a read again after a
+ * squeeze-and-excite wait included), the wait's choice, MBU, tiles and the
+ * peak. */
 static void lf__print_terms(FILE *out, lf_cost_model *cm, const lf_bitset *group,
                             const lf_cost_report *rep)
 {
@@ -40,8 +42,17 @@ static void lf__print_terms(FILE *out, lf_cost_model *cm, const lf_bitset *group
         fprintf(out, "F_beta    %s B = feature rows %s + one weight block %s  -> %s\n", fb, f, blk,
                 c->valid ? "valid" : "INVALID (F_beta >= beta)");
     }
-    fprintf(out, "F_D       %s B = inputs %s + outputs %s + %d x weights %s\n", fd, in, o,
+    fprintf(out, "F_D       %s B = inputs %s + outputs %s + %d x weights %s", fd, in, o,
             (int)c->weight_reads, w);
+    if (c->reread_bytes > 0) {
+        char rr[32];
+        lf_format_commas(c->reread_bytes, rr, sizeof rr);
+        fprintf(out, " + read again after the wait %s", rr);
+    }
+    fprintf(out, "\n");
+    if (c->wait_resident || c->reread_bytes > 0)
+        fprintf(out, "wait      tensors read before and after a squeeze-and-excite wait are %s\n",
+                c->wait_resident ? "kept resident through it" : "read from DRAM again after it");
     fprintf(out, "MBU       %s B%s\n", mbu,
             c->weight_reads > 1 ? " (weights streamed per row tile)" : "");
     if (c->weight_reads > 1 || c->tile_rows > 1)
@@ -59,18 +70,24 @@ void lf_cost_report_print(FILE *out, lf_cost_model *cm, const lf_bitset *group, 
     for (int32_t i = 0; i < rep->n_rows; i++) {
         const lf_window_row *r = &rep->rows[i];
         const lf_op *op = &g->ops[r->tensor];
-        char shape[48], win[32], rb[32], bb[32], db[32];
+        char shape[48], win[96], rb[32], bb[32], db[32];
         snprintf(shape, sizeof shape, "%lldx%lldx%lld", (long long)op->out.c, (long long)op->out.h,
                  (long long)op->out.w);
-        if (r->rows || r->view)
+        if (r->rows2)
+            snprintf(win, sizeof win, "[%lld,%lld]+[%lld,%lld]", (long long)r->lo, (long long)r->hi,
+                     (long long)r->lo2, (long long)r->hi2);
+        else if (r->rows || r->view)
             snprintf(win, sizeof win, "[%lld,%lld]", (long long)r->lo, (long long)r->hi);
         else
             snprintf(win, sizeof win, "-");
         lf_format_commas(r->row_bytes, rb, sizeof rb);
         lf_format_commas(r->bytes, bb, sizeof bb);
         lf_format_commas(r->dram_bytes, db, sizeof db);
-        fprintf(out, "%-34s %-12s %-16s %9s %6lld %7lld %10s %10s %12s%s\n", op->name, lf__role(r->role),
-                shape, win, (long long)r->rows, (long long)r->staging, rb, bb, db,
-                r->view ? "  (zero-copy view)" : "");
+        fprintf(out, "%-34s %-12s %-16s %9s %6lld %7lld %10s %10s %12s%s%s\n", op->name,
+                lf__role(r->role), shape, win, (long long)(r->rows + r->rows2), (long long)r->staging,
+                rb, bb, db, r->view ? "  (zero-copy view)" : "",
+                r->wait == LF_WAIT_RESIDENT ? "  (kept through the wait)"
+                : r->wait == LF_WAIT_REREAD ? "  (read again after the wait)"
+                                            : "");
     }
 }

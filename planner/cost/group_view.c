@@ -23,11 +23,14 @@
 typedef struct lf__group_scratch {
     int busy;
     int32_t *tensor, *loc;
-    uint8_t *flags;         /* out, active, sink, terminal, post: one n-byte run each */
-    int64_t *hv, *lo, *hi;
+    uint8_t *flags;         /* out, active, sink, terminal, post, after: one n-byte run each */
+    int64_t *hv, *lo, *hi;  /* lo and hi: 2 * cap, the second half for lo2 and hi2 */
     lf__rat *sigma;
+    uint64_t *masks;        /* after_mask (n) and before_mask (cap) */
+    lf__row_term *terms;    /* kept windows (rows.c), grown on demand */
+    int32_t cap_terms;
     /* Capacities in elements, one per array (each grows on its own). */
-    int32_t cap_tensor, cap_loc, cap_flags, cap_hv, cap_lo, cap_hi, cap_sigma;
+    int32_t cap_tensor, cap_loc, cap_flags, cap_hv, cap_lo, cap_hi, cap_sigma, cap_masks;
 } lf__group_scratch;
 
 static pthread_key_t lf__scratch_key;
@@ -46,6 +49,8 @@ static void lf__scratch_free(void *p)
     free(s->lo);
     free(s->hi);
     free(s->sigma);
+    free(s->masks);
+    free(s->terms);
     free(s);
 }
 
@@ -93,11 +98,13 @@ static lf__group_scratch *lf__scratch_take(int32_t n, int32_t cap, int32_t n_ops
         return NULL;
     for (int32_t v = old_loc; v < s->cap_loc; v++)
         s->loc[v] = -1;
-    if (n > INT32_MAX / 5 || !lf__grow((void **)&s->tensor, &s->cap_tensor, cap, sizeof(int32_t)) ||
-        !lf__grow((void **)&s->lo, &s->cap_lo, cap, sizeof(int64_t)) ||
-        !lf__grow((void **)&s->hi, &s->cap_hi, cap, sizeof(int64_t)) ||
+    if (n > INT32_MAX / 6 || cap > INT32_MAX / 2 || cap > INT32_MAX - n ||
+        !lf__grow((void **)&s->tensor, &s->cap_tensor, cap, sizeof(int32_t)) ||
+        !lf__grow((void **)&s->lo, &s->cap_lo, 2 * cap, sizeof(int64_t)) ||
+        !lf__grow((void **)&s->hi, &s->cap_hi, 2 * cap, sizeof(int64_t)) ||
         !lf__grow((void **)&s->sigma, &s->cap_sigma, cap, sizeof(lf__rat)) ||
-        !lf__grow((void **)&s->flags, &s->cap_flags, 5 * n, 1) ||
+        !lf__grow((void **)&s->masks, &s->cap_masks, n + cap, sizeof(uint64_t)) ||
+        !lf__grow((void **)&s->flags, &s->cap_flags, 6 * n, 1) ||
         !lf__grow((void **)&s->hv, &s->cap_hv, n, sizeof(int64_t)))
         return NULL;
     s->busy = 1;
@@ -115,13 +122,18 @@ static lf_status lf__group_alloc(lf__group *G, int32_t n, int32_t cap, int32_t n
     G->sink = calloc((size_t)n, 1);
     G->terminal = calloc((size_t)n, 1);
     G->post = calloc((size_t)n, 1);
+    G->after = calloc((size_t)n, 1);
     G->hv = calloc((size_t)n, sizeof(int64_t));
-    G->lo = malloc((size_t)cap * sizeof(int64_t));
-    G->hi = malloc((size_t)cap * sizeof(int64_t));
+    G->lo = malloc(2 * (size_t)cap * sizeof(int64_t));
+    G->hi = malloc(2 * (size_t)cap * sizeof(int64_t));
     G->sigma = malloc((size_t)cap * sizeof(lf__rat));
+    G->after_mask = calloc((size_t)n + (size_t)cap, sizeof(uint64_t));
     if (!G->tensor || !G->loc || !G->out || !G->active || !G->sink || !G->terminal || !G->post ||
-        !G->hv || !G->lo || !G->hi || !G->sigma)
+        !G->after || !G->hv || !G->lo || !G->hi || !G->sigma || !G->after_mask)
         return LF_ENOMEM;
+    G->lo2 = G->lo + cap;
+    G->hi2 = G->hi + cap;
+    G->before_mask = G->after_mask + n;
     for (int32_t v = 0; v < n_ops; v++)
         G->loc[v] = -1;
     return LF_OK;
@@ -152,12 +164,19 @@ lf_status lf__group_init(lf__group *G, const struct lf_cost_model *cm, const int
         G->sink = s->flags + 2 * (size_t)nz;
         G->terminal = s->flags + 3 * (size_t)nz;
         G->post = s->flags + 4 * (size_t)nz;
-        memset(s->flags, 0, 5 * (size_t)nz);
+        G->after = s->flags + 5 * (size_t)nz;
+        memset(s->flags, 0, 6 * (size_t)nz);
         G->hv = s->hv;
         memset(G->hv, 0, (size_t)nz * sizeof(int64_t));
         G->lo = s->lo;
         G->hi = s->hi;
+        G->lo2 = s->lo + capz;
+        G->hi2 = s->hi + capz;
         G->sigma = s->sigma;
+        G->after_mask = s->masks; /* cleared where used (lf__wait_reread_bytes) */
+        G->terms = s->terms;
+        G->cap_terms = s->cap_terms;
+        G->before_mask = s->masks + nz;
     } else if (lf__group_alloc(G, nz, capz, opsz) != LF_OK) {
         lf__group_destroy(G);
         return lf_set_error(LF_ENOMEM, "out of memory evaluating a group of %d ops", (int)n);
@@ -196,6 +215,16 @@ lf_status lf__group_init(lf__group *G, const struct lf_cost_model *cm, const int
     return LF_OK;
 }
 
+int lf__group_grow_terms(lf__group *G, int32_t want)
+{
+    lf__group_scratch *s = G->scratch;
+    if (!s || !lf__grow((void **)&s->terms, &s->cap_terms, want, sizeof(lf__row_term)))
+        return 0;
+    G->terms = s->terms;
+    G->cap_terms = s->cap_terms;
+    return 1;
+}
+
 void lf__group_destroy(lf__group *G)
 {
     if (G->loc && G->tensor)
@@ -211,6 +240,8 @@ void lf__group_destroy(lf__group *G)
         free(G->sink);
         free(G->terminal);
         free(G->post);
+        free(G->after);
+        free(G->after_mask);
         free(G->hv);
         free(G->lo);
         free(G->hi);

@@ -8,6 +8,9 @@
 /* The schemes, in the order help texts list them; the name list follows. */
 static const lf__scheme *const lf__schemes[] = {&lf__scheme_lbdf, &lf__scheme_brr};
 static const char *const lf__scheme_names[] = {"lbdf", "brr", NULL};
+_Static_assert(sizeof lf__schemes / sizeof lf__schemes[0] + 1 ==
+                   sizeof lf__scheme_names / sizeof lf__scheme_names[0],
+               "every scheme in lf__schemes needs its name in lf__scheme_names, in the same order");
 
 const char *const *lf_cost_scheme_names(void) { return lf__scheme_names; }
 
@@ -25,23 +28,22 @@ int lf_cost_scheme_weights_resident(const char *scheme)
     return sc ? sc->weights_resident : -1;
 }
 
-/* Flatten and Reshape are free views of vectors, streaming reductions when a
- * spatial map flows into a Gemm (which accumulates row by row), and need the
- * whole map otherwise. */
+/* Flatten and Reshape (LF_OPF_RESHAPES_ROWS) are free views of vectors,
+ * streaming reductions when a spatial map flows into a Gemm (which
+ * accumulates row by row: LF_OPF_ACCUMULATES_ROWS), and need the whole map
+ * otherwise. */
 static lf_row_kind lf__resolve_kind(const lf_graph *g, int32_t v)
 {
     const lf_op *op = &g->ops[v];
     lf_row_kind k = lf_op_row_kind(g, v);
-    if (op->type != LF_OP_FLATTEN && op->type != LF_OP_RESHAPE)
+    if (!lf_op_has(op->type, LF_OPF_RESHAPES_ROWS))
         return k;
     const lf_shape *in = &g->ops[op->inputs[0]].out;
     if (in->h <= 1 || op->out.h == in->h)
         return LF_ROWS_VIEW;
     int all_gemm = op->n_consumers > 0;
-    for (int32_t c = 0; c < op->n_consumers; c++) {
-        lf_op_type t = g->ops[op->consumers[c]].type;
-        all_gemm &= t == LF_OP_GEMM;
-    }
+    for (int32_t c = 0; c < op->n_consumers; c++)
+        all_gemm &= lf_op_has(g->ops[op->consumers[c]].type, LF_OPF_ACCUMULATES_ROWS);
     return all_gemm ? LF_ROWS_REDUCTION : LF_ROWS_FULL;
 }
 
@@ -51,7 +53,7 @@ static void lf__op_constants(const lf_graph *g, const lf_hw *hw, int32_t v, lf__
     memset(c, 0, sizeof *c);
     c->kind = lf__resolve_kind(g, v);
     lf_op_row_window(op, &c->k, &c->stride, &c->pad);
-    c->linear = op->type == LF_OP_RESIZE && op->attr.linear;
+    c->linear = c->kind == LF_ROWS_RESIZE && op->attr.linear; /* reads one row more */
     c->h = op->out.h;
     c->row_bytes = op->out.w * op->out.c * hw->act_bytes;
     c->tensor_bytes = op->out.n * op->out.c * op->out.h * op->out.w * hw->act_bytes;
@@ -59,6 +61,46 @@ static void lf__op_constants(const lf_graph *g, const lf_hw *hw, int32_t v, lf__
     c->wblk = lf_op_weight_block(g, v) * hw->weight_bytes;
     for (int32_t j = 0; j < op->n_inputs; j++)
         c->reads_spatial |= g->ops[op->inputs[j]].out.h > 1;
+}
+
+/* The scheme's evaluation with the squeeze-and-excite wait priced (DESIGN
+ * §5). Kept resident, a tensor read before and after a wait holds its whole
+ * map in the buffer: the one hull of its readers before the wait (at their
+ * last rows) and after it (at their first) says so. Read again, the readers
+ * after the wait stream it from DRAM through a window of their own. The
+ * valid choice with the lower F_D wins (resident on a tie), and G->reread_waits
+ * is left at the choice for lf__features_explain. */
+static lf_status lf__eval_waits(lf__group *G, const lf__scheme *scheme, int64_t beta,
+                                lf_group_cost *out, lf__peak *peak)
+{
+    memset(out, 0, sizeof *out);
+    G->reread_waits = 0;
+    lf_status st = scheme->eval(G, beta, out, peak);
+    int64_t reread = st == LF_OK ? lf__wait_reread_bytes(G) : 0;
+    if (reread == 0)
+        return st;
+    out->wait_resident = 1;
+    /* Reading again adds DRAM, so it can only win where keeping does not
+     * fit or makes the weights stream. */
+    if (out->valid && out->weight_reads == 1)
+        return st;
+    lf_group_cost again;
+    lf__peak again_peak = {-1, 0, 0};
+    memset(&again, 0, sizeof again);
+    G->reread_waits = 1;
+    st = scheme->eval(G, beta, &again, &again_peak);
+    again.f_d += reread;
+    again.reread_bytes = reread;
+    /* Neither valid: the smaller need is the group's F_beta. */
+    int better = again.valid ? !out->valid || again.f_d < out->f_d
+                             : !out->valid && again.f_beta < out->f_beta;
+    if (st == LF_OK && better) {
+        *out = again;
+        *peak = again_peak;
+    } else {
+        G->reread_waits = 0;
+    }
+    return st;
 }
 
 static lf_status lf__compute(const lf_cost_model *cm, const lf__scheme *scheme,
@@ -69,8 +111,7 @@ static lf_status lf__compute(const lf_cost_model *cm, const lf__scheme *scheme,
     if (st != LF_OK)
         return st;
     lf__peak local;
-    memset(out, 0, sizeof *out);
-    st = scheme->eval(&G, cm->hw.buffer_bytes, out, peak ? peak : &local);
+    st = lf__eval_waits(&G, scheme, cm->hw.buffer_bytes, out, peak ? peak : &local);
     lf__group_destroy(&G);
     return st;
 }
@@ -192,7 +233,19 @@ static lf_status lf__steps(const lf_cost_model *cm, const lf__scheme *scheme, co
     lf_status st = lf__group_init(&G, cm, members, n);
     if (st != LF_OK)
         return st;
+    G.reread_waits = 0;
     st = scheme->steps(&G, below, steps, cap, n_out);
+    int64_t reread = st == LF_OK ? lf__wait_reread_bytes(&G) : 0;
+    if (reread > 0) {
+        /* Both ways through a squeeze-and-excite wait are steps: reading
+         * again needs the smaller buffer, keeping resident the smaller F_D. */
+        lf_cost_step again[LF_COST_MAX_STEPS];
+        int32_t n_again = 0;
+        G.reread_waits = 1;
+        st = scheme->steps(&G, below, again, LF_COST_MAX_STEPS, &n_again);
+        for (int32_t k = 0; st == LF_OK && k < n_again; k++)
+            st = lf__step_push(steps, cap, n_out, again[k].need, again[k].f_d + reread);
+    }
     lf__group_destroy(&G);
     return st;
 }
@@ -255,7 +308,7 @@ lf_status lf_cost_explain(lf_cost_model *cm, const lf_bitset *group, lf_cost_rep
     if (st != LF_OK)
         return st;
     lf__peak peak = {-1, 0, 0};
-    st = cm->scheme->eval(&G, cm->hw.buffer_bytes, &rep->cost, &peak);
+    st = lf__eval_waits(&G, cm->scheme, cm->hw.buffer_bytes, &rep->cost, &peak);
     rep->rows = st == LF_OK ? calloc((size_t)G.nt, sizeof *rep->rows) : NULL;
     if (st == LF_OK && !rep->rows)
         st = lf_set_error(LF_ENOMEM, "out of memory explaining a group");

@@ -10,7 +10,15 @@
  *
  * Snapshots: the group's own sinks, and, for every op that reads a value only
  * a streaming reduction can produce (the squeeze-and-excite multiply), the
- * moment that op starts, with only its ancestors active. */
+ * moment that op starts, with only its ancestors active.
+ *
+ * Waits: when the sinks produce their first row, the ops before such a wait
+ * have streamed their whole maps while an op after it (the MBConv block's
+ * final add) reads its first rows; a tensor read on both sides (the block's
+ * input) then spans one hull from row 0 to its last: it stays resident for
+ * the wait. Read again instead (G->reread_waits), the readers after the wait
+ * take their rows through a second window of their own, and the cost model
+ * (model.c) charges the second read in F_D and keeps the cheaper choice. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,9 +26,7 @@
 #include "planner/cost/cost_internal.h"
 
 #define LF_MAX_PHASES 64
-/* Squeeze-and-excite multiplies per group whose start is evaluated as a
- * snapshot of its own; real groups hold a handful. */
-#define LF_MAX_BOUNDARIES 64
+#define LF_MAX_BOUNDARIES LF__MAX_WAITS
 
 static int64_t lf__gcd(int64_t a, int64_t b)
 {
@@ -215,26 +221,41 @@ static int32_t lf__phases(const lf__group *G)
     return (int32_t)p;
 }
 
-/* The feature bytes of the windows in lo and hi for h rows per step. The
- * windows do not depend on h (only each tensor's growth does), so a group
- * with one snapshot and one phase keeps them for every tile height. */
-static int64_t lf__window_sum(const lf__group *G, int64_t h, int32_t snapshot_op)
+/* The feature bytes of the windows in lo and hi (and lo2, hi2 for tensors
+ * read again after a wait) for h rows per step. The windows do not depend on
+ * h (only each tensor's growth does), so a group with one snapshot and one
+ * phase keeps them for every tile height. */
+/* Bytes of one window at h rows per step; kept in G->terms while the view
+ * records its snapshots (lf__features). */
+static int64_t lf__term(lf__group *G, int64_t span, lf__rat sigma, int64_t height, int64_t row_bytes,
+                        int64_t h)
+{
+    if (G->recording) {
+        if (G->n_terms == G->cap_terms &&
+            !lf__group_grow_terms(G, G->cap_terms > 0 ? 2 * G->cap_terms : 256))
+            G->recording = 0, G->record_failed = 1;
+        else
+            G->terms[G->n_terms++] = (lf__row_term){span, sigma, height, row_bytes};
+    }
+    int64_t rows = span + lf__growth(sigma, h);
+    return (rows < height ? rows : height) * row_bytes;
+}
+
+static int64_t lf__window_sum(lf__group *G, int64_t h, int32_t snapshot_op)
 {
     const lf_graph *g = G->cm->g;
     const lf__op_cost *oc = G->cm->ops;
     int64_t sum = 0;
     for (int32_t t = 0; t < G->nt; t++) {
         int32_t v = G->tensor[t];
-        if (G->hi[t] >= G->lo[t] && !(t < G->n && oc[v].kind == LF_ROWS_VIEW)) {
-            int64_t h_t = g->ops[v].out.h;
-            int64_t rows = G->hi[t] - G->lo[t] + 1 + lf__growth(G->sigma[t], h);
-            sum += (rows < h_t ? rows : h_t) * oc[v].row_bytes;
-        }
-        if (t < G->n && G->active[t] && (G->out[t] || G->tensor[t] == snapshot_op)) {
-            int64_t h_t = g->ops[v].out.h;
-            int64_t rows = 1 + lf__growth(G->sigma[t], h);
-            sum += (rows < h_t ? rows : h_t) * oc[v].row_bytes;
-        }
+        int64_t h_t = g->ops[v].out.h;
+        int view = t < G->n && oc[v].kind == LF_ROWS_VIEW;
+        if (G->hi[t] >= G->lo[t] && !view)
+            sum += lf__term(G, G->hi[t] - G->lo[t] + 1, G->sigma[t], h_t, oc[v].row_bytes, h);
+        if (G->reread_waits && G->hi2[t] >= G->lo2[t] && !view)
+            sum += lf__term(G, G->hi2[t] - G->lo2[t] + 1, G->sigma[t], h_t, oc[v].row_bytes, h);
+        if (t < G->n && G->active[t] && (G->out[t] || G->tensor[t] == snapshot_op))
+            sum += lf__term(G, 1, G->sigma[t], h_t, oc[v].row_bytes, h);
     }
     return sum;
 }
@@ -249,6 +270,11 @@ static int64_t lf__eval_phase(lf__group *G, int32_t phase, int64_t h, int32_t sn
         G->lo[t] = INT64_MAX;
         G->hi[t] = INT64_MIN;
     }
+    if (G->reread_waits)
+        for (int32_t t = 0; t < G->nt; t++) {
+            G->lo2[t] = INT64_MAX;
+            G->hi2[t] = INT64_MIN;
+        }
     for (int32_t i = G->n - 1; i >= 0; i--) {
         if (!G->active[i])
             continue;
@@ -296,10 +322,22 @@ static int64_t lf__eval_phase(lf__group *G, int32_t phase, int64_t h, int32_t sn
                 b = hin - 1;
                 break;
             }
-            if (a < G->lo[l])
-                G->lo[l] = a;
-            if (b > G->hi[l])
-                G->hi[l] = b;
+            int64_t *lo = G->lo, *hi = G->hi;
+            if (G->reread_waits && (G->after_mask[i] & G->before_mask[l])) {
+                lo = G->lo2; /* read again after the wait: a window of its own */
+                hi = G->hi2;
+            }
+            if (a < lo[l])
+                lo[l] = a;
+            if (b > hi[l])
+                hi[l] = b;
+            /* A view's second window passes through to its inputs too. */
+            if (G->reread_waits && oc[v].kind == LF_ROWS_VIEW && G->hi2[i] >= G->lo2[i]) {
+                if (G->lo2[i] < G->lo2[l])
+                    G->lo2[l] = G->lo2[i];
+                if (G->hi2[i] > G->hi2[l])
+                    G->hi2[l] = G->hi2[i];
+            }
         }
     }
     return lf__window_sum(G, h, snapshot_op);
@@ -331,6 +369,16 @@ static int64_t lf__eval_snapshot(lf__group *G, int32_t snapshot_op, int64_t h, l
     *n_phases = phases;
     int64_t best = -1;
     for (int32_t p = 0; p < phases; p++) {
+        if (G->recording) {
+            if (G->n_states == LF__MAX_STATES) {
+                G->recording = 0;
+                G->record_failed = 1;
+            } else {
+                G->state_start[G->n_states] = G->n_terms;
+                G->state_snapshot[G->n_states] = snapshot_op;
+                G->state_phase[G->n_states++] = p;
+            }
+        }
         int64_t f = lf__eval_phase(G, p, h, snapshot_op);
         if (f > best) {
             best = f;
@@ -345,7 +393,7 @@ static int64_t lf__eval_snapshot(lf__group *G, int32_t snapshot_op, int64_t h, l
 
 int64_t lf__features(lf__group *G, int64_t h, lf__peak *peak)
 {
-    lf__peak local, cand;
+    lf__peak local, cand = {-1, 0, 0};
     lf__peak *pk = peak ? peak : &local;
     if (G->one_window) {
         pk->snapshot_op = -1;
@@ -353,6 +401,32 @@ int64_t lf__features(lf__group *G, int64_t h, lf__peak *peak)
         pk->n_snapshots = 1;
         return lf__window_sum(G, h, -1);
     }
+    if (G->cached && G->cached_mode == G->reread_waits) {
+        /* Every snapshot and phase again, from the kept windows: the same
+         * maximum, first peak on ties, as the full evaluation below. */
+        int64_t best = -1;
+        for (int32_t s = 0; s < G->n_states; s++) {
+            int64_t f = 0;
+            for (int32_t k = G->state_start[s]; k < G->state_start[s + 1]; k++) {
+                const lf__row_term *t = &G->terms[k];
+                int64_t rows = t->span + lf__growth(t->sigma, h);
+                f += (rows < t->height ? rows : t->height) * t->row_bytes;
+            }
+            if (f > best) {
+                best = f;
+                pk->snapshot_op = G->state_snapshot[s];
+                pk->phase = G->state_phase[s];
+            }
+        }
+        pk->n_snapshots = G->cached_snapshots;
+        return best;
+    }
+    /* Record from the second full evaluation on: most groups are evaluated
+     * once (LBDF, or an invalid group under BRR), and recording is not free. */
+    G->n_terms = 0;
+    G->n_states = 0;
+    G->record_failed = 0;
+    G->recording = G->full_evals++ > 0;
     int32_t phases = 1, more = 1;
     int64_t best = lf__eval_snapshot(G, -1, h, pk, &phases);
     G->main_href = G->href;
@@ -364,6 +438,8 @@ int64_t lf__features(lf__group *G, int64_t h, lf__peak *peak)
         if (lf__is_phase_boundary(G, i) && n_boundaries < LF_MAX_BOUNDARIES)
             list[n_boundaries++] = G->tensor[i];
     G->one_window = phases == 1 && n_boundaries == 0;
+    memcpy(G->wait_ops, list, (size_t)n_boundaries * sizeof *list);
+    G->n_wait_ops = n_boundaries;
     for (int32_t k = 0; k < n_boundaries; k++) {
         int64_t f = lf__eval_snapshot(G, list[k], h, &cand, &more);
         pk->n_snapshots++;
@@ -373,7 +449,85 @@ int64_t lf__features(lf__group *G, int64_t h, lf__peak *peak)
             pk->phase = cand.phase;
         }
     }
+    /* Keep the windows when there is more than one state to re-evaluate
+     * (one snapshot and phase keeps them in place: one_window). */
+    G->cached = G->recording && !G->record_failed && !G->one_window;
+    G->cached_mode = G->reread_waits;
+    G->cached_snapshots = pk->n_snapshots;
+    if (G->cached)
+        G->state_start[G->n_states] = G->n_terms;
+    G->recording = 0;
     return best;
+}
+
+/* Is local tensor l read before the wait of the current snapshot op lm (by
+ * an active member other than the op that waits)? A member: is it such an
+ * ancestor itself? */
+static int lf__read_before(const lf__group *G, int32_t l, int32_t lm)
+{
+    if (l < G->n)
+        return G->active[l] && l != lm;
+    const lf_op *op = &G->cm->g->ops[G->tensor[l]];
+    for (int32_t c = 0; c < op->n_consumers; c++) {
+        int32_t k = G->loc[op->consumers[c]];
+        if (k >= 0 && k < G->n && k != lm && G->active[k])
+            return 1;
+    }
+    return 0;
+}
+
+/* Is local tensor l read on both sides of some wait? */
+static int lf__read_twice(const lf__group *G, int32_t l)
+{
+    if (!G->has_waits || !G->before_mask[l])
+        return 0;
+    const lf_op *op = &G->cm->g->ops[G->tensor[l]];
+    for (int32_t c = 0; c < op->n_consumers; c++) {
+        int32_t k = G->loc[op->consumers[c]];
+        if (k >= 0 && k < G->n && (G->after_mask[k] & G->before_mask[l]))
+            return 1;
+    }
+    return 0;
+}
+
+int64_t lf__wait_reread_bytes(lf__group *G)
+{
+    const lf_graph *g = G->cm->g;
+    const lf__op_cost *oc = G->cm->ops;
+    G->has_waits = 0;
+    int32_t n_waits = G->n_wait_ops;
+    const int32_t *list = G->wait_ops;
+    if (n_waits == 0)
+        return 0;
+    memset(G->after_mask, 0, (size_t)G->n * sizeof *G->after_mask);
+    memset(G->before_mask, 0, (size_t)G->nt * sizeof *G->before_mask);
+    for (int32_t k = 0; k < n_waits; k++) {
+        uint64_t bit = (uint64_t)1 << k;
+        int32_t lm = G->loc[list[k]];
+        lf__select(G, list[k]); /* active: the wait's op and its ancestors */
+        for (int32_t t = 0; t < G->nt; t++)
+            if (lf__read_before(G, t, lm))
+                G->before_mask[t] |= bit;
+        memset(G->after, 0, (size_t)G->n);
+        for (int32_t i = lm + 1; i < G->n; i++) {
+            const lf_op *op = &g->ops[G->tensor[i]];
+            for (int32_t j = 0; j < op->n_inputs && !G->after[i]; j++) {
+                int32_t l = G->loc[op->inputs[j]];
+                G->after[i] = l < G->n && (l == lm || G->after[l]);
+            }
+            if (G->after[i])
+                G->after_mask[i] |= bit;
+        }
+    }
+    G->has_waits = 1;
+    int64_t bytes = 0;
+    for (int32_t t = 0; t < G->nt; t++)
+        if (lf__read_twice(G, t)) {
+            int64_t b = oc[G->tensor[t]].tensor_bytes;
+            bytes += t >= G->n || G->out[t] ? b : 2 * b;
+        }
+    G->has_waits = bytes > 0;
+    return bytes;
 }
 
 void lf__features_explain(lf__group *G, const lf__peak *peak, lf_window_row *rows, int32_t *n_rows)
@@ -408,8 +562,19 @@ void lf__features_explain(lf__group *G, const lf__peak *peak, lf_window_row *row
         }
         if (member && G->active[t] && (G->out[t] || v == peak->snapshot_op))
             r->staging = 1;
-        r->bytes = (r->rows + r->staging) * r->row_bytes;
         r->dram_bytes = (!member || G->out[t]) ? oc[v].tensor_bytes : 0;
+        if (lf__read_twice(G, t)) {
+            r->wait = G->reread_waits ? LF_WAIT_REREAD : LF_WAIT_RESIDENT;
+            if (G->reread_waits && G->hi2[t] >= G->lo2[t]) {
+                r->lo2 = G->lo2[t];
+                r->hi2 = G->hi2[t];
+                int64_t span = r->hi2 - r->lo2 + 1;
+                r->rows2 = r->view ? 0 : (span < g->ops[v].out.h ? span : g->ops[v].out.h);
+            }
+            if (G->reread_waits) /* read again; a tensor only the group uses is written first */
+                r->dram_bytes += (!member || G->out[t]) ? oc[v].tensor_bytes : 2 * oc[v].tensor_bytes;
+        }
+        r->bytes = (r->rows + r->rows2 + r->staging) * r->row_bytes;
     }
     *n_rows = n;
 }

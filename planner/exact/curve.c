@@ -152,10 +152,13 @@ static void lf__curve_group(lf__exact *x)
         return;
     int64_t floor = thr > c->beta_min - 1 ? thr : c->beta_min - 1;
     int32_t n = 0;
-    if (x->resident || gc.weights + gc.features <= floor) {
+    if (!gc.wait_resident && gc.reread_bytes == 0 &&
+        (x->resident || gc.weights + gc.features <= floor)) {
         /* One step: a scheme that keeps every weight resident (LBDF), or one
          * that streams them (BRR) with every weight resident wherever the
-         * group is valid (gc, priced at the largest buffer, says how much). */
+         * group is valid (gc, priced at the largest buffer, says how much).
+         * A group with a squeeze-and-excite wait has a step for each way
+         * through it (lf_cost_steps). */
         c->steps[0] = (lf_cost_step){thr, gc.f_d};
         n = 1;
     } else if ((st = lf_cost_steps(x->cm, &x->sbits, c->beta_max, c->steps, LF_COST_MAX_STEPS,

@@ -404,8 +404,7 @@ lf_status lf__dp_setup(lf__exact *x, lf_cost_model *cm, const lf_bitset *univers
         x->in_u[v] = (uint8_t)(lf_bitset_test(universe, v) && op->type != LF_OP_INPUT);
         x->fusable[v] = (uint8_t)(x->in_u[v] && lf_cost_fusable(cm, v));
         lf_row_kind kind = lf_op_row_kind(g, v);
-        x->view[v] = (uint8_t)(kind == LF_ROWS_VIEW || op->type == LF_OP_FLATTEN ||
-                               op->type == LF_OP_RESHAPE);
+        x->view[v] = (uint8_t)(kind == LF_ROWS_VIEW || lf_op_has(op->type, LF_OPF_RESHAPES_ROWS));
         /* The cost model's own charge (the scheme's hook), not a copy of it. */
         lf_cost_weight_bound(cm, v, &x->wterm[v], &x->wblk[v]);
         x->row_bytes[v] = lf_cost_row_bytes(cm, v);

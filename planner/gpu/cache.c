@@ -519,3 +519,22 @@ lf_status lf_gpu_cache_store(const lf_gpu_cache *c, const char *path)
     }
     return lf_atomic_commit(&af);
 }
+
+lf_status lf_gpu_cache_open(lf_gpu_cache **c, const char *path, char *used, size_t cap)
+{
+    *c = NULL;
+    lf_status st = LF_OK;
+    if (path)
+        snprintf(used, cap, "%s", path);
+    else
+        st = lf_gpu_cache_default_path(used, cap);
+    if (!st)
+        st = lf_gpu_cache_create(c);
+    if (!st)
+        st = lf_gpu_cache_load(*c, used);
+    if (st) {
+        lf_gpu_cache_free(*c);
+        *c = NULL;
+    }
+    return st;
+}

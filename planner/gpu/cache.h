@@ -57,6 +57,10 @@ void lf_gpu_cache_free(lf_gpu_cache *c); /* NULL is fine */
 lf_status lf_gpu_cache_load(lf_gpu_cache *c, const char *path);
 /* The same from text in memory; origin names it in messages. */
 lf_status lf_gpu_cache_load_text(lf_gpu_cache *c, const char *text, size_t len, const char *origin);
+/* Creates a cache and loads the file at path, or at the default path when
+ * path is NULL; used (cap bytes) receives the path read. On failure *c is
+ * NULL. */
+lf_status lf_gpu_cache_open(lf_gpu_cache **c, const char *path, char *used, size_t cap);
 
 /* Writes every block (entries sorted by key, so the file does not depend on
  * the order of measurements) atomically, creating the folders above it. */

@@ -1,6 +1,7 @@
 /* Op configuration keys of the measured-cost cache, and which ops the
- * profiler can run. Plain C: keys are built and cached entries looked up the
- * same way in every build, GPU or not.
+ * profiler can run (the op table's kernel class, lf_op_info.gpu, checked
+ * against the op's shapes). Plain C: keys are built and cached entries
+ * looked up the same way in every build, GPU or not.
  *
  * A key holds everything a kernel's time depends on: the type, each
  * operand's kind (t: activation, c: constant) and shape, the output shape
@@ -32,42 +33,43 @@ int lf_gpu_op_measurable(const lf_graph *g, int32_t v)
     if (!g || v < 0 || v >= g->n_ops)
         return 0;
     const lf_op *op = &g->ops[v];
-    switch (op->type) {
-    case LF_OP_CONV:
+    const lf_op_info *info = lf_op_info_of(op->type);
+    if (!info)
+        return 0;
+    /* The op table names the kernel class; the shapes decide whether that
+     * kernel can run this op. */
+    switch (info->gpu) {
+    case LF_GPU_CONV:
         return op->n_inputs >= 1 && op->n_operands >= 2 && op->n_operands <= 3 &&
                op->operands[0].kind == LF_OPND_TENSOR && op->out.h > 0 && op->out.w > 0;
-    case LF_OP_GEMM:
+    case LF_GPU_GEMM:
         return op->n_operands >= 2 && op->n_operands <= 3 && op->operands[0].kind == LF_OPND_TENSOR;
-    case LF_OP_MATMUL:
+    case LF_GPU_MATMUL:
         return op->n_operands == 2;
-    case LF_OP_BATCHNORM:
+    case LF_GPU_BATCHNORM:
         return op->n_inputs == 1 && op->operands[0].kind == LF_OPND_TENSOR;
-    case LF_OP_RELU: case LF_OP_CLIP: case LF_OP_SIGMOID: case LF_OP_HARDSIGMOID:
-    case LF_OP_HARDSWISH: case LF_OP_SILU: case LF_OP_TANH: case LF_OP_ELU:
-    case LF_OP_LEAKYRELU: case LF_OP_GELU: case LF_OP_EXP: case LF_OP_ERF: case LF_OP_NEG:
-    case LF_OP_LOG: case LF_OP_ABS: case LF_OP_RECIPROCAL: case LF_OP_FLOOR: case LF_OP_CEIL:
-    case LF_OP_SOFTPLUS: case LF_OP_SQRT:
+    case LF_GPU_UNARY:
         return op->n_operands == 1 && op->operands[0].kind == LF_OPND_TENSOR &&
                lf__same(g->ops[op->operands[0].id].out, op->out);
-    case LF_OP_ADD: case LF_OP_SUB: case LF_OP_MUL: case LF_OP_DIV: case LF_OP_MAX:
-    case LF_OP_MIN: case LF_OP_POW: {
+    case LF_GPU_BINARY: {
         if (op->n_operands != 2)
             return 0;
         lf_shape a = lf__operand_shape(g, &op->operands[0]), b = lf__operand_shape(g, &op->operands[1]);
         return (lf__same(a, op->out) && lf__broadcasts(b, op->out)) ||
                (lf__same(b, op->out) && lf__broadcasts(a, op->out));
     }
-    case LF_OP_MAXPOOL: case LF_OP_AVGPOOL: case LF_OP_GLOBALAVGPOOL: case LF_OP_GLOBALMAXPOOL:
+    case LF_GPU_POOL:
         return op->n_inputs == 1 && op->n_operands == 1;
-    case LF_OP_SOFTMAX: case LF_OP_LOGSOFTMAX:
+    case LF_GPU_SOFTMAX:
         return op->n_inputs == 1 && op->n_operands == 1 &&
                (op->attr.axes == 0 || op->attr.axes == LF_AXES(LF_DIM_C) ||
                 op->attr.axes == (LF_AXES(LF_DIM_C) | LF_AXES(LF_DIM_H) | LF_AXES(LF_DIM_W)));
-    case LF_OP_CONCAT:
+    case LF_GPU_CONCAT:
         return op->n_operands >= 1 && (op->attr.axes == 0 || op->attr.axes == LF_AXES(LF_DIM_C));
-    default:
+    case LF_GPU_NONE:
         return 0;
     }
+    return 0;
 }
 
 typedef struct lf__keybuf {
@@ -148,9 +150,8 @@ lf_status lf_gpu_op_key(const lf_graph *g, int32_t v, char *buf, size_t cap)
     lf__put_int(&k, "ta", a->trans_a);
     lf__put_int(&k, "tb", a->trans_b);
     lf__put_int(&k, "approx", a->approximate);
-    if (op->type == LF_OP_CLIP) {
+    if (lf_op_has(op->type, LF_OPF_CLIP_BOUNDS))
         lf__put(&k, ";clip=%.9g,%.9g", (double)a->clip_min, (double)a->clip_max);
-    }
     lf__put_float(&k, "alpha", a->alpha);
     lf__put_float(&k, "beta", a->beta);
     lf__put_float(&k, "eps", a->epsilon);

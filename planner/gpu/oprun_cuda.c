@@ -7,7 +7,9 @@
  * cuDNN activation or OpTensor of the same shape (they are memory bound and
  * move the same bytes): HardSigmoid, Exp, Erf, Log as Sigmoid; HardSwish,
  * Gelu as Swish; Softplus as Elu; LeakyRelu, Neg, Abs, Reciprocal, Floor,
- * Ceil as Relu; Div and Pow as Mul. docs/gpu.md lists them. */
+ * Ceil as Relu; Div and Pow as Mul. docs/gpu.md lists them. Which kind of
+ * kernel an op gets is the op table's (lf_op_info.gpu); the switches here
+ * only pick the cuDNN call or mode within that kind. */
 #include <limits.h>
 #include <string.h>
 
@@ -341,21 +343,18 @@ lf_status lf__oprun_prepare(lf__gpu_ctx *ctx, const lf_graph *g, int32_t v, lf__
     const lf_op *op = &g->ops[v];
     memset(r, 0, sizeof *r);
     lf_status st;
-    switch (op->type) {
-    case LF_OP_CONV: r->kind = LF__RUN_CONV, st = lf__prep_conv(ctx, g, op, r); break;
-    case LF_OP_GEMM: r->kind = LF__RUN_GEMM, st = lf__prep_gemm(g, op, r); break;
-    case LF_OP_MATMUL: r->kind = LF__RUN_MATMUL, st = lf__prep_matmul(g, op, r); break;
-    case LF_OP_BATCHNORM: r->kind = LF__RUN_BATCHNORM, st = lf__prep_batchnorm(g, op, r); break;
-    case LF_OP_ADD: case LF_OP_SUB: case LF_OP_MUL: case LF_OP_DIV: case LF_OP_MAX: case LF_OP_MIN:
-    case LF_OP_POW:
-        r->kind = LF__RUN_BINARY, st = lf__prep_binary(g, op, r);
-        break;
-    case LF_OP_MAXPOOL: case LF_OP_AVGPOOL: case LF_OP_GLOBALAVGPOOL: case LF_OP_GLOBALMAXPOOL:
-        r->kind = LF__RUN_POOL, st = lf__prep_pool(g, op, r);
-        break;
-    case LF_OP_SOFTMAX: case LF_OP_LOGSOFTMAX: r->kind = LF__RUN_SOFTMAX, st = lf__prep_softmax(g, op, r); break;
-    case LF_OP_CONCAT: r->kind = LF__RUN_CONCAT, st = lf__prep_concat(g, op, r); break;
-    default: st = lf__prep_unary(g, op, r); break;
+    switch (lf_op_info_of(op->type)->gpu) { /* the op table's kernel class */
+    case LF_GPU_CONV: r->kind = LF__RUN_CONV, st = lf__prep_conv(ctx, g, op, r); break;
+    case LF_GPU_GEMM: r->kind = LF__RUN_GEMM, st = lf__prep_gemm(g, op, r); break;
+    case LF_GPU_MATMUL: r->kind = LF__RUN_MATMUL, st = lf__prep_matmul(g, op, r); break;
+    case LF_GPU_BATCHNORM: r->kind = LF__RUN_BATCHNORM, st = lf__prep_batchnorm(g, op, r); break;
+    case LF_GPU_UNARY: st = lf__prep_unary(g, op, r); break; /* an activation or Sqrt's OpTensor */
+    case LF_GPU_BINARY: r->kind = LF__RUN_BINARY, st = lf__prep_binary(g, op, r); break;
+    case LF_GPU_POOL: r->kind = LF__RUN_POOL, st = lf__prep_pool(g, op, r); break;
+    case LF_GPU_SOFTMAX: r->kind = LF__RUN_SOFTMAX, st = lf__prep_softmax(g, op, r); break;
+    case LF_GPU_CONCAT: r->kind = LF__RUN_CONCAT, st = lf__prep_concat(g, op, r); break;
+    default:
+        return lf_set_error(LF_EUNSUPPORTED, "op %s: not measured on the GPU", op->name);
     }
     if (st)
         lf__oprun_release(r);

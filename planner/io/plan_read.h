@@ -12,6 +12,7 @@
 #define LF_PLAN_READ_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "hwdesc/hw.h"
 #include "planner/plan.h"
@@ -83,5 +84,10 @@ typedef void (*lf_plan_issue_fn)(void *user, const char *message);
  * (lf_plan_check) and every metric that differs. */
 lf_status lf_plan_validate(const lf_plan_doc *doc, lf_cost_model *cm, lf_plan_issue_fn issue,
                            void *user, int32_t *n_issues);
+
+/* The verdict of a validation of the plan file at path: "PATH: N
+ * discrepancies", or without any "PATH: OK (model, scheme beta B, G groups,
+ * U unfusable, DRAM D B fusable ops)". */
+void lf_plan_verdict_write(FILE *f, const char *path, const lf_plan_doc *doc, int32_t n_issues);
 
 #endif

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -349,4 +350,17 @@ lf_status lf_plan_validate(const lf_plan_doc *doc, lf_cost_model *cm, lf_plan_is
     if (n_issues)
         *n_issues = is.n;
     return st;
+}
+
+void lf_plan_verdict_write(FILE *f, const char *path, const lf_plan_doc *doc, int32_t n_issues)
+{
+    if (n_issues > 0) {
+        fprintf(f, "%s: %d discrepanc%s\n", path, (int)n_issues, n_issues == 1 ? "y" : "ies");
+        return;
+    }
+    char model[80];
+    lf_text_line(model, sizeof model, doc->model);
+    fprintf(f, "%s: OK (%s, %s %lld B, %d groups, %d unfusable, DRAM %lld B fusable ops)\n", path, model,
+            doc->scheme, (long long)doc->beta, (int)doc->metrics.n_groups, (int)doc->metrics.n_unfusable,
+            (long long)doc->metrics.dram_fusable);
 }

@@ -462,6 +462,19 @@ void lf_atomic_abort(lf_atomic_file *af)
     lf__clear(af);
 }
 
+lf_status lf_atomic_write(const char *path, lf_atomic_writer write, const void *user)
+{
+    lf_atomic_file af;
+    lf_status st = lf_atomic_open(&af, path);
+    if (st)
+        return st;
+    if ((st = write(af.f, user))) {
+        lf_atomic_abort(&af);
+        return st;
+    }
+    return lf_atomic_commit(&af);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Reading                                                                 */
 

@@ -53,6 +53,10 @@ lf_status lf_atomic_open(lf_atomic_file *af, const char *path);
 lf_status lf_atomic_commit(lf_atomic_file *af);
 /* Abandons the file; safe after a failed open or a commit, and twice. */
 void lf_atomic_abort(lf_atomic_file *af);
+/* Open, write (a failure of write abandons the file) and commit in one:
+ * write fills f with user's content. */
+typedef lf_status (*lf_atomic_writer)(FILE *f, const void *user);
+lf_status lf_atomic_write(const char *path, lf_atomic_writer write, const void *user);
 
 /* Output batches, per thread; see above. Commit and abort end the batch. */
 void lf_output_batch_begin(void);

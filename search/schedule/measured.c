@@ -8,6 +8,8 @@
 
 #include <stdlib.h>
 
+#include "hwdesc/hw.h"
+
 lf_status lf_sched_gpu_latency(void *profiler, const lf_sched_stage_view *st, double *seconds)
 {
     if (st->strategy == LF_SCHED_MERGE)
@@ -43,4 +45,14 @@ void lf_sched_measured_options(lf_sched_options *o, lf_gpu_profiler *profiler)
     o->latency_fn = lf_sched_gpu_latency;
     o->latency_ctx = profiler;
     o->merge = 0;
+}
+
+lf_status lf_sched_measured_begin(lf_sched_options *o, lf_gpu_profiler **profiler)
+{
+    const lf_hw *hw = o->hw;
+    int32_t device = hw && hw->has_gpu && hw->gpu.device_index >= 0 ? hw->gpu.device_index : 0;
+    lf_status st = lf_gpu_profiler_create(profiler, device, NULL);
+    if (st == LF_OK)
+        lf_sched_measured_options(o, *profiler);
+    return st;
 }

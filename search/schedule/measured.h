@@ -5,6 +5,7 @@
 #define LF_SCHEDULE_MEASURED_H
 
 #include "planner/gpu/opcost.h"
+#include "planner/status.h"
 #include "search/schedule/schedule.h"
 
 /* lf_sched_latency_fn over an lf_gpu_profiler (ctx): concurrent stages only;
@@ -14,5 +15,10 @@ lf_status lf_sched_gpu_latency(void *profiler, const lf_sched_stage_view *st, do
 /* Sets o to the measured backend on profiler (not owned), with merged
  * stages off. */
 void lf_sched_measured_options(lf_sched_options *o, lf_gpu_profiler *profiler);
+
+/* Creates a profiler on the device of o->hw's <gpu> section (index 0 when it
+ * names none) into *profiler (the caller frees it) and sets o to it as
+ * above. Without a GPU: LF_ENOSYS or LF_ENOTFOUND, *profiler NULL. */
+lf_status lf_sched_measured_begin(lf_sched_options *o, lf_gpu_profiler **profiler);
 
 #endif

@@ -2,48 +2,25 @@
  *
  * A unit is a graph op plus the activation that runs in its kernel: a unary
  * activation whose only input is a Conv, ConvTranspose, Gemm, MatMul or Add
- * with no fused activation of its own, read by nothing else and not a graph
- * output (cuDNN's conv + bias + activation, an add + ReLU kernel; IOS folds
- * them the same way). Graph inputs are not units: they are ready before the
+ * (the op table's LF_OPF_ACTIVATION and LF_OPF_TAKES_EPILOGUE) with no fused
+ * activation of its own, read by nothing else and not a graph output (cuDNN's
+ * conv + bias + activation, an add + ReLU kernel; IOS folds them the same
+ * way). Graph inputs are not units: they are ready before the
  * first stage. Units are numbered in the graph's topological order, so unit
  * ids are a topological order too. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "hwdesc/hw.h"
+#include "planner/optable.h"
 #include "search/schedule/schedule_internal.h"
 
-static int lf__is_activation(lf_op_type t)
-{
-    switch (t) {
-    case LF_OP_RELU:
-    case LF_OP_CLIP:
-    case LF_OP_SIGMOID:
-    case LF_OP_HARDSIGMOID:
-    case LF_OP_HARDSWISH:
-    case LF_OP_SILU:
-    case LF_OP_TANH:
-    case LF_OP_LEAKYRELU:
-    case LF_OP_GELU:
-    case LF_OP_ELU:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
+/* The op table says which types are activations (LF_OPF_ACTIVATION) and
+ * which kernels can run one as their epilogue (LF_OPF_TAKES_EPILOGUE). */
 static int lf__takes_epilogue(const lf_op *op)
 {
-    switch (op->type) {
-    case LF_OP_CONV:
-    case LF_OP_CONVTRANSPOSE:
-    case LF_OP_GEMM:
-    case LF_OP_MATMUL:
-    case LF_OP_ADD:
-        return op->attr.act == LF_ACT_NONE && op->n_consumers == 1 && !op->is_output;
-    default:
-        return 0;
-    }
+    return lf_op_has(op->type, LF_OPF_TAKES_EPILOGUE) && op->attr.act == LF_ACT_NONE &&
+           op->n_consumers == 1 && !op->is_output;
 }
 
 /* Sorts a short list ascending and drops repeats; returns the new length. */
@@ -89,7 +66,7 @@ lf_status lf__sched_init(lf__sched *x, const lf_graph *g, const lf_sched_options
         const lf_op *op = &g->ops[v];
         if (op->type == LF_OP_INPUT)
             continue;
-        if (lf__is_activation(op->type) && op->n_inputs == 1) {
+        if (lf_op_has(op->type, LF_OPF_ACTIVATION) && op->n_inputs == 1) {
             const lf_op *m = &g->ops[op->inputs[0]];
             int32_t mu = x->unit_of[op->inputs[0]];
             if (mu >= 0 && x->u[mu].epi < 0 && x->u[mu].op == op->inputs[0] && lf__takes_epilogue(m)) {

@@ -1,17 +1,18 @@
 /* Cost functions of the substitution optimizer (DESIGN §11), one interface
  * for every objective.
  *
- * Per op, as in MetaFlow's Table 2: FLOPs (2 per multiply-accumulate, one
- * per output element for element-wise ops and normalisations, one per window
- * element for pools), bytes (activation operands read, weights read, output
- * written) and one kernel launch. The roofline time of an op is
- * max(FLOPs / peak, bytes / bandwidth) + launch overhead, or the op's
- * measured time when the coster has an op_time hook (planner/gpu). Ops that move no
- * data cost nothing: graph inputs, views (Reshape, Flatten, Identity) and
- * Slices (a consumer reads its part of the tensor in place, as TASO and
- * MetaFlow treat split). A Concat is free when each of its inputs is
- * produced by an op that is read only by it (the producers write straight
- * into its slices: MetaFlow's exclusive concat); otherwise it copies.
+ * Per op, as in MetaFlow's Table 2: FLOPs (the op table's lf_op_flops: 2
+ * per multiply-accumulate, one per output element for element-wise ops and
+ * normalisations, one per window element for pools), bytes (activation
+ * operands read, weights read, output written) and one kernel launch. The
+ * roofline time of an op is max(FLOPs / peak, bytes / bandwidth) + launch
+ * overhead, or the op's measured time when the coster has an op_time hook
+ * (planner/gpu). Ops that move no data (the op table's LF_OPF_NO_KERNEL) cost
+ * nothing: graph inputs, views (Reshape, Flatten, Identity) and Slices (a
+ * consumer reads its part of the tensor in place, as TASO and MetaFlow treat
+ * split). A Concat is free when each of its inputs is produced by an op that
+ * is read only by it (the producers write straight into its slices:
+ * MetaFlow's exclusive concat); otherwise it copies.
  *
  * `dram` is the fusion-aware objective: the exact optimum of the fusion plan
  * (planner/exact) of the candidate graph at the hardware's buffer, all ops. */
@@ -64,11 +65,8 @@ void lf_subst_coster_init(lf_subst_coster *c, lf_subst_objective o, const void *
 
 static double lf__elems(lf_shape s) { return (double)s.n * (double)s.c * (double)s.h * (double)s.w; }
 
-static int lf__is_view(const lf_op *op)
-{
-    return op->type == LF_OP_INPUT || op->type == LF_OP_RESHAPE || op->type == LF_OP_FLATTEN ||
-           op->type == LF_OP_IDENTITY || op->type == LF_OP_SLICE;
-}
+/* Graph inputs, views and Slices (LF_OPF_NO_KERNEL) move no data. */
+static int lf__is_view(const lf_op *op) { return lf_op_has(op->type, LF_OPF_NO_KERNEL); }
 
 /* Exclusive concat: every input written by its own producer straight into
  * the concat's buffer. */
@@ -88,27 +86,6 @@ static int lf__free_concat(const lf_graph *g, const lf_op *op)
     return 1;
 }
 
-static double lf__flops(const lf_op *op)
-{
-    double out = lf__elems(op->out);
-    if (op->macs > 0)
-        return 2.0 * (double)op->macs + (op->attr.act != LF_ACT_NONE ? out : 0.0);
-    switch (op->type) {
-    case LF_OP_MAXPOOL:
-    case LF_OP_AVGPOOL:
-        return out * (op->attr.kh ? op->attr.kh : 1) * (op->attr.kw ? op->attr.kw : 1);
-    case LF_OP_CONCAT:
-    case LF_OP_SLICE:
-    case LF_OP_PAD:
-    case LF_OP_TRANSPOSE:
-    case LF_OP_EXPAND:
-    case LF_OP_RESIZE:
-        return 0.0;
-    default:
-        return out;
-    }
-}
-
 void lf_subst_op_cost(const lf_subst_coster *c, const lf_graph *g, const lf_op *op, lf_subst_costs *out)
 {
     memset(out, 0, sizeof *out);
@@ -119,7 +96,7 @@ void lf_subst_op_cost(const lf_subst_coster *c, const lf_graph *g, const lf_op *
     for (int32_t p = 0; p < op->n_inputs; p++)
         bytes += lf__elems(g->ops[op->inputs[p]].out);
     out->bytes = bytes * c->elem_bytes;
-    out->flops = lf__flops(op);
+    out->flops = lf_op_flops(op);
     out->kernels = 1.0;
     out->time_s = fmax(out->flops / c->peak_flops, out->bytes / c->bandwidth) + c->launch_s;
 }

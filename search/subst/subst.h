@@ -205,6 +205,18 @@ lf_status lf_subst_network(const char *name, int32_t input_size, lf_graph **out)
  * LF_EINVAL for blocks on a network without them. */
 lf_status lf_subst_network_blocks(const char *name, int32_t input_size, int32_t blocks, lf_graph **out);
 const char *const *lf_subst_network_names(void); /* NULL-terminated */
+/* The benchmarks' network lists (search/subst/network_spec.c): "NAME" (a
+ * substitution network above at its default size, else a built-in network of
+ * models/registry.h) or "NAME:BLOCKS" (a substitution network with BLOCKS
+ * blocks). _check reads the form alone (LF_EINVAL "'SPEC': blocks must be 1
+ * to 64"); *blocks (may be NULL) is BLOCKS, 0 without. */
+lf_status lf_subst_network_spec_check(const char *spec, int32_t *blocks);
+lf_status lf_subst_network_spec(const char *spec, lf_graph **out, int32_t *blocks);
+/* A comma-separated list of specs (empty items skipped) into specs[max]:
+ * LF_EINVAL "1 to MAX networks", a malformed spec (above) or a name too long;
+ * specs and *n are untouched then. */
+#define LF_SUBST_SPEC_MAX 64
+lf_status lf_subst_network_list(const char *list, char (*specs)[LF_SUBST_SPEC_MAX], int32_t max, int32_t *n);
 
 /* ---- rule sets --------------------------------------------------------------- */
 

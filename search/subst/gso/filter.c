@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "explain/weights_dir.h"
+#include "planner/util/progress.h"
 #include "search/subst/gso/gso.h"
 
 lf_status lf_gso_filter(const lf_gso_set *s, const lf_graph *g, const lf_subst_ruleset *rs,
@@ -65,4 +67,45 @@ double lf_gso_jaccard_distance(const uint8_t *a, const uint8_t *b, int32_t n)
         any += a[i] || b[i];
     }
     return any ? 1.0 - (double)both / any : 0.0;
+}
+
+lf_status lf_gso_load_or_shipped(lf_gso_set *s, lf_gso_kind kind, const char *path)
+{
+    memset(s, 0, sizeof *s);
+    if (path)
+        return lf_gso_load(s, path);
+    char found[4200];
+    lf_status st = lf_weights_find(kind == LF_GSO_LR ? LF_GSO_SHIPPED_LR : LF_GSO_SHIPPED_GCN, found, sizeof found);
+    return st ? st : lf_gso_load(s, found);
+}
+
+lf_status lf_gso_filter_timed(const lf_gso_set *s, const lf_graph *g, const lf_subst_ruleset *rs,
+                              double threshold, uint8_t *keep, lf_gso_filter_stats *stats)
+{
+    memset(stats, 0, sizeof *stats);
+    stats->kind = s->kind;
+    double t0 = lf_now_seconds();
+    lf_status st = lf_gso_filter(s, g, rs, threshold, keep, &stats->kept);
+    stats->seconds = lf_now_seconds() - t0;
+    for (int32_t k = 0; k < rs->n && !st; k++) {
+        stats->enabled += rs->enabled[k] != 0;
+        stats->unknown += rs->enabled[k] && lf_gso_set_find(s, rs->rule[k]->name) < 0;
+    }
+    return st;
+}
+
+void lf_gso_filter_stats_write(FILE *f, const lf_gso_filter_stats *stats, const lf_subst_ruleset *rs,
+                               const uint8_t *keep)
+{
+    int32_t kept = stats->kept, enabled = stats->enabled;
+    fprintf(f, "filter %s: %d of %d rules kept (%.1f%% of the search space removed) in %.1f ms",
+            lf_gso_kind_name(stats->kind), (int)kept, (int)enabled,
+            enabled ? 100.0 * (enabled - kept) / enabled : 0.0, stats->seconds * 1e3);
+    if (stats->unknown)
+        fprintf(f, ", %d without a model kept", (int)stats->unknown);
+    fprintf(f, ":");
+    for (int32_t k = 0; k < rs->n; k++)
+        if (keep[k])
+            fprintf(f, " %s", rs->rule[k]->name);
+    fprintf(f, "\n");
 }

@@ -6,6 +6,7 @@
 
 #include "explain/features.h"
 #include "explain/layers.h"
+#include "planner/optable.h"
 #include "planner/util/hashmap.h"
 #include "search/subst/gso/gso.h"
 
@@ -50,8 +51,7 @@ static void lf__features(const lf_graph *g, int32_t v, float *row)
         return;
     }
     row[lf_feat_type_column(op->type)] = 1.0f;
-    int windowed = op->type == LF_OP_CONV || op->type == LF_OP_MAXPOOL || op->type == LF_OP_AVGPOOL ||
-                   op->type == LF_OP_CONVTRANSPOSE;
+    int windowed = lf_op_has(op->type, LF_OPF_SLIDING_WINDOW);
     float *a = row + LF_FEAT_N_TYPES;
     if (windowed) {
         a[0] = lf__log2p((double)lf_subst_field_of(g, v, LF_SF_KH));
