@@ -43,6 +43,27 @@ static lf_status lf__not_found(const char *name)
     return lf_set_error(LF_ENOTFOUND, "unknown model '%s' (known models: %s)", name, known);
 }
 
+int lf_model_known(const char *name)
+{
+    return name && lf__find_model(name) != NULL;
+}
+
+char *lf_model_names(char *buf, size_t len)
+{
+    int32_t n;
+    const lf_model_entry *m = lf_models(&n);
+    size_t used = 0;
+    if (len)
+        buf[0] = '\0';
+    for (int32_t i = 0; i < n && used < len; i++) {
+        int w = snprintf(buf + used, len - used, "%s%s", i ? "," : "", m[i].name);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    return buf;
+}
+
 lf_status lf_model_build(const char *name, const lf_model_options *opt, lf_graph **out)
 {
     if (!out)

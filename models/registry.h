@@ -4,6 +4,7 @@
 #ifndef LF_MODELS_REGISTRY_H
 #define LF_MODELS_REGISTRY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "planner/graph.h"
@@ -29,6 +30,13 @@ typedef struct lf_model_entry {
 
 /* All built-in networks, in the order `fusionplan models` lists them. */
 const lf_model_entry *lf_models(int32_t *count);
+
+/* 1 when name is a built-in network. */
+int lf_model_known(const char *name);
+
+/* Every built-in network's name, comma-separated, into buf (len bytes,
+ * truncated to fit); returns buf. */
+char *lf_model_names(char *buf, size_t len);
 
 /* Builds a network by name. Unknown names give LF_ENOTFOUND with a message
  * listing the known ones; input sizes below min_input or above 4096 give

@@ -26,6 +26,17 @@ void lf_planner_config_default(lf_planner_config *c)
     lf_exact_config_default(&c->exact);
 }
 
+lf_status lf_planner_config_check(const lf_planner_config *c, int exact_limits_set)
+{
+    const char *search = c->search ? c->search : "greedy";
+    if (c->seed_plans && strcmp(search, "local") != 0 && strcmp(search, "nsga2") != 0)
+        return lf_set_error(LF_EINVAL, "--seed-plans applies to --search local or nsga2");
+    if (exact_limits_set && strcmp(search, "exact") != 0 && !c->compare_exact && !c->seed_plans)
+        return lf_set_error(LF_EINVAL, "--time-limit, --memory-limit and --max-candidates apply "
+                                       "to --search exact, --compare-exact or --seed-plans");
+    return LF_OK;
+}
+
 /* What one planner run needs besides the configuration. */
 typedef struct lf__run {
     lf_cost_model *cm;

@@ -20,6 +20,7 @@
 #define LF_PIPELINE_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "hwdesc/hw.h"
 #include "planner/cost/cost.h"
@@ -100,6 +101,12 @@ typedef struct lf_planner_config {
 
 void lf_planner_config_default(lf_planner_config *c);
 
+/* Options that do not go with the search: seed plans for a search other
+ * than local or nsga2, or exact limits set (exact_limits_set) where no exact
+ * planner runs (not search exact, compare_exact or seed_plans). LF_OK, or
+ * LF_EINVAL with one line naming the options (as the CLI spells them). */
+lf_status lf_planner_config_check(const lf_planner_config *c, int exact_limits_set);
+
 /* A planned network and the figures of the run. */
 typedef struct lf_planned {
     lf_plan plan;             /* canonical, passes lf_plan_check */
@@ -161,5 +168,24 @@ lf_status lf_pipeline_run(lf_pipeline *p, const lf_pipeline_config *cfg);
 lf_status lf_pipeline_save(lf_pipeline *p, const char *path, const char *format, int pareto);
 
 void lf_pipeline_close(lf_pipeline *p);
+
+/* ---- reports (pipeline_report.c) ----------------------------------------- */
+
+/* One line (ending in a newline) with everything a run found: "MODEL BUFFER
+ * SCHEME SEARCH: DRAM ... B fusable ops (... MB), ... B all ops; MBU ...;
+ * groups, unfusable; DRAM time and energy; the search's counters and the
+ * splitter's (heuristic searches), the exact planner's (search exact), the
+ * gap to the optimum when known; wall". */
+void lf_planned_print_summary(FILE *f, const lf_planned *r, lf_cost_model *cm, const char *model);
+
+/* `fusionplan info`: the network (ops, parameters, MACs, hash), the
+ * hardware, the scheme's fusable and unfusable ops and the layer-by-layer
+ * DRAM, then (ops) one line per op with its weights, F_beta and F_D alone. */
+lf_status lf_network_print_summary(FILE *f, lf_cost_model *cm, const lf_hw *hw);
+lf_status lf_network_print_ops(FILE *f, lf_cost_model *cm);
+
+/* The group table: per group its op count, first and last op, F_beta and
+ * F_D in bytes, and whether it is unfusable (weights streamed) or invalid. */
+lf_status lf_plan_print_groups(FILE *f, const lf_plan *p, lf_cost_model *cm);
 
 #endif

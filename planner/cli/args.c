@@ -9,6 +9,7 @@
 
 #include "planner/cli/cli.h"
 #include "planner/util/fileio.h"
+#include "planner/util/format.h"
 
 static lf_cli_opt *lf__find_opt(lf_cli_command *cmd, const char *name, size_t len)
 {
@@ -110,6 +111,12 @@ const char *lf_cli_get(const lf_cli_command *cmd, const char *name)
     return NULL;
 }
 
+const char *lf_cli_get_or(const lf_cli_command *cmd, const char *name, const char *def)
+{
+    const char *v = lf_cli_get(cmd, name);
+    return v ? v : def;
+}
+
 int lf_cli_fail(lf_status st)
 {
     fprintf(stderr, "fusionplan: %s\n", lf_last_error());
@@ -161,17 +168,7 @@ int lf_cli_int(const lf_cli_command *cmd, const char *name, int64_t def, int64_t
 
 void lf_cli_commas(int64_t v, char *buf, size_t len)
 {
-    char digits[32];
-    int n = snprintf(digits, sizeof digits, "%" PRId64, v < 0 ? -v : v);
-    size_t o = 0;
-    if (v < 0 && o + 1 < len)
-        buf[o++] = '-';
-    for (int i = 0; i < n && o + 1 < len; i++) {
-        buf[o++] = digits[i];
-        if ((n - i - 1) % 3 == 0 && i + 1 < n && o + 1 < len)
-            buf[o++] = ',';
-    }
-    buf[o] = '\0';
+    lf_format_commas(v, buf, len);
 }
 
 int lf_cli_split_list(char *s, char **items, int max)
@@ -197,5 +194,47 @@ int lf_cli_double(const lf_cli_command *cmd, const char *name, double def, doubl
     if (!*v || *end || !(x >= lo && x <= hi))
         return lf_cli_usage_error(cmd, "--%s: '%s' is not a number in [%g, %g]", name, v, lo, hi);
     *out = x;
+    return 0;
+}
+
+int lf_cli_unknown(const lf_cli_command *cmd, const char *opt, const char *value,
+                   const char *const *choices)
+{
+    char list[256] = "";
+    size_t used = 0;
+    int count = 0;
+    while (choices[count])
+        count++;
+    for (int i = 0; i < count && used < sizeof list; i++) {
+        int w = snprintf(list + used, sizeof list - used, "%s%s",
+                         i == 0 ? "" : i == count - 1 ? " or " : ", ", choices[i]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    return lf_cli_usage_error(cmd, "unknown --%s '%s' (use %s)", opt, value, list);
+}
+
+int lf_cli_choice(const lf_cli_command *cmd, const char *opt, const char *const *choices,
+                  const char **out)
+{
+    const char *v = lf_cli_get(cmd, opt);
+    *out = choices[0];
+    if (!v)
+        return 0;
+    for (int i = 0; choices[i]; i++)
+        if (strcmp(choices[i], v) == 0) {
+            *out = choices[i];
+            return 0;
+        }
+    return lf_cli_unknown(cmd, opt, v, choices);
+}
+
+int lf_cli_sizes(const lf_cli_command *cmd, const char *opt, char *const *items, int n,
+                 int64_t *out)
+{
+    for (int i = 0; i < n; i++)
+        if (lf_hw_parse_size(items[i], &out[i]) != LF_OK)
+            return lf_cli_usage_error(cmd, "--%s: %s", opt, lf_last_error());
     return 0;
 }

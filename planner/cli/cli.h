@@ -46,6 +46,8 @@ int lf_cli_parse(lf_cli_command *cmd, int argc, char **argv);
 int lf_cli_parse_file(lf_cli_command *cmd, int argc, char **argv, const char **file);
 void lf_cli_help(const lf_cli_command *cmd, FILE *f);
 const char *lf_cli_get(const lf_cli_command *cmd, const char *name);
+/* The option's value, or def when it is absent. */
+const char *lf_cli_get_or(const lf_cli_command *cmd, const char *name, const char *def);
 
 /* Prints "fusionplan: <message>" and returns the exit status for st. */
 int lf_cli_fail(lf_status st);
@@ -101,6 +103,17 @@ int lf_cli_double(const lf_cli_command *cmd, const char *name, double def, doubl
  * --OPT 'x' (use a, b or c)". Returns 0 or LF_EXIT_USAGE. */
 int lf_cli_name(const lf_cli_command *cmd, const char *opt, lf_name_kind kind, const char *def,
                 const char **out);
+
+/* A name option with a fixed list of values (NULL-terminated; the first is
+ * the default): *out is its value; anything else is one usage error
+ * "unknown --OPT 'x' (use a, b or c)". Returns 0 or LF_EXIT_USAGE. */
+int lf_cli_choice(const lf_cli_command *cmd, const char *opt, const char *const *choices,
+                  const char **out);
+
+/* The same message for a value the caller found wrong ("unknown --OPT 'v'
+ * (use a, b or c)"); returns LF_EXIT_USAGE. */
+int lf_cli_unknown(const lf_cli_command *cmd, const char *opt, const char *value,
+                   const char *const *choices);
 
 /* When option `opt` is given, option `needs` (or needs_default when absent)
  * must be in the registry list `kind`, or (kind < 0) equal `value` (NULL:
@@ -202,6 +215,11 @@ void lf_cli_progress_end(lf_cli_progress *p);
  * printing the error. */
 typedef struct lf_onnx_report lf_onnx_report;
 int lf_cli_onnx_load(const lf_cli_command *cmd, const char *path, lf_graph **g, lf_onnx_report **rep);
+
+/* Buffer sizes: items[0..n) parsed into out; a bad one is the usage error
+ * "--OPT: <why>". Returns 0 or LF_EXIT_USAGE. */
+int lf_cli_sizes(const lf_cli_command *cmd, const char *opt, char *const *items, int n,
+                 int64_t *out);
 
 /* Splits a comma-separated list in place and returns the number of items,
  * which may exceed max: only the first max are stored, and callers report

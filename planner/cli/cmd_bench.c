@@ -1,106 +1,35 @@
 /* fusionplan bench search: every search at a fixed budget and seed next to
  * the exact optimum, for a list of networks, buffers and schemes. A benchmark
- * command, not a test: it prints figures and never fails on timing. Each row
- * is one lf_plan_network run (planner/pipeline.h). */
+ * command, not a test: it prints figures and never fails on timing. The rows
+ * come from the library (search/sweep/bench_search.h); this file parses the
+ * lists and prints them. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "planner/cli/cli.h"
 #include "planner/registry.h"
+#include "search/sweep/bench_search.h"
 
 #define LF_BENCH_MAX_ITEMS 32
 
-typedef struct lf__bench_row {
-    const char *model, *scheme, *search, *split;
-    double rectify, gap; /* tree splitter only; < 0 when not applicable */
-    int64_t beta;
-    lf_plan_metrics m;
-    int64_t proposed;
-    double wall, cpu; /* cpu < 0: not measured */
-    int64_t exact_dram;
-    int has_exact;
-} lf__bench_row;
-
-static void lf__print_row(const lf__bench_row *r, int csv)
+static void lf__row(void *user, const lf_bench_row *r)
 {
-    char beta[32];
-    lf_hw_format_size(r->beta, beta, sizeof beta);
-    double gap = r->has_exact && r->exact_dram > 0
-                     ? 100.0 * (double)(r->m.dram_fusable - r->exact_dram) / (double)r->exact_dram
-                     : 0.0;
-    double rate = r->wall > 0 && r->proposed > 0 ? (double)r->proposed / r->wall : 0.0;
-    char gap_s[32], rate_s[32];
-    if (r->has_exact)
-        snprintf(gap_s, sizeof gap_s, "%.2f", gap);
-    else
-        snprintf(gap_s, sizeof gap_s, "-");
-    if (rate > 0)
-        snprintf(rate_s, sizeof rate_s, "%.0f", rate);
-    else
-        snprintf(rate_s, sizeof rate_s, "-");
-    char rect_s[32] = "-", sgap_s[32] = "-";
-    if (r->rectify >= 0)
-        snprintf(rect_s, sizeof rect_s, "%.1f", 100.0 * r->rectify);
-    if (r->gap >= 0)
-        snprintf(sgap_s, sizeof sgap_s, "%.3f", r->gap);
-    char cpu_s[32] = "-";
-    if (r->cpu >= 0)
-        snprintf(cpu_s, sizeof cpu_s, "%.3f", r->cpu);
-    if (csv)
-        printf("%s,%lld,%s,%s,%s,%lld,%s,%lld,%d,%lld,%.3f,%s,%s,%s,%s\n", r->model,
-               (long long)r->beta, r->scheme, r->search, r->split, (long long)r->m.dram_fusable,
-               r->has_exact ? gap_s : "", (long long)r->m.dram_all, (int)r->m.n_groups,
-               (long long)r->proposed, r->wall, rate > 0 ? rate_s : "", r->rectify >= 0 ? rect_s : "",
-               r->gap >= 0 ? sgap_s : "", r->cpu >= 0 ? cpu_s : "");
-    else
-        printf("| %s | %s | %s | %s | %s | %.3f | %s | %.3f | %d | %lld | %.3f | %s | %s | %s | %s |\n",
-               r->model, beta, r->scheme, r->search, r->split, (double)r->m.dram_fusable / 1e6, gap_s,
-               (double)r->m.dram_all / 1e6, (int)r->m.n_groups, (long long)r->proposed, r->wall,
-               rate_s, rect_s, sgap_s, cpu_s);
-    fflush(stdout);
+    lf_bench_print_row(stdout, r, *(const int *)user);
 }
 
-/* Plans with `search` (and, for the budgeted searches, the split "random" or
- * "tree-PROPOSER") and prints the row; a failed search is reported and
- * skipped. */
-static void lf__bench_one(lf_cost_model *cm, lf_planner_config pc, const char *search,
-                          const char *split, lf__bench_row row, int csv)
+static void lf__notice(void *user, const char *message)
 {
-    pc.search = search;
-    if (!lf_name_known(LF_NAMES_HEURISTIC, search)) {
-        pc.seed_plans = NULL; /* the reference rows (layer, greedy, exact) take no search options */
-        pc.guided = 0;
-    }
-    if (strcmp(split, "random") != 0) {
-        pc.split = "tree";
-        pc.proposer = split + 5;
-    } else {
-        pc.split_continue = 0; /* a tree splitter's option */
-    }
-    lf_planned r;
-    lf_status st = lf_plan_network(cm, &pc, &r);
-    if (st != LF_OK) {
-        fprintf(stderr, "fusionplan bench: %s\n", lf_last_error());
-        lf_planned_destroy(&r);
-        return;
-    }
-    row.search = search;
-    row.m = r.metrics;
-    row.wall = r.wall_s;
-    if (r.heuristic) {
-        row.split = split;
-        row.proposed = r.search_result.plans_proposed;
-        row.wall = r.search_result.wall_s;
-        row.cpu = r.search_result.cpu_s;
-    }
-    if (r.have_tree_stats) {
-        row.rectify = r.tree_stats.rectify_rate;
-        row.gap = r.tree_stats.gap_groups > 0 ? r.tree_stats.mean_gap : -1.0;
-    }
-    lf__print_row(&row, csv);
-    lf_planned_destroy(&r);
+    (void)user;
+    fprintf(stderr, "fusionplan bench: %s\n", message);
 }
+
+/* The other benchmarks, `bench NAME ...`. */
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} lf__subcommands[] = {{"exec", lf_cmd_bench_exec},   {"exact", lf_cmd_bench_exact},
+                       {"threads", lf_cmd_bench_threads}, {"subst", lf_cmd_bench_subst},
+                       {"gso", lf_cmd_bench_gso},     {"ocggs", lf_cmd_bench_ocggs}};
 
 int lf_cmd_bench(int argc, char **argv)
 {
@@ -133,18 +62,9 @@ int lf_cmd_bench(int argc, char **argv)
                           "(s)\nand plans per second. Record figures in docs/RESULTS.md with the "
                           "command, machine and threads.",
                           opts, (int)(sizeof opts / sizeof opts[0])};
-    if (argc >= 1 && strcmp(argv[0], "exec") == 0)
-        return lf_cmd_bench_exec(argc - 1, argv + 1);
-    if (argc >= 1 && strcmp(argv[0], "exact") == 0)
-        return lf_cmd_bench_exact(argc - 1, argv + 1);
-    if (argc >= 1 && strcmp(argv[0], "threads") == 0)
-        return lf_cmd_bench_threads(argc - 1, argv + 1);
-    if (argc >= 1 && strcmp(argv[0], "subst") == 0)
-        return lf_cmd_bench_subst(argc - 1, argv + 1);
-    if (argc >= 1 && strcmp(argv[0], "gso") == 0)
-        return lf_cmd_bench_gso(argc - 1, argv + 1);
-    if (argc >= 1 && strcmp(argv[0], "ocggs") == 0)
-        return lf_cmd_bench_ocggs(argc - 1, argv + 1);
+    for (size_t i = 0; argc >= 1 && i < sizeof lf__subcommands / sizeof lf__subcommands[0]; i++)
+        if (strcmp(argv[0], lf__subcommands[i].name) == 0)
+            return lf__subcommands[i].run(argc - 1, argv + 1);
     if (argc < 1 || strcmp(argv[0], "search") != 0) {
         if (argc >= 1 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0)) {
             lf_cli_help(&cmd, stdout);
@@ -158,102 +78,57 @@ int lf_cmd_bench(int argc, char **argv)
     lf_cli_search_values sv;
     if ((rc = lf_cli_search_opts(&cmd, &sv)))
         return rc;
-    lf_planner_config pc;
-    lf_planner_config_default(&pc);
-    lf_cli_search_apply(&sv, &pc);
-    pc.seed_plans = lf_cli_get(&cmd, "seed-plans");
-    pc.split_continue = lf_cli_get(&cmd, "split-continue") != NULL;
-    pc.split_gap = lf_cli_get(&cmd, "split-gap") != NULL;
-    const char *fmt = lf_cli_get(&cmd, "format");
-    if (fmt && strcmp(fmt, "md") != 0 && strcmp(fmt, "csv") != 0)
-        return lf_cli_usage_error(&cmd, "unknown --format '%s' (use md or csv)", fmt);
-    int csv = fmt && strcmp(fmt, "csv") == 0;
+    lf_bench_search_config bc = {.do_exact = !lf_cli_get(&cmd, "no-exact")};
+    lf_planner_config *pc = &bc.planner;
+    lf_planner_config_default(pc);
+    lf_cli_search_apply(&sv, pc);
+    pc->seed_plans = lf_cli_get(&cmd, "seed-plans");
+    pc->split_continue = lf_cli_get(&cmd, "split-continue") != NULL;
+    pc->split_gap = lf_cli_get(&cmd, "split-gap") != NULL;
+    static const char *const formats[] = {"md", "csv", NULL};
+    const char *fmt;
+    if ((rc = lf_cli_choice(&cmd, "format", formats, &fmt)))
+        return rc;
+    int csv = strcmp(fmt, "csv") == 0;
     const char *onnx = lf_cli_get(&cmd, "onnx");
     if (onnx && lf_cli_get(&cmd, "models"))
         return lf_cli_usage_error(&cmd, "give either --models or --onnx, not both");
     char models_buf[1024], buffers_buf[256], schemes_buf[64], searches_buf[256], splits_buf[256];
-    char *models[LF_BENCH_MAX_ITEMS], *buffers[LF_BENCH_MAX_ITEMS], *schemes[4], *searches[8], *splits[8];
-    int nm = 1, nb, ns, nq, nsp;
+    char *models[LF_BENCH_MAX_ITEMS], *buffers[LF_BENCH_MAX_BUFFERS];
+    int nm = 1;
     if ((!onnx && (rc = lf_cli_list(&cmd, "models", "vgg16,resnet18,resnet50,resnet152,squeezenet1_0,"
                                     "mobilenet_v2,efficientnet_b0,efficientnet_b3", -1, models_buf,
                                     sizeof models_buf, models, LF_BENCH_MAX_ITEMS, &nm))) ||
         (rc = lf_cli_list(&cmd, "buffers", "128KB,256KB", -1, buffers_buf, sizeof buffers_buf,
-                          buffers, LF_BENCH_MAX_ITEMS, &nb)) ||
+                          buffers, LF_BENCH_MAX_BUFFERS, &bc.n_betas)) ||
         (rc = lf_cli_list(&cmd, "schemes", "lbdf", LF_NAMES_SCHEME, schemes_buf, sizeof schemes_buf,
-                          schemes, 4, &ns)) ||
+                          bc.schemes, LF_BENCH_MAX_SCHEMES, &bc.n_schemes)) ||
         (rc = lf_cli_list(&cmd, "searches", "random,local,nsga2", LF_NAMES_HEURISTIC, searches_buf,
-                          sizeof searches_buf, searches, 8, &nq)) ||
-        (rc = lf_cli_list(&cmd, "splits", "random", -1, splits_buf, sizeof splits_buf, splits, 8,
-                          &nsp)))
+                          sizeof searches_buf, bc.searches, LF_BENCH_MAX_SEARCHES, &bc.n_searches)) ||
+        (rc = lf_cli_list(&cmd, "splits", "random", -1, splits_buf, sizeof splits_buf, bc.splits,
+                          LF_BENCH_MAX_SPLITS, &bc.n_splits)))
         return rc;
     if (onnx)
         models[0] = (char *)onnx;
-    if (nm > LF_BENCH_MAX_ITEMS || nb > LF_BENCH_MAX_ITEMS || ns > 4 || nq > 8 || nsp > 8)
+    if (nm > LF_BENCH_MAX_ITEMS || bc.n_betas > LF_BENCH_MAX_BUFFERS || bc.n_schemes > LF_BENCH_MAX_SCHEMES ||
+        bc.n_searches > LF_BENCH_MAX_SEARCHES || bc.n_splits > LF_BENCH_MAX_SPLITS)
         return lf_cli_usage_error(&cmd, "list too long (at most %d networks and buffers, 4 schemes, "
                                         "8 searches, 8 splits)", LF_BENCH_MAX_ITEMS);
-    for (int i = 0; i < nsp; i++)
-        if (strcmp(splits[i], "random") != 0 &&
-            (strncmp(splits[i], "tree-", 5) != 0 || !lf_name_known(LF_NAMES_PROPOSER, splits[i] + 5)))
-            return lf_cli_usage_error(&cmd, "unknown split '%s' (use random or tree-<proposer>: "
-                                            "tree-all, tree-random, tree-attrib, tree-gnne, tree-pg, "
-                                            "tree-rg, tree-saliency, tree-occlusion)",
-                                      splits[i]);
-    int64_t betas[LF_BENCH_MAX_ITEMS];
-    for (int i = 0; i < nb; i++)
-        if (lf_hw_parse_size(buffers[i], &betas[i]) != LF_OK)
-            return lf_cli_usage_error(&cmd, "--buffers: %s", lf_last_error());
-    if (csv)
-        printf("model,beta,scheme,search,split,dram_fusable,gap_pct,dram_all,groups,proposed,wall_s,"
-               "plans_per_s,rectify_pct,split_gap,cpu_s\n");
-    else
-        printf("| model | buffer | scheme | search | split | DRAM fusable (MB) | gap (%%) | DRAM all (MB) | "
-               "groups | plans | wall (s) | plans/s | rectify (%%) | split gap | CPU (s) |\n"
-               "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-    int do_exact = !lf_cli_get(&cmd, "no-exact");
+    for (int i = 0; i < bc.n_splits; i++)
+        if (lf_bench_split_check(bc.splits[i]) != LF_OK)
+            return lf_cli_usage_error(&cmd, "%s", lf_last_error());
+    if ((rc = lf_cli_sizes(&cmd, "buffers", buffers, bc.n_betas, bc.betas)))
+        return rc;
+    lf_bench_print_header(stdout, csv);
     for (int mi = 0; mi < nm; mi++) {
         lf_graph *g = NULL;
         if ((rc = lf_cli_load_listed(&cmd, models[mi], &g)))
             return rc;
-        const char *name = onnx ? g->name : models[mi];
-        for (int bi = 0; bi < nb; bi++)
-            for (int si = 0; si < ns; si++) {
-                lf_hw hw;
-                lf_hw_default(&hw);
-                hw.buffer_bytes = betas[bi];
-                lf_cost_model *cm = NULL;
-                lf_status st = lf_cost_model_create(&cm, g, &hw, schemes[si]);
-                if (st != LF_OK) {
-                    lf_graph_free(g);
-                    return lf_cli_fail(st);
-                }
-                lf__bench_row row = {name, schemes[si], "", "-", -1.0, -1.0, betas[bi], {0}, 0, 0,
-                                     -1.0, 0, 0};
-                /* The optimum first, so every other row can show its gap. */
-                lf_planned ex;
-                lf_planner_config xc = pc;
-                xc.search = "exact";
-                if (do_exact && (st = lf_plan_network(cm, &xc, &ex)) == LF_OK) {
-                    row.m = ex.metrics;
-                    row.wall = ex.wall_s;
-                    row.exact_dram = ex.exact_dram;
-                    row.has_exact = 1;
-                } else if (do_exact) {
-                    fprintf(stderr, "fusionplan bench: %s\n", lf_last_error());
-                }
-                if (do_exact)
-                    lf_planned_destroy(&ex);
-                lf__bench_one(cm, pc, "layer", "random", row, csv);
-                lf__bench_one(cm, pc, "greedy", "random", row, csv);
-                for (int qi = 0; qi < nq; qi++)
-                    for (int pi = 0; pi < nsp; pi++)
-                        lf__bench_one(cm, pc, searches[qi], splits[pi], row, csv);
-                if (row.has_exact) {
-                    row.search = "exact";
-                    lf__print_row(&row, csv);
-                }
-                lf_cost_model_free(cm);
-            }
+        lf_status st = lf_bench_search_run(g, onnx ? g->name : models[mi], NULL, &bc, lf__row,
+                                           lf__notice, &csv);
         lf_graph_free(g);
+        if (st != LF_OK)
+            return lf_cli_fail(st);
     }
     return LF_EXIT_OK;
 }

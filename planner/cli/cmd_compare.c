@@ -3,35 +3,14 @@
  * paper's Tables II–V and Fig. 5 in one command.
  * The runs themselves are the library's (search/sweep/compare.h); this file
  * parses the lists and writes the reports. */
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "planner/cli/cli.h"
 #include "planner/cli/compare.h"
-#include "planner/registry.h"
-#include "planner/util/fileio.h"
 #include "planner/util/pool.h"
 
 #define LF_CMP_MAX_ITEMS 16
-
-/* Progress lines on stderr; a missing optimum is said even with --quiet. */
-static void lf__progress(void *user, const lf_cmp_table *t, int32_t r, int32_t s, int ok)
-{
-    int quiet = *(const int *)user;
-    if (r >= 0 && !quiet)
-        fprintf(stderr, "compare: %s %s %lld KB, %s + %s, seed %llu: %.3f MB in %.2f s\n", t->model,
-                t->scheme, (long long)(t->beta / 1024), lf_cmp_search_label(t->rows[r].search),
-                lf_cmp_proposer_label(t->rows[r].proposer), (unsigned long long)t->seeds[s],
-                (double)t->rows[r].dram[s] / 1e6, t->rows[r].wall[s]);
-    else if (r < 0 && !ok)
-        fprintf(stderr, "fusionplan compare: %s %s: no exact optimum: %s\n", t->model, t->scheme,
-                lf_last_error());
-    else if (r < 0 && !quiet)
-        fprintf(stderr, "compare: %s %s exact optimum %.3f MB in %.2f s\n", t->model, t->scheme,
-                (double)t->exact_dram / 1e6, t->exact_wall);
-}
 
 int lf_cmd_compare(int argc, char **argv)
 {
@@ -93,124 +72,63 @@ int lf_cmd_compare(int argc, char **argv)
     a.fresh_memo = lf_cli_get(&cmd, "fresh-memo") != NULL;
     a.split_continue = lf_cli_get(&cmd, "split-continue") != NULL;
     int quiet = lf_cli_get(&cmd, "quiet") != NULL;
-    lf_cmp_out o = {lf_cli_get(&cmd, "format"), lf_cli_get(&cmd, "output"), lf_cli_get(&cmd, "csv"),
-                     lf_cli_get(&cmd, "json"), lf_cli_get(&cmd, "curves")};
-    if (!o.format)
-        o.format = "md";
-    if (strcmp(o.format, "md") && strcmp(o.format, "csv") && strcmp(o.format, "json"))
-        return lf_cli_usage_error(&cmd, "unknown --format '%s' (use md, csv or json)", o.format);
-    {
-        /* Every output is checked before the work; the SVG curves go next to
-         * PREFIX.csv, so its folder stands for theirs. */
-        char curves_csv[1024] = "";
-        if (o.curves)
-            snprintf(curves_csv, sizeof curves_csv, "%s.csv", o.curves);
-        const char *outs[4] = {o.output, o.csv, o.json, o.curves ? curves_csv : NULL};
-        int orc = lf_cli_check_outputs(outs, 4);
-        if (orc)
-            return orc;
-    }
-
+    lf_cmp_out o;
+    if ((rc = lf_cmp_out_parse(&cmd, &o, 1)))
+        return rc;
     char models_buf[1024], schemes_buf[64], buffers_buf[256], searches_buf[256], proposers_buf[256];
-    const char *v, *onnx = lf_cli_get(&cmd, "onnx");
+    const char *onnx = lf_cli_get(&cmd, "onnx");
     if (onnx && lf_cli_get(&cmd, "model"))
         return lf_cli_usage_error(&cmd, "give either --model or --onnx, not both");
-    snprintf(models_buf, sizeof models_buf, "%s",
-             onnx ? "" : (v = lf_cli_get(&cmd, "model")) ? v : "mobilenet_v2");
-    snprintf(schemes_buf, sizeof schemes_buf, "%s", (v = lf_cli_get(&cmd, "scheme")) ? v : "lbdf");
-    snprintf(buffers_buf, sizeof buffers_buf, "%s", (v = lf_cli_get(&cmd, "buffer")) ? v : "");
-    snprintf(searches_buf, sizeof searches_buf, "%s", (v = lf_cli_get(&cmd, "search")) ? v : "ls,rs,nsga2");
-    snprintf(proposers_buf, sizeof proposers_buf, "%s",
-             (v = lf_cli_get(&cmd, "proposer")) ? v : "none,gnne,pg,rg");
+    snprintf(models_buf, sizeof models_buf, "%s", onnx ? "" : lf_cli_get_or(&cmd, "model", "mobilenet_v2"));
+    snprintf(schemes_buf, sizeof schemes_buf, "%s", lf_cli_get_or(&cmd, "scheme", "lbdf"));
+    snprintf(buffers_buf, sizeof buffers_buf, "%s", lf_cli_get_or(&cmd, "buffer", ""));
+    snprintf(searches_buf, sizeof searches_buf, "%s", lf_cli_get_or(&cmd, "search", "ls,rs,nsga2"));
+    snprintf(proposers_buf, sizeof proposers_buf, "%s", lf_cli_get_or(&cmd, "proposer", "none,gnne,pg,rg"));
     char *models[LF_CMP_MAX_ITEMS], *schemes[4], *buffers[LF_CMP_MAX_ITEMS], *searches[8], *proposers[12];
-    int nm = onnx ? 1 : lf_cli_split_list(models_buf, models, LF_CMP_MAX_ITEMS);
+    lf_cmp_grid grid = {.models = (const char *const *)models, .schemes = (const char *const *)schemes,
+                        .first_seed = (uint64_t)sv.seed, .n_seeds = (int32_t)sv.seeds, .budget = sv.budget};
+    grid.n_models = onnx ? 1 : lf_cli_split_list(models_buf, models, LF_CMP_MAX_ITEMS);
     if (onnx)
         models[0] = (char *)onnx;
-    int ns = lf_cli_split_list(schemes_buf, schemes, 4);
+    grid.n_schemes = lf_cli_split_list(schemes_buf, schemes, 4);
     int nb = lf_cli_split_list(buffers_buf, buffers, LF_CMP_MAX_ITEMS);
     a.n_searches = lf_cli_split_list(searches_buf, searches, 8);
     a.n_proposers = lf_cli_split_list(proposers_buf, proposers, 12);
-    if (nm <= 0 || ns <= 0 || nb < 0 || a.n_searches <= 0 || a.n_proposers <= 0 ||
-        nm > LF_CMP_MAX_ITEMS || ns > 4 || nb > LF_CMP_MAX_ITEMS || a.n_searches > 8 ||
+    if (grid.n_models <= 0 || grid.n_schemes <= 0 || nb < 0 || a.n_searches <= 0 || a.n_proposers <= 0 ||
+        grid.n_models > LF_CMP_MAX_ITEMS || grid.n_schemes > 4 || nb > LF_CMP_MAX_ITEMS || a.n_searches > 8 ||
         a.n_proposers > 12)
         return lf_cli_usage_error(&cmd, "empty or too long list (at most %d networks and buffers, "
                                         "4 schemes, 8 searches, 12 proposers)", LF_CMP_MAX_ITEMS);
     a.searches = (const char *const *)searches;
     a.proposers = (const char *const *)proposers;
-    for (int i = 0; i < ns; i++)
-        if (!lf_name_known(LF_NAMES_SCHEME, schemes[i]))
-            return lf_cli_usage_error(&cmd, "unknown scheme '%s' (use lbdf or brr)", schemes[i]);
-    for (int i = 0; i < a.n_searches; i++)
-        if (!lf_cmp_search_name(searches[i]))
-            return lf_cli_usage_error(&cmd, "unknown search '%s' (use ls, rs or nsga2)", searches[i]);
-    for (int i = 0; i < a.n_proposers; i++)
-        if (!lf_cmp_proposer_known(proposers[i]))
-            return lf_cli_usage_error(&cmd, "unknown proposer '%s' (use none, gnne, pg, rg, attrib, all, "
-                                            "random, saliency or occlusion)", proposers[i]);
+    if (lf_cmp_grid_check(&a, &grid) != LF_OK)
+        return lf_cli_usage_error(&cmd, "%s", lf_last_error());
     lf_hw hw;
     lf_hw_default(&hw);
     lf_status st;
     const char *hwfile = lf_cli_get(&cmd, "hw");
     if (hwfile && (st = lf_hw_load(&hw, hwfile)) != LF_OK)
         return lf_cli_fail(st);
-    int64_t betas[LF_CMP_MAX_ITEMS];
-    if (nb == 0)
-        betas[nb++] = hw.buffer_bytes;
-    else
-        for (int i = 0; i < nb; i++)
-            if (lf_hw_parse_size(buffers[i], &betas[i]) != LF_OK)
-                return lf_cli_usage_error(&cmd, "--buffer: %s", lf_last_error());
+    int64_t betas[LF_CMP_MAX_ITEMS] = {hw.buffer_bytes};
+    if ((rc = lf_cli_sizes(&cmd, "buffer", buffers, nb, betas)))
+        return rc;
+    grid.n_betas = nb ? nb : 1;
+    grid.betas = betas;
+    a.hw = &hw;
     /* Names are checked before any long run starts. */
-    lf_graph **graphs = calloc((size_t)nm, sizeof *graphs);
-    int32_t n_tables = nm * ns * nb;
-    lf_cmp_table *tables = calloc((size_t)n_tables, sizeof *tables);
-    uint64_t *seeds = malloc((size_t)sv.seeds * sizeof *seeds);
-    rc = LF_EXIT_OK;
-    if (!graphs || !tables || !seeds) {
-        rc = lf_cli_fail(lf_set_error(LF_ENOMEM, "out of memory"));
-        goto done;
-    }
-    for (int64_t s = 0; s < sv.seeds; s++)
-        seeds[s] = (uint64_t)(sv.seed + s);
-    for (int i = 0; i < nm; i++) {
-        if ((rc = lf_cli_load_listed(&cmd, models[i], &graphs[i])))
-            goto done;
-        if (onnx)
+    lf_graph *graphs[LF_CMP_MAX_ITEMS] = {0};
+    lf_cmp_table *tables = NULL;
+    int32_t n_tables = 0;
+    for (int i = 0; i < grid.n_models && !rc; i++)
+        if (!(rc = lf_cli_load_listed(&cmd, models[i], &graphs[i])) && onnx)
             models[i] = (char *)graphs[i]->name; /* the tables name the network, not the path */
-    }
-    int32_t ti = 0;
-    for (int mi = 0; mi < nm && rc == LF_EXIT_OK; mi++)
-        for (int si = 0; si < ns && rc == LF_EXIT_OK; si++)
-            for (int bi = 0; bi < nb && rc == LF_EXIT_OK; bi++) {
-                lf_cmp_table *t = &tables[ti++];
-                t->model = models[mi];
-                t->scheme = schemes[si];
-                t->beta = betas[bi];
-                t->k = (int32_t)a.k;
-                t->threads = (int32_t)a.threads;
-                t->population = (int32_t)a.population;
-                t->fresh_memo = a.fresh_memo;
-                t->seeds = seeds;
-                if ((st = lf_cmp_table_alloc(t, a.n_searches * a.n_proposers, (int32_t)sv.seeds,
-                                             sv.budget)) != LF_OK) {
-                    rc = lf_cli_fail(st);
-                    break;
-                }
-                lf_hw thw = hw;
-                thw.buffer_bytes = betas[bi];
-                a.hw = &thw;
-                if ((st = lf_cmp_run_table(&a, t, graphs[mi], lf__progress, &quiet)) != LF_OK)
-                    rc = lf_cli_fail(st);
-            }
-    if (rc == LF_EXIT_OK && (st = lf_cmp_emit(&o, tables, n_tables)) != LF_OK)
+    grid.graphs = (const lf_graph *const *)graphs;
+    if (!rc && (st = lf_cmp_run_grid(&a, &grid, &tables, &n_tables, lf_cmp_progress_print, &quiet)) != LF_OK)
         rc = lf_cli_fail(st);
-done:
-    for (int32_t i = 0; tables && i < n_tables; i++)
-        lf_cmp_table_free(&tables[i]);
-    free(tables);
-    for (int i = 0; graphs && i < nm; i++)
+    if (!rc && (st = lf_cmp_emit(&o, tables, n_tables)) != LF_OK)
+        rc = lf_cli_fail(st);
+    lf_cmp_tables_free(tables, n_tables);
+    for (int i = 0; i < grid.n_models; i++)
         lf_graph_free(graphs[i]);
-    free(graphs);
-    free(seeds);
     return rc;
 }

@@ -6,61 +6,8 @@
 #include "planner/cli/cli.h"
 #include "planner/cli/exact_opts.h"
 #include "planner/registry.h"
+#include "planner/io/plan_export.h"
 #include "planner/util/fileio.h"
-
-static void lf__print_groups(const lf_plan *p, lf_cost_model *cm)
-{
-    const lf_graph *g = lf_cost_graph(cm);
-    lf_bitset s;
-    if (lf_bitset_init(&s, g->n_ops) != LF_OK)
-        return;
-    printf("\n%6s %5s  %-30s %-30s %12s %12s %s\n", "group", "ops", "first op", "last op",
-           "F_beta B", "F_D B", "");
-    for (int32_t gi = 0; gi < p->n_groups; gi++) {
-        lf_plan_group_bitset(p, gi, &s);
-        int32_t first = lf_bitset_next(&s, 0), last = first, n = 0;
-        for (int32_t v = first; v >= 0; v = lf_bitset_next(&s, v + 1)) {
-            last = v;
-            n++;
-        }
-        lf_group_cost c;
-        char fb[32], fd[32];
-        int unfusable = n == 1 && !lf_cost_fusable(cm, first);
-        if (lf_cost_eval(cm, &s, &c) != LF_OK)
-            break;
-        if (unfusable)
-            lf_cost_unfusable_dram(cm, first, &c.f_d);
-        lf_cli_commas(c.f_beta, fb, sizeof fb);
-        lf_cli_commas(c.f_d, fd, sizeof fd);
-        printf("%6d %5d  %-30s %-30s %12s %12s %s\n", (int)gi, (int)n, g->ops[first].name,
-               g->ops[last].name, fb, fd,
-               unfusable ? "unfusable (weights streamed)" : (c.valid ? "" : "INVALID"));
-    }
-    lf_bitset_destroy(&s);
-}
-
-/* The summary line's search figures: plans, invalid groups, splits, memo
- * hits and the splitter's own. */
-static void lf__print_search(const lf_planned *r)
-{
-    const lf_search_result *res = &r->search_result;
-    int64_t lookups = res->cache_hits + res->cache_misses;
-    printf("; %lld plans proposed, %lld invalid groups met, %lld splits, memo hits %.1f%%",
-           (long long)res->plans_proposed, (long long)res->invalid_groups, (long long)res->splits,
-           lookups ? 100.0 * (double)res->cache_hits / (double)lookups : 0.0);
-    if (r->have_tree_stats) {
-        const lf_tree_stats *ts = &r->tree_stats;
-        printf("; %s: %lld distinct invalid groups, rectify rate %.1f%%, rectified without "
-               "fallback %lld",
-               r->split_name, (long long)ts->groups, 100.0 * ts->rectify_rate,
-               (long long)ts->tree_success);
-        if (ts->gap_groups > 0)
-            printf(", mean split gap %.3f", ts->mean_gap);
-        printf(", %.3f s in the splitter (wall)", ts->split_s);
-    } else {
-        printf("; %s split, %.3f s in the splitter (wall)", r->split_name, res->split_s);
-    }
-}
 
 int lf_cmd_plan(int argc, char **argv)
 {
@@ -133,7 +80,8 @@ int lf_cmd_plan(int argc, char **argv)
     };
     lf_planner_config pc;
     lf_planner_config_default(&pc);
-    const char *search, *split, *format, *proposer;
+    const char *search, *split, *format, *proposer, *objectives;
+    static const char *const objective_sets[] = {"dram,groups", "dram", NULL};
     lf_cli_search_values sv;
     if ((rc = lf_cli_name(&cmd, "search", LF_NAMES_SEARCH, pc.search, &search)) ||
         (rc = lf_cli_search_opts(&cmd, &sv)) || (rc = lf_cli_exact_config(&cmd, &pc.exact)) ||
@@ -146,29 +94,17 @@ int lf_cmd_plan(int argc, char **argv)
     pc.search = search;
     pc.seed_plans = lf_cli_get(&cmd, "seed-plans");
     pc.split_continue = lf_cli_get(&cmd, "split-continue") != NULL;
-    if (pc.seed_plans && strcmp(search, "local") != 0 && strcmp(search, "nsga2") != 0)
-        return lf_cli_usage_error(&cmd, "--seed-plans applies to --search local or nsga2");
-    int heuristic = lf_name_known(LF_NAMES_HEURISTIC, search);
-    if (lf_cli_exact_opts_given(&cmd) && strcmp(search, "exact") != 0 &&
-        !lf_cli_get(&cmd, "compare-exact") && !pc.seed_plans)
-        return lf_cli_usage_error(&cmd, "--time-limit, --memory-limit and --max-candidates apply "
-                                        "to --search exact, --compare-exact or --seed-plans");
-    const char *output = lf_cli_get(&cmd, "output");
-    if (output && !format) {
-        const char *dot = strrchr(output, '.');
-        if (!dot || (strcmp(dot, ".json") != 0 && strcmp(dot, ".dot") != 0 &&
-                     strcmp(dot, ".xml") != 0 && strcmp(dot, ".svg") != 0 && strcmp(dot, ".png") != 0 &&
-                     strcmp(dot, ".onnx") != 0 && strcmp(dot, ".yaml") != 0 && strcmp(dot, ".yml") != 0))
-            return lf_cli_usage_error(&cmd, "cannot tell the format of '%s': use a .json, .xml, "
-                                            ".dot, .svg, .png, .onnx or .yaml name, or --format",
-                                      output);
-    }
-    const char *pareto = lf_cli_get(&cmd, "pareto");
-    const char *objectives = lf_cli_get(&cmd, "objectives");
-    if (objectives && strcmp(objectives, "dram") != 0 && strcmp(objectives, "dram,groups") != 0)
-        return lf_cli_usage_error(&cmd, "unknown --objectives '%s' (use dram,groups or dram)",
-                                  objectives);
-    pc.objectives = objectives && strcmp(objectives, "dram") == 0 ? 1 : 3;
+    pc.compare_exact = lf_cli_get(&cmd, "compare-exact") != NULL;
+    if (lf_planner_config_check(&pc, lf_cli_exact_opts_given(&cmd)) != LF_OK)
+        return lf_cli_usage_error(&cmd, "%s", lf_last_error());
+    const char *output = lf_cli_get(&cmd, "output"), *pareto = lf_cli_get(&cmd, "pareto");
+    if (output && !format && lf_plan_format_of(output, NULL) != LF_OK)
+        return lf_cli_usage_error(&cmd, "cannot tell the format of '%s': use a .json, .xml, "
+                                        ".dot, .svg, .png, .onnx or .yaml name, or --format",
+                                  output);
+    if ((rc = lf_cli_choice(&cmd, "objectives", objective_sets, &objectives)))
+        return rc;
+    pc.objectives = strcmp(objectives, "dram") == 0 ? 1 : 3;
     const char *outputs[2] = {output, pareto};
     if ((rc = lf_cli_check_outputs(outputs, 2)))
         return rc;
@@ -178,7 +114,6 @@ int lf_cmd_plan(int argc, char **argv)
     pc.pg_weights = lf_cli_get(&cmd, "pg-weights");
     pc.rg_weights = lf_cli_get(&cmd, "rg-weights");
     pc.split_gap = lf_cli_get(&cmd, "split-gap") != NULL;
-    pc.compare_exact = lf_cli_get(&cmd, "compare-exact") != NULL;
     lf_cli_progress bar = {0};
     if (!lf_cli_get(&cmd, "no-progress")) {
         pc.progress = lf_cli_progress_report;
@@ -191,74 +126,39 @@ int lf_cmd_plan(int argc, char **argv)
         lf_cli_session_close(&s);
         return rc;
     }
-    lf_pipeline p;
-    memset(&p, 0, sizeof p);
-    p.graph = s.graph;
-    p.cm = s.cm;
-    p.model_name = s.model_name;
     /* the annotated ONNX keeps the input file's nodes unless the graph was rewritten */
-    p.onnx_source = lf_cli_get(&cmd, "optimize") ? NULL : lf_cli_get(&cmd, "onnx");
+    lf_pipeline p = {.graph = s.graph, .cm = s.cm, .model_name = s.model_name,
+                     .onnx_source = lf_cli_get(&cmd, "optimize") ? NULL : lf_cli_get(&cmd, "onnx")};
     lf_status st = LF_OK;
-    if (lf_cli_get(&cmd, "from-annotations")) {
-        if ((rc = lf_cli_plan_from_annotations(&cmd, &s, &p.result))) {
-            lf_planned_destroy(&p.result);
-            lf_cli_session_close(&s);
-            return rc;
-        }
-        search = p.result.search;
-        heuristic = 0;
-    } else {
+    if (lf_cli_get(&cmd, "from-annotations"))
+        rc = lf_cli_plan_from_annotations(&cmd, &s, &p.result);
+    else
         st = lf_plan_network(s.cm, &pc, &p.result);
-    }
     lf_cli_progress_end(&bar);
-    const lf_planned *r = &p.result;
-    if (st == LF_OK && pc.compare_exact && r->exact_dram < 0)
-        fprintf(stderr, "fusionplan: no exact optimum to compare with: %s\n", r->exact_error);
+    if (st == LF_OK && !rc && pc.compare_exact && p.result.exact_dram < 0)
+        fprintf(stderr, "fusionplan: no exact optimum to compare with: %s\n", p.result.exact_error);
     /* The plan and its Pareto front are written together or not at all. */
     lf_output_batch_begin();
-    for (int k = 0; k < 2 && st == LF_OK; k++)
+    for (int k = 0; k < 2 && st == LF_OK && !rc; k++)
         if (outputs[k])
             st = lf_pipeline_save(&p, outputs[k], k ? "json" : format, k);
-    if (st == LF_OK)
+    if (st == LF_OK && !rc)
         st = lf_output_batch_commit();
-    if (st == LF_OK && output && lf_cli_is_stream(output, format))
+    if (st == LF_OK && !rc && output && lf_cli_is_stream(output, format))
         lf_cli_warn_stream(p.graph);
     else
         lf_output_batch_abort();
-    if (st != LF_OK) {
-        lf_planned_destroy(&p.result);
-        lf_cli_session_close(&s);
-        return lf_cli_fail(st);
+    if (st != LF_OK)
+        rc = lf_cli_fail(st);
+    if (!rc) {
+        lf_planned_print_summary(stdout, &p.result, s.cm, s.model_name);
+        if (!lf_cli_get(&cmd, "quiet"))
+            (void)lf_plan_print_groups(stdout, &p.result.plan, s.cm); /* a failure cuts the table short */
+        for (int k = 0; k < 2; k++)
+            if (outputs[k])
+                fprintf(stderr, "wrote %s\n", outputs[k]);
     }
-    const lf_plan_metrics m = r->metrics;
-    char beta[32], fus[32], all[32], mbu[32], gap[48] = "";
-    lf_hw_format_size(lf_cost_beta(s.cm), beta, sizeof beta);
-    lf_cli_commas(m.dram_fusable, fus, sizeof fus);
-    lf_cli_commas(m.dram_all, all, sizeof all);
-    lf_cli_commas(m.mbu, mbu, sizeof mbu);
-    if (r->exact_dram > 0)
-        snprintf(gap, sizeof gap, "; gap to optimum %.2f%%",
-                 100.0 * (double)(m.dram_fusable - r->exact_dram) / (double)r->exact_dram);
-    printf("%s %s %s %s: DRAM %s B fusable ops (%.3f MB), %s B all ops; MBU %s B; %d groups, "
-           "%d unfusable",
-           s.model_name, beta, lf_cost_scheme_name(s.cm), search, fus, (double)m.dram_fusable / 1e6,
-           all, mbu, (int)m.n_groups, (int)m.n_unfusable);
-    printf("; DRAM time %.3f ms", m.dram_time_s * 1e3);
-    if (m.energy_j >= 0)
-        printf(", energy %.3f mJ", m.energy_j * 1e3);
-    if (heuristic)
-        lf__print_search(r);
-    const lf_exact_stats *es = &r->exact_stats;
-    if (es->states > 0)
-        printf("; %lld downsets, %lld candidate sets, %lld groups priced", (long long)es->states,
-               (long long)es->candidates, (long long)es->groups);
-    printf("%s; wall %.3f s\n", gap, r->wall_s);
-    if (!lf_cli_get(&cmd, "quiet"))
-        lf__print_groups(&r->plan, s.cm);
-    for (int k = 0; k < 2; k++)
-        if (outputs[k])
-            fprintf(stderr, "wrote %s\n", outputs[k]);
     lf_planned_destroy(&p.result);
     lf_cli_session_close(&s);
-    return LF_EXIT_OK;
+    return rc;
 }

@@ -3,81 +3,49 @@
  * --cell I for other launchers (GNU parallel, Slurm arrays), --resume after
  * a kill, --mpi under mpirun. A thin wrapper over search/sweep/sweep.h. */
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "planner/cli/cli.h"
 #include "search/sweep/sweep.h"
 
-static void lf__progress(void *ctx, int64_t cell, const char *key, int64_t dram, double wall,
-                         const char *error, int64_t done, int64_t todo)
-{
-    (void)ctx;
-    if (error)
-        fprintf(stderr, "sweep: [%" PRId64 "/%" PRId64 "] cell %" PRId64 " %s: FAILED: %s\n", done, todo,
-                cell, key, error);
-    else
-        fprintf(stderr, "sweep: [%" PRId64 "/%" PRId64 "] cell %" PRId64 " %s: %.3f MB in %.2f s\n", done,
-                todo, cell, key, (double)dram / 1e6, wall);
-}
-
-/* Axes from the flags (after the grid file, so flags win). */
+/* Axes and settings from the flags (after the grid file, so flags win). */
 static int lf__axes(const lf_cli_command *cmd, lf_sweep_grid *g)
 {
-    static const char *const axes[][2] = {{"models", "models"},     {"onnx", "onnx"}, {"schemes", "schemes"},
-                                          {"buffers", "buffers"},   {"searches", "searches"},
-                                          {"proposers", "proposers"}};
+    static const char *const axes[] = {"models", "onnx", "schemes", "buffers", "searches", "proposers"};
     for (size_t i = 0; i < sizeof axes / sizeof axes[0]; i++) {
-        const char *v = lf_cli_get(cmd, axes[i][0]);
-        if (v && lf_sweep_grid_set(g, axes[i][1], v) != LF_OK)
-            return lf_cli_usage_error(cmd, "--%s: %s", axes[i][0], lf_last_error());
+        const char *v = lf_cli_get(cmd, axes[i]);
+        if (v && lf_sweep_grid_set(g, axes[i], v) != LF_OK)
+            return lf_cli_usage_error(cmd, "--%s: %s", axes[i], lf_last_error());
     }
     /* --seeds K with --seed S (as compare), or an explicit list "1,4,9" / range "1-10". */
-    const char *seeds = lf_cli_get(cmd, "seeds"), *seed = lf_cli_get(cmd, "seed");
-    if (seeds && strpbrk(seeds, ",-")) {
-        if (seed)
-            return lf_cli_usage_error(cmd, "--seed goes with a count --seeds K, not a list");
-        if (lf_sweep_grid_set(g, "seeds", seeds) != LF_OK)
-            return lf_cli_usage_error(cmd, "--seeds: %s", lf_last_error());
-    } else if (seeds || seed) {
-        int64_t k, s;
-        int rc;
-        if ((rc = lf_cli_int(cmd, "seeds", 3, 1, LF_SWEEP_MAX_ITEMS, &k)) ||
-            (rc = lf_cli_search_opt(cmd, "seed", 1, &s)))
+    const char *seeds = lf_cli_get(cmd, "seeds"), *seed = lf_cli_get(cmd, "seed"), *shape;
+    int is_list = seeds && strpbrk(seeds, ",-"), rc;
+    char range[64];
+    int64_t k, s, x[3] = {g->k, g->population, g->threads};
+    if (is_list && seed)
+        return lf_cli_usage_error(cmd, "--seed goes with a count --seeds K, not a list");
+    if (!is_list && (seeds || seed)) {
+        if ((rc = lf_cli_int(cmd, "seeds", 3, 1, LF_SWEEP_MAX_ITEMS, &k)) || (rc = lf_cli_search_opt(cmd, "seed", 1, &s)))
             return rc;
-        char range[64];
         snprintf(range, sizeof range, "%" PRId64 "-%" PRId64, s, s + k - 1);
-        if (lf_sweep_grid_set(g, "seeds", range) != LF_OK)
-            return lf_cli_usage_error(cmd, "--seeds: %s", lf_last_error());
+        seeds = range;
     }
-    const char *shape = lf_cli_get(cmd, "input-shape");
-    if (shape && lf_sweep_grid_set_input_shape(g, shape) != LF_OK)
+    if (seeds && lf_sweep_grid_set(g, "seeds", seeds) != LF_OK)
+        return lf_cli_usage_error(cmd, "--seeds: %s", lf_last_error());
+    if ((shape = lf_cli_get(cmd, "input-shape")) && lf_sweep_grid_set_input_shape(g, shape) != LF_OK)
         return lf_cli_usage_error(cmd, "--input-shape: %s", lf_last_error());
-    int64_t x;
-    int rc;
-    if ((rc = lf_cli_search_opt(cmd, "budget", g->budget, &x)))
+    if ((rc = lf_cli_search_opt(cmd, "budget", g->budget, &g->budget)) || (rc = lf_cli_search_opt(cmd, "k", x[0], &x[0])) ||
+        (rc = lf_cli_search_opt(cmd, "population", x[1], &x[1])) || (rc = lf_cli_search_opt(cmd, "threads", x[2], &x[2])))
         return rc;
-    g->budget = x;
-    if ((rc = lf_cli_search_opt(cmd, "k", g->k, &x)))
-        return rc;
-    g->k = (int32_t)x;
-    if ((rc = lf_cli_search_opt(cmd, "population", g->population, &x)))
-        return rc;
-    g->population = (int32_t)x;
-    if ((rc = lf_cli_search_opt(cmd, "threads", g->threads, &x)))
-        return rc;
-    g->threads = (int32_t)x;
-    if (lf_cli_get(cmd, "no-exact"))
-        g->exact = 0;
+    g->k = (int32_t)x[0];
+    g->population = (int32_t)x[1];
+    g->threads = (int32_t)x[2];
     if (lf_cli_get(cmd, "split-gap") && lf_cli_get(cmd, "no-split-gap"))
         return lf_cli_usage_error(cmd, "--split-gap and --no-split-gap exclude each other");
-    if (lf_cli_get(cmd, "split-gap"))
-        g->split_gap = 1;
-    if (lf_cli_get(cmd, "no-split-gap"))
-        g->split_gap = 0;
+    g->exact = g->exact && !lf_cli_get(cmd, "no-exact");
+    g->split_gap = lf_cli_get(cmd, "split-gap") ? 1 : lf_cli_get(cmd, "no-split-gap") ? 0 : g->split_gap;
     return 0;
 }
 
@@ -85,44 +53,65 @@ static int lf__axes(const lf_cli_command *cmd, lf_sweep_grid *g)
 static int lf__one_cell(const lf_cli_command *cmd, const lf_sweep_grid *g, int64_t cell, const char *out,
                         int resume)
 {
-    lf_status st;
-    int fd = -1;
-    int64_t n = lf_sweep_n_cells(g);
-    uint8_t *done = calloc((size_t)n, 1);
-    if (!done)
-        return lf_cli_fail(lf_set_error(LF_ENOMEM, "out of memory"));
-    if (out && (st = lf_sweep_results_open(g, out, resume ? LF_SWEEP_RESUME : LF_SWEEP_APPEND, done,
-                                           &fd)) != LF_OK) {
-        free(done);
-        return lf_cli_fail(st);
-    }
-    if (done[cell]) {
-        if (!lf_cli_get(cmd, "quiet"))
-            fprintf(stderr, "sweep: cell %" PRId64 " is already in %s\n", cell, out);
-        free(done);
-        close(fd);
-        return LF_EXIT_OK;
-    }
-    free(done);
-    lf_sweep_runner *r = NULL;
     char *line = NULL;
-    int failed = 0;
-    if ((st = lf_sweep_runner_create(&r, g)) == LF_OK)
-        st = lf_sweep_run_cell(r, cell, &line, &failed);
-    lf_sweep_runner_free(r);
-    if (st == LF_OK && out)
-        st = lf_sweep_results_append(fd, out, line);
-    else if (st == LF_OK && (fputs(line, stdout) == EOF || fflush(stdout) != 0))
+    int failed = 0, already = 0;
+    lf_status st = lf_sweep_run_one(g, cell, out, resume, &line, &failed, &already);
+    if (st == LF_OK && already && !lf_cli_get(cmd, "quiet"))
+        fprintf(stderr, "sweep: cell %" PRId64 " is already in %s\n", cell, out);
+    if (st == LF_OK && line && !out && (fputs(line, stdout) == EOF || fflush(stdout) != 0))
         st = lf_set_error(LF_EIO, "standard output: write failed");
-    if (fd >= 0)
-        close(fd);
-    int rc = st != LF_OK ? lf_cli_fail(st) : LF_EXIT_OK;
-    if (st == LF_OK && failed) {
-        fprintf(stderr, "fusionplan sweep: cell %" PRId64 " failed; its line carries the error\n", cell);
-        rc = LF_EXIT_FAIL;
-    }
     free(line);
-    return rc;
+    if (st != LF_OK)
+        return lf_cli_fail(st);
+    if (failed)
+        fprintf(stderr, "fusionplan sweep: cell %" PRId64 " failed; its line carries the error\n", cell);
+    return failed ? LF_EXIT_FAIL : LF_EXIT_OK;
+}
+
+/* The command once parsed: the grid, then one of --list, --cell, a run. */
+static int lf__sweep(const lf_cli_command *cmd, lf_sweep_grid *g)
+{
+    const char *grid_file = lf_cli_get(cmd, "grid"), *hw = lf_cli_get(cmd, "hw");
+    const char *out = lf_cli_get(cmd, "output"), *cell_arg = lf_cli_get(cmd, "cell");
+    int list = lf_cli_get(cmd, "list") != NULL, mpi = lf_cli_get(cmd, "mpi") != NULL;
+    int resume = lf_cli_get(cmd, "resume") != NULL, rc;
+    lf_status st;
+    if ((hw && (st = lf_sweep_grid_set_hw(g, hw)) != LF_OK) ||
+        (grid_file && (st = lf_sweep_grid_load(g, grid_file)) != LF_OK))
+        return lf_cli_fail(st);
+    if ((rc = lf__axes(cmd, g)))
+        return rc;
+    if (list + (cell_arg != NULL) + mpi > 1)
+        return lf_cli_usage_error(cmd, "--list, --cell and --mpi exclude each other");
+    if (list) {
+        lf_sweep_print_cells(stdout, g);
+        return fflush(stdout) == 0 ? LF_EXIT_OK : lf_cli_fail(lf_set_error(LF_EIO, "standard output: write failed"));
+    }
+    int64_t cell, failed = 0;
+    if (cell_arg && (rc = lf_cli_int(cmd, "cell", 0, 0, lf_sweep_n_cells(g) - 1, &cell)))
+        return rc;
+    if (cell_arg && resume && !out)
+        return lf_cli_usage_error(cmd, "--resume with --cell needs -o FILE");
+    if (cell_arg)
+        return lf__one_cell(cmd, g, cell, out, resume);
+    if (!out)
+        return lf_cli_usage_error(cmd, "missing -o RESULTS.jsonl (or --list, --cell I)");
+    /* Several processes of an mpirun without --mpi would each run every cell into one file. */
+    const char *world = getenv("OMPI_COMM_WORLD_SIZE");
+    if (!mpi && world && atoi(world) > 1)
+        return lf_cli_usage_error(cmd, "started by mpirun with %d processes: add --mpi", atoi(world));
+    lf_sweep_options o = {out, resume, lf_cli_get(cmd, "quiet") ? NULL : lf_sweep_progress_print, stderr,
+                          &failed};
+    int rank = 0;
+    st = mpi ? lf_sweep_run_mpi(g, &o, &rank) : lf_sweep_run(g, &o);
+    if (rank != 0)
+        return st == LF_OK ? LF_EXIT_OK : LF_EXIT_FAIL;
+    if (st != LF_OK)
+        return lf_cli_fail(st);
+    if (failed)
+        fprintf(stderr, "fusionplan sweep: %" PRId64 " cell%s failed; their lines in %s carry the error\n",
+                failed, failed == 1 ? "" : "s", out);
+    return failed ? LF_EXIT_FAIL : LF_EXIT_OK;
 }
 
 int lf_cmd_sweep_grid(int argc, char **argv)
@@ -178,72 +167,7 @@ int lf_cmd_sweep_grid(int argc, char **argv)
         return rc == 1 ? LF_EXIT_OK : rc;
     lf_sweep_grid g;
     lf_sweep_grid_init(&g);
-    const char *grid_file = lf_cli_get(&cmd, "grid"), *hw = lf_cli_get(&cmd, "hw");
-    const char *out = lf_cli_get(&cmd, "output"), *cell_arg = lf_cli_get(&cmd, "cell");
-    int list = lf_cli_get(&cmd, "list") != NULL, mpi = lf_cli_get(&cmd, "mpi") != NULL;
-    int resume = lf_cli_get(&cmd, "resume") != NULL, quiet = lf_cli_get(&cmd, "quiet") != NULL;
-    lf_status st;
-    if (hw && (st = lf_sweep_grid_set_hw(&g, hw)) != LF_OK) {
-        rc = lf_cli_fail(st);
-        goto done;
-    }
-    if (grid_file && (st = lf_sweep_grid_load(&g, grid_file)) != LF_OK) {
-        rc = lf_cli_fail(st);
-        goto done;
-    }
-    if ((rc = lf__axes(&cmd, &g)))
-        goto done;
-    int64_t n = lf_sweep_n_cells(&g);
-    if (list + (cell_arg != NULL) + mpi > 1) {
-        rc = lf_cli_usage_error(&cmd, "--list, --cell and --mpi exclude each other");
-        goto done;
-    }
-    if (list) {
-        for (int64_t i = 0; i < n; i++) {
-            lf_sweep_cell c;
-            char key[512];
-            lf_sweep_cell_get(&g, i, &c);
-            lf_sweep_cell_key(&c, key, sizeof key);
-            printf("%" PRId64 "\t%s\n", i, key);
-        }
-        rc = fflush(stdout) == 0 ? LF_EXIT_OK : lf_cli_fail(lf_set_error(LF_EIO, "standard output: write failed"));
-        goto done;
-    }
-    if (cell_arg) {
-        int64_t cell;
-        if ((rc = lf_cli_int(&cmd, "cell", 0, 0, n - 1, &cell)))
-            goto done;
-        if (resume && !out) {
-            rc = lf_cli_usage_error(&cmd, "--resume with --cell needs -o FILE");
-            goto done;
-        }
-        rc = lf__one_cell(&cmd, &g, cell, out, resume);
-        goto done;
-    }
-    if (!out) {
-        rc = lf_cli_usage_error(&cmd, "missing -o RESULTS.jsonl (or --list, --cell I)");
-        goto done;
-    }
-    /* Several processes of an mpirun without --mpi would each run every cell into one file. */
-    const char *world = getenv("OMPI_COMM_WORLD_SIZE");
-    if (!mpi && world && atoi(world) > 1) {
-        rc = lf_cli_usage_error(&cmd, "started by mpirun with %d processes: add --mpi", atoi(world));
-        goto done;
-    }
-    int64_t failed = 0;
-    lf_sweep_options o = {out, resume, quiet ? NULL : lf__progress, NULL, &failed};
-    int rank = 0;
-    st = mpi ? lf_sweep_run_mpi(&g, &o, &rank) : lf_sweep_run(&g, &o);
-    if (rank != 0)
-        rc = st == LF_OK ? LF_EXIT_OK : LF_EXIT_FAIL;
-    else if (st != LF_OK)
-        rc = lf_cli_fail(st);
-    else if (failed) {
-        fprintf(stderr, "fusionplan sweep: %" PRId64 " cell%s failed; their lines in %s carry the error\n",
-                failed, failed == 1 ? "" : "s", out);
-        rc = LF_EXIT_FAIL;
-    }
-done:
+    rc = lf__sweep(&cmd, &g);
     lf_sweep_grid_destroy(&g);
     return rc;
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "planner/cli/cli.h"
 #include "planner/status.h"
 #include "search/sweep/compare.h"
 
@@ -42,5 +43,16 @@ typedef struct lf_cmp_out {
 } lf_cmp_out;
 
 lf_status lf_cmp_emit(const lf_cmp_out *o, lf_cmp_table *tables, int32_t n);
+
+/* Progress of compare's tables on stderr (an lf_cmp_progress_fn; user
+ * points at an int, 1 for --quiet): a line per run and for the optimum; a
+ * missing optimum is said even with --quiet. */
+void lf_cmp_progress_print(void *user, const lf_cmp_table *t, int32_t r, int32_t s, int ok);
+
+/* The options above (--format md|csv|json, --output, --csv, --json,
+ * --curves) into o; with check, every output is checked before the work
+ * (the SVG curves go next to PREFIX.csv, whose folder stands for theirs).
+ * Returns 0 or an exit status after printing the error. */
+int lf_cmp_out_parse(const lf_cli_command *cmd, lf_cmp_out *o, int check);
 
 #endif

@@ -458,3 +458,37 @@ lf_status lf_cmp_emit(const lf_cmp_out *o, lf_cmp_table *tables, int32_t n)
     lf_output_batch_abort();
     return st;
 }
+
+int lf_cmp_out_parse(const lf_cli_command *cmd, lf_cmp_out *o, int check)
+{
+    static const char *const formats[] = {"md", "csv", "json", NULL};
+    o->output = lf_cli_get(cmd, "output");
+    o->csv = lf_cli_get(cmd, "csv");
+    o->json = lf_cli_get(cmd, "json");
+    o->curves = lf_cli_get(cmd, "curves");
+    int rc = lf_cli_choice(cmd, "format", formats, &o->format);
+    if (rc || !check)
+        return rc;
+    char curves_csv[1024] = "";
+    if (o->curves)
+        snprintf(curves_csv, sizeof curves_csv, "%s.csv", o->curves);
+    const char *outs[4] = {o->output, o->csv, o->json, o->curves ? curves_csv : NULL};
+    return lf_cli_check_outputs(outs, 4);
+}
+
+/* Progress lines on stderr; a missing optimum is said even with --quiet. */
+void lf_cmp_progress_print(void *user, const lf_cmp_table *t, int32_t r, int32_t s, int ok)
+{
+    int quiet = *(const int *)user;
+    if (r >= 0 && !quiet)
+        fprintf(stderr, "compare: %s %s %lld KB, %s + %s, seed %llu: %.3f MB in %.2f s\n", t->model,
+                t->scheme, (long long)(t->beta / 1024), lf_cmp_search_label(t->rows[r].search),
+                lf_cmp_proposer_label(t->rows[r].proposer), (unsigned long long)t->seeds[s],
+                (double)t->rows[r].dram[s] / 1e6, t->rows[r].wall[s]);
+    else if (r < 0 && !ok)
+        fprintf(stderr, "fusionplan compare: %s %s: no exact optimum: %s\n", t->model, t->scheme,
+                lf_last_error());
+    else if (r < 0 && !quiet)
+        fprintf(stderr, "compare: %s %s exact optimum %.3f MB in %.2f s\n", t->model, t->scheme,
+                (double)t->exact_dram / 1e6, t->exact_wall);
+}

@@ -1,6 +1,5 @@
 /* The warning a Stream mapping export comes with: one line on stderr naming
  * the op types Stream's ONNX reader rejects (the library lists them). */
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,21 +8,9 @@
 
 int lf_cli_is_stream(const char *path, const char *format)
 {
-    if (format)
-        return strcmp(format, "stream") == 0;
-    size_t n = strlen(path);
-    const char *exts[] = {".yaml", ".yml"};
-    for (size_t k = 0; k < 2; k++) {
-        size_t m = strlen(exts[k]);
-        if (n > m) {
-            size_t i = 0;
-            while (i < m && tolower((unsigned char)path[n - m + i]) == exts[k][i])
-                i++;
-            if (i == m)
-                return 1;
-        }
-    }
-    return 0;
+    if (!format && lf_plan_format_of(path, &format) != LF_OK)
+        return 0;
+    return strcmp(format, "stream") == 0;
 }
 
 void lf_cli_warn_stream(const lf_graph *g)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "planner/status.h"
+#include "planner/util/fileio.h"
 #include "search/sweep/buffer_sweep.h"
 
 #define LF_SWEEP_MAX_MODELS 32
@@ -33,6 +34,25 @@ void lf_sweep_print_csv_header(FILE *f);
 void lf_sweep_print_csv(FILE *f, const lf_sweep_setup *o, const lf_sweep *sw);
 void lf_sweep_print_json_head(FILE *f, const lf_sweep_setup *o);
 void lf_sweep_print_json(FILE *f, const lf_sweep_setup *o, const lf_sweep *sw, int first);
+
+/* The report in format fmt ("md", "csv" or "json"): the head before the
+ * first sweep, each sweep (index i from 0) and the tail after the last. */
+void lf_sweep_print_head(FILE *f, const char *fmt, const lf_sweep_setup *o);
+void lf_sweep_print(FILE *f, const char *fmt, const lf_sweep_setup *o, const lf_sweep *sw, int i);
+void lf_sweep_print_tail(FILE *f, const char *fmt);
+
+/* Where a sweep's report goes: standard output or `output` (written
+ * atomically), in fmt, with the charts at `svg` when set. _open prints the
+ * head; _close, when ok, the tail, then commits the report and the charts
+ * together (or none of them), and when not ok drops the report. */
+typedef struct lf_sweep_out {
+    const lf_sweep_setup *o;
+    const char *fmt, *output, *svg;
+    FILE *f;
+    lf_atomic_file af;
+} lf_sweep_out;
+lf_status lf_sweep_out_open(lf_sweep_out *out);
+lf_status lf_sweep_out_close(lf_sweep_out *out, int ok, const lf_sweep *sw, int n_sw);
 
 /* Two SVG charts: DRAM over all ops against the buffer (PATH), and the
  * valid-group share (PATH with "-valid" before ".svg") when groups were

@@ -36,6 +36,31 @@ static const char *lf__upper_scheme(const char *s)
 }
 /* ---- output ------------------------------------------------------------- */
 
+void lf_sweep_print_head(FILE *f, const char *fmt, const lf_sweep_setup *o)
+{
+    if (strcmp(fmt, "csv") == 0)
+        lf_sweep_print_csv_header(f);
+    else if (strcmp(fmt, "json") == 0)
+        lf_sweep_print_json_head(f, o);
+}
+
+void lf_sweep_print(FILE *f, const char *fmt, const lf_sweep_setup *o, const lf_sweep *sw, int i)
+{
+    if (strcmp(fmt, "csv") == 0)
+        lf_sweep_print_csv(f, o, sw);
+    else if (strcmp(fmt, "json") == 0)
+        lf_sweep_print_json(f, o, sw, i == 0);
+    else
+        lf_sweep_print_md(f, o, sw, i == 0);
+    fflush(f);
+}
+
+void lf_sweep_print_tail(FILE *f, const char *fmt)
+{
+    if (strcmp(fmt, "json") == 0)
+        fprintf(f, "\n  ]\n}\n");
+}
+
 static void lf__split_desc(const lf_sweep_setup *o, char *buf, size_t len)
 {
     if (o->run.tree)
@@ -291,5 +316,36 @@ done:
     free(y);
     free(labels);
     free(vpath);
+    return st;
+}
+
+lf_status lf_sweep_out_open(lf_sweep_out *out)
+{
+    out->f = stdout;
+    if (out->output) {
+        lf_status st = lf_atomic_open(&out->af, out->output);
+        if (st != LF_OK)
+            return st;
+        out->f = out->af.f;
+    }
+    lf_sweep_print_head(out->f, out->fmt, out->o);
+    return LF_OK;
+}
+
+lf_status lf_sweep_out_close(lf_sweep_out *out, int ok, const lf_sweep *sw, int n_sw)
+{
+    if (!ok) {
+        if (out->output)
+            lf_atomic_abort(&out->af);
+        return LF_OK;
+    }
+    lf_sweep_print_tail(out->f, out->fmt);
+    lf_output_batch_begin();
+    lf_status st = out->output ? lf_atomic_commit(&out->af) : LF_OK;
+    if (st == LF_OK && out->svg)
+        st = lf_sweep_save_charts(out->o, sw, n_sw, out->svg);
+    if (st == LF_OK)
+        st = lf_output_batch_commit();
+    lf_output_batch_abort(); /* no-op after a commit */
     return st;
 }

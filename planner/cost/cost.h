@@ -9,6 +9,7 @@
 #define LF_COST_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "hwdesc/hw.h"
 #include "planner/graph.h"
@@ -175,5 +176,10 @@ typedef struct lf_cost_report {
 /* Evaluates without the memo and explains the feature term at its peak. */
 lf_status lf_cost_explain(lf_cost_model *cm, const lf_bitset *group, lf_cost_report *rep);
 void lf_cost_report_destroy(lf_cost_report *rep);
+
+/* The explanation as text (`fusionplan cost`, cost_print.c): the group's
+ * size and beta, F_beta and F_D as sums of their terms, MBU, tiles, the peak
+ * snapshot and one line per tensor with its window, rows and bytes. */
+void lf_cost_report_print(FILE *f, lf_cost_model *cm, const lf_bitset *group, const lf_cost_report *rep);
 
 #endif

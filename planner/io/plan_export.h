@@ -61,6 +61,12 @@ lf_status lf_plan_write_stream(FILE *f, const lf_plan *p, lf_cost_model *cm, con
  * when none); returns how many ops they are. For the caller's warning. */
 int32_t lf_plan_stream_rejected(const lf_graph *g, char *out, size_t len);
 
+/* The format a path's extension names (.json, .dot or .gv, .xml, .svg,
+ * .png, .onnx, .yaml or .yml, any case) into *format (may be NULL): "json",
+ * "dot", "xml", "svg", "png", "onnx" or "stream"; any other extension is
+ * LF_EINVAL. */
+lf_status lf_plan_format_of(const char *path, const char **format);
+
 /* format "json", "dot", "xml", "svg", "png", "onnx" or "stream", or NULL to pick by the
  * path's extension (.json, .dot or .gv, .xml, .svg, .png, .onnx, .yaml or .yml, any case); other extensions or formats give LF_EINVAL. Written atomically
  * (temporary file + rename): on any error nothing is left behind. */

@@ -18,6 +18,27 @@ static int lf__has_ext(const char *path, const char *ext)
     return 1;
 }
 
+/* Extensions and the format each names, in the order they are tried. */
+static const struct {
+    const char *ext, *format;
+} lf__exts[] = {{".json", "json"}, {".dot", "dot"},   {".gv", "dot"},      {".xml", "xml"},
+                {".svg", "svg"},   {".png", "png"},   {".onnx", "onnx"},   {".yaml", "stream"},
+                {".yml", "stream"}};
+
+lf_status lf_plan_format_of(const char *path, const char **format)
+{
+    for (size_t i = 0; path && i < sizeof lf__exts / sizeof lf__exts[0]; i++)
+        if (lf__has_ext(path, lf__exts[i].ext)) {
+            if (format)
+                *format = lf__exts[i].format;
+            return LF_OK;
+        }
+    return lf_set_error(LF_EINVAL,
+                        "cannot tell the plan format of '%s' from its extension: use .json, "
+                        ".dot, .xml, .svg, .png, .onnx or .yaml, or name the format",
+                        path ? path : "");
+}
+
 lf_status lf_plan_save(const char *path, const char *format, const lf_plan *p, lf_cost_model *cm,
                        const lf_plan_meta *meta)
 {
@@ -25,47 +46,29 @@ lf_status lf_plan_save(const char *path, const char *format, const lf_plan *p, l
         return lf_set_error(LF_EINVAL, "lf_plan_save needs a path, a plan and a cost model");
     /* The format is settled before anything is created, so a bad name leaves
      * no file behind. */
+    lf_status st;
+    if (!format && (st = lf_plan_format_of(path, &format)) != LF_OK)
+        return st;
     enum { LF__JSON, LF__DOT, LF__XML, LF__SVG, LF__PNG, LF__ONNX, LF__STREAM } kind;
-    if (format) {
-        if (strcmp(format, "json") == 0)
-            kind = LF__JSON;
-        else if (strcmp(format, "dot") == 0)
-            kind = LF__DOT;
-        else if (strcmp(format, "xml") == 0)
-            kind = LF__XML;
-        else if (strcmp(format, "svg") == 0)
-            kind = LF__SVG;
-        else if (strcmp(format, "png") == 0)
-            kind = LF__PNG;
-        else if (strcmp(format, "onnx") == 0)
-            kind = LF__ONNX;
-        else if (strcmp(format, "stream") == 0)
-            kind = LF__STREAM;
-        else
-            return lf_set_error(LF_EINVAL, "unknown plan format '%s' (known: json, dot, xml, svg, png, onnx, stream)",
-                                format);
-    } else if (lf__has_ext(path, ".json")) {
+    if (strcmp(format, "json") == 0)
         kind = LF__JSON;
-    } else if (lf__has_ext(path, ".dot") || lf__has_ext(path, ".gv")) {
+    else if (strcmp(format, "dot") == 0)
         kind = LF__DOT;
-    } else if (lf__has_ext(path, ".xml")) {
+    else if (strcmp(format, "xml") == 0)
         kind = LF__XML;
-    } else if (lf__has_ext(path, ".svg")) {
+    else if (strcmp(format, "svg") == 0)
         kind = LF__SVG;
-    } else if (lf__has_ext(path, ".png")) {
+    else if (strcmp(format, "png") == 0)
         kind = LF__PNG;
-    } else if (lf__has_ext(path, ".onnx")) {
+    else if (strcmp(format, "onnx") == 0)
         kind = LF__ONNX;
-    } else if (lf__has_ext(path, ".yaml") || lf__has_ext(path, ".yml")) {
+    else if (strcmp(format, "stream") == 0)
         kind = LF__STREAM;
-    } else {
-        return lf_set_error(LF_EINVAL,
-                            "cannot tell the plan format of '%s' from its extension: use .json, "
-                            ".dot, .xml, .svg, .png, .onnx or .yaml, or name the format",
-                            path);
-    }
+    else
+        return lf_set_error(LF_EINVAL, "unknown plan format '%s' (known: json, dot, xml, svg, png, onnx, stream)",
+                            format);
     lf_atomic_file af;
-    lf_status st = lf_atomic_open(&af, path);
+    st = lf_atomic_open(&af, path);
     if (st != LF_OK)
         return st;
     st = kind == LF__DOT   ? lf_plan_write_dot(af.f, p, cm, meta)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "planner/io/dot_text.h"
+#include "planner/util/fileio.h"
 
 lf_status lf_split_write_dot(FILE *f, const lf_graph *g, lf_cost_model *cm, const lf_bitset *parts,
                              int32_t n_parts)
@@ -46,4 +47,14 @@ lf_status lf_split_write_dot(FILE *f, const lf_graph *g, lf_cost_model *cm, cons
     fprintf(f, "}\n");
     free(part_of);
     return st;
+}
+
+lf_status lf_split_save_dot(const char *path, const lf_graph *g, lf_cost_model *cm,
+                            const lf_bitset *parts, int32_t n_parts)
+{
+    lf_atomic_file af;
+    lf_status st = lf_atomic_open(&af, path);
+    if (st == LF_OK && (st = lf_split_write_dot(af.f, g, cm, parts, n_parts)) != LF_OK)
+        lf_atomic_abort(&af);
+    return st == LF_OK ? lf_atomic_commit(&af) : st;
 }

@@ -17,4 +17,8 @@
 lf_status lf_split_write_dot(FILE *f, const lf_graph *g, lf_cost_model *cm, const lf_bitset *parts,
                              int32_t n_parts);
 
+/* The same written atomically to path: all of it or nothing. */
+lf_status lf_split_save_dot(const char *path, const lf_graph *g, lf_cost_model *cm,
+                            const lf_bitset *parts, int32_t n_parts);
+
 #endif

@@ -13,6 +13,7 @@
 #include "explain/dataset.h"
 #include "hwdesc/hw.h"
 #include "planner/graph.h"
+#include "planner/pipeline.h"
 #include "planner/plan.h"
 #include "planner/status.h"
 
@@ -65,6 +66,52 @@ typedef void (*lf_buffer_sweep_notice_fn)(void *user, lf_buffer_sweep_notice kin
 lf_status lf_buffer_sweep_run(const lf_graph *g, const char *model, const char *scheme,
                               const lf_buffer_sweep_config *cfg, lf_buffer_sweep *out,
                               lf_buffer_sweep_notice_fn notice, void *user);
+
+/* ---- the whole sweep: networks x schemes (buffer_sweep_set.c) ---------- */
+
+#define LF_BUFFER_SWEEP_MAX_MODELS 32
+
+/* The buffer sizes of cfg from what a front end offers: an explicit
+ * ascending list ("128KB,512KB", at most LF_BUFFER_SWEEP_MAX), or from..to
+ * doubling (NULL: 128 KB and 2048 KB; to must be from times a power of two).
+ * Errors: LF_EINVAL with one line naming the option (--buffers, --from,
+ * --to) at fault. */
+lf_status lf_buffer_sweep_set_buffers(lf_buffer_sweep_config *cfg, const char *list,
+                                      const char *from, const char *to);
+
+/* The networks and schemes of a sweep: built-in networks by name, or one
+ * ONNX file (source.onnx with its input shapes and rewrites), under one or
+ * two schemes. */
+typedef struct lf_buffer_sweep_set {
+    lf_model_source source;  /* ONNX: the file and its options; built-in: unused */
+    int32_t n_models, n_schemes;
+    char *models[LF_BUFFER_SWEEP_MAX_MODELS];
+    char *schemes[2];
+    char model_list[1024], scheme_list[64];
+    char onnx_name[256];     /* an ONNX network's name once loaded (the tables name it) */
+    lf_buffer_sweep *sweeps; /* after a run: n_sweeps finished, network-major */
+    int32_t n_sweeps;
+} lf_buffer_sweep_set;
+
+/* Fills set from a comma-separated list of built-in networks (ignored when
+ * onnx->onnx is set; onnx may be NULL) and of schemes ("lbdf", "brr" or
+ * "lbdf,brr"). Errors: LF_EINVAL with one line saying which name or list is
+ * wrong. */
+lf_status lf_buffer_sweep_set_init(lf_buffer_sweep_set *set, const char *models,
+                                   const char *schemes, const lf_model_source *onnx);
+
+/* A finished sweep (index i in out), with its seconds of work. */
+typedef void (*lf_buffer_sweep_done_fn)(void *user, const lf_buffer_sweep *sw, int32_t i,
+                                        double seconds);
+
+/* Loads every network of set in turn and sweeps it under every scheme into
+ * set->sweeps (network-major; n_sweeps counts the finished ones, also after
+ * a failure). done and notice may be NULL. An ONNX network's groups are
+ * sampled from its graph, and its sweeps are named by it. */
+lf_status lf_buffer_sweep_set_run(lf_buffer_sweep_set *set, lf_buffer_sweep_config *cfg,
+                                  lf_buffer_sweep_done_fn done, lf_buffer_sweep_notice_fn notice,
+                                  void *user);
+void lf_buffer_sweep_set_destroy(lf_buffer_sweep_set *set);
 
 /* 100 * num / den, 0 when den is not positive. */
 double lf_buffer_sweep_pct(int64_t num, int64_t den);

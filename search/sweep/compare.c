@@ -196,3 +196,68 @@ lf_status lf_cmp_run_table(const lf_cmp_config *c, lf_cmp_table *t, const lf_gra
     lf_cost_model_free(cm);
     return st;
 }
+
+lf_status lf_cmp_grid_check(const lf_cmp_config *cfg, const lf_cmp_grid *grid)
+{
+    for (int32_t i = 0; i < grid->n_schemes; i++)
+        if (!lf_name_known(LF_NAMES_SCHEME, grid->schemes[i]))
+            return lf_set_error(LF_EINVAL, "unknown scheme '%s' (use lbdf or brr)", grid->schemes[i]);
+    for (int32_t i = 0; i < cfg->n_searches; i++)
+        if (!lf_cmp_search_name(cfg->searches[i]))
+            return lf_set_error(LF_EINVAL, "unknown search '%s' (use ls, rs or nsga2)", cfg->searches[i]);
+    for (int32_t i = 0; i < cfg->n_proposers; i++)
+        if (!lf_cmp_proposer_known(cfg->proposers[i]))
+            return lf_set_error(LF_EINVAL, "unknown proposer '%s' (use none, gnne, pg, rg, attrib, all, "
+                                           "random, saliency or occlusion)", cfg->proposers[i]);
+    return LF_OK;
+}
+
+lf_status lf_cmp_run_grid(const lf_cmp_config *cfg, const lf_cmp_grid *grid, lf_cmp_table **tables,
+                          int32_t *n_tables, lf_cmp_progress_fn progress, void *user)
+{
+    int32_t n = grid->n_models * grid->n_schemes * grid->n_betas;
+    *n_tables = 0;
+    *tables = calloc((size_t)(n > 0 ? n : 1), sizeof **tables);
+    if (!*tables)
+        return lf_set_error(LF_ENOMEM, "out of memory");
+    *n_tables = n;
+    lf_cmp_config c = *cfg;
+    lf_hw hw = *cfg->hw;
+    c.hw = &hw;
+    lf_status st = LF_OK;
+    int32_t ti = 0;
+    for (int32_t mi = 0; mi < grid->n_models && st == LF_OK; mi++)
+        for (int32_t si = 0; si < grid->n_schemes && st == LF_OK; si++)
+            for (int32_t bi = 0; bi < grid->n_betas && st == LF_OK; bi++) {
+                lf_cmp_table *t = &(*tables)[ti++];
+                t->model = grid->models[mi];
+                t->scheme = grid->schemes[si];
+                t->beta = grid->betas[bi];
+                t->k = (int32_t)cfg->k;
+                t->threads = (int32_t)cfg->threads;
+                t->population = (int32_t)cfg->population;
+                t->fresh_memo = cfg->fresh_memo;
+                t->seeds = malloc((size_t)(grid->n_seeds > 0 ? grid->n_seeds : 1) * sizeof *t->seeds);
+                if (!t->seeds) {
+                    st = lf_set_error(LF_ENOMEM, "out of memory");
+                    break;
+                }
+                for (int32_t k = 0; k < grid->n_seeds; k++)
+                    t->seeds[k] = grid->first_seed + (uint64_t)k;
+                if ((st = lf_cmp_table_alloc(t, cfg->n_searches * cfg->n_proposers, grid->n_seeds,
+                                             grid->budget)) != LF_OK)
+                    break;
+                hw.buffer_bytes = grid->betas[bi];
+                st = lf_cmp_run_table(&c, t, grid->graphs[mi], progress, user);
+            }
+    return st;
+}
+
+void lf_cmp_tables_free(lf_cmp_table *tables, int32_t n)
+{
+    for (int32_t i = 0; tables && i < n; i++) {
+        free(tables[i].seeds);
+        lf_cmp_table_free(&tables[i]);
+    }
+    free(tables);
+}

@@ -90,4 +90,32 @@ void lf_cmp_table_free(lf_cmp_table *t);
 lf_status lf_cmp_run_table(const lf_cmp_config *cfg, lf_cmp_table *t, const lf_graph *g,
                            lf_cmp_progress_fn progress, void *user);
 
+/* A grid of tables: every network x scheme x buffer, in that order, each
+ * over the seeds first_seed .. first_seed + n_seeds - 1 at one budget. */
+typedef struct lf_cmp_grid {
+    const lf_graph *const *graphs; /* n_models (may be NULL for lf_cmp_grid_check) */
+    const char *const *models;     /* the tables' network names */
+    int32_t n_models;
+    const char *const *schemes;
+    int32_t n_schemes;
+    const int64_t *betas;
+    int32_t n_betas;
+    uint64_t first_seed;
+    int32_t n_seeds;
+    int64_t budget;
+} lf_cmp_grid;
+
+/* The names of cfg and grid, in this order: schemes, searches (ls, rs,
+ * nsga2 or the planners' names), proposers. LF_OK, or LF_EINVAL with the
+ * line "unknown scheme|search|proposer 'x' (use ...)". */
+lf_status lf_cmp_grid_check(const lf_cmp_config *cfg, const lf_cmp_grid *grid);
+
+/* Runs every table of the grid (lf_cmp_run_table, cfg->hw's buffer set per
+ * table) into *tables (malloc'd, *n_tables of them, each with its own seeds
+ * array); free them with lf_cmp_tables_free, also after a failure. */
+lf_status lf_cmp_run_grid(const lf_cmp_config *cfg, const lf_cmp_grid *grid, lf_cmp_table **tables,
+                          int32_t *n_tables, lf_cmp_progress_fn progress, void *user);
+/* Frees n tables, their seeds and the array. */
+void lf_cmp_tables_free(lf_cmp_table *tables, int32_t n);
+
 #endif

@@ -1,7 +1,9 @@
 /* Progress of a sweep: the finished cell's key, wall time and error, read
  * back from its line (jansson), for the caller's callback. */
+#include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "search/sweep/sweep_internal.h"
@@ -23,4 +25,16 @@ void lf__sweep_report_progress(const lf_sweep_options *o, const lf_sweep_grid *g
                 json_is_number(wall) ? json_number_value(wall) : NAN,
                 json_is_string(err) ? json_string_value(err) : NULL, done, todo);
     json_decref(j);
+}
+
+void lf_sweep_progress_print(void *stream, int64_t cell, const char *key, int64_t dram,
+                             double wall_s, const char *error, int64_t done, int64_t todo)
+{
+    FILE *f = stream;
+    if (error)
+        fprintf(f, "sweep: [%" PRId64 "/%" PRId64 "] cell %" PRId64 " %s: FAILED: %s\n", done, todo,
+                cell, key, error);
+    else
+        fprintf(f, "sweep: [%" PRId64 "/%" PRId64 "] cell %" PRId64 " %s: %.3f MB in %.2f s\n", done,
+                todo, cell, key, (double)dram / 1e6, wall_s);
 }

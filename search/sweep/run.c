@@ -1,6 +1,7 @@
 /* One-process sweep: every cell not yet in the results file, in cell order,
  * each line appended as soon as the cell is done (so a kill loses at most
  * the cell being computed). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -42,4 +43,52 @@ lf_status lf_sweep_run(const lf_sweep_grid *g, const lf_sweep_options *o)
         st = lf_set_error(LF_EIO, "%s: close failed", o->path);
     free(done);
     return st;
+}
+
+lf_status lf_sweep_run_one(const lf_sweep_grid *g, int64_t i, const char *path, int resume,
+                           char **line, int *cell_failed, int *already)
+{
+    *line = NULL;
+    *cell_failed = 0;
+    *already = 0;
+    int64_t n = lf_sweep_n_cells(g);
+    if (i < 0 || i >= n)
+        return lf_set_error(LF_EINVAL, "cell %lld is not in the grid (0 .. %lld)", (long long)i,
+                            (long long)n - 1);
+    uint8_t *done = calloc((size_t)n, 1);
+    if (!done)
+        return lf_set_error(LF_ENOMEM, "out of memory");
+    int fd = -1;
+    lf_status st = LF_OK;
+    if (path)
+        st = lf_sweep_results_open(g, path, resume ? LF_SWEEP_RESUME : LF_SWEEP_APPEND, done, &fd);
+    *already = st == LF_OK && done[i];
+    free(done);
+    if (st == LF_OK && !*already) {
+        lf_sweep_runner *r = NULL;
+        if ((st = lf_sweep_runner_create(&r, g)) == LF_OK)
+            st = lf_sweep_run_cell(r, i, line, cell_failed);
+        lf_sweep_runner_free(r);
+        if (st == LF_OK && path)
+            st = lf_sweep_results_append(fd, path, *line);
+    }
+    if (fd >= 0)
+        close(fd);
+    if (st != LF_OK) {
+        free(*line);
+        *line = NULL;
+    }
+    return st;
+}
+
+void lf_sweep_print_cells(FILE *f, const lf_sweep_grid *g)
+{
+    int64_t n = lf_sweep_n_cells(g);
+    for (int64_t i = 0; i < n; i++) {
+        lf_sweep_cell c;
+        char key[512];
+        lf_sweep_cell_get(g, i, &c);
+        lf_sweep_cell_key(&c, key, sizeof key);
+        fprintf(f, "%lld\t%s\n", (long long)i, key);
+    }
 }

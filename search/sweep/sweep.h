@@ -137,11 +137,28 @@ lf_status lf_sweep_results_open(const lf_sweep_grid *g, const char *path, lf_swe
  * local file never interleave within a line. */
 lf_status lf_sweep_results_append(int fd, const char *path, const char *line);
 
+/* One cell (`sweep --cell I`, for launchers that run cells as separate
+ * jobs): runs cell i and returns its line in *line (malloc'd; the caller
+ * prints it when path is NULL), after appending it to path when given
+ * (LF_SWEEP_APPEND, or LF_SWEEP_RESUME with resume: then a cell the file
+ * already holds is not run, *already is set and *line is NULL).
+ * *cell_failed: the cell ran but its line carries an error. */
+lf_status lf_sweep_run_one(const lf_sweep_grid *g, int64_t i, const char *path, int resume,
+                           char **line, int *cell_failed, int *already);
+
+/* The cells of g, one line each: "INDEX<TAB>KEY". */
+void lf_sweep_print_cells(FILE *f, const lf_sweep_grid *g);
+
 /* Called after every cell with its index, key, DRAM over fusable ops of
  * the best plan, wall time and the error when it failed (NULL otherwise,
  * and dram -1). done counts the cells finished in this run out of todo. */
 typedef void (*lf_sweep_progress_fn)(void *ctx, int64_t cell, const char *key, int64_t dram,
                                      double wall_s, const char *error, int64_t done, int64_t todo);
+
+/* A progress function writing one line per cell to the FILE * given as
+ * ctx: "sweep: [DONE/TODO] cell I KEY: D MB in W s", or ": FAILED: why". */
+void lf_sweep_progress_print(void *stream, int64_t cell, const char *key, int64_t dram,
+                             double wall_s, const char *error, int64_t done, int64_t todo);
 
 typedef struct lf_sweep_options {
     const char *path;         /* results file (required) */

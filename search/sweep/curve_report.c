@@ -1,0 +1,150 @@
+/* The curve's figures per step (its plan's metrics and the layer-by-layer
+ * reference at the step's buffer) and its reports. */
+#include "search/sweep/curve_report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "planner/cost/cost.h"
+#include "planner/io/svg_chart.h"
+#include "planner/util/format.h"
+#include "search/partition/simple.h"
+
+lf_status lf_curve_report_compute(lf_curve_report *r, const lf_graph *g, const char *model,
+                                  const lf_hw *hw, const char *scheme, int64_t lo, int64_t hi,
+                                  const lf_exact_config *ec)
+{
+    memset(r, 0, sizeof *r);
+    r->model = model;
+    r->scheme = scheme;
+    lf_status st = lf_curve_compute(g, hw, scheme, lo, hi, ec, &r->curve);
+    if (st != LF_OK)
+        return st;
+    const lf_curve *c = &r->curve;
+    r->metrics = calloc((size_t)c->n + 1, sizeof *r->metrics);
+    r->layer_all = calloc((size_t)c->n + 1, sizeof *r->layer_all);
+    if (!r->metrics || !r->layer_all)
+        return lf_set_error(LF_ENOMEM, "out of memory");
+    for (int32_t k = 0; k < c->n && st == LF_OK; k++) {
+        lf_hw h = *hw;
+        h.buffer_bytes = c->points[k].beta;
+        lf_cost_model *cm = NULL;
+        st = lf_cost_model_create(&cm, g, &h, scheme);
+        if (st == LF_OK)
+            st = lf_plan_metrics_compute(&c->points[k].plan, cm, &r->metrics[k]);
+        if (st == LF_OK && r->metrics[k].dram_all != c->points[k].dram_all)
+            st = lf_set_error(LF_EPLAN, "curve: internal error: the plan at %lld B costs %lld B, "
+                                        "not %lld B",
+                              (long long)c->points[k].beta, (long long)r->metrics[k].dram_all,
+                              (long long)c->points[k].dram_all);
+        /* Layer by layer at the same buffer (unfusable ops stream their weights). */
+        lf_plan lp;
+        lf_plan_metrics lm;
+        if (st == LF_OK && (st = lf_plan_layer(cm, &lp)) == LF_OK) {
+            st = lf_plan_metrics_compute(&lp, cm, &lm);
+            r->layer_all[k] = lm.dram_all;
+            lf_plan_destroy(&lp);
+        }
+        lf_cost_model_free(cm);
+    }
+    return st;
+}
+
+void lf_curve_report_destroy(lf_curve_report *r)
+{
+    free(r->metrics);
+    free(r->layer_all);
+    lf_curve_destroy(&r->curve);
+    memset(r, 0, sizeof *r);
+}
+
+void lf_curve_report_print(FILE *f, const lf_curve_report *r, int64_t lo, int64_t hi)
+{
+    const lf_curve *c = &r->curve;
+    char los[32], his[32];
+    lf_hw_format_size(lo, los, sizeof los);
+    lf_hw_format_size(hi, his, sizeof his);
+    fprintf(f, "%s %s: optimal DRAM over all ops from %s to %s in %d steps; %lld downsets, %lld "
+               "candidate sets, %lld groups priced, %lld front points; wall %.3f s\n\n",
+            r->model, r->scheme, los, his, (int)c->n, (long long)c->stats.states,
+            (long long)c->stats.candidates, (long long)c->stats.groups, (long long)c->front_points,
+            c->stats.wall_s);
+    fprintf(f, "%14s %16s %11s %7s %10s %12s %9s\n", "from buffer", "DRAM all (B)", "DRAM (MB)",
+            "groups", "unfusable", "MBU (B)", "vs layer");
+    for (int32_t k = 0; k < c->n; k++) {
+        char b[32], d[32], u[32];
+        const lf_plan_metrics *m = &r->metrics[k];
+        lf_format_commas(c->points[k].beta, b, sizeof b);
+        lf_format_commas(c->points[k].dram_all, d, sizeof d);
+        lf_format_commas(m->mbu, u, sizeof u);
+        fprintf(f, "%14s %16s %11.3f %7d %10d %12s %8.1f%%\n", b, d, (double)c->points[k].dram_all / 1e6,
+                (int)m->n_groups, (int)m->n_unfusable, u,
+                r->layer_all[k] > 0 ? 100.0 * (double)(c->points[k].dram_all - r->layer_all[k]) /
+                                          (double)r->layer_all[k]
+                                    : 0.0);
+    }
+}
+
+void lf_curve_report_csv(FILE *f, const lf_curve_report *r)
+{
+    const lf_curve *c = &r->curve;
+    fprintf(f, "model,scheme,buffer_from,dram_all,groups,unfusable,mbu,layer_dram_all\n");
+    for (int32_t k = 0; k < c->n; k++)
+        fprintf(f, "%s,%s,%lld,%lld,%d,%d,%lld,%lld\n", r->model, r->scheme,
+                (long long)c->points[k].beta, (long long)c->points[k].dram_all,
+                (int)r->metrics[k].n_groups, (int)r->metrics[k].n_unfusable,
+                (long long)r->metrics[k].mbu, (long long)r->layer_all[k]);
+}
+
+void lf_curve_report_json(FILE *f, const lf_curve_report *r)
+{
+    const lf_curve *c = &r->curve;
+    fprintf(f, "{\n  \"model\": \"%s\",\n  \"scheme\": \"%s\",\n  \"min\": %lld,\n  \"max\": %lld,\n"
+               "  \"points\": [",
+            r->model, r->scheme, (long long)c->beta_min, (long long)c->beta_max);
+    for (int32_t k = 0; k < c->n; k++) {
+        const lf_plan *p = &c->points[k].plan;
+        const lf_plan_metrics *m = &r->metrics[k];
+        fprintf(f, "%s\n    {\"buffer_from\": %lld, \"dram_all\": %lld, \"groups\": %d, "
+                   "\"unfusable\": %d, \"mbu\": %lld, \"layer_dram_all\": %lld, \"group_of\": [",
+                k ? "," : "", (long long)c->points[k].beta, (long long)c->points[k].dram_all,
+                (int)m->n_groups, (int)m->n_unfusable, (long long)m->mbu, (long long)r->layer_all[k]);
+        for (int32_t v = 0; v < p->n_ops; v++)
+            fprintf(f, "%s%d", v ? ", " : "", (int)p->group_of[v]);
+        fprintf(f, "]}");
+    }
+    fprintf(f, "\n  ]\n}\n");
+}
+
+lf_status lf_curve_report_svg(FILE *f, const lf_curve_report *r)
+{
+    const lf_curve *c = &r->curve;
+    int32_t n = 2 * c->n + 1;
+    double *x = malloc((size_t)n * 2 * sizeof(double));
+    if (!x)
+        return lf_set_error(LF_ENOMEM, "out of memory drawing the curve");
+    double *y = x + n;
+    int32_t j = 0;
+    for (int32_t k = 0; k < c->n; k++) {
+        if (k > 0) {
+            x[j] = (double)c->points[k].beta / 1024.0;
+            y[j++] = (double)c->points[k - 1].dram_all / 1e6;
+        }
+        x[j] = (double)c->points[k].beta / 1024.0;
+        y[j++] = (double)c->points[k].dram_all / 1e6;
+    }
+    x[j] = (double)c->beta_max / 1024.0;
+    y[j++] = (double)c->points[c->n - 1].dram_all / 1e6;
+    char title[160], label[96];
+    snprintf(title, sizeof title, "%s, %s: optimal DRAM against the buffer", r->model, r->scheme);
+    snprintf(label, sizeof label, "%s %s optimum", r->model, r->scheme);
+    lf_chart_series s = {label, x, y, j};
+    lf_chart ch = {title, "buffer (KB)", "DRAM over all ops (MB)", 1, 0, 0, &s, 1, 0};
+    char *svg = NULL;
+    lf_status st = lf_chart_svg(&ch, &svg);
+    if (st == LF_OK)
+        fputs(svg, f);
+    free(svg);
+    free(x);
+    return st;
+}
