@@ -51,6 +51,14 @@ void lf_planned_print_summary(FILE *f, const lf_planned *r, lf_cost_model *cm, c
         fprintf(f, ", energy %.3f mJ", m->energy_j * 1e3);
     if (r->heuristic)
         lf__print_search(f, r);
+    const lf_polish_stats *ps = &r->polish;
+    if (ps->passes > 0) {
+        char before[32], after[32];
+        lf_format_commas(ps->dram_before, before, sizeof before);
+        lf_format_commas(ps->dram_after, after, sizeof after);
+        fprintf(f, "; polish: %d passes, %d windows solved, %d improved, %d past the limit, DRAM %s -> %s B",
+                (int)ps->passes, (int)ps->windows, (int)ps->improved, (int)ps->limited, before, after);
+    }
     const lf_exact_stats *es = &r->exact_stats;
     if (es->states > 0)
         fprintf(f, "; %lld downsets, %lld candidate sets, %lld groups priced", (long long)es->states,

@@ -48,6 +48,8 @@ int lf_cmd_bench(int argc, char **argv)
         {"threads", "T", "threads (default: all cores or OMP_NUM_THREADS)", NULL},
         {"seed-plans", "LIST", "local, nsga2: start the population from these plans: greedy, blocks", NULL},
         {"guided", NULL, "every local/nsga2 child also takes its best merge or move by DRAM saved", NULL},
+        {"polish", "N", "random, local, nsga2: re-plan every run of consecutive groups of at most N ops "
+                        "exactly afterwards (docs/search.md)", NULL},
         {"no-exact", NULL, "skip the exact optimum (no gap column)", NULL},
         {"split-gap", NULL, "tree splits: measure the split gap after each search (not timed)", NULL},
         {"format", "FMT", "md (default) or csv", NULL},

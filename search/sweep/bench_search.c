@@ -27,6 +27,7 @@ static void lf__one(lf_cost_model *cm, lf_planner_config pc, const char *search,
     if (!lf_name_known(LF_NAMES_HEURISTIC, search)) {
         pc.seed_plans = NULL; /* the reference rows (layer, greedy, exact) take no search options */
         pc.guided = 0;
+        pc.polish = 0;
     }
     if (strcmp(split, "random") != 0) {
         pc.split = "tree";

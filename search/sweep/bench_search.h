@@ -26,7 +26,7 @@ typedef struct lf_bench_row {
 } lf_bench_row;
 
 /* The planner settings every search shares (budget, seed, threads, seed
- * plans, guided, split_continue, split_gap), the buffers and schemes of the
+ * plans, guided, polish, split_continue, split_gap), the buffers and schemes of the
  * tables, the searches and the splits ("random" or "tree-PROPOSER") of
  * each, and whether to compute the optimum (first, so that every row shows
  * its gap; its row comes last). */
