@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "planner/io/text_table.h"
+#include "planner/util/format.h"
 #include "planner/util/progress.h"
 #include "splitter/explain_group.h"
 #include "splitter/splitter.h"
@@ -75,8 +75,8 @@ void lf_group_explanation_write(FILE *f, const lf_cost_model *cm, const lf_group
 {
     const lf_graph *g = lf_cost_graph(cm);
     char fb[32], beta[32];
-    lf_text_commas(e->whole.f_beta, fb, sizeof fb);
-    lf_text_commas(lf_cost_beta(cm), beta, sizeof beta);
+    lf_format_commas(e->whole.f_beta, fb, sizeof fb);
+    lf_format_commas(lf_cost_beta(cm), beta, sizeof beta);
     fprintf(f, "group     %d ops, %d edges of %s under %s, beta %s B\n", (int)e->xg.n_nodes, (int)e->xg.n_edges,
             g->name, lf_cost_scheme_name(cm), beta);
     fprintf(f, "F_beta    %s B -> %s\n", fb, e->whole.valid ? "valid" : "INVALID");

@@ -10,6 +10,7 @@
 
 #include "planner/io/table_chart.h"
 #include "planner/io/text_table.h"
+#include "planner/util/format.h"
 #include "tests/testlib.h"
 
 static char dir[] = "/tmp/lf_text_table_XXXXXX";
@@ -183,10 +184,10 @@ static void test_commas(void)
         {INT64_MIN, "-9,223,372,036,854,775,808"}, {INT64_MAX, "9,223,372,036,854,775,807"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        lf_text_commas(cases[i].v, b, sizeof b);
+        lf_format_commas(cases[i].v, b, sizeof b);
         CHECK_STR(b, cases[i].s);
     }
-    lf_text_commas(1478656, b, 6); /* cut to fit, still terminated */
+    lf_format_commas(1478656, b, 6); /* cut to fit, still terminated */
     CHECK_STR(b, "1,478");
     lf_text_table t;
     const char md[] = "| a |\n|---|\n| 1,478,656 |\n";

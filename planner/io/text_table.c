@@ -4,7 +4,6 @@
 #include "planner/io/text_table.h"
 
 #include <ctype.h>
-#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -411,20 +410,4 @@ lf_status lf_text_table_number(const lf_text_table *t, int32_t r, int32_t c, dou
     }
     *out = v;
     return LF_OK;
-}
-
-void lf_text_commas(int64_t v, char *buf, size_t len)
-{
-    char digits[32];
-    int n = snprintf(digits, sizeof digits, "%" PRIu64, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
-    size_t o = 0;
-    if (v < 0 && o + 1 < len)
-        buf[o++] = '-';
-    for (int i = 0; i < n && o + 1 < len; i++) {
-        buf[o++] = digits[i];
-        if ((n - i - 1) % 3 == 0 && i + 1 < n && o + 1 < len)
-            buf[o++] = ',';
-    }
-    if (len)
-        buf[o] = '\0';
 }

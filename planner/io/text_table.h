@@ -44,8 +44,4 @@ int32_t lf_text_table_column(const lf_text_table *t, const char *name);
  * "FILE:LINE: column 'NAME': 'TEXT' is not a number". */
 lf_status lf_text_table_number(const lf_text_table *t, int32_t r, int32_t c, double *out);
 
-/* Formats v with thousands separators, as tables print bytes: "1,478,656"
- * (the form lf_text_table_number reads back). */
-void lf_text_commas(int64_t v, char *buf, size_t len);
-
 #endif
