@@ -9,7 +9,9 @@
  * up to its end; the run is the difference of two downsets, so any valid
  * plan of it keeps the whole quotient acyclic, and the old groups are one
  * such plan: a re-solve never makes the plan worse. A window whose solve
- * stops at a limit is left as it is. Passes repeat until one changes nothing.
+ * stops at a limit is left as it is. Passes repeat until one changes nothing;
+ * a window already solved with the same ops in the same groups is not solved
+ * again (its answer cannot differ).
  * Everything is deterministic (candidate limits only, no clock). */
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +123,28 @@ static lf_status lf__splice(lf_plan *p, const int32_t *order, int32_t a, int32_t
     return LF_OK;
 }
 
+/* A fingerprint of window u and the plan's partition of it (FNV-1a over
+ * each op and its group's rank of first appearance): a window solved before
+ * with the same ops in the same groups gives the same answer again (the
+ * exact solve depends on nothing outside u), so a later pass skips it. */
+static uint64_t lf__window_key(const lf_plan *p, const lf_bitset *u, int32_t *rank)
+{
+    uint64_t h = 1469598103934665603ULL;
+    int32_t next = 0;
+    for (int32_t v = lf_bitset_next(u, 0); v >= 0; v = lf_bitset_next(u, v + 1)) {
+        int32_t gv = p->group_of[v];
+        if (rank[gv] < 0)
+            rank[gv] = next++;
+        uint64_t x[2] = {(uint64_t)v, (uint64_t)rank[gv]};
+        for (int k = 0; k < 2; k++)
+            for (int byte = 0; byte < 8; byte++)
+                h = (h ^ ((x[k] >> (8 * byte)) & 0xff)) * 1099511628211ULL;
+    }
+    for (int32_t v = lf_bitset_next(u, 0); v >= 0; v = lf_bitset_next(u, v + 1))
+        rank[p->group_of[v]] = -1;
+    return h;
+}
+
 void lf_polish_config_default(lf_polish_config *c)
 {
     c->window_ops = LF_POLISH_DEFAULT_WINDOW;
@@ -142,12 +166,18 @@ lf_status lf_exact_polish(lf_cost_model *cm, const lf_polish_config *cfg, lf_pla
     ec.max_candidates = cfg->max_candidates;
     ec.time_limit_s = 0; /* deterministic: candidate limits only */
     lf_bitset u, tmp;
-    int32_t *order = malloc((size_t)(g->n_ops > 0 ? g->n_ops : 1) * sizeof *order);
-    lf_status st = order ? lf_bitset_init(&u, g->n_ops) : lf_set_error(LF_ENOMEM, "out of memory");
+    size_t n_alloc = (size_t)(g->n_ops > 0 ? g->n_ops : 1);
+    int32_t *order = malloc(n_alloc * sizeof *order), *rank = malloc(n_alloc * sizeof *rank);
+    uint64_t *seen = NULL; /* windows solved without a change (lf__window_key) */
+    size_t n_seen = 0, cap_seen = 0;
+    for (size_t k = 0; rank && k < n_alloc; k++)
+        rank[k] = -1;
+    lf_status st = order && rank ? lf_bitset_init(&u, g->n_ops) : lf_set_error(LF_ENOMEM, "out of memory");
     if (st == LF_OK && (st = lf_bitset_init(&tmp, g->n_ops)) != LF_OK)
         lf_bitset_destroy(&u);
     if (st != LF_OK) {
         free(order);
+        free(rank);
         return st;
     }
     lf_plan_metrics m;
@@ -172,6 +202,22 @@ lf_status lf_exact_polish(lf_cost_model *cm, const lf_polish_config *cfg, lf_pla
                 lf_plan_group_bitset(plan, order[k], &tmp);
                 lf_bitset_or(&u, &tmp);
             }
+            uint64_t key = lf__window_key(plan, &u, rank);
+            int known = 0;
+            for (size_t k = 0; k < n_seen && !known; k++)
+                known = seen[k] == key;
+            if (known)
+                continue;
+            if (n_seen == cap_seen) {
+                size_t cap = cap_seen ? 2 * cap_seen : 64;
+                uint64_t *grown = realloc(seen, cap * sizeof *seen);
+                if (!grown) {
+                    st = lf_set_error(LF_ENOMEM, "out of memory polishing a plan");
+                    break;
+                }
+                seen = grown;
+                cap_seen = cap;
+            }
             int64_t old_dram = 0, new_dram = 0;
             if ((st = lf__window_dram(cm, plan, order, a, b, &tmp, &old_dram)) != LF_OK)
                 break;
@@ -180,6 +226,7 @@ lf_status lf_exact_polish(lf_cost_model *cm, const lf_polish_config *cfg, lf_pla
             lf_status xs = lf__exact_solve(cm, &u, &ec, &sub, &new_dram, NULL);
             if (xs == LF_ELIMIT) {
                 s->limited++;
+                seen[n_seen++] = key;
                 continue;
             }
             if (xs != LF_OK) {
@@ -192,6 +239,8 @@ lf_status lf_exact_polish(lf_cost_model *cm, const lf_polish_config *cfg, lf_pla
                 s->improved++;
                 s->dram_after -= old_dram - new_dram;
                 changed = 1;
+            } else {
+                seen[n_seen++] = key;
             }
             lf_plan_destroy(&sub);
         }
@@ -199,5 +248,7 @@ lf_status lf_exact_polish(lf_cost_model *cm, const lf_polish_config *cfg, lf_pla
     lf_bitset_destroy(&u);
     lf_bitset_destroy(&tmp);
     free(order);
+    free(rank);
+    free(seen);
     return st;
 }
