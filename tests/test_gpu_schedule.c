@@ -102,7 +102,8 @@ static void test_refused(lf_gpu_profiler *p, const lf_graph *g)
     int32_t bad_start[2] = {1, 1};
     d.stage_start = bad_start;
     CHECK_EQ_I64(lf_gpu_schedule_latency(p, g, &d, &t, NULL), LF_EINVAL);
-    d.stage_start = stages;
+    int32_t both[2] = {0, 2}; /* one stage of two groups: conv, then the view */
+    d.stage_start = both;
     ops[1] = flatten; /* a view: the caller leaves it out */
     CHECK_EQ_I64(lf_gpu_schedule_latency(p, g, &d, &t, NULL), LF_EUNSUPPORTED);
     CHECK(strstr(lf_last_error(), "flatten") != NULL);

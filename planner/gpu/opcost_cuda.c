@@ -35,6 +35,13 @@ void lf_gpu_profiler_free(lf_gpu_profiler *p)
     lf__cublas_close(&p->ctx.cublas);
     if (p->ctx.dnn)
         cudnnDestroy(p->ctx.dnn);
+    if (p->ctx.conv_algos) {
+        for (size_t i = 0; i < p->ctx.conv_algos->cap; i++)
+            if (p->ctx.conv_algos->keys[i])
+                free(p->ctx.conv_algos->values[i]);
+        lf_strmap_destroy(p->ctx.conv_algos);
+        free(p->ctx.conv_algos);
+    }
     if (p->locked_init)
         lf_mutex_destroy(&p->lock);
     free(p);
@@ -57,7 +64,14 @@ static lf_status lf__profiler_open(lf_gpu_profiler *p)
     LF__CU(cudaMemGetInfo(&free_b, &total_b), "memory query");
     p->ctx.ws_bytes = free_b / 4 < LF__WORKSPACE_MAX ? free_b / 4 : LF__WORKSPACE_MAX;
     LF__CU(cudaMalloc(&p->ctx.workspace, p->ctx.ws_bytes ? p->ctx.ws_bytes : 1), "workspace allocation");
-    return LF_OK;
+    if (!(p->ctx.conv_algos = calloc(1, sizeof *p->ctx.conv_algos)))
+        return lf_set_error(LF_ENOMEM, "out of memory for the GPU profiler");
+    st = lf_strmap_init(p->ctx.conv_algos, 64);
+    if (st) {
+        free(p->ctx.conv_algos);
+        p->ctx.conv_algos = NULL;
+    }
+    return st;
 }
 
 lf_status lf_gpu_profiler_create(lf_gpu_profiler **out, int32_t device, lf_gpu_cache *cache)

@@ -11,6 +11,8 @@
  * kernel an op gets is the op table's (lf_op_info.gpu); the switches here
  * only pick the cuDNN call or mode within that kind. */
 #include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "planner/gpu/oprun_internal.h"
@@ -128,6 +130,19 @@ static lf_status lf__prep_conv(lf__gpu_ctx *ctx, const lf_graph *g, const lf_op 
     }
     if ((st = lf__epilogue(r, op)))
         return st;
+    /* Everything the descriptors hold, and the workspace the algorithm may use. */
+    char key[192];
+    snprintf(key, sizeof key, "%lld,%lld,%lld,%lld>%d,%d,%d|k%dx%d|p%d,%d|s%d,%d|d%d,%d|g%d|ws%zu", (long long)x.n,
+             (long long)x.c, (long long)x.h, (long long)x.w, c, h, w, kh, kw, a->pad_top, a->pad_left,
+             a->sh > 0 ? a->sh : 1, a->sw > 0 ? a->sw : 1, a->dh > 0 ? a->dh : 1, a->dw > 0 ? a->dw : 1, groups,
+             ctx->ws_bytes);
+    void *known = NULL;
+    if (ctx->conv_algos && lf_strmap_get(ctx->conv_algos, key, &known)) {
+        const lf__conv_choice *choice = known;
+        r->algo = choice->algo;
+        r->algo_ws = choice->ws;
+        return LF_OK;
+    }
     cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
     int found = 0;
     LF__DNN(cudnnFindConvolutionForwardAlgorithmEx(ctx->dnn, r->t[0], xb, r->w, wb, r->conv, r->t[1], yb,
@@ -138,6 +153,13 @@ static lf_status lf__prep_conv(lf__gpu_ctx *ctx, const lf_graph *g, const lf_op 
         if (perf[i].status == CUDNN_STATUS_SUCCESS && perf[i].memory <= ctx->ws_bytes) {
             r->algo = perf[i].algo;
             r->algo_ws = perf[i].memory;
+            lf__conv_choice *choice = ctx->conv_algos ? malloc(sizeof *choice) : NULL;
+            if (choice) { /* without room the next stage finds it again */
+                choice->algo = r->algo;
+                choice->ws = r->algo_ws;
+                if (lf_strmap_put(ctx->conv_algos, key, choice) != LF_OK)
+                    free(choice);
+            }
             return LF_OK;
         }
     return lf_set_error(LF_EUNSUPPORTED, "op %s: cuDNN found no convolution algorithm", op->name);

@@ -13,6 +13,7 @@
 #include "planner/gpu/opcost.h"
 #include "planner/graph.h"
 #include "planner/status.h"
+#include "planner/util/hashmap.h"
 #include "planner/util/mutex.h"
 
 /* cuBLAS through dlopen (cublas_load.c): the entry points fusionplan calls. */
@@ -54,7 +55,17 @@ typedef struct lf__gpu_ctx {
     cublasHandle_t blas;
     void *workspace;
     size_t ws_bytes;
+    /* The algorithm cudnnFind... chose for each convolution configuration
+     * (lf__conv_choice values; NULL: no memo). Finding one runs every
+     * algorithm, milliseconds a convolution: a measured DOS search prepares
+     * the same convolutions in thousands of stages. */
+    lf_strmap *conv_algos;
 } lf__gpu_ctx;
+
+typedef struct lf__conv_choice {
+    cudnnConvolutionFwdAlgo_t algo;
+    size_t ws;
+} lf__conv_choice;
 
 #define LF__RUN_MAX_BUFS 70 /* operands (Concat: up to 64) + output + BatchNorm/bias extras */
 #define LF__RUN_MAX_DESCS 4

@@ -42,8 +42,16 @@ lf_status lf__streams_create(lf__streams *st, int32_t n, const lf__gpu_ctx *base
 
 void lf__streams_destroy(lf__streams *st)
 {
-    if (st->n > 0)
+    if (st->n > 0) {
         cudaDeviceSynchronize(); /* nothing may still run on them (errors are the caller's already) */
+        /* The streams share the profiler's cuDNN and cuBLAS handles, which keep
+         * the last stream set on them: point them back at the default stream
+         * before that stream is destroyed, or the next cudnnFind... on the
+         * handle runs on a dead stream (a crash inside libcuda). */
+        cudnnSetStream(st->ctx[0].dnn, NULL);
+        if (st->ctx[0].blas)
+            st->ctx[0].cublas.set_stream(st->ctx[0].blas, NULL);
+    }
     for (int32_t i = 0; i < st->n; i++) {
         if (st->done[i])
             cudaEventDestroy(st->done[i]);
