@@ -10,6 +10,7 @@
 #include "planner/util/mutex.h"
 #include "planner/util/progress.h"
 #include "planner/util/rng.h"
+#include "splitter/refine_split.h"
 #include "splitter/tree.h"
 
 /* What makes two cost models price every group alike. */
@@ -306,6 +307,8 @@ static lf_status lf__compute(lf__call *c, const lf_bitset *group, lf__entry **ou
         }
     }
     /* Otherwise (no cut): a failure, e->ok stays 0. */
+    if (st == LF_OK && e->ok && t->opt.cost_continue) /* then merge and move across the cuts */
+        st = lf_split_refine(c->cm, group, e->part_of, &e->n_parts, &e->f_d, &c->queries);
     free(bad);
     lf_tree_level_destroy(&lv);
     if (st != LF_OK) {
