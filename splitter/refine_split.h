@@ -7,9 +7,11 @@
 #include "planner/util/bitset.h"
 
 /* Improves a split of group by local edits while one lowers the total F_D:
- * merging two parts joined by an edge, or moving one op to a neighbouring
- * part, whichever saves the most, each keeping every part valid and
- * connected and the parts free of cycles, until no edit saves anything.
+ * merging two parts joined by an edge, moving one op to a neighbouring part,
+ * or (when neither saves anything) replacing two neighbouring parts, or a
+ * part and all its neighbours, by the optimal split of their union; the edit
+ * that saves the most, each keeping every part valid and connected and the
+ * parts free of cycles, until none saves anything.
  * part_of holds the part of each member of group in ascending op id order
  * (parts 0 .. *n_parts - 1) and is renumbered by smallest op id; *f_d, the
  * sum of the parts' F_D, is lowered by what the edits save; *queries (may be

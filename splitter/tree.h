@@ -54,9 +54,10 @@ typedef struct lf_tree_options {
                               (valid parts, recursively) has less F_D than the part itself
                               (beyond Algorithm 1, which stops at the first all-valid cut:
                               under BRR a valid part that re-reads its weights per row tile
-                              can cost more than its pieces), then merge parts and move
-                              boundary ops while that lowers the total F_D
-                              (splitter/refine_split.h); 0: the paper's rule */
+                              can cost more than its pieces), then merge parts, move
+                              boundary ops and re-split neighbouring parts optimally
+                              while that lowers the total F_D (splitter/refine_split.h);
+                              0: the paper's rule */
 } lf_tree_options;
 
 void lf_tree_options_default(lf_tree_options *o);

@@ -33,8 +33,8 @@ int lf_cmd_compare(int argc, char **argv)
         {"split-gap", NULL, "measure the split gap after each search (an exact split per distinct "
                             "group; not in the wall time)", NULL},
         {"no-split-gap", NULL, "no split gap (the default; kept for old scripts)", NULL},
-        {"split-continue", NULL, "tree proposers: keep splitting a valid part while that lowers its DRAM "
-                                 "(beyond the paper's Algorithm 1)", NULL},
+        {"split-continue", NULL, "tree proposers: keep splitting a valid part while that lowers its DRAM, then merge, "
+                                 "move and re-split parts while that lowers it (beyond the paper's Algorithm 1)", NULL},
         {"fresh-memo", NULL, "give every run a cold cost memo (fair wall times; slower)", NULL},
         {"format", "FMT", "md (default), csv or json", NULL},
         {"output", "FILE", "(or -o) write the tables to FILE instead of standard output", NULL},

@@ -25,8 +25,8 @@ int lf_cmd_plan(int argc, char **argv)
         {"pg-weights", "FILE", "PGExplainer weights (default: the shipped pg-SCHEME.bin)", NULL},
         {"rg-weights", "FILE", "RG-Explainer weights (default: the shipped rg-SCHEME.bin)", NULL},
         {"k", "N", "edges the proposer may return (default 3; 0: all)", NULL},
-        {"split-continue", NULL, "tree: keep splitting a valid part while that lowers its DRAM "
-                                 "(beyond the paper's Algorithm 1)", NULL},
+        {"split-continue", NULL, "tree: keep splitting a valid part while that lowers its DRAM, then merge, move and "
+                                 "re-split parts while that lowers it (beyond the paper's Algorithm 1)", NULL},
         {"split-gap", NULL, "tree splitter: after the search, price each distinct split against the "
                             "optimal split (an exact split per group; not in the wall time)", NULL},
         {"no-split-gap", NULL, "no split-gap measurement (the default; kept for old scripts)", NULL},
