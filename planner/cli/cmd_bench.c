@@ -42,8 +42,10 @@ int lf_cmd_bench(int argc, char **argv)
         {"searches", "LIST", "searches (default random,local,nsga2)", NULL},
         {"splits", "LIST", "repairs: random, tree-all, tree-random, tree-attrib (default random)", NULL},
         {"k", "N", "edges a tree proposer may return (default 3)", NULL},
-        {"split-continue", NULL, "tree splits: keep splitting a valid part while that lowers its DRAM, then merge, move "
-                                 "and re-split parts while that lowers it", NULL},
+        {"split-continue", NULL,
+         "tree splits: keep splitting a valid part while that lowers its DRAM, then merge, move and re-split "
+         "parts while that lowers it",
+         NULL},
         {"budget", "N", "plans proposed per search (default 2000)", NULL},
         {"seed", "S", "seed (default 1)", NULL},
         {"threads", "T", "threads (default: all cores or OMP_NUM_THREADS)", NULL},
