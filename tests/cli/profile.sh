@@ -96,4 +96,21 @@ fi
 if [ $? -ne 1 ] || ! grep -q 'has no cached GPU times' "$tmp/err"; then
   echo "FAIL: missing cache"; cat "$tmp/err"; fail=1
 fi
+# Real measurements: the cache an H200 wrote (examples/gpu/h200-op-times.txt,
+# docs/RESULTS.md "Measured GPU op costs") gives back the figures that run
+# printed on the GPU: every ResNet-50 kernel, 3,608.645 us against 705.681 us.
+src=${2:-$(dirname "$0")/../..}
+h200=$src/examples/gpu/h200-op-times.txt
+"$fp" profile --model resnet50 --hw "$src/examples/hw/gpu-h100.xml" --cache-only --cache "$h200" \
+  --cache-device GPU-3ea58d0c-f30d-995c-4fef-0ba272ecfd56 >"$tmp/h200" 2>"$tmp/err" ||
+  { echo "FAIL: H200 cache"; cat "$tmp/err"; fail=1; }
+if ! grep -qx 'measured 121 of 121 kernels: 3608.645 us measured, 705.681 us roofline for them (ratio 5.11)' "$tmp/h200" ||
+   ! grep -Eq '^ +1  conv1 +Conv +38\.586 +6\.150 +6\.27  cache$' "$tmp/h200"; then
+  echo "FAIL: H200 totals"; tail -3 "$tmp/h200"; fail=1
+fi
+"$fp" profile --model inception_v3 --hw "$src/examples/hw/gpu-h100.xml" --cache-only --cache "$h200" \
+  --cache-device 'NVIDIA H200' >"$tmp/h200" 2>"$tmp/err"
+if ! grep -qx 'measured 203 of 203 kernels: 4629.028 us measured, 1103.182 us roofline for them (ratio 4.20)' "$tmp/h200"; then
+  echo "FAIL: H200 inception_v3 totals"; tail -3 "$tmp/h200"; cat "$tmp/err"; fail=1
+fi
 exit $fail
