@@ -293,20 +293,37 @@ void lf_cli_gso_filtered(void *user, const lf_subst_job *job);
  * 0 or an exit status after printing the error. */
 int lf_cli_plan_optimize(const lf_cli_command *cmd, lf_cli_session *s, const lf_planner_config *pc);
 
-/* Measured GPU op times for a substitution coster (gpu_costs.c): with the
- * time objective, CUDA built in and a GPU visible, sets c's op_time hook to a
+/* Measured GPU op times for a substitution coster (gpu_costs.c), with the
+ * time objective: when cmd has --cache-device (and optionally --cache FILE),
+ * c's op_time hook reads that device's cached times, with the roofline
+ * calibrated on g's cached ops where the cache has none (no GPU needed,
+ * nothing measured; source CACHED; search/subst/cached_times.h); else with CUDA built in and a GPU visible, a
  * profiler on the hardware's <gpu> device (index 0 by default) with the
- * user's cache and returns 1; otherwise leaves c analytic and returns 0 (a
- * failure is one note on stderr). _end saves the cache and frees. */
+ * cache (--cache or the user's) measures what is missing (source MEASURED);
+ * otherwise c stays analytic. Returns 0, or an exit status after printing
+ * the error (a cache or device that --cache / --cache-device name and that
+ * cannot be used; either with another objective); a GPU that cannot be
+ * opened is one note on stderr, and the roofline. cmd may be NULL. note
+ * says where the times come from. _end saves what was measured and frees. */
 typedef struct lf_gpu_cache lf_gpu_cache;
 typedef struct lf_gpu_profiler lf_gpu_profiler;
 typedef struct lf_subst_coster lf_subst_coster;
+typedef enum lf_cli_op_times {
+    LF_CLI_OP_TIMES_ROOFLINE = 0,
+    LF_CLI_OP_TIMES_MEASURED,
+    LF_CLI_OP_TIMES_CACHED
+} lf_cli_op_times;
+typedef struct lf_subst_cached_times lf_subst_cached_times;
 typedef struct lf_cli_gpu_costs {
     lf_gpu_cache *cache;
     lf_gpu_profiler *profiler;
+    lf_subst_cached_times *cached;
+    lf_cli_op_times source;
     char path[4096];
+    char note[4800];
 } lf_cli_gpu_costs;
-int lf_cli_gpu_costs_begin(lf_cli_gpu_costs *m, lf_subst_coster *c, const lf_hw *hw);
+int lf_cli_gpu_costs_begin(lf_cli_gpu_costs *m, const lf_cli_command *cmd, lf_subst_coster *c, const lf_hw *hw,
+                           const lf_graph *g);
 void lf_cli_gpu_costs_end(lf_cli_gpu_costs *m);
 /* profile --cache-only (gpu_costs.c): the device whose cached times to show:
  * the visible GPU's, else the block --cache-device names (UUID or exact

@@ -43,12 +43,19 @@ int lf_cmd_optimize(int argc, char **argv)
         {"dram", NULL, "also report the exact fusion DRAM at --buffer before and after (any objective)", NULL},
         {"analytic", NULL, "time objective: roofline op times even when built with CUDA and a GPU is visible "
                            "(default there: measured cuDNN/cuBLAS times, cached; see fusionplan profile)", NULL},
+        {"cache", "FILE", "time objective: the measured op times' cache (default: the user's, see fusionplan profile)",
+         NULL},
+        {"cache-device", "UUID",
+         "time objective: the times --cache holds for this device (UUID or exact name), on any machine, GPU or "
+         "not; nothing is measured",
+         NULL},
         {"output", "FILE", "(or -o) write the optimized graph, sequence and costs as JSON, or (FILE.onnx) the graph as ONNX with its weights", NULL},
     };
     lf_cli_command cmd = {"optimize", "Rewrite a network with verified substitutions.",
                           "optimize [--model NAME | --onnx FILE] [--search backtrack|enum|split|prune|dpp|sample] "
                           "[--max-steps K] [--time-limit SECONDS] "
-                          "[--objective time|flops|bytes|kernels|dram] [--filter gso|lr|none] [-o out.json|out.onnx]",
+                          "[--objective time|flops|bytes|kernels|dram] [--cache FILE --cache-device UUID] "
+                          "[--filter gso|lr|none] [-o out.json|out.onnx]",
                           "Searches for a cheaper equivalent graph with the substitution rules "
                           "(every rule is verified\nnumerically first; failing rules are disabled). "
                           "Costs: analytic roofline time from the\nhardware's <gpu> section (or "
@@ -103,12 +110,20 @@ int lf_cmd_optimize(int argc, char **argv)
     const char *model = lf_cli_get(&cmd, "model") ? lf_cli_get(&cmd, "model") : g->name;
     lf_subst_coster_init(&cfg.coster, obj, &hw, lf_cli_get(&cmd, "scheme"));
     lf_cli_gpu_costs gc = {0};
-    int measured = !lf_cli_get(&cmd, "analytic") && lf_cli_gpu_costs_begin(&gc, &cfg.coster, &hw);
+    if (lf_cli_get(&cmd, "analytic") && (lf_cli_get(&cmd, "cache") || lf_cli_get(&cmd, "cache-device")))
+        rc = lf_cli_usage_error(&cmd, "--analytic uses no measured times: drop --cache and --cache-device");
+    else if (!lf_cli_get(&cmd, "analytic"))
+        rc = lf_cli_gpu_costs_begin(&gc, &cmd, &cfg.coster, &hw, g);
+    if (rc) {
+        lf_gso_set_destroy(&set);
+        lf_graph_free(g);
+        return rc;
+    }
     lf_subst_job job;
     lf_status st = lf_subst_job_run(g, &cfg, &job, lf_cli_gso_filtered, NULL);
     lf_cli_gpu_costs_end(&gc);
     if (!st) {
-        lf_subst_job_report(stdout, &job, model, g, measured ? gc.path : NULL);
+        lf_subst_job_report(stdout, &job, model, g, gc.source != LF_CLI_OP_TIMES_ROOFLINE ? gc.note : NULL);
         /* ONNX: the optimized graph (or the original when nothing applies) with
          * the weights the numeric check used; JSON: only when something applies */
         size_t olen = output ? strlen(output) : 0;

@@ -1,26 +1,79 @@
 /* Measured op costs for the substitution optimizer's time objective (DESIGN
  * §11, §12): when fusionplan is built with CUDA and a GPU is visible, the
  * coster's op_time hook measures each op configuration once with the GPU
- * profiler and keeps it in the user's cache; otherwise the roofline stays.
+ * profiler and keeps it in the user's cache; with --cache-device, the times a
+ * cache holds for that device, on any machine; otherwise the roofline stays.
  * Also the device whose cached times `profile --cache-only` shows. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "planner/cli/cli.h"
+#include "planner/gpu/cache.h"
 #include "planner/gpu/device.h"
 #include "planner/gpu/opcost.h"
+#include "search/subst/cached_times.h"
 #include "search/subst/subst.h"
 
-int lf_cli_gpu_costs_begin(lf_cli_gpu_costs *m, lf_subst_coster *c, const lf_hw *hw)
+int lf_cli_gpu_costs_begin(lf_cli_gpu_costs *m, const lf_cli_command *cmd, lf_subst_coster *c, const lf_hw *hw,
+                           const lf_graph *g)
 {
     m->cache = NULL;
+    m->cached = NULL;
     m->profiler = NULL;
     m->path[0] = '\0';
-    int32_t n = 0;
-    if (c->objective != LF_OBJ_TIME || !lf_gpu_built() || lf_gpu_count(&n) != LF_OK || n == 0)
-        return 0;
+    m->note[0] = '\0';
+    m->source = LF_CLI_OP_TIMES_ROOFLINE;
+    const char *file = cmd ? lf_cli_get(cmd, "cache") : NULL;
+    const char *want = cmd ? lf_cli_get(cmd, "cache-device") : NULL;
+    if (c->objective != LF_OBJ_TIME)
+        return (file || want) ? lf_cli_usage_error(cmd, "--cache and --cache-device apply to --objective time") : 0;
     int32_t device = hw && hw->has_gpu && hw->gpu.device_index >= 0 ? hw->gpu.device_index : 0;
-    lf_status st = lf_gpu_cache_open(&m->cache, NULL, m->path, sizeof m->path);
+    lf_status st;
+    if (want) { /* a device's cached times, measured elsewhere: no GPU needed, nothing measured */
+        lf_gpu_device_key key;
+        int rc;
+        if ((st = lf_gpu_cache_open(&m->cache, file, m->path, sizeof m->path)))
+            rc = lf_cli_fail(st);
+        else if (!(rc = lf_cli_gpu_cache_device(cmd, m->cache, m->path, device, &key)) &&
+                 (st = lf_gpu_cache_use(m->cache, &key)))
+            rc = lf_cli_fail(st);
+        if (rc) {
+            lf_cli_gpu_costs_end(m);
+            return rc;
+        }
+        if (!(m->cached = malloc(sizeof *m->cached)) ||
+            (st = lf_subst_cached_times_init(m->cached, m->cache, c, g))) {
+            rc = lf_cli_fail(m->cached ? st : lf_set_error(LF_ENOMEM, "out of memory for cached op times"));
+            lf_cli_gpu_costs_end(m);
+            return rc;
+        }
+        char dev[512];
+        lf_gpu_device_key_format(&key, dev, sizeof dev);
+        int len = snprintf(m->note, sizeof m->note,
+                           "cached times of %s from %s (nothing measured now); where it has none, the roofline "
+                           "times the median measured/roofline ratio of the input's cached ops of that kind",
+                           dev, m->path);
+        static const char *const kinds[LF_SUBST_KERNEL_CLASSES] = {
+            "-", "conv", "gemm", "matmul", "batchnorm", "unary", "binary", "pool", "softmax", "concat"};
+        const char *sep = " (";
+        for (int k = 1; k < LF_SUBST_KERNEL_CLASSES && len > 0 && (size_t)len < sizeof m->note; k++)
+            if (m->cached->samples[k] > 0) {
+                len += snprintf(m->note + len, sizeof m->note - (size_t)len, "%s%s %.2f", sep, kinds[k],
+                                m->cached->scale[k]);
+                sep = ", ";
+            }
+        if (*sep == ',' && len > 0 && (size_t)len < sizeof m->note)
+            snprintf(m->note + len, sizeof m->note - (size_t)len, ")");
+        c->op_time = lf_subst_cached_op_time;
+        c->op_time_ctx = m->cached;
+        m->source = LF_CLI_OP_TIMES_CACHED;
+        return 0;
+    }
+    int32_t n = 0;
+    if (!lf_gpu_built() || lf_gpu_count(&n) != LF_OK || n == 0)
+        return 0;
+    st = lf_gpu_cache_open(&m->cache, file, m->path, sizeof m->path);
     if (!st)
         st = lf_gpu_profiler_create(&m->profiler, device, m->cache);
     if (st) {
@@ -28,9 +81,11 @@ int lf_cli_gpu_costs_begin(lf_cli_gpu_costs *m, lf_subst_coster *c, const lf_hw 
         lf_cli_gpu_costs_end(m);
         return 0;
     }
+    snprintf(m->note, sizeof m->note, "measured on the GPU where cuDNN or cuBLAS runs the op (cache %s)", m->path);
     c->op_time = lf_gpu_op_time_hook;
     c->op_time_ctx = m->profiler;
-    return 1;
+    m->source = LF_CLI_OP_TIMES_MEASURED;
+    return 0;
 }
 
 void lf_cli_gpu_costs_end(lf_cli_gpu_costs *m)
@@ -39,8 +94,10 @@ void lf_cli_gpu_costs_end(lf_cli_gpu_costs *m)
         fprintf(stderr, "fusionplan: warning: measured GPU times not saved: %s\n", lf_last_error());
     lf_gpu_profiler_free(m->profiler);
     lf_gpu_cache_free(m->cache);
+    free(m->cached);
     m->profiler = NULL;
     m->cache = NULL;
+    m->cached = NULL;
 }
 
 /* The device whose cached times --cache-only shows: the visible GPU's, else

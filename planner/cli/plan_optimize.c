@@ -66,7 +66,7 @@ int lf_cli_plan_optimize(const lf_cli_command *cmd, lf_cli_session *s, const lf_
         return rc;
     lf_subst_coster_init(&cfg.coster, obj, &s->hw, lf_cost_scheme_name(s->cm));
     lf_cli_gpu_costs gc = {0}; /* time objective on a GPU: measured op times (docs/gpu.md) */
-    lf_cli_gpu_costs_begin(&gc, &cfg.coster, &s->hw);
+    lf_cli_gpu_costs_begin(&gc, NULL, &cfg.coster, &s->hw, s->graph); /* no options of its own: exit status 0 */
     lf_subst_job job;
     lf_status st = lf_subst_job_run(s->graph, &cfg, &job, lf_cli_gso_filtered, NULL);
     lf_cli_gpu_costs_end(&gc);

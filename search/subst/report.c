@@ -89,14 +89,13 @@ static void lf__statistics(FILE *f, const lf_subst_job *job)
 }
 
 void lf_subst_job_report(FILE *f, const lf_subst_job *job, const char *model, const lf_graph *g,
-                         const char *measured_cache)
+                         const char *op_times)
 {
     const lf_subst_result *r = &job->result;
     lf__settings(f, job, model, g);
     lf_subst_roofline_write(f, &job->coster);
-    if (measured_cache)
-        fprintf(f, "op times: measured on the GPU where cuDNN or cuBLAS runs the op (cache %s), roofline elsewhere\n",
-                measured_cache);
+    if (op_times)
+        fprintf(f, "op times: %s, roofline elsewhere\n", op_times);
     lf_subst_costs_write(f, &r->before, &r->after);
     fprintf(f, "applied sequence: %d steps\n", (int)r->n_steps);
     for (int32_t i = 0; i < r->n_steps; i++)

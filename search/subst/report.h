@@ -20,11 +20,12 @@ void lf_subst_roofline_write(FILE *f, const lf_subst_coster *c);
 void lf_subst_costs_write(FILE *f, const lf_subst_costs *before, const lf_subst_costs *after);
 
 /* The text report of a finished job on input g (named model): the settings,
- * the roofline, the measured op times' cache when measured_cache is not NULL,
- * the costs, the applied sequence, the search's statistics (the process's
+ * the roofline, where measured op times come from when op_times is not NULL
+ * ("measured on the GPU ... (cache PATH)": the line reads "op times: <op_times>,
+ * roofline elsewhere"), the costs, the applied sequence, the search's statistics (the process's
  * peak memory included) and the outcome (nothing to do, or the numeric check). */
 void lf_subst_job_report(FILE *f, const lf_subst_job *job, const char *model, const lf_graph *g,
-                         const char *measured_cache);
+                         const char *op_times);
 
 /* The job as JSON: settings, costs, sequence, the reproducible statistics
  * and the optimized graph. */

@@ -113,4 +113,22 @@ fi
 if ! grep -qx 'measured 203 of 203 kernels: 4629.028 us measured, 1103.182 us roofline for them (ratio 4.20)' "$tmp/h200"; then
   echo "FAIL: H200 inception_v3 totals"; tail -3 "$tmp/h200"; cat "$tmp/err"; fail=1
 fi
+# The optimizer's time objective from that cache, on any machine: the input
+# costs what the GPU measured (3,608.645 us), rewritten configurations the
+# cache lacks the roofline times the cached convs' median ratio.
+"$fp" optimize --model resnet50 --hw "$src/examples/hw/gpu-h100.xml" --cache "$h200" --cache-device 'NVIDIA H200' \
+  --budget 20 >"$tmp/opt" 2>"$tmp/err" || { echo "FAIL: optimize with the H200 cache"; cat "$tmp/err"; fail=1; }
+if ! grep -Eq '^time \(us\) +3608\.645 ' "$tmp/opt" ||
+   ! grep -q '^op times: cached times of NVIDIA H200 (GPU-3ea58d0c-f30d-995c-4fef-0ba272ecfd56, .*(conv 7\.10, ' "$tmp/opt"; then
+  echo "FAIL: optimize cost from the H200 cache"; head -6 "$tmp/opt"; fail=1
+fi
+"$fp" optimize --model resnet50 --cache "$h200" --cache-device GPU-nope >"$tmp/out" 2>"$tmp/err"
+if [ $? -ne 1 ] || [ -s "$tmp/out" ] || [ "$(wc -l <"$tmp/err")" -ne 1 ] || ! grep -q "has no cached times of a device 'GPU-nope'" "$tmp/err"; then
+  echo "FAIL: optimize with an unknown cache device"; cat "$tmp/err"; fail=1
+fi
+for bad in "--objective flops" "--analytic"; do
+  # shellcheck disable=SC2086
+  "$fp" optimize --model resnet50 $bad --cache-device GPU-nope >"$tmp/out" 2>"$tmp/err"
+  if [ $? -ne 2 ] || [ -s "$tmp/out" ]; then echo "FAIL: optimize $bad --cache-device"; cat "$tmp/err"; fail=1; fi
+done
 exit $fail
