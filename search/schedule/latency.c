@@ -15,7 +15,9 @@
  *    output channels are the sum, its kernel the largest, its weights the
  *    zero-padded kernels (so it does more FLOPs than the convolutions it
  *    replaces) and it reads the shared input once.
- * A measured backend plugs in through lf_sched_options.latency_fn. */
+ * A measured backend plugs in through lf_sched_options.latency_fn, with
+ * memo_configs its latencies shared by stages of the same op configurations
+ * (config_memo.c). */
 #include <math.h>
 #include <string.h>
 
@@ -126,7 +128,7 @@ lf_status lf__stage_latency(lf__sched *x, lf_sched_strategy st, const int32_t *u
             return lf_set_error(LF_ENOSYS, "schedule: --latency %s needs a GPU build and a device "
                                            "(no measured stage latency in this build); use --latency analytic",
                                 lf_sched_latency_name(x->o.latency));
-        s = x->o.latency_fn(x->o.latency_ctx, &v, seconds);
+        s = x->o.memo_configs ? lf__config_latency(x, &v, seconds) : x->o.latency_fn(x->o.latency_ctx, &v, seconds);
         if (!s && !(*seconds >= 0.0 && isfinite(*seconds)))
             return lf_set_error(LF_ERANGE, "schedule: the latency backend returned %g s for a stage", *seconds);
         return s;

@@ -81,6 +81,7 @@ void lf_sched_measured_options(lf_sched_options *o, lf_gpu_profiler *profiler)
     o->latency = LF_SCHED_MEASURED;
     o->latency_fn = lf_sched_gpu_latency;
     o->latency_ctx = profiler;
+    o->memo_configs = 1;
     o->merge = 0;
 }
 

@@ -36,14 +36,17 @@ void lf_sched_report_write(FILE *f, const lf_graph *g, const char *model, const 
     fprintf(f, "model %s: %d ops, %d scheduling units (ops with their activation), %d blocks; latency %s\n", model,
             (int)lf_graph_compute_ops(g), (int)st->units, (int)st->blocks, lf_sched_latency_name(o->latency));
     lf_subst_roofline_write(f, &c);
-    fprintf(f, "DOS: r %d, s %d, %s; %d parts (largest %d units), %lld states, %lld endings, %lld stages priced; "
+    char timed[64] = "";
+    if (o->memo_configs)
+        snprintf(timed, sizeof timed, " (%lld timed, the rest alike)", (long long)st->stage_timed);
+    fprintf(f, "DOS: r %d, s %d, %s; %d parts (largest %d units), %lld states, %lld endings, %lld stages priced%s; "
                "search %.3f s\n",
             (int)o->max_group_ops, (int)o->max_groups,
             o->merge && o->concurrent ? "concurrent and merged stages"
             : o->merge                ? "merged stages only"
                                       : "concurrent stages only",
             (int)st->parts, (int)st->largest_part, (long long)st->states, (long long)st->endings,
-            (long long)st->stage_evals, st->search_s);
+            (long long)st->stage_evals, timed, st->search_s);
     lf_schedule_write(f, g, "sequential", &r->sequential);
     lf_schedule_write(f, g, "greedy", &r->greedy);
     lf_schedule_write(f, g, "dos", &r->dos);

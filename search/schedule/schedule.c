@@ -78,6 +78,7 @@ lf_status lf_sched_run(const lf_graph *g, const lf_sched_options *o, lf_sched_re
             s = lf_set_error(LF_ENOMEM, "schedule: out of memory");
         int32_t nb = s ? 0 : lf__sched_blocks(&x, cut, start);
         r->stats.stage_evals = 0; /* count the search's own */
+        r->stats.stage_timed = 0;
         for (int32_t i = 0; !s && i < nb; i++)
             s = lf__dos_block(&x, start[i], start[i + 1], &b);
         if (!s)

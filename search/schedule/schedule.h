@@ -71,6 +71,11 @@ typedef struct lf_sched_options {
                                   the roofline defaults of search/subst (a V100) */
     lf_sched_latency_fn latency_fn; /* measured and custom backends */
     void *latency_ctx;
+    int32_t memo_configs;      /* 1: latency_fn prices a stage once per op configuration (its
+                                  strategy, and each group's ops' planner/gpu op keys in order):
+                                  a stage like one priced before gets its latency. The measured
+                                  backend sets it (lf_sched_measured_options); 0 (default): every
+                                  distinct stage goes to latency_fn */
 } lf_sched_options;
 
 void lf_sched_options_default(lf_sched_options *o);
@@ -103,6 +108,8 @@ typedef struct lf_sched_stats {
     int64_t states;       /* downsets visited */
     int64_t endings;      /* (state, last stage) pairs priced */
     int64_t stage_evals;  /* distinct stages priced by the backend */
+    int64_t stage_timed;  /* with memo_configs: of those, the ones latency_fn priced (the
+                             others had the configuration of one priced before); else 0 */
     double search_s;      /* wall time of the DOS search */
 } lf_sched_stats;
 

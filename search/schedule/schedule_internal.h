@@ -37,7 +37,17 @@ typedef struct lf__sched {
     lf__sbuf view;            /* scratch: the stage being priced */
     lf_sched_stats *stats;    /* never NULL: the caller's or own_stats */
     lf_sched_stats own_stats;
+    /* o.memo_configs: latencies by stage configuration (config_memo.c) */
+    lf_strmap config_memo;    /* key -> double * (seconds) */
+    int memo_ready;
+    char *key;                /* scratch: the key being built */
+    size_t key_cap;
 } lf__sched;
+
+/* config_memo.c: the backend's latency of stage v, or that of a stage of the
+ * same op configurations priced before (o.memo_configs). */
+lf_status lf__config_latency(lf__sched *x, const lf_sched_stage_view *v, double *seconds);
+void lf__config_memo_free(lf__sched *x);
 
 /* units.c: builds the units and their DAG; safe to tear down after a failure. */
 lf_status lf__sched_init(lf__sched *x, const lf_graph *g, const lf_sched_options *o, lf_sched_stats *stats);

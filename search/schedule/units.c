@@ -121,5 +121,6 @@ void lf__sched_teardown(lf__sched *x)
     free(x->succ_start);
     free(x->succ);
     lf__sbuf_free(&x->view);
+    lf__config_memo_free(x);
     memset(x, 0, sizeof *x);
 }
