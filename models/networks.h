@@ -36,7 +36,8 @@
     X(inception_v3, "inception", 299, 75)                          \
     X(resnext50_32x4d, "resnet", 224, 32)                          \
     X(deeplabv3_mobilenet_v3_large, "deeplab", 513, 32)           \
-    X(nasnet_a, "nasnet", 224, 32)
+    X(nasnet_a, "nasnet", 224, 32)                                 \
+    X(randwire, "randwire", 224, 32)
 
 /* Resolves a network's input size and batch from the options against its
  * registry entry (0 = default), checking the range; LF_ERANGE with a message
@@ -69,6 +70,8 @@ lf_status lf_model_efficientnet_b3(const lf_model_options *opt, lf_graph **out);
 lf_status lf_model_inception_v3(const lf_model_options *opt, lf_graph **out);
 /* nasnet.c */
 lf_status lf_model_nasnet_a(const lf_model_options *opt, lf_graph **out);
+/* randwire.c: RandWire-WS(32, 4, 0.75), C = 78, seed 1 (randwire.h) */
+lf_status lf_model_randwire(const lf_model_options *opt, lf_graph **out);
 /* deeplab.c */
 lf_status lf_model_deeplabv3_mobilenet_v3_large(const lf_model_options *opt, lf_graph **out);
 

@@ -138,7 +138,7 @@ static int32_t lf__stage(lf_mb *m, const char *name, int32_t x, int32_t out_c, c
     return y;
 }
 
-lf_status lf_model_randwire(const lf_randwire_config *c, const lf_model_options *opt, lf_graph **out)
+lf_status lf_model_randwire_ws(const lf_randwire_config *c, const lf_model_options *opt, lf_graph **out)
 {
     *out = NULL;
     lf_randwire_config d;
@@ -177,4 +177,9 @@ lf_status lf_model_randwire(const lf_randwire_config *c, const lf_model_options 
     lf_mb_gemm(m, "fc", x, 1000, LF_MB_BIAS);
     lf_mb_pop(m);
     return lf_mb_finish(m, out);
+}
+
+lf_status lf_model_randwire(const lf_model_options *opt, lf_graph **out)
+{
+    return lf_model_randwire_ws(NULL, opt, out);
 }

@@ -1,8 +1,8 @@
 /* RandWire (Xie et al., "Exploring Randomly Wired Neural Networks for Image
  * Recognition", 2019), small regime, with Watts-Strogatz random graphs: a
- * network DOS and IOS schedule (DESIGN §11, §12). Not in the model registry
- * (whose every network is pinned by the planner's tests); the substitution
- * and scheduling commands know it as "randwire" (search/subst/networks.c). */
+ * network DOS and IOS schedule (DESIGN §11, §12). In the model registry as
+ * "randwire" with the defaults below (lf_model_randwire, networks.h); other
+ * generator settings through lf_model_randwire_ws. */
 #ifndef LF_MODELS_RANDWIRE_H
 #define LF_MODELS_RANDWIRE_H
 
@@ -22,6 +22,6 @@ void lf_randwire_config_default(lf_randwire_config *c);
 
 /* Builds RandWire-WS(N, K, P), small regime, at opt's input size (default
  * 224) and batch. Same config -> the same graph on every platform. */
-lf_status lf_model_randwire(const lf_randwire_config *c, const lf_model_options *opt, lf_graph **out);
+lf_status lf_model_randwire_ws(const lf_randwire_config *c, const lf_model_options *opt, lf_graph **out);
 
 #endif

@@ -39,6 +39,22 @@ static int check_bounds(lf_cost_model *cm, const lf_exact_config *cfg, int32_t b
     CHECK(b.lower <= opt);
     CHECK(opt <= b.upper);
     CHECK(b.lower >= 0);
+    /* never below the weights of the fusable ops (each read at least once) */
+    const lf_graph *gw = lf_cost_graph(cm);
+    int64_t weights = 0;
+    lf_bitset one;
+    CHECK_OK(lf_bitset_init(&one, gw->n_ops));
+    for (int32_t v = 0; v < gw->n_ops; v++) {
+        lf_group_cost gc;
+        if (gw->ops[v].type == LF_OP_INPUT || !lf_cost_fusable(cm, v))
+            continue;
+        lf_bitset_set(&one, v);
+        CHECK_OK(lf_cost_eval(cm, &one, &gc));
+        lf_bitset_reset(&one, v);
+        weights += gc.weights;
+    }
+    lf_bitset_destroy(&one);
+    CHECK(b.lower >= weights);
     CHECK_OK(lf_plan_check(&p, cm));
     lf_plan_metrics m;
     CHECK_OK(lf_plan_metrics_compute(&p, cm, &m));

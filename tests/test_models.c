@@ -46,7 +46,10 @@ typedef struct expected {
  *   3 x A 16 + B 10 + 4 x C 22 + D 14 + 2 x E 22 + head 3 = 219;
  *   nasnet_a (TASO's script, no torchvision model: params and MACs are our
  *   own, pinned): stem 3 + 3 stages x (5 normal cells x 23 + reduction 22)
- *   = 414, the output the last reduction's concat of 5 x 1024 channels. */
+ *   = 414, the output the last reduction's concat of 5 x 1024 channels;
+ *   randwire (RandWire-WS(32, 4, 0.75), C = 78, seed 1; no torchvision
+ *   model): params and MACs our own, pinned, within 0.7% of the paper's
+ *   small-regime figures (Xie et al. 2019, Table 2: 5.6 M, 583 M FLOPs). */
 static const expected nets[] = {
     {"vgg16", 138357544, 15.470, 15470264320LL, 38, 448, 1000, 1},
     {"squeezenet1_0", 1248424, 0.819, 818924576LL, 65, 160, 1000, 1},
@@ -65,6 +68,7 @@ static const expected nets[] = {
     {"resnext50_32x4d", 25028904, 4.230, 4230479872LL, 122, 160, 1000, 1},
     {"deeplabv3_mobilenet_v3_large", 11025477, 0.0, 10431414536LL, 154, 160, 21, 513},
     {"nasnet_a", 38446144, 0.0, 14894344192LL, 414, 160, 5120, 7},
+    {"randwire", 5614549, 0.0, 578784200LL, 421, 160, 1000, 1},
 };
 
 #define N_NETS ((int32_t)(sizeof nets / sizeof nets[0]))

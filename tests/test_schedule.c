@@ -626,8 +626,8 @@ static void test_randwire(void)
     lf_randwire_config_default(&c);
     CHECK(c.channels == 78 && c.nodes == 32 && c.k == 4 && c.p == 0.75);
     lf_graph *a = NULL, *b = NULL;
-    CHECK_OK(lf_model_randwire(&c, NULL, &a));
-    CHECK_OK(lf_model_randwire(&c, NULL, &b));
+    CHECK_OK(lf_model_randwire_ws(&c, NULL, &a));
+    CHECK_OK(lf_model_randwire_ws(&c, NULL, &b));
     if (!a || !b)
         return;
     CHECK(a->hash == b->hash && a->n_ops == b->n_ops); /* seeded: the same graph */
@@ -647,19 +647,19 @@ static void test_randwire(void)
     /* another seed, another graph; P = 0 is the ring lattice, the same for any seed */
     c.seed = 2;
     lf_graph *d = NULL;
-    CHECK_OK(lf_model_randwire(&c, NULL, &d));
+    CHECK_OK(lf_model_randwire_ws(&c, NULL, &d));
     CHECK(d && d->hash != a->hash);
     lf_graph_free(d);
     c.p = 0.0;
     lf_graph *e = NULL, *f = NULL;
-    CHECK_OK(lf_model_randwire(&c, NULL, &e));
+    CHECK_OK(lf_model_randwire_ws(&c, NULL, &e));
     c.seed = 7;
-    CHECK_OK(lf_model_randwire(&c, NULL, &f));
+    CHECK_OK(lf_model_randwire_ws(&c, NULL, &f));
     CHECK(e && f && e->hash == f->hash);
     lf_graph_free(e);
     lf_graph_free(f);
     c.k = 3;
-    CHECK_EQ_I64(lf_model_randwire(&c, NULL, &e), LF_EINVAL);
+    CHECK_EQ_I64(lf_model_randwire_ws(&c, NULL, &e), LF_EINVAL);
     /* its schedules: valid, parts and all */
     lf_sched_options o;
     lf_sched_options_default(&o);

@@ -96,7 +96,8 @@ typedef struct lf_exact_bounds {
  * where articulation ops allow (<= 0: LF_EXACT_BOUNDS_BLOCK_OPS). cfg's limits apply to the whole
  * computation; a block that runs past them keeps its ops as singletons in
  * the plan and contributes the weight bytes of its fusable ops (each weight
- * is read at least once) to the lower bound. lower <= optimum <= upper. */
+ * is read at least once) to the lower bound, which is never below the weight
+ * bytes of all fusable ops. lower <= optimum <= upper. */
 lf_status lf_exact_bounds_compute(lf_cost_model *cm, const lf_exact_config *cfg,
                                   int32_t min_block_ops, lf_plan *plan, lf_exact_bounds *b);
 

@@ -2,20 +2,18 @@
  * lacks, built with the model builder for the substitution optimizer's
  * benchmarks: torchvision's AlexNet, Inception-v3's Mixed_7b (an Inception-E
  * block) alone on its 1280 x 8 x 8 input or several in a row, an SRU text
- * classifier (MetaFlow's RNNTC), RandWire-WS in its small regime (DOS's and
- * IOS's, from models/randwire.c), and OCGGS's Table 2 networks as TASO's
+ * classifier (MetaFlow's RNNTC), and OCGGS's Table 2 networks as TASO's
  * example scripts build them: ResNet blocks, BERT encoder blocks and NasRNN
- * cells (NasNet-A is in the registry). They stay out of the registry, whose
- * every network is pinned by the planner's tests. */
+ * cells (NasNet-A and RandWire-WS are in the registry). They stay out of the
+ * registry, whose every network is pinned by the planner's tests. */
 #include <stdio.h>
 #include <string.h>
 
 #include "models/builder.h"
-#include "models/randwire.h"
 #include "search/subst/subst.h"
 
-static const char *const lf__names[] = {"alexnet", "inception_e", "inception_e13", "sru", "randwire",
-                                        "resnet_blocks", "bert", "nasrnn", NULL};
+static const char *const lf__names[] = {"alexnet",       "inception_e", "inception_e13", "sru",
+                                        "resnet_blocks", "bert",        "nasrnn",        NULL};
 
 const char *const *lf_subst_network_names(void) { return lf__names; }
 
@@ -263,9 +261,6 @@ lf_status lf_subst_network_blocks(const char *name, int32_t input_size, int32_t 
             return lf_set_error(LF_ERANGE, "sru: %d tokens out of range (1 to 64)", (int)input_size);
         lf_mb_init(&mb, "sru");
         lf__sru(&mb, blocks ? blocks : input_size ? input_size : 8);
-    } else if (name && strcmp(name, "randwire") == 0) {
-        lf_model_options mo = {input_size, 1};
-        return lf_model_randwire(NULL, &mo, out); /* WS(32, 4, 0.75), C = 78, seed 1 */
     } else if (name && strcmp(name, "resnet_blocks") == 0) {
         if (input_size < 0 || input_size > 4096)
             return lf_set_error(LF_ERANGE, "resnet_blocks: input size %d out of range", (int)input_size);
@@ -281,7 +276,7 @@ lf_status lf_subst_network_blocks(const char *name, int32_t input_size, int32_t 
             lf__nasrnn(&mb, blocks ? blocks : 5);
     } else {
         return lf_set_error(LF_ENOTFOUND, "unknown network '%s' (substitution benchmarks: alexnet, inception_e, "
-                                          "inception_e13, sru, randwire, resnet_blocks, bert, nasrnn)",
+                                          "inception_e13, sru, resnet_blocks, bert, nasrnn)",
                             name ? name : "");
     }
     return lf_mb_finish(&mb, out);
