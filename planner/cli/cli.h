@@ -295,7 +295,8 @@ int lf_cli_plan_optimize(const lf_cli_command *cmd, lf_cli_session *s, const lf_
 
 /* Measured GPU op times for a substitution coster (gpu_costs.c), with the
  * time objective: when cmd has --cache-device (and optionally --cache FILE),
- * c's op_time hook reads that device's cached times, with the roofline
+ * or --cache FILE and no GPU is visible (the file's only device), c's
+ * op_time hook reads that device's cached times, with the roofline
  * calibrated on g's cached ops where the cache has none (no GPU needed,
  * nothing measured; source CACHED; search/subst/cached_times.h); else with CUDA built in and a GPU visible, a
  * profiler on the hardware's <gpu> device (index 0 by default) with the

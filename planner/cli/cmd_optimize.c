@@ -43,7 +43,9 @@ int lf_cmd_optimize(int argc, char **argv)
         {"dram", NULL, "also report the exact fusion DRAM at --buffer before and after (any objective)", NULL},
         {"analytic", NULL, "time objective: roofline op times even when built with CUDA and a GPU is visible "
                            "(default there: measured cuDNN/cuBLAS times, cached; see fusionplan profile)", NULL},
-        {"cache", "FILE", "time objective: the measured op times' cache (default: the user's, see fusionplan profile)",
+        {"cache", "FILE",
+         "time objective: the measured op times' cache (default: the user's, see fusionplan profile); without a "
+         "GPU, its times are used (--cache-device: whose, when it holds several devices)",
          NULL},
         {"cache-device", "UUID",
          "time objective: the times --cache holds for this device (UUID or exact name), on any machine, GPU or "

@@ -29,8 +29,12 @@ int lf_cli_gpu_costs_begin(lf_cli_gpu_costs *m, const lf_cli_command *cmd, lf_su
     if (c->objective != LF_OBJ_TIME)
         return (file || want) ? lf_cli_usage_error(cmd, "--cache and --cache-device apply to --objective time") : 0;
     int32_t device = hw && hw->has_gpu && hw->gpu.device_index >= 0 ? hw->gpu.device_index : 0;
+    int32_t n = 0;
+    int gpu = lf_gpu_built() && lf_gpu_count(&n) == LF_OK && n > 0;
     lf_status st;
-    if (want) { /* a device's cached times, measured elsewhere: no GPU needed, nothing measured */
+    /* A device's cached times, measured elsewhere: no GPU needed, nothing
+     * measured (--cache alone without a GPU: the file's only device). */
+    if (want || (file && !gpu)) {
         lf_gpu_device_key key;
         int rc;
         if ((st = lf_gpu_cache_open(&m->cache, file, m->path, sizeof m->path)))
@@ -70,8 +74,7 @@ int lf_cli_gpu_costs_begin(lf_cli_gpu_costs *m, const lf_cli_command *cmd, lf_su
         m->source = LF_CLI_OP_TIMES_CACHED;
         return 0;
     }
-    int32_t n = 0;
-    if (!lf_gpu_built() || lf_gpu_count(&n) != LF_OK || n == 0)
+    if (!gpu)
         return 0;
     st = lf_gpu_cache_open(&m->cache, file, m->path, sizeof m->path);
     if (!st)

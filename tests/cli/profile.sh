@@ -126,6 +126,11 @@ fi
 if [ $? -ne 1 ] || [ -s "$tmp/out" ] || [ "$(wc -l <"$tmp/err")" -ne 1 ] || ! grep -q "has no cached times of a device 'GPU-nope'" "$tmp/err"; then
   echo "FAIL: optimize with an unknown cache device"; cat "$tmp/err"; fail=1
 fi
+# Without a GPU, --cache alone uses the file's only device.
+if ! "$fp" --version | grep -q '^GPU 0:'; then
+  "$fp" optimize --model resnet50 --hw "$src/examples/hw/gpu-h100.xml" --cache "$h200" --budget 5 >"$tmp/opt" 2>"$tmp/err"
+  grep -Eq '^time \(us\) +3608\.645 ' "$tmp/opt" || { echo "FAIL: optimize --cache alone"; cat "$tmp/err"; fail=1; }
+fi
 for bad in "--objective flops" "--analytic"; do
   # shellcheck disable=SC2086
   "$fp" optimize --model resnet50 $bad --cache-device GPU-nope >"$tmp/out" 2>"$tmp/err"
