@@ -4,9 +4,11 @@
  * profiler and keeps it in the user's cache; with --cache-device, the times a
  * cache holds for that device, on any machine; otherwise the roofline stays.
  * Also the device whose cached times `profile --cache-only` shows. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "planner/cli/cli.h"
 #include "planner/gpu/cache.h"
@@ -37,6 +39,10 @@ int lf_cli_gpu_costs_begin(lf_cli_gpu_costs *m, const lf_cli_command *cmd, lf_su
     if (want || (file && !gpu)) {
         lf_gpu_device_key key;
         int rc;
+        if (file && access(file, R_OK) != 0) { /* only a cache to be written may not exist yet */
+            fprintf(stderr, "fusionplan: cannot read the GPU times cache %s: %s\n", file, strerror(errno));
+            return LF_EXIT_FAIL;
+        }
         if ((st = lf_gpu_cache_open(&m->cache, file, m->path, sizeof m->path)))
             rc = lf_cli_fail(st);
         else if (!(rc = lf_cli_gpu_cache_device(cmd, m->cache, m->path, device, &key)) &&

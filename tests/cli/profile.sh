@@ -131,6 +131,10 @@ if ! "$fp" --version | grep -q '^GPU 0:'; then
   "$fp" optimize --model resnet50 --hw "$src/examples/hw/gpu-h100.xml" --cache "$h200" --budget 5 >"$tmp/opt" 2>"$tmp/err"
   grep -Eq '^time \(us\) +3608\.645 ' "$tmp/opt" || { echo "FAIL: optimize --cache alone"; cat "$tmp/err"; fail=1; }
 fi
+"$fp" optimize --model resnet50 --cache "$tmp/missing.txt" --cache-device GPU-nope >"$tmp/out" 2>"$tmp/err"
+if [ $? -ne 1 ] || [ -s "$tmp/out" ] || ! grep -q "cannot read the GPU times cache $tmp/missing.txt: No such file" "$tmp/err"; then
+  echo "FAIL: optimize with a missing cache file"; cat "$tmp/err"; fail=1
+fi
 for bad in "--objective flops" "--analytic"; do
   # shellcheck disable=SC2086
   "$fp" optimize --model resnet50 $bad --cache-device GPU-nope >"$tmp/out" 2>"$tmp/err"
