@@ -62,7 +62,7 @@ void lf_planned_print_summary(FILE *f, const lf_planned *r, lf_cost_model *cm, c
     const lf_exact_stats *es = &r->exact_stats;
     if (es->states > 0)
         fprintf(f, "; %lld downsets, %lld candidate sets, %lld groups priced", (long long)es->states,
-                (long long)es->candidates, (long long)es->groups);
+                (long long)es->candidates, (long long)(es->groups - es->groups_skipped));
     fprintf(f, "%s; wall %.3f s\n", gap, r->wall_s);
 }
 

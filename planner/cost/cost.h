@@ -87,6 +87,16 @@ int64_t lf_cost_row_bytes(const lf_cost_model *cm, int32_t v);
 int lf_cost_weights_resident(const lf_cost_model *cm);
 int lf_cost_scheme_weights_resident(const char *scheme);
 
+/* A floor of F_D under every scheme, cheap enough to ask before pricing:
+ * the group's distinct outside inputs read once, its members that a graph
+ * output or an outside consumer needs written once, and its weights read
+ * once (LBDF's F_D exactly; BRR adds weight re-reads per row tile and
+ * squeeze-and-excite re-reads). members: the group's op ids (any order);
+ * in_group[v] nonzero exactly for members; seen: n_ops zero bytes of
+ * scratch, zero again on return. */
+int64_t lf_cost_fd_floor(const lf_cost_model *cm, const int32_t *members, int32_t n, const uint8_t *in_group,
+                         uint8_t *seen);
+
 /* Evaluates a group (non-empty set of non-input ops); memoized and
  * thread-safe. Groups need not be connected or valid. */
 lf_status lf_cost_eval(lf_cost_model *cm, const lf_bitset *group, lf_group_cost *out);

@@ -263,6 +263,37 @@ void lf__group_io(const lf__group *G, int64_t *in_bytes, int64_t *out_bytes)
     *out_bytes = out;
 }
 
+int64_t lf_cost_fd_floor(const lf_cost_model *cm, const int32_t *members, int32_t n, const uint8_t *in_group,
+                         uint8_t *seen)
+{
+    const lf_graph *g = cm->g;
+    const lf__op_cost *oc = cm->ops;
+    int64_t f = 0;
+    for (int32_t i = 0; i < n; i++) { /* what lf__group_io and lf__group_weights add up */
+        int32_t v = members[i];
+        const lf_op *op = &g->ops[v];
+        f += oc[v].weight_bytes;
+        for (int32_t j = 0; j < op->n_inputs; j++) {
+            int32_t p = op->inputs[j];
+            if (!in_group[p] && !seen[p]) {
+                seen[p] = 1;
+                f += oc[p].tensor_bytes;
+            }
+        }
+        int leaves = op->is_output;
+        for (int32_t c = 0; c < op->n_consumers && !leaves; c++)
+            leaves = !in_group[op->consumers[c]];
+        if (leaves)
+            f += oc[v].tensor_bytes;
+    }
+    for (int32_t i = 0; i < n; i++) {
+        const lf_op *op = &g->ops[members[i]];
+        for (int32_t j = 0; j < op->n_inputs; j++)
+            seen[op->inputs[j]] = 0;
+    }
+    return f;
+}
+
 int64_t lf__group_weights(const lf__group *G)
 {
     int64_t w = 0;

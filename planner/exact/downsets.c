@@ -79,10 +79,11 @@ static uint64_t lf__words_hash(const uint64_t *w, int32_t n)
     return lf_bitset_hash(&b);
 }
 
-/* Finds or creates the state for bitset w; returns its index or -1 on error.
- * The index maps 64-bit hashes to states; different sets with equal hashes
- * take the next slot of a fixed probe sequence. */
-int32_t lf__dp_state(lf__exact *x, const uint64_t *w, int32_t size)
+/* The state of bitset w, or -1 when there is none; *free_key receives the
+ * index key a new state would take. The index maps 64-bit hashes to states;
+ * different sets with equal hashes take the next slot of a fixed probe
+ * sequence. */
+static int32_t lf__dp_lookup(const lf__exact *x, const uint64_t *w, uint64_t *free_key)
 {
     uint64_t base = lf__words_hash(w, x->nwords), k = base;
     for (uint64_t probe = 1;; probe++) {
@@ -94,6 +95,18 @@ int32_t lf__dp_state(lf__exact *x, const uint64_t *w, int32_t size)
             return s;
         k = base + probe * 0x9e3779b97f4a7c15ull;
     }
+    if (free_key)
+        *free_key = k;
+    return -1;
+}
+
+/* Finds or creates the state for bitset w; returns its index or -1 on error. */
+int32_t lf__dp_state(lf__exact *x, const uint64_t *w, int32_t size)
+{
+    uint64_t k = 0;
+    int32_t found = lf__dp_lookup(x, w, &k);
+    if (found >= 0)
+        return found;
     if (x->n_states >= x->cfg.max_states) {
         lf__limit(x, "states", x->cfg.max_states, "the state limit");
         return -1;
@@ -154,6 +167,14 @@ int32_t lf__dp_target(lf__exact *x, const lf_bitset *s, int32_t n)
     for (int32_t i = 0; i < x->nwords; i++)
         x->next.words[i] = d[i] | s->words[i];
     return lf__dp_state(x, x->next.words, x->size[x->cur] + n);
+}
+
+int32_t lf__dp_target_find(lf__exact *x, const lf_bitset *s)
+{
+    const uint64_t *d = x->words + (size_t)x->cur * x->nwords;
+    for (int32_t i = 0; i < x->nwords; i++)
+        x->next.words[i] = d[i] | s->words[i];
+    return lf__dp_lookup(x, x->next.words, NULL);
 }
 
 /* ---- the monotone lower bound of F_beta ---------------------------------- */
@@ -376,6 +397,7 @@ lf_status lf__dp_setup(lf__exact *x, lf_cost_model *cm, const lf_bitset *univers
     x->fusable = calloc(n, 1);
     x->in_d = calloc(n, 1);
     x->in_s = calloc(n, 1);
+    x->seen = calloc(n, 1);
     x->view = calloc(n, 1);
     x->wterm = calloc(n, sizeof(int64_t));
     x->wblk = calloc(n, sizeof(int64_t));
@@ -388,7 +410,8 @@ lf_status lf__dp_setup(lf__exact *x, lf_cost_model *cm, const lf_bitset *univers
     x->bucket_n = calloc(n + 1, sizeof(int32_t));
     x->bucket_cap = calloc(n + 1, sizeof(int32_t));
     x->cut_before = calloc(n + 1, sizeof(int32_t));
-    if (!x->cut_before ||!x->in_u || !x->fusable || !x->in_d || !x->in_s || !x->view || !x->wterm || !x->wblk ||
+    if (!x->cut_before || !x->in_u || !x->fusable || !x->in_d || !x->in_s || !x->seen || !x->view || !x->wterm ||
+        !x->wblk ||
         !x->row_bytes || !x->kwin || !x->kmax || !x->sub || !x->adj_start || !x->bucket ||
         !x->bucket_n || !x->bucket_cap)
         return lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
@@ -463,6 +486,7 @@ void lf__dp_teardown(lf__exact *x)
     free(x->fusable);
     free(x->in_d);
     free(x->in_s);
+    free(x->seen);
     free(x->view);
     free(x->wterm);
     free(x->wblk);

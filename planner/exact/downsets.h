@@ -33,6 +33,7 @@ typedef struct lf__exact {
     int64_t beta;
     int resident;      /* the scheme keeps a group's whole weights on chip (LBDF) */
     uint8_t *in_u, *fusable, *in_d, *in_s;
+    uint8_t *seen;     /* scratch of lf_cost_fd_floor (n zero bytes) */
     /* Lower-bound constants (wterm, wblk: the scheme's lf_cost_weight_bound)
      * and running state. */
     int64_t *wterm, *wblk, *row_bytes;
@@ -95,6 +96,8 @@ int32_t lf__dp_state(lf__exact *x, const uint64_t *w, int32_t size);
 /* The state D u S for the current state D and a set S of n ops; -1 after an
  * error. */
 int32_t lf__dp_target(lf__exact *x, const lf_bitset *s, int32_t n);
+/* The same state when it exists already (-1 otherwise); never creates one. */
+int32_t lf__dp_target_find(lf__exact *x, const lf_bitset *s);
 
 /* Creates the empty state, expands every state by increasing size and
  * returns the state of the whole universe, or -1 when the status is set. */

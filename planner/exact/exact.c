@@ -58,6 +58,17 @@ static void lf__relax(lf__exact *x, const lf_bitset *s, int32_t n, int64_t dram,
 
 static void lf__on_group(lf__exact *x)
 {
+    /* The target state may already hold a plan that this group cannot beat
+     * whatever it costs: its F_D is at least the floor (inputs, outputs and
+     * weights once), and a strictly larger DRAM loses in the full order.
+     * Then it need not be priced (a tie is priced: it may win on the group
+     * count or the minima). dram[] only falls, so the answer holds later. */
+    int32_t t = lf__dp_target_find(x, &x->sbits);
+    if (t >= 0 && x->dram[t] != INT64_MAX &&
+        x->dram[x->cur] + lf_cost_fd_floor(x->cm, x->sub, x->n_sub, x->in_s, x->seen) > x->dram[t]) {
+        x->st.groups_skipped++;
+        return;
+    }
     lf_group_cost c;
     lf_status s = lf__dp_set_holds_cut(x) ? lf_cost_eval_once(x->cm, &x->sbits, &c)
                                           : lf_cost_eval(x->cm, &x->sbits, &c);

@@ -36,7 +36,8 @@ typedef struct lf_exact_config {
 typedef struct lf_exact_stats {
     int64_t states;         /* downsets reached */
     int64_t candidates;     /* connected sets visited while enumerating */
-    int64_t groups;         /* candidate groups priced (valid or not) */
+    int64_t groups;         /* candidate groups found (valid or not) */
+    int64_t groups_skipped; /* of those, not priced: their F_D floor could not beat the target's plan */
     int64_t memory_bytes;   /* peak bytes of states and cost memo, as charged to the limit */
     double wall_s;
 } lf_exact_stats;
