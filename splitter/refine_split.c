@@ -47,7 +47,7 @@ typedef struct lf__refiner {
     int32_t *stack;         /* scratch: queue, in-degrees, saved labels (3 n) */
     lf_bitset set, pair;
     int32_t *best_labels;   /* per member: the labels after the best re-split so far */
-    uint8_t *in_set;        /* per label: in the union a re-split solves */
+    uint8_t *in_set;        /* per label: the labels a merge joins or a re-split solves together */
     lf_strmap solved;       /* a pair's members ("i,j,...") -> its optimal split's F_D + 1 */
     int64_t queries;
 } lf__refiner;
@@ -94,6 +94,21 @@ static int lf__acyclic(lf__refiner *m)
         }
     }
     return seen == used;
+}
+
+/* Whether the parts stay acyclic with every label flagged in m->in_set
+ * joined into label `into` (the labels are restored before returning). */
+static int lf__acyclic_joined(lf__refiner *m, int32_t into)
+{
+    int32_t *keep = m->stack + 2 * m->n;
+    for (int32_t i = 0; i < m->n; i++) {
+        keep[i] = m->part_of[i];
+        if (m->in_set[m->part_of[i]])
+            m->part_of[i] = into;
+    }
+    int ok = lf__acyclic(m);
+    memcpy(m->part_of, keep, (size_t)m->n * sizeof *keep);
+    return ok;
 }
 
 /* Whether label a, without member `skip`, is weakly connected (or empty). */
@@ -163,15 +178,9 @@ static lf_status lf__try_merge(lf__refiner *m, int32_t a, int32_t b, lf__edit *b
     int64_t saving = m->fd[a] + m->fd[b] - u.f_d;
     if (!u.valid || saving <= best->saving)
         return LF_OK;
-    int32_t *keep = m->stack + 2 * m->n; /* the labels of b, restored below */
-    for (int32_t i = 0; i < m->n; i++) {
-        keep[i] = m->part_of[i];
-        if (m->part_of[i] == b)
-            m->part_of[i] = a;
-    }
-    int ok = lf__acyclic(m);
-    memcpy(m->part_of, keep, (size_t)m->n * sizeof *keep);
-    if (ok)
+    memset(m->in_set, 0, (size_t)m->n);
+    m->in_set[a] = m->in_set[b] = 1;
+    if (lf__acyclic_joined(m, a))
         *best = (lf__edit){a, b, -1, saving, u, {0}};
     return LF_OK;
 }
@@ -207,7 +216,7 @@ static lf_status lf__try_move(lf__refiner *m, int32_t i, int32_t b, lf__edit *be
  * wins. */
 static lf_status lf__try_resplit(lf__refiner *m, lf__edit *best)
 {
-    int32_t *keep = m->stack + 2 * m->n, first = -1, second = -1;
+    int32_t first = -1, second = -1;
     int64_t before = 0;
     for (int32_t q = 0; q < m->n; q++)
         if (m->in_set[q]) {
@@ -217,14 +226,7 @@ static lf_status lf__try_resplit(lf__refiner *m, lf__edit *best)
             else if (second < 0)
                 second = q;
         }
-    for (int32_t i = 0; i < m->n; i++) {
-        keep[i] = m->part_of[i];
-        if (m->in_set[m->part_of[i]])
-            m->part_of[i] = first;
-    }
-    int ok = lf__acyclic(m);
-    memcpy(m->part_of, keep, (size_t)m->n * sizeof *keep);
-    if (!ok || second < 0)
+    if (second < 0 || !lf__acyclic_joined(m, first))
         return LF_OK;
     char key[4096];
     size_t len = 0;
