@@ -24,7 +24,8 @@ static int lf__minima_cmp(const uint64_t *a, const uint64_t *b, int32_t nwords)
 
 /* Relaxes the state D u S reached from the current state with a group of
  * `n` ops costing `dram` (0 and no group for a forced unfusable op) whose
- * smallest op is `first`.
+ * smallest op is `first`; `known` is that state when already looked up (-1:
+ * found or created here).
  *
  * Plans of D u S are ordered by the full key of DESIGN §4: DRAM, then group
  * count, then the sorted list of group minima. All three survive appending a
@@ -34,12 +35,12 @@ static int lf__minima_cmp(const uint64_t *a, const uint64_t *b, int32_t nwords)
  * singletons are in every plan, so counting their ids among the minima
  * changes no comparison. */
 static void lf__relax(lf__exact *x, const lf_bitset *s, int32_t n, int64_t dram, int32_t groups,
-                      int32_t first)
+                      int32_t first, int32_t known)
 {
     int32_t cur = x->cur;
     int64_t nd = x->dram[cur] + dram;
     int32_t ng = x->groups[cur] + groups;
-    int32_t t = lf__dp_target(x, s, n);
+    int32_t t = known >= 0 ? known : lf__dp_target(x, s, n);
     if (t < 0)
         return;
     if (nd > x->dram[t] || (nd == x->dram[t] && ng > x->groups[t]))
@@ -75,13 +76,13 @@ static void lf__on_group(lf__exact *x)
     if (s != LF_OK)
         x->status = s;
     else if (c.valid)
-        lf__relax(x, &x->sbits, x->n_sub, c.f_d, 1, x->sub[0]);
+        lf__relax(x, &x->sbits, x->n_sub, c.f_d, 1, x->sub[0], t);
 }
 
 static void lf__on_forced(lf__exact *x, int32_t v)
 {
     lf_bitset_set(&x->sbits, v);
-    lf__relax(x, &x->sbits, 1, 0, 0, v);
+    lf__relax(x, &x->sbits, 1, 0, 0, v, -1);
     lf_bitset_reset(&x->sbits, v);
 }
 
