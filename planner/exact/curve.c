@@ -127,11 +127,48 @@ static void lf__curve_forced(lf__exact *x, int32_t v)
     lf_bitset_reset(&x->sbits, v);
 }
 
+/* 1 when every point the set being grown could add to its target's front is
+ * already dominated there, whatever the set's steps: each step's F_D is at
+ * least the floor (inputs, outputs and weights once) and each need at least
+ * the enumeration's lower bound of F_beta (and every member's need alone),
+ * and a point dominated by (no more DRAM, no more need) is one that
+ * lf__front_add drops. Fronts only improve, so the answer holds later. */
+static int lf__curve_dominated(lf__exact *x)
+{
+    lf__curve_dp *c = x->user;
+    int32_t t = lf__dp_target_find(x, &x->sbits);
+    if (t < 0 || t >= c->n_fronts || c->fronts[t].n == 0)
+        return 0;
+    int64_t need = lf__dp_set_need_floor(x);
+    if (need < c->beta_min - 1)
+        need = c->beta_min - 1;
+    for (int32_t i = 0; i < x->n_sub; i++)
+        if (c->fb1[x->sub[i]] > need)
+            need = c->fb1[x->sub[i]];
+    int64_t floor = lf_cost_fd_floor(x->cm, x->sub, x->n_sub, x->in_s, x->seen);
+    const lf__front *from = &c->fronts[x->cur], *to = &c->fronts[t];
+    /* Both fronts are sorted by need, so one walk finds, for each point, the
+     * last point of `to` with no more need: it holds the least DRAM of those. */
+    int32_t j = 0;
+    for (int32_t i = 0; i < from->n; i++) {
+        int64_t nd = from->p[i].need > need ? from->p[i].need : need;
+        while (j < to->n && to->p[j].need <= nd)
+            j++;
+        if (j == 0 || to->p[j - 1].dram > from->p[i].dram + floor)
+            return 0;
+    }
+    return 1;
+}
+
 static void lf__curve_group(lf__exact *x)
 {
     lf__curve_dp *c = x->user;
     if (x->n_sub == 1) {
         lf__extend(x, &x->sbits, 1, c->single[x->sub[0]], c->n_single[x->sub[0]], 0);
+        return;
+    }
+    if (lf__curve_dominated(x)) {
+        x->st.groups_skipped++;
         return;
     }
     lf_group_cost gc;

@@ -251,6 +251,8 @@ static void lf__remove(lf__exact *x, int32_t w, int32_t mark)
 
 static int64_t lf__lower_bound(const lf__exact *x) { return x->lb_w + x->lb_blk + x->lb_feat; }
 
+int64_t lf__dp_set_need_floor(const lf__exact *x) { return lf__lower_bound(x); }
+
 /* op v is ready: not yet placed, and every predecessor in U is done or in the set. */
 static int lf__ready(const lf__exact *x, int32_t v)
 {

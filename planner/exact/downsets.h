@@ -112,6 +112,10 @@ int32_t lf__dp_cut_ops(const lf_graph *g, const uint8_t *in_u, uint8_t *is_cut);
  * state only: priced once per run, it need not go into the cost memo. */
 int lf__dp_set_holds_cut(const lf__exact *x);
 
+/* The monotone lower bound of F_beta of the set being grown (what the
+ * enumeration cuts at beta): no group holding the set needs less. */
+int64_t lf__dp_set_need_floor(const lf__exact *x);
+
 /* Looks at the clock and the memory charge (extra: bytes the caller holds
  * beside the states and the memo); sets the status past a limit. */
 void lf__dp_check_budget(lf__exact *x);

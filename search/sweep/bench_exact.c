@@ -109,6 +109,7 @@ void lf_bench_exact_print_row(FILE *f, const lf_bench_exact_row *r, int csv)
 {
     const lf_exact_stats *es = &r->stats;
     const lf_plan_metrics *m = &r->m;
+    long long priced = (long long)(es->groups - es->groups_skipped); /* counted, then skipped by the floor */
     char lo[32], hi[32], b[32];
     lf_hw_format_size(r->min, lo, sizeof lo);
     lf_hw_format_size(r->max, hi, sizeof hi);
@@ -118,25 +119,25 @@ void lf_bench_exact_print_row(FILE *f, const lf_bench_exact_row *r, int csv)
         fprintf(f, "%s,%lld,%s,%lld,%lld,%d,%lld,%lld,%lld,%lld,%.3f,%s\n", r->model,
                 (long long)r->beta, r->scheme, (long long)m->dram_fusable, (long long)m->dram_all,
                 (int)m->n_groups, (long long)es->states, (long long)es->candidates,
-                (long long)es->groups, (long long)es->memory_bytes, r->wall, r->outcome);
+                priced, (long long)es->memory_bytes, r->wall, r->outcome);
     else if (csv)
         fprintf(f, "%s,%s,%lld,%lld,%d,%lld,%lld,%lld,%lld,%lld,%.3f,%s\n", r->model, r->scheme,
                 (long long)r->min, (long long)r->max, (int)r->steps, (long long)es->states,
-                (long long)es->candidates, (long long)es->groups, (long long)r->front,
+                (long long)es->candidates, priced, (long long)r->front,
                 (long long)es->memory_bytes, r->wall, r->outcome);
     else if (!r->staircase && r->status == LF_OK)
         fprintf(f, "| %s | %s | %s | %.3f | %.3f | %d | %lld | %lld | %lld | %.1f | %.3f | %s |\n",
                 r->model, b, r->scheme, (double)m->dram_fusable / 1e6, (double)m->dram_all / 1e6,
                 (int)m->n_groups, (long long)es->states, (long long)es->candidates,
-                (long long)es->groups, (double)es->memory_bytes / 1e6, r->wall, r->outcome);
+                priced, (double)es->memory_bytes / 1e6, r->wall, r->outcome);
     else if (!r->staircase)
         fprintf(f, "| %s | %s | %s | - | - | - | %lld | %lld | %lld | %.1f | %.3f | %s |\n", r->model,
                 b, r->scheme, (long long)es->states, (long long)es->candidates,
-                (long long)es->groups, (double)es->memory_bytes / 1e6, r->wall, r->outcome);
+                priced, (double)es->memory_bytes / 1e6, r->wall, r->outcome);
     else
         fprintf(f, "| %s | %s | %s .. %s | %s%d | %lld | %lld | %lld | %lld | %.1f | %.3f | %s |\n",
                 r->model, r->scheme, lo, hi, r->status == LF_OK ? "" : "- ", (int)r->steps,
-                (long long)es->states, (long long)es->candidates, (long long)es->groups,
+                (long long)es->states, (long long)es->candidates, priced,
                 (long long)r->front, (double)es->memory_bytes / 1e6, r->wall, r->outcome);
     fflush(f);
 }

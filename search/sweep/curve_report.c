@@ -67,7 +67,8 @@ void lf_curve_report_print(FILE *f, const lf_curve_report *r, int64_t lo, int64_
     fprintf(f, "%s %s: optimal DRAM over all ops from %s to %s in %d steps; %lld downsets, %lld "
                "candidate sets, %lld groups priced, %lld front points; wall %.3f s\n\n",
             r->model, r->scheme, los, his, (int)c->n, (long long)c->stats.states,
-            (long long)c->stats.candidates, (long long)c->stats.groups, (long long)c->front_points,
+            (long long)c->stats.candidates, (long long)(c->stats.groups - c->stats.groups_skipped),
+            (long long)c->front_points,
             c->stats.wall_s);
     fprintf(f, "%14s %16s %11s %7s %10s %12s %9s\n", "from buffer", "DRAM all (B)", "DRAM (MB)",
             "groups", "unfusable", "MBU (B)", "vs layer");
