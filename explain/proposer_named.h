@@ -22,7 +22,13 @@ typedef struct lf_named_proposer {
     int have_gnn, have_pg, have_rg;
 } lf_named_proposer;
 
-/* 1 when `name` is a proposer lf_named_proposer_open accepts. */
+/* LF_OK when `name` is a proposer lf_named_proposer_open accepts: a name
+ * above, GNNExplainer with settings as "gnne:KEY=VALUE[:KEY=VALUE]..."
+ * (epochs: Adam iterations, 100; patience: stop once the ranking has held
+ * that many iterations, 0 = never; top: with patience, only the first places
+ * count, 0 = all); otherwise LF_EINVAL with a message naming the fault. */
+lf_status lf_named_proposer_check(const char *name);
+/* 1 when lf_named_proposer_check accepts `name`. */
 int lf_named_proposer_known(const char *name);
 
 /* Opens proposer `name` for cost model cm. NULL paths mean the shipped

@@ -177,7 +177,8 @@ static lf_status lf__resolve(const lf_planner_config *in, lf_planner_config *c, 
     lf_status st;
     if ((st = lf_name_check(LF_NAMES_SEARCH, c->search)) != LF_OK ||
         (st = lf_name_check(LF_NAMES_SPLIT, c->split)) != LF_OK ||
-        (st = lf_name_check(LF_NAMES_PROPOSER, c->proposer)) != LF_OK)
+        (st = lf_name_check(LF_NAMES_PROPOSER, c->proposer)) != LF_OK ||
+        (st = lf_named_proposer_check(c->proposer)) != LF_OK)
         return st;
     *planner = 0;
     while (strcmp(lf__planners[*planner].name, c->search) != 0)

@@ -43,8 +43,14 @@ const char *const *lf_names(lf_name_kind kind)
 int lf_name_known(lf_name_kind kind, const char *name)
 {
     const char *const *n = lf_names(kind);
+    /* A proposer may carry settings after a colon ("gnne:epochs=20"): the
+     * name is what precedes it; explain/proposer_named.c checks the rest. */
+    size_t len = name ? strlen(name) : 0;
+    const char *colon = kind == LF_NAMES_PROPOSER && name ? strchr(name, ':') : NULL;
+    if (colon)
+        len = (size_t)(colon - name);
     for (int i = 0; name && n && n[i]; i++)
-        if (strcmp(n[i], name) == 0)
+        if (strlen(n[i]) == len && strncmp(n[i], name, len) == 0)
             return 1;
     return 0;
 }

@@ -36,14 +36,22 @@ static lf_status lf__rank(lf_group_explanation *e, const lf_bitset *group, uint6
     return st;
 }
 
+int lf_group_explainer_known(const char *name)
+{
+    if (!name)
+        return 0;
+    size_t len = strcspn(name, ":"); /* settings after a colon: lf_named_proposer_check */
+    for (size_t i = 0; i < sizeof lf__explainers / sizeof lf__explainers[0]; i++)
+        if (strlen(lf__explainers[i]) == len && strncmp(name, lf__explainers[i], len) == 0)
+            return 1;
+    return 0;
+}
+
 lf_status lf_group_explain(lf_cost_model *cm, const lf_bitset *group, const lf_group_explain_config *cfg,
                            lf_group_explanation *out)
 {
     memset(out, 0, sizeof *out);
-    int known = 0;
-    for (size_t i = 0; i < sizeof lf__explainers / sizeof lf__explainers[0]; i++)
-        known |= cfg->explainer && strcmp(cfg->explainer, lf__explainers[i]) == 0;
-    if (!known)
+    if (!lf_group_explainer_known(cfg->explainer))
         return lf_set_error(LF_EINVAL, "unknown explainer '%s' (gnne, pg, rg, saliency or occlusion)",
                             cfg->explainer ? cfg->explainer : "");
     lf_status st = lf_named_proposer_open(&out->np_, cfg->explainer, cm, cfg->gnn_path, cfg->pg_path, cfg->rg_path);

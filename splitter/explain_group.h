@@ -34,6 +34,11 @@ typedef struct lf_group_explanation {
     lf_named_proposer np_;   /* private: the GNN and the explainer */
 } lf_group_explanation;
 
+/* 1 when `name` is an explainer lf_group_explain takes (gnne, pg, rg,
+ * saliency, occlusion, with gnne's settings after a colon, which
+ * lf_named_proposer_check checks). */
+int lf_group_explainer_known(const char *name);
+
 /* Explains group (a set of ops of cm's graph) under cm. The GNN must have
  * been trained for cm's scheme. A group without edges has nothing to rank
  * (n_edges 0). Safe to destroy after a failure. */

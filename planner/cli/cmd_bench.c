@@ -40,7 +40,8 @@ int lf_cmd_bench(int argc, char **argv)
         {"buffers", "LIST", "buffer sizes (default 128KB,256KB)", NULL},
         {"schemes", "LIST", "cost models (default lbdf)", NULL},
         {"searches", "LIST", "searches (default random,local,nsga2)", NULL},
-        {"splits", "LIST", "repairs: random, tree-all, tree-random, tree-attrib (default random)", NULL},
+        {"splits", "LIST", "repairs: random, tree-all, tree-random, tree-attrib, tree-gnne, tree-pg, tree-rg, "
+                           "tree-gnne:epochs=N:patience=N:top=N, ... (default random)", NULL},
         {"k", "N", "edges a tree proposer may return (default 3)", NULL},
         {"split-continue", NULL,
          "tree splits: keep splitting a valid part while that lowers its DRAM, then merge, move and re-split "

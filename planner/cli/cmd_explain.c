@@ -9,15 +9,6 @@
 #include "planner/util/fileio.h"
 #include "splitter/explain_group.h"
 
-static int lf__explainer_name_ok(const char *n)
-{
-    static const char *const names[] = {"gnne", "pg", "rg", "saliency", "occlusion"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(n, names[i]) == 0)
-            return 1;
-    return 0;
-}
-
 /* The DOT picture (lf_atomic_writer). */
 typedef struct lf__dot_out {
     const lf_graph *g;
@@ -37,7 +28,8 @@ int lf_cmd_explain(int argc, char **argv)
     lf_cli_opt opts[] = {
         LF_CLI_MODEL_OPTS,
         {"group", "OPS", "ops of the group: names or ids, comma-separated; id ranges like 3-9", NULL},
-        {"explainer", "NAME", "gnne, pg, rg, saliency or occlusion (default gnne)", NULL},
+        {"explainer", "NAME", "gnne, pg, rg, saliency or occlusion (default gnne); gnne:epochs=N:patience=N:top=N "
+                              "sets GNNExplainer's iterations (100) and early stop", NULL},
         {"weights", "FILE", "GNN weight file from `fusionplan train` (required)", NULL},
         {"pg-weights", "FILE", "PGExplainer weights from `fusionplan train-explainer` (for pg)", NULL},
         {"rg-weights", "FILE", "RG-Explainer weights from `fusionplan train-explainer` (for rg)", NULL},
@@ -71,7 +63,7 @@ int lf_cmd_explain(int argc, char **argv)
         return lf_cli_usage_error(&cmd, "--weights is required");
     if ((rc = lf_cli_check_outputs(&dot, 1)))
         return rc;
-    if (!lf__explainer_name_ok(ename))
+    if (!lf_group_explainer_known(ename))
         return lf_cli_usage_error(&cmd, "--explainer must be gnne, pg, rg, saliency or occlusion");
     if (strcmp(ename, "pg") == 0 && !pgpath)
         return lf_cli_usage_error(&cmd, "--explainer pg needs --pg-weights FILE");

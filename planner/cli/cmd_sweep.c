@@ -54,7 +54,8 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
          NULL},
         {"split", "NAME", "repair of invalid groups: random (default) or tree", NULL},
         {"proposer", "NAME", "tree splitter's edge proposer: all (default), random, attrib, gnne, "
-                             "pg, rg, saliency, occlusion", NULL},
+                             "pg, rg, saliency, occlusion; gnne:epochs=N:patience=N:top=N sets GNNExplainer's "
+                             "iterations (100) and early stop", NULL},
         {"k", "N", "edges the proposer may return (default 3; 0: all)", NULL},
         {"no-exact", NULL, "skip the exact optimum (no exact and gap columns)", NULL},
         {"exact-limit", "N", "candidate sets the exact planner may visit per point (default "

@@ -4,14 +4,16 @@
 
 #include <string.h>
 
+#include "explain/proposer_named.h"
 #include "hwdesc/hw.h"
 #include "planner/registry.h"
 
 lf_status lf_bench_split_check(const char *split)
 {
-    if (strcmp(split, "random") == 0 ||
-        (strncmp(split, "tree-", 5) == 0 && lf_name_known(LF_NAMES_PROPOSER, split + 5)))
+    if (strcmp(split, "random") == 0)
         return LF_OK;
+    if (strncmp(split, "tree-", 5) == 0 && lf_name_known(LF_NAMES_PROPOSER, split + 5))
+        return lf_named_proposer_check(split + 5); /* settings of a tree-gnne:... */
     return lf_set_error(LF_EINVAL, "unknown split '%s' (use random or tree-<proposer>: tree-all, "
                                    "tree-random, tree-attrib, tree-gnne, tree-pg, tree-rg, "
                                    "tree-saliency, tree-occlusion)",

@@ -123,7 +123,7 @@ double lf_sweep_cell_cost(lf_sweep_runner *r, int64_t i)
     /* Rough factors from the measured Table II/V times: GNNExplainer
      * optimizes a mask per group, random search meets the most invalid
      * groups. Only the order of the hand-out depends on them. */
-    double prop = !strcmp(c.proposer, "gnne") ? 100.0 : !strcmp(c.proposer, "rg") ? 5.0
+    double prop = !strncmp(c.proposer, "gnne", 4) ? 100.0 : !strcmp(c.proposer, "rg") ? 5.0
                 : !strcmp(c.proposer, "none") ? 1.0 : 2.0;
     double search = !strcmp(c.search, "random") ? 3.0 : 1.0;
     return ops * (double)r->grid->budget * prop * search;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "explain/proposer_named.h"
 #include "planner/cost/cost.h"
 #include "planner/pipeline.h"
 #include "planner/registry.h"
@@ -81,7 +82,7 @@ const char *lf_cmp_search_name(const char *s)
 
 int lf_cmp_proposer_known(const char *name)
 {
-    return !strcmp(name, "none") || lf_name_known(LF_NAMES_PROPOSER, name);
+    return !strcmp(name, "none") || lf_named_proposer_known(name);
 }
 
 /* One search with one splitter and one seed; fills column s of row r. */

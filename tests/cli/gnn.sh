@@ -31,6 +31,18 @@ done
   --quiet >"$tmp/plan.out" 2>&1 || bad "plan with the saliency proposer exited $?"
 grep -q 'tree-saliency' "$tmp/plan.out" || bad "plan summary lacks the explainer splitter"
 
+# GNNExplainer's settings ride on its name; a bad one is one line naming it.
+"$fp" explain --model resnet18 --buffer 64KB --group 4-8 --weights "$w" --explainer gnne:epochs=5:patience=2 \
+  >"$tmp/gs.out" 2>&1 || bad "explain --explainer gnne:epochs=5:patience=2 exited $?"
+grep -q 'p(valid)' "$tmp/gs.out" || bad "explain with gnne settings prints no prediction"
+"$fp" plan --model resnet18 --buffer 128KB --search local --budget 50 --split tree \
+  --proposer gnne:epochs=0 --quiet >"$tmp/o" 2>"$tmp/e" || bad "plan --proposer gnne:epochs=0 exited $?"
+"$fp" plan --model resnet18 --buffer 128KB --search local --budget 50 --split tree \
+  --proposer gnne:epoch=5 --quiet >"$tmp/o" 2>"$tmp/e"
+rc=$?
+[ $rc -ne 0 ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] && grep -q "unknown parameter 'epoch'" "$tmp/e" \
+  && [ ! -s "$tmp/o" ] || bad "plan --proposer gnne:epoch=5: exit $rc, $(cat "$tmp/e")"
+
 # The shipped PGExplainer and RG-Explainer weights load and split.
 for e in pg rg; do
   "$fp" split --model mobilenet_v2 --buffer 64KB --group 10-30 --proposer $e >"$tmp/split-$e" 2>&1 \
