@@ -51,7 +51,9 @@ typedef struct lf__rg_group {
     /* Incremental policy (no gradient asked): a node's h2, c and e depend
      * only on its features, zs and zn, and adding a node changes zn only
      * within LF__RG_HOPS hops of it, so a node whose (zs, zn) are bitwise
-     * those of its last evaluation reuses that evaluation. */
+     * those of its last evaluation reuses that evaluation. Evaluations
+     * belong to one set of policy parameters: training clears them after
+     * every update (rgexplainer_train.c). */
     double *nrm;              /* per adjacency entry: sqrt(deg_i deg_j) */
     int32_t zs_seed;          /* the seed zs holds, -1 none */
     uint8_t *cached;
@@ -61,6 +63,8 @@ typedef struct lf__rg_group {
 
 lf_status lf__rg_group_init(lf__rg_group *r, const lf_gnn_graph *g, const lf_gnn *m, lf_gnn_ws *ws);
 void lf__rg_group_destroy(lf__rg_group *r); /* safe after a failed init */
+/* Drops the kept node evaluations: call after the policy's parameters change. */
+void lf__rg_group_forget(lf__rg_group *r);
 /* Forward pass for selection in_s with seed `seed`; fills the candidate list
  * and log-probabilities. With grad, also backpropagates gscale * log pi(action). */
 void lf__rg_pol_run(const lf_rgx *p, lf__rg_group *r, int32_t seed, int32_t action, double gscale,

@@ -38,6 +38,8 @@ void lf__rg_group_destroy(lf__rg_group *r)
     memset(r, 0, sizeof *r);
 }
 
+void lf__rg_group_forget(lf__rg_group *r) { memset(r->cached, 0, (size_t)(r->n ? r->n : 1)); }
+
 /* Builds the adjacency and scratch; with m, also the embeddings (one GNN
  * forward with all weights 1) using the caller's workspace. */
 lf_status lf__rg_group_init(lf__rg_group *r, const lf_gnn_graph *g, const lf_gnn *m, lf_gnn_ws *ws)

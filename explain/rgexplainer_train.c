@@ -94,6 +94,9 @@ static void lf__pol_step(lf__rgtrain *t, lf_rgx *p, int32_t steps)
         t->gpol[k] /= (float)steps;
     lf_adam_step(&t->apol, p->params + p->n_loc, t->gpol);
     memset(t->gpol, 0, sizeof(float) * (size_t)p->n_pol);
+    /* The node evaluations each group keeps were made with the old policy. */
+    for (int32_t i = 0; i < t->n_gr; i++)
+        lf__rg_group_forget(&t->gr[i]);
 }
 
 /* Imitation of layer-wise BFS demonstrations: phase 0 teacher-forces the

@@ -269,6 +269,55 @@ static void test_rgx_incremental(void)
     lf_gnn_destroy(&m);
 }
 
+/* The kept node evaluations belong to one set of policy parameters: after
+ * the parameters change (a training step), a group that forgets them gives
+ * what a fresh group gives, and one that does not gives the old values
+ * (why training forgets after every policy step, rgexplainer_train.c). */
+static void test_rgx_forget(void)
+{
+    enum { N = 12 };
+    lf_gnn m;
+    float xs[TN * LF_FEAT_DIM];
+    small_gnn(&m, xs, 31);
+    static float x[N * LF_FEAT_DIM];
+    int32_t src[N], dst[N], ne = 0;
+    lf_rng r;
+    lf_rng_seed(&r, 37, 0);
+    for (int i = 0; i < N * LF_FEAT_DIM; i++)
+        x[i] = (float)(lf_rng_uniform(&r) * 2 - 1);
+    for (int32_t v = 1; v < N; v++)
+        src[ne] = v - 1, dst[ne++] = v;
+    lf_gnn_graph g = {N, ne, x, src, dst, NULL};
+    lf_rgx p;
+    CHECK_OK(lf_rgx_init(&p, &m, 8, 9));
+    for (int64_t i = 0; i < p.n_pol; i++)
+        p.params[p.n_loc + i] = (float)((lf_rng_uniform(&r) * 2 - 1) * 0.3);
+    lf__rg_group a, b;
+    CHECK_OK(lf__rg_group_init(&a, &g, NULL, NULL));
+    memset(a.in_s, 0, N);
+    a.in_s[4] = a.in_s[5] = 1;
+    lf__rg_pol_run(&p, &a, 4, -1, 0, NULL);
+    CHECK_EQ_I64(a.n_cand, 2);
+    double old[2] = {a.lp_cand[0], a.lp_cand[1]};
+    for (int64_t i = 0; i < p.n_pol; i++)
+        p.params[p.n_loc + i] *= 1.5f;
+    lf__rg_pol_run(&p, &a, 4, -1, 0, NULL);
+    double stale[2] = {a.lp_cand[0], a.lp_cand[1]};
+    lf__rg_group_forget(&a);
+    lf__rg_pol_run(&p, &a, 4, -1, 0, NULL);
+    CHECK_OK(lf__rg_group_init(&b, &g, NULL, NULL));
+    memcpy(b.in_s, a.in_s, N);
+    lf__rg_pol_run(&p, &b, 4, -1, 0, NULL);
+    CHECK(a.lp_cand[0] == b.lp_cand[0] && a.lp_cand[1] == b.lp_cand[1]);
+    CHECK(a.lp_cand[0] != old[0] || a.lp_cand[1] != old[1]);
+    /* Without forgetting, the kept evaluations of the old parameters mix in. */
+    CHECK(stale[0] != b.lp_cand[0] || stale[1] != b.lp_cand[1]);
+    lf__rg_group_destroy(&a);
+    lf__rg_group_destroy(&b);
+    lf_rgx_destroy(&p);
+    lf_gnn_destroy(&m);
+}
+
 static void test_baselines(void)
 {
     lf_gnn m;
@@ -719,6 +768,7 @@ int main(void)
     test_pgx_gradient();
     test_pgx_projection();
     test_rgx_incremental();
+    test_rgx_forget();
     test_baselines();
     test_pgx_file();
     test_gnne_determinism();
