@@ -41,6 +41,8 @@ typedef struct lf__master {
     char **lines;                   /* per cell, once in */
     int64_t *arrived, n_arrived;    /* cells in, in arrival order (for progress) */
     int64_t n_failed;               /* lines that carry a cell's error */
+    int journal;                    /* FILE.pending: every line as it comes in (-1: none) */
+    const char *path;
     int stop;                       /* hand out nothing more */
     int local_done;
     lf_status st;                   /* first fatal error */
@@ -78,13 +80,19 @@ static void lf__fatal(lf__master *m, lf_status st, const char *msg)
     m->stop = 1;
 }
 
-/* Stores a line that came in (takes ownership). */
+/* Stores a line that came in (takes ownership) and journals it: it may wait
+ * long for an earlier cell, and a kill must not lose it. */
 static void lf__store(lf__master *m, int64_t cell, char *line, int failed)
 {
     lf_mutex_lock(&m->mu);
     m->n_failed += failed != 0;
     m->lines[cell] = line;
     m->arrived[m->n_arrived++] = cell;
+    if (m->journal >= 0 && m->st == LF_OK) {
+        lf_status st = lf_sweep_results_append(m->journal, m->path, line);
+        if (st != LF_OK)
+            lf__fatal(m, st, lf_last_error());
+    }
     lf_mutex_unlock(&m->mu);
 }
 
@@ -146,6 +154,8 @@ static lf_status lf__master_run(const lf_sweep_grid *g, const lf_sweep_options *
     lf__master m;
     memset(&m, 0, sizeof m);
     m.g = g;
+    m.journal = -1;
+    m.path = o->path;
     /* A default mutex cannot fail to initialise on the platforms MPI runs
      * on, and failing here would leave the other ranks waiting. */
     (void)lf_mutex_init(&m.mu, "the MPI sweep's dispatcher");
@@ -160,10 +170,16 @@ static lf_status lf__master_run(const lf_sweep_grid *g, const lf_sweep_options *
         st = lf_set_error(LF_ENOMEM, "out of memory");
     if (st == LF_OK)
         st = lf_sweep_results_open(g, o->path, o->resume ? LF_SWEEP_RESUME : LF_SWEEP_FRESH, done, &fd);
+    /* Lines an earlier run finished but could not write yet are not redone. */
+    int64_t loaded = 0;
+    if (st == LF_OK && o->resume)
+        st = lf_sweep_journal_load(g, o->path, done, m.lines, &loaded);
+    if (st == LF_OK)
+        st = lf_sweep_journal_open(o->path, o->resume, &m.journal);
     lf_sweep_runner *est = NULL;
     if (st == LF_OK && (st = lf_sweep_runner_create(&est, g)) == LF_OK) {
         for (int64_t i = 0; i < n; i++)
-            if (!done[i])
+            if (!done[i] && !m.lines[i])
                 costs[m.n_order++] = (lf__cost){i, lf_sweep_cell_cost(est, i)};
         qsort(costs, (size_t)m.n_order, sizeof *costs, lf__by_cost);
         for (int64_t i = 0; i < m.n_order; i++)
@@ -227,6 +243,10 @@ static lf_status lf__master_run(const lf_sweep_grid *g, const lf_sweep_options *
         free(m.lines[i]);
     if (fd >= 0 && close(fd) != 0 && m.st == LF_OK)
         lf__fatal(&m, LF_EIO, "close failed");
+    if (m.journal >= 0)
+        close(m.journal);
+    if (m.st == LF_OK && write_pos == n)
+        lf_sweep_journal_remove(o->path); /* every line is in the results file */
     if (o->n_failed)
         *o->n_failed = m.n_failed;
     st = m.st;

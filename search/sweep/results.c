@@ -1,6 +1,7 @@
 /* Results files of a sweep: one JSON line per finished cell, appended. This
  * file finds which cells a file holds (jansson), cuts a truncated last line
- * left by a killed run, and appends lines. */
+ * left by a killed run, and appends lines; and keeps the journal of lines
+ * that finished before an earlier cell (FILE.pending, see sweep.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -25,8 +26,11 @@ static lf_status lf__slurp(const char *path, char **data, long *len)
     return lf_read_file(path, data, len);
 }
 
-lf_status lf_sweep_results_scan(const lf_sweep_grid *g, const char *path, uint8_t *done,
-                                int64_t *valid_len, int64_t *n_lines)
+/* Calls on(ctx, cell, line, length with the newline) for every complete
+ * line of `path` (see lf_sweep_results_scan for what is refused). */
+static lf_status lf__scan(const lf_sweep_grid *g, const char *path,
+                          void (*on)(void *ctx, int64_t cell, const char *line, size_t len), void *ctx,
+                          int64_t *valid_len, int64_t *n_lines)
 {
     char *data = NULL;
     long len = 0;
@@ -61,7 +65,7 @@ lf_status lf_sweep_results_scan(const lf_sweep_grid *g, const char *path, uint8_
                               "(results of another grid?)", path, lineno,
                               (int64_t)json_integer_value(cell), json_string_value(key));
         else {
-            done[json_integer_value(cell)] = 1;
+            on(ctx, json_integer_value(cell), data + pos, (size_t)(end + 1 - pos));
             lines++;
             *valid_len = end + 1;
         }
@@ -72,6 +76,83 @@ lf_status lf_sweep_results_scan(const lf_sweep_grid *g, const char *path, uint8_
     if (n_lines)
         *n_lines = lines;
     return st;
+}
+
+static void lf__mark_done(void *ctx, int64_t cell, const char *line, size_t len)
+{
+    (void)line, (void)len;
+    ((uint8_t *)ctx)[cell] = 1;
+}
+
+lf_status lf_sweep_results_scan(const lf_sweep_grid *g, const char *path, uint8_t *done,
+                                int64_t *valid_len, int64_t *n_lines)
+{
+    return lf__scan(g, path, lf__mark_done, done, valid_len, n_lines);
+}
+
+/* ---- the journal of lines that came in out of order ---------------------- */
+
+static lf_status lf__journal_path(const char *path, char *buf, size_t len)
+{
+    if ((size_t)snprintf(buf, len, "%s.pending", path) >= len)
+        return lf_set_error(LF_EINVAL, "%s: path too long for its journal", path);
+    return LF_OK;
+}
+
+typedef struct lf__pending {
+    const uint8_t *done;
+    char **lines;
+    int64_t loaded;
+    int failed;
+} lf__pending;
+
+static void lf__keep_pending(void *ctx, int64_t cell, const char *line, size_t len)
+{
+    lf__pending *p = ctx;
+    if (p->done[cell] || p->lines[cell] || p->failed)
+        return; /* written to the results file since, or twice in the journal */
+    if (!(p->lines[cell] = malloc(len + 1))) {
+        p->failed = 1;
+        return;
+    }
+    memcpy(p->lines[cell], line, len);
+    p->lines[cell][len] = '\0';
+    p->loaded++;
+}
+
+lf_status lf_sweep_journal_load(const lf_sweep_grid *g, const char *path, const uint8_t *done,
+                                char **lines, int64_t *loaded)
+{
+    char jp[4096];
+    int64_t valid = 0;
+    lf__pending p = {done, lines, 0, 0};
+    lf_status st = lf__journal_path(path, jp, sizeof jp);
+    if (st == LF_OK)
+        st = lf__scan(g, jp, lf__keep_pending, &p, &valid, NULL);
+    if (st == LF_OK && p.failed)
+        st = lf_set_error(LF_ENOMEM, "out of memory reading %s", jp);
+    *loaded = p.loaded;
+    return st;
+}
+
+lf_status lf_sweep_journal_open(const char *path, int resume, int *fd)
+{
+    char jp[4096];
+    *fd = -1;
+    lf_status st = lf__journal_path(path, jp, sizeof jp);
+    if (st != LF_OK)
+        return st;
+    *fd = open(jp, O_WRONLY | O_APPEND | O_CREAT | (resume ? 0 : O_TRUNC), 0644);
+    if (*fd < 0)
+        return lf_set_error(LF_EIO, "%s: cannot open the sweep's journal: %s", jp, strerror(errno));
+    return LF_OK;
+}
+
+void lf_sweep_journal_remove(const char *path)
+{
+    char jp[4096];
+    if (lf__journal_path(path, jp, sizeof jp) == LF_OK)
+        unlink(jp);
 }
 
 lf_status lf_sweep_results_open(const lf_sweep_grid *g, const char *path, lf_sweep_open_mode mode,

@@ -15,14 +15,29 @@ lf_status lf_sweep_run(const lf_sweep_grid *g, const lf_sweep_options *o)
         return lf_set_error(LF_ENOMEM, "out of memory");
     int fd = -1;
     lf_sweep_runner *r = NULL;
-    lf_status st = lf_sweep_results_open(g, o->path, o->resume ? LF_SWEEP_RESUME : LF_SWEEP_FRESH, done, &fd);
+    char **pending = calloc((size_t)(n ? n : 1), sizeof *pending);
+    int64_t loaded = 0;
+    lf_status st = pending ? lf_sweep_results_open(g, o->path, o->resume ? LF_SWEEP_RESUME : LF_SWEEP_FRESH,
+                                                   done, &fd)
+                           : lf_set_error(LF_ENOMEM, "out of memory");
+    /* Lines a killed MPI run finished out of order (its journal) are
+     * written in their place instead of being redone; a fresh run drops a
+     * journal left by another. */
+    if (st == LF_OK && o->resume)
+        st = lf_sweep_journal_load(g, o->path, done, pending, &loaded);
+    else if (st == LF_OK)
+        lf_sweep_journal_remove(o->path);
     if (st == LF_OK)
         st = lf_sweep_runner_create(&r, g);
     for (int64_t i = 0; i < n; i++)
-        todo += !done[i];
+        todo += !done[i] && !pending[i];
     for (int64_t i = 0; i < n && st == LF_OK; i++) {
         if (done[i])
             continue;
+        if (pending[i]) {
+            st = lf_sweep_results_append(fd, o->path, pending[i]);
+            continue;
+        }
         char *line = NULL;
         int cell_failed = 0;
         st = lf_sweep_run_cell(r, i, &line, &cell_failed);
@@ -41,6 +56,11 @@ lf_status lf_sweep_run(const lf_sweep_grid *g, const lf_sweep_options *o)
     lf_sweep_runner_free(r);
     if (fd >= 0 && close(fd) != 0 && st == LF_OK)
         st = lf_set_error(LF_EIO, "%s: close failed", o->path);
+    if (st == LF_OK && loaded > 0)
+        lf_sweep_journal_remove(o->path); /* its lines are in the results file now */
+    for (int64_t i = 0; pending && i < n; i++)
+        free(pending[i]);
+    free(pending);
     free(done);
     return st;
 }

@@ -137,6 +137,21 @@ lf_status lf_sweep_results_open(const lf_sweep_grid *g, const char *path, lf_swe
  * local file never interleave within a line. */
 lf_status lf_sweep_results_append(int fd, const char *path, const char *line);
 
+/* The journal FILE.pending: a run that finishes cells out of cell order
+ * (under MPI, cells go out largest first) appends each line there as it
+ * comes in, so that a killed run loses only the cells being computed, not
+ * every line waiting for an earlier cell. lf_sweep_journal_load puts into
+ * lines[cell] (malloc'd, with the newline) every complete journal line of a
+ * cell that done[] does not mark and lines[] does not hold yet, and counts
+ * them in *loaded (a missing journal is empty; its truncated last line is
+ * ignored; a line of another grid is LF_EPARSE). lf_sweep_journal_open
+ * opens it for appending (emptied unless resume); lf_sweep_journal_remove
+ * deletes it once the results file is complete. */
+lf_status lf_sweep_journal_load(const lf_sweep_grid *g, const char *path, const uint8_t *done,
+                                char **lines, int64_t *loaded);
+lf_status lf_sweep_journal_open(const char *path, int resume, int *fd);
+void lf_sweep_journal_remove(const char *path);
+
 /* One cell (`sweep --cell I`, for launchers that run cells as separate
  * jobs): runs cell i and returns its line in *line (malloc'd; the caller
  * prints it when path is NULL), after appending it to path when given

@@ -131,6 +131,27 @@ grep -q 'last line is truncated' "$tmp/err" || bad "sweep-report did not name th
 cmp -s <(strip "$tmp/t.jsonl") <(strip "$tmp/ref.jsonl") || bad "truncated line: resumed file differs"
 [ "$(cut -d, -f2 "$tmp/t.jsonl" | sort | uniq -d | wc -l)" -eq 0 ] || bad "duplicate cells after resume"
 
+# The journal a killed MPI run leaves (FILE.pending: lines that finished
+# before an earlier cell) is written in place by --resume, not redone (the
+# lines keep their wall times), its truncated last line is redone, and it is
+# removed once the file is complete; a fresh run drops a stale journal.
+head -n 2 "$tmp/r.jsonl" >"$tmp/j.jsonl"
+{ sed -n 2p "$tmp/r.jsonl"; sed -n 5p "$tmp/r.jsonl"; sed -n 7p "$tmp/r.jsonl"
+  sed -n 8p "$tmp/r.jsonl" | head -c 100; } >"$tmp/j.jsonl.pending"
+"$fp" sweep "${grid[@]}" -o "$tmp/j.jsonl" --resume 2>"$tmp/err" || bad "--resume with a journal exited $?"
+[ "$(grep -c '^sweep: \[' "$tmp/err")" -eq 4 ] || bad "--resume with a journal ran: $(cat "$tmp/err")"
+cmp -s <(strip "$tmp/j.jsonl") <(strip "$tmp/r.jsonl") || bad "--resume with a journal differs from the full run"
+[ "$(sed -n 5p "$tmp/j.jsonl")" = "$(sed -n 5p "$tmp/r.jsonl")" ] \
+  && [ "$(sed -n 7p "$tmp/j.jsonl")" = "$(sed -n 7p "$tmp/r.jsonl")" ] || bad "journal lines were redone"
+[ ! -e "$tmp/j.jsonl.pending" ] || bad "the journal outlived the complete file"
+sed -n 3p "$tmp/r.jsonl" >"$tmp/s.jsonl.pending"
+"$fp" sweep "${grid[@]}" -o "$tmp/s.jsonl" --quiet || bad "fresh run beside a stale journal exited $?"
+[ ! -e "$tmp/s.jsonl.pending" ] || bad "a fresh run kept a stale journal"
+echo '{"cell": 1, "key": "another grid"}' >"$tmp/o.jsonl.pending"
+"$fp" sweep "${grid[@]}" -o "$tmp/o.jsonl" --resume --quiet 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q 'o.jsonl.pending:1: cell 1' "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ] \
+  || bad "a journal of another grid: $(cat "$tmp/err")"
+
 # ONNX networks come after the built-in ones; a cell that fails (a corrupt
 # file) is a line with the error, the others run, the exit status is 1, and
 # sweep-report leaves that table out.

@@ -51,6 +51,21 @@ mpi 2 "$fp" sweep "${grid[@]}" --quiet --mpi -o "$tmp/r.jsonl" --resume >"$tmp/o
 [ $? -eq 1 ] || bad "mpirun --resume: expected exit 1 (failed cells): $(cat "$tmp/out")"
 cmp -s <(strip "$tmp/serial.jsonl") <(strip "$tmp/r.jsonl") || bad "mpirun --resume differs from the serial run"
 
+# A complete run leaves no journal; a resumed one writes the journal's lines
+# (cells that finished before an earlier one when the run was killed) in
+# place instead of handing them out again, and removes the journal.
+[ ! -e "$tmp/mpi.jsonl.pending" ] || bad "a complete MPI run left its journal"
+head -n 3 "$tmp/serial.jsonl" >"$tmp/j.jsonl"
+{ sed -n 10p "$tmp/serial.jsonl"; sed -n 20p "$tmp/serial.jsonl"; sed -n 24p "$tmp/serial.jsonl"
+  sed -n 12p "$tmp/serial.jsonl" | head -c 80; } >"$tmp/j.jsonl.pending"
+mpi 2 "$fp" sweep "${grid[@]}" --mpi -o "$tmp/j.jsonl" --resume >"$tmp/out" 2>&1
+[ "$(grep -c '^sweep: \[' "$tmp/out")" -eq 18 ] || bad "mpirun --resume with a journal ran: $(cat "$tmp/out")"
+cmp -s <(strip "$tmp/serial.jsonl") <(strip "$tmp/j.jsonl") || bad "mpirun --resume with a journal differs"
+for l in 10 20 24; do
+  [ "$(sed -n ${l}p "$tmp/j.jsonl")" = "$(sed -n ${l}p "$tmp/serial.jsonl")" ] || bad "journal line $l was redone"
+done
+[ ! -e "$tmp/j.jsonl.pending" ] || bad "the journal outlived the complete file"
+
 # A run that is refused on rank 0 (the file holds results) stops every rank.
 mpi 2 "$fp" sweep "${grid[@]}" --mpi -o "$tmp/mpi.jsonl" >"$tmp/out" 2>&1
 rc=$?
