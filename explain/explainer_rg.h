@@ -26,6 +26,11 @@ int64_t lf__rg_pol_count(void);
  * with grad and gs != 0, accumulates gs * d score / d locator parameters. */
 double lf__rg_loc_node(const lf_rgx *p, const float *nv, const float *gemb, double gs,
                        float *grad);
+/* The locator's first layer transposed into lt (2d rows of 64), and the
+ * score from it: the same bits as lf__rg_loc_node, faster where one set of
+ * parameters scores many nodes (lf__rg_loc_seed). */
+void lf__rg_loc_transpose(const lf_rgx *p, float *lt);
+double lf__rg_loc_score(const lf_rgx *p, const float *lt, const float *nv, const float *gemb);
 
 /* PPR propagation: LF__RG_HOPS steps with restart weight 1 - LF__RG_ALPHA. */
 #define LF__RG_ALPHA 0.85
@@ -59,6 +64,13 @@ typedef struct lf__rg_group {
     uint8_t *cached;
     double *c_zs, *c_zn, *c_c, *c_e;
     float *c_h2;              /* n x LF_RGX_HIDDEN */
+    /* The policy's node weights transposed (wa: F x H, then each residual
+     * block's R: H x H), so that one input feeds all H outputs in a row;
+     * made on first use, dropped with the evaluations (they belong to the
+     * same parameters). */
+    float *wt;
+    int wt_ok;
+    float *lt;                /* the locator's first layer transposed (with a GNN) */
 } lf__rg_group;
 
 lf_status lf__rg_group_init(lf__rg_group *r, const lf_gnn_graph *g, const lf_gnn *m, lf_gnn_ws *ws);
@@ -70,7 +82,7 @@ void lf__rg_group_forget(lf__rg_group *r);
 void lf__rg_pol_run(const lf_rgx *p, lf__rg_group *r, int32_t seed, int32_t action, double gscale,
                     float *grad);
 /* Argmax-score seed, skipping isolated nodes when the group has edges. */
-int32_t lf__rg_loc_seed(const lf_rgx *p, const lf__rg_group *r);
+int32_t lf__rg_loc_seed(const lf_rgx *p, lf__rg_group *r);
 /* R(S) for S = order[0..len), seed order[0] (see rgexplainer.c). */
 lf_status lf__rg_reward(const lf_gnn *m, lf_gnn_ws *ws, lf__rg_group *r, const int32_t *order,
                         int32_t len, const lf_rgx_config *cfg, double *out);

@@ -10,6 +10,7 @@
 #include "explain/binio.h"
 #include "explain/weights.h"
 #include "explain/explainer_rg.h"
+#include "explain/vector_clones.h"
 #include "planner/util/fileio.h"
 #include "planner/util/rng.h"
 
@@ -121,22 +122,15 @@ void lf__rg_pol_view(const lf_rgx *p, float *flat, lf_rgx_pol *v)
 
 /* ---- locator ----------------------------------------------------------------- */
 
-/* Score of node v; with gs != 0 and grad, accumulates gs * d score / d params. */
-double lf__rg_loc_node(const lf_rgx *p, const float *nv, const float *gemb, double gs,
-                           float *grad)
+/* Layers 2 and 3 of the locator from the first layer's pre-activations z1. */
+static double lf__loc_tail(const lf_rgx *p, const double *z1, double *a1, double *z2, double *a2)
 {
-    int32_t d = p->emb_dim, d2 = 2 * d;
-    const float *L1 = p->params, *b1 = L1 + 64LL * d2, *L2 = b1 + 64, *b2 = L2 + 8 * 64;
+    int32_t d2 = 2 * p->emb_dim;
+    const float *b1 = p->params + 64LL * d2, *L2 = b1 + 64, *b2 = L2 + 8 * 64;
     const float *L3 = b2 + 8, *b3 = L3 + 8;
-    double z1[64], a1[64], z2[8], a2[8], s = b3[0];
-    for (int j = 0; j < 64; j++) {
-        double acc = b1[j];
-        const float *row = L1 + (int64_t)j * d2;
-        for (int32_t c = 0; c < d; c++)
-            acc += (double)row[c] * gemb[c] + (double)row[d + c] * nv[c];
-        z1[j] = acc;
-        a1[j] = acc > 0 ? acc : 0;
-    }
+    double s = b3[0];
+    for (int j = 0; j < 64; j++)
+        a1[j] = z1[j] > 0 ? z1[j] : 0;
     for (int j = 0; j < 8; j++) {
         double acc = b2[j];
         for (int k = 0; k < 64; k++)
@@ -145,6 +139,57 @@ double lf__rg_loc_node(const lf_rgx *p, const float *nv, const float *gemb, doub
         a2[j] = acc > 0 ? acc : 0;
         s += (double)L3[j] * a2[j];
     }
+    return s;
+}
+
+void lf__rg_loc_transpose(const lf_rgx *p, float *lt)
+{
+    int32_t d2 = 2 * p->emb_dim;
+    for (int j = 0; j < 64; j++)
+        for (int32_t c = 0; c < d2; c++)
+            lt[(int64_t)c * 64 + j] = p->params[(int64_t)j * d2 + c];
+}
+
+/* z1[j] = b1[j] + sum over c of (L1[j][c] gemb[c] + L1[j][d + c] nv[c]), the
+ * products summed per j in the order of the row-by-row loop of
+ * lf__rg_loc_node, from L1 transposed: the same bits (vector_clones.h). */
+LF_VECTOR_CLONES
+static void lf__loc_layer1(double *restrict z1, const float *restrict lt, const float *restrict b1,
+                           const float *restrict gemb, const float *restrict nv, int32_t d)
+{
+    for (int j = 0; j < 64; j++)
+        z1[j] = b1[j];
+    for (int32_t c = 0; c < d; c++) {
+        const float *rg = lt + (int64_t)c * 64, *rn = lt + (int64_t)(d + c) * 64;
+        double g = gemb[c], x = nv[c];
+        for (int j = 0; j < 64; j++)
+            z1[j] += (double)rg[j] * g + (double)rn[j] * x;
+    }
+}
+
+double lf__rg_loc_score(const lf_rgx *p, const float *lt, const float *nv, const float *gemb)
+{
+    double z1[64], a1[64], z2[8], a2[8];
+    lf__loc_layer1(z1, lt, p->params + 128LL * p->emb_dim, gemb, nv, p->emb_dim);
+    return lf__loc_tail(p, z1, a1, z2, a2);
+}
+
+/* Score of node v; with gs != 0 and grad, accumulates gs * d score / d params. */
+double lf__rg_loc_node(const lf_rgx *p, const float *nv, const float *gemb, double gs,
+                           float *grad)
+{
+    int32_t d = p->emb_dim, d2 = 2 * d;
+    const float *L1 = p->params, *b1 = L1 + 64LL * d2, *L2 = b1 + 64, *b2 = L2 + 8 * 64;
+    const float *L3 = b2 + 8;
+    double z1[64], a1[64], z2[8], a2[8];
+    for (int j = 0; j < 64; j++) {
+        double acc = b1[j];
+        const float *row = L1 + (int64_t)j * d2;
+        for (int32_t c = 0; c < d; c++)
+            acc += (double)row[c] * gemb[c] + (double)row[d + c] * nv[c];
+        z1[j] = acc;
+    }
+    double s = lf__loc_tail(p, z1, a1, z2, a2);
     if (!grad || gs == 0)
         return s;
     float *gL1 = grad, *gb1 = gL1 + 64LL * d2, *gL2 = gb1 + 64, *gb2 = gL2 + 8 * 64;

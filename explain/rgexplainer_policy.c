@@ -11,6 +11,7 @@
 
 #include "explain/explainer_rg.h"
 #include "explain/layers.h"
+#include "explain/vector_clones.h"
 #include "planner/util/rng.h"
 
 #define H LF_RGX_HIDDEN
@@ -34,11 +35,44 @@ void lf__rg_group_destroy(lf__rg_group *r)
     free(r->h0); free(r->h1); free(r->h2); free(r->c); free(r->e); free(r->alpha);
     free(r->lp_cand); free(r->sx); free(r->ssrc); free(r->sdst); free(r->smap);
     free(r->nrm); free(r->cached); free(r->c_zs); free(r->c_zn); free(r->c_c); free(r->c_e);
-    free(r->c_h2);
+    free(r->c_h2); free(r->wt); free(r->lt);
     memset(r, 0, sizeof *r);
 }
 
-void lf__rg_group_forget(lf__rg_group *r) { memset(r->cached, 0, (size_t)(r->n ? r->n : 1)); }
+void lf__rg_group_forget(lf__rg_group *r)
+{
+    memset(r->cached, 0, (size_t)(r->n ? r->n : 1));
+    r->wt_ok = 0;
+}
+
+/* acc[k] += (double)wt[j * H + k] * in[j] for every k, j = 0 .. n_in - 1 in
+ * order: each output sees the products in the order of the row-by-row
+ * loop it replaces, so both give the same bits (vector_clones.h). */
+LF_VECTOR_CLONES
+static void lf__rg_affine(double *restrict acc, const float *restrict wt, const double *restrict in,
+                          int n_in)
+{
+    for (int j = 0; j < n_in; j++) {
+        const float *row = wt + (int64_t)j * H;
+        double t = in[j];
+        for (int k = 0; k < H; k++)
+            acc[k] += (double)row[k] * t;
+    }
+}
+
+static void lf__rg_transpose(lf__rg_group *r, const lf_rgx_pol *w)
+{
+    for (int k = 0; k < H; k++)
+        for (int f = 0; f < F; f++)
+            r->wt[f * H + k] = w->wa[k * F + f];
+    for (int b = 0; b < 2; b++) {
+        float *rt = r->wt + F * H + b * H * H;
+        for (int k = 0; k < H; k++)
+            for (int j = 0; j < H; j++)
+                rt[j * H + k] = w->R[b][k * H + j];
+    }
+    r->wt_ok = 1;
+}
 
 /* Builds the adjacency and scratch; with m, also the embeddings (one GNN
  * forward with all weights 1) using the caller's workspace. */
@@ -66,8 +100,9 @@ lf_status lf__rg_group_init(lf__rg_group *r, const lf_gnn_graph *g, const lf_gnn
     r->c_zs = malloc(sizeof(double) * nn); r->c_zn = malloc(sizeof(double) * nn);
     r->c_c = malloc(sizeof(double) * nn); r->c_e = malloc(sizeof(double) * nn);
     r->c_h2 = malloc(sizeof(float) * nh);
+    r->wt = malloc(sizeof(float) * (F * H + 2 * H * H));
     r->zs_seed = -1;
-    if (!r->nrm || !r->cached || !r->c_zs || !r->c_zn || !r->c_c || !r->c_e || !r->c_h2) {
+    if (!r->nrm || !r->cached || !r->c_zs || !r->c_zn || !r->c_c || !r->c_e || !r->c_h2 || !r->wt) {
         lf__rg_group_destroy(r);
         return lf_set_error(LF_ENOMEM, "out of memory for an RG-Explainer group of %d ops", (int)n);
     }
@@ -101,7 +136,8 @@ lf_status lf__rg_group_init(lf__rg_group *r, const lf_gnn_graph *g, const lf_gnn
         int32_t d = m->cfg.hidden;
         r->emb = malloc(sizeof(float) * nn * (size_t)d);
         r->gemb = malloc(sizeof(float) * (size_t)d);
-        if (!r->emb || !r->gemb) {
+        r->lt = malloc(sizeof(float) * 128 * (size_t)d);
+        if (!r->emb || !r->gemb || !r->lt) {
             lf__rg_group_destroy(r);
             return lf_set_error(LF_ENOMEM, "out of memory for RG-Explainer embeddings");
         }
@@ -174,6 +210,8 @@ void lf__rg_pol_run(const lf_rgx *p, lf__rg_group *r, int32_t seed, int32_t acti
     if (r->n_cand == 0)
         return;
     const float *x = r->g->x;
+    if (!r->wt_ok)
+        lf__rg_transpose(r, &w);
     for (int32_t i = 0; i < r->n_inv; i++) {
         int32_t u = r->inv[i];
         float *h0 = r->h0 + (int64_t)i * H, *h1 = r->h1 + (int64_t)i * H;
@@ -186,24 +224,25 @@ void lf__rg_pol_run(const lf_rgx *p, lf__rg_group *r, int32_t seed, int32_t acti
             r->e[i] = r->c_e[u];
             continue;
         }
-        for (int k = 0; k < H; k++) {
-            double a = w.ws[k] * r->zs[u] + w.wn[k] * r->zn[u] + w.ba[k];
-            for (int f = 0; f < F; f++)
-                a += (double)w.wa[k * F + f] * x[(int64_t)u * F + f];
-            h0[k] = (float)a;
-        }
+        double a[H], xin[F];
+        for (int k = 0; k < H; k++)
+            a[k] = w.ws[k] * r->zs[u] + w.wn[k] * r->zn[u] + w.ba[k];
+        for (int f = 0; f < F; f++)
+            xin[f] = x[(int64_t)u * F + f];
+        lf__rg_affine(a, r->wt, xin, F);
+        for (int k = 0; k < H; k++)
+            h0[k] = (float)a[k];
         const float *hin[2] = {h0, h1};
         float *hout[2] = {h1, h2};
         for (int b = 0; b < 2; b++) {
             double t[H];
-            for (int k = 0; k < H; k++)
-                t[k] = lf__swish(hin[b][k]);
             for (int k = 0; k < H; k++) {
-                double a = hin[b][k] + w.r[b][k];
-                for (int j = 0; j < H; j++)
-                    a += (double)w.R[b][k * H + j] * t[j];
-                hout[b][k] = (float)a;
+                t[k] = lf__swish(hin[b][k]);
+                a[k] = hin[b][k] + w.r[b][k]; /* a float sum, as before */
             }
+            lf__rg_affine(a, r->wt + F * H + b * H * H, t, H);
+            for (int k = 0; k < H; k++)
+                hout[b][k] = (float)a[k];
         }
         double c = 0, e = 0;
         for (int k = 0; k < H; k++) {
@@ -344,14 +383,15 @@ lf_status lf_rgx_policy_logp(const lf_rgx *p, const lf_gnn_graph *g, const int32
 }
 
 /* Argmax-score seed, skipping isolated nodes when the group has edges. */
-int32_t lf__rg_loc_seed(const lf_rgx *p, const lf__rg_group *r)
+int32_t lf__rg_loc_seed(const lf_rgx *p, lf__rg_group *r)
 {
     int32_t best = 0;
     double bs = -INFINITY;
+    lf__rg_loc_transpose(p, r->lt); /* the parameters may have moved since the last call */
     for (int32_t v = 0; v < r->n; v++) {
         if (r->g->n_edges > 0 && r->adj_start[v + 1] == r->adj_start[v])
             continue;
-        double s = lf__rg_loc_node(p, r->emb + (int64_t)v * p->emb_dim, r->gemb, 0, NULL);
+        double s = lf__rg_loc_score(p, r->lt, r->emb + (int64_t)v * p->emb_dim, r->gemb);
         if (s > bs) {
             bs = s;
             best = v;

@@ -312,6 +312,53 @@ static void test_rgx_forget(void)
     CHECK(a.lp_cand[0] != old[0] || a.lp_cand[1] != old[1]);
     /* Without forgetting, the kept evaluations of the old parameters mix in. */
     CHECK(stale[0] != b.lp_cand[0] || stale[1] != b.lp_cand[1]);
+    /* Each involved node's policy values are those of the row-by-row loop
+     * (a double sum per output, products in input order), bit for bit:
+     * the transposed, vectorised form only reorders independent outputs. */
+    lf_rgx_pol w;
+    lf__rg_pol_view(&p, p.params + p.n_loc, &w);
+    enum { H = LF_RGX_HIDDEN, F = LF_FEAT_DIM };
+    for (int32_t i = 0; i < b.n_inv; i++) {
+        int32_t u = b.inv[i];
+        float h[3][H];
+        for (int k = 0; k < H; k++) {
+            double acc = w.ws[k] * b.zs[u] + w.wn[k] * b.zn[u] + w.ba[k];
+            for (int f = 0; f < F; f++)
+                acc += (double)w.wa[k * F + f] * x[(int64_t)u * F + f];
+            h[0][k] = (float)acc;
+        }
+        for (int bl = 0; bl < 2; bl++) {
+            double t[H];
+            for (int k = 0; k < H; k++)
+                t[k] = h[bl][k] * lf_sigmoid(h[bl][k]);
+            for (int k = 0; k < H; k++) {
+                double acc = h[bl][k] + w.r[bl][k];
+                for (int j = 0; j < H; j++)
+                    acc += (double)w.R[bl][k * H + j] * t[j];
+                h[bl + 1][k] = (float)acc;
+            }
+        }
+        double c = 0, e = 0;
+        for (int k = 0; k < H; k++) {
+            c += (double)w.wnode[k] * h[2][k];
+            e += (double)w.watt[k] * h[2][k];
+        }
+        CHECK(c == b.c[i] && e == b.e[i]);
+    }
+    /* The locator's score from its transposed first layer is
+     * lf__rg_loc_node's, bit for bit. */
+    for (int64_t i = 0; i < p.n_loc; i++)
+        p.params[i] = (float)((lf_rng_uniform(&r) * 2 - 1) * 0.2);
+    float lt[128 * 64], nv[64], ge[64];
+    CHECK(p.emb_dim <= 64);
+    lf__rg_loc_transpose(&p, lt);
+    for (int trial = 0; trial < 20; trial++) {
+        for (int c = 0; c < p.emb_dim; c++) {
+            nv[c] = (float)(lf_rng_uniform(&r) * 4 - 2);
+            ge[c] = (float)(lf_rng_uniform(&r) * 4 - 2);
+        }
+        CHECK(lf__rg_loc_score(&p, lt, nv, ge) == lf__rg_loc_node(&p, nv, ge, 0, NULL));
+    }
     lf__rg_group_destroy(&a);
     lf__rg_group_destroy(&b);
     lf_rgx_destroy(&p);
