@@ -97,6 +97,10 @@ typedef struct lf_planner_config {
     int32_t polish;          /* > 0: every planner but exact polishes its plan with exact
                                 sub-solves of windows of this many ops (lf_exact_polish,
                                 exact.h; part of the wall time); 0: none */
+    int32_t best_effort;     /* exact: past a limit, return the best plan found (the block
+                                plan, the greedy plan, or NSGA-II seeded with the better, at
+                                `budget`) with its certified lower bound (lower_bound) instead
+                                of failing with LF_ELIMIT; 0: fail, naming the bounds */
 } lf_planner_config;
 
 void lf_planner_config_default(lf_planner_config *c);
@@ -111,7 +115,8 @@ lf_status lf_planner_config_check(const lf_planner_config *c, int exact_limits_s
 typedef struct lf_planned {
     lf_plan plan;             /* canonical, passes lf_plan_check */
     lf_plan_metrics metrics;
-    const char *search;       /* the search that made it */
+    const char *search;       /* the search that made it ("exact-best-effort": exact with
+                                 best_effort stopped at a limit, the plan not proven optimal) */
     int32_t heuristic;        /* 1 for random, local, nsga2 (the search figures apply) */
     uint64_t seed;            /* heuristic searches: the seed and budget used, else 0, -1 */
     int64_t budget;
@@ -124,6 +129,10 @@ typedef struct lf_planned {
     int64_t exact_dram;       /* the optimum's DRAM over fusable ops: search exact or
                                  compare_exact; -1 when unknown */
     char exact_error[256];    /* compare_exact: why there is no optimum ("" when there is) */
+    int64_t lower_bound;      /* search "exact-best-effort" (exact with best_effort, past a
+                                 limit): a certified lower bound on the optimum; the plan's DRAM
+                                 is the upper bound and exact_dram stays -1 */
+    char bound_note[160];     /* then: where the plan comes from and how many blocks were solved */
     double wall_s;            /* planning only (no split-gap measurement, no comparison) */
     lf_polish_stats polish;   /* cfg.polish > 0: what the polish did */
 } lf_planned;

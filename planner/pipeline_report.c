@@ -2,6 +2,7 @@
  * op table, the summary line of `fusionplan plan` and its group table, into
  * a caller's stream. */
 #include <stdio.h>
+#include <string.h>
 
 #include "planner/optable.h"
 #include "planner/pipeline.h"
@@ -58,6 +59,15 @@ void lf_planned_print_summary(FILE *f, const lf_planned *r, lf_cost_model *cm, c
         lf_format_commas(ps->dram_after, after, sizeof after);
         fprintf(f, "; polish: %d passes, %d windows solved, %d improved, %d past the limit, DRAM %s -> %s B",
                 (int)ps->passes, (int)ps->windows, (int)ps->improved, (int)ps->limited, before, after);
+    }
+    if (strcmp(r->search, "exact-best-effort") == 0) {
+        char lo[32];
+        lf_format_commas(r->lower_bound, lo, sizeof lo);
+        fprintf(f, "; not proven optimal (the exact planner stopped at a limit): the optimum is in "
+                   "[%s, %s] B, this plan within %.2f%% of it (from %s)",
+                lo, fus, r->lower_bound > 0 ? 100.0 * (double)(m->dram_fusable - r->lower_bound) /
+                                                  (double)r->lower_bound : 100.0,
+                r->bound_note);
     }
     const lf_exact_stats *es = &r->exact_stats;
     if (es->states > 0)

@@ -43,6 +43,9 @@ int lf_cmd_plan(int argc, char **argv)
                                     "docs/substitution.md)", NULL},
         {"optimize-gso-weights", "FILE", "--optimize-filter: the models (default: the shipped ones)", NULL},
         LF_CLI_EXACT_OPTS,
+        {"best-effort", NULL, "exact: past a limit, keep the best plan found (the block plan, the greedy "
+                              "plan or NSGA-II seeded with it, at --budget) and print certified bounds "
+                              "on the optimum, instead of failing", NULL},
         {"output", "FILE", "(or -o) write the plan to FILE (.json, .xml, .dot, .svg/.png drawn by Graphviz, .onnx annotated ONNX, .yaml Stream mapping; docs/exports.md)", NULL},
         {"format", "FMT", "json, dot, xml, svg, png, onnx or stream (default: from the file extension)", NULL},
         {"pareto", "FILE", "nsga2: write the plan with its Pareto front (DRAM vs groups) as JSON", NULL},
@@ -96,6 +99,7 @@ int lf_cmd_plan(int argc, char **argv)
     pc.seed_plans = lf_cli_get(&cmd, "seed-plans");
     pc.split_continue = lf_cli_get(&cmd, "split-continue") != NULL;
     pc.compare_exact = lf_cli_get(&cmd, "compare-exact") != NULL;
+    pc.best_effort = lf_cli_get(&cmd, "best-effort") != NULL;
     if (lf_planner_config_check(&pc, lf_cli_exact_opts_given(&cmd)) != LF_OK)
         return lf_cli_usage_error(&cmd, "%s", lf_last_error());
     const char *output = lf_cli_get(&cmd, "output"), *pareto = lf_cli_get(&cmd, "pareto");
