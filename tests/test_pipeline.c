@@ -103,6 +103,30 @@ static void test_pipeline_matches_planners(void)
     lf_planned_destroy(&lr);
     lf_planned_destroy(&r);
 
+    /* Best effort: exact stopped by a limit returns a checked plan whose
+     * DRAM is the upper bound, with a lower bound, the optimum between. */
+    lf_planner_config be;
+    lf_planner_config_default(&be);
+    be.search = "exact";
+    be.exact.max_candidates = 40;
+    CHECK(lf_plan_network(p.cm, &be, &r) == LF_ELIMIT);
+    lf_planned_destroy(&r);
+    be.best_effort = 1;
+    CHECK_OK(lf_plan_network(p.cm, &be, &r));
+    CHECK_STR(r.search, "exact-best-effort");
+    CHECK_EQ_I64(r.exact_dram, -1);
+    CHECK(r.lower_bound > 0 && r.lower_bound <= m.dram_fusable && m.dram_fusable <= r.metrics.dram_fusable);
+    CHECK_OK(lf_plan_check(&r.plan, p.cm));
+    CHECK(strstr(r.bound_note, "blocks") != NULL);
+    lf_planned_destroy(&r);
+    be.exact.max_candidates = LF_EXACT_DEFAULT_CANDIDATES;
+    CHECK_OK(lf_plan_network(p.cm, &be, &r)); /* no limit reached: the optimum, as without */
+    CHECK_STR(r.search, "exact");
+    CHECK_EQ_I64(r.exact_dram, m.dram_fusable);
+    lf_planned_destroy(&r);
+    be.search = "local";
+    CHECK(lf_planner_config_check(&be, 0) == LF_EINVAL);
+
     /* Combinations that do not apply, and unknown names, are refused. */
     lf_planner_config bad;
     lf_planner_config_default(&bad);
