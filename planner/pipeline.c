@@ -69,7 +69,7 @@ static void lf__better_upper(lf__run *r, lf_plan *best, int64_t *upper, const ch
     }
     /* A seeded search never ends above its seed, and wide graphs, where
      * the blocks run past their limits, are where it helps most (NasNet-A
-     * at 256 KB: greedy 175.0 MB, this 100.9 MB). */
+     * at 256 KB: greedy 175.0 MB, this 98.2 MB). */
     lf_search_config sc;
     lf_search_config_default(&sc);
     sc.algorithm = "nsga2";
