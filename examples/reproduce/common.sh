@@ -9,6 +9,11 @@
 #   --threads T   OpenMP threads per search (default: all cores)
 #   --budget N, --seeds K
 #                 override the budget or the number of seeds of either setting
+#   --mpi N       (table2.sh) run the grid through `mpirun -np N fusionplan
+#                 sweep --mpi` and `sweep-report` instead of `compare`
+#                 (resumable: run it again to finish a killed run; as root,
+#                 Open MPI wants OMPI_ALLOW_RUN_AS_ROOT=1 and
+#                 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 in the environment)
 set -eu
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -19,6 +24,7 @@ bin=${FUSIONPLAN:-$root/build/fusionplan}
 threads=0
 budget_override=
 seeds_override=
+mpi=0
 while [ $# -gt 0 ]; do
   case $1 in
     --full) full=1 ;;
@@ -27,10 +33,11 @@ while [ $# -gt 0 ]; do
     --threads) threads=$2; shift ;;
     --budget) budget_override=$2; shift ;;
     --seeds) seeds_override=$2; shift ;;
+    --mpi) mpi=$2; shift ;;
     -h|--help)
       sed -n '2,/^$/p' "$0" | sed 's/^# \{0,1\}//'
       exit 0 ;;
-    *) echo "$name: unknown option '$1' (use --full, --out DIR, --bin PATH, --threads T, --budget N, --seeds K)" >&2; exit 2 ;;
+    *) echo "$name: unknown option '$1' (use --full, --out DIR, --bin PATH, --threads T, --budget N, --seeds K, --mpi N)" >&2; exit 2 ;;
   esac
   shift
 done

@@ -40,6 +40,15 @@ tables() { grep -c '^### ' "$1"; }
 # Table II: 3 searches x 4 splitters and the optimum, per network.
 [ "$(grep -c ',exact,' "$tmp/table2/table2.csv")" -eq 3 ] || bad "table2.csv optimum rows"
 [ "$(grep -c ',local,none,' "$tmp/table2/table2.csv")" -eq 3 ] || bad "table2.csv LS rows"
+# Table II through `sweep` on 2 MPI processes and `sweep-report`: the same
+# figures as compare's (every column but the wall time), when built with MPI.
+if "$fp" --version | grep -q '^MPI sweeps: built' && command -v mpirun >/dev/null; then
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader \
+    bash "$src/examples/reproduce/table2.sh" --bin "$fp" --out "$tmp/t2mpi" --mpi 2 >"$tmp/t2mpi.out" \
+    2>"$tmp/t2mpi.err" || bad "table2.sh --mpi 2 exited $?: $(tail -3 "$tmp/t2mpi.err")"
+  cmp -s <(cut -d, -f1-18 "$tmp/table2/table2.csv") <(cut -d, -f1-18 "$tmp/t2mpi/table2.csv") \
+    || bad "table2.sh --mpi 2 differs from compare: $(diff <(cut -d, -f1-18 "$tmp/table2/table2.csv") <(cut -d, -f1-18 "$tmp/t2mpi/table2.csv") | head -4)"
+fi
 if [ -n "$jc" ]; then
   for f in table2/table2 table3/table3 table4/table4 table5/table5; do
     "$jc" parse "$tmp/$f.json" || bad "$f.json is not JSON"
