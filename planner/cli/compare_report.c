@@ -467,12 +467,25 @@ int lf_cmp_out_parse(const lf_cli_command *cmd, lf_cmp_out *o, int check)
     o->json = lf_cli_get(cmd, "json");
     o->curves = lf_cli_get(cmd, "curves");
     int rc = lf_cli_choice(cmd, "format", formats, &o->format);
-    if (rc || !check)
+    if (rc)
         return rc;
-    char curves_csv[1024] = "";
-    if (o->curves)
+    char curves_csv[1024] = "", curves_svg[1024] = "";
+    if (o->curves) {
         snprintf(curves_csv, sizeof curves_csv, "%s.csv", o->curves);
-    const char *outs[4] = {o->output, o->csv, o->json, o->curves ? curves_csv : NULL};
+        snprintf(curves_svg, sizeof curves_svg, "%s.svg", o->curves);
+    }
+    /* One file for two outputs would keep only the last written (--csv
+     * T.csv with --curves T overwrote the tables with the curves). */
+    const char *outs[5] = {o->output, o->csv, o->json, o->curves ? curves_csv : NULL,
+                           o->curves ? curves_svg : NULL};
+    static const char *const what[5] = {"--output", "--csv", "--json", "--curves (its .csv)",
+                                        "--curves (its .svg)"};
+    for (int i = 0; i < 5; i++)
+        for (int j = i + 1; j < 5; j++)
+            if (outs[i] && outs[j] && strcmp(outs[i], outs[j]) == 0)
+                return lf_cli_usage_error(cmd, "%s and %s both name '%s'", what[i], what[j], outs[i]);
+    if (!check)
+        return 0;
     return lf_cli_check_outputs(outs, 4);
 }
 

@@ -131,6 +131,12 @@ grep -q 'last line is truncated' "$tmp/err" || bad "sweep-report did not name th
 cmp -s <(strip "$tmp/t.jsonl") <(strip "$tmp/ref.jsonl") || bad "truncated line: resumed file differs"
 [ "$(cut -d, -f2 "$tmp/t.jsonl" | sort | uniq -d | wc -l)" -eq 0 ] || bad "duplicate cells after resume"
 
+# Two outputs naming one file are refused before anything is written
+# (--curves T writes T.csv: with --csv T.csv the tables were lost).
+( cd "$tmp" && "$fp" sweep-report r.jsonl --csv dup.csv --curves dup >/dev/null 2>"$tmp/err" )
+[ $? -eq 2 ] && grep -q "both name 'dup.csv'" "$tmp/err" && [ ! -e "$tmp/dup.csv" ] && [ ! -e "$tmp/dup.svg" ] \
+  || bad "sweep-report --csv dup.csv --curves dup: $(cat "$tmp/err")"
+
 # The journal a killed MPI run leaves (FILE.pending: lines that finished
 # before an earlier cell) is written in place by --resume, not redone (the
 # lines keep their wall times), its truncated last line is redone, and it is
