@@ -132,7 +132,7 @@ typedef struct lf_planned {
     int64_t lower_bound;      /* search "exact-best-effort" (exact with best_effort, past a
                                  limit): a certified lower bound on the optimum; the plan's DRAM
                                  is the upper bound and exact_dram stays -1 */
-    char bound_note[160];     /* then: where the plan comes from and how many blocks were solved */
+    char bound_note[320];     /* then: where the plan comes from and how many blocks were solved */
     double wall_s;            /* planning only (no split-gap measurement, no comparison) */
     lf_polish_stats polish;   /* cfg.polish > 0: what the polish did */
 } lf_planned;

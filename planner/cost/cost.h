@@ -81,6 +81,13 @@ void lf_cost_weight_bound(const lf_cost_model *cm, int32_t v, int64_t *term, int
  * the unit of every row window the model prices. */
 int64_t lf_cost_row_bytes(const lf_cost_model *cm, int32_t v);
 
+/* Bytes of op v's whole output (N x C x H x W x activation bytes): what a
+ * group that reads it from outside, or writes it out, moves over DRAM. */
+int64_t lf_cost_tensor_bytes(const lf_cost_model *cm, int32_t v);
+
+/* Bytes of op v's weights (what one read of them moves over DRAM). */
+int64_t lf_cost_weight_bytes(const lf_cost_model *cm, int32_t v);
+
 /* 1 when the model's scheme keeps a group's whole weights on chip (LBDF: a
  * group's F_D is one step, whatever the buffer), 0 when weights stream
  * (BRR). lf_cost_scheme_weights_resident asks by name (-1: unknown). */

@@ -182,6 +182,9 @@ int64_t lf_cost_row_bytes(const lf_cost_model *cm, int32_t v)
     return cm->ops[v].row_bytes;
 }
 
+int64_t lf_cost_tensor_bytes(const lf_cost_model *cm, int32_t v) { return cm->ops[v].tensor_bytes; }
+int64_t lf_cost_weight_bytes(const lf_cost_model *cm, int32_t v) { return cm->ops[v].weight_bytes; }
+
 /* Member list of a bitset; validates the size against the graph. */
 static lf_status lf__members(const lf_cost_model *cm, const lf_bitset *group, int32_t **members,
                              int32_t *n)

@@ -41,16 +41,6 @@ static lf_status lf__articulation(const lf_graph *g, uint8_t *art)
 /* The relaxed block DP: every candidate set (connected or not; the
  * enumeration only offers sets whose F_beta bound is below beta), charged
  * its inputs, outputs and weights once. */
-static void lf__relaxed_relax(lf__exact *x, const lf_bitset *s, int32_t n, int64_t d)
-{
-    int64_t nd = x->dram[x->cur] + d;
-    int32_t t = lf__dp_target(x, s, n);
-    if (t >= 0 && nd < x->dram[t]) {
-        x->dram[t] = nd;
-        x->prev[t] = x->cur;
-    }
-}
-
 static void lf__relaxed_group(lf__exact *x)
 {
     lf_group_cost c;
@@ -59,13 +49,13 @@ static void lf__relaxed_group(lf__exact *x)
     if (s != LF_OK)
         x->status = s;
     else
-        lf__relaxed_relax(x, &x->sbits, x->n_sub, c.in_bytes + c.out_bytes + c.weights);
+        lf__dp_relax_min(x, &x->sbits, x->n_sub, c.in_bytes + c.out_bytes + c.weights);
 }
 
 static void lf__relaxed_forced(lf__exact *x, int32_t v)
 {
     lf_bitset_set(&x->sbits, v);
-    lf__relaxed_relax(x, &x->sbits, 1, 0);
+    lf__dp_relax_min(x, &x->sbits, 1, 0);
     lf_bitset_reset(&x->sbits, v);
 }
 
@@ -339,4 +329,40 @@ lf_status lf_exact_bounds_compute(lf_cost_model *cm, const lf_exact_config *cfg,
     free(art);
     free(ends);
     return st;
+}
+
+lf_status lf_exact_bounds_certify(lf_cost_model *cm, const lf_exact_config *cfg, lf_plan *plan,
+                                  lf_exact_bounds *b)
+{
+    lf_exact_config half;
+    lf_exact_config_default(&half);
+    if (cfg)
+        half = *cfg;
+    half.time_limit_s /= 2;
+    half.max_candidates = half.max_candidates / 2 + 1;
+    double t0 = lf_now_seconds();
+    lf_status st = lf_exact_bounds_compute(cm, &half, 0, plan, b);
+    if (st != LF_OK)
+        return st;
+    b->lower_blocks = b->lower;
+    /* The windows take what the blocks left of the whole limit. */
+    if (half.time_limit_s > 0) {
+        half.time_limit_s = 2 * half.time_limit_s - (lf_now_seconds() - t0);
+        if (half.time_limit_s < 1e-3)
+            half.time_limit_s = 1e-3;
+    }
+    lf__window_stats ws;
+    if ((st = lf__window_lower_bound(cm, &half, 0, &ws)) != LF_OK) {
+        lf_plan_destroy(plan);
+        return st;
+    }
+    b->lower_windows = ws.lower;
+    b->window_ops = ws.window_ops;
+    b->windows = ws.windows;
+    b->windows_solved = ws.windows_solved;
+    b->windows_halved = ws.halved;
+    if (ws.lower > b->lower)
+        b->lower = ws.lower;
+    b->wall_s = lf_now_seconds() - t0;
+    return LF_OK;
 }

@@ -253,6 +253,20 @@ static int64_t lf__lower_bound(const lf__exact *x) { return x->lb_w + x->lb_blk 
 
 int64_t lf__dp_set_need_floor(const lf__exact *x) { return lf__lower_bound(x); }
 
+int64_t lf__dp_floor_of(lf__exact *x, const int32_t *ops, int32_t n, int64_t stop)
+{
+    int32_t mark = x->n_undo, added = 0;
+    while (added < n && lf__lower_bound(x) < stop)
+        lf__add(x, ops[added++]);
+    int64_t floor = lf__lower_bound(x);
+    /* Undo entries unwind last in, first out, all of them with the first op. */
+    while (added > 0) {
+        added--;
+        lf__remove(x, ops[added], added == 0 ? mark : x->n_undo);
+    }
+    return floor;
+}
+
 /* op v is ready: not yet placed, and every predecessor in U is done or in the set. */
 static int lf__ready(const lf__exact *x, int32_t v)
 {
@@ -319,17 +333,17 @@ static void lf__ideals(lf__exact *x, int32_t from, int32_t *stack)
             return;
     }
     int32_t u = from;
-    while (u < x->n && !(x->fusable[u] && lf__ready(x, u))) {
+    while (u < x->u_hi && !(x->fusable[u] && lf__ready(x, u))) {
         /* Past a cut op that is neither placed nor in the set nothing is
          * ready: every later op lies below it (blocks.c). */
         int32_t c = x->cut_before[u];
         if (c >= 0 && !x->in_d[c] && !x->in_s[c]) {
-            u = x->n;
+            u = x->u_hi;
             break;
         }
         u++;
     }
-    if (u >= x->n) {
+    if (u >= x->u_hi) {
         if (x->n_sub == 0 || (!x->any_set && !lf__connected(x, stack)))
             return;
         x->st.groups++;
@@ -352,13 +366,13 @@ static void lf__expand(lf__exact *x, int32_t s, int32_t *stack)
 {
     const uint64_t *d = x->words + (size_t)s * x->nwords;
     x->cur = s;
-    int32_t lo = x->n; /* no op below the first unplaced one of U can be ready */
-    for (int32_t v = 0; v < x->n; v++) {
+    int32_t lo = x->u_hi; /* no op below the first unplaced one of U can be ready */
+    for (int32_t v = x->u_lo; v < x->u_hi; v++) {
         x->in_d[v] = (uint8_t)((d[v >> 6] >> (v & 63)) & 1u);
-        if (lo == x->n && x->in_u[v] && !x->in_d[v])
+        if (lo == x->u_hi && x->in_u[v] && !x->in_d[v])
             lo = v;
     }
-    for (int32_t v = lo; v < x->n && x->status == LF_OK; v++) {
+    for (int32_t v = lo; v < x->u_hi && x->status == LF_OK; v++) {
         int32_t c = x->cut_before[v];
         if (c >= 0 && !x->in_d[c])
             break;
@@ -438,6 +452,13 @@ lf_status lf__dp_setup(lf__exact *x, lf_cost_model *cm, const lf_bitset *univers
             lf_op_row_window(op, &k, &s, &p);
         x->kwin[v] = k < 1 ? 1 : k;
     }
+    /* Only ops of U are ever ready: scans stop at its ends. */
+    x->u_lo = g->n_ops;
+    for (int32_t v = 0; v < g->n_ops; v++)
+        if (x->in_u[v]) {
+            x->u_lo = v < x->u_lo ? v : x->u_lo;
+            x->u_hi = v + 1;
+        }
     /* Cut ops of U, kept as the largest one below each op. */
     uint8_t *is_cut = x->is_cut = calloc(n + 1, 1);
     int32_t cuts = is_cut ? lf__dp_cut_ops(g, x->in_u, is_cut) : -1;
@@ -517,6 +538,16 @@ void lf__dp_teardown(lf__exact *x)
     lf_bitset_destroy(&x->sbits);
     lf_bitset_destroy(&x->next);
     lf_hashmap_destroy(&x->index);
+}
+
+void lf__dp_relax_min(lf__exact *x, const lf_bitset *s, int32_t n, int64_t d)
+{
+    int64_t nd = x->dram[x->cur] + d;
+    int32_t t = lf__dp_target(x, s, n);
+    if (t >= 0 && nd < x->dram[t]) {
+        x->dram[t] = nd;
+        x->prev[t] = x->cur;
+    }
 }
 
 int32_t lf__dp_run(lf__exact *x)

@@ -30,6 +30,7 @@ typedef struct lf__exact {
     const lf_graph *g;
     lf_exact_config cfg;
     int32_t n, nwords;
+    int32_t u_lo, u_hi; /* the smallest op of U and one past the largest */
     int64_t beta;
     int resident;      /* the scheme keeps a group's whole weights on chip (LBDF) */
     uint8_t *in_u, *fusable, *in_d, *in_s;
@@ -99,6 +100,11 @@ int32_t lf__dp_target(lf__exact *x, const lf_bitset *s, int32_t n);
 /* The same state when it exists already (-1 otherwise); never creates one. */
 int32_t lf__dp_target_find(lf__exact *x, const lf_bitset *s);
 
+/* Relaxations (bounds.c, window_bound.c): the state D u S for the current
+ * state D and a set S of n ops takes D's DRAM + d where that is lower; no
+ * tie rule, no group counts. */
+void lf__dp_relax_min(lf__exact *x, const lf_bitset *s, int32_t n, int64_t d);
+
 /* Creates the empty state, expands every state by increasing size and
  * returns the state of the whole universe, or -1 when the status is set. */
 int32_t lf__dp_run(lf__exact *x);
@@ -115,6 +121,11 @@ int lf__dp_set_holds_cut(const lf__exact *x);
 /* The monotone lower bound of F_beta of the set being grown (what the
  * enumeration cuts at beta): no group holding the set needs less. */
 int64_t lf__dp_set_need_floor(const lf__exact *x);
+
+/* The same floor for the n distinct ops in `ops` (the set being grown must be
+ * empty; it is empty again on return). Stops adding ops once the floor
+ * reaches `stop`, so the result is exact below stop and >= stop otherwise. */
+int64_t lf__dp_floor_of(lf__exact *x, const int32_t *ops, int32_t n, int64_t stop);
 
 /* Looks at the clock and the memory charge (extra: bytes the caller holds
  * beside the states and the memo); sets the status past a limit. */

@@ -89,6 +89,13 @@ typedef struct lf_exact_bounds {
     int32_t blocks;       /* blocks between articulation ops */
     int32_t blocks_exact; /* blocks whose own optimum was found within the limits */
     int32_t blocks_lower; /* blocks whose relaxed optimum was found within the limits */
+    /* lf_exact_bounds_certify only (0 otherwise): */
+    int64_t lower_blocks;   /* the blocks' lower bound */
+    int64_t lower_windows;  /* the windows' lower bound */
+    int32_t window_ops;     /* ops per window of the windows' best pass */
+    int32_t windows;        /* its windows (halves of windows past their limits included) */
+    int32_t windows_solved; /* of those, solved within the limits */
+    int32_t windows_halved; /* windows past the limits, tried again in halves */
     double wall_s;
 } lf_exact_bounds;
 
@@ -101,6 +108,14 @@ typedef struct lf_exact_bounds {
  * bytes of all fusable ops. lower <= optimum <= upper. */
 lf_status lf_exact_bounds_compute(lf_cost_model *cm, const lf_exact_config *cfg,
                                   int32_t min_block_ops, lf_plan *plan, lf_exact_bounds *b);
+
+/* The tightest bounds this library proves within cfg's limits: those of
+ * lf_exact_bounds_compute (default blocks) on half of the time and candidate
+ * limits, and a second lower bound on what is left, from windows of
+ * consecutive ops and the tensors that must cross groups (docs/search.md
+ * "Certified bounds"): lower is the larger. The plan is the block plan. */
+lf_status lf_exact_bounds_certify(lf_cost_model *cm, const lf_exact_config *cfg, lf_plan *plan,
+                                  lf_exact_bounds *b);
 
 /* Blocks of at least this many ops by default: consecutive blocks between
  * articulation ops are joined until they reach it (fewer cuts: tighter

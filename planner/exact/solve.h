@@ -11,4 +11,28 @@
 lf_status lf__exact_solve(lf_cost_model *cm, const lf_bitset *universe, const lf_exact_config *cfg,
                           lf_plan *out, int64_t *dram, lf_exact_stats *stats);
 
+/* A floor of the feature traffic of every valid plan: the bytes of tensors
+ * that must cross group boundaries, because the ops at both ends can share
+ * no valid group (cut_bound.c). Weights are not in it, nor the tensors of
+ * ops with charged[p] set (charged elsewhere; NULL: none). */
+lf_status lf__cut_lower_bound(lf_cost_model *cm, const uint8_t *charged, int64_t *traffic);
+
+/* A floor of the DRAM of every valid plan (weights included): windows of
+ * consecutive ops solved in relaxations that charge only the tensors inside
+ * each window, the rest by lf__cut_lower_bound (window_bound.c). Passes with
+ * windows of 16, 24, 36, ... ops (at most max_window_ops; <= 0: no cap with a
+ * time limit, 64 without) share cfg's limits; a window past its share is
+ * tried again in halves; the best pass counts. */
+typedef struct lf__window_stats {
+    int64_t lower;
+    int32_t window_ops;     /* of the best pass */
+    int32_t windows;        /* its windows, halves included */
+    int32_t windows_solved; /* of those, solved (the rest keep their forced-cut floors) */
+    int32_t halved;         /* windows past their limits, tried again in halves */
+    double wall_s;
+} lf__window_stats;
+
+lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, int32_t max_window_ops,
+                                 lf__window_stats *ws);
+
 #endif

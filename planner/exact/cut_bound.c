@@ -1,0 +1,162 @@
+/* A lower bound on the DRAM of every valid plan from the tensors that must
+ * cross a group boundary (docs/search.md "Certified bounds"). It needs no
+ * search, so it holds where the block DPs run out of time.
+ *
+ * Every group is convex and holds only fusable ops, so a group holding ops a
+ * and b holds their hull (a, b and every op on a path between them). When the
+ * hull holds an unfusable op, or the monotone floor of F_beta the enumeration
+ * prunes with already reaches beta on it, no valid group holds both: a and b
+ * are apart in every valid plan. Summed per tensor t of op p (S_t bytes):
+ *
+ *   - p fusable: of the set {p} and p's fusable consumers, a clique K of
+ *     pairwise apart ops lies in |K| groups, at most one of them p's, so t is
+ *     read from DRAM at least |K| - 1 times; it is written once when that is
+ *     at least one, or t is a graph output, or an unfusable op reads it;
+ *   - p a graph input or unfusable: every group of its fusable consumers
+ *     reads t, at least as many as a clique of pairwise apart consumers.
+ *
+ * Weights are not counted here (the caller adds each fusable op's once). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "planner/exact/downsets.h"
+#include "planner/exact/solve.h"
+
+/* Cliques are searched among at most this many ops of one tensor (a clique
+ * of a subset is a clique of the whole, so the bound stays a bound). */
+#define LF__CUT_MAX_OPS 24
+
+typedef struct lf__cut {
+    lf__exact x;
+    const lf_graph *g;
+    int32_t *fwd, *bwd; /* generation stamps of the two sweeps */
+    int32_t gen;
+    int32_t *hull;
+} lf__cut;
+
+/* 1 when no valid group holds both ops a and b (ids are topological). */
+static int lf__apart(lf__cut *c, int32_t a, int32_t b)
+{
+    if (a > b) {
+        int32_t t = a;
+        a = b;
+        b = t;
+    }
+    if (!c->x.fusable[a] || !c->x.fusable[b])
+        return 1;
+    const lf_graph *g = c->g;
+    int32_t gen = ++c->gen, n_hull = 0;
+    /* Forward from a over ops up to b, then back from b over those. */
+    c->fwd[a] = gen;
+    for (int32_t v = a; v < b; v++) {
+        if (c->fwd[v] != gen)
+            continue;
+        for (int32_t j = 0; j < g->ops[v].n_consumers; j++) {
+            int32_t w = g->ops[v].consumers[j];
+            if (w <= b)
+                c->fwd[w] = gen;
+        }
+    }
+    if (c->fwd[b] != gen) { /* unordered: the hull is the two ops */
+        c->hull[n_hull++] = a;
+        c->hull[n_hull++] = b;
+    } else {
+        c->bwd[b] = gen;
+        for (int32_t v = b; v >= a; v--) {
+            if (c->bwd[v] != gen || c->fwd[v] != gen)
+                continue;
+            if (!c->x.fusable[v])
+                return 1;
+            c->hull[n_hull++] = v;
+            for (int32_t j = 0; j < g->ops[v].n_inputs; j++)
+                c->bwd[g->ops[v].inputs[j]] = gen;
+        }
+    }
+    return lf__dp_floor_of(&c->x, c->hull, n_hull, c->x.beta) >= c->x.beta;
+}
+
+/* Size of the largest clique of the graph on k vertices whose neighbours are
+ * the bit masks adj[i], among the candidates `cand` (a simple branch and
+ * bound: k is small). */
+static int32_t lf__max_clique(const uint32_t *adj, uint32_t cand, int32_t size, int32_t best)
+{
+    if (cand == 0)
+        return size > best ? size : best;
+    while (cand) {
+        if (size + __builtin_popcount(cand) <= best)
+            return best;
+        int32_t i = __builtin_ctz(cand);
+        cand &= cand - 1;
+        best = lf__max_clique(adj, cand & adj[i], size + 1, best);
+    }
+    return best;
+}
+
+/* The bytes tensor p moves at least (see the top of the file). */
+static int64_t lf__tensor_floor(lf__cut *c, int32_t p)
+{
+    const lf_graph *g = c->g;
+    const lf_op *op = &g->ops[p];
+    int32_t ops[LF__CUT_MAX_OPS], k = 0;
+    int producer = c->x.fusable[p], unfusable_reader = 0;
+    if (producer)
+        ops[k++] = p;
+    for (int32_t j = 0; j < op->n_consumers; j++) {
+        int32_t w = op->consumers[j], dup = 0;
+        if (!c->x.fusable[w]) {
+            unfusable_reader = 1;
+            continue;
+        }
+        for (int32_t i = 0; i < k; i++)
+            dup |= ops[i] == w;
+        if (!dup && k < LF__CUT_MAX_OPS)
+            ops[k++] = w;
+    }
+    uint32_t adj[LF__CUT_MAX_OPS] = {0};
+    for (int32_t i = 0; i < k; i++)
+        for (int32_t j = i + 1; j < k; j++)
+            if (lf__apart(c, ops[i], ops[j])) {
+                adj[i] |= 1u << j;
+                adj[j] |= 1u << i;
+            }
+    int32_t clique = k > 0 ? lf__max_clique(adj, (1u << k) - 1, 0, 0) : 0;
+    int64_t times;
+    if (producer)
+        times = (clique - 1) + (clique >= 2 || op->is_output || unfusable_reader);
+    else
+        times = clique;
+    return times * lf_cost_tensor_bytes(c->x.cm, p);
+}
+
+lf_status lf__cut_lower_bound(lf_cost_model *cm, const uint8_t *charged, int64_t *traffic)
+{
+    const lf_graph *g = lf_cost_graph(cm);
+    lf__cut c;
+    memset(&c, 0, sizeof c);
+    c.g = g;
+    *traffic = 0;
+    lf_bitset all;
+    lf_status st = lf_bitset_init(&all, g->n_ops);
+    if (st != LF_OK)
+        return st;
+    for (int32_t v = 0; v < g->n_ops; v++)
+        lf_bitset_set(&all, v);
+    st = lf__dp_setup(&c.x, cm, &all, NULL);
+    lf_bitset_destroy(&all);
+    c.fwd = calloc((size_t)g->n_ops + 1, sizeof *c.fwd);
+    c.bwd = calloc((size_t)g->n_ops + 1, sizeof *c.bwd);
+    c.hull = malloc(((size_t)g->n_ops + 1) * sizeof *c.hull);
+    if (st == LF_OK && (!c.fwd || !c.bwd || !c.hull))
+        st = lf_set_error(LF_ENOMEM, "out of memory computing bounds");
+    for (int32_t p = 0; p < g->n_ops && st == LF_OK; p++) {
+        if (charged && charged[p])
+            continue;
+        *traffic += lf__tensor_floor(&c, p);
+        st = c.x.status;
+    }
+    free(c.fwd);
+    free(c.bwd);
+    free(c.hull);
+    lf__dp_teardown(&c.x);
+    return st;
+}

@@ -1,0 +1,293 @@
+/* A lower bound on the DRAM of every valid plan from windows of consecutive
+ * ops, each solved exactly in a relaxation (docs/search.md "Certified
+ * bounds"). It reaches where the block DPs of bounds.c do not: a window is
+ * small whatever the blocks are.
+ *
+ * Cut the ops into windows W of consecutive ids. A tensor is internal to W
+ * when its op and all its readers lie in W and it is no graph output. Take
+ * any valid plan and a window W: the parts G n W of its groups G are convex,
+ * follow the plan's group order, and hold only ops of valid groups, so the
+ * monotone floor of F_beta the enumeration prunes with admits each of them
+ * (connected or not). An internal tensor is written when a reader lies in
+ * another group and read once per other group of its readers: the parts of
+ * W count exactly that. So the relaxed DP over W, charging each part only
+ * the internal tensors it reads from outside it and those it writes for a
+ * reader outside it, is at most what the plan pays for W's internal tensors.
+ * Windows charge disjoint tensors; every other tensor takes its forced-cut
+ * floor (cut_bound.c), and every fusable op's weights are read once. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "planner/exact/downsets.h"
+#include "planner/exact/solve.h"
+#include "planner/util/progress.h"
+
+/* Window sizes: the first pass, and the last one without a time limit. */
+#define LF__WIN_FIRST 16
+#define LF__WIN_MAX_UNTIMED 64
+
+typedef struct lf__win {
+    lf_cost_model *cm;
+    const lf_graph *g;
+    lf_exact_config total;
+    double t0;
+    uint8_t *internal; /* tensors of the window being solved */
+    uint8_t *charged;  /* tensors of windows solved */
+    int32_t *seen, stamp;
+    int32_t windows, solved, split;
+    double pass_end;   /* wall clock at which the pass running ends (0: no limit) */
+    int connected;     /* the charge of the DP running: per connected part */
+    int64_t weights;   /* every fusable op's weight bytes */
+    int64_t traffic;
+} lf__win;
+
+/* What a connected part pays: each internal tensor it writes for a reader
+ * outside it, written once, and read at least once when a fusable op reads
+ * it (an unfusable reader's reads are not DRAM over fusable ops). */
+static void lf__win_component(lf__exact *x)
+{
+    lf__win *w = x->user;
+    const lf_graph *g = x->g;
+    int64_t d = 0;
+    for (int32_t i = 0; i < x->n_sub; i++) {
+        const lf_op *op = &g->ops[x->sub[i]];
+        if (!w->internal[x->sub[i]])
+            continue;
+        int times = 0;
+        for (int32_t j = 0; j < op->n_consumers && times < 2; j++) {
+            int32_t c = op->consumers[j];
+            if (x->in_s[c])
+                continue;
+            if (x->fusable[c])
+                times = 2;
+            else
+                times = 1;
+        }
+        d += times * lf_cost_tensor_bytes(w->cm, x->sub[i]);
+    }
+    lf__dp_relax_min(x, &x->sbits, x->n_sub, d);
+}
+
+/* What a part pays for the window's internal tensors. */
+static void lf__win_group(lf__exact *x)
+{
+    lf__win *w = x->user;
+    const lf_graph *g = x->g;
+    int32_t stamp = ++w->stamp;
+    int64_t d = 0;
+    for (int32_t i = 0; i < x->n_sub; i++) {
+        const lf_op *op = &g->ops[x->sub[i]];
+        for (int32_t j = 0; j < op->n_inputs; j++) {
+            int32_t p = op->inputs[j];
+            if (w->internal[p] && !x->in_s[p] && w->seen[p] != stamp) {
+                w->seen[p] = stamp;
+                d += lf_cost_tensor_bytes(w->cm, p);
+            }
+        }
+        if (!w->internal[x->sub[i]])
+            continue;
+        for (int32_t j = 0; j < op->n_consumers; j++)
+            if (!x->in_s[op->consumers[j]]) {
+                d += lf_cost_tensor_bytes(w->cm, x->sub[i]);
+                break;
+            }
+    }
+    lf__dp_relax_min(x, &x->sbits, x->n_sub, d);
+}
+
+/* An unfusable op is a group of its own that DRAM over fusable ops does not
+ * count; its readers pay for its tensor. */
+static void lf__win_forced(lf__exact *x, int32_t v)
+{
+    lf__win *w = x->user;
+    int64_t d = 0;
+    if (w->connected && w->internal[v])
+        for (int32_t j = 0; j < x->g->ops[v].n_consumers && d == 0; j++)
+            if (x->fusable[x->g->ops[v].consumers[j]])
+                d = lf_cost_tensor_bytes(w->cm, v);
+    lf_bitset_set(&x->sbits, v);
+    lf__dp_relax_min(x, &x->sbits, 1, d);
+    lf_bitset_reset(&x->sbits, v);
+}
+
+/* Seconds left to the pass running (0 when it has no limit). */
+static double lf__win_left(const lf__win *w)
+{
+    return w->pass_end > 0 ? w->pass_end - lf_now_seconds() : 0;
+}
+
+/* The relaxed optimum of window u (n_u ops) in one of the two charges, or
+ * LF_ELIMIT past k's limits. */
+static lf_status lf__win_dp(lf__win *w, const lf_bitset *u, const lf_exact_config *k, int connected,
+                            int64_t *d)
+{
+    lf__exact x;
+    w->connected = connected;
+    lf_status st = lf__dp_setup(&x, w->cm, u, k);
+    if (st == LF_OK) {
+        x.any_set = !connected;
+        x.on_group = connected ? lf__win_component : lf__win_group;
+        x.on_forced = lf__win_forced;
+        x.user = w;
+        int32_t goal = lf__dp_run(&x);
+        st = x.status;
+        if (st == LF_OK && (goal < 0 || x.dram[goal] == INT64_MAX))
+            st = lf_set_error(LF_EPLAN, "no relaxed plan of a window of '%s'", w->g->name);
+        if (st == LF_OK)
+            *d = x.dram[goal];
+    }
+    lf__dp_teardown(&x);
+    return st;
+}
+
+/* Solves the window of compute ops ops[from..to) with `parts` windows still
+ * to come (this one included) sharing what is left of the limits, under both
+ * charges (each a floor: the larger counts); past the limits, the two halves
+ * on their own. */
+static lf_status lf__win_solve(lf__win *w, const int32_t *ops, int32_t from, int32_t to, int32_t parts)
+{
+    const lf_graph *g = w->g;
+    lf_bitset u;
+    lf_status st = lf_bitset_init(&u, g->n_ops);
+    if (st != LF_OK)
+        return st;
+    for (int32_t i = from; i < to; i++)
+        lf_bitset_set(&u, ops[i]);
+    for (int32_t i = from; i < to; i++) {
+        const lf_op *op = &g->ops[ops[i]];
+        int inside = !op->is_output && op->n_consumers > 0;
+        for (int32_t j = 0; j < op->n_consumers && inside; j++)
+            inside = lf_bitset_test(&u, op->consumers[j]);
+        w->internal[ops[i]] = (uint8_t)inside;
+    }
+    lf_exact_config k = w->total;
+    k.time_limit_s = 0;
+    if (w->pass_end > 0) {
+        double left = lf__win_left(w);
+        k.time_limit_s = left > 2e-3 * parts ? left / (2 * parts) : 1e-3;
+    }
+    /* The connected charge first: it is the faster one and, on wide graphs,
+     * usually the larger. The other only adds where it finishes. */
+    int64_t d_any = 0, d_conn = 0;
+    st = lf__win_dp(w, &u, &k, 1, &d_conn);
+    if (st == LF_OK) {
+        if (w->pass_end > 0) {
+            double left = lf__win_left(w);
+            k.time_limit_s = left > 2e-3 * parts ? left / (2 * parts - 1) : 1e-3;
+        }
+        lf_status any = lf__win_dp(w, &u, &k, 0, &d_any);
+        if (any == LF_ELIMIT) {
+            lf_clear_error();
+            d_any = 0;
+        } else {
+            st = any;
+        }
+    }
+    lf_bitset_destroy(&u);
+    if (st == LF_OK) {
+        w->windows++;
+        w->solved++;
+        w->traffic += d_any > d_conn ? d_any : d_conn;
+        for (int32_t i = from; i < to; i++)
+            w->charged[ops[i]] |= w->internal[ops[i]];
+    }
+    for (int32_t i = from; i < to; i++)
+        w->internal[ops[i]] = 0;
+    if (st != LF_ELIMIT)
+        return st;
+    lf_clear_error();
+    w->split++;
+    if (to - from < 2) { /* one op alone: its tensor keeps its forced-cut floor */
+        w->windows++;
+        return LF_OK;
+    }
+    int32_t mid = from + (to - from) / 2;
+    st = lf__win_solve(w, ops, from, mid, parts + 1);
+    return st == LF_OK ? lf__win_solve(w, ops, mid, to, parts) : st;
+}
+
+/* One pass with windows of window_ops consecutive ops and `seconds` of the
+ * time limit (0: none): the bound into *lower. */
+static lf_status lf__win_pass(lf__win *w, const int32_t *ops, int32_t n_ops, int32_t window_ops,
+                              double seconds, int64_t *lower)
+{
+    memset(w->charged, 0, (size_t)w->g->n_ops);
+    w->traffic = 0;
+    w->windows = w->solved = w->split = 0;
+    w->pass_end = seconds > 0 ? lf_now_seconds() + seconds : 0;
+    lf_status st = LF_OK;
+    int32_t parts = (n_ops + window_ops - 1) / window_ops;
+    for (int32_t from = 0; from < n_ops && st == LF_OK; from += window_ops, parts--) {
+        int32_t to = from + window_ops < n_ops ? from + window_ops : n_ops;
+        st = lf__win_solve(w, ops, from, to, parts);
+    }
+    int64_t rest = 0;
+    if (st == LF_OK)
+        st = lf__cut_lower_bound(w->cm, w->charged, &rest);
+    *lower = w->weights + w->traffic + rest;
+    return st;
+}
+
+lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, int32_t max_window_ops,
+                                 lf__window_stats *ws)
+{
+    const lf_graph *g = lf_cost_graph(cm);
+    lf__win w;
+    memset(&w, 0, sizeof w);
+    memset(ws, 0, sizeof *ws);
+    w.cm = cm;
+    w.g = g;
+    w.t0 = lf_now_seconds();
+    lf_exact_config_default(&w.total);
+    if (cfg)
+        w.total = *cfg;
+    int32_t n = g->n_ops, n_ops = 0;
+    int32_t *ops = malloc(((size_t)n + 1) * sizeof *ops);
+    w.internal = calloc((size_t)n + 1, 1);
+    w.charged = calloc((size_t)n + 1, 1);
+    w.seen = calloc((size_t)n + 1, sizeof *w.seen);
+    lf_status st = ops && w.internal && w.charged && w.seen
+                       ? LF_OK
+                       : lf_set_error(LF_ENOMEM, "out of memory computing bounds");
+    for (int32_t v = 0; v < n && st == LF_OK; v++) {
+        if (g->ops[v].type == LF_OP_INPUT)
+            continue;
+        ops[n_ops++] = v;
+        if (lf_cost_fusable(cm, v))
+            w.weights += lf_cost_weight_bytes(cm, v);
+    }
+    /* Window sizes grow by half while time is left: larger windows usually
+     * charge more, but where the windows fall matters as much (NasNet-A at
+     * 256 KB: 37.2 MB with 16 ops, 46.0 with 24, 40.9 with 32), and every
+     * pass is a floor, so the best one counts. Each pass has half of what is
+     * left of the time limit (the last one all of it); passes stop at
+     * max_window_ops, or without a time limit at LF__WIN_MAX_UNTIMED ops. */
+    double end = w.total.time_limit_s > 0 ? w.t0 + w.total.time_limit_s : 0;
+    int32_t cap = max_window_ops > 0 ? max_window_ops : end == 0 ? LF__WIN_MAX_UNTIMED : INT32_MAX;
+    for (int32_t size = cap < LF__WIN_FIRST ? cap : LF__WIN_FIRST; st == LF_OK;
+         size = size + size / 2 > cap ? cap : size + size / 2) {
+        int last = size >= n_ops || size >= cap;
+        double seconds = end > 0 ? (end - lf_now_seconds()) / (last ? 1 : 2) : 0;
+        if (end > 0 && seconds <= 1e-3)
+            break;
+        int64_t lower = 0;
+        st = lf__win_pass(&w, ops, n_ops, size, seconds, &lower);
+        if (st != LF_OK)
+            break;
+        if (lower > ws->lower || ws->window_ops == 0) {
+            ws->lower = lower;
+            ws->window_ops = size;
+            ws->windows = w.windows;
+            ws->windows_solved = w.solved;
+            ws->halved = w.split;
+        }
+        if (last)
+            break;
+    }
+    ws->wall_s = lf_now_seconds() - w.t0;
+    free(ops);
+    free(w.internal);
+    free(w.charged);
+    free(w.seen);
+    return st;
+}
