@@ -9,6 +9,7 @@
 
 #include "fixtures.h"
 #include "graphs.h"
+#include "models/registry.h"
 #include "planner/exact/exact.h"
 #include "planner/exact/solve.h"
 #include "random_dags.h"
@@ -201,10 +202,48 @@ static void test_random_dags(void)
     CHECK(several > settings);
 }
 
+/* Built-in networks whose optimum the exact planner finds in well under a
+ * second: every bound below it, and the certified one never below the
+ * blocks' (the figures go to docs/RESULTS.md). */
+static void test_networks(void)
+{
+    static const struct {
+        const char *model, *scheme;
+        int64_t beta;
+    } cases[] = {{"resnet18", "lbdf", 256 * 1024},     {"resnet18", "brr", 128 * 1024},
+                 {"mobilenet_v2", "lbdf", 128 * 1024}, {"inception_v3", "lbdf", 256 * 1024},
+                 {"vgg16", "brr", 256 * 1024},         {"efficientnet_b3", "lbdf", 256 * 1024}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        lf_graph *g = NULL;
+        lf_model_options opt = {0, 1};
+        CHECK_OK(lf_model_build(cases[i].model, &opt, &g));
+        if (!g)
+            continue;
+        lf_cost_model *cm = tf_model_default(g, cases[i].beta, cases[i].scheme);
+        int64_t o = optimum(cm), traffic = -1, weights = fusable_weights(cm);
+        CHECK(o > 0);
+        CHECK_OK(lf__cut_lower_bound(cm, NULL, &traffic));
+        CHECK(weights + traffic <= o);
+        lf_plan p;
+        lf_exact_bounds b;
+        CHECK_OK(lf_exact_bounds_certify(cm, NULL, &p, &b));
+        lf_plan_destroy(&p);
+        CHECK(b.lower <= o && o <= b.upper && b.lower >= b.lower_blocks);
+        CHECK(b.lower_windows >= weights + traffic);
+        fprintf(stderr, "  %s %s %lld: weights + forced cuts %lld, windows %lld (%d ops), blocks %lld, "
+                        "optimum %lld\n",
+                cases[i].model, cases[i].scheme, (long long)cases[i].beta, (long long)(weights + traffic),
+                (long long)b.lower_windows, b.window_ops, (long long)b.lower_blocks, (long long)o);
+        lf_cost_model_free(cm);
+        lf_graph_free(g);
+    }
+}
+
 int main(void)
 {
     test_hand_chain();
     test_fanout();
     test_random_dags();
+    test_networks();
     return lf_test_result();
 }

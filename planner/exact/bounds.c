@@ -338,8 +338,7 @@ lf_status lf_exact_bounds_certify(lf_cost_model *cm, const lf_exact_config *cfg,
     lf_exact_config_default(&half);
     if (cfg)
         half = *cfg;
-    half.time_limit_s /= 2;
-    half.max_candidates = half.max_candidates / 2 + 1;
+    half.time_limit_s /= 2; /* the other limits hold per DP */
     double t0 = lf_now_seconds();
     lf_status st = lf_exact_bounds_compute(cm, &half, 0, plan, b);
     if (st != LF_OK)
