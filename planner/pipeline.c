@@ -339,6 +339,13 @@ lf_status lf_plan_network(lf_cost_model *cm, const lf_planner_config *cfg, lf_pl
             snprintf(out->exact_error, sizeof out->exact_error, "%s", lf_last_error());
         if (xs == LF_OK)
             lf_plan_destroy(&opt);
+        /* Past a limit, a certified lower bound still bounds the gap from
+         * above (never a silent heuristic). */
+        lf_exact_bounds b;
+        if (xs == LF_ELIMIT && lf_exact_bounds_certify(cm, &c.exact, &opt, &b) == LF_OK) {
+            lf_plan_destroy(&opt);
+            out->lower_bound = b.lower;
+        }
     }
     return LF_OK;
 }

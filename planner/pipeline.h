@@ -130,8 +130,9 @@ typedef struct lf_planned {
                                  compare_exact; -1 when unknown */
     char exact_error[256];    /* compare_exact: why there is no optimum ("" when there is) */
     int64_t lower_bound;      /* search "exact-best-effort" (exact with best_effort, past a
-                                 limit): a certified lower bound on the optimum; the plan's DRAM
-                                 is the upper bound and exact_dram stays -1 */
+                                 limit), or compare_exact past a limit: a certified lower bound
+                                 on the optimum (0: none); the plan's DRAM is an upper bound and
+                                 exact_dram stays -1 */
     char bound_note[320];     /* then: where the plan comes from and how many blocks were solved */
     double wall_s;            /* planning only (no split-gap measurement, no comparison) */
     lf_polish_stats polish;   /* cfg.polish > 0: what the polish did */

@@ -35,7 +35,7 @@ static void lf__print_search(FILE *f, const lf_planned *r)
 void lf_planned_print_summary(FILE *f, const lf_planned *r, lf_cost_model *cm, const char *model)
 {
     const lf_plan_metrics *m = &r->metrics;
-    char beta[32], fus[32], all[32], mbu[32], gap[48] = "";
+    char beta[32], fus[32], all[32], mbu[32], gap[80] = "";
     lf_hw_format_size(lf_cost_beta(cm), beta, sizeof beta);
     lf_format_commas(m->dram_fusable, fus, sizeof fus);
     lf_format_commas(m->dram_all, all, sizeof all);
@@ -43,6 +43,9 @@ void lf_planned_print_summary(FILE *f, const lf_planned *r, lf_cost_model *cm, c
     if (r->exact_dram > 0)
         snprintf(gap, sizeof gap, "; gap to optimum %.2f%%",
                  100.0 * (double)(m->dram_fusable - r->exact_dram) / (double)r->exact_dram);
+    else if (r->lower_bound > 0 && strcmp(r->search, "exact-best-effort") != 0)
+        snprintf(gap, sizeof gap, "; gap to optimum at most %.2f%% (certified)",
+                 100.0 * (double)(m->dram_fusable - r->lower_bound) / (double)r->lower_bound);
     fprintf(f, "%s %s %s %s: DRAM %s B fusable ops (%.3f MB), %s B all ops; MBU %s B; %d groups, "
                "%d unfusable",
             model, beta, lf_cost_scheme_name(cm), r->search, fus, (double)m->dram_fusable / 1e6, all,

@@ -119,6 +119,17 @@ static void test_pipeline_matches_planners(void)
     CHECK_OK(lf_plan_check(&r.plan, p.cm));
     CHECK(strstr(r.bound_note, "blocks") != NULL);
     lf_planned_destroy(&r);
+    /* A heuristic plan compared past the same limit: no optimum, but a
+     * certified lower bound below it. */
+    lf_planner_config ce = be;
+    ce.search = "greedy";
+    ce.best_effort = 0;
+    ce.compare_exact = 1;
+    CHECK_OK(lf_plan_network(p.cm, &ce, &r));
+    CHECK_EQ_I64(r.exact_dram, -1);
+    CHECK(r.exact_error[0] != '\0');
+    CHECK(r.lower_bound > 0 && r.lower_bound <= m.dram_fusable);
+    lf_planned_destroy(&r);
     be.exact.max_candidates = LF_EXACT_DEFAULT_CANDIDATES;
     CHECK_OK(lf_plan_network(p.cm, &be, &r)); /* no limit reached: the optimum, as without */
     CHECK_STR(r.search, "exact");

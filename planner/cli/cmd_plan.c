@@ -141,7 +141,8 @@ int lf_cmd_plan(int argc, char **argv)
         st = lf_plan_network(s.cm, &pc, &p.result);
     lf_cli_progress_end(&bar);
     if (st == LF_OK && !rc && pc.compare_exact && p.result.exact_dram < 0)
-        fprintf(stderr, "fusionplan: no exact optimum to compare with: %s\n", p.result.exact_error);
+        fprintf(stderr, "fusionplan: no exact optimum to compare with: %s%s\n", p.result.exact_error,
+                p.result.lower_bound > 0 ? "; the gap printed is against a certified lower bound" : "");
     /* The plan and its Pareto front are written together or not at all. */
     lf_output_batch_begin();
     for (int k = 0; k < 2 && st == LF_OK && !rc; k++)
