@@ -52,6 +52,12 @@ typedef struct lf__exact {
     int32_t n_cuts;
     /* Undirected adjacency among fusable ops of U. */
     int32_t *adj_start, *adj;
+    /* Distinct successors within U, and, while a state is expanded, how
+     * many predecessors in U each op still lacks (pending) and the fusable
+     * ops ready to join the set being grown (ready: bits; placed ops and ops
+     * with pending > 0 are never in it). */
+    int32_t *succ_start, *succ, *pending;
+    uint64_t *ready;
     /* The set being grown. */
     lf_bitset sbits;
     int32_t *sub;
@@ -80,6 +86,8 @@ typedef struct lf__exact {
     void (*on_group)(struct lf__exact *x);
     void (*on_forced)(struct lf__exact *x, int32_t v);
     int any_set;         /* relaxation (bounds.c): every candidate set, connected or not */
+    int tell_connected;  /* with any_set: set set_connected for on_group (window_bound.c) */
+    int set_connected;   /* in on_group: the set is weakly connected (when known) */
     int64_t extra_bytes; /* what the caller holds beside states and memo (curve fronts) */
     void *user;
 } lf__exact;
@@ -102,8 +110,8 @@ int32_t lf__dp_target_find(lf__exact *x, const lf_bitset *s);
 
 /* Relaxations (bounds.c, window_bound.c): the state D u S for the current
  * state D and a set S of n ops takes D's DRAM + d where that is lower; no
- * tie rule, no group counts. */
-void lf__dp_relax_min(lf__exact *x, const lf_bitset *s, int32_t n, int64_t d);
+ * tie rule, no group counts. Returns that state (-1 after an error). */
+int32_t lf__dp_relax_min(lf__exact *x, const lf_bitset *s, int32_t n, int64_t d);
 
 /* Creates the empty state, expands every state by increasing size and
  * returns the state of the whole universe, or -1 when the status is set. */

@@ -36,7 +36,8 @@ typedef struct lf__win {
     int32_t *seen, stamp;
     int32_t windows, solved, split;
     double pass_end;   /* wall clock at which the pass running ends (0: no limit) */
-    int connected;     /* the charge of the DP running: per connected part */
+    int64_t *conn;     /* per state of the DP running: the connected charge's value */
+    int64_t cap_conn;
     int64_t weights;   /* every fusable op's weight bytes */
     int64_t traffic;
 } lf__win;
@@ -44,13 +45,11 @@ typedef struct lf__win {
 /* What a connected part pays: each internal tensor it writes for a reader
  * outside it, written once, and read at least once when a fusable op reads
  * it (an unfusable reader's reads are not DRAM over fusable ops). */
-static void lf__win_component(lf__exact *x)
+static int64_t lf__win_component(const lf__exact *x, const lf__win *w)
 {
-    lf__win *w = x->user;
-    const lf_graph *g = x->g;
     int64_t d = 0;
     for (int32_t i = 0; i < x->n_sub; i++) {
-        const lf_op *op = &g->ops[x->sub[i]];
+        const lf_op *op = &x->g->ops[x->sub[i]];
         if (!w->internal[x->sub[i]])
             continue;
         int times = 0;
@@ -65,18 +64,17 @@ static void lf__win_component(lf__exact *x)
         }
         d += times * lf_cost_tensor_bytes(w->cm, x->sub[i]);
     }
-    lf__dp_relax_min(x, &x->sbits, x->n_sub, d);
+    return d;
 }
 
-/* What a part pays for the window's internal tensors. */
-static void lf__win_group(lf__exact *x)
+/* What any part pays: the internal tensors it reads from another part
+ * (once each) and those it writes for a reader in another part. */
+static int64_t lf__win_part(const lf__exact *x, lf__win *w)
 {
-    lf__win *w = x->user;
-    const lf_graph *g = x->g;
     int32_t stamp = ++w->stamp;
     int64_t d = 0;
     for (int32_t i = 0; i < x->n_sub; i++) {
-        const lf_op *op = &g->ops[x->sub[i]];
+        const lf_op *op = &x->g->ops[x->sub[i]];
         for (int32_t j = 0; j < op->n_inputs; j++) {
             int32_t p = op->inputs[j];
             if (w->internal[p] && !x->in_s[p] && w->seen[p] != stamp) {
@@ -92,21 +90,66 @@ static void lf__win_group(lf__exact *x)
                 break;
             }
     }
-    lf__dp_relax_min(x, &x->sbits, x->n_sub, d);
+    return d;
+}
+
+/* The connected charge's value of state t, grown on demand (new states:
+ * none yet; the empty state, the first one, 0). */
+static int64_t *lf__win_conn(lf__exact *x, lf__win *w, int32_t t)
+{
+    if (t >= w->cap_conn) {
+        int64_t cap = w->cap_conn ? 2 * w->cap_conn : 1024;
+        while (cap <= t)
+            cap *= 2;
+        int64_t *c = realloc(w->conn, (size_t)cap * sizeof *c);
+        if (!c) {
+            x->status = lf_set_error(LF_ENOMEM, "out of memory computing bounds");
+            return NULL;
+        }
+        for (int64_t k = w->cap_conn; k < cap; k++)
+            c[k] = k == 0 ? 0 : INT64_MAX;
+        w->conn = c;
+        w->cap_conn = cap;
+    }
+    return &w->conn[t];
+}
+
+/* Both charges over one enumeration: every set relaxes the first (DP's own
+ * values), connected ones also the second (w->conn). */
+static void lf__win_relax(lf__exact *x, int32_t n, int connected, int64_t d_any, int64_t d_conn)
+{
+    lf__win *w = x->user;
+    int32_t cur = x->cur;
+    int32_t t = lf__dp_relax_min(x, &x->sbits, n, d_any);
+    if (t < 0 || !connected)
+        return;
+    int64_t *from = lf__win_conn(x, w, cur), base = from ? *from : INT64_MAX;
+    int64_t *to = base != INT64_MAX ? lf__win_conn(x, w, t) : NULL;
+    if (to && base + d_conn < *to)
+        *to = base + d_conn;
+}
+
+static void lf__win_group(lf__exact *x)
+{
+    lf__win *w = x->user;
+    lf__win_relax(x, x->n_sub, x->set_connected, lf__win_part(x, w),
+                  x->set_connected ? lf__win_component(x, w) : 0);
 }
 
 /* An unfusable op is a group of its own that DRAM over fusable ops does not
- * count; its readers pay for its tensor. */
+ * count. In the first charge its readers' parts pay for reading its tensor;
+ * in the connected one parts pay only for what they write, so the tensor is
+ * charged here, read at least once when a fusable op reads it. */
 static void lf__win_forced(lf__exact *x, int32_t v)
 {
     lf__win *w = x->user;
     int64_t d = 0;
-    if (w->connected && w->internal[v])
+    if (w->internal[v])
         for (int32_t j = 0; j < x->g->ops[v].n_consumers && d == 0; j++)
             if (x->fusable[x->g->ops[v].consumers[j]])
                 d = lf_cost_tensor_bytes(w->cm, v);
     lf_bitset_set(&x->sbits, v);
-    lf__dp_relax_min(x, &x->sbits, 1, d);
+    lf__win_relax(x, 1, 1, 0, d);
     lf_bitset_reset(&x->sbits, v);
 }
 
@@ -116,25 +159,32 @@ static double lf__win_left(const lf__win *w)
     return w->pass_end > 0 ? w->pass_end - lf_now_seconds() : 0;
 }
 
-/* The relaxed optimum of window u (n_u ops) in one of the two charges, or
+/* The relaxed optima of window u under both charges (*d_any, *d_conn), or
  * LF_ELIMIT past k's limits. */
-static lf_status lf__win_dp(lf__win *w, const lf_bitset *u, const lf_exact_config *k, int connected,
-                            int64_t *d)
+static lf_status lf__win_dp(lf__win *w, const lf_bitset *u, const lf_exact_config *k, int64_t *d_any,
+                            int64_t *d_conn)
 {
     lf__exact x;
-    w->connected = connected;
     lf_status st = lf__dp_setup(&x, w->cm, u, k);
+    if (w->conn)
+        for (int64_t i = 0; i < w->cap_conn; i++)
+            w->conn[i] = i == 0 ? 0 : INT64_MAX;
     if (st == LF_OK) {
-        x.any_set = !connected;
-        x.on_group = connected ? lf__win_component : lf__win_group;
+        x.any_set = 1;
+        x.tell_connected = 1;
+        x.on_group = lf__win_group;
         x.on_forced = lf__win_forced;
         x.user = w;
         int32_t goal = lf__dp_run(&x);
         st = x.status;
         if (st == LF_OK && (goal < 0 || x.dram[goal] == INT64_MAX))
             st = lf_set_error(LF_EPLAN, "no relaxed plan of a window of '%s'", w->g->name);
-        if (st == LF_OK)
-            *d = x.dram[goal];
+        if (st == LF_OK) {
+            *d_any = x.dram[goal];
+            int64_t *c = lf__win_conn(&x, w, goal);
+            *d_conn = c && *c != INT64_MAX ? *c : 0;
+            st = x.status;
+        }
     }
     lf__dp_teardown(&x);
     return st;
@@ -164,25 +214,10 @@ static lf_status lf__win_solve(lf__win *w, const int32_t *ops, int32_t from, int
     k.time_limit_s = 0;
     if (w->pass_end > 0) {
         double left = lf__win_left(w);
-        k.time_limit_s = left > 2e-3 * parts ? left / (2 * parts) : 1e-3;
+        k.time_limit_s = left > 1e-3 * parts ? left / parts : 1e-3;
     }
-    /* The connected charge first: it is the faster one and, on wide graphs,
-     * usually the larger. The other only adds where it finishes. */
     int64_t d_any = 0, d_conn = 0;
-    st = lf__win_dp(w, &u, &k, 1, &d_conn);
-    if (st == LF_OK) {
-        if (w->pass_end > 0) {
-            double left = lf__win_left(w);
-            k.time_limit_s = left > 2e-3 * parts ? left / (2 * parts - 1) : 1e-3;
-        }
-        lf_status any = lf__win_dp(w, &u, &k, 0, &d_any);
-        if (any == LF_ELIMIT) {
-            lf_clear_error();
-            d_any = 0;
-        } else {
-            st = any;
-        }
-    }
+    st = lf__win_dp(w, &u, &k, &d_any, &d_conn);
     lf_bitset_destroy(&u);
     if (st == LF_OK) {
         w->windows++;
@@ -289,5 +324,6 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     free(w.internal);
     free(w.charged);
     free(w.seen);
+    free(w.conn);
     return st;
 }
