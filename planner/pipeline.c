@@ -137,8 +137,9 @@ static lf_status lf__plan_exact(lf__run *r)
     lf__better_upper(r, &best, &b.upper, &upper_from);
     char lower_from[128];
     if (b.lower_windows >= b.lower_blocks)
-        snprintf(lower_from, sizeof lower_from, "windows of %d ops, %d halved past the limits, %d of %d solved",
-                 b.window_ops, b.windows_halved, b.windows_solved, b.windows);
+        snprintf(lower_from, sizeof lower_from,
+                 "windows of %d ops, %d halved past the limits, %d of %d solved", b.window_ops,
+                 b.windows_halved, b.windows_solved, b.windows);
     else
         snprintf(lower_from, sizeof lower_from, "blocks");
     if (!r->cfg->best_effort) {
@@ -154,8 +155,9 @@ static lf_status lf__plan_exact(lf__run *r)
     r->out->plan = best;
     r->out->search = "exact-best-effort"; /* not "exact": exports mark that one optimal */
     r->out->lower_bound = b.lower;
-    snprintf(r->out->bound_note, sizeof r->out->bound_note, "%s; lower bound from %s; %d blocks, %d solved exactly",
-             upper_from, lower_from, b.blocks, b.blocks_exact);
+    snprintf(r->out->bound_note, sizeof r->out->bound_note,
+             "%s; lower bound from %s; %d blocks, %d solved exactly", upper_from, lower_from, b.blocks,
+             b.blocks_exact);
     return LF_OK;
 }
 

@@ -122,7 +122,8 @@ static void test_random_dags(void)
 {
     const int64_t betas[] = {RDAG_BETA_SMALL, RDAG_BETA_MEDIUM, RDAG_BETA_LARGE};
     const char *schemes[] = {"lbdf", "brr"};
-    int settings = 0, several = 0, cut_adds = 0, windows_add = 0, windows_meet = 0, certify_meet = 0, split = 0;
+    int settings = 0, several = 0, cut_adds = 0, windows_add = 0, windows_meet = 0, certify_meet = 0;
+    int split = 0;
     lf_exact_config starved;
     lf_exact_config_default(&starved);
     starved.max_candidates = 2; /* every window of two or more ops is halved down to single ops */
@@ -190,8 +191,9 @@ static void test_random_dags(void)
             lf_graph_free(g);
         }
     fprintf(stderr,
-            "  %d settings (%d with several windows): forced cuts add traffic in %d, windows add more in %d and meet the optimum "
-            "in %d, certified lower bound optimal in %d, windows past their limits in %d\n",
+            "  %d settings (%d with several windows): forced cuts add traffic in %d, windows add more "
+            "in %d and meet the optimum in %d, certified lower bound optimal in %d, windows past "
+            "their limits in %d\n",
             settings, several, cut_adds, windows_add, windows_meet, certify_meet, split);
     /* Not vacuous: both bounds add something, the windows are often exact,
      * and the starved run did split its windows. */

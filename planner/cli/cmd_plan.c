@@ -44,8 +44,9 @@ int lf_cmd_plan(int argc, char **argv)
         {"optimize-gso-weights", "FILE", "--optimize-filter: the models (default: the shipped ones)", NULL},
         LF_CLI_EXACT_OPTS,
         {"best-effort", NULL, "exact: past a limit, keep the best plan found (the block plan, the greedy "
-                              "plan or NSGA-II seeded with it, at --budget, polished) and print certified "
-                              "bounds on the optimum (blocks, windows, forced cuts), instead of failing", NULL},
+                              "plan or NSGA-II seeded with it, at --budget, polished) and print "
+                              "certified bounds on the optimum (blocks, windows, forced cuts), "
+                              "instead of failing", NULL},
         {"output", "FILE", "(or -o) write the plan to FILE (.json, .xml, .dot, .svg/.png drawn by Graphviz, .onnx annotated ONNX, .yaml Stream mapping; docs/exports.md)", NULL},
         {"format", "FMT", "json, dot, xml, svg, png, onnx or stream (default: from the file extension)", NULL},
         {"pareto", "FILE", "nsga2: write the plan with its Pareto front (DRAM vs groups) as JSON", NULL},

@@ -197,6 +197,10 @@ static lf_status lf__win_dp(lf__win *w, const lf_bitset *u, const lf_exact_confi
 static lf_status lf__win_solve(lf__win *w, const int32_t *ops, int32_t from, int32_t to, int32_t parts)
 {
     const lf_graph *g = w->g;
+    if (w->pass_end > 0 && lf__win_left(w) <= 0) { /* the pass is over: forced-cut floors */
+        w->windows++;
+        return LF_OK;
+    }
     lf_bitset u;
     lf_status st = lf_bitset_init(&u, g->n_ops);
     if (st != LF_OK)
