@@ -11,6 +11,7 @@
 
 #include "hwdesc/hw.h"
 #include "planner/cost/cost.h"
+#include "planner/exact/exact.h"
 #include "planner/graph.h"
 #include "planner/plan.h"
 #include "testlib.h"
@@ -47,6 +48,21 @@ static inline lf_cost_model *tf_model_default(const lf_graph *g, int64_t beta, c
     lf_cost_model *cm = NULL;
     CHECK_OK(lf_cost_model_create(&cm, g, &hw, scheme));
     return cm;
+}
+
+/* DRAM over fusable ops of the exact optimum of cm's graph (default limits),
+ * or -1 when the exact planner fails. */
+static inline int64_t tf_exact_optimum(lf_cost_model *cm)
+{
+    lf_plan p;
+    lf_plan_metrics m;
+    int64_t d = -1;
+    if (lf_exact_plan(cm, NULL, &p, NULL) == LF_OK) {
+        if (lf_plan_metrics_compute(&p, cm, &m) == LF_OK)
+            d = m.dram_fusable;
+        lf_plan_destroy(&p);
+    }
+    return d;
 }
 
 /* Builds the graph and frees the builder; NULL (and a failed check) when

@@ -13,19 +13,6 @@
 #include "random_dags.h"
 #include "testlib.h"
 
-static int64_t optimum(lf_cost_model *cm)
-{
-    lf_plan p;
-    lf_plan_metrics m;
-    int64_t d = -1;
-    if (lf_exact_plan(cm, NULL, &p, NULL) == LF_OK) {
-        if (lf_plan_metrics_compute(&p, cm, &m) == LF_OK)
-            d = m.dram_fusable;
-        lf_plan_destroy(&p);
-    }
-    return d;
-}
-
 /* Checks the bounds against opt; returns 1 when they meet. */
 static int check_bounds(lf_cost_model *cm, const lf_exact_config *cfg, int32_t block_ops,
                         int64_t opt, lf_exact_bounds *out)
@@ -86,7 +73,7 @@ static void test_random_dags(void)
             for (int bi = 0; bi < 3; bi++)
                 for (int si = 0; si < 2; si++) {
                     lf_cost_model *cm = tf_model_default(g, betas[bi], schemes[si]);
-                    int64_t opt = optimum(cm);
+                    int64_t opt = tf_exact_optimum(cm);
                     CHECK(opt >= 0);
                     lf_exact_bounds b;
                     /* Default blocks (these graphs are mostly one block). */
@@ -132,7 +119,7 @@ static void test_networks(void)
         if (!g)
             continue;
         lf_cost_model *cm = tf_model_default(g, cases[i].beta, cases[i].scheme);
-        int64_t o = optimum(cm);
+        int64_t o = tf_exact_optimum(cm);
         CHECK(o > 0);
         lf_exact_bounds b;
         check_bounds(cm, NULL, 0, o, &b);

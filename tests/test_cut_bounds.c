@@ -15,19 +15,6 @@
 #include "random_dags.h"
 #include "testlib.h"
 
-static int64_t optimum(lf_cost_model *cm)
-{
-    lf_plan p;
-    lf_plan_metrics m;
-    int64_t d = -1;
-    if (lf_exact_plan(cm, NULL, &p, NULL) == LF_OK) {
-        if (lf_plan_metrics_compute(&p, cm, &m) == LF_OK)
-            d = m.dram_fusable;
-        lf_plan_destroy(&p);
-    }
-    return d;
-}
-
 static int64_t fusable_weights(lf_cost_model *cm)
 {
     const lf_graph *g = lf_cost_graph(cm);
@@ -61,7 +48,7 @@ static void test_hand_chain(void)
     CHECK_OK(lf__cut_lower_bound(cm, NULL, &traffic));
     CHECK_EQ_I64(traffic, 6144);
     CHECK_EQ_I64(fusable_weights(cm), 1024);
-    CHECK_EQ_I64(optimum(cm), 7168);
+    CHECK_EQ_I64(tf_exact_optimum(cm), 7168);
     lf__window_stats ws;
     CHECK_OK(lf__window_lower_bound(cm, NULL, 0, &ws));
     CHECK_EQ_I64(ws.lower, 7168);
@@ -75,7 +62,7 @@ static void test_hand_chain(void)
     cm = tf_model_hand(g, 4096, "lbdf");
     CHECK_OK(lf__cut_lower_bound(cm, NULL, &traffic));
     CHECK_EQ_I64(traffic, 2048);
-    CHECK_EQ_I64(optimum(cm), 3072);
+    CHECK_EQ_I64(tf_exact_optimum(cm), 3072);
     CHECK_OK(lf__window_lower_bound(cm, NULL, 0, &ws));
     CHECK_EQ_I64(ws.lower, 3072);
     lf_cost_model_free(cm);
@@ -104,7 +91,7 @@ static void test_fanout(void)
         return;
     for (int64_t beta = 1000; beta <= 20000; beta += 500) {
         lf_cost_model *cm = tf_model_hand(g, beta, "lbdf");
-        int64_t opt = optimum(cm), traffic = -1;
+        int64_t opt = tf_exact_optimum(cm), traffic = -1;
         CHECK_OK(lf__cut_lower_bound(cm, NULL, &traffic));
         CHECK(opt >= 0 && fusable_weights(cm) + traffic <= opt);
         lf__window_stats ws;
@@ -143,7 +130,7 @@ static void test_random_dags(void)
             for (int bi = 0; bi < 3; bi++)
                 for (int si = 0; si < 2; si++) {
                     lf_cost_model *cm = tf_model_default(g, betas[bi], schemes[si]);
-                    int64_t opt = optimum(cm), weights = fusable_weights(cm), traffic = -1;
+                    int64_t opt = tf_exact_optimum(cm), weights = fusable_weights(cm), traffic = -1;
                     CHECK(opt >= 0);
                     CHECK_OK(lf__cut_lower_bound(cm, NULL, &traffic));
                     CHECK(traffic >= 0 && weights + traffic <= opt);
@@ -222,7 +209,7 @@ static void test_networks(void)
         if (!g)
             continue;
         lf_cost_model *cm = tf_model_default(g, cases[i].beta, cases[i].scheme);
-        int64_t o = optimum(cm), traffic = -1, weights = fusable_weights(cm);
+        int64_t o = tf_exact_optimum(cm), traffic = -1, weights = fusable_weights(cm);
         CHECK(o > 0);
         CHECK_OK(lf__cut_lower_bound(cm, NULL, &traffic));
         CHECK(weights + traffic <= o);
