@@ -292,19 +292,12 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
     lf_status st = lf_cost_model_create(&cm, g, &h, scheme);
     if (st != LF_OK)
         return st;
-    lf_bitset all;
-    if ((st = lf_bitset_init(&all, g->n_ops)) != LF_OK) {
-        lf_cost_model_free(cm);
-        return st;
-    }
-    for (int32_t v = 0; v < g->n_ops; v++)
-        lf_bitset_set(&all, v);
     lf__curve_dp c;
     memset(&c, 0, sizeof c);
     c.beta_min = beta_min;
     c.beta_max = beta_max;
     lf__exact x;
-    st = lf__dp_setup(&x, cm, &all, cfg);
+    st = lf__dp_setup(&x, cm, NULL, cfg);
     if (st == LF_OK && x.cfg.memory_limit > 0)
         lf_cost_memo_limit(cm, x.cfg.memory_limit / 2);
     if (st == LF_OK)
@@ -345,7 +338,6 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
     out->front_points = c.points;
     lf__curve_free(&c, g->n_ops);
     lf__dp_teardown(&x);
-    lf_bitset_destroy(&all);
     lf_cost_model_free(cm);
     if (st != LF_OK)
         lf_curve_destroy(out);

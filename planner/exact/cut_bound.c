@@ -135,14 +135,7 @@ lf_status lf__cut_lower_bound(lf_cost_model *cm, const uint8_t *charged, int64_t
     memset(&c, 0, sizeof c);
     c.g = g;
     *traffic = 0;
-    lf_bitset all;
-    lf_status st = lf_bitset_init(&all, g->n_ops);
-    if (st != LF_OK)
-        return st;
-    for (int32_t v = 0; v < g->n_ops; v++)
-        lf_bitset_set(&all, v);
-    st = lf__dp_setup(&c.x, cm, &all, NULL);
-    lf_bitset_destroy(&all);
+    lf_status st = lf__dp_setup(&c.x, cm, NULL, NULL);
     c.fwd = calloc((size_t)g->n_ops + 1, sizeof *c.fwd);
     c.bwd = calloc((size_t)g->n_ops + 1, sizeof *c.bwd);
     c.hull = malloc(((size_t)g->n_ops + 1) * sizeof *c.hull);

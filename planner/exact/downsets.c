@@ -511,7 +511,7 @@ lf_status lf__dp_setup(lf__exact *x, lf_cost_model *cm, const lf_bitset *univers
         return lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
     for (int32_t v = 0; v < g->n_ops; v++) {
         const lf_op *op = &g->ops[v];
-        x->in_u[v] = (uint8_t)(lf_bitset_test(universe, v) && op->type != LF_OP_INPUT);
+        x->in_u[v] = (uint8_t)((!universe || lf_bitset_test(universe, v)) && op->type != LF_OP_INPUT);
         x->fusable[v] = (uint8_t)(x->in_u[v] && lf_cost_fusable(cm, v));
         lf_row_kind kind = lf_op_row_kind(g, v);
         x->view[v] = (uint8_t)(kind == LF_ROWS_VIEW || lf_op_has(op->type, LF_OPF_RESHAPES_ROWS));

@@ -93,8 +93,9 @@ typedef struct lf__exact {
 } lf__exact;
 
 
-/* Sets up the enumeration over `universe` under cm's buffer and cfg's limits
- * (NULL: defaults); on failure the object is still safe to tear down. */
+/* Sets up the enumeration over `universe` (NULL: every op of the graph)
+ * under cm's buffer and cfg's limits (NULL: defaults); on failure the object
+ * is still safe to tear down. */
 lf_status lf__dp_setup(lf__exact *x, lf_cost_model *cm, const lf_bitset *universe,
                        const lf_exact_config *cfg);
 void lf__dp_teardown(lf__exact *x);

@@ -118,16 +118,9 @@ static lf_status lf__solve(lf__exact *x, lf_plan *out, int64_t *dram)
 lf_status lf_exact_plan(lf_cost_model *cm, const lf_exact_config *cfg, lf_plan *out,
                         lf_exact_stats *stats)
 {
-    const lf_graph *g = lf_cost_graph(cm);
-    lf_bitset all;
-    lf_status st = lf_bitset_init(&all, g->n_ops);
-    if (st != LF_OK)
-        return st;
-    for (int32_t v = 0; v < g->n_ops; v++)
-        lf_bitset_set(&all, v);
     lf__exact x;
     int64_t dram = 0;
-    st = lf__dp_setup(&x, cm, &all, cfg);
+    lf_status st = lf__dp_setup(&x, cm, NULL, cfg);
     /* Half the memory limit for the memo, the other half for the states. */
     int64_t memo_before =
         x.cfg.memory_limit > 0 ? lf_cost_memo_limit(cm, x.cfg.memory_limit / 2) : -1;
@@ -138,7 +131,6 @@ lf_status lf_exact_plan(lf_cost_model *cm, const lf_exact_config *cfg, lf_plan *
     if (stats)
         *stats = x.st;
     lf__dp_teardown(&x);
-    lf_bitset_destroy(&all);
     return st;
 }
 
