@@ -128,13 +128,12 @@ static int64_t lf__tensor_floor(lf__cut *c, int32_t p)
     return times * lf_cost_tensor_bytes(c->x.cm, p);
 }
 
-lf_status lf__cut_lower_bound(lf_cost_model *cm, const uint8_t *charged, int64_t *traffic)
+lf_status lf__cut_tensor_floors(lf_cost_model *cm, int64_t *floor)
 {
     const lf_graph *g = lf_cost_graph(cm);
     lf__cut c;
     memset(&c, 0, sizeof c);
     c.g = g;
-    *traffic = 0;
     lf_status st = lf__dp_setup(&c.x, cm, NULL, NULL);
     c.fwd = calloc((size_t)g->n_ops + 1, sizeof *c.fwd);
     c.bwd = calloc((size_t)g->n_ops + 1, sizeof *c.bwd);
@@ -142,14 +141,26 @@ lf_status lf__cut_lower_bound(lf_cost_model *cm, const uint8_t *charged, int64_t
     if (st == LF_OK && (!c.fwd || !c.bwd || !c.hull))
         st = lf_set_error(LF_ENOMEM, "out of memory computing bounds");
     for (int32_t p = 0; p < g->n_ops && st == LF_OK; p++) {
-        if (charged && charged[p])
-            continue;
-        *traffic += lf__tensor_floor(&c, p);
+        floor[p] = lf__tensor_floor(&c, p);
         st = c.x.status;
     }
     free(c.fwd);
     free(c.bwd);
     free(c.hull);
     lf__dp_teardown(&c.x);
+    return st;
+}
+
+lf_status lf__cut_lower_bound(lf_cost_model *cm, const uint8_t *charged, int64_t *traffic)
+{
+    const lf_graph *g = lf_cost_graph(cm);
+    int64_t *floor = malloc(((size_t)g->n_ops + 1) * sizeof *floor);
+    lf_status st = floor ? lf__cut_tensor_floors(cm, floor)
+                         : lf_set_error(LF_ENOMEM, "out of memory computing bounds");
+    *traffic = 0;
+    for (int32_t p = 0; p < g->n_ops && st == LF_OK; p++)
+        if (!charged || !charged[p])
+            *traffic += floor[p];
+    free(floor);
     return st;
 }

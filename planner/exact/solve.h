@@ -17,6 +17,11 @@ lf_status lf__exact_solve(lf_cost_model *cm, const lf_bitset *universe, const lf
  * ops with charged[p] set (charged elsewhere; NULL: none). */
 lf_status lf__cut_lower_bound(lf_cost_model *cm, const uint8_t *charged, int64_t *traffic);
 
+/* The same floor tensor by tensor: floor[p] (n_ops entries) is what op p's
+ * tensor moves at least in every valid plan (0 for most; the sum is
+ * lf__cut_lower_bound's traffic). */
+lf_status lf__cut_tensor_floors(lf_cost_model *cm, int64_t *floor);
+
 /* A floor of the DRAM of every valid plan (weights included): windows of
  * consecutive ops solved in relaxations that charge only the tensors inside
  * each window, the rest by lf__cut_lower_bound (window_bound.c). Passes with

@@ -39,6 +39,7 @@ typedef struct lf__win {
     int64_t *conn;     /* per state of the DP running: the connected charge's value */
     int64_t cap_conn;
     int64_t weights;   /* every fusable op's weight bytes */
+    int64_t *cut_floor; /* per op: its tensor's forced-cut floor (lf__cut_tensor_floors) */
     int64_t traffic;
 } lf__win;
 
@@ -261,8 +262,8 @@ static lf_status lf__win_pass(lf__win *w, const int32_t *ops, int32_t n_ops, int
         st = lf__win_solve(w, ops, from, to, parts);
     }
     int64_t rest = 0;
-    if (st == LF_OK)
-        st = lf__cut_lower_bound(w->cm, w->charged, &rest);
+    for (int32_t p = 0; p < w->g->n_ops; p++)
+        rest += w->charged[p] ? 0 : w->cut_floor[p];
     *lower = w->weights + w->traffic + rest;
     return st;
 }
@@ -285,9 +286,13 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     w.internal = calloc((size_t)n + 1, 1);
     w.charged = calloc((size_t)n + 1, 1);
     w.seen = calloc((size_t)n + 1, sizeof *w.seen);
-    lf_status st = ops && w.internal && w.charged && w.seen
+    w.cut_floor = calloc((size_t)n + 1, sizeof *w.cut_floor);
+    lf_status st = ops && w.internal && w.charged && w.seen && w.cut_floor
                        ? LF_OK
                        : lf_set_error(LF_ENOMEM, "out of memory computing bounds");
+    /* The floors do not depend on the windows: once for every pass. */
+    if (st == LF_OK)
+        st = lf__cut_tensor_floors(cm, w.cut_floor);
     for (int32_t v = 0; v < n && st == LF_OK; v++) {
         if (g->ops[v].type == LF_OP_INPUT)
             continue;
@@ -329,5 +334,6 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     free(w.charged);
     free(w.seen);
     free(w.conn);
+    free(w.cut_floor);
     return st;
 }
