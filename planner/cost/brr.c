@@ -5,14 +5,14 @@
  * so the tile height h* is chosen as large as the buffer allows. */
 #include "planner/cost/cost_internal.h"
 
-static lf_status lf__brr_eval(lf__group *G, int64_t beta, lf_group_cost *out, lf__peak *peak)
+static lf_status lf__brr_price(const lf__priced *p, int64_t beta, lf_group_cost *out,
+                               lf__peak *peak)
 {
-    int64_t in, outb;
-    lf__group_io(G, &in, &outb);
-    int64_t weights = lf__group_weights(G);
-    int64_t wblk = lf__group_wblk(G);
-    int64_t feat1 = lf__features(G, 1, peak);
-    int64_t height = G->main_href;
+    int64_t in = p->in, outb = p->out;
+    int64_t weights = p->weights;
+    int64_t wblk = p->wblk;
+    int64_t feat1 = p->features(p->ctx, 1, peak);
+    int64_t height = *p->height;
     out->weights = weights;
     out->features = feat1;
     out->in_bytes = in;
@@ -36,7 +36,7 @@ static lf_status lf__brr_eval(lf__group *G, int64_t beta, lf_group_cost *out, lf
         int64_t lo = 1, hi = height, best_feat = feat1;
         while (lo < hi) {
             int64_t mid = lo + (hi - lo + 1) / 2;
-            int64_t f = lf__features(G, mid, NULL);
+            int64_t f = p->features(p->ctx, mid, NULL);
             if (f + wblk < beta) {
                 lo = mid;
                 best_feat = f;
@@ -94,4 +94,4 @@ static void lf__brr_weight_bound(const lf__op_cost *c, int64_t *term, int64_t *b
     *block = c->wblk;
 }
 
-const lf__scheme lf__scheme_brr = {"brr", lf__brr_eval, lf__brr_steps, lf__brr_weight_bound, 0};
+const lf__scheme lf__scheme_brr = {"brr", lf__brr_price, lf__brr_steps, lf__brr_weight_bound, 0};

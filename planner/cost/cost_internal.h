@@ -121,11 +121,38 @@ int64_t lf__wait_reread_bytes(lf__group *G);
 /* Re-evaluates one snapshot and phase at h = 1 and fills rows[] (nt entries). */
 void lf__features_explain(lf__group *G, const lf__peak *peak, lf_window_row *rows, int32_t *n_rows);
 
-/* A scheme evaluates a group's F_beta, F_D and schedule. A new scheme is
- * one file defining one of these, listed in model.c's table. */
+/* The two sides of a group that holds a cut op (cut_sides.c; DESIGN §7).
+ * Head (members: the cut op first, then the ops above it): selects the
+ * group's own snapshot and returns its number of sink phases, or -1 when an
+ * op waits for a reduction; lf__head_windows then sets the windows of one
+ * phase at h = 1. Tail (members: the ops below the cut op, then the cut op
+ * last): propagates the windows from the cut op's window [lo, hi] and row
+ * scale, nothing else being a sink. lf__window_terms lists what
+ * lf__window_sum adds up for the current windows, less the skipped local
+ * tensors (-1 past cap); lf__term_bytes prices one term at h. */
+int32_t lf__head_setup(lf__group *G);
+void lf__head_windows(lf__group *G, int32_t phase);
+void lf__tail_windows(lf__group *G, int64_t lo, int64_t hi, int64_t sigma_num, int64_t sigma_den);
+int32_t lf__window_terms(const lf__group *G, const uint8_t *skip, lf__row_term *terms, int32_t cap);
+int64_t lf__term_bytes(const lf__row_term *t, int64_t h);
+
+/* What a scheme prices a group from: its DRAM sums and its feature bytes as
+ * a function of the tile height h. A group view is one source (model.c); a
+ * group joined from its two sides at a cut op is another (cut_sides.c).
+ * height is read after features(ctx, 1, ...) has run (a view finds its
+ * sinks' height there). */
+typedef struct lf__priced {
+    int64_t in, out, weights, wblk;
+    const int64_t *height;
+    int64_t (*features)(void *ctx, int64_t h, lf__peak *peak);
+    void *ctx;
+} lf__priced;
+
+/* A scheme prices a group's F_beta, F_D and schedule. A new scheme is one
+ * file defining one of these, listed in model.c's table. */
 typedef struct lf__scheme {
     const char *name;
-    lf_status (*eval)(lf__group *G, int64_t beta, lf_group_cost *out, lf__peak *peak);
+    lf_status (*price)(const lf__priced *p, int64_t beta, lf_group_cost *out, lf__peak *peak);
     /* The group's F_D as a step function of the buffer (lf_cost_steps). */
     lf_status (*steps)(lf__group *G, int64_t below, lf_cost_step *steps, int32_t cap, int32_t *n);
     /* Op c's weight charge in F_beta (lf_cost_weight_bound): the planners'
@@ -138,6 +165,9 @@ typedef struct lf__scheme {
  * f_d strictly descending); drops what the new step dominates (steps.c,
  * below the schemes and the model). */
 lf_status lf__step_push(lf_cost_step *steps, int32_t cap, int32_t *n, int64_t need, int64_t f_d);
+
+/* The pricing source of a group view: its sums, and lf__features. */
+void lf__group_priced(lf__group *G, lf__priced *p);
 
 extern const lf__scheme lf__scheme_lbdf;
 extern const lf__scheme lf__scheme_brr;

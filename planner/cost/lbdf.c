@@ -3,19 +3,18 @@
  * weights are read from DRAM exactly once. */
 #include "planner/cost/cost_internal.h"
 
-static lf_status lf__lbdf_eval(lf__group *G, int64_t beta, lf_group_cost *out, lf__peak *peak)
+static lf_status lf__lbdf_price(const lf__priced *p, int64_t beta, lf_group_cost *out,
+                                lf__peak *peak)
 {
-    int64_t in, outb;
-    lf__group_io(G, &in, &outb);
-    out->weights = lf__group_weights(G);
-    out->features = lf__features(G, 1, peak);
-    out->in_bytes = in;
-    out->out_bytes = outb;
+    out->weights = p->weights;
+    out->features = p->features(p->ctx, 1, peak);
+    out->in_bytes = p->in;
+    out->out_bytes = p->out;
     out->f_beta = out->weights + out->features;
     out->mbu = out->f_beta;
     out->weight_reads = 1;
     out->tile_rows = 1;
-    out->f_d = in + outb + out->weights;
+    out->f_d = p->in + p->out + out->weights;
     out->valid = out->f_beta < beta;
     return LF_OK;
 }
@@ -25,8 +24,10 @@ static lf_status lf__lbdf_steps(lf__group *G, int64_t below, lf_cost_step *steps
 {
     lf_group_cost c;
     lf__peak peak;
+    lf__priced p;
     *n = 0;
-    lf__lbdf_eval(G, 0, &c, &peak);
+    lf__group_priced(G, &p);
+    lf__lbdf_price(&p, 0, &c, &peak);
     return c.f_beta < below ? lf__step_push(steps, cap, n, c.f_beta, c.f_d) : LF_OK;
 }
 
@@ -37,4 +38,4 @@ static void lf__lbdf_weight_bound(const lf__op_cost *c, int64_t *term, int64_t *
     *block = 0;
 }
 
-const lf__scheme lf__scheme_lbdf = {"lbdf", lf__lbdf_eval, lf__lbdf_steps, lf__lbdf_weight_bound, 1};
+const lf__scheme lf__scheme_lbdf = {"lbdf", lf__lbdf_price, lf__lbdf_steps, lf__lbdf_weight_bound, 1};

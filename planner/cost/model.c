@@ -75,7 +75,9 @@ static lf_status lf__eval_waits(lf__group *G, const lf__scheme *scheme, int64_t 
 {
     memset(out, 0, sizeof *out);
     G->reread_waits = 0;
-    lf_status st = scheme->eval(G, beta, out, peak);
+    lf__priced p;
+    lf__group_priced(G, &p);
+    lf_status st = scheme->price(&p, beta, out, peak);
     int64_t reread = st == LF_OK ? lf__wait_reread_bytes(G) : 0;
     if (reread == 0)
         return st;
@@ -88,7 +90,7 @@ static lf_status lf__eval_waits(lf__group *G, const lf__scheme *scheme, int64_t 
     lf__peak again_peak = {-1, 0, 0};
     memset(&again, 0, sizeof again);
     G->reread_waits = 1;
-    st = scheme->eval(G, beta, &again, &again_peak);
+    st = scheme->price(&p, beta, &again, &again_peak);
     again.f_d += reread;
     again.reread_bytes = reread;
     /* Neither valid: the smaller need is the group's F_beta. */

@@ -109,6 +109,31 @@ static void lf__select(lf__group *G, int32_t snapshot_op)
     }
 }
 
+/* Member i's inputs take at least the row scale i asks of them. */
+static void lf__scale_inputs(lf__group *G, int32_t i)
+{
+    const lf_graph *g = G->cm->g;
+    const lf__op_cost *oc = G->cm->ops;
+    int32_t v = G->tensor[i];
+    const lf_op *op = &g->ops[v];
+    lf__rat s = G->sigma[i];
+    for (int32_t j = 0; j < op->n_inputs; j++) {
+        int32_t l = G->loc[op->inputs[j]];
+        const lf_op *in = &g->ops[op->inputs[j]];
+        lf__rat d = {0, 1};
+        switch (oc[v].kind) {
+        case LF_ROWS_WINDOW: d = lf__rat_mul(s, oc[v].stride, 1); break;
+        case LF_ROWS_VIEW: d = s; break;
+        case LF_ROWS_REDUCTION: d = G->terminal[i] ? s : (lf__rat){0, 1}; break;
+        case LF_ROWS_RESIZE: d = lf__rat_mul(s, in->out.h, op->out.h); break;
+        case LF_ROWS_UPSAMPLE: d = lf__rat_mul(s, 1, oc[v].stride); break;
+        default: break;
+        }
+        if (lf__rat_less(G->sigma[l], d))
+            G->sigma[l] = d;
+    }
+}
+
 /* Per snapshot: which reductions are terminal (nothing spatial waits for
  * them), which values exist only after a reduction, each member's effective
  * height, the sinks' reference height and the row scales. */
@@ -165,26 +190,9 @@ static void lf__prepare(lf__group *G)
     for (int32_t i = G->n - 1; i >= 0; i--) {
         if (!G->active[i])
             continue;
-        int32_t v = G->tensor[i];
-        const lf_op *op = &g->ops[v];
         if (G->sink[i])
             G->sigma[i] = lf__rat_make(G->hv[i], G->href);
-        lf__rat s = G->sigma[i];
-        for (int32_t j = 0; j < op->n_inputs; j++) {
-            int32_t l = G->loc[op->inputs[j]];
-            const lf_op *in = &g->ops[op->inputs[j]];
-            lf__rat d = {0, 1};
-            switch (oc[v].kind) {
-            case LF_ROWS_WINDOW: d = lf__rat_mul(s, oc[v].stride, 1); break;
-            case LF_ROWS_VIEW: d = s; break;
-            case LF_ROWS_REDUCTION: d = G->terminal[i] ? s : (lf__rat){0, 1}; break;
-            case LF_ROWS_RESIZE: d = lf__rat_mul(s, in->out.h, op->out.h); break;
-            case LF_ROWS_UPSAMPLE: d = lf__rat_mul(s, 1, oc[v].stride); break;
-            default: break;
-            }
-            if (lf__rat_less(G->sigma[l], d))
-                G->sigma[l] = d;
-        }
+        lf__scale_inputs(G, i);
     }
 }
 
@@ -260,12 +268,80 @@ static int64_t lf__window_sum(lf__group *G, int64_t h, int32_t snapshot_op)
     return sum;
 }
 
+/* Active member i asks its inputs for the rows it reads at sink phase
+ * `phase` (a sink, or a member nothing asked yet, sits at its phase row;
+ * any other member at the top of what its consumers asked). */
+static void lf__request_inputs(lf__group *G, int32_t i, int32_t phase)
+{
+    const lf_graph *g = G->cm->g;
+    const lf__op_cost *oc = G->cm->ops;
+    int32_t v = G->tensor[i];
+    const lf_op *op = &g->ops[v];
+    int64_t delta, vlo, vhi;
+    if (G->sink[i] || G->hi[i] == INT64_MIN) {
+        delta = lf__floor_div((int64_t)phase * G->hv[i], G->href);
+        vlo = vhi = delta;
+    } else {
+        delta = G->hi[i];
+        vlo = G->lo[i];
+        vhi = G->hi[i];
+    }
+    for (int32_t j = 0; j < op->n_inputs; j++) {
+        int32_t l = G->loc[op->inputs[j]];
+        int64_t hin = g->ops[op->inputs[j]].out.h, a, b;
+        switch (oc[v].kind) {
+        case LF_ROWS_WINDOW:
+            a = (int64_t)oc[v].stride * delta - oc[v].pad;
+            b = a + oc[v].k - 1;
+            break;
+        case LF_ROWS_VIEW:
+            a = vlo;
+            b = vhi;
+            break;
+        case LF_ROWS_REDUCTION:
+            /* A reduction whose result something spatial waits for can
+             * only finish after the last input row. */
+            a = b = G->terminal[i] ? delta : hin - 1;
+            break;
+        case LF_ROWS_RESIZE:
+            a = lf__floor_div(delta * hin, op->out.h);
+            b = a + oc[v].linear;
+            break;
+        case LF_ROWS_UPSAMPLE:
+            /* input rows i with i * s - p + t = r for a kernel tap t */
+            b = lf__floor_div(delta + oc[v].pad, oc[v].stride);
+            a = -lf__floor_div(-(delta + oc[v].pad - oc[v].k + 1), oc[v].stride);
+            if (a > b)
+                a = b; /* a row between taps reads none; keep the nearest */
+            break;
+        default: /* LF_ROWS_FULL */
+            a = 0;
+            b = hin - 1;
+            break;
+        }
+        int64_t *lo = G->lo, *hi = G->hi;
+        if (G->reread_waits && (G->after_mask[i] & G->before_mask[l])) {
+            lo = G->lo2; /* read again after the wait: a window of its own */
+            hi = G->hi2;
+        }
+        if (a < lo[l])
+            lo[l] = a;
+        if (b > hi[l])
+            hi[l] = b;
+        /* A view's second window passes through to its inputs too. */
+        if (G->reread_waits && oc[v].kind == LF_ROWS_VIEW && G->hi2[i] >= G->lo2[i]) {
+            if (G->lo2[i] < G->lo2[l])
+                G->lo2[l] = G->lo2[i];
+            if (G->hi2[i] > G->hi2[l])
+                G->hi2[l] = G->hi2[i];
+        }
+    }
+}
+
 /* One snapshot at one phase: propagates windows and returns the feature bytes
  * for h rows per step. */
 static int64_t lf__eval_phase(lf__group *G, int32_t phase, int64_t h, int32_t snapshot_op)
 {
-    const lf_graph *g = G->cm->g;
-    const lf__op_cost *oc = G->cm->ops;
     for (int32_t t = 0; t < G->nt; t++) {
         G->lo[t] = INT64_MAX;
         G->hi[t] = INT64_MIN;
@@ -275,71 +351,9 @@ static int64_t lf__eval_phase(lf__group *G, int32_t phase, int64_t h, int32_t sn
             G->lo2[t] = INT64_MAX;
             G->hi2[t] = INT64_MIN;
         }
-    for (int32_t i = G->n - 1; i >= 0; i--) {
-        if (!G->active[i])
-            continue;
-        int32_t v = G->tensor[i];
-        const lf_op *op = &g->ops[v];
-        int64_t delta, vlo, vhi;
-        if (G->sink[i] || G->hi[i] == INT64_MIN) {
-            delta = lf__floor_div((int64_t)phase * G->hv[i], G->href);
-            vlo = vhi = delta;
-        } else {
-            delta = G->hi[i];
-            vlo = G->lo[i];
-            vhi = G->hi[i];
-        }
-        for (int32_t j = 0; j < op->n_inputs; j++) {
-            int32_t l = G->loc[op->inputs[j]];
-            int64_t hin = g->ops[op->inputs[j]].out.h, a, b;
-            switch (oc[v].kind) {
-            case LF_ROWS_WINDOW:
-                a = (int64_t)oc[v].stride * delta - oc[v].pad;
-                b = a + oc[v].k - 1;
-                break;
-            case LF_ROWS_VIEW:
-                a = vlo;
-                b = vhi;
-                break;
-            case LF_ROWS_REDUCTION:
-                /* A reduction whose result something spatial waits for can
-                 * only finish after the last input row. */
-                a = b = G->terminal[i] ? delta : hin - 1;
-                break;
-            case LF_ROWS_RESIZE:
-                a = lf__floor_div(delta * hin, op->out.h);
-                b = a + oc[v].linear;
-                break;
-            case LF_ROWS_UPSAMPLE:
-                /* input rows i with i * s - p + t = r for a kernel tap t */
-                b = lf__floor_div(delta + oc[v].pad, oc[v].stride);
-                a = -lf__floor_div(-(delta + oc[v].pad - oc[v].k + 1), oc[v].stride);
-                if (a > b)
-                    a = b; /* a row between taps reads none; keep the nearest */
-                break;
-            default: /* LF_ROWS_FULL */
-                a = 0;
-                b = hin - 1;
-                break;
-            }
-            int64_t *lo = G->lo, *hi = G->hi;
-            if (G->reread_waits && (G->after_mask[i] & G->before_mask[l])) {
-                lo = G->lo2; /* read again after the wait: a window of its own */
-                hi = G->hi2;
-            }
-            if (a < lo[l])
-                lo[l] = a;
-            if (b > hi[l])
-                hi[l] = b;
-            /* A view's second window passes through to its inputs too. */
-            if (G->reread_waits && oc[v].kind == LF_ROWS_VIEW && G->hi2[i] >= G->lo2[i]) {
-                if (G->lo2[i] < G->lo2[l])
-                    G->lo2[l] = G->lo2[i];
-                if (G->hi2[i] > G->hi2[l])
-                    G->hi2[l] = G->hi2[i];
-            }
-        }
-    }
+    for (int32_t i = G->n - 1; i >= 0; i--)
+        if (G->active[i])
+            lf__request_inputs(G, i, phase);
     return lf__window_sum(G, h, snapshot_op);
 }
 
@@ -577,4 +591,72 @@ void lf__features_explain(lf__group *G, const lf__peak *peak, lf_window_row *row
         r->bytes = (r->rows + r->rows2 + r->staging) * r->row_bytes;
     }
     *n_rows = n;
+}
+
+/* ---- the two sides of a group at a cut op (cut_sides.c) ------------------ */
+
+int32_t lf__head_setup(lf__group *G)
+{
+    lf__select(G, -1);
+    lf__prepare(G);
+    G->main_href = G->href;
+    for (int32_t i = 0; i < G->n; i++)
+        if (lf__is_phase_boundary(G, i))
+            return -1;
+    return lf__phases(G);
+}
+
+void lf__head_windows(lf__group *G, int32_t phase) { lf__eval_phase(G, phase, 1, -1); }
+
+void lf__tail_windows(lf__group *G, int64_t lo, int64_t hi, int64_t sigma_num, int64_t sigma_den)
+{
+    int32_t c = G->n - 1;
+    memset(G->active, 1, (size_t)G->n);
+    memset(G->sink, 0, (size_t)G->n);
+    memset(G->terminal, 0, (size_t)G->n);
+    memset(G->post, 0, (size_t)G->n);
+    for (int32_t t = 0; t < G->nt; t++) {
+        G->sigma[t] = (lf__rat){0, 1};
+        G->lo[t] = INT64_MAX;
+        G->hi[t] = INT64_MIN;
+    }
+    G->sigma[c] = (lf__rat){sigma_num, sigma_den};
+    G->lo[c] = lo;
+    G->hi[c] = hi;
+    for (int32_t i = c; i >= 0; i--) {
+        lf__scale_inputs(G, i);
+        lf__request_inputs(G, i, 0);
+    }
+}
+
+/* The terms lf__window_sum adds up for the windows in lo and hi (one
+ * snapshot, nothing read again after a wait), less those of skipped local
+ * tensors; -1 past cap. */
+int32_t lf__window_terms(const lf__group *G, const uint8_t *skip, lf__row_term *terms, int32_t cap)
+{
+    const lf_graph *g = G->cm->g;
+    const lf__op_cost *oc = G->cm->ops;
+    int32_t n = 0;
+    for (int32_t t = 0; t < G->nt; t++) {
+        if (skip && skip[t])
+            continue;
+        int32_t v = G->tensor[t];
+        int64_t h_t = g->ops[v].out.h;
+        int view = t < G->n && oc[v].kind == LF_ROWS_VIEW;
+        int window = G->hi[t] >= G->lo[t] && !view;
+        int staging = t < G->n && G->active[t] && G->out[t];
+        if (n + window + staging > cap)
+            return -1;
+        if (window)
+            terms[n++] = (lf__row_term){G->hi[t] - G->lo[t] + 1, G->sigma[t], h_t, oc[v].row_bytes};
+        if (staging)
+            terms[n++] = (lf__row_term){1, G->sigma[t], h_t, oc[v].row_bytes};
+    }
+    return n;
+}
+
+int64_t lf__term_bytes(const lf__row_term *t, int64_t h)
+{
+    int64_t rows = t->span + lf__growth(t->sigma, h);
+    return (rows < t->height ? rows : t->height) * t->row_bytes;
 }

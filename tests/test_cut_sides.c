@@ -1,0 +1,236 @@
+/* Groups that hold a cut op, priced from their two sides
+ * (planner/cost/cut_sides.c), against the same group priced whole
+ * (lf_cost_eval_once): random tails and heads of every cut op of networks
+ * and random DAGs, under both schemes and several buffers. Every field the
+ * planners read must agree to the byte; where a side says it does not
+ * separate (a reduction below the cut, a squeeze-and-excite wait above it)
+ * nothing is compared, and the networks without those must separate. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixtures.h"
+#include "graphs.h"
+#include "models/registry.h"
+#include "planner/exact/downsets.h"
+#include "planner/util/rng.h"
+#include "random_dags.h"
+#include "testlib.h"
+
+typedef struct counts {
+    int64_t pairs, joined, valid;
+} counts;
+
+static int same_cost(const lf_group_cost *a, const lf_group_cost *b)
+{
+    return a->f_d == b->f_d && a->f_beta == b->f_beta && a->valid == b->valid &&
+           a->weight_reads == b->weight_reads && a->tile_rows == b->tile_rows && a->mbu == b->mbu &&
+           a->in_bytes == b->in_bytes && a->out_bytes == b->out_bytes && a->weights == b->weights &&
+           a->features == b->features;
+}
+
+/* One tail (ops below cut c not in a random downset) and one head (a random
+ * order ideal of the ops between c and the next cut), priced both ways. */
+static void check_pair(lf_cost_model *cm, int32_t c, int32_t next, lf_rng *rng, counts *k)
+{
+    const lf_graph *g = lf_cost_graph(cm);
+    int32_t n = g->n_ops;
+    uint8_t *in_d = calloc((size_t)n, 1), *in_h = calloc((size_t)n, 1);
+    int32_t *tail = malloc((size_t)n * sizeof *tail), *head = malloc((size_t)n * sizeof *head);
+    lf_bitset all;
+    CHECK_OK(lf_bitset_init(&all, n));
+    uint32_t keep = lf_rng_below(rng, 101), grow = 1 + lf_rng_below(rng, 100);
+    for (int32_t v = c - 1; v >= 0; v--) {
+        in_d[v] |= lf_rng_below(rng, 100) < keep;
+        if (in_d[v])
+            for (int32_t j = 0; j < g->ops[v].n_inputs; j++)
+                in_d[g->ops[v].inputs[j]] = 1;
+    }
+    for (int32_t v = next - 1; v > c; v--) {
+        in_h[v] |= lf_rng_below(rng, 100) < grow;
+        if (in_h[v])
+            for (int32_t j = 0; j < g->ops[v].n_inputs; j++)
+                if (g->ops[v].inputs[j] > c)
+                    in_h[g->ops[v].inputs[j]] = 1;
+    }
+    int32_t nt = 0, nh = 0;
+    for (int32_t v = 0; v < c; v++)
+        if (!in_d[v] && g->ops[v].type != LF_OP_INPUT) {
+            tail[nt++] = v;
+            lf_bitset_set(&all, v);
+        }
+    lf_bitset_set(&all, c);
+    for (int32_t v = c + 1; v < next; v++)
+        if (in_h[v]) {
+            head[nh++] = v;
+            lf_bitset_set(&all, v);
+        }
+    if (nh > 0) {
+        lf_cost_side *hs = NULL, *ts = NULL;
+        CHECK_OK(lf_cost_head_side(cm, c, head, nh, &hs));
+        if (lf_cost_side_separable(hs))
+            CHECK_OK(lf_cost_tail_side(cm, tail, nt, hs, &ts));
+        k->pairs++;
+        if (lf_cost_side_separable(ts)) {
+            lf_group_cost joined, whole;
+            CHECK(lf_cost_side_same_key(ts, hs));
+            CHECK_OK(lf_cost_join_eval(cm, ts, hs, &joined));
+            CHECK_OK(lf_cost_eval_once(cm, &all, &whole));
+            if (!same_cost(&joined, &whole))
+                fprintf(stderr, "  %s cut %d: tail %d ops, head %d ops: f_d %lld / %lld, f_beta %lld / %lld\n",
+                        g->name, (int)c, (int)nt, (int)nh, (long long)joined.f_d, (long long)whole.f_d,
+                        (long long)joined.f_beta, (long long)whole.f_beta);
+            CHECK(same_cost(&joined, &whole));
+            k->joined++;
+            k->valid += whole.valid;
+        }
+        lf_cost_side_free(ts);
+        lf_cost_side_free(hs);
+    }
+    lf_bitset_destroy(&all);
+    free(in_d);
+    free(in_h);
+    free(tail);
+    free(head);
+}
+
+/* Every cut op with ops above it, `samples` pairs each. */
+static counts check_graph(const lf_graph *g, const char *scheme, int64_t beta, int samples, uint64_t seed)
+{
+    counts k = {0, 0, 0};
+    lf_cost_model *cm = tf_model_default(g, beta, scheme);
+    uint8_t *in_u = calloc((size_t)g->n_ops, 1), *is_cut = calloc((size_t)g->n_ops, 1);
+    for (int32_t v = 0; v < g->n_ops; v++)
+        in_u[v] = g->ops[v].type != LF_OP_INPUT;
+    CHECK(lf__dp_cut_ops(g, in_u, is_cut) >= 0);
+    lf_rng rng;
+    lf_rng_seed(&rng, seed, 0);
+    for (int32_t c = 0; c < g->n_ops; c++) {
+        if (!is_cut[c])
+            continue;
+        int32_t next = c + 1;
+        while (next < g->n_ops && !is_cut[next])
+            next++;
+        for (int s = 0; s < samples && next > c + 1; s++)
+            check_pair(cm, c, next, &rng, &k);
+    }
+    free(in_u);
+    free(is_cut);
+    lf_cost_model_free(cm);
+    return k;
+}
+
+static void test_networks(void)
+{
+    static const char *const models[] = {"inception_v3", "resnet50", "squeezenet1_0", "nasnet_a",
+                                         "randwire", "deeplabv3_mobilenet_v3_large"};
+    static const char *const schemes[] = {"lbdf", "brr"};
+    static const int64_t betas[] = {64 * 1024, 256 * 1024, 2 * 1024 * 1024};
+    for (size_t m = 0; m < sizeof models / sizeof *models; m++) {
+        lf_graph *g = NULL;
+        lf_model_options opt = {0, 1};
+        CHECK_OK(lf_model_build(models[m], &opt, &g));
+        if (!g)
+            continue;
+        counts all = {0, 0, 0};
+        for (size_t s = 0; s < 2; s++)
+            for (size_t b = 0; b < sizeof betas / sizeof *betas; b++) {
+                counts k = check_graph(g, schemes[s], betas[b], 40, 7 + m * 10 + s * 3 + b);
+                all.pairs += k.pairs;
+                all.joined += k.joined;
+                all.valid += k.valid;
+            }
+        fprintf(stderr, "  %s: %lld pairs, %lld priced from their sides (%lld valid)\n", models[m],
+                (long long)all.pairs, (long long)all.joined, (long long)all.valid);
+        CHECK(all.pairs > 0);
+        /* No reduction below a cut and no wait above it: every pair joins. */
+        if (m < 5)
+            CHECK(all.joined == all.pairs && all.valid > 0);
+        lf_graph_free(g);
+    }
+}
+
+static void test_random_dags(void)
+{
+    counts all = {0, 0, 0};
+    for (int family = 0; family < RDAG_FAMILIES; family++)
+        for (uint64_t seed = 1; seed <= 12; seed++) {
+            lf_graph *g = rdag_build(seed * 31 + (uint64_t)family, family, 24);
+            if (!g)
+                continue;
+            for (int s = 0; s < 2; s++) {
+                counts k = check_graph(g, s ? "brr" : "lbdf", (int64_t)(4 + seed % 5) * 1024, 12, seed);
+                all.pairs += k.pairs;
+                all.joined += k.joined;
+                all.valid += k.valid;
+            }
+            lf_graph_free(g);
+        }
+    fprintf(stderr, "  random DAGs: %lld pairs, %lld priced from their sides (%lld valid)\n",
+            (long long)all.pairs, (long long)all.joined, (long long)all.valid);
+    CHECK(all.joined > 100 && all.valid > 10);
+}
+
+/* in -> a -> c -> {b1, b2}; m = b2 + a; out = concat(b1, m). c is a cut op
+ * (a below it, everything else above), but m, above c, reads a, below it:
+ * a head holding m does not separate at c (a's window takes m's rows as
+ * well as c's), nor does a tail holding a while m is outside the group. */
+static void test_crossing_edge(void)
+{
+    lf_graph_builder *b = NULL;
+    lf_graph_builder_create(&b, "crossing");
+    tg_input(b, "in", 8, 16, 16);
+    tg_conv(b, "a", "in", 8, 3, 1, 1, 1, 0, LF_ACT_NONE);
+    tg_conv(b, "c", "a", 8, 3, 1, 1, 1, 0, LF_ACT_NONE);
+    tg_conv(b, "b1", "c", 8, 3, 1, 1, 1, 0, LF_ACT_NONE);
+    tg_conv(b, "b2", "c", 8, 5, 1, 2, 1, 0, LF_ACT_NONE);
+    tg_binary(b, LF_OP_ADD, "m", "b2", "a");
+    const char *const cat[2] = {"b1", "m"};
+    tg_concat(b, "out", cat, 2);
+    lf_graph *g = tf_build(b);
+    if (!g)
+        return;
+    int32_t c = 2, a = 1, m = 5;
+    CHECK_STR(g->ops[c].name, "c");
+    CHECK_STR(g->ops[m].name, "m");
+    for (int s = 0; s < 2; s++) {
+        lf_cost_model *cm = tf_model_default(g, 64 * 1024, s ? "brr" : "lbdf");
+        int32_t with_m[2] = {4, 5}, without_m[2] = {3, 4};
+        lf_cost_side *h = NULL;
+        CHECK_OK(lf_cost_head_side(cm, c, with_m, 2, &h));
+        CHECK(!lf_cost_side_separable(h));
+        lf_cost_side_free(h);
+        CHECK_OK(lf_cost_head_side(cm, c, without_m, 2, &h));
+        CHECK(lf_cost_side_separable(h));
+        /* With a in the tail, m (outside the group) reads a tail op: that
+         * tail does not separate either; with a placed before, it does. */
+        lf_cost_side *t = NULL;
+        CHECK_OK(lf_cost_tail_side(cm, &a, 1, h, &t));
+        CHECK(!lf_cost_side_separable(t));
+        lf_cost_side_free(t);
+        CHECK_OK(lf_cost_tail_side(cm, NULL, 0, h, &t));
+        CHECK(lf_cost_side_separable(t));
+        lf_bitset all;
+        CHECK_OK(lf_bitset_init(&all, g->n_ops));
+        for (int32_t v = 2; v <= 4; v++)
+            lf_bitset_set(&all, v);
+        lf_group_cost joined, whole;
+        CHECK_OK(lf_cost_join_eval(cm, t, h, &joined));
+        CHECK_OK(lf_cost_eval_once(cm, &all, &whole));
+        CHECK(same_cost(&joined, &whole));
+        lf_bitset_destroy(&all);
+        lf_cost_side_free(t);
+        lf_cost_side_free(h);
+        counts k = check_graph(g, s ? "brr" : "lbdf", 64 * 1024, 200, 3);
+        CHECK(k.pairs > 0 && k.joined > 0 && k.joined < k.pairs);
+        lf_cost_model_free(cm);
+    }
+    lf_graph_free(g);
+}
+
+int main(void)
+{
+    test_crossing_edge();
+    test_networks();
+    test_random_dags();
+    return lf_test_result();
+}
