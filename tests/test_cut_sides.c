@@ -80,6 +80,16 @@ static void check_pair(lf_cost_model *cm, int32_t c, int32_t next, lf_rng *rng, 
                         g->name, (int)c, (int)nt, (int)nh, (long long)joined.f_d, (long long)whole.f_d,
                         (long long)joined.f_beta, (long long)whole.f_beta);
             CHECK(same_cost(&joined, &whole));
+            /* The staircase's steps, below twice the buffer. */
+            lf_cost_step a[LF_COST_MAX_STEPS], b[LF_COST_MAX_STEPS];
+            int32_t na = -1, nb = -2;
+            int64_t below = 2 * lf_cost_beta(cm);
+            CHECK_OK(lf_cost_join_steps(cm, ts, hs, below, a, LF_COST_MAX_STEPS, &na));
+            CHECK_OK(lf_cost_steps(cm, &all, below, b, LF_COST_MAX_STEPS, &nb));
+            int same = na == nb;
+            for (int32_t i = 0; same && i < na; i++)
+                same = a[i].need == b[i].need && a[i].f_d == b[i].f_d;
+            CHECK(same);
             k->joined++;
             k->valid += whole.valid;
         }

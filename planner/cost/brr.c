@@ -58,15 +58,14 @@ static lf_status lf__brr_price(const lf__priced *p, int64_t beta, lf_group_cost 
  * from h = 1 (the validity threshold) through the smallest h of each smaller
  * re-read count, up to all weights resident. F_feat grows with h (as the
  * bisection above assumes), so the walk stops at the first need >= below. */
-static lf_status lf__brr_steps(lf__group *G, int64_t below, lf_cost_step *steps, int32_t cap,
-                               int32_t *n)
+static lf_status lf__brr_steps(const lf__priced *p, int64_t below, lf_cost_step *steps,
+                               int32_t cap, int32_t *n)
 {
-    int64_t in, outb;
-    lf__group_io(G, &in, &outb);
-    int64_t weights = lf__group_weights(G);
-    int64_t wblk = lf__group_wblk(G);
-    int64_t feat1 = lf__features(G, 1, NULL);
-    int64_t height = G->main_href < 1 ? 1 : G->main_href;
+    int64_t in = p->in, outb = p->out;
+    int64_t weights = p->weights;
+    int64_t wblk = p->wblk;
+    int64_t feat1 = p->features(p->ctx, 1, NULL);
+    int64_t height = *p->height < 1 ? 1 : *p->height;
     lf_status st = LF_OK;
     *n = 0;
     if (feat1 + wblk >= below)
@@ -76,7 +75,7 @@ static lf_status lf__brr_steps(lf__group *G, int64_t below, lf_cost_step *steps,
     while (st == LF_OK && reads > 1) {
         int64_t h = (height + reads - 2) / (reads - 1); /* smallest h with ceil(H/h) < reads */
         reads = (height + h - 1) / h;
-        int64_t need = lf__features(G, h, NULL) + wblk;
+        int64_t need = p->features(p->ctx, h, NULL) + wblk;
         if (need >= below)
             break;
         st = lf__step_push(steps, cap, n, need, in + outb + reads * weights);

@@ -113,48 +113,6 @@ lf_status lf_cost_eval(lf_cost_model *cm, const lf_bitset *group, lf_group_cost 
  * planner's groups that span a cut op), so the memo keeps what is reused. */
 lf_status lf_cost_eval_once(lf_cost_model *cm, const lf_bitset *group, lf_group_cost *out);
 
-/* ---- a group that holds a cut op, priced from its two sides ---------------
- *
- * A cut op c (every other op is its ancestor or its descendant) splits a
- * group G = T u {c} u H that holds ops above it: the tail T (ops below c)
- * reaches H only through c, and H reads nothing below c but c. When T u {c}
- * holds only row-window, view and whole-map ops and G waits for no reduction,
- * the row windows separate at c: H's windows fix c's window (per sink
- * phase) and row scale, and T's windows follow from those alone. So the
- * exact planner prices the head once and each tail once per head key, and
- * lf_cost_join_eval prices G from the two exactly as lf_cost_eval_once
- * prices the union (cut_sides.c; tests/test_cut_sides.c compares them). */
-typedef struct lf_cost_side lf_cost_side;
-
-/* The head: cut op c and the ops `head` above it (n >= 1, ascending), every
- * one reading only c and each other. Sets *out (free with
- * lf_cost_side_free); a head whose group does not separate says so in
- * lf_cost_side_separable and prices nothing. */
-lf_status lf_cost_head_side(lf_cost_model *cm, int32_t c, const int32_t *head, int32_t n,
-                            lf_cost_side **out);
-
-/* The tail for `head`: the ops `tail` below the head's cut op (n >= 0,
- * ascending, every op below the cut that a group holding it must hold). */
-lf_status lf_cost_tail_side(lf_cost_model *cm, const int32_t *tail, int32_t n,
-                            const lf_cost_side *head, lf_cost_side **out);
-
-int lf_cost_side_separable(const lf_cost_side *s);
-
-/* 1 when tail was built for a head whose cut op has the same windows and
- * row scale as head's (it serves every such head). */
-int lf_cost_side_same_key(const lf_cost_side *tail, const lf_cost_side *head);
-
-/* The head's share of F_D when its weights are read once: the tensors it
- * writes out and the weights of c and the head. */
-int64_t lf_cost_side_dram_floor(const lf_cost_side *head);
-
-/* Prices the group tail u {c} u head; both separable, tail built for a head
- * of the same key. */
-lf_status lf_cost_join_eval(lf_cost_model *cm, const lf_cost_side *tail, const lf_cost_side *head,
-                            lf_group_cost *out);
-
-void lf_cost_side_free(lf_cost_side *s);
-
 /* DRAM of op v alone charged by the BRR rule (weights streamed per row tile):
  * how the all-ops metric charges an unfusable op under any scheme. */
 lf_status lf_cost_unfusable_dram(lf_cost_model *cm, int32_t v, int64_t *bytes);
@@ -240,5 +198,51 @@ void lf_cost_report_destroy(lf_cost_report *rep);
  * size and beta, F_beta and F_D as sums of their terms, MBU, tiles, the peak
  * snapshot and one line per tensor with its window, rows and bytes. */
 void lf_cost_report_print(FILE *f, lf_cost_model *cm, const lf_bitset *group, const lf_cost_report *rep);
+
+/* ---- a group that holds a cut op, priced from its two sides ---------------
+ *
+ * A cut op c (every other op is its ancestor or its descendant) splits a
+ * group G = T u {c} u H that holds ops above it: the tail T (ops below c)
+ * reaches H only through c, and H reads nothing below c but c. When T u {c}
+ * holds only row-window, view and whole-map ops and G waits for no reduction,
+ * the row windows separate at c: H's windows fix c's window (per sink
+ * phase) and row scale, and T's windows follow from those alone. So the
+ * exact planner prices the head once and each tail once per head key, and
+ * lf_cost_join_eval prices G from the two exactly as lf_cost_eval_once
+ * prices the union (cut_sides.c; tests/test_cut_sides.c compares them). */
+typedef struct lf_cost_side lf_cost_side;
+
+/* The head: cut op c and the ops `head` above it (n >= 1, ascending), every
+ * one reading only c and each other. Sets *out (free with
+ * lf_cost_side_free); a head whose group does not separate says so in
+ * lf_cost_side_separable and prices nothing. */
+lf_status lf_cost_head_side(lf_cost_model *cm, int32_t c, const int32_t *head, int32_t n,
+                            lf_cost_side **out);
+
+/* The tail for `head`: the ops `tail` below the head's cut op (n >= 0,
+ * ascending, every op below the cut that a group holding it must hold). */
+lf_status lf_cost_tail_side(lf_cost_model *cm, const int32_t *tail, int32_t n,
+                            const lf_cost_side *head, lf_cost_side **out);
+
+int lf_cost_side_separable(const lf_cost_side *s);
+
+/* 1 when tail was built for a head whose cut op has the same windows and
+ * row scale as head's (it serves every such head). */
+int lf_cost_side_same_key(const lf_cost_side *tail, const lf_cost_side *head);
+
+/* Prices the group tail u {c} u head; both separable, tail built for a head
+ * of the same key. Each side keeps the feature sums it was asked for (so a
+ * side is used by one thread at a time). */
+lf_status lf_cost_join_eval(lf_cost_model *cm, lf_cost_side *tail, lf_cost_side *head,
+                            lf_group_cost *out);
+
+/* The joined group's F_D as a step function of the buffer (lf_cost_steps). */
+lf_status lf_cost_join_steps(lf_cost_model *cm, lf_cost_side *tail, lf_cost_side *head, int64_t below,
+                             lf_cost_step *steps, int32_t cap, int32_t *n);
+
+/* Bytes a side holds (for memory limits). */
+int64_t lf_cost_side_bytes(const lf_cost_side *s);
+
+void lf_cost_side_free(lf_cost_side *s);
 
 #endif

@@ -154,7 +154,8 @@ typedef struct lf__scheme {
     const char *name;
     lf_status (*price)(const lf__priced *p, int64_t beta, lf_group_cost *out, lf__peak *peak);
     /* The group's F_D as a step function of the buffer (lf_cost_steps). */
-    lf_status (*steps)(lf__group *G, int64_t below, lf_cost_step *steps, int32_t cap, int32_t *n);
+    lf_status (*steps)(const lf__priced *p, int64_t below, lf_cost_step *steps, int32_t cap,
+                       int32_t *n);
     /* Op c's weight charge in F_beta (lf_cost_weight_bound): the planners'
      * monotone lower bound is features + sum of terms + max of blocks. */
     void (*weight_bound)(const lf__op_cost *c, int64_t *term, int64_t *block);

@@ -26,7 +26,53 @@ struct lf_cost_side {
     int32_t start[LF__SIDE_PHASES + 1];
     int32_t n_terms;
     lf__row_term *terms;
+    /* The terms' sum per phase at h = 1, and at h = 2 .. at_rows once asked
+     * (-1: not yet): a head is joined with many tails and a tail with many
+     * heads, so each side's sums are taken once. */
+    int64_t one[LF__SIDE_PHASES];
+    int64_t *at;
+    int32_t at_rows;
 };
+
+/* The terms of phase p at h. */
+static int64_t lf__phase_sum(const lf_cost_side *s, int32_t p, int64_t h)
+{
+    int64_t f = 0;
+    for (int32_t k = s->start[p]; k < s->start[p + 1]; k++)
+        f += lf__term_bytes(&s->terms[k], h);
+    return f;
+}
+
+/* Shrinks the terms to what the side holds and takes the sums at h = 1. */
+static void lf__side_done(lf_cost_side *s)
+{
+    lf__row_term *t = realloc(s->terms, (size_t)(s->n_terms > 0 ? s->n_terms : 1) * sizeof *t);
+    if (t)
+        s->terms = t;
+    for (int32_t p = 0; p < s->n_phases; p++)
+        s->one[p] = lf__phase_sum(s, p, 1);
+}
+
+/* The sum of phase p at h, kept for later (-1 without memory: recomputed). */
+static int64_t lf__side_sum(lf_cost_side *s, int32_t p, int64_t h, int64_t rows)
+{
+    if (h <= 1)
+        return s->one[p];
+    if (!s->at && rows >= 2 && rows < INT32_MAX / LF__SIDE_PHASES) {
+        s->at = malloc((size_t)s->n_phases * (size_t)(rows + 1) * sizeof *s->at);
+        if (s->at) {
+            s->at_rows = (int32_t)rows;
+            for (int64_t k = 0; k < (int64_t)s->n_phases * (rows + 1); k++)
+                s->at[k] = -1;
+        }
+    }
+    if (!s->at || h > s->at_rows)
+        return lf__phase_sum(s, p, h);
+    int64_t *f = &s->at[(int64_t)p * (s->at_rows + 1) + h];
+    if (*f < 0)
+        *f = lf__phase_sum(s, p, h);
+    return *f;
+}
 
 /* Kinds whose windows in T depend on nothing but what their consumers ask
  * (a reduction, a resize or an upsample below the cut would feed the phases
@@ -125,6 +171,7 @@ lf_status lf_cost_head_side(lf_cost_model *cm, int32_t c, const int32_t *head, i
         s->weights = lf__group_weights(&G);
         s->wblk = lf__group_wblk(&G);
         s->height = G.main_href;
+        lf__side_done(s);
     }
     free(skip);
     lf__group_destroy(&G);
@@ -153,7 +200,13 @@ lf_status lf_cost_tail_side(lf_cost_model *cm, const int32_t *tail, int32_t n,
         lf__group_destroy(&G);
         return st;
     }
+    /* The key is the head's whatever the tail is: a tail that does not
+     * separate is known as such for every head of that key. */
     s->cut = c;
+    s->n_phases = head->n_phases;
+    s->sigma = head->sigma;
+    memcpy(s->lo, head->lo, sizeof s->lo);
+    memcpy(s->hi, head->hi, sizeof s->hi);
     int ok = head->separable;
     for (int32_t i = 0; i < G.n && ok; i++)
         ok = lf__plain_kind(cm->ops[G.tensor[i]].kind) && (i == n || !G.out[i]);
@@ -164,15 +217,11 @@ lf_status lf_cost_tail_side(lf_cost_model *cm, const int32_t *tail, int32_t n,
     ok = ok && skip;
     for (int32_t p = 0; ok && p < head->n_phases; p++) {
         lf__tail_windows(&G, head->lo[p], head->hi[p], head->sigma.num, head->sigma.den);
-        s->lo[p] = head->lo[p];
-        s->hi[p] = head->hi[p];
         ok = lf__keep_phase(s, &G, skip, p, cap);
     }
     if (ok) {
         int64_t outb;
         s->separable = 1;
-        s->n_phases = head->n_phases;
-        s->sigma = head->sigma;
         lf__group_io(&G, &s->in, &outb);
         for (int32_t i = 0; i < n; i++) {
             const lf__op_cost *oc = &cm->ops[G.tensor[i]];
@@ -180,6 +229,7 @@ lf_status lf_cost_tail_side(lf_cost_model *cm, const int32_t *tail, int32_t n,
             if (oc->wblk > s->wblk)
                 s->wblk = oc->wblk;
         }
+        lf__side_done(s);
     }
     free(skip);
     lf__group_destroy(&G);
@@ -200,23 +250,18 @@ int lf_cost_side_same_key(const lf_cost_side *tail, const lf_cost_side *head)
     return 1;
 }
 
-int64_t lf_cost_side_dram_floor(const lf_cost_side *head) { return head->out + head->weights; }
-
 typedef struct lf__joined {
-    const lf_cost_side *tail, *head;
+    lf_cost_side *tail, *head;
 } lf__joined;
 
-/* The group's feature bytes at h: the largest phase total of both sides. */
+/* The group's feature bytes at h: the largest phase total of both sides
+ * (tile heights past the head's sinks' height are not kept). */
 static int64_t lf__joined_features(void *ctx, int64_t h, lf__peak *peak)
 {
     const lf__joined *j = ctx;
-    int64_t best = -1;
+    int64_t best = -1, rows = j->head->height;
     for (int32_t p = 0; p < j->head->n_phases; p++) {
-        int64_t f = 0;
-        for (int32_t k = j->tail->start[p]; k < j->tail->start[p + 1]; k++)
-            f += lf__term_bytes(&j->tail->terms[k], h);
-        for (int32_t k = j->head->start[p]; k < j->head->start[p + 1]; k++)
-            f += lf__term_bytes(&j->head->terms[k], h);
+        int64_t f = lf__side_sum(j->tail, p, h, rows) + lf__side_sum(j->head, p, h, rows);
         if (f > best) {
             best = f;
             if (peak) {
@@ -229,22 +274,48 @@ static int64_t lf__joined_features(void *ctx, int64_t h, lf__peak *peak)
     return best;
 }
 
-lf_status lf_cost_join_eval(lf_cost_model *cm, const lf_cost_side *tail, const lf_cost_side *head,
+/* The pricing source of the joined group. */
+static lf_status lf__join_priced(const lf_cost_side *tail, const lf_cost_side *head, lf__joined *j,
+                                 lf__priced *p)
+{
+    if (!tail->separable || !head->separable || !lf_cost_side_same_key(tail, head))
+        return lf_set_error(LF_EINVAL, "the two sides of a group at a cut op do not join");
+    *p = (lf__priced){tail->in + head->in,
+                      tail->out + head->out,
+                      tail->weights + head->weights,
+                      tail->wblk > head->wblk ? tail->wblk : head->wblk,
+                      &head->height,
+                      lf__joined_features,
+                      j};
+    return LF_OK;
+}
+
+lf_status lf_cost_join_eval(lf_cost_model *cm, lf_cost_side *tail, lf_cost_side *head,
                             lf_group_cost *out)
 {
     memset(out, 0, sizeof *out);
-    if (!tail->separable || !head->separable || !lf_cost_side_same_key(tail, head))
-        return lf_set_error(LF_EINVAL, "the two sides of a group at a cut op do not join");
     lf__joined j = {tail, head};
-    lf__priced p = {tail->in + head->in,
-                    tail->out + head->out,
-                    tail->weights + head->weights,
-                    tail->wblk > head->wblk ? tail->wblk : head->wblk,
-                    &head->height,
-                    lf__joined_features,
-                    &j};
+    lf__priced p;
+    lf_status st = lf__join_priced(tail, head, &j, &p);
     lf__peak peak;
-    return cm->scheme->price(&p, cm->hw.buffer_bytes, out, &peak);
+    return st != LF_OK ? st : cm->scheme->price(&p, cm->hw.buffer_bytes, out, &peak);
+}
+
+lf_status lf_cost_join_steps(lf_cost_model *cm, lf_cost_side *tail, lf_cost_side *head, int64_t below,
+                             lf_cost_step *steps, int32_t cap, int32_t *n)
+{
+    lf__joined j = {tail, head};
+    lf__priced p;
+    *n = 0;
+    lf_status st = lf__join_priced(tail, head, &j, &p);
+    return st != LF_OK ? st : cm->scheme->steps(&p, below, steps, cap, n);
+}
+
+int64_t lf_cost_side_bytes(const lf_cost_side *s)
+{
+    return s ? (int64_t)sizeof *s + (int64_t)s->n_terms * (int64_t)sizeof *s->terms +
+                   (s->at ? (int64_t)s->n_phases * (s->at_rows + 1) * 8 : 0)
+             : 0;
 }
 
 void lf_cost_side_free(lf_cost_side *s)
@@ -252,5 +323,6 @@ void lf_cost_side_free(lf_cost_side *s)
     if (!s)
         return;
     free(s->terms);
+    free(s->at);
     free(s);
 }

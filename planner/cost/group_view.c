@@ -310,18 +310,3 @@ int64_t lf__group_wblk(const lf__group *G)
             w = G->cm->ops[G->tensor[i]].wblk;
     return w;
 }
-
-static int64_t lf__view_features(void *ctx, int64_t h, lf__peak *peak)
-{
-    return lf__features(ctx, h, peak);
-}
-
-void lf__group_priced(lf__group *G, lf__priced *p)
-{
-    lf__group_io(G, &p->in, &p->out);
-    p->weights = lf__group_weights(G);
-    p->wblk = lf__group_wblk(G);
-    p->height = &G->main_href;
-    p->features = lf__view_features;
-    p->ctx = G;
-}

@@ -19,15 +19,13 @@ static lf_status lf__lbdf_price(const lf__priced *p, int64_t beta, lf_group_cost
     return LF_OK;
 }
 
-static lf_status lf__lbdf_steps(lf__group *G, int64_t below, lf_cost_step *steps, int32_t cap,
-                                int32_t *n)
+static lf_status lf__lbdf_steps(const lf__priced *p, int64_t below, lf_cost_step *steps,
+                                int32_t cap, int32_t *n)
 {
     lf_group_cost c;
     lf__peak peak;
-    lf__priced p;
     *n = 0;
-    lf__group_priced(G, &p);
-    lf__lbdf_price(&p, 0, &c, &peak);
+    lf__lbdf_price(p, 0, &c, &peak);
     return c.f_beta < below ? lf__step_push(steps, cap, n, c.f_beta, c.f_d) : LF_OK;
 }
 

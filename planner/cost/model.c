@@ -238,8 +238,10 @@ static lf_status lf__steps(const lf_cost_model *cm, const lf__scheme *scheme, co
     lf_status st = lf__group_init(&G, cm, members, n);
     if (st != LF_OK)
         return st;
+    lf__priced p;
     G.reread_waits = 0;
-    st = scheme->steps(&G, below, steps, cap, n_out);
+    lf__group_priced(&G, &p);
+    st = scheme->steps(&p, below, steps, cap, n_out);
     int64_t reread = st == LF_OK ? lf__wait_reread_bytes(&G) : 0;
     if (reread > 0) {
         /* Both ways through a squeeze-and-excite wait are steps: reading
@@ -247,7 +249,7 @@ static lf_status lf__steps(const lf_cost_model *cm, const lf__scheme *scheme, co
         lf_cost_step again[LF_COST_MAX_STEPS];
         int32_t n_again = 0;
         G.reread_waits = 1;
-        st = scheme->steps(&G, below, again, LF_COST_MAX_STEPS, &n_again);
+        st = scheme->steps(&p, below, again, LF_COST_MAX_STEPS, &n_again);
         for (int32_t k = 0; st == LF_OK && k < n_again; k++)
             st = lf__step_push(steps, cap, n_out, again[k].need, again[k].f_d + reread);
     }

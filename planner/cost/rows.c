@@ -593,6 +593,23 @@ void lf__features_explain(lf__group *G, const lf__peak *peak, lf_window_row *row
     *n_rows = n;
 }
 
+/* ---- a group view as what the schemes price ------------------------------ */
+
+static int64_t lf__view_features(void *ctx, int64_t h, lf__peak *peak)
+{
+    return lf__features(ctx, h, peak);
+}
+
+void lf__group_priced(lf__group *G, lf__priced *p)
+{
+    lf__group_io(G, &p->in, &p->out);
+    p->weights = lf__group_weights(G);
+    p->wblk = lf__group_wblk(G);
+    p->height = &G->main_href;
+    p->features = lf__view_features;
+    p->ctx = G;
+}
+
 /* ---- the two sides of a group at a cut op (cut_sides.c) ------------------ */
 
 int32_t lf__head_setup(lf__group *G)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "planner/exact/cut_join.h"
 #include "planner/exact/downsets.h"
 
 typedef struct lf__fpoint {
@@ -58,9 +59,16 @@ static lf__front *lf__front_of(lf__exact *x, int32_t s)
 static void lf__front_add(lf__exact *x, lf__front *f, int64_t dram, int64_t need, int32_t ps,
                           int32_t pi)
 {
-    int32_t j = f->n;
-    while (j > 0 && f->p[j - 1].need > need)
-        j--;
+    /* j: the first point needing more (needs ascend: a binary search, as
+     * most points offered are dropped right here). */
+    int32_t lo = 0, j = f->n;
+    while (lo < j) {
+        int32_t mid = lo + (j - lo) / 2;
+        if (f->p[mid].need > need)
+            j = mid;
+        else
+            lo = mid + 1;
+    }
     if (j > 0 && f->p[j - 1].dram <= dram)
         return;
     lf__curve_dp *c = x->user;
@@ -91,16 +99,13 @@ static void lf__front_add(lf__exact *x, lf__front *f, int64_t dram, int64_t need
     f->n = w;
 }
 
-/* Extends every point of the current state's front by every step of the
- * set S (n ops) into the front of D u S. Needs below the curve's minimum
- * count as the minimum, where they all apply alike. */
-static void lf__extend(lf__exact *x, const lf_bitset *s, int32_t n, const lf_cost_step *steps,
-                       int32_t n_steps, int64_t floor)
+/* Extends every point of the current state's front by every step of a
+ * group into the front of state t. Needs below the curve's minimum count as
+ * the minimum, where they all apply alike. */
+static void lf__extend_to(lf__exact *x, int32_t t, const lf_cost_step *steps, int32_t n_steps,
+                          int64_t floor)
 {
-    if (n_steps == 0)
-        return;
-    int32_t t = lf__dp_target(x, s, n);
-    if (t < 0)
+    if (n_steps == 0 || t < 0)
         return;
     lf__curve_dp *c = x->user;
     if (!lf__front_of(x, t) || !lf__front_of(x, x->cur))
@@ -119,6 +124,14 @@ static void lf__extend(lf__exact *x, const lf_bitset *s, int32_t n, const lf_cos
     }
 }
 
+/* The same for the set S (n ops) into the front of D u S. */
+static void lf__extend(lf__exact *x, const lf_bitset *s, int32_t n, const lf_cost_step *steps,
+                       int32_t n_steps, int64_t floor)
+{
+    if (n_steps > 0)
+        lf__extend_to(x, lf__dp_target(x, s, n), steps, n_steps, floor);
+}
+
 static void lf__curve_forced(lf__exact *x, int32_t v)
 {
     lf__curve_dp *c = x->user;
@@ -127,26 +140,20 @@ static void lf__curve_forced(lf__exact *x, int32_t v)
     lf_bitset_reset(&x->sbits, v);
 }
 
-/* 1 when every point the set being grown could add to its target's front is
- * already dominated there, whatever the set's steps: each step's F_D is at
- * least the floor (inputs, outputs and weights once) and each need at least
- * the enumeration's lower bound of F_beta (and every member's need alone),
- * and a point dominated by (no more DRAM, no more need) is one that
- * lf__front_add drops. Fronts only improve, so the answer holds later. */
-static int lf__curve_dominated(lf__exact *x)
+/* 1 when every point a group from state `from` could add to the front of
+ * state t is already dominated there, given that each of its steps needs at
+ * least `need` and costs at least `floor`: a point dominated by (no more
+ * DRAM, no more need) is one that lf__front_add drops. Fronts only improve,
+ * so the answer holds later. */
+static int lf__front_dominated(lf__exact *x, int32_t from_state, int32_t t, int64_t need,
+                               int64_t floor)
 {
     lf__curve_dp *c = x->user;
-    int32_t t = lf__dp_target_find(x, &x->sbits);
-    if (t < 0 || t >= c->n_fronts || c->fronts[t].n == 0)
+    if (t < 0 || t >= c->n_fronts || c->fronts[t].n == 0 || from_state >= c->n_fronts)
         return 0;
-    int64_t need = lf__dp_set_need_floor(x);
     if (need < c->beta_min - 1)
         need = c->beta_min - 1;
-    for (int32_t i = 0; i < x->n_sub; i++)
-        if (c->fb1[x->sub[i]] > need)
-            need = c->fb1[x->sub[i]];
-    int64_t floor = lf_cost_fd_floor(x->cm, x->sub, x->n_sub, x->in_s, x->seen);
-    const lf__front *from = &c->fronts[x->cur], *to = &c->fronts[t];
+    const lf__front *from = &c->fronts[from_state], *to = &c->fronts[t];
     /* Both fronts are sorted by need, so one walk finds, for each point, the
      * last point of `to` with no more need: it holds the least DRAM of those. */
     int32_t j = 0;
@@ -160,20 +167,37 @@ static int lf__curve_dominated(lf__exact *x)
     return 1;
 }
 
-static void lf__curve_group(lf__exact *x)
+/* The largest need of a member of the set being grown alone. */
+static int64_t lf__members_need(const lf__exact *x)
+{
+    const lf__curve_dp *c = x->user;
+    int64_t need = 0;
+    for (int32_t i = 0; i < x->n_sub; i++)
+        if (c->fb1[x->sub[i]] > need)
+            need = c->fb1[x->sub[i]];
+    return need;
+}
+
+/* The set being grown, against its target's front: each step's F_D is at
+ * least the floor (inputs, outputs and weights once) and each need at least
+ * the enumeration's lower bound of F_beta and every member's need alone. */
+static int lf__curve_dominated(lf__exact *x)
+{
+    int32_t t = lf__dp_target_find(x, &x->sbits);
+    int64_t need = lf__dp_set_need_floor(x), alone = lf__members_need(x);
+    return lf__front_dominated(x, x->cur, t, need > alone ? need : alone,
+                               lf_cost_fd_floor(x->cm, x->sub, x->n_sub, x->in_s, x->seen));
+}
+
+/* Prices the group `set` (its members alone need up to aux) and extends
+ * the current state's front by its steps into state t (-1: D u set, of n
+ * ops). */
+static void lf__curve_price(lf__exact *x, const lf_bitset *set, int32_t n_ops, int64_t aux,
+                            int32_t t, int once)
 {
     lf__curve_dp *c = x->user;
-    if (x->n_sub == 1) {
-        lf__extend(x, &x->sbits, 1, c->single[x->sub[0]], c->n_single[x->sub[0]], 0);
-        return;
-    }
-    if (lf__curve_dominated(x)) {
-        x->st.groups_skipped++;
-        return;
-    }
     lf_group_cost gc;
-    lf_status st = lf__dp_set_holds_cut(x) ? lf_cost_eval_once(x->cm, &x->sbits, &gc)
-                                           : lf_cost_eval(x->cm, &x->sbits, &gc);
+    lf_status st = once ? lf_cost_eval_once(x->cm, set, &gc) : lf_cost_eval(x->cm, set, &gc);
     if (st != LF_OK) {
         x->status = st;
         return;
@@ -181,10 +205,7 @@ static void lf__curve_group(lf__exact *x)
     if (!gc.valid)
         return;
     /* Every member must be fusable at the buffer where the group is used. */
-    int64_t thr = gc.f_beta;
-    for (int32_t i = 0; i < x->n_sub; i++)
-        if (c->fb1[x->sub[i]] > thr)
-            thr = c->fb1[x->sub[i]];
+    int64_t thr = gc.f_beta > aux ? gc.f_beta : aux;
     if (thr >= c->beta_max)
         return;
     int64_t floor = thr > c->beta_min - 1 ? thr : c->beta_min - 1;
@@ -198,12 +219,63 @@ static void lf__curve_group(lf__exact *x)
          * through it (lf_cost_steps). */
         c->steps[0] = (lf_cost_step){thr, gc.f_d};
         n = 1;
-    } else if ((st = lf_cost_steps(x->cm, &x->sbits, c->beta_max, c->steps, LF_COST_MAX_STEPS,
-                                   &n)) != LF_OK) {
+    } else if ((st = lf_cost_steps(x->cm, set, c->beta_max, c->steps, LF_COST_MAX_STEPS, &n)) !=
+               LF_OK) {
         x->status = st;
         return;
     }
-    lf__extend(x, &x->sbits, x->n_sub, c->steps, n, floor);
+    if (t < 0)
+        lf__extend(x, set, n_ops, c->steps, n, floor);
+    else
+        lf__extend_to(x, t, c->steps, n, floor);
+}
+
+static void lf__curve_group(lf__exact *x)
+{
+    lf__curve_dp *c = x->user;
+    if (x->n_sub == 1) {
+        lf__extend(x, &x->sbits, 1, c->single[x->sub[0]], c->n_single[x->sub[0]], 0);
+        return;
+    }
+    if (lf__curve_dominated(x)) {
+        x->st.groups_skipped++;
+        return;
+    }
+    lf__curve_price(x, &x->sbits, x->n_sub, lf__members_need(x), -1, lf__dp_set_holds_cut(x));
+}
+
+/* A group joined at a cut op (cut_join.c): its steps, valid from where
+ * every member is fusable too. */
+static void lf__curve_join_extend(lf__exact *x, const lf_cost_step *steps, int32_t n, int64_t aux,
+                                  int32_t target)
+{
+    lf__curve_dp *c = x->user;
+    int64_t thr = steps[0].need > aux ? steps[0].need : aux;
+    if (thr >= c->beta_max)
+        return;
+    lf__extend_to(x, target, steps, n, thr > c->beta_min - 1 ? thr : c->beta_min - 1);
+}
+
+/* A joined group whose sides do not separate: priced whole. */
+static void lf__curve_join_whole(lf__exact *x, const lf_bitset *set, int64_t aux, int32_t target)
+{
+    lf__curve_price(x, set, 0, aux, target, 1);
+}
+
+static const lf__join_staircase lf__curve_join = {lf__front_dominated, lf__curve_join_extend,
+                                                  lf__curve_join_whole};
+
+static void lf__curve_tail(lf__exact *x, int32_t c)
+{
+    lf__curve_dp *cd = x->user;
+    if (x->cur < cd->n_fronts && cd->fronts[x->cur].n > 0)
+        lf__join_tail(x, c, lf__members_need(x));
+}
+
+static void lf__curve_head(lf__exact *x, int32_t c)
+{
+    lf__curve_dp *cd = x->user;
+    lf__join_head_steps(x, c, cd->beta_max, lf__members_need(x), &lf__curve_join);
 }
 
 static void lf__curve_free(lf__curve_dp *c, int32_t n_ops)
@@ -307,6 +379,11 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
         x.user = &c;
         x.on_group = lf__curve_group;
         x.on_forced = lf__curve_forced;
+        x.on_tail = lf__curve_tail;
+        x.on_head = lf__curve_head;
+        x.join_cuts = x.n_cuts > 0;
+        if (x.join_cuts && (st = lf__join_create(&x)) != LF_OK)
+            x.status = st;
         /* The empty set's one point: no DRAM, feasible from the minimum on. */
         uint64_t *empty = calloc((size_t)x.nwords, 8);
         int32_t start = empty ? lf__dp_state(&x, empty, 0) : -1;
@@ -316,7 +393,9 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
             lf__front_add(&x, f, 0, beta_min - 1, -1, -1);
         else if (x.status == LF_OK)
             x.status = lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
-        goal = lf__dp_run(&x);
+        if (x.status == LF_OK)
+            goal = lf__dp_run(&x);
+        lf__join_free(&x);
         st = x.status;
     }
     if (st == LF_OK && (goal < 0 || goal >= c.n_fronts || c.fronts[goal].n == 0))

@@ -253,6 +253,13 @@ static int64_t lf__lower_bound(const lf__exact *x) { return x->lb_w + x->lb_blk 
 
 int64_t lf__dp_set_need_floor(const lf__exact *x) { return lf__lower_bound(x); }
 
+void lf__dp_set_need_terms(const lf__exact *x, int64_t *weights, int64_t *rows, int64_t *block)
+{
+    *weights = x->lb_w;
+    *rows = x->lb_feat;
+    *block = x->lb_blk;
+}
+
 int64_t lf__dp_floor_of(lf__exact *x, const int32_t *ops, int32_t n, int64_t stop)
 {
     int32_t mark = x->n_undo, added = 0;
@@ -393,6 +400,43 @@ static void lf__ready_init(lf__exact *x, int32_t lo)
  * descendants for good (they can never become ready), and every op below u is
  * decided or blocked, so the recursion continues from u + 1. A branch that
  * includes an op is cut when the lower bound reaches beta: it only grows. */
+static void lf__ideals(lf__exact *x, int32_t from, int32_t *stack);
+
+/* The set being grown is complete: price it (connected sets, or any set in
+ * a relaxation), and hand it on as a tail or a head of a cut op. */
+static void lf__leaf(lf__exact *x, int32_t *stack)
+{
+    int head = x->join_cuts && x->cur_cut >= 0 && x->s_cut < 0;
+    x->set_connected = (!x->any_set || x->tell_connected) ? lf__connected(x, stack) : 0;
+    if (x->any_set || x->set_connected) {
+        x->st.groups++;
+        x->on_group(x); /* ops joined in id order: sub is ascending */
+        /* Pricing is the costly part (and the curve's fronts grow with it):
+         * look at the clock between priced groups as well. */
+        if ((x->st.groups & (LF__CHECK_EVERY / 4 - 1)) == 0)
+            lf__dp_check_budget(x);
+    }
+    if (x->join_cuts && x->s_cut >= 0)
+        x->on_tail(x, x->s_cut);
+    if (head)
+        x->on_head(x, x->cur_cut);
+}
+
+/* Includes ready op u and goes on from u + 1, when the bound allows. */
+static void lf__include(lf__exact *x, int32_t u, int32_t *stack)
+{
+    int32_t mark = lf__add(x, u), s_cut = x->s_cut;
+    if (lf__lower_bound(x) < x->beta) {
+        if (x->is_cut[u])
+            x->s_cut = u;
+        lf__joined(x, u);
+        lf__ideals(x, u + 1, stack);
+        lf__left(x, u);
+        x->s_cut = s_cut;
+    }
+    lf__remove(x, u, mark);
+}
+
 static void lf__ideals(lf__exact *x, int32_t from, int32_t *stack)
 {
     if (x->status != LF_OK)
@@ -407,27 +451,22 @@ static void lf__ideals(lf__exact *x, int32_t from, int32_t *stack)
             return;
     }
     int32_t u = lf__next_ready(x, from);
-    if (u >= x->u_hi) {
-        if (x->n_sub == 0)
-            return;
-        x->set_connected = (!x->any_set || x->tell_connected) ? lf__connected(x, stack) : 0;
-        if (!x->any_set && !x->set_connected)
-            return;
-        x->st.groups++;
-        x->on_group(x); /* ops joined in id order: sub is ascending */
-        /* Pricing is the costly part (and the curve's fronts grow with it):
-         * look at the clock between priced groups as well. */
-        if ((x->st.groups & (LF__CHECK_EVERY / 4 - 1)) == 0)
-            lf__dp_check_budget(x);
+    if (x->join_cuts && x->s_cut >= 0) {
+        /* Past a cut op the set can only end at the next one, which every op
+         * in between lies below: include each, leave none out (the sets
+         * that stop in between are heads, cut_join.c). */
+        if (x->sub[x->n_sub - 1] == x->s_cut)
+            lf__leaf(x, stack);
+        if (u < x->u_hi)
+            lf__include(x, u, stack);
         return;
     }
-    int32_t mark = lf__add(x, u);
-    if (lf__lower_bound(x) < x->beta) {
-        lf__joined(x, u);
-        lf__ideals(x, u + 1, stack);
-        lf__left(x, u);
+    if (u >= x->u_hi) {
+        if (x->n_sub > 0)
+            lf__leaf(x, stack);
+        return;
     }
-    lf__remove(x, u, mark);
+    lf__include(x, u, stack);
     lf__ideals(x, u + 1, stack);
 }
 
@@ -450,6 +489,15 @@ static void lf__expand(lf__exact *x, int32_t s, int32_t *stack)
             x->on_forced(x, v);
     }
     lf__ready_init(x, lo);
+    /* The state of all ops of U up to a cut op: its sets are that op's heads. */
+    int32_t top = lo - 1;
+    while (top >= x->u_lo && !x->in_u[top])
+        top--;
+    x->cur_cut = x->join_cuts && top >= x->u_lo && x->is_cut[top] &&
+                         x->size[s] == x->u_before[lo]
+                     ? top
+                     : -1;
+    x->s_cut = -1;
     lf__ideals(x, lo, stack);
 }
 
@@ -497,7 +545,9 @@ lf_status lf__dp_setup(lf__exact *x, lf_cost_model *cm, const lf_bitset *univers
     x->bucket_n = calloc(n + 1, sizeof(int32_t));
     x->bucket_cap = calloc(n + 1, sizeof(int32_t));
     x->cut_before = calloc(n + 1, sizeof(int32_t));
-    if (!x->cut_before || !x->in_u || !x->fusable || !x->in_d || !x->in_s || !x->seen || !x->view || !x->wterm ||
+    x->u_before = calloc(n + 1, sizeof(int32_t));
+    x->s_cut = x->cur_cut = -1;
+    if (!x->cut_before || !x->u_before || !x->in_u || !x->fusable || !x->in_d || !x->in_s || !x->seen || !x->view || !x->wterm ||
         !x->wblk ||
         !x->row_bytes || !x->kwin || !x->kmax || !x->sub || !x->adj_start || !x->bucket ||
         !x->bucket_n || !x->bucket_cap)
@@ -523,6 +573,8 @@ lf_status lf__dp_setup(lf__exact *x, lf_cost_model *cm, const lf_bitset *univers
             lf_op_row_window(op, &k, &s, &p);
         x->kwin[v] = k < 1 ? 1 : k;
     }
+    for (int32_t v = 0; v < g->n_ops; v++)
+        x->u_before[v + 1] = x->u_before[v] + x->in_u[v];
     /* Only ops of U are ever ready: scans stop at its ends. */
     x->u_lo = g->n_ops;
     for (int32_t v = 0; v < g->n_ops; v++)
@@ -621,6 +673,7 @@ void lf__dp_teardown(lf__exact *x)
     free(x->pending);
     free(x->ready);
     free(x->cut_before);
+    free(x->u_before);
     free(x->is_cut);
     free(x->adj);
     free(x->undo);

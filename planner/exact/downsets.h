@@ -24,6 +24,8 @@ typedef struct lf__undo {
     int64_t old_value;
 } lf__undo;
 
+typedef struct lf__join lf__join;
+
 typedef struct lf__exact {
     /* The graph and its universe. */
     lf_cost_model *cm;
@@ -89,6 +91,19 @@ typedef struct lf__exact {
     int tell_connected;  /* with any_set: set set_connected for on_group (window_bound.c) */
     int set_connected;   /* in on_group: the set is weakly connected (when known) */
     int64_t extra_bytes; /* what the caller holds beside states and memo (curve fronts) */
+    /* Groups that hold a cut op and ops above it (cut_join.c). With
+     * join_cuts, a set holding a cut op grows only by whole blocks: it is a
+     * candidate when it ends at a cut op c (on_group), and a tail of c then
+     * (on_tail, connected or not); the sets grown from the state of all ops
+     * up to c (cur_cut: c, else -1) that hold no cut op are heads of c
+     * (on_head, connected or not), each joined with c's tails there. */
+    int join_cuts;
+    int32_t s_cut;       /* the largest cut op in the set being grown, -1: none */
+    int32_t cur_cut;
+    int32_t *u_before;   /* ops of U below each op (n + 1 entries) */
+    void (*on_tail)(struct lf__exact *x, int32_t c);
+    void (*on_head)(struct lf__exact *x, int32_t c);
+    struct lf__join *join; /* cut_join.c's tails */
     void *user;
 } lf__exact;
 
@@ -130,6 +145,10 @@ int lf__dp_set_holds_cut(const lf__exact *x);
 /* The monotone lower bound of F_beta of the set being grown (what the
  * enumeration cuts at beta): no group holding the set needs less. */
 int64_t lf__dp_set_need_floor(const lf__exact *x);
+
+/* Its three terms: weights (summed), feature rows, largest weight block
+ * (the floor is their sum). */
+void lf__dp_set_need_terms(const lf__exact *x, int64_t *weights, int64_t *rows, int64_t *block);
 
 /* The same floor for the n distinct ops in `ops` (the set being grown must be
  * empty; it is empty again on return). Stops adding ops once the floor

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "planner/exact/cut_join.h"
 #include "planner/exact/downsets.h"
 #include "planner/exact/solve.h"
 
@@ -25,7 +26,8 @@ static int lf__minima_cmp(const uint64_t *a, const uint64_t *b, int32_t nwords)
 /* Relaxes the state D u S reached from the current state with a group of
  * `n` ops costing `dram` (0 and no group for a forced unfusable op) whose
  * smallest op is `first`; `known` is that state when already looked up (-1:
- * found or created here).
+ * found or created here). groups: 1 for a group, 0 for a forced op, -1 for
+ * a group joined at a cut op (one group; see the tie below).
  *
  * Plans of D u S are ordered by the full key of DESIGN §4: DRAM, then group
  * count, then the sorted list of group minima. All three survive appending a
@@ -39,7 +41,7 @@ static void lf__relax(lf__exact *x, const lf_bitset *s, int32_t n, int64_t dram,
 {
     int32_t cur = x->cur;
     int64_t nd = x->dram[cur] + dram;
-    int32_t ng = x->groups[cur] + groups;
+    int32_t ng = x->groups[cur] + (groups < 0 ? 1 : groups);
     int32_t t = known >= 0 ? known : lf__dp_target(x, s, n);
     if (t < 0)
         return;
@@ -49,7 +51,14 @@ static void lf__relax(lf__exact *x, const lf_bitset *s, int32_t n, int64_t dram,
     uint64_t *mt = x->minima + (size_t)t * x->nwords;
     memcpy(x->next_minima, x->minima + (size_t)cur * x->nwords, (size_t)x->nwords * 8);
     x->next_minima[first >> 6] |= (uint64_t)1 << (first & 63);
-    if (nd < x->dram[t] || ng < x->groups[t] || lf__minima_cmp(x->next_minima, mt, x->nwords) < 0) {
+    int cmp = nd < x->dram[t] || ng < x->groups[t] ? -1 : lf__minima_cmp(x->next_minima, mt, x->nwords);
+    /* A joined group (cut_join.c) whose plan ties in the whole key wins when
+     * its state was expanded first: the state that reached it first when
+     * every state grew its own groups across the cut. */
+    if (cmp == 0 && groups < 0 && x->prev[t] >= 0)
+        cmp = x->size[cur] != x->size[x->prev[t]] ? (x->size[cur] < x->size[x->prev[t]] ? -1 : 1)
+                                                 : (cur < x->prev[t] ? -1 : 1);
+    if (cmp < 0) {
         x->dram[t] = nd;
         x->groups[t] = ng;
         memcpy(mt, x->next_minima, (size_t)x->nwords * 8);
@@ -59,6 +68,8 @@ static void lf__relax(lf__exact *x, const lf_bitset *s, int32_t n, int64_t dram,
 
 static void lf__on_group(lf__exact *x)
 {
+    if (x->dram[x->cur] == INT64_MAX)
+        return; /* a cut state no plan reaches yet (cut_join.c): heads only */
     /* The target state may already hold a plan that this group cannot beat
      * whatever it costs: its F_D is at least the floor (inputs, outputs and
      * weights once), and a strictly larger DRAM loses in the full order.
@@ -81,9 +92,24 @@ static void lf__on_group(lf__exact *x)
 
 static void lf__on_forced(lf__exact *x, int32_t v)
 {
+    if (x->dram[x->cur] == INT64_MAX)
+        return;
     lf_bitset_set(&x->sbits, v);
     lf__relax(x, &x->sbits, 1, 0, 0, v, -1);
     lf_bitset_reset(&x->sbits, v);
+}
+
+static void lf__on_pair(lf__exact *x, int64_t f_d, int32_t first, int32_t target)
+{
+    lf__relax(x, NULL, 0, f_d, -1, first, target);
+}
+
+static void lf__on_head(lf__exact *x, int32_t c) { lf__join_head(x, c, lf__on_pair); }
+
+static void lf__on_tail(lf__exact *x, int32_t c)
+{
+    if (x->dram[x->cur] != INT64_MAX)
+        lf__join_tail(x, c, 0);
 }
 
 /* Runs the DP over U and writes the best partition of U into *out. */
@@ -91,8 +117,14 @@ static lf_status lf__solve(lf__exact *x, lf_plan *out, int64_t *dram)
 {
     x->on_group = lf__on_group;
     x->on_forced = lf__on_forced;
-    int32_t goal = lf__dp_run(x);
-    lf_status st = x->status;
+    x->on_tail = lf__on_tail;
+    x->on_head = lf__on_head;
+    x->join_cuts = x->n_cuts > 0;
+    lf_status st = x->join_cuts ? lf__join_create(x) : LF_OK;
+    int32_t goal = st == LF_OK ? lf__dp_run(x) : -1;
+    lf__join_free(x);
+    if (st == LF_OK)
+        st = x->status;
     if (st == LF_OK && (goal < 0 || x->dram[goal] == INT64_MAX))
         st = lf_set_error(LF_EPLAN, "exact planner found no valid plan of '%s'", x->g->name);
     if (st == LF_OK)

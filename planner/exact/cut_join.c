@@ -1,0 +1,464 @@
+/* Groups that hold a cut op and ops above it, joined from their tails and
+ * heads (downsets.h, docs/search.md "Groups across a cut op").
+ *
+ * A group G holding cut op c (its largest) and ops above c, reached from
+ * state D, is T u {c} u H: T u {c} is everything of the state C of all ops up
+ * to c that D lacks (c needs every op below it), and H is a set grown from
+ * C. The enumeration used to grow every such G from every D, pricing each
+ * whole: on Inception-v3 under BRR at 256 KB nearly all of 12 million priced
+ * groups. Now a set that ends at c records D as a tail of c, and each set
+ * grown from C (a head) is joined with c's tails: the head is priced once,
+ * each tail once per head key (cut_sides.c), and a pair costs a sum of row
+ * terms. Tails are visited by increasing "DRAM of D plus what T u {c} reads
+ * and T's weights", so the scan stops at the first tail that cannot beat
+ * the plan the target state C u H already holds; a pair that ties is still
+ * priced (the tie rule decides). Same pairs, same costs, same plans. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "planner/exact/cut_join.h"
+
+/* Pairs priced between two looks at the clock. */
+#define LF__JOIN_CHECK_EVERY 256
+
+typedef struct lf__tail {
+    int32_t state;         /* D */
+    int32_t first;         /* the smallest op of T u {c} */
+    int64_t floor;         /* what T u {c} reads + T's weights: every group with it pays that */
+    int64_t key;           /* single buffer: DRAM of D + floor (set when sorted) */
+    int64_t need;          /* the enumeration's F_beta floor of T u {c} */
+    int64_t need_w, need_rows, need_blk; /* its terms (lf__dp_set_need_terms) */
+    int64_t aux;           /* the caller's (the staircase: the largest need of a member alone) */
+    int32_t cross_at, n_cross; /* ops of T read above c (in the cut's cross pool) */
+    int32_t n_sides;
+    lf_cost_side **sides;  /* T's side per head key (by key id; NULL: not built yet) */
+} lf__tail;
+
+typedef struct lf__tails {
+    lf__tail *t;
+    int32_t n, cap;
+    int sorted;
+    /* The distinct head keys met so far: a side with each (the first tail
+     * side built for it); a head's key id is its index here. */
+    const lf_cost_side **keys;
+    int32_t n_keys, cap_keys;
+    int32_t *cross; /* the tails' ops read above c, one run per tail */
+    int32_t n_cross, cap_cross;
+} lf__tails;
+
+struct lf__join {
+    lf__tails *by_cut; /* n_ops entries */
+    int32_t *members;  /* scratch: a tail's ops */
+    int32_t *head_cross; /* scratch: ops below c the head being grown reads */
+    int32_t n_head_cross;
+    lf_bitset pair;    /* scratch: a whole group, for the ones priced whole */
+    uint8_t *seen;
+};
+
+lf_status lf__join_create(lf__exact *x)
+{
+    lf__join *j = calloc(1, sizeof *j);
+    if (j) {
+        j->by_cut = calloc((size_t)x->n + 1, sizeof *j->by_cut);
+        j->members = malloc(((size_t)x->n + 1) * sizeof *j->members);
+        j->head_cross = malloc(((size_t)x->n + 1) * sizeof *j->head_cross);
+        j->seen = calloc((size_t)x->n + 1, 1);
+    }
+    if (!j || !j->by_cut || !j->members || !j->head_cross || !j->seen || lf_bitset_init(&j->pair, x->n) != LF_OK) {
+        x->join = j;
+        return lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
+    }
+    x->join = j;
+    return LF_OK;
+}
+
+void lf__join_free(lf__exact *x)
+{
+    lf__join *j = x->join;
+    if (!j)
+        return;
+    for (int32_t c = 0; j->by_cut && c < x->n; c++) {
+        for (int32_t k = 0; k < j->by_cut[c].n; k++) {
+            lf__tail *t = &j->by_cut[c].t[k];
+            for (int32_t s = 0; s < t->n_sides; s++)
+                lf_cost_side_free(t->sides[s]);
+            free(t->sides);
+        }
+        free(j->by_cut[c].t);
+        free(j->by_cut[c].keys);
+        free(j->by_cut[c].cross);
+    }
+    free(j->by_cut);
+    free(j->members);
+    free(j->head_cross);
+    free(j->seen);
+    lf_bitset_destroy(&j->pair);
+    free(j);
+    x->join = NULL;
+}
+
+void lf__join_tail(lf__exact *x, int32_t c, int64_t aux)
+{
+    lf__join *j = x->join;
+    int32_t d = x->cur;
+    if (x->status != LF_OK)
+        return;
+    /* The state of all ops up to c must exist to be expanded (its own plan
+     * may need a group that reaches above c). */
+    if (lf__dp_target(x, &x->sbits, x->n_sub) < 0)
+        return;
+    int64_t floor = 0;
+    for (int32_t i = 0; i < x->n_sub; i++) {
+        int32_t v = x->sub[i];
+        const lf_op *op = &x->g->ops[v];
+        if (v != c)
+            floor += lf_cost_weight_bytes(x->cm, v);
+        for (int32_t k = 0; k < op->n_inputs; k++) {
+            int32_t p = op->inputs[k];
+            if (!x->in_s[p] && !j->seen[p]) {
+                j->seen[p] = 1;
+                floor += lf_cost_tensor_bytes(x->cm, p);
+            }
+        }
+    }
+    for (int32_t i = 0; i < x->n_sub; i++) {
+        const lf_op *op = &x->g->ops[x->sub[i]];
+        for (int32_t k = 0; k < op->n_inputs; k++)
+            j->seen[op->inputs[k]] = 0;
+    }
+    lf__tails *ts = &j->by_cut[c];
+    if (ts->n == ts->cap) {
+        int32_t cap = ts->cap ? 2 * ts->cap : 64;
+        lf__tail *t = realloc(ts->t, (size_t)cap * sizeof *t);
+        if (!t) {
+            x->status = lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
+            return;
+        }
+        ts->t = t;
+        ts->cap = cap;
+    }
+    /* Ops of T that an op above c reads (a skip edge over c): written out
+     * unless the head holds every such reader. */
+    int32_t cross_at = ts->n_cross;
+    for (int32_t i = 0; i + 1 < x->n_sub; i++) {
+        const lf_op *op = &x->g->ops[x->sub[i]];
+        int above = 0;
+        for (int32_t k = 0; k < op->n_consumers && !above; k++)
+            above = op->consumers[k] > c;
+        if (!above)
+            continue;
+        if (ts->n_cross == ts->cap_cross) {
+            int32_t cap = ts->cap_cross ? 2 * ts->cap_cross : 64;
+            int32_t *q = realloc(ts->cross, (size_t)cap * sizeof *q);
+            if (!q) {
+                x->status = lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
+                return;
+            }
+            ts->cross = q;
+            ts->cap_cross = cap;
+        }
+        ts->cross[ts->n_cross++] = x->sub[i];
+    }
+    lf__tail *t = &ts->t[ts->n++];
+    memset(t, 0, sizeof *t);
+    t->state = d;
+    t->first = x->sub[0];
+    t->floor = floor;
+    t->need = lf__dp_set_need_floor(x);
+    lf__dp_set_need_terms(x, &t->need_w, &t->need_rows, &t->need_blk);
+    t->aux = aux;
+    t->cross_at = cross_at;
+    t->n_cross = ts->n_cross - cross_at;
+    x->extra_bytes += (int64_t)sizeof(lf__tail);
+}
+
+static int lf__tail_cmp(const void *a, const void *b)
+{
+    const lf__tail *p = a, *q = b;
+    if (p->key != q->key)
+        return p->key < q->key ? -1 : 1;
+    return (p->state > q->state) - (p->state < q->state);
+}
+
+/* The key id of head hs among c's, or -1 when none matches yet. */
+static int32_t lf__key_find(const lf__tails *ts, const lf_cost_side *hs)
+{
+    for (int32_t k = 0; k < ts->n_keys; k++)
+        if (lf_cost_side_same_key(ts->keys[k], hs))
+            return k;
+    return -1;
+}
+
+/* A new key with `side` (a tail side built for it) as its representative. */
+static int32_t lf__key_add(lf__exact *x, lf__tails *ts, const lf_cost_side *side)
+{
+    if (ts->n_keys == ts->cap_keys) {
+        int32_t cap = ts->cap_keys ? 2 * ts->cap_keys : 8;
+        const lf_cost_side **k = realloc(ts->keys, (size_t)cap * sizeof *k);
+        if (!k) {
+            x->status = lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
+            return -1;
+        }
+        ts->keys = k;
+        ts->cap_keys = cap;
+    }
+    ts->keys[ts->n_keys] = side;
+    return ts->n_keys++;
+}
+
+/* T's side for head hs, kept per key (*key: hs's key id, -1 while c has
+ * none like it: set here). NULL after an error. */
+static lf_cost_side *lf__tail_side(lf__exact *x, int32_t c, lf__tails *ts, lf__tail *t,
+                                   const lf_cost_side *hs, int32_t *key)
+{
+    lf__join *j = x->join;
+    if (*key >= 0 && *key < t->n_sides && t->sides[*key])
+        return t->sides[*key];
+    /* T: the ops below c that the cut state holds and the tail's state lacks. */
+    const uint64_t *cw = x->words + (size_t)x->cur * x->nwords;
+    const uint64_t *dw = x->words + (size_t)t->state * x->nwords;
+    int32_t n = 0;
+    for (int32_t w = 0; w < x->nwords; w++)
+        for (uint64_t bits = cw[w] & ~dw[w]; bits; bits &= bits - 1) {
+            int32_t v = w * 64 + __builtin_ctzll(bits);
+            if (v < c)
+                j->members[n++] = v;
+        }
+    lf_cost_side *side = NULL;
+    lf_status st = lf_cost_tail_side(x->cm, j->members, n, hs, &side);
+    if (st != LF_OK) {
+        x->status = st;
+        return NULL;
+    }
+    if (*key < 0 && (*key = lf__key_add(x, ts, side)) < 0) {
+        lf_cost_side_free(side);
+        return NULL;
+    }
+    if (*key >= t->n_sides) {
+        lf_cost_side **s = realloc(t->sides, (size_t)ts->n_keys * sizeof *s);
+        if (!s) {
+            lf_cost_side_free(side);
+            x->status = lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
+            return NULL;
+        }
+        for (int32_t k = t->n_sides; k < ts->n_keys; k++)
+            s[k] = NULL;
+        x->extra_bytes += (int64_t)(ts->n_keys - t->n_sides) * (int64_t)sizeof *s;
+        t->sides = s;
+        t->n_sides = ts->n_keys;
+    }
+    t->sides[*key] = side;
+    x->extra_bytes += lf_cost_side_bytes(side);
+    return side;
+}
+
+/* The whole group of tail t and the head being grown, priced at once (a
+ * side that does not separate). */
+static lf_status lf__price_whole(lf__exact *x, const lf__tail *t, lf_group_cost *c)
+{
+    lf__join *j = x->join;
+    const uint64_t *cw = x->words + (size_t)x->cur * x->nwords;
+    const uint64_t *dw = x->words + (size_t)t->state * x->nwords;
+    for (int32_t w = 0; w < x->nwords; w++)
+        j->pair.words[w] = (cw[w] & ~dw[w]) | x->sbits.words[w];
+    return lf_cost_eval_once(x->cm, &j->pair, c);
+}
+
+/* What every group with the head being grown pays besides its tail's floor,
+ * whether or not its sides separate: the weights of c and the head, read
+ * at least once, and the tensors of c and the head read outside it,
+ * written once (nothing below c reads them). */
+static int64_t lf__head_floor(lf__exact *x, int32_t c)
+{
+    lf__join *j = x->join;
+    int64_t f = 0;
+    j->n_head_cross = 0;
+    for (int32_t i = -1; i < x->n_sub; i++) {
+        int32_t v = i < 0 ? c : x->sub[i];
+        const lf_op *op = &x->g->ops[v];
+        f += lf_cost_weight_bytes(x->cm, v);
+        for (int32_t k = 0; i >= 0 && k < op->n_inputs; k++) {
+            int32_t p = op->inputs[k];
+            if (p < c && !j->seen[p]) {
+                j->seen[p] = 1;
+                j->head_cross[j->n_head_cross++] = p;
+            }
+        }
+        int leaves = op->is_output;
+        for (int32_t k = 0; k < op->n_consumers && !leaves; k++)
+            leaves = !x->in_s[op->consumers[k]];
+        if (leaves)
+            f += lf_cost_tensor_bytes(x->cm, v);
+    }
+    for (int32_t k = 0; k < j->n_head_cross; k++)
+        j->seen[j->head_cross[k]] = 0;
+    return f;
+}
+
+/* The enumeration's F_beta floor of T u {c} u H: with no edge from below c
+ * into the head its terms add up, but for c's own output row, which T u {c}
+ * counts and H's readers count again (as at least one row); -1 when an edge
+ * crosses (then the tail's and the head's floors are all that is known). */
+static int64_t lf__pair_need(const lf__exact *x, const lf__tail *t, int32_t c, const int64_t *head)
+{
+    const lf__join *j = x->join;
+    if (j->n_head_cross > 0)
+        return -1;
+    int64_t own = x->view[c] ? 0 : lf_cost_row_bytes(x->cm, c);
+    return t->need_w + head[0] + t->need_rows + head[1] - own + (t->need_blk > head[2] ? t->need_blk : head[2]);
+}
+
+/* 1 when op v lies in tail t's T u {c}: the cut state, being expanded
+ * (in_d), holds it and t's state does not. */
+static int lf__in_tail(const lf__exact *x, const lf__tail *t, int32_t v)
+{
+    const uint64_t *dw = x->words + (size_t)t->state * x->nwords;
+    return x->in_u[v] && x->in_d[v] && !((dw[v >> 6] >> (v & 63)) & 1u);
+}
+
+/* What a skip edge over c adds to the floor of tail t with the head being
+ * grown: an op of T read above c outside the head is written; an op below c
+ * outside T that the head reads, and T u {c} does not, is read. */
+static int64_t lf__cross_floor(const lf__exact *x, const lf__tails *ts, const lf__tail *t, int32_t c)
+{
+    const lf__join *j = x->join;
+    int64_t f = 0;
+    for (int32_t i = t->cross_at; i < t->cross_at + t->n_cross; i++) {
+        const lf_op *op = &x->g->ops[ts->cross[i]];
+        for (int32_t k = 0; k < op->n_consumers; k++)
+            if (op->consumers[k] > c && !x->in_s[op->consumers[k]]) {
+                f += lf_cost_tensor_bytes(x->cm, ts->cross[i]);
+                break;
+            }
+    }
+    for (int32_t i = 0; i < j->n_head_cross; i++) {
+        int32_t p = j->head_cross[i];
+        if (lf__in_tail(x, t, p))
+            continue;
+        const lf_op *op = &x->g->ops[p];
+        int read = 0;
+        for (int32_t k = 0; k < op->n_consumers && !read; k++)
+            read = op->consumers[k] <= c && lf__in_tail(x, t, op->consumers[k]);
+        if (!read)
+            f += lf_cost_tensor_bytes(x->cm, p);
+    }
+    return f;
+}
+
+void lf__join_head(lf__exact *x, int32_t c, lf__join_relax relax)
+{
+    lf__join *j = x->join;
+    lf__tails *ts = &j->by_cut[c];
+    if (ts->n == 0 || x->status != LF_OK)
+        return;
+    if (!ts->sorted) {
+        /* Every tail's state is smaller than the cut state: all final now. */
+        for (int32_t k = 0; k < ts->n; k++)
+            ts->t[k].key = x->dram[ts->t[k].state] == INT64_MAX
+                               ? INT64_MAX
+                               : x->dram[ts->t[k].state] + ts->t[k].floor;
+        qsort(ts->t, (size_t)ts->n, sizeof *ts->t, lf__tail_cmp);
+        ts->sorted = 1;
+    }
+    lf_cost_side *hs = NULL;
+    lf_status st = lf_cost_head_side(x->cm, c, x->sub, x->n_sub, &hs);
+    int32_t target = st == LF_OK ? lf__dp_target(x, &x->sbits, x->n_sub) : -1;
+    if (st != LF_OK)
+        x->status = st;
+    int separable = lf_cost_side_separable(hs);
+    int64_t head_floor = lf__head_floor(x, c), head_need[3];
+    lf__dp_set_need_terms(x, &head_need[0], &head_need[1], &head_need[2]);
+    int32_t key = separable ? lf__key_find(ts, hs) : -1;
+    int32_t cut_state = x->cur;
+    for (int32_t k = 0; k < ts->n && target >= 0 && x->status == LF_OK; k++) {
+        lf__tail *t = &ts->t[k];
+        /* The enumeration would not have grown this group: never valid. */
+        if (lf__pair_need(x, t, c, head_need) >= x->beta)
+            continue;
+        /* Sorted: no later tail does better (a tie is still priced). */
+        if (t->key == INT64_MAX ||
+            (x->dram[target] != INT64_MAX && t->key + head_floor > x->dram[target]))
+            break;
+        if (x->dram[target] != INT64_MAX &&
+            t->key + head_floor + lf__cross_floor(x, ts, t, c) > x->dram[target])
+            continue;
+        lf_group_cost gc;
+        lf_cost_side *tail = separable ? lf__tail_side(x, c, ts, t, hs, &key) : NULL;
+        if (x->status != LF_OK)
+            break;
+        st = lf_cost_side_separable(tail) ? lf_cost_join_eval(x->cm, tail, hs, &gc)
+                                          : lf__price_whole(x, t, &gc);
+        if (st != LF_OK) {
+            x->status = st;
+            break;
+        }
+        x->st.groups++;
+        if (gc.valid) {
+            x->cur = t->state;
+            relax(x, gc.f_d, t->first, target);
+            x->cur = cut_state;
+        }
+        if ((x->st.groups & (LF__JOIN_CHECK_EVERY - 1)) == 0)
+            lf__dp_check_budget(x);
+    }
+    lf_cost_side_free(hs);
+}
+
+void lf__join_head_steps(lf__exact *x, int32_t c, int64_t below, int64_t head_aux,
+                         const lf__join_staircase *sc)
+{
+    lf__join *j = x->join;
+    lf__tails *ts = &j->by_cut[c];
+    if (ts->n == 0 || x->status != LF_OK)
+        return;
+    lf_cost_side *hs = NULL;
+    lf_status st = lf_cost_head_side(x->cm, c, x->sub, x->n_sub, &hs);
+    int32_t target = st == LF_OK ? lf__dp_target(x, &x->sbits, x->n_sub) : -1;
+    if (st != LF_OK)
+        x->status = st;
+    int separable = lf_cost_side_separable(hs);
+    int64_t head_floor = lf__head_floor(x, c), head_need[3];
+    lf__dp_set_need_terms(x, &head_need[0], &head_need[1], &head_need[2]);
+    int32_t key = separable ? lf__key_find(ts, hs) : -1;
+    int32_t cut_state = x->cur;
+    lf_cost_step steps[LF_COST_MAX_STEPS];
+    /* In the order the tails were found: the order the states' own groups
+     * reached the target before, which decides ties on the fronts. */
+    for (int32_t k = 0; k < ts->n && target >= 0 && x->status == LF_OK; k++) {
+        lf__tail *t = &ts->t[k];
+        int64_t need = lf__pair_need(x, t, c, head_need);
+        if (need >= x->beta)
+            continue;
+        if (need < t->need)
+            need = t->need > lf__dp_set_need_floor(x) ? t->need : lf__dp_set_need_floor(x);
+        int64_t aux = t->aux > head_aux ? t->aux : head_aux;
+        if (sc->dominated(x, t->state, target, need > aux ? need : aux,
+                          t->floor + head_floor + lf__cross_floor(x, ts, t, c))) {
+            x->st.groups_skipped++;
+            continue;
+        }
+        lf_cost_side *tail = separable ? lf__tail_side(x, c, ts, t, hs, &key) : NULL;
+        if (x->status != LF_OK)
+            break;
+        int32_t n = 0;
+        x->st.groups++;
+        x->cur = t->state;
+        if (lf_cost_side_separable(tail)) {
+            st = lf_cost_join_steps(x->cm, tail, hs, below, steps, LF_COST_MAX_STEPS, &n);
+            if (st != LF_OK)
+                x->status = st;
+            else if (n > 0)
+                sc->extend(x, steps, n, aux, target);
+        } else {
+            const uint64_t *cw = x->words + (size_t)cut_state * x->nwords;
+            const uint64_t *dw = x->words + (size_t)t->state * x->nwords;
+            for (int32_t w = 0; w < x->nwords; w++)
+                j->pair.words[w] = (cw[w] & ~dw[w]) | x->sbits.words[w];
+            sc->whole(x, &j->pair, aux, target);
+        }
+        x->cur = cut_state;
+        if ((x->st.groups & (LF__JOIN_CHECK_EVERY - 1)) == 0)
+            lf__dp_check_budget(x);
+    }
+    lf_cost_side_free(hs);
+}

@@ -1,0 +1,44 @@
+/* Groups that hold a cut op and ops above it, joined from tails and heads
+ * (cut_join.c) for the single-buffer DP. Not a public header. */
+#ifndef LF_EXACT_CUT_JOIN_H
+#define LF_EXACT_CUT_JOIN_H
+
+#include "planner/exact/downsets.h"
+
+/* What the DP does with a joined group from state x->cur (the tail's) to
+ * state target: DRAM f_d, smallest op first. */
+typedef void (*lf__join_relax)(lf__exact *x, int64_t f_d, int32_t first, int32_t target);
+
+/* Sets x->join; on failure x->join may hold a partial object for
+ * lf__join_free. */
+lf_status lf__join_create(lf__exact *x);
+void lf__join_free(lf__exact *x);
+
+/* on_tail: the set being grown ends at cut op c; records the current state
+ * as one of c's tails (and makes sure the state of all ops up to c exists),
+ * with the caller's aux. */
+void lf__join_tail(lf__exact *x, int32_t c, int64_t aux);
+
+/* on_head: the set being grown from c's cut state is a head of c; prices it
+ * with c's tails, best first, and hands each valid group to relax. */
+void lf__join_head(lf__exact *x, int32_t c, lf__join_relax relax);
+
+/* The staircase (curve.c): dominated says that no point the group from
+ * state `from` to `target` could add is missing from target's front when its
+ * needs are at least `need` and its DRAM at least `floor`; extend adds the
+ * group's steps from the current state's front (the group's members alone
+ * need up to aux); whole prices a group whose sides do not separate and
+ * extends the same way. */
+typedef struct lf__join_staircase {
+    int (*dominated)(lf__exact *x, int32_t from, int32_t target, int64_t need, int64_t floor);
+    void (*extend)(lf__exact *x, const lf_cost_step *steps, int32_t n, int64_t aux, int32_t target);
+    void (*whole)(lf__exact *x, const lf_bitset *set, int64_t aux, int32_t target);
+} lf__join_staircase;
+
+/* on_head for the staircase: the head being grown (its members alone need
+ * up to head_aux) with every tail of c, in the order they were found; steps
+ * below `below`. */
+void lf__join_head_steps(lf__exact *x, int32_t c, int64_t below, int64_t head_aux,
+                         const lf__join_staircase *sc);
+
+#endif
