@@ -73,8 +73,16 @@ static void check_pair(lf_cost_model *cm, int32_t c, int32_t next, lf_rng *rng, 
         if (lf_cost_side_separable(ts)) {
             lf_group_cost joined, whole;
             CHECK(lf_cost_side_same_key(ts, hs));
-            CHECK_OK(lf_cost_join_eval(cm, ts, hs, &joined));
+            CHECK_OK(lf_cost_join_eval(cm, ts, hs, INT64_MAX, &joined));
             CHECK_OK(lf_cost_eval_once(cm, &all, &whole));
+            /* Under a limit: exact up to it, above it only larger. */
+            int64_t limit = whole.f_d + (int64_t)lf_rng_below(rng, 3) - 1 -
+                            (int64_t)lf_rng_below(rng, 2) * (whole.f_d / 2);
+            lf_group_cost capped;
+            CHECK_OK(lf_cost_join_eval(cm, ts, hs, limit, &capped));
+            CHECK(capped.valid == whole.valid);
+            if (whole.valid)
+                CHECK(whole.f_d <= limit ? capped.f_d == whole.f_d : capped.f_d > limit);
             if (!same_cost(&joined, &whole))
                 fprintf(stderr, "  %s cut %d: tail %d ops, head %d ops: f_d %lld / %lld, f_beta %lld / %lld\n",
                         g->name, (int)c, (int)nt, (int)nh, (long long)joined.f_d, (long long)whole.f_d,
@@ -224,7 +232,7 @@ static void test_crossing_edge(void)
         for (int32_t v = 2; v <= 4; v++)
             lf_bitset_set(&all, v);
         lf_group_cost joined, whole;
-        CHECK_OK(lf_cost_join_eval(cm, t, h, &joined));
+        CHECK_OK(lf_cost_join_eval(cm, t, h, INT64_MAX, &joined));
         CHECK_OK(lf_cost_eval_once(cm, &all, &whole));
         CHECK(same_cost(&joined, &whole));
         lf_bitset_destroy(&all);

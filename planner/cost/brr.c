@@ -32,8 +32,33 @@ static lf_status lf__brr_price(const lf__priced *p, int64_t beta, lf_group_cost 
         out->mbu = feat1 + wblk;
     } else {
         /* F_feat grows with h, so the largest tile that fits is found by
-         * bisection over [1, height]. */
+         * bisection over [1, height]. Under a limit, one look at the
+         * smallest tile that would keep F_D within it settles most groups:
+         * when that tile does not fit, F_D exceeds the limit. */
         int64_t lo = 1, hi = height, best_feat = feat1;
+        if (p->limit < INT64_MAX && weights > 0) {
+            int64_t room = p->limit - in - outb, most = room >= 0 ? room / weights : 0;
+            if (most < 1) {
+                out->tile_rows = 1;
+                out->weight_reads = (int32_t)height;
+                out->mbu = feat1 + wblk;
+                out->f_d = in + outb + height * weights;
+                return LF_OK;
+            }
+            if (most < height) {
+                int64_t need = (height + most - 1) / most; /* smallest h: ceil(H/h) <= most */
+                int64_t f = p->features(p->ctx, need, NULL);
+                if (f + wblk >= beta) {
+                    out->tile_rows = (int32_t)(need - 1);
+                    out->weight_reads = (int32_t)((height + need - 2) / (need - 1));
+                    out->mbu = feat1 + wblk;
+                    out->f_d = in + outb + (int64_t)out->weight_reads * weights;
+                    return LF_OK;
+                }
+                lo = need;
+                best_feat = f;
+            }
+        }
         while (lo < hi) {
             int64_t mid = lo + (hi - lo + 1) / 2;
             int64_t f = p->features(p->ctx, mid, NULL);

@@ -231,9 +231,12 @@ int lf_cost_side_separable(const lf_cost_side *s);
 int lf_cost_side_same_key(const lf_cost_side *tail, const lf_cost_side *head);
 
 /* Prices the group tail u {c} u head; both separable, tail built for a head
- * of the same key. Each side keeps the feature sums it was asked for (so a
- * side is used by one thread at a time). */
-lf_status lf_cost_join_eval(lf_cost_model *cm, lf_cost_side *tail, lf_cost_side *head,
+ * of the same key. f_d is exact when it is at most `limit` (INT64_MAX: always);
+ * above it, it is only known to exceed it (under BRR one look at the tile
+ * that would keep F_D within the limit spares the search for the largest
+ * tile). Each side keeps the feature sums it was asked for (so a side is
+ * used by one thread at a time). */
+lf_status lf_cost_join_eval(lf_cost_model *cm, lf_cost_side *tail, lf_cost_side *head, int64_t limit,
                             lf_group_cost *out);
 
 /* The joined group's F_D as a step function of the buffer (lf_cost_steps). */

@@ -140,10 +140,12 @@ int64_t lf__term_bytes(const lf__row_term *t, int64_t h);
  * a function of the tile height h. A group view is one source (model.c); a
  * group joined from its two sides at a cut op is another (cut_sides.c).
  * height is read after features(ctx, 1, ...) has run (a view finds its
- * sinks' height there). */
+ * sinks' height there). With a limit, a scheme may stop as soon as it knows
+ * F_D exceeds it (f_d is then only known to be larger). */
 typedef struct lf__priced {
     int64_t in, out, weights, wblk;
     const int64_t *height;
+    int64_t limit; /* F_D above it need not be exact (INT64_MAX: always exact) */
     int64_t (*features)(void *ctx, int64_t h, lf__peak *peak);
     void *ctx;
 } lf__priced;

@@ -26,12 +26,13 @@ struct lf_cost_side {
     int32_t start[LF__SIDE_PHASES + 1];
     int32_t n_terms;
     lf__row_term *terms;
-    /* The terms' sum per phase at h = 1, and at h = 2 .. at_rows once asked
-     * (-1: not yet): a head is joined with many tails and a tail with many
-     * heads, so each side's sums are taken once. */
+    /* The terms' sum per phase at h = 1, and (a head's) at h = 2 .. at_rows
+     * once asked (-1: not yet): a head is joined with many tails and a tail
+     * with many heads, so each side's sums are taken once. */
     int64_t one[LF__SIDE_PHASES];
     int64_t *at;
     int32_t at_rows;
+    int keep_rows; /* heads only: a tail is asked for few tile heights per head */
 };
 
 /* The terms of phase p at h. */
@@ -58,7 +59,7 @@ static int64_t lf__side_sum(lf_cost_side *s, int32_t p, int64_t h, int64_t rows)
 {
     if (h <= 1)
         return s->one[p];
-    if (!s->at && rows >= 2 && rows < INT32_MAX / LF__SIDE_PHASES) {
+    if (!s->at && s->keep_rows && rows >= 2 && rows < INT32_MAX / LF__SIDE_PHASES) {
         s->at = malloc((size_t)s->n_phases * (size_t)(rows + 1) * sizeof *s->at);
         if (s->at) {
             s->at_rows = (int32_t)rows;
@@ -141,6 +142,7 @@ lf_status lf_cost_head_side(lf_cost_model *cm, int32_t c, const int32_t *head, i
         return st != LF_OK ? st : lf_set_error(LF_ENOMEM, "out of memory pricing a group at a cut op");
     }
     s->cut = c;
+    s->keep_rows = 1;
     /* The head reads c and itself only (an edge from below c into the head
      * would widen a window of T), so its outside tensors are c's inputs:
      * they belong to T. */
@@ -285,18 +287,20 @@ static lf_status lf__join_priced(const lf_cost_side *tail, const lf_cost_side *h
                       tail->weights + head->weights,
                       tail->wblk > head->wblk ? tail->wblk : head->wblk,
                       &head->height,
+                      INT64_MAX,
                       lf__joined_features,
                       j};
     return LF_OK;
 }
 
-lf_status lf_cost_join_eval(lf_cost_model *cm, lf_cost_side *tail, lf_cost_side *head,
+lf_status lf_cost_join_eval(lf_cost_model *cm, lf_cost_side *tail, lf_cost_side *head, int64_t limit,
                             lf_group_cost *out)
 {
     memset(out, 0, sizeof *out);
     lf__joined j = {tail, head};
     lf__priced p;
     lf_status st = lf__join_priced(tail, head, &j, &p);
+    p.limit = limit;
     lf__peak peak;
     return st != LF_OK ? st : cm->scheme->price(&p, cm->hw.buffer_bytes, out, &peak);
 }

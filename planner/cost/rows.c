@@ -606,6 +606,7 @@ void lf__group_priced(lf__group *G, lf__priced *p)
     p->weights = lf__group_weights(G);
     p->wblk = lf__group_wblk(G);
     p->height = &G->main_href;
+    p->limit = INT64_MAX;
     p->features = lf__view_features;
     p->ctx = G;
 }

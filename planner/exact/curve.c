@@ -111,15 +111,32 @@ static void lf__extend_to(lf__exact *x, int32_t t, const lf_cost_step *steps, in
     if (!lf__front_of(x, t) || !lf__front_of(x, x->cur))
         return;
     int64_t lo = c->beta_min - 1 > floor ? c->beta_min - 1 : floor;
-    for (int32_t i = 0; i < c->fronts[x->cur].n && x->status == LF_OK; i++) {
+    /* Only the last step at or below the floor matters there. */
+    int32_t k0 = 0;
+    while (k0 + 1 < n_steps && steps[k0 + 1].need <= lo)
+        k0++;
+    /* Point i and step k give (dram_i + f_k, max(need_i, need_k)). With needs
+     * ascending and DRAM descending along both the front and the steps, the
+     * only pairs not beaten outright by another pair are, for each step, the
+     * last point needing no more than it, and for each point, the last step
+     * needing no more than the point: every other pair has the need of one of
+     * these and more DRAM. Those are added in the order of the loop over
+     * every (i, k) (i outer), so ties go to the same pair as there. */
+    int32_t n = c->fronts[x->cur].n;
+    int32_t kk = k0; /* steps k0..kk-1 need no more than the point */
+    for (int32_t i = 0; i < n && x->status == LF_OK; i++) {
         lf__fpoint p = c->fronts[x->cur].p[i];
-        for (int32_t k = 0; k < n_steps && x->status == LF_OK; k++) {
-            /* Only the last step at or below the floor matters there. */
-            if (k + 1 < n_steps && steps[k + 1].need <= lo)
-                continue;
-            int64_t need = steps[k].need > lo ? steps[k].need : lo;
-            lf__front_add(x, &c->fronts[t], p.dram + steps[k].f_d, need > p.need ? need : p.need,
-                          x->cur, i);
+        int64_t next_need = i + 1 < n ? c->fronts[x->cur].p[i + 1].need : INT64_MAX;
+        while (kk < n_steps && (steps[kk].need > lo ? steps[kk].need : lo) <= p.need)
+            kk++;
+        for (int32_t k = k0; k < n_steps && x->status == LF_OK; k++) {
+            int64_t need_k = steps[k].need > lo ? steps[k].need : lo;
+            /* (i, k) for the last step below the point, and for each step
+             * at or above the point whose last point below it is i. */
+            int keep = need_k <= p.need ? k == kk - 1 : next_need > need_k;
+            if (keep)
+                lf__front_add(x, &c->fronts[t], p.dram + steps[k].f_d,
+                              need_k > p.need ? need_k : p.need, x->cur, i);
         }
     }
 }

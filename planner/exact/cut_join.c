@@ -386,7 +386,9 @@ void lf__join_head(lf__exact *x, int32_t c, lf__join_relax relax)
         lf_cost_side *tail = separable ? lf__tail_side(x, c, ts, t, hs, &key) : NULL;
         if (x->status != LF_OK)
             break;
-        st = lf_cost_side_separable(tail) ? lf_cost_join_eval(x->cm, tail, hs, &gc)
+        /* Exact up to what could still win (a tie included). */
+        int64_t limit = x->dram[target] == INT64_MAX ? INT64_MAX : x->dram[target] - x->dram[t->state];
+        st = lf_cost_side_separable(tail) ? lf_cost_join_eval(x->cm, tail, hs, limit, &gc)
                                           : lf__price_whole(x, t, &gc);
         if (st != LF_OK) {
             x->status = st;
