@@ -189,7 +189,8 @@ lf_status lf_cost_tail_side(lf_cost_model *cm, const int32_t *tail, int32_t n,
     int32_t *members = malloc((size_t)(n + 1) * sizeof *members);
     if (!members)
         return lf_set_error(LF_ENOMEM, "out of memory pricing a group at a cut op");
-    memcpy(members, tail, (size_t)n * sizeof *members);
+    if (n > 0)
+        memcpy(members, tail, (size_t)n * sizeof *members);
     members[n] = c;
     lf__group G;
     lf_status st = lf__group_init(&G, cm, members, n + 1);
