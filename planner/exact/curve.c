@@ -15,6 +15,7 @@
 typedef struct lf__fpoint {
     int64_t dram, need;
     int32_t prev_state, prev_idx; /* the point this one extends; -1 at the empty set */
+    int32_t groups;               /* of its plan (ties: fewer first, DESIGN §4) */
 } lf__fpoint;
 
 typedef struct lf__front {
@@ -53,11 +54,13 @@ static lf__front *lf__front_of(lf__exact *x, int32_t s)
     return &c->fronts[s];
 }
 
-/* Adds (dram, need) to front f unless a point with no more DRAM and no more
- * need is there (ties keep the point found first: the enumeration order is
- * fixed, so the result is deterministic); drops the points it dominates. */
-static void lf__front_add(lf__exact *x, lf__front *f, int64_t dram, int64_t need, int32_t ps,
-                          int32_t pi)
+/* Adds (dram, need) of a plan of `groups` groups to front f unless a point
+ * with no more DRAM and no more need is there (at the same DRAM and need,
+ * the plan with fewer groups wins, DESIGN §4, then the one found first: the
+ * enumeration order is fixed, so the result is deterministic); drops the
+ * points it dominates. */
+static void lf__front_add(lf__exact *x, lf__front *f, int64_t dram, int64_t need, int32_t groups,
+                          int32_t ps, int32_t pi)
 {
     /* j: the first point needing more (needs ascend: a binary search, as
      * most points offered are dropped right here). */
@@ -69,11 +72,15 @@ static void lf__front_add(lf__exact *x, lf__front *f, int64_t dram, int64_t need
         else
             lo = mid + 1;
     }
-    if (j > 0 && f->p[j - 1].dram <= dram)
+    /* A point with no more need and less DRAM, or the same DRAM and (at the
+     * same need) no more groups, keeps its place. */
+    if (j > 0 && (f->p[j - 1].dram < dram ||
+                  (f->p[j - 1].dram == dram &&
+                   (f->p[j - 1].need < need || f->p[j - 1].groups <= groups))))
         return;
     lf__curve_dp *c = x->user;
     if (j > 0 && f->p[j - 1].need == need) {
-        j--; /* same need, more DRAM: replaced in place */
+        j--; /* same need, more DRAM (or as much with more groups): replaced in place */
     } else {
         if (f->n == f->cap) {
             int32_t cap = f->cap ? f->cap * 2 : 4;
@@ -90,7 +97,7 @@ static void lf__front_add(lf__exact *x, lf__front *f, int64_t dram, int64_t need
         f->n++;
         c->points++;
     }
-    f->p[j] = (lf__fpoint){dram, need, ps, pi};
+    f->p[j] = (lf__fpoint){dram, need, ps, pi, groups};
     int32_t w = j + 1;
     for (int32_t r = j + 1; r < f->n; r++)
         if (f->p[r].dram < dram)
@@ -136,7 +143,7 @@ static void lf__extend_to(lf__exact *x, int32_t t, const lf_cost_step *steps, in
             int keep = need_k <= p.need ? k == kk - 1 : next_need > need_k;
             if (keep)
                 lf__front_add(x, &c->fronts[t], p.dram + steps[k].f_d,
-                              need_k > p.need ? need_k : p.need, x->cur, i);
+                              need_k > p.need ? need_k : p.need, p.groups + 1, x->cur, i);
         }
     }
 }
@@ -158,10 +165,10 @@ static void lf__curve_forced(lf__exact *x, int32_t v)
 }
 
 /* 1 when every point a group from state `from` could add to the front of
- * state t is already dominated there, given that each of its steps needs at
- * least `need` and costs at least `floor`: a point dominated by (no more
- * DRAM, no more need) is one that lf__front_add drops. Fronts only improve,
- * so the answer holds later. */
+ * state t is already beaten there, given that each of its steps needs at
+ * least `need` and costs at least `floor`: a point with no more need and
+ * less DRAM is one that lf__front_add drops. Fronts only improve, so the
+ * answer holds later. */
 static int lf__front_dominated(lf__exact *x, int32_t from_state, int32_t t, int64_t need,
                                int64_t floor)
 {
@@ -178,7 +185,8 @@ static int lf__front_dominated(lf__exact *x, int32_t from_state, int32_t t, int6
         int64_t nd = from->p[i].need > need ? from->p[i].need : need;
         while (j < to->n && to->p[j].need <= nd)
             j++;
-        if (j == 0 || to->p[j - 1].dram > from->p[i].dram + floor)
+        /* A point of as much DRAM could still win on fewer groups. */
+        if (j == 0 || to->p[j - 1].dram >= from->p[i].dram + floor)
             return 0;
     }
     return 1;
@@ -407,7 +415,7 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
         free(empty);
         lf__front *f = start >= 0 ? lf__front_of(&x, start) : NULL;
         if (f)
-            lf__front_add(&x, f, 0, beta_min - 1, -1, -1);
+            lf__front_add(&x, f, 0, beta_min - 1, 0, -1, -1);
         else if (x.status == LF_OK)
             x.status = lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
         if (x.status == LF_OK)
