@@ -252,18 +252,6 @@ static lf_cost_side *lf__tail_side(lf__exact *x, int32_t c, lf__tails *ts, lf__t
     return side;
 }
 
-/* The whole group of tail t and the head being grown, priced at once (a
- * side that does not separate). */
-static lf_status lf__price_whole(lf__exact *x, const lf__tail *t, lf_group_cost *c)
-{
-    lf__join *j = x->join;
-    const uint64_t *cw = x->words + (size_t)x->cur * x->nwords;
-    const uint64_t *dw = x->words + (size_t)t->state * x->nwords;
-    for (int32_t w = 0; w < x->nwords; w++)
-        j->pair.words[w] = (cw[w] & ~dw[w]) | x->sbits.words[w];
-    return lf_cost_eval_once(x->cm, &j->pair, c);
-}
-
 /* What every group with the head being grown pays besides its tail's floor,
  * whether or not its sides separate: the weights of c and the head, read
  * at least once, and the tensors of c and the head read outside it,
@@ -345,13 +333,55 @@ static int64_t lf__cross_floor(const lf__exact *x, const lf__tails *ts, const lf
     return f;
 }
 
+/* What a head being grown brings to each of its pairs. */
+typedef struct lf__head {
+    lf_cost_side *side;
+    int separable;
+    int32_t target;      /* the state of all ops up to c and the head */
+    int64_t floor;       /* lf__head_floor */
+    int64_t need[3];     /* the terms of its F_beta floor */
+    int32_t key;         /* its key id among c's, -1 until a tail side has it */
+    int32_t cut_state;
+} lf__head;
+
+/* Prices the head being grown from c's cut state; 0 when there is nothing
+ * to join (no tails, or an error, which sets the status). */
+static int lf__head_begin(lf__exact *x, int32_t c, lf__tails *ts, lf__head *h)
+{
+    memset(h, 0, sizeof *h);
+    h->target = -1;
+    if (ts->n == 0 || x->status != LF_OK)
+        return 0;
+    lf_status st = lf_cost_head_side(x->cm, c, x->sub, x->n_sub, &h->side);
+    if (st != LF_OK) {
+        x->status = st;
+        return 0;
+    }
+    h->target = lf__dp_target(x, &x->sbits, x->n_sub);
+    h->separable = lf_cost_side_separable(h->side);
+    h->floor = lf__head_floor(x, c);
+    lf__dp_set_need_terms(x, &h->need[0], &h->need[1], &h->need[2]);
+    h->key = h->separable ? lf__key_find(ts, h->side) : -1;
+    h->cut_state = x->cur;
+    return h->target >= 0;
+}
+
+/* The group of tail t and the head being grown, as a bitset (j->pair). */
+static const lf_bitset *lf__pair_bits(lf__exact *x, const lf__tail *t)
+{
+    lf__join *j = x->join;
+    const uint64_t *cw = x->words + (size_t)x->cur * x->nwords;
+    const uint64_t *dw = x->words + (size_t)t->state * x->nwords;
+    for (int32_t w = 0; w < x->nwords; w++)
+        j->pair.words[w] = (cw[w] & ~dw[w]) | x->sbits.words[w];
+    return &j->pair;
+}
+
 void lf__join_head(lf__exact *x, int32_t c, lf__join_relax relax)
 {
     lf__join *j = x->join;
     lf__tails *ts = &j->by_cut[c];
-    if (ts->n == 0 || x->status != LF_OK)
-        return;
-    if (!ts->sorted) {
+    if (ts->n > 0 && !ts->sorted) {
         /* Every tail's state is smaller than the cut state: all final now. */
         for (int32_t k = 0; k < ts->n; k++)
             ts->t[k].key = x->dram[ts->t[k].state] == INT64_MAX
@@ -360,36 +390,28 @@ void lf__join_head(lf__exact *x, int32_t c, lf__join_relax relax)
         qsort(ts->t, (size_t)ts->n, sizeof *ts->t, lf__tail_cmp);
         ts->sorted = 1;
     }
-    lf_cost_side *hs = NULL;
-    lf_status st = lf_cost_head_side(x->cm, c, x->sub, x->n_sub, &hs);
-    int32_t target = st == LF_OK ? lf__dp_target(x, &x->sbits, x->n_sub) : -1;
-    if (st != LF_OK)
-        x->status = st;
-    int separable = lf_cost_side_separable(hs);
-    int64_t head_floor = lf__head_floor(x, c), head_need[3];
-    lf__dp_set_need_terms(x, &head_need[0], &head_need[1], &head_need[2]);
-    int32_t key = separable ? lf__key_find(ts, hs) : -1;
-    int32_t cut_state = x->cur;
-    for (int32_t k = 0; k < ts->n && target >= 0 && x->status == LF_OK; k++) {
+    lf__head h;
+    int go = lf__head_begin(x, c, ts, &h);
+    for (int32_t k = 0; go && k < ts->n && x->status == LF_OK; k++) {
         lf__tail *t = &ts->t[k];
+        int64_t best = x->dram[h.target];
         /* The enumeration would not have grown this group: never valid. */
-        if (lf__pair_need(x, t, c, head_need) >= x->beta)
+        if (lf__pair_need(x, t, c, h.need) >= x->beta)
             continue;
         /* Sorted: no later tail does better (a tie is still priced). */
-        if (t->key == INT64_MAX ||
-            (x->dram[target] != INT64_MAX && t->key + head_floor > x->dram[target]))
+        if (t->key == INT64_MAX || (best != INT64_MAX && t->key + h.floor > best))
             break;
-        if (x->dram[target] != INT64_MAX &&
-            t->key + head_floor + lf__cross_floor(x, ts, t, c) > x->dram[target])
+        if (best != INT64_MAX && t->key + h.floor + lf__cross_floor(x, ts, t, c) > best)
             continue;
-        lf_group_cost gc;
-        lf_cost_side *tail = separable ? lf__tail_side(x, c, ts, t, hs, &key) : NULL;
+        lf_cost_side *tail = h.separable ? lf__tail_side(x, c, ts, t, h.side, &h.key) : NULL;
         if (x->status != LF_OK)
             break;
         /* Exact up to what could still win (a tie included). */
-        int64_t limit = x->dram[target] == INT64_MAX ? INT64_MAX : x->dram[target] - x->dram[t->state];
-        st = lf_cost_side_separable(tail) ? lf_cost_join_eval(x->cm, tail, hs, limit, &gc)
-                                          : lf__price_whole(x, t, &gc);
+        int64_t limit = best == INT64_MAX ? INT64_MAX : best - x->dram[t->state];
+        lf_group_cost gc;
+        lf_status st = lf_cost_side_separable(tail)
+                           ? lf_cost_join_eval(x->cm, tail, h.side, limit, &gc)
+                           : lf_cost_eval_once(x->cm, lf__pair_bits(x, t), &gc);
         if (st != LF_OK) {
             x->status = st;
             break;
@@ -397,13 +419,13 @@ void lf__join_head(lf__exact *x, int32_t c, lf__join_relax relax)
         x->st.groups++;
         if (gc.valid) {
             x->cur = t->state;
-            relax(x, gc.f_d, t->first, target);
-            x->cur = cut_state;
+            relax(x, gc.f_d, t->first, h.target);
+            x->cur = h.cut_state;
         }
         if ((x->st.groups & (LF__JOIN_CHECK_EVERY - 1)) == 0)
             lf__dp_check_budget(x);
     }
-    lf_cost_side_free(hs);
+    lf_cost_side_free(h.side);
 }
 
 void lf__join_head_steps(lf__exact *x, int32_t c, int64_t below, int64_t head_aux,
@@ -411,56 +433,43 @@ void lf__join_head_steps(lf__exact *x, int32_t c, int64_t below, int64_t head_au
 {
     lf__join *j = x->join;
     lf__tails *ts = &j->by_cut[c];
-    if (ts->n == 0 || x->status != LF_OK)
-        return;
-    lf_cost_side *hs = NULL;
-    lf_status st = lf_cost_head_side(x->cm, c, x->sub, x->n_sub, &hs);
-    int32_t target = st == LF_OK ? lf__dp_target(x, &x->sbits, x->n_sub) : -1;
-    if (st != LF_OK)
-        x->status = st;
-    int separable = lf_cost_side_separable(hs);
-    int64_t head_floor = lf__head_floor(x, c), head_need[3];
-    lf__dp_set_need_terms(x, &head_need[0], &head_need[1], &head_need[2]);
-    int32_t key = separable ? lf__key_find(ts, hs) : -1;
-    int32_t cut_state = x->cur;
+    lf__head h;
+    int go = lf__head_begin(x, c, ts, &h);
     lf_cost_step steps[LF_COST_MAX_STEPS];
-    /* In the order the tails were found: the order the states' own groups
-     * reached the target before, which decides ties on the fronts. */
-    for (int32_t k = 0; k < ts->n && target >= 0 && x->status == LF_OK; k++) {
+    /* In the order the tails were found (ties on a front go to the first). */
+    for (int32_t k = 0; go && k < ts->n && x->status == LF_OK; k++) {
         lf__tail *t = &ts->t[k];
-        int64_t need = lf__pair_need(x, t, c, head_need);
+        int64_t need = lf__pair_need(x, t, c, h.need);
         if (need >= x->beta)
             continue;
-        if (need < t->need)
+        if (need < 0) /* an edge crosses c: the larger of the two floors */
             need = t->need > lf__dp_set_need_floor(x) ? t->need : lf__dp_set_need_floor(x);
         int64_t aux = t->aux > head_aux ? t->aux : head_aux;
-        if (sc->dominated(x, t->state, target, need > aux ? need : aux,
-                          t->floor + head_floor + lf__cross_floor(x, ts, t, c))) {
+        if (sc->dominated(x, t->state, h.target, need > aux ? need : aux,
+                          t->floor + h.floor + lf__cross_floor(x, ts, t, c))) {
             x->st.groups_skipped++;
             continue;
         }
-        lf_cost_side *tail = separable ? lf__tail_side(x, c, ts, t, hs, &key) : NULL;
+        lf_cost_side *tail = h.separable ? lf__tail_side(x, c, ts, t, h.side, &h.key) : NULL;
         if (x->status != LF_OK)
             break;
-        int32_t n = 0;
         x->st.groups++;
-        x->cur = t->state;
         if (lf_cost_side_separable(tail)) {
-            st = lf_cost_join_steps(x->cm, tail, hs, below, steps, LF_COST_MAX_STEPS, &n);
+            int32_t n = 0;
+            lf_status st = lf_cost_join_steps(x->cm, tail, h.side, below, steps, LF_COST_MAX_STEPS, &n);
+            x->cur = t->state;
             if (st != LF_OK)
                 x->status = st;
             else if (n > 0)
-                sc->extend(x, steps, n, aux, target);
+                sc->extend(x, steps, n, aux, h.target);
         } else {
-            const uint64_t *cw = x->words + (size_t)cut_state * x->nwords;
-            const uint64_t *dw = x->words + (size_t)t->state * x->nwords;
-            for (int32_t w = 0; w < x->nwords; w++)
-                j->pair.words[w] = (cw[w] & ~dw[w]) | x->sbits.words[w];
-            sc->whole(x, &j->pair, aux, target);
+            const lf_bitset *pair = lf__pair_bits(x, t);
+            x->cur = t->state;
+            sc->whole(x, pair, aux, h.target);
         }
-        x->cur = cut_state;
+        x->cur = h.cut_state;
         if ((x->st.groups & (LF__JOIN_CHECK_EVERY - 1)) == 0)
             lf__dp_check_budget(x);
     }
-    lf_cost_side_free(hs);
+    lf_cost_side_free(h.side);
 }
