@@ -277,6 +277,13 @@ static void test_bench_exact(void)
     CHECK_EQ_I64(rs.n, 1);
     CHECK_EQ_I64(rs.r[0].status, LF_ELIMIT);
     CHECK_STR(rs.r[0].outcome, "candidate limit");
+    /* The state limit's message names the candidate sets reached too. */
+    c.exact.max_candidates = LF_EXACT_DEFAULT_CANDIDATES;
+    c.exact.max_states = 5;
+    rs.n = 0;
+    CHECK_OK(lf_bench_exact_run(&c, keep_exact_row, &rs));
+    CHECK_EQ_I64(rs.n, 1);
+    CHECK_STR(rs.r[0].outcome, "state limit");
     CHECK_STR(lf_bench_exact_outcome(LF_OK), "optimal");
     c.models[0] = "nonet";
     CHECK(lf_bench_exact_run(&c, keep_exact_row, &rs) != LF_OK);

@@ -21,7 +21,9 @@ const char *lf_bench_exact_outcome(lf_status st)
         return "time limit";
     if (strstr(e, "memory limit"))
         return "memory limit";
-    if (strstr(e, "candidate"))
+    /* "more than N states (reached ... candidate sets ...)": the limit is
+     * named before "(reached", which names every count. */
+    if (strstr(e, "candidate groups (reached"))
         return "candidate limit";
     return "state limit";
 }
