@@ -17,7 +17,7 @@
 #include "testlib.h"
 
 typedef struct counts {
-    int64_t pairs, joined, valid;
+    int64_t pairs, joined, valid, forced; /* forced: heads that alone force weight re-reads */
 } counts;
 
 static int same_cost(const lf_group_cost *a, const lf_group_cost *b)
@@ -75,6 +75,10 @@ static void check_pair(lf_cost_model *cm, int32_t c, int32_t next, lf_rng *rng, 
             CHECK(lf_cost_side_same_key(ts, hs));
             CHECK_OK(lf_cost_join_eval(cm, ts, hs, INT64_MAX, &joined));
             CHECK_OK(lf_cost_eval_once(cm, &all, &whole));
+            /* The head alone bounds the weight reads of every group with it. */
+            int64_t reads = lf_cost_head_min_reads(cm, hs);
+            CHECK(reads == 0 ? !whole.valid : !whole.valid || whole.weight_reads >= reads);
+            k->forced += reads > 1;
             /* Under a limit: exact up to it, above it only larger. */
             int64_t limit = whole.f_d + (int64_t)lf_rng_below(rng, 3) - 1 -
                             (int64_t)lf_rng_below(rng, 2) * (whole.f_d / 2);
@@ -114,7 +118,7 @@ static void check_pair(lf_cost_model *cm, int32_t c, int32_t next, lf_rng *rng, 
 /* Every cut op with ops above it, `samples` pairs each. */
 static counts check_graph(const lf_graph *g, const char *scheme, int64_t beta, int samples, uint64_t seed)
 {
-    counts k = {0, 0, 0};
+    counts k = {0, 0, 0, 0};
     lf_cost_model *cm = tf_model_default(g, beta, scheme);
     uint8_t *in_u = calloc((size_t)g->n_ops, 1), *is_cut = calloc((size_t)g->n_ops, 1);
     for (int32_t v = 0; v < g->n_ops; v++)
@@ -149,27 +153,29 @@ static void test_networks(void)
         CHECK_OK(lf_model_build(models[m], &opt, &g));
         if (!g)
             continue;
-        counts all = {0, 0, 0};
+        counts all = {0, 0, 0, 0};
         for (size_t s = 0; s < 2; s++)
             for (size_t b = 0; b < sizeof betas / sizeof *betas; b++) {
                 counts k = check_graph(g, schemes[s], betas[b], 40, 7 + m * 10 + s * 3 + b);
                 all.pairs += k.pairs;
                 all.joined += k.joined;
                 all.valid += k.valid;
+                all.forced += k.forced;
             }
-        fprintf(stderr, "  %s: %lld pairs, %lld priced from their sides (%lld valid)\n", models[m],
-                (long long)all.pairs, (long long)all.joined, (long long)all.valid);
+        fprintf(stderr, "  %s: %lld pairs, %lld priced from their sides (%lld valid, %lld heads forcing re-reads)\n",
+                models[m], (long long)all.pairs, (long long)all.joined, (long long)all.valid,
+                (long long)all.forced);
         CHECK(all.pairs > 0);
         /* No reduction below a cut and no wait above it: every pair joins. */
         if (m < 5)
-            CHECK(all.joined == all.pairs && all.valid > 0);
+            CHECK(all.joined == all.pairs && all.valid > 0 && all.forced > 0);
         lf_graph_free(g);
     }
 }
 
 static void test_random_dags(void)
 {
-    counts all = {0, 0, 0};
+    counts all = {0, 0, 0, 0};
     for (int family = 0; family < RDAG_FAMILIES; family++)
         for (uint64_t seed = 1; seed <= 12; seed++) {
             lf_graph *g = rdag_build(seed * 31 + (uint64_t)family, family, 24);

@@ -243,6 +243,12 @@ lf_status lf_cost_join_eval(lf_cost_model *cm, lf_cost_side *tail, lf_cost_side 
 lf_status lf_cost_join_steps(lf_cost_model *cm, lf_cost_side *tail, lf_cost_side *head, int64_t below,
                              lf_cost_step *steps, int32_t cap, int32_t *n);
 
+/* The fewest times any group with this head reads its weights: its own
+ * row terms alone already bound the tile height (0: no such group is valid;
+ * 1 when the scheme keeps weights resident, the head does not separate, or
+ * a small tail could keep every weight on chip). */
+int64_t lf_cost_head_min_reads(lf_cost_model *cm, lf_cost_side *head);
+
 /* Bytes a side holds (for memory limits). */
 int64_t lf_cost_side_bytes(const lf_cost_side *s);
 

@@ -316,6 +316,36 @@ lf_status lf_cost_join_steps(lf_cost_model *cm, lf_cost_side *tail, lf_cost_side
     return st != LF_OK ? st : cm->scheme->steps(&p, below, steps, cap, n);
 }
 
+int64_t lf_cost_head_min_reads(lf_cost_model *cm, lf_cost_side *head)
+{
+    if (!head->separable || cm->scheme->weights_resident)
+        return 1;
+    int64_t beta = cm->hw.buffer_bytes, rows = head->height < 1 ? 1 : head->height;
+    /* The head's own terms at h: what any pair holds at least. */
+    int64_t f1 = 0;
+    for (int32_t p = 0; p < head->n_phases; p++)
+        if (head->one[p] > f1)
+            f1 = head->one[p];
+    if (head->weights + f1 < beta)
+        return 1; /* a small tail may keep every weight resident */
+    if (f1 + head->wblk >= beta)
+        return 0;
+    int64_t lo = 1, hi = rows;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo + 1) / 2, f = 0;
+        for (int32_t p = 0; p < head->n_phases; p++) {
+            int64_t fp = lf__side_sum(head, p, mid, rows);
+            if (fp > f)
+                f = fp;
+        }
+        if (f + head->wblk < beta)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return (rows + lo - 1) / lo;
+}
+
 int64_t lf_cost_side_bytes(const lf_cost_side *s)
 {
     return s ? (int64_t)sizeof *s + (int64_t)s->n_terms * (int64_t)sizeof *s->terms +

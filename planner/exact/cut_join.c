@@ -25,6 +25,7 @@ typedef struct lf__tail {
     int32_t state;         /* D */
     int32_t first;         /* the smallest op of T u {c} */
     int64_t floor;         /* what T u {c} reads + T's weights: every group with it pays that */
+    int64_t weights;       /* T's weights */
     int64_t key;           /* single buffer: DRAM of D + floor (set when sorted) */
     int64_t need;          /* the enumeration's F_beta floor of T u {c} */
     int64_t need_w, need_rows, need_blk; /* its terms (lf__dp_set_need_terms) */
@@ -164,6 +165,8 @@ void lf__join_tail(lf__exact *x, int32_t c, int64_t aux)
     t->state = d;
     t->first = x->sub[0];
     t->floor = floor;
+    for (int32_t i = 0; i + 1 < x->n_sub; i++)
+        t->weights += lf_cost_weight_bytes(x->cm, x->sub[i]);
     t->need = lf__dp_set_need_floor(x);
     lf__dp_set_need_terms(x, &t->need_w, &t->need_rows, &t->need_blk);
     t->aux = aux;
@@ -342,6 +345,8 @@ typedef struct lf__head {
     int64_t need[3];     /* the terms of its F_beta floor */
     int32_t key;         /* its key id among c's, -1 until a tail side has it */
     int32_t cut_state;
+    int64_t reads;       /* the fewest weight reads of any group with it (0: none valid) */
+    int64_t weights;     /* of c and the head */
 } lf__head;
 
 /* Prices the head being grown from c's cut state; 0 when there is nothing
@@ -363,6 +368,9 @@ static int lf__head_begin(lf__exact *x, int32_t c, lf__tails *ts, lf__head *h)
     lf__dp_set_need_terms(x, &h->need[0], &h->need[1], &h->need[2]);
     h->key = h->separable ? lf__key_find(ts, h->side) : -1;
     h->cut_state = x->cur;
+    h->reads = lf_cost_head_min_reads(x->cm, h->side);
+    for (int32_t i = -1; i < x->n_sub; i++)
+        h->weights += lf_cost_weight_bytes(x->cm, i < 0 ? c : x->sub[i]);
     return h->target >= 0;
 }
 
@@ -391,7 +399,7 @@ void lf__join_head(lf__exact *x, int32_t c, lf__join_relax relax)
         ts->sorted = 1;
     }
     lf__head h;
-    int go = lf__head_begin(x, c, ts, &h);
+    int go = lf__head_begin(x, c, ts, &h) && h.reads > 0;
     for (int32_t k = 0; go && k < ts->n && x->status == LF_OK; k++) {
         lf__tail *t = &ts->t[k];
         int64_t best = x->dram[h.target];
@@ -401,7 +409,9 @@ void lf__join_head(lf__exact *x, int32_t c, lf__join_relax relax)
         /* Sorted: no later tail does better (a tie is still priced). */
         if (t->key == INT64_MAX || (best != INT64_MAX && t->key + h.floor > best))
             break;
-        if (best != INT64_MAX && t->key + h.floor + lf__cross_floor(x, ts, t, c) > best)
+        /* With the weights read as often as the head alone forces. */
+        if (best != INT64_MAX &&
+            t->key + h.floor + (h.reads - 1) * (t->weights + h.weights) + lf__cross_floor(x, ts, t, c) > best)
             continue;
         lf_cost_side *tail = h.separable ? lf__tail_side(x, c, ts, t, h.side, &h.key) : NULL;
         if (x->status != LF_OK)
