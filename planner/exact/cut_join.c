@@ -9,10 +9,13 @@
  * groups. Now a set that ends at c records D as a tail of c, and each set
  * grown from C (a head) is joined with c's tails: the head is priced once,
  * each tail once per head key (cut_sides.c), and a pair costs a sum of row
- * terms. Tails are visited by increasing "DRAM of D plus what T u {c} reads
- * and T's weights", so the scan stops at the first tail that cannot beat
- * the plan the target state C u H already holds; a pair that ties is still
- * priced (the tie rule decides). Same pairs, same costs, same plans. */
+ * terms. The single-buffer DP visits tails by increasing "DRAM of D plus
+ * what T u {c} reads and T's weights", so the scan stops at the first tail
+ * that cannot beat the plan the target state C u H already holds (a pair that
+ * ties is still priced: the tie rule decides); the staircase visits them in
+ * the order they were found. Pairs the enumeration's F_beta floor would not
+ * have grown are skipped, as before. The same groups at the same costs: the
+ * optima do not change (tests/test_cut_sides.c, test_exact, test_curve). */
 #include <stdlib.h>
 #include <string.h>
 
