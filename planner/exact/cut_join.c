@@ -101,6 +101,23 @@ void lf__join_free(lf__exact *x)
     x->join = NULL;
 }
 
+/* Makes room for one more of n elements of `size` bytes in *arr (capacity
+ * *cap, doubling from `first`); 0, with the status set, without memory. */
+static int lf__room(lf__exact *x, void **arr, int32_t n, int32_t *cap, int32_t first, size_t size)
+{
+    if (n < *cap)
+        return 1;
+    int32_t want = *cap ? 2 * *cap : first;
+    void *p = realloc(*arr, (size_t)want * size);
+    if (!p) {
+        x->status = lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
+        return 0;
+    }
+    *arr = p;
+    *cap = want;
+    return 1;
+}
+
 void lf__join_tail(lf__exact *x, int32_t c, int64_t aux)
 {
     lf__join *j = x->join;
@@ -131,16 +148,8 @@ void lf__join_tail(lf__exact *x, int32_t c, int64_t aux)
             j->seen[op->inputs[k]] = 0;
     }
     lf__tails *ts = &j->by_cut[c];
-    if (ts->n == ts->cap) {
-        int32_t cap = ts->cap ? 2 * ts->cap : 64;
-        lf__tail *t = realloc(ts->t, (size_t)cap * sizeof *t);
-        if (!t) {
-            x->status = lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
-            return;
-        }
-        ts->t = t;
-        ts->cap = cap;
-    }
+    if (!lf__room(x, (void **)&ts->t, ts->n, &ts->cap, 64, sizeof *ts->t))
+        return;
     /* Ops of T that an op above c reads (a skip edge over c): written out
      * unless the head holds every such reader. */
     int32_t cross_at = ts->n_cross;
@@ -151,16 +160,8 @@ void lf__join_tail(lf__exact *x, int32_t c, int64_t aux)
             above = op->consumers[k] > c;
         if (!above)
             continue;
-        if (ts->n_cross == ts->cap_cross) {
-            int32_t cap = ts->cap_cross ? 2 * ts->cap_cross : 64;
-            int32_t *q = realloc(ts->cross, (size_t)cap * sizeof *q);
-            if (!q) {
-                x->status = lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
-                return;
-            }
-            ts->cross = q;
-            ts->cap_cross = cap;
-        }
+        if (!lf__room(x, (void **)&ts->cross, ts->n_cross, &ts->cap_cross, 64, sizeof *ts->cross))
+            return;
         ts->cross[ts->n_cross++] = x->sub[i];
     }
     lf__tail *t = &ts->t[ts->n++];
@@ -198,16 +199,8 @@ static int32_t lf__key_find(const lf__tails *ts, const lf_cost_side *hs)
 /* A new key with `side` (a tail side built for it) as its representative. */
 static int32_t lf__key_add(lf__exact *x, lf__tails *ts, const lf_cost_side *side)
 {
-    if (ts->n_keys == ts->cap_keys) {
-        int32_t cap = ts->cap_keys ? 2 * ts->cap_keys : 8;
-        const lf_cost_side **k = realloc(ts->keys, (size_t)cap * sizeof *k);
-        if (!k) {
-            x->status = lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
-            return -1;
-        }
-        ts->keys = k;
-        ts->cap_keys = cap;
-    }
+    if (!lf__room(x, (void **)&ts->keys, ts->n_keys, &ts->cap_keys, 8, sizeof *ts->keys))
+        return -1;
     ts->keys[ts->n_keys] = side;
     return ts->n_keys++;
 }
@@ -346,6 +339,7 @@ typedef struct lf__head {
     int32_t target;      /* the state of all ops up to c and the head */
     int64_t floor;       /* lf__head_floor */
     int64_t need[3];     /* the terms of its F_beta floor */
+    int64_t need_floor;  /* that floor */
     int32_t key;         /* its key id among c's, -1 until a tail side has it */
     int32_t cut_state;
     int64_t reads;       /* the fewest weight reads of any group with it (0: none valid) */
@@ -369,6 +363,7 @@ static int lf__head_begin(lf__exact *x, int32_t c, lf__tails *ts, lf__head *h)
     h->separable = lf_cost_side_separable(h->side);
     h->floor = lf__head_floor(x, c);
     lf__dp_set_need_terms(x, &h->need[0], &h->need[1], &h->need[2]);
+    h->need_floor = lf__dp_set_need_floor(x);
     h->key = h->separable ? lf__key_find(ts, h->side) : -1;
     h->cut_state = x->cur;
     h->reads = lf_cost_head_min_reads(x->cm, h->side);
@@ -456,7 +451,7 @@ void lf__join_head_steps(lf__exact *x, int32_t c, int64_t below, int64_t head_au
         if (need >= x->beta)
             continue;
         if (need < 0) /* an edge crosses c: the larger of the two floors */
-            need = t->need > lf__dp_set_need_floor(x) ? t->need : lf__dp_set_need_floor(x);
+            need = t->need > h.need_floor ? t->need : h.need_floor;
         int64_t aux = t->aux > head_aux ? t->aux : head_aux;
         if (sc->dominated(x, t->state, h.target, need > aux ? need : aux,
                           t->floor + h.floor + lf__cross_floor(x, ts, t, c))) {
