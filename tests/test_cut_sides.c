@@ -18,6 +18,7 @@
 
 typedef struct counts {
     int64_t pairs, joined, valid, forced; /* forced: heads that alone force weight re-reads */
+    int64_t settled; /* valid pairs over a limit that the tail's brief settles */
 } counts;
 
 static int same_cost(const lf_group_cost *a, const lf_group_cost *b)
@@ -87,6 +88,18 @@ static void check_pair(lf_cost_model *cm, int32_t c, int32_t next, lf_rng *rng, 
             CHECK(capped.valid == whole.valid);
             if (whole.valid)
                 CHECK(whole.f_d <= limit ? capped.f_d == whole.f_d : capped.f_d > limit);
+            /* The tail's brief: exact about validity (one row), never
+             * settling a pair within its limit, settling only losers. */
+            lf_cost_brief brief;
+            lf_cost_side_brief(ts, &brief);
+            CHECK(brief.separable && brief.n_phases >= 1);
+            CHECK(lf_cost_join_settles(cm, &brief, hs, INT64_MAX) == !whole.valid);
+            if (whole.valid)
+                CHECK(!lf_cost_join_settles(cm, &brief, hs, whole.f_d));
+            if (lf_cost_join_settles(cm, &brief, hs, limit)) {
+                CHECK(!whole.valid || whole.f_d > limit);
+                k->settled += whole.valid;
+            }
             if (!same_cost(&joined, &whole))
                 fprintf(stderr, "  %s cut %d: tail %d ops, head %d ops: f_d %lld / %lld, f_beta %lld / %lld\n",
                         g->name, (int)c, (int)nt, (int)nh, (long long)joined.f_d, (long long)whole.f_d,
@@ -118,7 +131,7 @@ static void check_pair(lf_cost_model *cm, int32_t c, int32_t next, lf_rng *rng, 
 /* Every cut op with ops above it, `samples` pairs each. */
 static counts check_graph(const lf_graph *g, const char *scheme, int64_t beta, int samples, uint64_t seed)
 {
-    counts k = {0, 0, 0, 0};
+    counts k = {0, 0, 0, 0, 0};
     lf_cost_model *cm = tf_model_default(g, beta, scheme);
     uint8_t *in_u = calloc((size_t)g->n_ops, 1), *is_cut = calloc((size_t)g->n_ops, 1);
     for (int32_t v = 0; v < g->n_ops; v++)
@@ -153,7 +166,7 @@ static void test_networks(void)
         CHECK_OK(lf_model_build(models[m], &opt, &g));
         if (!g)
             continue;
-        counts all = {0, 0, 0, 0};
+        counts all = {0, 0, 0, 0, 0};
         for (size_t s = 0; s < 2; s++)
             for (size_t b = 0; b < sizeof betas / sizeof *betas; b++) {
                 counts k = check_graph(g, schemes[s], betas[b], 40, 7 + m * 10 + s * 3 + b);
@@ -161,21 +174,23 @@ static void test_networks(void)
                 all.joined += k.joined;
                 all.valid += k.valid;
                 all.forced += k.forced;
+                all.settled += k.settled;
             }
-        fprintf(stderr, "  %s: %lld pairs, %lld priced from their sides (%lld valid, %lld heads forcing re-reads)\n",
+        fprintf(stderr, "  %s: %lld pairs, %lld priced from their sides (%lld valid, %lld heads forcing re-reads, "
+                        "%lld valid losers settled by the brief)\n",
                 models[m], (long long)all.pairs, (long long)all.joined, (long long)all.valid,
-                (long long)all.forced);
+                (long long)all.forced, (long long)all.settled);
         CHECK(all.pairs > 0);
         /* No reduction below a cut and no wait above it: every pair joins. */
         if (m < 5)
-            CHECK(all.joined == all.pairs && all.valid > 0 && all.forced > 0);
+            CHECK(all.joined == all.pairs && all.valid > 0 && all.forced > 0 && all.settled > 0);
         lf_graph_free(g);
     }
 }
 
 static void test_random_dags(void)
 {
-    counts all = {0, 0, 0, 0};
+    counts all = {0, 0, 0, 0, 0};
     for (int family = 0; family < RDAG_FAMILIES; family++)
         for (uint64_t seed = 1; seed <= 12; seed++) {
             lf_graph *g = rdag_build(seed * 31 + (uint64_t)family, family, 24);

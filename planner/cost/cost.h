@@ -239,6 +239,31 @@ int lf_cost_side_same_key(const lf_cost_side *tail, const lf_cost_side *head);
 lf_status lf_cost_join_eval(lf_cost_model *cm, lf_cost_side *tail, lf_cost_side *head, int64_t limit,
                             lf_group_cost *out);
 
+/* A tail side in a few words: its sums, and a floor of its feature bytes at
+ * every tile height. The exact planner keeps these side by side, one per
+ * tail, so that most pairs are settled without reaching the tail's row
+ * terms. n_phases is 0 in a brief not yet filled (lf_cost_side_brief never
+ * leaves it 0 for a separable side). */
+#define LF_COST_SIDE_PHASES 8
+typedef struct lf_cost_brief {
+    int64_t in, out, weights, wblk;
+    int64_t one[LF_COST_SIDE_PHASES];  /* each sink phase's feature bytes at one row (exact) */
+    int64_t full[LF_COST_SIDE_PHASES]; /* and at most these at `rows` rows */
+    int64_t rows;
+    int32_t n_phases;
+    int32_t separable;
+} lf_cost_brief;
+
+void lf_cost_side_brief(const lf_cost_side *s, lf_cost_brief *b);
+
+/* 1 when the group of the tail whose brief this is and `head` (of the key
+ * the tail side was built for) is certainly invalid or certainly has F_D
+ * above `limit`: the scheme prices the pair with the brief's floor of the
+ * tail's feature bytes (exact at one row), and F_D and validity only get
+ * worse as the feature bytes grow. 0: price it (lf_cost_join_eval). */
+int lf_cost_join_settles(lf_cost_model *cm, const lf_cost_brief *tail, lf_cost_side *head,
+                         int64_t limit);
+
 /* The joined group's F_D as a step function of the buffer (lf_cost_steps). */
 lf_status lf_cost_join_steps(lf_cost_model *cm, lf_cost_side *tail, lf_cost_side *head, int64_t below,
                              lf_cost_step *steps, int32_t cap, int32_t *n);

@@ -14,7 +14,7 @@
 #include "planner/cost/cost_internal.h"
 
 /* Sink phases a side keeps (groups with more are priced whole). */
-#define LF__SIDE_PHASES 8
+#define LF__SIDE_PHASES LF_COST_SIDE_PHASES
 
 struct lf_cost_side {
     int separable;
@@ -25,11 +25,13 @@ struct lf_cost_side {
     int64_t in, out, weights, wblk, height;
     int32_t start[LF__SIDE_PHASES + 1];
     int32_t n_terms;
-    lf__row_term *terms;
+    lf__row_term *terms; /* right after the side, in its block (none unless separable) */
     /* The terms' sum per phase at h = 1, and (a head's) at h = 2 .. at_rows
      * once asked (-1: not yet): a head is joined with many tails and a tail
      * with many heads, so each side's sums are taken once. */
     int64_t one[LF__SIDE_PHASES];
+    /* A tail's floor at `full_rows` rows (lf__chord_end). */
+    int64_t full[LF__SIDE_PHASES], full_rows;
     int64_t *at;
     int32_t at_rows;
     int keep_rows; /* heads only: a tail is asked for few tile heights per head */
@@ -44,14 +46,35 @@ static int64_t lf__phase_sum(const lf_cost_side *s, int32_t p, int64_t h)
     return f;
 }
 
-/* Shrinks the terms to what the side holds and takes the sums at h = 1. */
-static void lf__side_done(lf_cost_side *s)
+/* The side b was built in (its terms in a scratch buffer), moved into one
+ * block of the size it needs, with its sums at h = 1 taken. */
+static lf_status lf__side_done(const lf_cost_side *b, lf_cost_side **out)
 {
-    lf__row_term *t = realloc(s->terms, (size_t)(s->n_terms > 0 ? s->n_terms : 1) * sizeof *t);
-    if (t)
-        s->terms = t;
-    for (int32_t p = 0; p < s->n_phases; p++)
+    lf_cost_side *s = malloc(sizeof *s + (size_t)b->n_terms * sizeof *b->terms);
+    if (!s)
+        return lf_set_error(LF_ENOMEM, "out of memory pricing a group at a cut op");
+    *s = *b;
+    s->terms = (lf__row_term *)(s + 1);
+    if (b->n_terms > 0)
+        memcpy(s->terms, b->terms, (size_t)b->n_terms * sizeof *b->terms);
+    for (int32_t p = 0; s->separable && p < s->n_phases; p++)
         s->one[p] = lf__phase_sum(s, p, 1);
+    *out = s;
+    return LF_OK;
+}
+
+/* What phase p's terms hold at least at h rows, without the rounding up:
+ * each term's min(span + (h - 1) sigma, height) rows is concave in h, so
+ * the sum lies above the chord from h = 1 to this end (lf__briefed_features). */
+static int64_t lf__chord_end(const lf_cost_side *s, int32_t p, int64_t h)
+{
+    int64_t f = 0;
+    for (int32_t k = s->start[p]; k < s->start[p + 1]; k++) {
+        const lf__row_term *t = &s->terms[k];
+        int64_t rows = t->span + (t->sigma.num == 0 ? 0 : (h - 1) * t->sigma.num / t->sigma.den);
+        f += (rows < t->height ? rows : t->height) * t->row_bytes;
+    }
+    return f;
 }
 
 /* The sum of phase p at h, kept for later (-1 without memory: recomputed). */
@@ -91,6 +114,38 @@ static int lf__reads(const lf_op *op, int32_t p)
     return 0;
 }
 
+/* Adds up terms t[0..k) that price alike: a window as tall as its map is
+ * the same bytes at every h (one constant term holds them all), and windows
+ * of one span, row scale and height differ only in their row bytes. The
+ * sums at every h stay exactly what they were; a side has fewer terms to
+ * keep and add (about half on Inception-v3). Returns the new count. */
+static int32_t lf__merge_terms(lf__row_term *t, int32_t k)
+{
+    int32_t n = 0, fixed = -1;
+    for (int32_t i = 0; i < k; i++) {
+        lf__row_term x = t[i];
+        if (x.span >= x.height) { /* min(span + growth, height) = height */
+            x = (lf__row_term){1, {0, 1}, 1, x.height * x.row_bytes};
+            if (fixed >= 0) {
+                t[fixed].row_bytes += x.row_bytes;
+                continue;
+            }
+            fixed = n;
+        } else {
+            int32_t j = 0;
+            while (j < n && !(t[j].span == x.span && t[j].height == x.height &&
+                              t[j].sigma.num == x.sigma.num && t[j].sigma.den == x.sigma.den && j != fixed))
+                j++;
+            if (j < n) {
+                t[j].row_bytes += x.row_bytes;
+                continue;
+            }
+        }
+        t[n++] = x;
+    }
+    return n;
+}
+
 /* Records the current windows' terms of phase p (skipping skip[]); 0 when
  * the side cannot keep them. */
 static int lf__keep_phase(lf_cost_side *s, const lf__group *G, const uint8_t *skip, int32_t p,
@@ -100,22 +155,38 @@ static int lf__keep_phase(lf_cost_side *s, const lf__group *G, const uint8_t *sk
     int32_t k = lf__window_terms(G, skip, s->terms + s->n_terms, cap - s->n_terms);
     if (k < 0)
         return 0;
-    s->n_terms += k;
+    s->n_terms += lf__merge_terms(s->terms + s->n_terms, k);
     s->start[p + 1] = s->n_terms;
     return 1;
 }
 
-static lf_status lf__side_new(lf_cost_side **out, int32_t cap)
+/* Where a side being built keeps its terms: the view's scratch store, or
+ * (a view on the heap) a buffer of its own (*own, freed by the caller). */
+static lf__row_term *lf__terms_buffer(lf__group *G, int32_t cap, lf__row_term **own)
 {
-    lf_cost_side *s = calloc(1, sizeof *s);
-    if (s)
-        s->terms = malloc((size_t)(cap > 0 ? cap : 1) * sizeof *s->terms);
-    if (!s || !s->terms) {
-        lf_cost_side_free(s);
+    *own = NULL;
+    if (lf__group_grow_terms(G, cap > 0 ? cap : 1))
+        return G->terms;
+    *own = malloc((size_t)(cap > 0 ? cap : 1) * sizeof **own);
+    return *own;
+}
+
+/* The members of a side's view: the cut op and the ops on one side of it,
+ * ascending (the head: c first; a tail: c last). A short list stays on the
+ * stack. */
+static lf_status lf__side_view(lf__group *G, lf_cost_model *cm, int32_t c, const int32_t *ops,
+                               int32_t n, int c_first)
+{
+    int32_t local[64], *members = n + 1 <= 64 ? local : malloc((size_t)(n + 1) * sizeof *members);
+    if (!members)
         return lf_set_error(LF_ENOMEM, "out of memory pricing a group at a cut op");
-    }
-    *out = s;
-    return LF_OK;
+    members[c_first ? 0 : n] = c;
+    if (n > 0)
+        memcpy(members + (c_first ? 1 : 0), ops, (size_t)n * sizeof *members);
+    lf_status st = lf__group_init(G, cm, members, n + 1);
+    if (members != local)
+        free(members);
+    return st;
 }
 
 lf_status lf_cost_head_side(lf_cost_model *cm, int32_t c, const int32_t *head, int32_t n,
@@ -123,26 +194,24 @@ lf_status lf_cost_head_side(lf_cost_model *cm, int32_t c, const int32_t *head, i
 {
     *out = NULL;
     const lf_graph *g = cm->g;
-    int32_t *members = malloc((size_t)(n + 1) * sizeof *members);
-    if (!members)
-        return lf_set_error(LF_ENOMEM, "out of memory pricing a group at a cut op");
-    members[0] = c;
-    memcpy(members + 1, head, (size_t)n * sizeof *members);
     lf__group G;
-    lf_status st = lf__group_init(&G, cm, members, n + 1);
-    free(members);
+    lf_status st = lf__side_view(&G, cm, c, head, n, 1);
     if (st != LF_OK)
         return st;
-    uint8_t *skip = calloc((size_t)G.nt, 1);
     int32_t cap = LF__SIDE_PHASES * 2 * G.nt;
-    lf_cost_side *s = NULL;
-    if (!skip || (st = lf__side_new(&s, cap)) != LF_OK) {
+    lf__row_term *own = NULL;
+    lf_cost_side b;
+    memset(&b, 0, sizeof b);
+    b.terms = lf__terms_buffer(&G, cap, &own);
+    uint8_t *skip = calloc((size_t)G.nt, 1);
+    if (!skip || !b.terms) {
         free(skip);
+        free(own);
         lf__group_destroy(&G);
-        return st != LF_OK ? st : lf_set_error(LF_ENOMEM, "out of memory pricing a group at a cut op");
+        return lf_set_error(LF_ENOMEM, "out of memory pricing a group at a cut op");
     }
-    s->cut = c;
-    s->keep_rows = 1;
+    b.cut = c;
+    b.keep_rows = 1;
     /* The head reads c and itself only (an edge from below c into the head
      * would widen a window of T), so its outside tensors are c's inputs:
      * they belong to T. */
@@ -160,25 +229,27 @@ lf_status lf_cost_head_side(lf_cost_model *cm, int32_t c, const int32_t *head, i
     ok = phases >= 1 && phases <= LF__SIDE_PHASES && !G.sink[0];
     for (int32_t p = 0; ok && p < phases; p++) {
         lf__head_windows(&G, p);
-        s->lo[p] = G.lo[0];
-        s->hi[p] = G.hi[0];
-        ok = G.hi[0] >= G.lo[0] && lf__keep_phase(s, &G, skip, p, cap);
+        b.lo[p] = G.lo[0];
+        b.hi[p] = G.hi[0];
+        ok = G.hi[0] >= G.lo[0] && lf__keep_phase(&b, &G, skip, p, cap);
     }
     if (ok) {
         int64_t in;
-        s->separable = 1;
-        s->n_phases = phases;
-        s->sigma = G.sigma[0];
-        lf__group_io(&G, &in, &s->out);
-        s->weights = lf__group_weights(&G);
-        s->wblk = lf__group_wblk(&G);
-        s->height = G.main_href;
-        lf__side_done(s);
+        b.separable = 1;
+        b.n_phases = phases;
+        b.sigma = G.sigma[0];
+        lf__group_io(&G, &in, &b.out);
+        b.weights = lf__group_weights(&G);
+        b.wblk = lf__group_wblk(&G);
+        b.height = G.main_href;
+    } else {
+        b.n_terms = 0;
     }
+    st = lf__side_done(&b, out);
     free(skip);
+    free(own);
     lf__group_destroy(&G);
-    *out = s;
-    return LF_OK;
+    return st;
 }
 
 lf_status lf_cost_tail_side(lf_cost_model *cm, const int32_t *tail, int32_t n,
@@ -186,58 +257,59 @@ lf_status lf_cost_tail_side(lf_cost_model *cm, const int32_t *tail, int32_t n,
 {
     *out = NULL;
     int32_t c = head->cut;
-    int32_t *members = malloc((size_t)(n + 1) * sizeof *members);
-    if (!members)
-        return lf_set_error(LF_ENOMEM, "out of memory pricing a group at a cut op");
-    if (n > 0)
-        memcpy(members, tail, (size_t)n * sizeof *members);
-    members[n] = c;
     lf__group G;
-    lf_status st = lf__group_init(&G, cm, members, n + 1);
-    free(members);
+    lf_status st = lf__side_view(&G, cm, c, tail, n, 0);
     if (st != LF_OK)
         return st;
-    lf_cost_side *s = NULL;
     int32_t cap = LF__SIDE_PHASES * 2 * G.nt;
-    if ((st = lf__side_new(&s, cap)) != LF_OK) {
-        lf__group_destroy(&G);
-        return st;
-    }
+    lf__row_term *own = NULL;
+    lf_cost_side b;
+    memset(&b, 0, sizeof b);
+    b.terms = lf__terms_buffer(&G, cap, &own);
     /* The key is the head's whatever the tail is: a tail that does not
      * separate is known as such for every head of that key. */
-    s->cut = c;
-    s->n_phases = head->n_phases;
-    s->sigma = head->sigma;
-    memcpy(s->lo, head->lo, sizeof s->lo);
-    memcpy(s->hi, head->hi, sizeof s->hi);
+    b.cut = c;
+    b.n_phases = head->n_phases;
+    b.sigma = head->sigma;
+    memcpy(b.lo, head->lo, sizeof b.lo);
+    memcpy(b.hi, head->hi, sizeof b.hi);
     int ok = head->separable;
     for (int32_t i = 0; i < G.n && ok; i++)
         ok = lf__plain_kind(cm->ops[G.tensor[i]].kind) && (i == n || !G.out[i]);
     /* c's own window and staging row are the head's. */
-    uint8_t *skip = ok ? calloc((size_t)G.nt, 1) : NULL;
-    if (skip)
-        skip[n] = 1;
-    ok = ok && skip;
+    uint8_t *skip = calloc((size_t)G.nt, 1);
+    if (!skip || !b.terms) {
+        free(skip);
+        free(own);
+        lf__group_destroy(&G);
+        return lf_set_error(LF_ENOMEM, "out of memory pricing a group at a cut op");
+    }
+    skip[n] = 1;
     for (int32_t p = 0; ok && p < head->n_phases; p++) {
         lf__tail_windows(&G, head->lo[p], head->hi[p], head->sigma.num, head->sigma.den);
-        ok = lf__keep_phase(s, &G, skip, p, cap);
+        ok = lf__keep_phase(&b, &G, skip, p, cap);
     }
     if (ok) {
         int64_t outb;
-        s->separable = 1;
-        lf__group_io(&G, &s->in, &outb);
+        b.separable = 1;
+        lf__group_io(&G, &b.in, &outb);
         for (int32_t i = 0; i < n; i++) {
             const lf__op_cost *oc = &cm->ops[G.tensor[i]];
-            s->weights += oc->weight_bytes;
-            if (oc->wblk > s->wblk)
-                s->wblk = oc->wblk;
+            b.weights += oc->weight_bytes;
+            if (oc->wblk > b.wblk)
+                b.wblk = oc->wblk;
         }
-        lf__side_done(s);
+        b.full_rows = head->height > 1 ? head->height : 1;
+        for (int32_t p = 0; p < b.n_phases; p++)
+            b.full[p] = lf__chord_end(&b, p, b.full_rows);
+    } else {
+        b.n_terms = 0;
     }
+    st = lf__side_done(&b, out);
     free(skip);
+    free(own);
     lf__group_destroy(&G);
-    *out = s;
-    return LF_OK;
+    return st;
 }
 
 int lf_cost_side_separable(const lf_cost_side *s) { return s && s->separable; }
@@ -306,6 +378,77 @@ lf_status lf_cost_join_eval(lf_cost_model *cm, lf_cost_side *tail, lf_cost_side 
     return st != LF_OK ? st : cm->scheme->price(&p, cm->hw.buffer_bytes, out, &peak);
 }
 
+void lf_cost_side_brief(const lf_cost_side *s, lf_cost_brief *b)
+{
+    memset(b, 0, sizeof *b);
+    b->separable = s->separable;
+    b->n_phases = s->n_phases;
+    b->in = s->in;
+    b->out = s->out;
+    b->weights = s->weights;
+    b->wblk = s->wblk;
+    memcpy(b->one, s->one, sizeof b->one);
+    memcpy(b->full, s->full, sizeof b->full);
+    b->rows = s->full_rows;
+}
+
+/* The brief's floor of phase p at h: exact at one row, then the chord up to
+ * `rows` (concave terms lie above it), and flat past it (they only grow). */
+static int64_t lf__brief_floor(const lf_cost_brief *b, int32_t p, int64_t h)
+{
+    if (h <= 1 || b->rows <= 1)
+        return b->one[p];
+    if (h >= b->rows)
+        return b->full[p];
+    return b->one[p] + (b->full[p] - b->one[p]) * (h - 1) / (b->rows - 1);
+}
+
+typedef struct lf__briefed {
+    const lf_cost_brief *tail;
+    lf_cost_side *head;
+} lf__briefed;
+
+/* A floor of the joined group's feature bytes at h (exact at h = 1). */
+static int64_t lf__briefed_features(void *ctx, int64_t h, lf__peak *peak)
+{
+    const lf__briefed *j = ctx;
+    int64_t best = -1, rows = j->head->height;
+    for (int32_t p = 0; p < j->head->n_phases; p++) {
+        int64_t f = lf__brief_floor(j->tail, p, h) + lf__side_sum(j->head, p, h, rows);
+        if (f > best) {
+            best = f;
+            if (peak) {
+                peak->snapshot_op = -1;
+                peak->phase = p;
+                peak->n_snapshots = 1;
+            }
+        }
+    }
+    return best;
+}
+
+int lf_cost_join_settles(lf_cost_model *cm, const lf_cost_brief *tail, lf_cost_side *head,
+                         int64_t limit)
+{
+    if (!tail->separable || !head->separable || tail->n_phases != head->n_phases)
+        return 0;
+    lf__briefed j = {tail, head};
+    lf__priced p = {tail->in + head->in,
+                    tail->out + head->out,
+                    tail->weights + head->weights,
+                    tail->wblk > head->wblk ? tail->wblk : head->wblk,
+                    &head->height,
+                    limit,
+                    lf__briefed_features,
+                    &j};
+    lf_group_cost gc;
+    lf__peak peak;
+    memset(&gc, 0, sizeof gc);
+    if (cm->scheme->price(&p, cm->hw.buffer_bytes, &gc, &peak) != LF_OK)
+        return 0;
+    return !gc.valid || (limit < INT64_MAX && gc.f_d > limit);
+}
+
 lf_status lf_cost_join_steps(lf_cost_model *cm, lf_cost_side *tail, lf_cost_side *head, int64_t below,
                              lf_cost_step *steps, int32_t cap, int32_t *n)
 {
@@ -357,7 +500,6 @@ void lf_cost_side_free(lf_cost_side *s)
 {
     if (!s)
         return;
-    free(s->terms);
     free(s->at);
     free(s);
 }

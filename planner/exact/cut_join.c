@@ -48,6 +48,12 @@ typedef struct lf__tails {
     int32_t n_keys, cap_keys;
     int32_t *cross; /* the tails' ops read above c, one run per tail */
     int32_t n_cross, cap_cross;
+    /* The single-buffer DP's briefs of the tails' sides, per key id one per
+     * tail in the sorted order (NULL: none yet): the heads walk the tails in
+     * that order, so the briefs are read one after the other, where the
+     * sides themselves lie scattered over the heap. */
+    lf_cost_brief **briefs;
+    int32_t n_briefs;
 } lf__tails;
 
 struct lf__join {
@@ -88,6 +94,9 @@ void lf__join_free(lf__exact *x)
                 lf_cost_side_free(t->sides[s]);
             free(t->sides);
         }
+        for (int32_t k = 0; k < j->by_cut[c].n_briefs; k++)
+            free(j->by_cut[c].briefs[k]);
+        free(j->by_cut[c].briefs);
         free(j->by_cut[c].t);
         free(j->by_cut[c].keys);
         free(j->by_cut[c].cross);
@@ -303,6 +312,42 @@ static int lf__in_tail(const lf__exact *x, const lf__tail *t, int32_t v)
     return x->in_u[v] && x->in_d[v] && !((dw[v >> 6] >> (v & 63)) & 1u);
 }
 
+/* The brief of tail k's side for head hs (see lf__tail_side); NULL after an
+ * error. */
+static const lf_cost_brief *lf__tail_brief(lf__exact *x, int32_t c, lf__tails *ts, int32_t k,
+                                           const lf_cost_side *hs, int32_t *key)
+{
+    if (*key >= 0 && *key < ts->n_briefs && ts->briefs[*key] && ts->briefs[*key][k].n_phases > 0)
+        return &ts->briefs[*key][k];
+    const lf_cost_side *side = lf__tail_side(x, c, ts, &ts->t[k], hs, key);
+    if (!side)
+        return NULL;
+    if (*key >= ts->n_briefs) {
+        lf_cost_brief **b = realloc(ts->briefs, (size_t)ts->n_keys * sizeof *b);
+        if (!b) {
+            x->status = lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
+            return NULL;
+        }
+        for (int32_t i = ts->n_briefs; i < ts->n_keys; i++)
+            b[i] = NULL;
+        ts->briefs = b;
+        ts->n_briefs = ts->n_keys;
+    }
+    if (!ts->briefs[*key]) {
+        ts->briefs[*key] = calloc((size_t)ts->n, sizeof **ts->briefs);
+        if (!ts->briefs[*key]) {
+            x->status = lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
+            return NULL;
+        }
+        x->extra_bytes += (int64_t)ts->n * (int64_t)sizeof **ts->briefs;
+    }
+    lf_cost_brief *b = &ts->briefs[*key][k];
+    lf_cost_side_brief(side, b);
+    if (b->n_phases < 1) /* a side that does not separate: never asked again */
+        b->n_phases = 1;
+    return b;
+}
+
 /* What a skip edge over c adds to the floor of tail t with the head being
  * grown: an op of T read above c outside the head is written; an op below c
  * outside T that the head reads, and T u {c} does not, is read. */
@@ -411,11 +456,21 @@ void lf__join_head(lf__exact *x, int32_t c, lf__join_relax relax)
         if (best != INT64_MAX &&
             t->key + h.floor + (h.reads - 1) * (t->weights + h.weights) + lf__cross_floor(x, ts, t, c) > best)
             continue;
-        lf_cost_side *tail = h.separable ? lf__tail_side(x, c, ts, t, h.side, &h.key) : NULL;
-        if (x->status != LF_OK)
-            break;
         /* Exact up to what could still win (a tie included). */
         int64_t limit = best == INT64_MAX ? INT64_MAX : best - x->dram[t->state];
+        const lf_cost_brief *brief = h.separable ? lf__tail_brief(x, c, ts, k, h.side, &h.key) : NULL;
+        if (x->status != LF_OK)
+            break;
+        /* Most pairs are invalid or lose with the tail at one row. */
+        if (brief && lf_cost_join_settles(x->cm, brief, h.side, limit)) {
+            x->st.groups++;
+            if ((x->st.groups & (LF__JOIN_CHECK_EVERY - 1)) == 0)
+                lf__dp_check_budget(x);
+            continue;
+        }
+        lf_cost_side *tail = brief && brief->separable ? lf__tail_side(x, c, ts, t, h.side, &h.key) : NULL;
+        if (x->status != LF_OK)
+            break;
         lf_group_cost gc;
         lf_status st = lf_cost_side_separable(tail)
                            ? lf_cost_join_eval(x->cm, tail, h.side, limit, &gc)
