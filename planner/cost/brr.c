@@ -57,6 +57,13 @@ static lf_status lf__brr_price(const lf__priced *p, int64_t beta, lf_group_cost 
                 }
                 lo = need;
                 best_feat = f;
+                if (p->side_only) { /* F_D is within the limit: enough said */
+                    out->tile_rows = (int32_t)need;
+                    out->weight_reads = (int32_t)((height + need - 1) / need);
+                    out->mbu = f + wblk;
+                    out->f_d = in + outb + (int64_t)out->weight_reads * weights;
+                    return LF_OK;
+                }
             }
         }
         while (lo < hi) {

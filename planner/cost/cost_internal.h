@@ -141,11 +141,14 @@ int64_t lf__term_bytes(const lf__row_term *t, int64_t h);
  * group joined from its two sides at a cut op is another (cut_sides.c).
  * height is read after features(ctx, 1, ...) has run (a view finds its
  * sinks' height there). With a limit, a scheme may stop as soon as it knows
- * F_D exceeds it (f_d is then only known to be larger). */
+ * F_D exceeds it (f_d is then only known to be larger); with side_only as
+ * well, as soon as it knows which side of the limit F_D lies on (f_d is
+ * then at most the limit, or larger, and nothing else is exact). */
 typedef struct lf__priced {
     int64_t in, out, weights, wblk;
     const int64_t *height;
     int64_t limit; /* F_D above it need not be exact (INT64_MAX: always exact) */
+    int side_only;
     int64_t (*features)(void *ctx, int64_t h, lf__peak *peak);
     void *ctx;
 } lf__priced;

@@ -361,6 +361,7 @@ static lf_status lf__join_priced(const lf_cost_side *tail, const lf_cost_side *h
                       tail->wblk > head->wblk ? tail->wblk : head->wblk,
                       &head->height,
                       INT64_MAX,
+                      0,
                       lf__joined_features,
                       j};
     return LF_OK;
@@ -439,6 +440,7 @@ int lf_cost_join_settles(lf_cost_model *cm, const lf_cost_brief *tail, lf_cost_s
                     tail->wblk > head->wblk ? tail->wblk : head->wblk,
                     &head->height,
                     limit,
+                    1,
                     lf__briefed_features,
                     &j};
     lf_group_cost gc;
