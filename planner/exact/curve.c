@@ -59,12 +59,21 @@ static lf__front *lf__front_of(lf__exact *x, int32_t s)
  * the plan with fewer groups wins, DESIGN §4, then the one found first: the
  * enumeration order is fixed, so the result is deterministic); drops the
  * points it dominates. */
-static void lf__front_add(lf__exact *x, lf__front *f, int64_t dram, int64_t need, int32_t groups,
-                          int32_t ps, int32_t pi)
+static int32_t lf__front_add(lf__exact *x, lf__front *f, int64_t dram, int64_t need, int32_t groups,
+                             int32_t ps, int32_t pi, int32_t from)
 {
-    /* j: the first point needing more (needs ascend: a binary search, as
-     * most points offered are dropped right here). */
-    int32_t lo = 0, j = f->n;
+    /* j: the first point needing more (needs ascend). A caller offering
+     * points by ascending need says where the last one went (from): the
+     * search gallops on from there, so one group's points cost one walk
+     * over the front, where a search from scratch would miss the cache at
+     * every probe. */
+    int32_t lo = from < f->n ? from : f->n, j = f->n, step = 1;
+    while (lo + step < f->n && f->p[lo + step].need <= need) {
+        lo += step;
+        step *= 2;
+    }
+    if (lo + step < f->n)
+        j = lo + step;
     while (lo < j) {
         int32_t mid = lo + (j - lo) / 2;
         if (f->p[mid].need > need)
@@ -77,33 +86,32 @@ static void lf__front_add(lf__exact *x, lf__front *f, int64_t dram, int64_t need
     if (j > 0 && (f->p[j - 1].dram < dram ||
                   (f->p[j - 1].dram == dram &&
                    (f->p[j - 1].need < need || f->p[j - 1].groups <= groups))))
-        return;
+        return j - 1;
     lf__curve_dp *c = x->user;
-    if (j > 0 && f->p[j - 1].need == need) {
-        j--; /* same need, more DRAM (or as much with more groups): replaced in place */
-    } else {
-        if (f->n == f->cap) {
-            int32_t cap = f->cap ? f->cap * 2 : 4;
-            lf__fpoint *p = realloc(f->p, (size_t)cap * sizeof *p);
-            if (!p) {
-                x->status = lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
-                return;
-            }
-            x->extra_bytes += (int64_t)(cap - f->cap) * (int64_t)sizeof *p;
-            f->p = p;
-            f->cap = cap;
+    /* Needs ascend and DRAM descends along the front, so the points the new
+     * one beats (more need, no less DRAM) are the d right after it. */
+    int32_t at = j > 0 && f->p[j - 1].need == need ? j - 1 : j; /* same need: replaced in place */
+    int32_t d = 0;
+    while (j + d < f->n && f->p[j + d].dram >= dram)
+        d++;
+    int32_t grow = (at == j) - d; /* net points added: 1 - d, or -d when replacing */
+    if (f->n + grow > f->cap) {
+        int32_t cap = f->cap ? f->cap * 2 : 4;
+        lf__fpoint *p = realloc(f->p, (size_t)cap * sizeof *p);
+        if (!p) {
+            x->status = lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
+            return 0;
         }
-        memmove(f->p + j + 1, f->p + j, (size_t)(f->n - j) * sizeof *f->p);
-        f->n++;
-        c->points++;
+        x->extra_bytes += (int64_t)(cap - f->cap) * (int64_t)sizeof *p;
+        f->p = p;
+        f->cap = cap;
     }
-    f->p[j] = (lf__fpoint){dram, need, ps, pi, groups};
-    int32_t w = j + 1;
-    for (int32_t r = j + 1; r < f->n; r++)
-        if (f->p[r].dram < dram)
-            f->p[w++] = f->p[r];
-    c->points -= f->n - w;
-    f->n = w;
+    if (at + 1 != j + d)
+        memmove(f->p + at + 1, f->p + j + d, (size_t)(f->n - j - d) * sizeof *f->p);
+    f->p[at] = (lf__fpoint){dram, need, ps, pi, groups};
+    f->n += grow;
+    c->points += grow;
+    return at;
 }
 
 /* Extends every point of the current state's front by every step of a
@@ -131,19 +139,35 @@ static void lf__extend_to(lf__exact *x, int32_t t, const lf_cost_step *steps, in
      * every (i, k) (i outer), so ties go to the same pair as there. */
     int32_t n = c->fronts[x->cur].n;
     int32_t kk = k0; /* steps k0..kk-1 need no more than the point */
-    for (int32_t i = 0; i < n && x->status == LF_OK; i++) {
+    int32_t at = 0;  /* where the last point offered went (they come by ascending need) */
+    /* Points below the last one needing less than the first step offer
+     * nothing (no step below them, none between them and the next): most
+     * of a long front, skipped by a binary search. */
+    int64_t first_need = steps[k0].need > lo ? steps[k0].need : lo;
+    int32_t i0 = 0, hi = n;
+    while (i0 + 1 < hi) {
+        int32_t mid = i0 + (hi - i0) / 2;
+        if (c->fronts[x->cur].p[mid].need < first_need)
+            i0 = mid;
+        else
+            hi = mid;
+    }
+    for (int32_t i = i0; i < n && x->status == LF_OK; i++) {
         lf__fpoint p = c->fronts[x->cur].p[i];
         int64_t next_need = i + 1 < n ? c->fronts[x->cur].p[i + 1].need : INT64_MAX;
         while (kk < n_steps && (steps[kk].need > lo ? steps[kk].need : lo) <= p.need)
             kk++;
-        for (int32_t k = k0; k < n_steps && x->status == LF_OK; k++) {
+        /* (i, k) for the last step below the point, and for each step
+         * above the point whose last point below it is i: the steps needing
+         * less than the next point (needs ascend, so a run from kk). */
+        if (kk > k0)
+            at = lf__front_add(x, &c->fronts[t], p.dram + steps[kk - 1].f_d, p.need, p.groups + 1,
+                               x->cur, i, at);
+        for (int32_t k = kk; k < n_steps && x->status == LF_OK; k++) {
             int64_t need_k = steps[k].need > lo ? steps[k].need : lo;
-            /* (i, k) for the last step below the point, and for each step
-             * at or above the point whose last point below it is i. */
-            int keep = need_k <= p.need ? k == kk - 1 : next_need > need_k;
-            if (keep)
-                lf__front_add(x, &c->fronts[t], p.dram + steps[k].f_d,
-                              need_k > p.need ? need_k : p.need, p.groups + 1, x->cur, i);
+            if (need_k >= next_need)
+                break;
+            at = lf__front_add(x, &c->fronts[t], p.dram + steps[k].f_d, need_k, p.groups + 1, x->cur, i, at);
         }
     }
 }
@@ -178,10 +202,20 @@ static int lf__front_dominated(lf__exact *x, int32_t from_state, int32_t t, int6
     if (need < c->beta_min - 1)
         need = c->beta_min - 1;
     const lf__front *from = &c->fronts[from_state], *to = &c->fronts[t];
+    /* The points of `from` needing no more than `need` all land at `need`,
+     * and the last of them has the least DRAM: the others need no look. */
+    int32_t i0 = 0, hi = from->n;
+    while (i0 + 1 < hi) {
+        int32_t mid = i0 + (hi - i0) / 2;
+        if (from->p[mid].need <= need)
+            i0 = mid;
+        else
+            hi = mid;
+    }
     /* Both fronts are sorted by need, so one walk finds, for each point, the
      * last point of `to` with no more need: it holds the least DRAM of those. */
     int32_t j = 0;
-    for (int32_t i = 0; i < from->n; i++) {
+    for (int32_t i = i0; i < from->n; i++) {
         int64_t nd = from->p[i].need > need ? from->p[i].need : need;
         while (j < to->n && to->p[j].need <= nd)
             j++;
@@ -415,7 +449,7 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
         free(empty);
         lf__front *f = start >= 0 ? lf__front_of(&x, start) : NULL;
         if (f)
-            lf__front_add(&x, f, 0, beta_min - 1, 0, -1, -1);
+            lf__front_add(&x, f, 0, beta_min - 1, 0, -1, -1, 0);
         else if (x.status == LF_OK)
             x.status = lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
         if (x.status == LF_OK)
