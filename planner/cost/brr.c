@@ -57,13 +57,6 @@ static lf_status lf__brr_price(const lf__priced *p, int64_t beta, lf_group_cost 
                 }
                 lo = need;
                 best_feat = f;
-                if (p->side_only) { /* F_D is within the limit: enough said */
-                    out->tile_rows = (int32_t)need;
-                    out->weight_reads = (int32_t)((height + need - 1) / need);
-                    out->mbu = f + wblk;
-                    out->f_d = in + outb + (int64_t)out->weight_reads * weights;
-                    return LF_OK;
-                }
             }
         }
         while (lo < hi) {
@@ -117,6 +110,28 @@ static lf_status lf__brr_steps(const lf__priced *p, int64_t below, lf_cost_step 
     return st;
 }
 
+/* The same decisions as lf__brr_price under a limit, without the tile
+ * search: validity at one row, all weights resident, or the one tile that
+ * would keep F_D within the limit. */
+static int lf__brr_settles(const lf__priced *p, int64_t beta)
+{
+    int64_t feat1 = p->features(p->ctx, 1, NULL);
+    int64_t base = p->in + p->out, height = *p->height;
+    if (feat1 + p->wblk >= beta)
+        return 1;
+    if (p->weights + feat1 < beta || p->weights == 0)
+        return base + p->weights > p->limit;
+    if (p->limit == INT64_MAX)
+        return 0;
+    int64_t room = p->limit - base, most = room >= 0 ? room / p->weights : 0;
+    if (most < 1)
+        return 1;
+    if (most >= height)
+        return 0;
+    int64_t need = (height + most - 1) / most; /* smallest h: ceil(H/h) <= most */
+    return p->features(p->ctx, need, NULL) + p->wblk >= beta;
+}
+
 /* Weights stream by output-channel block: the largest member block is
  * resident, whatever else is in the group. */
 static void lf__brr_weight_bound(const lf__op_cost *c, int64_t *term, int64_t *block)
@@ -125,4 +140,5 @@ static void lf__brr_weight_bound(const lf__op_cost *c, int64_t *term, int64_t *b
     *block = c->wblk;
 }
 
-const lf__scheme lf__scheme_brr = {"brr", lf__brr_price, lf__brr_steps, lf__brr_weight_bound, 0};
+const lf__scheme lf__scheme_brr = {"brr",           lf__brr_price,         lf__brr_steps,
+                                   lf__brr_settles, lf__brr_weight_bound, 0};

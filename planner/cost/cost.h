@@ -246,12 +246,13 @@ lf_status lf_cost_join_eval(lf_cost_model *cm, lf_cost_side *tail, lf_cost_side 
  * leaves it 0 for a separable side). */
 #define LF_COST_SIDE_PHASES 8
 typedef struct lf_cost_brief {
+    int32_t n_phases, separable;
     int64_t in, out, weights, wblk;
-    int64_t one[LF_COST_SIDE_PHASES];  /* each sink phase's feature bytes at one row (exact) */
-    int64_t full[LF_COST_SIDE_PHASES]; /* and at most these at `rows` rows */
     int64_t rows;
-    int32_t n_phases;
-    int32_t separable;
+    struct lf_cost_brief_phase {
+        int64_t one;  /* the phase's feature bytes at one row (exact) */
+        int64_t full; /* at most these at `rows` rows */
+    } phase[LF_COST_SIDE_PHASES]; /* what a pair reads first comes first */
 } lf_cost_brief;
 
 void lf_cost_side_brief(const lf_cost_side *s, lf_cost_brief *b);

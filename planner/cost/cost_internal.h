@@ -141,14 +141,11 @@ int64_t lf__term_bytes(const lf__row_term *t, int64_t h);
  * group joined from its two sides at a cut op is another (cut_sides.c).
  * height is read after features(ctx, 1, ...) has run (a view finds its
  * sinks' height there). With a limit, a scheme may stop as soon as it knows
- * F_D exceeds it (f_d is then only known to be larger); with side_only as
- * well, as soon as it knows which side of the limit F_D lies on (f_d is
- * then at most the limit, or larger, and nothing else is exact). */
+ * F_D exceeds it (f_d is then only known to be larger). */
 typedef struct lf__priced {
     int64_t in, out, weights, wblk;
     const int64_t *height;
     int64_t limit; /* F_D above it need not be exact (INT64_MAX: always exact) */
-    int side_only;
     int64_t (*features)(void *ctx, int64_t h, lf__peak *peak);
     void *ctx;
 } lf__priced;
@@ -161,6 +158,11 @@ typedef struct lf__scheme {
     /* The group's F_D as a step function of the buffer (lf_cost_steps). */
     lf_status (*steps)(const lf__priced *p, int64_t below, lf_cost_step *steps, int32_t cap,
                        int32_t *n);
+    /* 1 when a group priced from p is certainly invalid or has F_D above
+     * p->limit, p->features being only a floor of its feature bytes (exact
+     * at h = 1); 0 when it may be valid within the limit. Both only get
+     * worse as the feature bytes grow, so the floor decides for the group. */
+    int (*settles)(const lf__priced *p, int64_t beta);
     /* Op c's weight charge in F_beta (lf_cost_weight_bound): the planners'
      * monotone lower bound is features + sum of terms + max of blocks. */
     void (*weight_bound)(const lf__op_cost *c, int64_t *term, int64_t *block);

@@ -361,7 +361,6 @@ static lf_status lf__join_priced(const lf_cost_side *tail, const lf_cost_side *h
                       tail->wblk > head->wblk ? tail->wblk : head->wblk,
                       &head->height,
                       INT64_MAX,
-                      0,
                       lf__joined_features,
                       j};
     return LF_OK;
@@ -388,8 +387,8 @@ void lf_cost_side_brief(const lf_cost_side *s, lf_cost_brief *b)
     b->out = s->out;
     b->weights = s->weights;
     b->wblk = s->wblk;
-    memcpy(b->one, s->one, sizeof b->one);
-    memcpy(b->full, s->full, sizeof b->full);
+    for (int32_t p = 0; p < LF__SIDE_PHASES; p++)
+        b->phase[p] = (struct lf_cost_brief_phase){s->one[p], s->full[p]};
     b->rows = s->full_rows;
 }
 
@@ -397,11 +396,12 @@ void lf_cost_side_brief(const lf_cost_side *s, lf_cost_brief *b)
  * `rows` (concave terms lie above it), and flat past it (they only grow). */
 static int64_t lf__brief_floor(const lf_cost_brief *b, int32_t p, int64_t h)
 {
+    const struct lf_cost_brief_phase *f = &b->phase[p];
     if (h <= 1 || b->rows <= 1)
-        return b->one[p];
+        return f->one;
     if (h >= b->rows)
-        return b->full[p];
-    return b->one[p] + (b->full[p] - b->one[p]) * (h - 1) / (b->rows - 1);
+        return f->full;
+    return f->one + (f->full - f->one) * (h - 1) / (b->rows - 1);
 }
 
 typedef struct lf__briefed {
@@ -440,15 +440,9 @@ int lf_cost_join_settles(lf_cost_model *cm, const lf_cost_brief *tail, lf_cost_s
                     tail->wblk > head->wblk ? tail->wblk : head->wblk,
                     &head->height,
                     limit,
-                    1,
                     lf__briefed_features,
                     &j};
-    lf_group_cost gc;
-    lf__peak peak;
-    memset(&gc, 0, sizeof gc);
-    if (cm->scheme->price(&p, cm->hw.buffer_bytes, &gc, &peak) != LF_OK)
-        return 0;
-    return !gc.valid || (limit < INT64_MAX && gc.f_d > limit);
+    return cm->scheme->settles(&p, cm->hw.buffer_bytes);
 }
 
 lf_status lf_cost_join_steps(lf_cost_model *cm, lf_cost_side *tail, lf_cost_side *head, int64_t below,

@@ -29,6 +29,12 @@ static lf_status lf__lbdf_steps(const lf__priced *p, int64_t below, lf_cost_step
     return c.f_beta < below ? lf__step_push(steps, cap, n, c.f_beta, c.f_d) : LF_OK;
 }
 
+/* F_D does not depend on the feature bytes; validity does. */
+static int lf__lbdf_settles(const lf__priced *p, int64_t beta)
+{
+    return p->weights + p->features(p->ctx, 1, NULL) >= beta || p->in + p->out + p->weights > p->limit;
+}
+
 /* Every weight is resident: each member adds all of its weights. */
 static void lf__lbdf_weight_bound(const lf__op_cost *c, int64_t *term, int64_t *block)
 {
@@ -36,4 +42,5 @@ static void lf__lbdf_weight_bound(const lf__op_cost *c, int64_t *term, int64_t *
     *block = 0;
 }
 
-const lf__scheme lf__scheme_lbdf = {"lbdf", lf__lbdf_price, lf__lbdf_steps, lf__lbdf_weight_bound, 1};
+const lf__scheme lf__scheme_lbdf = {"lbdf",           lf__lbdf_price,         lf__lbdf_steps,
+                                    lf__lbdf_settles, lf__lbdf_weight_bound, 1};

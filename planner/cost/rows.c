@@ -607,7 +607,6 @@ void lf__group_priced(lf__group *G, lf__priced *p)
     p->wblk = lf__group_wblk(G);
     p->height = &G->main_href;
     p->limit = INT64_MAX;
-    p->side_only = 0;
     p->features = lf__view_features;
     p->ctx = G;
 }
