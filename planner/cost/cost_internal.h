@@ -126,13 +126,15 @@ void lf__features_explain(lf__group *G, const lf__peak *peak, lf_window_row *row
  * group's own snapshot and returns its number of sink phases, or -1 when an
  * op waits for a reduction; lf__head_windows then sets the windows of one
  * phase at h = 1. Tail (members: the ops below the cut op, then the cut op
- * last): propagates the windows from the cut op's window [lo, hi] and row
- * scale, nothing else being a sink. lf__window_terms lists what
+ * last): lf__tail_scales propagates the cut op's row scale, and then
+ * lf__tail_windows its window [lo, hi] of each phase, nothing else being a
+ * sink (the scales are the same in every phase). lf__window_terms lists what
  * lf__window_sum adds up for the current windows, less the skipped local
  * tensors (-1 past cap); lf__term_bytes prices one term at h. */
 int32_t lf__head_setup(lf__group *G);
 void lf__head_windows(lf__group *G, int32_t phase);
-void lf__tail_windows(lf__group *G, int64_t lo, int64_t hi, int64_t sigma_num, int64_t sigma_den);
+void lf__tail_scales(lf__group *G, int64_t sigma_num, int64_t sigma_den);
+void lf__tail_windows(lf__group *G, int64_t lo, int64_t hi);
 int32_t lf__window_terms(const lf__group *G, const uint8_t *skip, lf__row_term *terms, int32_t cap);
 int64_t lf__term_bytes(const lf__row_term *t, int64_t h);
 

@@ -27,8 +27,8 @@ struct lf_cost_side {
     int32_t n_terms;
     lf__row_term *terms; /* right after the side, in its block (none unless separable) */
     /* The terms' sum per phase at h = 1, and (a head's) at h = 2 .. at_rows
-     * once asked (-1: not yet): a head is joined with many tails and a tail
-     * with many heads, so each side's sums are taken once. */
+     * once asked (at[h * n_phases + p]; a row's first entry -1: not yet): a
+     * head is joined with many tails, so its sums are taken once. */
     int64_t one[LF__SIDE_PHASES];
     /* A tail's floor at `full_rows` rows (lf__chord_end). */
     int64_t full[LF__SIDE_PHASES], full_rows;
@@ -77,25 +77,33 @@ static int64_t lf__chord_end(const lf_cost_side *s, int32_t p, int64_t h)
     return f;
 }
 
-/* The sum of phase p at h, kept for later (-1 without memory: recomputed). */
-static int64_t lf__side_sum(lf_cost_side *s, int32_t p, int64_t h, int64_t rows)
+/* The sums of every phase at h (n_phases of them): kept for later in a
+ * head (one row of `at` per h, -1 in its first entry until taken), else
+ * taken into tmp. */
+static const int64_t *lf__side_row(lf_cost_side *s, int64_t h, int64_t rows, int64_t *tmp)
 {
     if (h <= 1)
-        return s->one[p];
-    if (!s->at && s->keep_rows && rows >= 2 && rows < INT32_MAX / LF__SIDE_PHASES) {
+        return s->one;
+    if (!s->at && s->keep_rows && s->n_phases > 0 && rows >= 2 && rows < INT32_MAX / LF__SIDE_PHASES) {
         s->at = malloc((size_t)s->n_phases * (size_t)(rows + 1) * sizeof *s->at);
         if (s->at) {
             s->at_rows = (int32_t)rows;
-            for (int64_t k = 0; k < (int64_t)s->n_phases * (rows + 1); k++)
-                s->at[k] = -1;
+            for (int64_t k = 0; k <= rows; k++)
+                s->at[k * s->n_phases] = -1;
         }
     }
-    if (!s->at || h > s->at_rows)
-        return lf__phase_sum(s, p, h);
-    int64_t *f = &s->at[(int64_t)p * (s->at_rows + 1) + h];
-    if (*f < 0)
-        *f = lf__phase_sum(s, p, h);
-    return *f;
+    int64_t *row = s->at && h <= s->at_rows ? &s->at[h * s->n_phases] : tmp;
+    if (row == tmp || row[0] < 0)
+        for (int32_t p = 0; p < s->n_phases; p++)
+            row[p] = lf__phase_sum(s, p, h);
+    return row;
+}
+
+/* The sum of phase p at h (lf__side_row). */
+static int64_t lf__side_sum(lf_cost_side *s, int32_t p, int64_t h, int64_t rows)
+{
+    int64_t tmp[LF__SIDE_PHASES];
+    return lf__side_row(s, h, rows, tmp)[p];
 }
 
 /* Kinds whose windows in T depend on nothing but what their consumers ask
@@ -285,8 +293,10 @@ lf_status lf_cost_tail_side(lf_cost_model *cm, const int32_t *tail, int32_t n,
         return lf_set_error(LF_ENOMEM, "out of memory pricing a group at a cut op");
     }
     skip[n] = 1;
+    if (ok)
+        lf__tail_scales(&G, head->sigma.num, head->sigma.den);
     for (int32_t p = 0; ok && p < head->n_phases; p++) {
-        lf__tail_windows(&G, head->lo[p], head->hi[p], head->sigma.num, head->sigma.den);
+        lf__tail_windows(&G, head->lo[p], head->hi[p]);
         ok = lf__keep_phase(&b, &G, skip, p, cap);
     }
     if (ok) {
@@ -335,8 +345,10 @@ static int64_t lf__joined_features(void *ctx, int64_t h, lf__peak *peak)
 {
     const lf__joined *j = ctx;
     int64_t best = -1, rows = j->head->height;
+    int64_t tmp_t[LF__SIDE_PHASES], tmp_h[LF__SIDE_PHASES];
+    const int64_t *tail = lf__side_row(j->tail, h, rows, tmp_t), *head = lf__side_row(j->head, h, rows, tmp_h);
     for (int32_t p = 0; p < j->head->n_phases; p++) {
-        int64_t f = lf__side_sum(j->tail, p, h, rows) + lf__side_sum(j->head, p, h, rows);
+        int64_t f = tail[p] + head[p];
         if (f > best) {
             best = f;
             if (peak) {
@@ -414,8 +426,17 @@ static int64_t lf__briefed_features(void *ctx, int64_t h, lf__peak *peak)
 {
     const lf__briefed *j = ctx;
     int64_t best = -1, rows = j->head->height;
+    if (h <= 1 && !peak) { /* most calls: both sides' sums at one row, kept */
+        for (int32_t p = 0; p < j->head->n_phases; p++) {
+            int64_t f = j->tail->phase[p].one + j->head->one[p];
+            best = f > best ? f : best;
+        }
+        return best;
+    }
+    int64_t tmp[LF__SIDE_PHASES];
+    const int64_t *head = lf__side_row(j->head, h, rows, tmp);
     for (int32_t p = 0; p < j->head->n_phases; p++) {
-        int64_t f = lf__brief_floor(j->tail, p, h) + lf__side_sum(j->head, p, h, rows);
+        int64_t f = lf__brief_floor(j->tail, p, h) + head[p];
         if (f > best) {
             best = f;
             if (peak) {

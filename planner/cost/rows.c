@@ -626,25 +626,31 @@ int32_t lf__head_setup(lf__group *G)
 
 void lf__head_windows(lf__group *G, int32_t phase) { lf__eval_phase(G, phase, 1, -1); }
 
-void lf__tail_windows(lf__group *G, int64_t lo, int64_t hi, int64_t sigma_num, int64_t sigma_den)
+void lf__tail_scales(lf__group *G, int64_t sigma_num, int64_t sigma_den)
 {
     int32_t c = G->n - 1;
     memset(G->active, 1, (size_t)G->n);
     memset(G->sink, 0, (size_t)G->n);
     memset(G->terminal, 0, (size_t)G->n);
     memset(G->post, 0, (size_t)G->n);
-    for (int32_t t = 0; t < G->nt; t++) {
+    for (int32_t t = 0; t < G->nt; t++)
         G->sigma[t] = (lf__rat){0, 1};
+    G->sigma[c] = (lf__rat){sigma_num, sigma_den};
+    for (int32_t i = c; i >= 0; i--)
+        lf__scale_inputs(G, i);
+}
+
+void lf__tail_windows(lf__group *G, int64_t lo, int64_t hi)
+{
+    int32_t c = G->n - 1;
+    for (int32_t t = 0; t < G->nt; t++) {
         G->lo[t] = INT64_MAX;
         G->hi[t] = INT64_MIN;
     }
-    G->sigma[c] = (lf__rat){sigma_num, sigma_den};
     G->lo[c] = lo;
     G->hi[c] = hi;
-    for (int32_t i = c; i >= 0; i--) {
-        lf__scale_inputs(G, i);
+    for (int32_t i = c; i >= 0; i--)
         lf__request_inputs(G, i, 0);
-    }
 }
 
 /* The terms lf__window_sum adds up for the windows in lo and hi (one

@@ -389,6 +389,7 @@ typedef struct lf__head {
     int32_t key;         /* its key id among c's, -1 until a tail side has it */
     int32_t cut_state;
     int64_t reads;       /* the fewest weight reads of any group with it (0: none valid) */
+    int32_t n_cross;     /* ops below c it reads (lf__head_floor) */
     int64_t weights;     /* of c and the head */
 } lf__head;
 
@@ -408,6 +409,7 @@ static int lf__head_begin(lf__exact *x, int32_t c, lf__tails *ts, lf__head *h)
     h->target = lf__dp_target(x, &x->sbits, x->n_sub);
     h->separable = lf_cost_side_separable(h->side);
     h->floor = lf__head_floor(x, c);
+    h->n_cross = x->join->n_head_cross;
     lf__dp_set_need_terms(x, &h->need[0], &h->need[1], &h->need[2]);
     h->need_floor = lf__dp_set_need_floor(x);
     h->key = h->separable ? lf__key_find(ts, h->side) : -1;
@@ -453,10 +455,13 @@ void lf__join_head(lf__exact *x, int32_t c, lf__join_relax relax)
         /* Sorted: no later tail does better (a tie is still priced). */
         if (t->key == INT64_MAX || (best != INT64_MAX && t->key + h.floor > best))
             break;
-        /* With the weights read as often as the head alone forces. */
-        if (best != INT64_MAX &&
-            t->key + h.floor + (h.reads - 1) * (t->weights + h.weights) + lf__cross_floor(x, ts, t, c) > best)
-            continue;
+        /* With the weights read as often as the head alone forces (and
+         * what a skip edge adds, looked up only when that is not enough). */
+        if (best != INT64_MAX) {
+            int64_t lb = t->key + h.floor + (h.reads - 1) * (t->weights + h.weights);
+            if (lb > best || (t->n_cross + h.n_cross > 0 && lb + lf__cross_floor(x, ts, t, c) > best))
+                continue;
+        }
         /* Exact up to what could still win (a tie included). */
         int64_t limit = best == INT64_MAX ? INT64_MAX : best - x->dram[t->state];
         const lf_cost_brief *brief = h.separable ? lf__tail_brief(x, c, ts, k, h.side, &h.key) : NULL;
