@@ -55,6 +55,8 @@ typedef struct lf__tails {
      * sides themselves lie scattered over the heap. */
     lf_cost_brief **briefs;
     int32_t n_briefs;
+    int32_t brief_tails; /* tails each array holds (those there were at the first head) */
+    lf_cost_brief spare; /* the brief of a tail past them (none are expected) */
 } lf__tails;
 
 struct lf__join {
@@ -318,11 +320,18 @@ static int lf__in_tail(const lf__exact *x, const lf__tail *t, int32_t v)
 static const lf_cost_brief *lf__tail_brief(lf__exact *x, int32_t c, lf__tails *ts, int32_t k,
                                            const lf_cost_side *hs, int32_t *key)
 {
-    if (*key >= 0 && *key < ts->n_briefs && ts->briefs[*key] && ts->briefs[*key][k].n_phases > 0)
+    if (*key >= 0 && *key < ts->n_briefs && ts->briefs[*key] && k < ts->brief_tails &&
+        ts->briefs[*key][k].n_phases > 0)
         return &ts->briefs[*key][k];
     const lf_cost_side *side = lf__tail_side(x, c, ts, &ts->t[k], hs, key);
     if (!side)
         return NULL;
+    if (ts->n_briefs == 0)
+        ts->brief_tails = ts->n;
+    if (k >= ts->brief_tails) {
+        lf_cost_side_brief(side, &ts->spare);
+        return &ts->spare;
+    }
     if (*key >= ts->n_briefs) {
         lf_cost_brief **b = realloc(ts->briefs, (size_t)ts->n_keys * sizeof *b);
         if (!b) {
@@ -335,12 +344,12 @@ static const lf_cost_brief *lf__tail_brief(lf__exact *x, int32_t c, lf__tails *t
         ts->n_briefs = ts->n_keys;
     }
     if (!ts->briefs[*key]) {
-        ts->briefs[*key] = calloc((size_t)ts->n, sizeof **ts->briefs);
+        ts->briefs[*key] = calloc((size_t)ts->brief_tails, sizeof **ts->briefs);
         if (!ts->briefs[*key]) {
             x->status = lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
             return NULL;
         }
-        x->extra_bytes += (int64_t)ts->n * (int64_t)sizeof **ts->briefs;
+        x->extra_bytes += (int64_t)ts->brief_tails * (int64_t)sizeof **ts->briefs;
     }
     lf_cost_brief *b = &ts->briefs[*key][k];
     lf_cost_side_brief(side, b);
