@@ -179,11 +179,14 @@ static lf__row_term *lf__terms_buffer(lf__group *G, int32_t cap, lf__row_term **
     return *own;
 }
 
-/* The members of a side's view: the cut op and the ops on one side of it,
- * ascending (the head: c first; a tail: c last). A short list stays on the
- * stack. */
-static lf_status lf__side_view(lf__group *G, lf_cost_model *cm, int32_t c, const int32_t *ops,
-                               int32_t n, int c_first)
+/* What a side is built in: the view of the cut op and the ops on one side
+ * of it, ascending (the head: c first; a tail: c last; a short member list
+ * stays on the stack), b (empty) with its terms in a buffer of *cap
+ * (lf__terms_buffer), and no tensor of the view skipped yet. Without memory
+ * everything is released. */
+static lf_status lf__side_begin(lf__group *G, lf_cost_model *cm, int32_t c, const int32_t *ops,
+                                int32_t n, int c_first, lf_cost_side *b, lf__row_term **own,
+                                uint8_t **skip, int32_t *cap)
 {
     int32_t local[64], *members = n + 1 <= 64 ? local : malloc((size_t)(n + 1) * sizeof *members);
     if (!members)
@@ -194,7 +197,18 @@ static lf_status lf__side_view(lf__group *G, lf_cost_model *cm, int32_t c, const
     lf_status st = lf__group_init(G, cm, members, n + 1);
     if (members != local)
         free(members);
-    return st;
+    if (st != LF_OK)
+        return st;
+    *cap = LF__SIDE_PHASES * 2 * G->nt;
+    memset(b, 0, sizeof *b);
+    b->terms = lf__terms_buffer(G, *cap, own);
+    *skip = calloc((size_t)G->nt > 0 ? (size_t)G->nt : 1, 1);
+    if (*skip && b->terms)
+        return LF_OK;
+    free(*skip);
+    free(*own);
+    lf__group_destroy(G);
+    return lf_set_error(LF_ENOMEM, "out of memory pricing a group at a cut op");
 }
 
 lf_status lf_cost_head_side(lf_cost_model *cm, int32_t c, const int32_t *head, int32_t n,
@@ -203,21 +217,13 @@ lf_status lf_cost_head_side(lf_cost_model *cm, int32_t c, const int32_t *head, i
     *out = NULL;
     const lf_graph *g = cm->g;
     lf__group G;
-    lf_status st = lf__side_view(&G, cm, c, head, n, 1);
+    lf_cost_side b;
+    lf__row_term *own = NULL;
+    uint8_t *skip = NULL;
+    int32_t cap = 0;
+    lf_status st = lf__side_begin(&G, cm, c, head, n, 1, &b, &own, &skip, &cap);
     if (st != LF_OK)
         return st;
-    int32_t cap = LF__SIDE_PHASES * 2 * G.nt;
-    lf__row_term *own = NULL;
-    lf_cost_side b;
-    memset(&b, 0, sizeof b);
-    b.terms = lf__terms_buffer(&G, cap, &own);
-    uint8_t *skip = calloc((size_t)G.nt, 1);
-    if (!skip || !b.terms) {
-        free(skip);
-        free(own);
-        lf__group_destroy(&G);
-        return lf_set_error(LF_ENOMEM, "out of memory pricing a group at a cut op");
-    }
     b.cut = c;
     b.keep_rows = 1;
     /* The head reads c and itself only (an edge from below c into the head
@@ -266,14 +272,13 @@ lf_status lf_cost_tail_side(lf_cost_model *cm, const int32_t *tail, int32_t n,
     *out = NULL;
     int32_t c = head->cut;
     lf__group G;
-    lf_status st = lf__side_view(&G, cm, c, tail, n, 0);
+    lf_cost_side b;
+    lf__row_term *own = NULL;
+    uint8_t *skip = NULL;
+    int32_t cap = 0;
+    lf_status st = lf__side_begin(&G, cm, c, tail, n, 0, &b, &own, &skip, &cap);
     if (st != LF_OK)
         return st;
-    int32_t cap = LF__SIDE_PHASES * 2 * G.nt;
-    lf__row_term *own = NULL;
-    lf_cost_side b;
-    memset(&b, 0, sizeof b);
-    b.terms = lf__terms_buffer(&G, cap, &own);
     /* The key is the head's whatever the tail is: a tail that does not
      * separate is known as such for every head of that key. */
     b.cut = c;
@@ -285,13 +290,6 @@ lf_status lf_cost_tail_side(lf_cost_model *cm, const int32_t *tail, int32_t n,
     for (int32_t i = 0; i < G.n && ok; i++)
         ok = lf__plain_kind(cm->ops[G.tensor[i]].kind) && (i == n || !G.out[i]);
     /* c's own window and staging row are the head's. */
-    uint8_t *skip = calloc((size_t)G.nt, 1);
-    if (!skip || !b.terms) {
-        free(skip);
-        free(own);
-        lf__group_destroy(&G);
-        return lf_set_error(LF_ENOMEM, "out of memory pricing a group at a cut op");
-    }
     skip[n] = 1;
     if (ok)
         lf__tail_scales(&G, head->sigma.num, head->sigma.den);
@@ -339,15 +337,12 @@ typedef struct lf__joined {
     lf_cost_side *tail, *head;
 } lf__joined;
 
-/* The group's feature bytes at h: the largest phase total of both sides
- * (tile heights past the head's sinks' height are not kept). */
-static int64_t lf__joined_features(void *ctx, int64_t h, lf__peak *peak)
+/* The largest phase total tail[p] + head[p] of n phases, and where it is
+ * (the first phase on a tie). */
+static int64_t lf__phase_peak(const int64_t *tail, const int64_t *head, int32_t n, lf__peak *peak)
 {
-    const lf__joined *j = ctx;
-    int64_t best = -1, rows = j->head->height;
-    int64_t tmp_t[LF__SIDE_PHASES], tmp_h[LF__SIDE_PHASES];
-    const int64_t *tail = lf__side_row(j->tail, h, rows, tmp_t), *head = lf__side_row(j->head, h, rows, tmp_h);
-    for (int32_t p = 0; p < j->head->n_phases; p++) {
+    int64_t best = -1;
+    for (int32_t p = 0; p < n; p++) {
         int64_t f = tail[p] + head[p];
         if (f > best) {
             best = f;
@@ -359,6 +354,16 @@ static int64_t lf__joined_features(void *ctx, int64_t h, lf__peak *peak)
         }
     }
     return best;
+}
+
+/* The group's feature bytes at h: the largest phase total of both sides
+ * (tile heights past the head's sinks' height are not kept). */
+static int64_t lf__joined_features(void *ctx, int64_t h, lf__peak *peak)
+{
+    const lf__joined *j = ctx;
+    int64_t rows = j->head->height, tmp_t[LF__SIDE_PHASES], tmp_h[LF__SIDE_PHASES];
+    const int64_t *tail = lf__side_row(j->tail, h, rows, tmp_t), *head = lf__side_row(j->head, h, rows, tmp_h);
+    return lf__phase_peak(tail, head, j->head->n_phases, peak);
 }
 
 /* The pricing source of the joined group. */
@@ -425,28 +430,19 @@ typedef struct lf__briefed {
 static int64_t lf__briefed_features(void *ctx, int64_t h, lf__peak *peak)
 {
     const lf__briefed *j = ctx;
-    int64_t best = -1, rows = j->head->height;
+    int32_t n = j->head->n_phases;
     if (h <= 1 && !peak) { /* most calls: both sides' sums at one row, kept */
-        for (int32_t p = 0; p < j->head->n_phases; p++) {
+        int64_t best = -1;
+        for (int32_t p = 0; p < n; p++) {
             int64_t f = j->tail->phase[p].one + j->head->one[p];
             best = f > best ? f : best;
         }
         return best;
     }
-    int64_t tmp[LF__SIDE_PHASES];
-    const int64_t *head = lf__side_row(j->head, h, rows, tmp);
-    for (int32_t p = 0; p < j->head->n_phases; p++) {
-        int64_t f = lf__brief_floor(j->tail, p, h) + head[p];
-        if (f > best) {
-            best = f;
-            if (peak) {
-                peak->snapshot_op = -1;
-                peak->phase = p;
-                peak->n_snapshots = 1;
-            }
-        }
-    }
-    return best;
+    int64_t tail[LF__SIDE_PHASES], tmp[LF__SIDE_PHASES];
+    for (int32_t p = 0; p < n; p++)
+        tail[p] = lf__brief_floor(j->tail, p, h);
+    return lf__phase_peak(tail, lf__side_row(j->head, h, j->head->height, tmp), n, peak);
 }
 
 int lf_cost_join_settles(lf_cost_model *cm, const lf_cost_brief *tail, lf_cost_side *head,
