@@ -54,19 +54,13 @@ static lf__front *lf__front_of(lf__exact *x, int32_t s)
     return &c->fronts[s];
 }
 
-/* Adds (dram, need) of a plan of `groups` groups to front f unless a point
- * with no more DRAM and no more need is there (at the same DRAM and need,
- * the plan with fewer groups wins, DESIGN §4, then the one found first: the
- * enumeration order is fixed, so the result is deterministic); drops the
- * points it dominates. */
-static int32_t lf__front_add(lf__exact *x, lf__front *f, int64_t dram, int64_t need, int32_t groups,
-                             int32_t ps, int32_t pi, int32_t from)
+/* The first point of front f needing more than `need` (needs ascend). A
+ * caller offering points by ascending need says where the last one went
+ * (from, a point needing no more): the search gallops on from there, so
+ * one group's points cost one walk over the front, where a search from
+ * scratch would miss the cache at every probe. */
+static int32_t lf__front_find(const lf__front *f, int64_t need, int32_t from)
 {
-    /* j: the first point needing more (needs ascend). A caller offering
-     * points by ascending need says where the last one went (from): the
-     * search gallops on from there, so one group's points cost one walk
-     * over the front, where a search from scratch would miss the cache at
-     * every probe. */
     int32_t lo = from < f->n ? from : f->n, j = f->n, step = 1;
     while (lo + step < f->n && f->p[lo + step].need <= need) {
         lo += step;
@@ -81,12 +75,24 @@ static int32_t lf__front_add(lf__exact *x, lf__front *f, int64_t dram, int64_t n
         else
             lo = mid + 1;
     }
-    /* A point with no more need and less DRAM, or the same DRAM and (at the
-     * same need) no more groups, keeps its place. */
-    if (j > 0 && (f->p[j - 1].dram < dram ||
-                  (f->p[j - 1].dram == dram &&
-                   (f->p[j - 1].need < need || f->p[j - 1].groups <= groups))))
-        return j - 1;
+    return j;
+}
+
+/* 1 when the point before j (the last needing no more) keeps its place
+ * against (dram, need) of `groups` groups: less DRAM, or the same DRAM and
+ * (at the same need) no more groups (DESIGN §4; then the one found first:
+ * the enumeration order is fixed, so the result is deterministic). */
+static int lf__front_beats(const lf__front *f, int32_t j, int64_t dram, int64_t need, int32_t groups)
+{
+    const lf__fpoint *q = j > 0 ? &f->p[j - 1] : NULL;
+    return q && (q->dram < dram || (q->dram == dram && (q->need < need || q->groups <= groups)));
+}
+
+/* Puts (dram, need) in front f before j (lf__front_find; not beaten there)
+ * and drops the points it beats. Returns where it went. */
+static int32_t lf__front_insert(lf__exact *x, lf__front *f, int32_t j, int64_t dram, int64_t need,
+                                int32_t groups, int32_t ps, int32_t pi)
+{
     lf__curve_dp *c = x->user;
     /* Needs ascend and DRAM descends along the front, so the points the new
      * one beats (more need, no less DRAM) are the d right after it. */
@@ -112,6 +118,19 @@ static int32_t lf__front_add(lf__exact *x, lf__front *f, int64_t dram, int64_t n
     f->n += grow;
     c->points += grow;
     return at;
+}
+
+/* Adds (dram, need) of a plan of `groups` groups to front f unless a point
+ * there beats it (lf__front_beats), dropping the points it beats; `from` as
+ * in lf__front_find. Returns a point needing no more than `need` (where it
+ * went, or the point that beat it). */
+static int32_t lf__front_add(lf__exact *x, lf__front *f, int64_t dram, int64_t need, int32_t groups,
+                             int32_t ps, int32_t pi, int32_t from)
+{
+    int32_t j = lf__front_find(f, need, from);
+    if (lf__front_beats(f, j, dram, need, groups))
+        return j - 1;
+    return lf__front_insert(x, f, j, dram, need, groups, ps, pi);
 }
 
 /* Extends every point of the current state's front by every step of a
@@ -140,6 +159,7 @@ static void lf__extend_to(lf__exact *x, int32_t t, const lf_cost_step *steps, in
     int32_t n = c->fronts[x->cur].n;
     int32_t kk = k0; /* steps k0..kk-1 need no more than the point */
     int32_t at = 0;  /* where the last point offered went (they come by ascending need) */
+    lf__front *to = &c->fronts[t];
     /* Points below the last one needing less than the first step offer
      * nothing (no step below them, none between them and the next): most
      * of a long front, skipped by a binary search. */
@@ -160,14 +180,16 @@ static void lf__extend_to(lf__exact *x, int32_t t, const lf_cost_step *steps, in
         /* (i, k) for the last step below the point, and for each step
          * above the point whose last point below it is i: the steps needing
          * less than the next point (needs ascend, so a run from kk). */
-        if (kk > k0)
-            at = lf__front_add(x, &c->fronts[t], p.dram + steps[kk - 1].f_d, p.need, p.groups + 1,
-                               x->cur, i, at);
-        for (int32_t k = kk; k < n_steps && x->status == LF_OK; k++) {
-            int64_t need_k = steps[k].need > lo ? steps[k].need : lo;
+        for (int32_t k = kk > k0 ? kk - 1 : kk; k < n_steps && x->status == LF_OK; k++) {
+            int64_t need_k = k < kk ? p.need : steps[k].need > lo ? steps[k].need : lo;
             if (need_k >= next_need)
                 break;
-            at = lf__front_add(x, &c->fronts[t], p.dram + steps[k].f_d, need_k, p.groups + 1, x->cur, i, at);
+            /* Most points offered are beaten where they would go. */
+            int64_t dram = p.dram + steps[k].f_d;
+            int32_t j = lf__front_find(to, need_k, at);
+            at = lf__front_beats(to, j, dram, need_k, p.groups + 1)
+                     ? j - 1
+                     : lf__front_insert(x, to, j, dram, need_k, p.groups + 1, x->cur, i);
         }
     }
 }
