@@ -41,7 +41,7 @@ typedef struct lf__row_term {
 } lf__row_term;
 
 /* Snapshot-phase pairs whose windows a group view keeps (rows.c). */
-#define LF__MAX_STATES 16
+#define LF__MAX_STATES 64
 
 /* Where the feature term peaks: which snapshot and which sink phase. */
 typedef struct lf__peak {
