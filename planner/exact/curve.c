@@ -304,6 +304,13 @@ static void lf__curve_price(lf__exact *x, const lf_bitset *set, int32_t n_ops, i
                LF_OK) {
         x->status = st;
         return;
+    } else if (n > 0 && c->steps[0].need < gc.f_beta) {
+        /* A group with a squeeze-and-excite wait is usable from its
+         * smallest step: reading the wait's tensors again needs less than
+         * keeping them, which gc took at the largest buffer (its F_beta is
+         * the resident way's). Needs below gc's F_beta are not one need. */
+        thr = c->steps[0].need > aux ? c->steps[0].need : aux;
+        floor = thr > c->beta_min - 1 ? thr : c->beta_min - 1;
     }
     if (t < 0)
         lf__extend(x, set, n_ops, c->steps, n, floor);
