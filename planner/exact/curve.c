@@ -307,8 +307,8 @@ static void lf__curve_price(lf__exact *x, const lf_bitset *set, int32_t n_ops, i
     } else if (n > 0 && c->steps[0].need < gc.f_beta) {
         /* A group with a squeeze-and-excite wait is usable from its
          * smallest step: reading the wait's tensors again needs less than
-         * keeping them, which gc took at the largest buffer (its F_beta is
-         * the resident way's). Needs below gc's F_beta are not one need. */
+         * keeping them, the way gc took at the largest buffer (so its F_beta
+         * is the keeping way's, and the steps below it are the other's). */
         thr = c->steps[0].need > aux ? c->steps[0].need : aux;
         floor = thr > c->beta_min - 1 ? thr : c->beta_min - 1;
     }
