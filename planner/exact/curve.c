@@ -270,6 +270,31 @@ static int lf__curve_dominated(lf__exact *x)
                                lf_cost_fd_floor(x->cm, x->sub, x->n_sub, x->in_s, x->seen));
 }
 
+/* Extends by the steps of group `set` below the largest buffer (none: it
+ * is valid nowhere in the range), usable from its smallest step's need and
+ * where every member alone fits (aux). For a group priced once (one that
+ * holds a cut op, so no memo helps) this is all of lf__curve_price's work
+ * from one view of the group, where pricing it first would build two. */
+static void lf__curve_price_steps(lf__exact *x, const lf_bitset *set, int32_t n_ops, int64_t aux,
+                                  int32_t t)
+{
+    lf__curve_dp *c = x->user;
+    int32_t n = 0;
+    lf_status st = lf_cost_steps(x->cm, set, c->beta_max, c->steps, LF_COST_MAX_STEPS, &n);
+    if (st != LF_OK) {
+        x->status = st;
+        return;
+    }
+    int64_t thr = n > 0 && c->steps[0].need > aux ? c->steps[0].need : aux;
+    if (n == 0 || thr >= c->beta_max)
+        return;
+    int64_t floor = thr > c->beta_min - 1 ? thr : c->beta_min - 1;
+    if (t < 0)
+        lf__extend(x, set, n_ops, c->steps, n, floor);
+    else
+        lf__extend_to(x, t, c->steps, n, floor);
+}
+
 /* Prices the group `set` (its members alone need up to aux) and extends
  * the current state's front by its steps into state t (-1: D u set, of n
  * ops). */
@@ -277,8 +302,12 @@ static void lf__curve_price(lf__exact *x, const lf_bitset *set, int32_t n_ops, i
                             int32_t t, int once)
 {
     lf__curve_dp *c = x->user;
+    if (once) {
+        lf__curve_price_steps(x, set, n_ops, aux, t);
+        return;
+    }
     lf_group_cost gc;
-    lf_status st = once ? lf_cost_eval_once(x->cm, set, &gc) : lf_cost_eval(x->cm, set, &gc);
+    lf_status st = lf_cost_eval(x->cm, set, &gc);
     if (st != LF_OK) {
         x->status = st;
         return;
