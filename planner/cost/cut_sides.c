@@ -366,20 +366,30 @@ static int64_t lf__joined_features(void *ctx, int64_t h, lf__peak *peak)
     return lf__phase_peak(tail, head, j->head->n_phases, peak);
 }
 
+/* The pricing source of the group of a tail (its sums) and head, with the
+ * feature bytes from fn. */
+static lf__priced lf__pair_priced(int64_t in, int64_t out, int64_t weights, int64_t wblk,
+                                  lf_cost_side *head, int64_t limit,
+                                  int64_t (*fn)(void *, int64_t, lf__peak *), void *ctx)
+{
+    return (lf__priced){in + head->in,
+                        out + head->out,
+                        weights + head->weights,
+                        wblk > head->wblk ? wblk : head->wblk,
+                        &head->height,
+                        limit,
+                        fn,
+                        ctx};
+}
+
 /* The pricing source of the joined group. */
 static lf_status lf__join_priced(const lf_cost_side *tail, const lf_cost_side *head, lf__joined *j,
                                  lf__priced *p)
 {
     if (!tail->separable || !head->separable || !lf_cost_side_same_key(tail, head))
         return lf_set_error(LF_EINVAL, "the two sides of a group at a cut op do not join");
-    *p = (lf__priced){tail->in + head->in,
-                      tail->out + head->out,
-                      tail->weights + head->weights,
-                      tail->wblk > head->wblk ? tail->wblk : head->wblk,
-                      &head->height,
-                      INT64_MAX,
-                      lf__joined_features,
-                      j};
+    *p = lf__pair_priced(tail->in, tail->out, tail->weights, tail->wblk, j->head, INT64_MAX,
+                         lf__joined_features, j);
     return LF_OK;
 }
 
@@ -451,14 +461,8 @@ int lf_cost_join_settles(lf_cost_model *cm, const lf_cost_brief *tail, lf_cost_s
     if (!tail->separable || !head->separable || tail->n_phases != head->n_phases)
         return 0;
     lf__briefed j = {tail, head};
-    lf__priced p = {tail->in + head->in,
-                    tail->out + head->out,
-                    tail->weights + head->weights,
-                    tail->wblk > head->wblk ? tail->wblk : head->wblk,
-                    &head->height,
-                    limit,
-                    lf__briefed_features,
-                    &j};
+    lf__priced p = lf__pair_priced(tail->in, tail->out, tail->weights, tail->wblk, head, limit,
+                                   lf__briefed_features, &j);
     return cm->scheme->settles(&p, cm->hw.buffer_bytes);
 }
 
