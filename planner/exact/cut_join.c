@@ -59,6 +59,25 @@ typedef struct lf__tails {
     lf_cost_brief spare; /* the brief of a tail past them (none are expected) */
 } lf__tails;
 
+/* What a head being grown brings to each of its pairs. */
+typedef struct lf__head {
+    lf_cost_side *side;
+    int separable;
+    int32_t target;      /* the state of all ops up to c and the head */
+    int64_t floor;       /* lf__head_floor */
+    int64_t need[3];     /* the terms of its F_beta floor */
+    int64_t need_floor;  /* that floor */
+    int32_t key;         /* its key id among c's, -1 until a tail side has it */
+    int32_t cut_state;
+    int64_t reads;       /* the fewest weight reads of any group with it (0: none valid) */
+    int32_t n_cross;     /* ops below c it reads (lf__head_floor) */
+    int64_t weights;     /* of c and the head */
+    /* The staircase's: its members alone need up to aux; steps below
+     * `below`; its bitset (while it waits, lf__join_head_steps). */
+    int64_t aux, below;
+    const uint64_t *bits;
+} lf__head;
+
 struct lf__join {
     lf__tails *by_cut; /* n_ops entries */
     int32_t *members;  /* scratch: a tail's ops */
@@ -66,6 +85,11 @@ struct lf__join {
     int32_t n_head_cross;
     lf_bitset pair;    /* scratch: a whole group, for the ones priced whole */
     uint8_t *seen;
+    /* The staircase's heads grown from the state being expanded, waiting to
+     * be joined with the tails of their cut op (lf__join_flush_steps). */
+    lf__head *waiting;
+    uint64_t *waiting_bits; /* their bitsets, nwords each */
+    int32_t n_waiting, cap_waiting, cap_waiting_bits, waiting_cut;
 };
 
 lf_status lf__join_create(lf__exact *x)
@@ -104,6 +128,10 @@ void lf__join_free(lf__exact *x)
         free(j->by_cut[c].keys);
         free(j->by_cut[c].cross);
     }
+    for (int32_t i = 0; i < j->n_waiting; i++)
+        lf_cost_side_free(j->waiting[i].side);
+    free(j->waiting);
+    free(j->waiting_bits);
     free(j->by_cut);
     free(j->members);
     free(j->head_cross);
@@ -298,10 +326,10 @@ static int64_t lf__head_floor(lf__exact *x, int32_t c)
  * into the head its terms add up, but for c's own output row, which T u {c}
  * counts and H's readers count again (as at least one row); -1 when an edge
  * crosses (then the tail's and the head's floors are all that is known). */
-static int64_t lf__pair_need(const lf__exact *x, const lf__tail *t, int32_t c, const int64_t *head)
+static int64_t lf__pair_need(const lf__exact *x, const lf__tail *t, int32_t c, const int64_t *head,
+                             int32_t head_cross)
 {
-    const lf__join *j = x->join;
-    if (j->n_head_cross > 0)
+    if (head_cross > 0)
         return -1;
     int64_t own = x->view[c] ? 0 : lf_cost_row_bytes(x->cm, c);
     return t->need_w + head[0] + t->need_rows + head[1] - own + (t->need_blk > head[2] ? t->need_blk : head[2]);
@@ -387,21 +415,6 @@ static int64_t lf__cross_floor(const lf__exact *x, const lf__tails *ts, const lf
     return f;
 }
 
-/* What a head being grown brings to each of its pairs. */
-typedef struct lf__head {
-    lf_cost_side *side;
-    int separable;
-    int32_t target;      /* the state of all ops up to c and the head */
-    int64_t floor;       /* lf__head_floor */
-    int64_t need[3];     /* the terms of its F_beta floor */
-    int64_t need_floor;  /* that floor */
-    int32_t key;         /* its key id among c's, -1 until a tail side has it */
-    int32_t cut_state;
-    int64_t reads;       /* the fewest weight reads of any group with it (0: none valid) */
-    int32_t n_cross;     /* ops below c it reads (lf__head_floor) */
-    int64_t weights;     /* of c and the head */
-} lf__head;
-
 /* Prices the head being grown from c's cut state; 0 when there is nothing
  * to join (no tails, or an error, which sets the status). */
 static int lf__head_begin(lf__exact *x, int32_t c, lf__tails *ts, lf__head *h)
@@ -429,14 +442,15 @@ static int lf__head_begin(lf__exact *x, int32_t c, lf__tails *ts, lf__head *h)
     return h->target >= 0;
 }
 
-/* The group of tail t and the head being grown, as a bitset (j->pair). */
-static const lf_bitset *lf__pair_bits(lf__exact *x, const lf__tail *t)
+/* The group of tail t and head hw (its bitset words), as a bitset
+ * (j->pair). */
+static const lf_bitset *lf__pair_bits(lf__exact *x, const lf__tail *t, const uint64_t *hw)
 {
     lf__join *j = x->join;
     const uint64_t *cw = x->words + (size_t)x->cur * x->nwords;
     const uint64_t *dw = x->words + (size_t)t->state * x->nwords;
     for (int32_t w = 0; w < x->nwords; w++)
-        j->pair.words[w] = (cw[w] & ~dw[w]) | x->sbits.words[w];
+        j->pair.words[w] = (cw[w] & ~dw[w]) | hw[w];
     return &j->pair;
 }
 
@@ -459,7 +473,7 @@ void lf__join_head(lf__exact *x, int32_t c, lf__join_relax relax)
         lf__tail *t = &ts->t[k];
         int64_t best = x->dram[h.target];
         /* The enumeration would not have grown this group: never valid. */
-        if (lf__pair_need(x, t, c, h.need) >= x->beta)
+        if (lf__pair_need(x, t, c, h.need, h.n_cross) >= x->beta)
             continue;
         /* Sorted: no later tail does better (a tie is still priced). */
         if (t->key == INT64_MAX || (best != INT64_MAX && t->key + h.floor > best))
@@ -489,7 +503,7 @@ void lf__join_head(lf__exact *x, int32_t c, lf__join_relax relax)
         lf_group_cost gc;
         lf_status st = lf_cost_side_separable(tail)
                            ? lf_cost_join_eval(x->cm, tail, h.side, limit, &gc)
-                           : lf_cost_eval_once(x->cm, lf__pair_bits(x, t), &gc);
+                           : lf_cost_eval_once(x->cm, lf__pair_bits(x, t, x->sbits.words), &gc);
         if (st != LF_OK) {
             x->status = st;
             break;
@@ -506,53 +520,117 @@ void lf__join_head(lf__exact *x, int32_t c, lf__join_relax relax)
     lf_cost_side_free(h.side);
 }
 
+/* Tails joined with every waiting head before the next ones: their fronts
+ * (the staircase's) and sides stay in the cache while the heads take turns,
+ * where one head at a time walks every tail's front, mostly from memory
+ * (Inception-v3 BRR: about 2,300 tails of about 4 KB of front each per cut
+ * state, and 800 heads). */
+#define LF__JOIN_TAIL_BLOCK 64
+
+/* Tail k of c with head h (see lf__join_head_steps). */
+static void lf__join_pair_steps(lf__exact *x, int32_t c, lf__tails *ts, int32_t k, lf__head *h,
+                                const lf__join_staircase *sc)
+{
+    lf__tail *t = &ts->t[k];
+    int64_t need = lf__pair_need(x, t, c, h->need, h->n_cross);
+    if (need >= x->beta)
+        return;
+    if (need < 0) /* an edge crosses c: the larger of the two floors */
+        need = t->need > h->need_floor ? t->need : h->need_floor;
+    int64_t aux = t->aux > h->aux ? t->aux : h->aux;
+    /* The dominance walk costs about what extending by the pair does;
+     * it pays where weights stay resident (one step a pair: the fronts
+     * stay smaller, Inception-v3 LBDF 171 → 147 MB), not where they
+     * stream (Inception-v3 BRR 64 KB – 4 MB: 93 s with it, 83 s
+     * without). Only there is the head joined as it is grown, so the
+     * skip edges' scratch (lf__cross_floor) is its own. */
+    if (x->resident && sc->dominated(x, t->state, h->target, need > aux ? need : aux,
+                                     t->floor + h->floor + lf__cross_floor(x, ts, t, c))) {
+        x->st.groups_skipped++;
+        return;
+    }
+    lf_cost_side *tail = h->separable ? lf__tail_side(x, c, ts, t, h->side, &h->key) : NULL;
+    if (x->status != LF_OK)
+        return;
+    x->st.groups++;
+    if (lf_cost_side_separable(tail)) {
+        int32_t n = 0;
+        lf_cost_step steps[LF_COST_MAX_STEPS];
+        lf_status st = lf_cost_join_steps(x->cm, tail, h->side, h->below, steps, LF_COST_MAX_STEPS, &n);
+        x->cur = t->state;
+        if (st != LF_OK)
+            x->status = st;
+        else if (n > 0)
+            sc->extend(x, steps, n, aux, h->target);
+    } else {
+        const lf_bitset *pair = lf__pair_bits(x, t, h->bits);
+        x->cur = t->state;
+        sc->whole(x, pair, aux, h->target);
+    }
+    x->cur = h->cut_state;
+    if ((x->st.groups & (LF__JOIN_CHECK_EVERY - 1)) == 0)
+        lf__dp_check_budget(x);
+}
+
+/* Joins the waiting heads with c's tails and lets them go. Each head meets
+ * the tails in the order they were found, and no other group reaches its
+ * target state meanwhile, so every front sees the points it saw with one
+ * head at a time, in the same order (ties go to the same plans). */
+static void lf__join_waiting(lf__exact *x, const lf__join_staircase *sc)
+{
+    lf__join *j = x->join;
+    lf__tails *ts = j->n_waiting > 0 ? &j->by_cut[j->waiting_cut] : NULL;
+    for (int32_t k0 = 0; ts && k0 < ts->n && x->status == LF_OK; k0 += LF__JOIN_TAIL_BLOCK) {
+        int32_t k1 = ts->n - k0 > LF__JOIN_TAIL_BLOCK ? k0 + LF__JOIN_TAIL_BLOCK : ts->n;
+        for (int32_t i = 0; i < j->n_waiting && x->status == LF_OK; i++) {
+            lf__head *h = &j->waiting[i];
+            /* A key first met by a head that joined after this one began. */
+            if (h->separable && h->key < 0)
+                h->key = lf__key_find(ts, h->side);
+            for (int32_t k = k0; k < k1 && x->status == LF_OK; k++)
+                lf__join_pair_steps(x, j->waiting_cut, ts, k, h, sc);
+        }
+    }
+    for (int32_t i = 0; i < j->n_waiting; i++) {
+        x->extra_bytes -= lf_cost_side_bytes(j->waiting[i].side);
+        lf_cost_side_free(j->waiting[i].side);
+    }
+    j->n_waiting = 0;
+}
+
 void lf__join_head_steps(lf__exact *x, int32_t c, int64_t below, int64_t head_aux,
                          const lf__join_staircase *sc)
 {
     lf__join *j = x->join;
-    lf__tails *ts = &j->by_cut[c];
     lf__head h;
-    int go = lf__head_begin(x, c, ts, &h);
-    lf_cost_step steps[LF_COST_MAX_STEPS];
-    /* In the order the tails were found (ties on a front go to the first). */
-    for (int32_t k = 0; go && k < ts->n && x->status == LF_OK; k++) {
-        lf__tail *t = &ts->t[k];
-        int64_t need = lf__pair_need(x, t, c, h.need);
-        if (need >= x->beta)
-            continue;
-        if (need < 0) /* an edge crosses c: the larger of the two floors */
-            need = t->need > h.need_floor ? t->need : h.need_floor;
-        int64_t aux = t->aux > head_aux ? t->aux : head_aux;
-        /* The dominance walk costs about what extending by the pair does;
-         * it pays where weights stay resident (one step a pair: the fronts
-         * stay smaller, Inception-v3 LBDF 171 → 147 MB), not where they
-         * stream (Inception-v3 BRR 64 KB – 4 MB: 93 s with it, 83 s
-         * without). */
-        if (x->resident && sc->dominated(x, t->state, h.target, need > aux ? need : aux,
-                                         t->floor + h.floor + lf__cross_floor(x, ts, t, c))) {
-            x->st.groups_skipped++;
-            continue;
-        }
-        lf_cost_side *tail = h.separable ? lf__tail_side(x, c, ts, t, h.side, &h.key) : NULL;
-        if (x->status != LF_OK)
-            break;
-        x->st.groups++;
-        if (lf_cost_side_separable(tail)) {
-            int32_t n = 0;
-            lf_status st = lf_cost_join_steps(x->cm, tail, h.side, below, steps, LF_COST_MAX_STEPS, &n);
-            x->cur = t->state;
-            if (st != LF_OK)
-                x->status = st;
-            else if (n > 0)
-                sc->extend(x, steps, n, aux, h.target);
-        } else {
-            const lf_bitset *pair = lf__pair_bits(x, t);
-            x->cur = t->state;
-            sc->whole(x, pair, aux, h.target);
-        }
-        x->cur = h.cut_state;
-        if ((x->st.groups & (LF__JOIN_CHECK_EVERY - 1)) == 0)
-            lf__dp_check_budget(x);
+    if (!lf__head_begin(x, c, &j->by_cut[c], &h)) {
+        lf_cost_side_free(h.side);
+        return;
     }
-    lf_cost_side_free(h.side);
+    h.aux = head_aux;
+    h.below = below;
+    if (!lf__room(x, (void **)&j->waiting, j->n_waiting, &j->cap_waiting, 64, sizeof *j->waiting) ||
+        !lf__room(x, (void **)&j->waiting_bits, j->n_waiting, &j->cap_waiting_bits, 64,
+                  (size_t)x->nwords * sizeof *j->waiting_bits)) {
+        lf_cost_side_free(h.side);
+        return;
+    }
+    j->waiting_cut = c;
+    j->waiting[j->n_waiting++] = h;
+    x->extra_bytes += lf_cost_side_bytes(h.side);
+    memcpy(j->waiting_bits + (size_t)(j->n_waiting - 1) * x->nwords, x->sbits.words,
+           (size_t)x->nwords * sizeof *j->waiting_bits);
+    if (x->resident)
+        lf__join_flush_steps(x, sc);
+}
+
+void lf__join_flush_steps(lf__exact *x, const lf__join_staircase *sc)
+{
+    lf__join *j = x->join;
+    if (!j)
+        return;
+    /* The bits move while heads wait (realloc): pointed at only now. */
+    for (int32_t i = 0; i < j->n_waiting; i++)
+        j->waiting[i].bits = j->waiting_bits + (size_t)i * x->nwords;
+    lf__join_waiting(x, sc);
 }

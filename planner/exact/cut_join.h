@@ -37,8 +37,14 @@ typedef struct lf__join_staircase {
 
 /* on_head for the staircase: the head being grown (its members alone need
  * up to head_aux) with every tail of c, in the order they were found; steps
- * below `below`. */
+ * below `below`. Under a scheme that streams weights the head waits for
+ * lf__join_flush_steps (its pairs are joined a block of tails at a time
+ * with the other heads of the state); otherwise it is joined at once. */
 void lf__join_head_steps(lf__exact *x, int32_t c, int64_t below, int64_t head_aux,
                          const lf__join_staircase *sc);
+/* Joins the heads waiting from the current state; the staircase calls it
+ * once the state's candidates are all found (on_expanded), before any
+ * larger state is expanded. */
+void lf__join_flush_steps(lf__exact *x, const lf__join_staircase *sc);
 
 #endif

@@ -499,6 +499,8 @@ static void lf__expand(lf__exact *x, int32_t s, int32_t *stack)
                      : -1;
     x->s_cut = -1;
     lf__ideals(x, lo, stack);
+    if (x->on_expanded && x->status == LF_OK)
+        x->on_expanded(x);
 }
 
 /* ---- set-up and the run ---------------------------------------------------- */

@@ -103,6 +103,8 @@ typedef struct lf__exact {
     int32_t *u_before;   /* ops of U below each op (n + 1 entries) */
     void (*on_tail)(struct lf__exact *x, int32_t c);
     void (*on_head)(struct lf__exact *x, int32_t c);
+    /* After every candidate of state cur is found (NULL: nothing to do). */
+    void (*on_expanded)(struct lf__exact *x);
     struct lf__join *join; /* cut_join.c's tails */
     void *user;
 } lf__exact;
