@@ -158,29 +158,27 @@ static inline int64_t lf__step_need(const lf_cost_step *s, int64_t lo)
  * needs at least the first's need (and first_need) and costs at least the
  * last point's DRAM plus the cheapest step the block can use (one needing
  * less than the point after it), so a point of `to` needing no more than
- * that and with less DRAM beats them all. Steps k0.. are those used.
- * Moves *at on as lf__front_find's hint. */
+ * that and with less DRAM beats them all. Steps k0.. are those used;
+ * *l is the first needing the point after the block or more (a cursor:
+ * blocks move little from one test to the next). Moves *at on as
+ * lf__front_find's hint. */
 static int lf__block_beaten(const lf__front *to, const lf__fpoint *p, int32_t a, int32_t b,
                             int32_t n, const lf_cost_step *steps, int32_t k0, int32_t n_steps,
-                            int64_t lo, int64_t first_need, int32_t *at)
+                            int64_t lo, int64_t first_need, int32_t *l, int32_t *at)
 {
     int64_t next_need = b < n ? p[b].need : INT64_MAX;
-    int32_t l = k0, h = n_steps; /* the first step needing next_need or more */
-    while (l < h) {
-        int32_t mid = l + (h - l) / 2;
-        if (lf__step_need(&steps[mid], lo) < next_need)
-            l = mid + 1;
-        else
-            h = mid;
-    }
-    if (l == k0) /* every offer would need the next point's need or more */
+    while (*l < n_steps && lf__step_need(&steps[*l], lo) < next_need)
+        ++*l;
+    while (*l > k0 && lf__step_need(&steps[*l - 1], lo) >= next_need)
+        --*l;
+    if (*l == k0) /* every offer would need the next point's need or more */
         return 1;
     int64_t need = p[a].need > first_need ? p[a].need : first_need;
     int32_t j = lf__front_find(to, need, *at);
     if (j == 0)
         return 0;
     *at = j - 1;
-    return to->p[j - 1].dram < p[b - 1].dram + steps[l - 1].f_d;
+    return to->p[j - 1].dram < p[b - 1].dram + steps[*l - 1].f_d;
 }
 
 /* Extends every point of the current state's front by every step of a
@@ -228,11 +226,11 @@ static void lf__extend_to(lf__exact *x, int32_t t, const lf_cost_step *steps, in
      * runs: blocks beaten as a whole are skipped, their length doubling
      * while they are and halving when not. A skipped point would have been
      * beaten later too (fronts only improve), so the result is the same. */
-    int32_t w = 2;
+    int32_t w = 2, l = k0;
     for (int32_t i = i0; i < n && x->status == LF_OK;) {
         if (w > 1) {
             int32_t b = n - i > w ? i + w : n;
-            if (lf__block_beaten(to, src, i, b, n, steps, k0, n_steps, lo, first_need, &at)) {
+            if (lf__block_beaten(to, src, i, b, n, steps, k0, n_steps, lo, first_need, &l, &at)) {
                 i = b;
                 w *= 2;
             } else {
