@@ -182,6 +182,50 @@ static void test_networks(void)
     }
 }
 
+/* The same staircase, plans and counts with any number of workers; with
+ * two, the joined pairs of Inception-v3 under BRR do run on both. */
+static void test_threads(void)
+{
+    lf_graph *g = NULL;
+    lf_model_options opt = {0, 1};
+    CHECK_OK(lf_model_build("inception_v3", &opt, &g));
+    if (!g)
+        return;
+    lf_hw hw;
+    lf_hw_default(&hw);
+    lf_curve c[3];
+    for (int t = 0; t < 3; t++) {
+        lf_exact_config cfg;
+        lf_exact_config_default(&cfg);
+        cfg.time_limit_s = 0;
+        cfg.threads = t + 1;
+        CHECK_OK(lf_curve_compute(g, &hw, "brr", 64 * 1024, 96 * 1024, &cfg, &c[t]));
+        CHECK_EQ_I64(c[t].threads, t + 1);
+    }
+    CHECK(c[0].n > 10);
+    CHECK_EQ_I64(c[0].parallel_batches, 0);
+    CHECK(c[1].parallel_batches > 0);
+    for (int t = 1; t < 3; t++) {
+        CHECK_EQ_I64(c[t].n, c[0].n);
+        CHECK_EQ_I64(c[t].front_points, c[0].front_points);
+        CHECK_EQ_I64(c[t].stats.groups, c[0].stats.groups);
+        CHECK_EQ_I64(c[t].stats.groups_skipped, c[0].stats.groups_skipped);
+        CHECK_EQ_I64(c[t].stats.memory_bytes, c[0].stats.memory_bytes);
+        for (int32_t k = 0; k < c[0].n && k < c[t].n; k++) {
+            CHECK_EQ_I64(c[t].points[k].beta, c[0].points[k].beta);
+            CHECK_EQ_I64(c[t].points[k].dram_all, c[0].points[k].dram_all);
+            CHECK(memcmp(c[t].points[k].plan.group_of, c[0].points[k].plan.group_of,
+                         (size_t)g->n_ops * sizeof *c[0].points[k].plan.group_of) == 0);
+        }
+    }
+    /* The two ends against the single-buffer planner. */
+    CHECK_EQ_I64(c[1].points[0].dram_all, exact_at(g, "brr", 64 * 1024));
+    CHECK_EQ_I64(c[1].points[c[1].n - 1].dram_all, exact_at(g, "brr", 96 * 1024));
+    for (int t = 0; t < 3; t++)
+        lf_curve_destroy(&c[t]);
+    lf_graph_free(g);
+}
+
 static void test_bad_range(void)
 {
     lf_graph *g = rdag_build(1, RDAG_CHAIN, 4);
@@ -197,6 +241,7 @@ int main(void)
 {
     test_random_dags();
     test_networks();
+    test_threads();
     test_bad_range();
     return lf_test_result();
 }

@@ -55,10 +55,11 @@ int lf_cmd_bench_exact(int argc, char **argv)
         {"buffers", "LIST", "instead of the staircase: the optimum at each of these buffers", NULL},
         {"format", "FMT", "md (default) or csv", NULL},
         LF_CLI_EXACT_OPTS,
+        LF_CLI_CURVE_THREADS_OPT,
     };
     lf_cli_command cmd = {"bench exact", "Benchmark the exact planner.",
                           "bench exact [--models LIST] [--schemes LIST] [--min SIZE] [--max SIZE] "
-                          "[--buffers LIST] [--time-limit S] [--memory-limit SIZE]",
+                          "[--buffers LIST] [--time-limit S] [--memory-limit SIZE] [--threads N]",
                           "For every network and scheme, computes the whole staircase of optimal "
                           "DRAM from --min to --max\n(fusionplan curve), or with --buffers the "
                           "optimum at each buffer, and prints downsets, candidate\nsets, groups "
@@ -72,7 +73,8 @@ int lf_cmd_bench_exact(int argc, char **argv)
     static const char *const formats[] = {"md", "csv", NULL};
     const char *fmt;
     lf_bench_exact_config bc = {.min = 64 * 1024, .max = 4 * 1024 * 1024};
-    if ((rc = lf_cli_choice(&cmd, "format", formats, &fmt)) || (rc = lf_cli_exact_config(&cmd, &bc.exact)))
+    if ((rc = lf_cli_choice(&cmd, "format", formats, &fmt)) || (rc = lf_cli_exact_config(&cmd, &bc.exact)) ||
+        (rc = lf_cli_curve_threads(&cmd, &bc.exact)))
         return rc;
     lf__table t = {strcmp(fmt, "csv") == 0, 0, 0, 0};
     char all_models[4096], mbuf[4096], sbuf[64], bbuf[1024], *models[LF__BENCH_MAX], *schemes[LF__BENCH_MAX],

@@ -19,10 +19,11 @@ int lf_cmd_curve(int argc, char **argv)
         {"json", "FILE", "write the steps with each step's plan (group_of) as JSON", NULL},
         {"svg", "FILE", "draw the staircase as an SVG step chart", NULL},
         LF_CLI_EXACT_OPTS,
+        LF_CLI_CURVE_THREADS_OPT,
     };
     lf_cli_command cmd = {"curve", "The optimal DRAM at every buffer size, in one run.",
                           "curve [--model NAME] [--scheme lbdf|brr] [--min SIZE] [--max SIZE] "
-                          "[--csv FILE] [--json FILE] [--svg FILE]",
+                          "[--csv FILE] [--json FILE] [--svg FILE] [--threads N]",
                           "Prints every step of the optimal DRAM over all ops as a function of the "
                           "buffer size:\nthe smallest buffer at which each lower DRAM becomes "
                           "reachable, with its plan (the exact\nplanner's optimum at that buffer; "
@@ -43,7 +44,7 @@ int lf_cmd_curve(int argc, char **argv)
     if (range[1] <= range[0])
         return lf_cli_usage_error(&cmd, "--max must be larger than --min");
     lf_exact_config ec;
-    if ((rc = lf_cli_exact_config(&cmd, &ec)))
+    if ((rc = lf_cli_exact_config(&cmd, &ec)) || (rc = lf_cli_curve_threads(&cmd, &ec)))
         return rc;
     /* Every output is opened before the work and committed all or none. */
     const char *paths[3] = {lf_cli_get(&cmd, "csv"), lf_cli_get(&cmd, "json"), lf_cli_get(&cmd, "svg")};

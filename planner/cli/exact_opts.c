@@ -37,6 +37,15 @@ int lf_cli_exact_config(const lf_cli_command *cmd, lf_exact_config *cfg)
     return 0;
 }
 
+int lf_cli_curve_threads(const lf_cli_command *cmd, lf_exact_config *cfg)
+{
+    int64_t n;
+    int rc = lf_cli_int(cmd, "threads", 0, 1, 1024, &n);
+    if (rc == 0)
+        cfg->threads = (int32_t)n;
+    return rc;
+}
+
 int lf_cli_exact_opts_given(const lf_cli_command *cmd)
 {
     return lf_cli_get(cmd, "time-limit") || lf_cli_get(cmd, "memory-limit") ||

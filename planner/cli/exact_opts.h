@@ -16,6 +16,16 @@
                                 "200000000)",                                                    \
          NULL}
 
+/* The staircase's workers (curve, bench exact): cfg->threads. */
+#define LF_CLI_CURVE_THREADS_OPT                                                                 \
+    {"threads", "N", "workers for the staircase (default: OMP_NUM_THREADS, else the cores); "   \
+                     "the same result with any number",                                          \
+     NULL}
+
+/* Sets cfg->threads from --threads (LF_CLI_CURVE_THREADS_OPT). Returns 0 or
+ * LF_EXIT_USAGE after printing one error line. */
+int lf_cli_curve_threads(const lf_cli_command *cmd, lf_exact_config *cfg);
+
 /* Fills cfg from the defaults and the options above. Returns 0 or
  * LF_EXIT_USAGE after printing one error line. */
 int lf_cli_exact_config(const lf_cli_command *cmd, lf_exact_config *cfg);

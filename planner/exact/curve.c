@@ -11,6 +11,7 @@
 
 #include "planner/exact/cut_join.h"
 #include "planner/exact/downsets.h"
+#include "planner/util/pool.h"
 
 /* A front point as dominance sees it, and how its plan was reached: two
  * arrays, since the walks over a front (nearly all of the staircase's time)
@@ -38,7 +39,6 @@ typedef struct lf__curve_dp {
     lf_cost_step **single; /* per op: its steps alone (lf_cost_singleton_steps) */
     int32_t *n_single;
     lf_cost_step steps[LF_COST_MAX_STEPS];
-    int64_t points;
 } lf__curve_dp;
 
 static lf__front *lf__front_of(lf__exact *x, int32_t s)
@@ -97,11 +97,11 @@ static int lf__front_beats(const lf__front *f, int32_t j, int64_t dram, int64_t 
 }
 
 /* Puts (dram, need) in front f before j (lf__front_find; not beaten there)
- * and drops the points it beats. Returns where it went. */
-static int32_t lf__front_insert(lf__exact *x, lf__front *f, int32_t j, int64_t dram, int64_t need,
+ * and drops the points it beats. Returns where it went; memory taken and a
+ * failure go to acc. */
+static int32_t lf__front_insert(lf__join_acc *acc, lf__front *f, int32_t j, int64_t dram, int64_t need,
                                 int32_t groups, int32_t ps, int32_t pi)
 {
-    lf__curve_dp *c = x->user;
     /* Needs ascend and DRAM descends along the front, so the points the new
      * one beats (more need, no less DRAM) are the d right after it. */
     int32_t at = j > 0 && f->p[j - 1].need == need ? j - 1 : j; /* same need: replaced in place */
@@ -116,10 +116,10 @@ static int32_t lf__front_insert(lf__exact *x, lf__front *f, int32_t j, int64_t d
             f->p = p;
         lf__fback *b = p ? realloc(f->b, (size_t)cap * sizeof *b) : NULL;
         if (!b) {
-            x->status = lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
+            lf__join_acc_fail(acc, lf_set_error(LF_ENOMEM, "out of memory in the curve planner"));
             return 0;
         }
-        x->extra_bytes += (int64_t)(cap - f->cap) * (int64_t)(sizeof *p + sizeof *b);
+        acc->bytes += (int64_t)(cap - f->cap) * (int64_t)(sizeof *p + sizeof *b);
         f->b = b;
         f->cap = cap;
     }
@@ -130,7 +130,6 @@ static int32_t lf__front_insert(lf__exact *x, lf__front *f, int32_t j, int64_t d
     f->p[at] = (lf__fpoint){dram, need};
     f->b[at] = (lf__fback){ps, pi, groups};
     f->n += grow;
-    c->points += grow;
     return at;
 }
 
@@ -138,13 +137,13 @@ static int32_t lf__front_insert(lf__exact *x, lf__front *f, int32_t j, int64_t d
  * there beats it (lf__front_beats), dropping the points it beats; `from` as
  * in lf__front_find. Returns a point needing no more than `need` (where it
  * went, or the point that beat it). */
-static int32_t lf__front_add(lf__exact *x, lf__front *f, int64_t dram, int64_t need, int32_t groups,
-                             int32_t ps, int32_t pi, int32_t from)
+static int32_t lf__front_add(lf__join_acc *acc, lf__front *f, int64_t dram, int64_t need,
+                             int32_t groups, int32_t ps, int32_t pi, int32_t from)
 {
     int32_t j = lf__front_find(f, need, from);
     if (lf__front_beats(f, j, dram, need, groups))
         return j - 1;
-    return lf__front_insert(x, f, j, dram, need, groups, ps, pi);
+    return lf__front_insert(acc, f, j, dram, need, groups, ps, pi);
 }
 
 /* A step's need where needs below lo all count as lo. */
@@ -181,17 +180,15 @@ static int lf__block_beaten(const lf__front *to, const lf__fpoint *p, int32_t a,
     return to->p[j - 1].dram < p[b - 1].dram + steps[*l - 1].f_d;
 }
 
-/* Extends every point of the current state's front by every step of a
- * group into the front of state t. Needs below the curve's minimum count as
- * the minimum, where they all apply alike. */
-static void lf__extend_to(lf__exact *x, int32_t t, const lf_cost_step *steps, int32_t n_steps,
-                          int64_t floor)
+/* Extends every point of the front of state `from` by every step of a
+ * group into the front of state t (both fronts exist); what it adds goes to
+ * acc. Needs below the curve's minimum count as the minimum, where they all
+ * apply alike. Touches no other front, so extensions into different states
+ * may run at once (cut_join.c). */
+static void lf__extend_from(const lf__exact *x, lf__join_acc *acc, int32_t from, int32_t t,
+                            const lf_cost_step *steps, int32_t n_steps, int64_t floor)
 {
-    if (n_steps == 0 || t < 0)
-        return;
-    lf__curve_dp *c = x->user;
-    if (!lf__front_of(x, t) || !lf__front_of(x, x->cur))
-        return;
+    const lf__curve_dp *c = x->user;
     int64_t lo = c->beta_min - 1 > floor ? c->beta_min - 1 : floor;
     /* Only the last step at or below the floor matters there. */
     int32_t k0 = 0;
@@ -204,8 +201,9 @@ static void lf__extend_to(lf__exact *x, int32_t t, const lf_cost_step *steps, in
      * needing no more than the point: every other pair has the need of one of
      * these and more DRAM. Those are added in the order of the loop over
      * every (i, k) (i outer), so ties go to the same pair as there. */
-    const lf__fpoint *src = c->fronts[x->cur].p; /* t != cur: inserting never moves it */
-    int32_t n = c->fronts[x->cur].n;
+    const lf__fpoint *src = c->fronts[from].p; /* t != from: inserting never moves it */
+    const lf__fback *src_b = c->fronts[from].b;
+    int32_t n = c->fronts[from].n;
     int32_t kk = k0; /* steps k0..kk-1 need no more than the point */
     int32_t at = 0;  /* where the last point offered went (they come by ascending need) */
     lf__front *to = &c->fronts[t];
@@ -227,7 +225,7 @@ static void lf__extend_to(lf__exact *x, int32_t t, const lf_cost_step *steps, in
      * while they are and halving when not. A skipped point would have been
      * beaten later too (fronts only improve), so the result is the same. */
     int32_t w = 2, l = k0;
-    for (int32_t i = i0; i < n && x->status == LF_OK;) {
+    for (int32_t i = i0; i < n && acc->status == LF_OK;) {
         if (w > 1) {
             int32_t b = n - i > w ? i + w : n;
             if (lf__block_beaten(to, src, i, b, n, steps, k0, n_steps, lo, first_need, &l, &at)) {
@@ -239,14 +237,14 @@ static void lf__extend_to(lf__exact *x, int32_t t, const lf_cost_step *steps, in
             continue;
         }
         lf__fpoint p = src[i];
-        int32_t groups = c->fronts[x->cur].b[i].groups + 1;
+        int32_t groups = src_b[i].groups + 1;
         int64_t next_need = i + 1 < n ? src[i + 1].need : INT64_MAX;
         while (kk < n_steps && lf__step_need(&steps[kk], lo) <= p.need)
             kk++;
         /* (i, k) for the last step below the point, and for each step
          * above the point whose last point below it is i: the steps needing
          * less than the next point (needs ascend, so a run from kk). */
-        for (int32_t k = kk > k0 ? kk - 1 : kk; k < n_steps && x->status == LF_OK; k++) {
+        for (int32_t k = kk > k0 ? kk - 1 : kk; k < n_steps && acc->status == LF_OK; k++) {
             int64_t need_k = k < kk ? p.need : lf__step_need(&steps[k], lo);
             if (need_k >= next_need)
                 break;
@@ -255,11 +253,24 @@ static void lf__extend_to(lf__exact *x, int32_t t, const lf_cost_step *steps, in
             int32_t j = lf__front_find(to, need_k, at);
             at = lf__front_beats(to, j, dram, need_k, groups)
                      ? j - 1
-                     : lf__front_insert(x, to, j, dram, need_k, groups, x->cur, i);
+                     : lf__front_insert(acc, to, j, dram, need_k, groups, from, i);
         }
         i++;
         w = 2;
     }
+}
+
+/* lf__extend_from the current state on the DP's thread. */
+static void lf__extend_to(lf__exact *x, int32_t t, const lf_cost_step *steps, int32_t n_steps,
+                          int64_t floor)
+{
+    if (n_steps == 0 || t < 0 || !lf__front_of(x, t) || !lf__front_of(x, x->cur))
+        return;
+    lf__join_acc acc = {0};
+    lf__extend_from(x, &acc, x->cur, t, steps, n_steps, floor);
+    x->extra_bytes += acc.bytes;
+    if (acc.status != LF_OK && x->status == LF_OK)
+        x->status = acc.status; /* the message is this thread's */
 }
 
 /* The same for the set S (n ops) into the front of D u S. */
@@ -431,14 +442,14 @@ static void lf__curve_group(lf__exact *x)
 
 /* A group joined at a cut op (cut_join.c): its steps, valid from where
  * every member is fusable too. */
-static void lf__curve_join_extend(lf__exact *x, const lf_cost_step *steps, int32_t n, int64_t aux,
-                                  int32_t target)
+static void lf__curve_join_extend(const lf__exact *x, lf__join_acc *acc, int32_t from,
+                                  const lf_cost_step *steps, int32_t n, int64_t aux, int32_t target)
 {
-    lf__curve_dp *c = x->user;
+    const lf__curve_dp *c = x->user;
     int64_t thr = steps[0].need > aux ? steps[0].need : aux;
     if (thr >= c->beta_max)
         return;
-    lf__extend_to(x, target, steps, n, thr > c->beta_min - 1 ? thr : c->beta_min - 1);
+    lf__extend_from(x, acc, from, target, steps, n, thr > c->beta_min - 1 ? thr : c->beta_min - 1);
 }
 
 /* A joined group whose sides do not separate: priced whole. */
@@ -457,15 +468,24 @@ static void lf__curve_tail(lf__exact *x, int32_t c)
         lf__join_tail(x, c, lf__members_need(x));
 }
 
+/* Joins the heads waiting from the current state with their tails; every
+ * front they touch exists first (on several threads, none may grow the
+ * array of fronts). */
+static void lf__curve_flush(lf__exact *x)
+{
+    if (x->join && x->n_states > 0 && lf__front_of(x, (int32_t)x->n_states - 1))
+        lf__join_flush_steps(x, &lf__curve_join);
+}
+
 static void lf__curve_head(lf__exact *x, int32_t c)
 {
     lf__curve_dp *cd = x->user;
-    lf__join_head_steps(x, c, cd->beta_max, lf__members_need(x), &lf__curve_join);
-}
-
-static void lf__curve_expanded(lf__exact *x)
-{
-    lf__join_flush_steps(x, &lf__curve_join);
+    lf__join_head_steps(x, c, cd->beta_max, lf__members_need(x));
+    /* Where weights stay resident a head is joined as it is grown: the
+     * dominance walk (lf__curve_join.dominated) reads the enumeration's
+     * scratch of the head. */
+    if (x->resident)
+        lf__curve_flush(x);
 }
 
 static void lf__curve_free(lf__curve_dp *c, int32_t n_ops)
@@ -573,22 +593,40 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
         x.on_forced = lf__curve_forced;
         x.on_tail = lf__curve_tail;
         x.on_head = lf__curve_head;
-        x.on_expanded = lf__curve_expanded;
+        x.on_expanded = lf__curve_flush;
         x.join_cuts = x.n_cuts > 0;
         if (x.join_cuts && (st = lf__join_create(&x)) != LF_OK)
+            x.status = st;
+        /* Workers for the joined pairs, which are nearly all of the time
+         * where weights stream (BRR); same result with any count. */
+        int32_t nt = lf_pool_default_threads(x.cfg.threads);
+        if (x.status == LF_OK && x.join_cuts && !x.resident && nt > 1 &&
+            (st = lf_pool_create(&x.pool, nt)) != LF_OK)
             x.status = st;
         /* The empty set's one point: no DRAM, feasible from the minimum on. */
         uint64_t *empty = calloc((size_t)x.nwords, 8);
         int32_t start = empty ? lf__dp_state(&x, empty, 0) : -1;
         free(empty);
         lf__front *f = start >= 0 ? lf__front_of(&x, start) : NULL;
+        lf__join_acc acc = {0};
         if (f)
-            lf__front_add(&x, f, 0, beta_min - 1, 0, -1, -1, 0);
-        else if (x.status == LF_OK)
+            lf__front_add(&acc, f, 0, beta_min - 1, 0, -1, -1, 0);
+        if (acc.status != LF_OK)
+            x.status = acc.status;
+        else if (!f && x.status == LF_OK)
             x.status = lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
         if (x.status == LF_OK)
             goal = lf__dp_run(&x);
         lf__join_free(&x);
+        out->threads = x.pool ? lf_pool_threads(x.pool) : 1;
+        if (x.pool) {
+            lf_pool_stats ps;
+            lf_pool_get_stats(x.pool, &ps);
+            out->batches = ps.batches;
+            out->parallel_batches = ps.parallel_batches;
+        }
+        lf_pool_free(x.pool);
+        x.pool = NULL;
         st = x.status;
     }
     if (st == LF_OK && (goal < 0 || goal >= c.n_fronts || c.fronts[goal].n == 0))
@@ -607,7 +645,8 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
         }
     }
     out->stats = x.st;
-    out->front_points = c.points;
+    for (int64_t s = 0; s < c.n_fronts; s++)
+        out->front_points += c.fronts[s].n;
     lf__curve_free(&c, g->n_ops);
     lf__dp_teardown(&x);
     lf_cost_model_free(cm);

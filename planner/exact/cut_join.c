@@ -16,10 +16,12 @@
  * the order they were found. Pairs the enumeration's F_beta floor would not
  * have grown are skipped, as before. The same groups at the same costs: the
  * optima do not change (tests/test_cut_sides.c, test_exact, test_curve). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "planner/exact/cut_join.h"
+#include "planner/util/pool.h"
 
 /* Pairs priced between two looks at the clock (most are settled from the
  * tails' briefs in tens of nanoseconds each). */
@@ -527,70 +529,209 @@ void lf__join_head(lf__exact *x, int32_t c, lf__join_relax relax)
  * state, and 800 heads). */
 #define LF__JOIN_TAIL_BLOCK 64
 
-/* Tail k of c with head h (see lf__join_head_steps). */
-static void lf__join_pair_steps(lf__exact *x, int32_t c, lf__tails *ts, int32_t k, lf__head *h,
-                                const lf__join_staircase *sc)
+/* A waiting head's key id, once another head has met its key first (heads
+ * begin before any of them is joined; lf__tail_side would add the key a
+ * second time). */
+static void lf__head_key(const lf__tails *ts, lf__head *h)
 {
-    lf__tail *t = &ts->t[k];
-    int64_t need = lf__pair_need(x, t, c, h->need, h->n_cross);
-    if (need >= x->beta)
-        return;
-    if (need < 0) /* an edge crosses c: the larger of the two floors */
-        need = t->need > h->need_floor ? t->need : h->need_floor;
-    int64_t aux = t->aux > h->aux ? t->aux : h->aux;
-    /* The dominance walk costs about what extending by the pair does;
-     * it pays where weights stay resident (one step a pair: the fronts
-     * stay smaller, Inception-v3 LBDF 171 → 147 MB), not where they
-     * stream (Inception-v3 BRR 64 KB – 4 MB: 93 s with it, 83 s
-     * without). Only there is the head joined as it is grown, so the
-     * skip edges' scratch (lf__cross_floor) is its own. */
-    if (x->resident && sc->dominated(x, t->state, h->target, need > aux ? need : aux,
-                                     t->floor + h->floor + lf__cross_floor(x, ts, t, c))) {
-        x->st.groups_skipped++;
-        return;
+    if (h->separable && h->key < 0)
+        h->key = lf__key_find(ts, h->side);
+}
+
+/* 0 when the enumeration would not have grown tail t of c with head h
+ * (never valid); else its F_beta floor (*need) and the largest need of a
+ * member alone (*aux). */
+static int lf__pair_live(const lf__exact *x, int32_t c, const lf__tail *t, const lf__head *h,
+                         int64_t *need, int64_t *aux)
+{
+    *need = lf__pair_need(x, t, c, h->need, h->n_cross);
+    if (*need >= x->beta)
+        return 0;
+    if (*need < 0) /* an edge crosses c: the larger of the two floors */
+        *need = t->need > h->need_floor ? t->need : h->need_floor;
+    *aux = t->aux > h->aux ? t->aux : h->aux;
+    return 1;
+}
+
+/* Tails k0..k1-1 of c with head h, each pair's steps extending the front of
+ * the tail's state into the head's target; what is added goes to acc. With
+ * `whole` 0 every live pair's tail side is built and separable (a worker's
+ * share: nothing here touches what another head's worker does), else a pair
+ * whose sides do not separate is priced whole (x->cm's memo: the caller's
+ * thread alone). */
+static void lf__join_pairs(lf__exact *x, int32_t c, lf__tails *ts, int32_t k0, int32_t k1, lf__head *h,
+                           const lf__join_staircase *sc, int whole, lf__join_acc *acc)
+{
+    lf_cost_step steps[LF_COST_MAX_STEPS];
+    if (whole)
+        lf__head_key(ts, h);
+    for (int32_t k = k0; k < k1 && acc->status == LF_OK; k++) {
+        lf__tail *t = &ts->t[k];
+        int64_t need, aux;
+        if (!lf__pair_live(x, c, t, h, &need, &aux))
+            continue;
+        /* The dominance walk costs about what extending by the pair does;
+         * it pays where weights stay resident (one step a pair: the fronts
+         * stay smaller, Inception-v3 LBDF 171 → 147 MB), not where they
+         * stream (Inception-v3 BRR 64 KB – 4 MB: 93 s with it, 83 s
+         * without). Only there is the head joined as it is grown, so the
+         * skip edges' scratch (lf__cross_floor) is its own. */
+        if (x->resident && sc->dominated(x, t->state, h->target, need > aux ? need : aux,
+                                         t->floor + h->floor + lf__cross_floor(x, ts, t, c))) {
+            acc->skipped++;
+            continue;
+        }
+        lf_cost_side *tail = NULL;
+        if (whole) {
+            tail = h->separable ? lf__tail_side(x, c, ts, t, h->side, &h->key) : NULL;
+            if (x->status != LF_OK) {
+                acc->status = x->status;
+                break;
+            }
+        } else {
+            tail = t->sides[h->key];
+        }
+        acc->groups++;
+        if (lf_cost_side_separable(tail)) {
+            int32_t n = 0;
+            lf_status st = lf_cost_join_steps(x->cm, tail, h->side, h->below, steps, LF_COST_MAX_STEPS, &n);
+            if (st != LF_OK)
+                lf__join_acc_fail(acc, st);
+            else if (n > 0)
+                sc->extend(x, acc, t->state, steps, n, aux, h->target);
+        } else {
+            const lf_bitset *pair = lf__pair_bits(x, t, h->bits);
+            x->cur = t->state;
+            sc->whole(x, pair, aux, h->target);
+            x->cur = h->cut_state;
+            acc->status = x->status;
+        }
     }
-    lf_cost_side *tail = h->separable ? lf__tail_side(x, c, ts, t, h->side, &h->key) : NULL;
-    if (x->status != LF_OK)
+}
+
+void lf__join_acc_fail(lf__join_acc *acc, lf_status st)
+{
+    if (acc->status != LF_OK)
         return;
-    x->st.groups++;
-    if (lf_cost_side_separable(tail)) {
-        int32_t n = 0;
-        lf_cost_step steps[LF_COST_MAX_STEPS];
-        lf_status st = lf_cost_join_steps(x->cm, tail, h->side, h->below, steps, LF_COST_MAX_STEPS, &n);
-        x->cur = t->state;
-        if (st != LF_OK)
-            x->status = st;
-        else if (n > 0)
-            sc->extend(x, steps, n, aux, h->target);
-    } else {
-        const lf_bitset *pair = lf__pair_bits(x, t, h->bits);
-        x->cur = t->state;
-        sc->whole(x, pair, aux, h->target);
+    acc->status = st;
+    snprintf(acc->message, sizeof acc->message, "%s", lf_last_error());
+}
+
+/* Heads a worker claims at a time: one head's pairs with a block of tails
+ * take tens of microseconds, about what a claim costs under contention. */
+#define LF__JOIN_HEADS_PER_ITEM 8
+
+/* The waiting heads' shares of one block of tails, on the pool's workers. */
+typedef struct lf__join_job {
+    lf__exact *x;
+    const lf__join_staircase *sc;
+    lf__tails *ts;
+    int32_t c, k0, k1;
+    int32_t *heads;     /* waiting heads whose pairs in the block all separate */
+    int32_t n_heads;
+    int32_t *item_of;   /* per worker: its claimed item */
+    lf__join_acc *acc;  /* per worker */
+} lf__join_job;
+
+static void lf__join_claim(void *ctx, int32_t item, int32_t w)
+{
+    lf__join_job *jb = ctx;
+    jb->item_of[w] = item;
+}
+
+static void lf__join_run(void *ctx, int32_t w)
+{
+    lf__join_job *jb = ctx;
+    int32_t i0 = jb->item_of[w] * LF__JOIN_HEADS_PER_ITEM;
+    int32_t i1 = jb->n_heads - i0 > LF__JOIN_HEADS_PER_ITEM ? i0 + LF__JOIN_HEADS_PER_ITEM : jb->n_heads;
+    for (int32_t i = i0; i < i1; i++)
+        lf__join_pairs(jb->x, jb->c, jb->ts, jb->k0, jb->k1, &jb->x->join->waiting[jb->heads[i]],
+                       jb->sc, 0, &jb->acc[w]);
+}
+
+/* Adds a worker's share to x (and its error, with its message: messages
+ * are per thread). */
+static void lf__join_acc_merge(lf__exact *x, lf__join_acc *acc)
+{
+    x->st.groups += acc->groups;
+    x->st.groups_skipped += acc->skipped;
+    x->extra_bytes += acc->bytes;
+    if (acc->status != LF_OK && x->status == LF_OK)
+        x->status = lf_set_error(acc->status, "%s", acc->message);
+    memset(acc, 0, sizeof *acc);
+}
+
+/* Builds, for every waiting head with a key, the sides of the block's tails
+ * its live pairs need (a worker only looks them up), and lists the heads
+ * whose pairs in the block all separate in jb->heads; returns how many. */
+static int32_t lf__join_prepare(lf__exact *x, lf__join_job *jb, uint8_t *serial)
+{
+    lf__join *j = x->join;
+    int32_t n = 0;
+    for (int32_t i = 0; i < j->n_waiting && x->status == LF_OK; i++) {
+        lf__head *h = &j->waiting[i];
+        lf__head_key(jb->ts, h);
+        serial[i] = !h->separable;
+        for (int32_t k = jb->k0; k < jb->k1 && !serial[i] && x->status == LF_OK; k++) {
+            int64_t need, aux;
+            if (!lf__pair_live(x, jb->c, &jb->ts->t[k], h, &need, &aux))
+                continue;
+            lf_cost_side *tail = lf__tail_side(x, jb->c, jb->ts, &jb->ts->t[k], h->side, &h->key);
+            serial[i] = tail && !lf_cost_side_separable(tail);
+        }
+        if (!serial[i])
+            jb->heads[n++] = i;
     }
-    x->cur = h->cut_state;
-    if ((x->st.groups & (LF__JOIN_CHECK_EVERY - 1)) == 0)
-        lf__dp_check_budget(x);
+    return n;
 }
 
 /* Joins the waiting heads with c's tails and lets them go. Each head meets
  * the tails in the order they were found, and no other group reaches its
  * target state meanwhile, so every front sees the points it saw with one
- * head at a time, in the same order (ties go to the same plans). */
+ * head at a time, in the same order (ties go to the same plans), on any
+ * number of workers: a head's pairs in a block are one worker's. */
 static void lf__join_waiting(lf__exact *x, const lf__join_staircase *sc)
 {
     lf__join *j = x->join;
-    lf__tails *ts = j->n_waiting > 0 ? &j->by_cut[j->waiting_cut] : NULL;
-    for (int32_t k0 = 0; ts && k0 < ts->n && x->status == LF_OK; k0 += LF__JOIN_TAIL_BLOCK) {
-        int32_t k1 = ts->n - k0 > LF__JOIN_TAIL_BLOCK ? k0 + LF__JOIN_TAIL_BLOCK : ts->n;
-        for (int32_t i = 0; i < j->n_waiting && x->status == LF_OK; i++) {
-            lf__head *h = &j->waiting[i];
-            /* A key first met by a head that joined after this one began. */
-            if (h->separable && h->key < 0)
-                h->key = lf__key_find(ts, h->side);
-            for (int32_t k = k0; k < k1 && x->status == LF_OK; k++)
-                lf__join_pair_steps(x, j->waiting_cut, ts, k, h, sc);
-        }
+    int32_t nw = x->pool && !x->resident ? lf_pool_threads(x->pool) : 1;
+    lf__join_job jb = {x, sc, j->n_waiting > 0 ? &j->by_cut[j->waiting_cut] : NULL, j->waiting_cut,
+                       0, 0, NULL, 0, NULL, NULL};
+    uint8_t *serial = NULL;
+    if (jb.ts) {
+        jb.heads = malloc((size_t)j->n_waiting * sizeof *jb.heads);
+        jb.item_of = calloc((size_t)nw, sizeof *jb.item_of);
+        jb.acc = calloc((size_t)nw, sizeof *jb.acc);
+        serial = malloc((size_t)j->n_waiting);
+        if (!jb.heads || !jb.item_of || !jb.acc || !serial)
+            x->status = lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
     }
+    for (jb.k0 = 0; jb.ts && jb.k0 < jb.ts->n && x->status == LF_OK; jb.k0 += LF__JOIN_TAIL_BLOCK) {
+        jb.k1 = jb.ts->n - jb.k0 > LF__JOIN_TAIL_BLOCK ? jb.k0 + LF__JOIN_TAIL_BLOCK : jb.ts->n;
+        int32_t n = 0;
+        if (nw > 1) {
+            jb.n_heads = n = lf__join_prepare(x, &jb, serial);
+            lf__join_job *ctx = &jb;
+            lf_pool_job job = {ctx, lf__join_claim, lf__join_run, NULL};
+            int32_t items = (n + LF__JOIN_HEADS_PER_ITEM - 1) / LF__JOIN_HEADS_PER_ITEM;
+            lf_status st = x->status == LF_OK ? lf_pool_run(x->pool, items, &job) : x->status;
+            if (st != LF_OK && x->status == LF_OK)
+                x->status = st;
+            for (int32_t w = 0; w < nw; w++)
+                lf__join_acc_merge(x, &jb.acc[w]);
+        } else if (serial) {
+            memset(serial, 1, (size_t)j->n_waiting);
+        }
+        for (int32_t i = 0; i < j->n_waiting && x->status == LF_OK; i++)
+            if (serial[i]) {
+                lf__join_pairs(x, jb.c, jb.ts, jb.k0, jb.k1, &j->waiting[i], sc, 1, &jb.acc[0]);
+                lf__join_acc_merge(x, &jb.acc[0]);
+            }
+        lf__dp_check_budget(x);
+    }
+    free(jb.heads);
+    free(jb.item_of);
+    free(jb.acc);
+    free(serial);
     for (int32_t i = 0; i < j->n_waiting; i++) {
         x->extra_bytes -= lf_cost_side_bytes(j->waiting[i].side);
         lf_cost_side_free(j->waiting[i].side);
@@ -598,8 +739,7 @@ static void lf__join_waiting(lf__exact *x, const lf__join_staircase *sc)
     j->n_waiting = 0;
 }
 
-void lf__join_head_steps(lf__exact *x, int32_t c, int64_t below, int64_t head_aux,
-                         const lf__join_staircase *sc)
+void lf__join_head_steps(lf__exact *x, int32_t c, int64_t below, int64_t head_aux)
 {
     lf__join *j = x->join;
     lf__head h;
@@ -620,8 +760,6 @@ void lf__join_head_steps(lf__exact *x, int32_t c, int64_t below, int64_t head_au
     x->extra_bytes += lf_cost_side_bytes(h.side);
     memcpy(j->waiting_bits + (size_t)(j->n_waiting - 1) * x->nwords, x->sbits.words,
            (size_t)x->nwords * sizeof *j->waiting_bits);
-    if (x->resident)
-        lf__join_flush_steps(x, sc);
 }
 
 void lf__join_flush_steps(lf__exact *x, const lf__join_staircase *sc)

@@ -513,6 +513,7 @@ void lf_exact_config_default(lf_exact_config *c)
     c->max_candidates = LF_EXACT_DEFAULT_CANDIDATES;
     c->time_limit_s = LF_EXACT_DEFAULT_TIME_S;
     c->memory_limit = LF_EXACT_DEFAULT_MEMORY;
+    c->threads = 0;
 }
 
 lf_status lf__dp_setup(lf__exact *x, lf_cost_model *cm, const lf_bitset *universe,

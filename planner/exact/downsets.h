@@ -105,6 +105,7 @@ typedef struct lf__exact {
     void (*on_head)(struct lf__exact *x, int32_t c);
     /* After every candidate of state cur is found (NULL: nothing to do). */
     void (*on_expanded)(struct lf__exact *x);
+    struct lf_pool *pool; /* workers for the staircase's joined pairs (NULL: this thread) */
     struct lf__join *join; /* cut_join.c's tails */
     void *user;
 } lf__exact;

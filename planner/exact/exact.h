@@ -24,6 +24,8 @@ typedef struct lf_exact_config {
     int64_t max_candidates; /* connected sets visited; default 200,000,000 */
     double time_limit_s;    /* wall seconds; default 60; 0: none */
     int64_t memory_limit;   /* bytes of states and cost memo; default 4 GB; 0: none */
+    int32_t threads;        /* the staircase's workers (lf_curve_compute); 0: default
+                               (lf_pool_default_threads); the result is the same with any */
 } lf_exact_config;
 
 /* Defaults chosen so that the planner stops within a minute and 4 GB on a

@@ -171,6 +171,7 @@ lf_status lf_buffer_sweep_run(const lf_graph *g, const char *model, const char *
         lf_exact_config_default(&ec);
         if (cfg->exact_limit > 0)
             ec.max_candidates = cfg->exact_limit;
+        ec.threads = (int32_t)cfg->threads;
         st = lf_curve_compute(g, &cfg->hw, scheme, cfg->betas[0], cfg->betas[cfg->nb - 1] + 1, &ec,
                               &curve);
         have_curve = st == LF_OK;
