@@ -59,6 +59,17 @@ usage --min lots
 usage --buffer 256KB
 usage --time-limit -3
 usage --scheme xyz
+usage --threads 0
+usage --threads many
+# Workers change nothing in the output (a network with cut ops under BRR,
+# whose joined pairs are what the workers share).
+for t in 1 2; do
+  "$fp" curve --model resnet50 --scheme brr --max 1MB --threads $t --json "$tmp/t$t.json" \
+    >"$tmp/t$t.out" 2>"$tmp/err" || bad "curve --threads $t exited $?: $(cat "$tmp/err")"
+  sed -i 's/wall [0-9.]* s//' "$tmp/t$t.out"
+done
+cmp -s "$tmp/t1.json" "$tmp/t2.json" || bad "--threads 1 and 2: JSON differs"
+cmp -s "$tmp/t1.out" "$tmp/t2.out" || bad "--threads 1 and 2: table differs"
 # An output that cannot be written is refused before the work, and nothing else is written.
 "$fp" curve --model resnet18 --csv "$tmp/bad.csv" --svg /nonexistent/dir/c.svg >/dev/null 2>"$tmp/err"
 [ $? -ne 0 ] && [ ! -e "$tmp/bad.csv" ] || bad "unwritable --svg left the CSV behind"
