@@ -15,7 +15,7 @@
 
 /* A front point as dominance sees it, and how its plan was reached: two
  * arrays, since the walks over a front (nearly all of the staircase's time)
- * read only the first, on fronts not in the cache. */
+ * read only the first. */
 typedef struct lf__fpoint {
     int64_t dram, need;
 } lf__fpoint;
@@ -153,7 +153,7 @@ static inline int64_t lf__step_need(const lf_cost_step *s, int64_t lo)
 }
 
 /* 1 when none of what points a..b-1 of a front p of n points (a block
- * lf__extend_to walks) offer could enter front `to`: each offered point
+ * lf__extend_from walks) offer could enter front `to`: each offered point
  * needs at least the first's need (and first_need) and costs at least the
  * last point's DRAM plus the cheapest step the block can use (one needing
  * less than the point after it), so a point of `to` needing no more than

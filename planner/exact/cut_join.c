@@ -78,6 +78,7 @@ typedef struct lf__head {
      * `below`; its bitset (while it waits, lf__join_head_steps). */
     int64_t aux, below;
     const uint64_t *bits;
+    int64_t held; /* bytes charged to x->extra_bytes while it waits */
 } lf__head;
 
 struct lf__join {
@@ -733,7 +734,7 @@ static void lf__join_waiting(lf__exact *x, const lf__join_staircase *sc)
     free(jb.acc);
     free(serial);
     for (int32_t i = 0; i < j->n_waiting; i++) {
-        x->extra_bytes -= lf_cost_side_bytes(j->waiting[i].side);
+        x->extra_bytes -= j->waiting[i].held;
         lf_cost_side_free(j->waiting[i].side);
     }
     j->n_waiting = 0;
@@ -756,8 +757,9 @@ void lf__join_head_steps(lf__exact *x, int32_t c, int64_t below, int64_t head_au
         return;
     }
     j->waiting_cut = c;
+    h.held = lf_cost_side_bytes(h.side);
+    x->extra_bytes += h.held;
     j->waiting[j->n_waiting++] = h;
-    x->extra_bytes += lf_cost_side_bytes(h.side);
     memcpy(j->waiting_bits + (size_t)(j->n_waiting - 1) * x->nwords, x->sbits.words,
            (size_t)x->nwords * sizeof *j->waiting_bits);
 }
