@@ -69,6 +69,17 @@ static lf__front *lf__front_of(lf__exact *x, int32_t s)
 static int32_t lf__front_find(const lf__front *f, int64_t need, int32_t from)
 {
     int32_t lo = from < f->n ? from : f->n, j = f->n, step = 1;
+    /* Nine answers in ten lie fewer than eight points on (Inception-v3 BRR):
+     * counted without a branch, where galloping mispredicts at every probe
+     * (needs ascend, so the points needing no more are a prefix). */
+    if (lo + 8 < f->n) {
+        int32_t c = 0;
+        for (int32_t k = 0; k < 8; k++)
+            c += f->p[lo + k].need <= need;
+        if (c < 8)
+            return lo + c;
+        lo += 7;
+    }
     while (lo + step < f->n && f->p[lo + step].need <= need) {
         lo += step;
         step *= 2;
