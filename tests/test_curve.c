@@ -226,6 +226,38 @@ static void test_threads(void)
     lf_graph_free(g);
 }
 
+/* lf_curve_check agrees with a computed staircase at every step, one byte
+ * below each and at the largest buffer, and finds a step moved by one byte
+ * either way or a DRAM one byte off. */
+static void test_check(void)
+{
+    lf_graph *g = NULL;
+    lf_model_options opt = {0, 1};
+    CHECK_OK(lf_model_build("resnet18", &opt, &g));
+    if (!g)
+        return;
+    lf_hw hw;
+    lf_hw_default(&hw);
+    lf_curve c;
+    CHECK_OK(lf_curve_compute(g, &hw, "lbdf", 64 * 1024, 512 * 1024, NULL, &c));
+    CHECK(c.n > 5);
+    int32_t checked = 0;
+    CHECK_OK(lf_curve_check(g, &hw, "lbdf", &c, NULL, &checked));
+    CHECK_EQ_I64(checked, 2 * c.n - 1 + (c.points[c.n - 1].beta != c.beta_max));
+    int32_t k = c.n / 2;
+    const int64_t d[3][2] = {{0, 1}, {1, 0}, {-1, 0}}; /* (beta, DRAM) moved by */
+    for (int i = 0; i < 3; i++) {
+        c.points[k].beta += d[i][0];
+        c.points[k].dram_all += d[i][1];
+        CHECK_EQ_I64(lf_curve_check(g, &hw, "lbdf", &c, NULL, &checked), LF_EPLAN);
+        CHECK(strstr(lf_last_error(), "curve check: at ") != NULL);
+        c.points[k].beta -= d[i][0];
+        c.points[k].dram_all -= d[i][1];
+    }
+    lf_curve_destroy(&c);
+    lf_graph_free(g);
+}
+
 static void test_bad_range(void)
 {
     lf_graph *g = rdag_build(1, RDAG_CHAIN, 4);
@@ -242,6 +274,7 @@ int main(void)
     test_random_dags();
     test_networks();
     test_threads();
+    test_check();
     test_bad_range();
     return lf_test_result();
 }

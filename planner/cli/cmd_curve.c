@@ -18,12 +18,15 @@ int lf_cmd_curve(int argc, char **argv)
         {"csv", "FILE", "write the steps as CSV", NULL},
         {"json", "FILE", "write the steps with each step's plan (group_of) as JSON", NULL},
         {"svg", "FILE", "draw the staircase as an SVG step chart", NULL},
+        {"check", NULL, "check every step against the single-buffer exact planner (at the step's "
+                        "buffer, one byte below it and at --max); nothing is written on a difference",
+         NULL},
         LF_CLI_EXACT_OPTS,
         LF_CLI_CURVE_THREADS_OPT,
     };
     lf_cli_command cmd = {"curve", "The optimal DRAM at every buffer size, in one run.",
                           "curve [--model NAME] [--scheme lbdf|brr] [--min SIZE] [--max SIZE] "
-                          "[--csv FILE] [--json FILE] [--svg FILE] [--threads N]",
+                          "[--csv FILE] [--json FILE] [--svg FILE] [--threads N] [--check]",
                           "Prints every step of the optimal DRAM over all ops as a function of the "
                           "buffer size:\nthe smallest buffer at which each lower DRAM becomes "
                           "reachable, with its plan (the exact\nplanner's optimum at that buffer; "
@@ -60,6 +63,9 @@ int lf_cmd_curve(int argc, char **argv)
     if (st == LF_OK)
         st = lf_curve_report_compute(&r, s.graph, s.model_name, &s.hw, lf_cost_scheme_name(s.cm),
                                      range[0], range[1], &ec);
+    int32_t checked = -1;
+    if (st == LF_OK && lf_cli_get(&cmd, "check"))
+        st = lf_curve_check(s.graph, &s.hw, lf_cost_scheme_name(s.cm), &r.curve, &ec, &checked);
     if (st == LF_OK && paths[0])
         lf_curve_report_csv(af[0].f, &r);
     if (st == LF_OK && paths[1])
@@ -74,6 +80,10 @@ int lf_cmd_curve(int argc, char **argv)
             lf_atomic_abort(&af[i]);
     else
         lf_curve_report_print(stdout, &r, range[0], range[1]);
+    if (st == LF_OK && checked >= 0)
+        printf("check: the single-buffer exact planner agrees at all %d buffers (every step, one "
+               "byte below each, and --max)\n",
+               (int)checked);
     lf_curve_report_destroy(&r);
     lf_cli_session_close(&s);
     return st == LF_OK ? LF_EXIT_OK : lf_cli_fail(st);

@@ -45,6 +45,15 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
                            int64_t beta_max, const lf_exact_config *cfg, lf_curve *out);
 void lf_curve_destroy(lf_curve *c);
 
+/* Checks c (computed for g, hw and scheme) against lf_exact_plan under cfg
+ * (NULL: defaults) at every step's buffer, one byte below each (within the
+ * range) and at the range's largest buffer: the single-buffer optimum must
+ * be the DRAM the staircase gives there. *checked: the buffers solved. A
+ * difference is LF_EPLAN naming the buffer and both figures; a limit of
+ * the single-buffer planner stops the check with its error. */
+lf_status lf_curve_check(const lf_graph *g, const lf_hw *hw, const char *scheme, const lf_curve *c,
+                         const lf_exact_config *cfg, int32_t *checked);
+
 /* The optimum at beta from a computed curve; -1 outside its range. */
 int64_t lf_curve_dram_at(const lf_curve *c, int64_t beta);
 

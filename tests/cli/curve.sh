@@ -46,6 +46,13 @@ for k in 3 10 20; do
   [ "$(dram_all $((b - 1)))" = "$pd" ] || bad "below step $k at $((b - 1)) B: curve $pd, exact $(dram_all $((b - 1)))"
 done
 
+# --check: the single-buffer planner at every step, one byte below each and at --max.
+"$fp" curve --model resnet18 --max 512KB --check --csv "$tmp/k.csv" >"$tmp/out" 2>"$tmp/err" \
+  || bad "curve --check exited $?: $(cat "$tmp/err")"
+steps=$(($(wc -l <"$tmp/k.csv") - 1))
+grep -q "^check: the single-buffer exact planner agrees at all $((2 * steps)) buffers" "$tmp/out" \
+  || bad "--check line: $(grep check "$tmp/out")"
+
 # Bad options: exit 2, one line, nothing written.
 usage() {
   "$fp" curve --model resnet18 --csv "$tmp/bad.csv" "$@" >/dev/null 2>"$tmp/err"

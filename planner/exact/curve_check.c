@@ -1,0 +1,67 @@
+/* A staircase checked against the single-buffer planner (see curve.h): the
+ * staircase claims the optimum at every buffer of its range, and a step
+ * that starts one byte too early or too late, or a DRAM a byte off, shows
+ * at the step's buffer or one byte below it. */
+#include <string.h>
+
+#include "planner/cost/cost.h"
+#include "planner/exact/curve.h"
+
+/* The optimum over all ops at beta, by lf_exact_plan under cfg. */
+static lf_status lf__optimum_at(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t beta,
+                                const lf_exact_config *cfg, int64_t *dram_all)
+{
+    lf_hw h = *hw;
+    h.buffer_bytes = beta;
+    lf_cost_model *cm = NULL;
+    lf_status st = lf_cost_model_create(&cm, g, &h, scheme);
+    lf_plan p;
+    memset(&p, 0, sizeof p);
+    if (st == LF_OK)
+        st = lf_exact_plan(cm, cfg, &p, NULL);
+    lf_plan_metrics m;
+    if (st == LF_OK && (st = lf_plan_metrics_compute(&p, cm, &m)) == LF_OK)
+        *dram_all = m.dram_all;
+    if (p.group_of)
+        lf_plan_destroy(&p);
+    lf_cost_model_free(cm);
+    return st;
+}
+
+lf_status lf_curve_check(const lf_graph *g, const lf_hw *hw, const char *scheme, const lf_curve *c,
+                         const lf_exact_config *cfg, int32_t *checked)
+{
+    *checked = 0;
+    if (c->n < 1)
+        return lf_set_error(LF_EINVAL, "curve check: the staircase has no step");
+    for (int32_t k = 0; k <= c->n; k++) {
+        /* Step k's buffer and one byte below it; past the last step, the
+         * largest buffer of the range (the last step holds up to there). */
+        int64_t at[2] = {k < c->n ? c->points[k].beta : c->beta_max,
+                         k < c->n ? c->points[k].beta - 1 : -1};
+        for (int i = 0; i < 2; i++) {
+            int64_t beta = at[i];
+            if (beta < c->beta_min || beta > c->beta_max)
+                continue;
+            if (k == c->n && c->points[c->n - 1].beta == beta)
+                continue; /* already checked as the last step's buffer */
+            int32_t want = i == 0 ? (k < c->n ? k : c->n - 1) : k - 1;
+            if (want < 0)
+                return lf_set_error(LF_EPLAN, "curve check: no step holds at %lld B, inside the "
+                                              "range from %lld B",
+                                    (long long)beta, (long long)c->beta_min);
+            int64_t d = 0;
+            lf_status st = lf__optimum_at(g, hw, scheme, beta, cfg, &d);
+            if (st != LF_OK)
+                return st;
+            ++*checked;
+            if (d != c->points[want].dram_all)
+                return lf_set_error(LF_EPLAN,
+                                    "curve check: at %lld B the single-buffer optimum is %lld B over "
+                                    "all ops, the staircase says %lld B",
+                                    (long long)beta, (long long)d,
+                                    (long long)c->points[want].dram_all);
+        }
+    }
+    return LF_OK;
+}
