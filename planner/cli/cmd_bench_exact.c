@@ -10,6 +10,7 @@
 #include "models/registry.h"
 #include "planner/cli/cli.h"
 #include "planner/cli/exact_opts.h"
+#include "planner/util/pool.h"
 #include "planner/registry.h"
 #include "search/sweep/bench_exact.h"
 
@@ -111,6 +112,8 @@ int lf_cmd_bench_exact(int argc, char **argv)
     lf_status st = lf_bench_exact_run(&bc, lf__row, &t);
     if (st != LF_OK)
         return lf_cli_fail(st);
-    lf_bench_exact_print_total(stdout, t.csv, t.finished, t.runs, t.total);
+    /* The staircases' workers (the single-buffer planner has none). */
+    lf_bench_exact_print_total(stdout, t.csv, t.finished, t.runs, t.total,
+                               bc.n_betas > 0 ? 0 : lf_pool_default_threads(bc.exact.threads));
     return LF_EXIT_OK;
 }

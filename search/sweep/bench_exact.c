@@ -144,8 +144,12 @@ void lf_bench_exact_print_row(FILE *f, const lf_bench_exact_row *r, int csv)
     fflush(f);
 }
 
-void lf_bench_exact_print_total(FILE *f, int csv, int finished, int runs, double seconds)
+void lf_bench_exact_print_total(FILE *f, int csv, int finished, int runs, double seconds,
+                                int32_t workers)
 {
-    if (!csv)
+    if (!csv && workers > 0)
+        fprintf(f, "\n%d of %d runs finished (optimal); %.1f s in total (staircases on %d worker%s)\n",
+                finished, runs, seconds, (int)workers, workers == 1 ? "" : "s");
+    else if (!csv)
         fprintf(f, "\n%d of %d runs finished (optimal); %.1f s in total\n", finished, runs, seconds);
 }
