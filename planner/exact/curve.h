@@ -30,7 +30,8 @@ typedef struct lf_curve {
     lf_curve_point *points;
     lf_exact_stats stats;
     int64_t front_points; /* Pareto points kept over all states */
-    int32_t threads;      /* workers for the joined pairs (cfg->threads resolved) */
+    int32_t threads;      /* workers for the joined pairs (cfg->threads resolved; 1 where
+                             none run: weights resident, or no cut op) */
     int64_t batches, parallel_batches; /* blocks of joined pairs, of which on several
                                           workers (vary with the load, like the wall time) */
 } lf_curve;

@@ -148,7 +148,8 @@ void lf_bench_exact_print_total(FILE *f, int csv, int finished, int runs, double
                                 int32_t workers)
 {
     if (!csv && workers > 0)
-        fprintf(f, "\n%d of %d runs finished (optimal); %.1f s in total (staircases on %d worker%s)\n",
+        fprintf(f, "\n%d of %d runs finished (optimal); %.1f s in total (%d worker%s for the "
+                   "staircases' joined pairs)\n",
                 finished, runs, seconds, (int)workers, workers == 1 ? "" : "s");
     else if (!csv)
         fprintf(f, "\n%d of %d runs finished (optimal); %.1f s in total\n", finished, runs, seconds);

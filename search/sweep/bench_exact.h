@@ -53,7 +53,7 @@ lf_status lf_bench_exact_run(const lf_bench_exact_config *cfg, lf_bench_exact_ro
 /* The table (markdown or csv) for a list of buffers (buffers) or
  * staircases: its head, one row, and the closing line (markdown only:
  * "F of N runs finished (optimal); S s in total", and for staircases
- * "(staircases on W workers)" when workers > 0). */
+ * "(W workers for the staircases' joined pairs)" when workers > 0). */
 void lf_bench_exact_print_header(FILE *f, int csv, int buffers);
 void lf_bench_exact_print_row(FILE *f, const lf_bench_exact_row *r, int csv);
 void lf_bench_exact_print_total(FILE *f, int csv, int finished, int runs, double seconds,
