@@ -148,6 +148,15 @@ static void test_random_dags(void)
     CHECK(skipped > 0);
 }
 
+/* A built-in network with its weights, or NULL after a failed check. */
+static lf_graph *network(const char *name)
+{
+    lf_graph *g = NULL;
+    lf_model_options opt = {0, 1};
+    CHECK_OK(lf_model_build(name, &opt, &g));
+    return g;
+}
+
 static void test_networks(void)
 {
     struct {
@@ -164,9 +173,7 @@ static void test_networks(void)
                  {"mobilenet_v3_large", "brr", 128 * 1024, 192 * 1024},
                  {"mobilenet_v3_small", "lbdf", 112 * 1024, 144 * 1024}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        lf_graph *g = NULL;
-        lf_model_options opt = {0, 1};
-        CHECK_OK(lf_model_build(cases[i].model, &opt, &g));
+        lf_graph *g = network(cases[i].model);
         if (!g)
             continue;
         lf_hw hw;
@@ -186,9 +193,7 @@ static void test_networks(void)
  * two, the joined pairs of Inception-v3 under BRR do run on both. */
 static void test_threads(void)
 {
-    lf_graph *g = NULL;
-    lf_model_options opt = {0, 1};
-    CHECK_OK(lf_model_build("inception_v3", &opt, &g));
+    lf_graph *g = network("inception_v3");
     if (!g)
         return;
     lf_hw hw;
@@ -231,9 +236,7 @@ static void test_threads(void)
  * either way or a DRAM one byte off. */
 static void test_check(void)
 {
-    lf_graph *g = NULL;
-    lf_model_options opt = {0, 1};
-    CHECK_OK(lf_model_build("resnet18", &opt, &g));
+    lf_graph *g = network("resnet18");
     if (!g)
         return;
     lf_hw hw;

@@ -277,7 +277,11 @@ static void lf__extend_to(lf__exact *x, int32_t t, const lf_cost_step *steps, in
 {
     if (n_steps == 0 || t < 0 || !lf__front_of(x, t) || !lf__front_of(x, x->cur))
         return;
-    lf__join_acc acc = {0};
+    /* Only what lf__extend_from writes: this runs for every group, and the
+     * message (hundreds of bytes) is filled only on a failure. */
+    lf__join_acc acc;
+    acc.bytes = 0;
+    acc.status = LF_OK;
     lf__extend_from(x, &acc, x->cur, t, steps, n_steps, floor);
     x->extra_bytes += acc.bytes;
     if (acc.status != LF_OK && x->status == LF_OK)
