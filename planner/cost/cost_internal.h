@@ -59,13 +59,20 @@ typedef struct lf__group {
     int32_t *tensor;      /* local -> op id */
     int32_t *loc;         /* op id -> local, -1 elsewhere (size n_ops, restored on destroy) */
     uint8_t *out;         /* member's output is in Out(G) */
+    /* Edges in local indices (group_view.c): member i reads local tensors
+     * in_loc[in_off[i] .. in_off[i + 1]) in operand order; local tensor t is
+     * read by members cons_loc[cons_off[t] .. cons_off[t + 1]), ascending. */
+    int32_t *in_off, *in_loc, *cons_off, *cons_loc;
+    int64_t *height;      /* per local tensor: its output height */
     uint8_t *active;      /* member is part of the current snapshot */
     uint8_t *sink;        /* member is a sink of the current snapshot */
     uint8_t *terminal;    /* reduction member whose result feeds no spatial op */
     uint8_t *post;        /* member computes a value that exists only after a reduction */
+    uint8_t *inner;       /* member has a consumer inside the group: no sink of the group's own snapshot */
     int64_t *hv;          /* member's effective height (vectors after a reduction: its input H) */
     int64_t *lo, *hi;     /* per local tensor window */
     lf__rat *sigma;       /* per local tensor row scale relative to the sinks */
+    int32_t last;         /* last active member of the current snapshot (members after it are not) */
     int64_t href;         /* reference height of the sinks of the current snapshot */
     int64_t main_href;    /* reference height of the group's own sinks (BRR tiles) */
     int32_t one_window;   /* lo, hi, sigma, active and sink hold the group's only snapshot

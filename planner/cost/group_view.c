@@ -23,14 +23,17 @@
 typedef struct lf__group_scratch {
     int busy;
     int32_t *tensor, *loc;
-    uint8_t *flags;         /* out, active, sink, terminal, post, after: one n-byte run each */
+    uint8_t *flags;         /* out, active, sink, terminal, post, after, inner: one n-byte run each */
     int64_t *hv, *lo, *hi;  /* lo and hi: 2 * cap, the second half for lo2 and hi2 */
     lf__rat *sigma;
     uint64_t *masks;        /* after_mask (n) and before_mask (cap) */
     lf__row_term *terms;    /* kept windows (rows.c), grown on demand */
     int32_t cap_terms;
+    int32_t *links;         /* in_off, in_loc, cons_off, cons_loc: 4 * cap + 2 */
+    int64_t *height;        /* cap */
     /* Capacities in elements, one per array (each grows on its own). */
-    int32_t cap_tensor, cap_loc, cap_flags, cap_hv, cap_lo, cap_hi, cap_sigma, cap_masks;
+    int32_t cap_tensor, cap_loc, cap_flags, cap_hv, cap_lo, cap_hi, cap_sigma, cap_masks, cap_links,
+        cap_height;
 } lf__group_scratch;
 
 static pthread_key_t lf__scratch_key;
@@ -51,6 +54,8 @@ static void lf__scratch_free(void *p)
     free(s->sigma);
     free(s->masks);
     free(s->terms);
+    free(s->links);
+    free(s->height);
     free(s);
 }
 
@@ -98,14 +103,16 @@ static lf__group_scratch *lf__scratch_take(int32_t n, int32_t cap, int32_t n_ops
         return NULL;
     for (int32_t v = old_loc; v < s->cap_loc; v++)
         s->loc[v] = -1;
-    if (n > INT32_MAX / 6 || cap > INT32_MAX / 2 || cap > INT32_MAX - n ||
+    if (n > INT32_MAX / 7 || cap > INT32_MAX / 4 - 1 || cap > INT32_MAX - n ||
         !lf__grow((void **)&s->tensor, &s->cap_tensor, cap, sizeof(int32_t)) ||
         !lf__grow((void **)&s->lo, &s->cap_lo, 2 * cap, sizeof(int64_t)) ||
         !lf__grow((void **)&s->hi, &s->cap_hi, 2 * cap, sizeof(int64_t)) ||
         !lf__grow((void **)&s->sigma, &s->cap_sigma, cap, sizeof(lf__rat)) ||
         !lf__grow((void **)&s->masks, &s->cap_masks, n + cap, sizeof(uint64_t)) ||
-        !lf__grow((void **)&s->flags, &s->cap_flags, 6 * n, 1) ||
-        !lf__grow((void **)&s->hv, &s->cap_hv, n, sizeof(int64_t)))
+        !lf__grow((void **)&s->flags, &s->cap_flags, 7 * n, 1) ||
+        !lf__grow((void **)&s->hv, &s->cap_hv, n, sizeof(int64_t)) ||
+        !lf__grow((void **)&s->links, &s->cap_links, 4 * cap + 2, sizeof(int32_t)) ||
+        !lf__grow((void **)&s->height, &s->cap_height, cap, sizeof(int64_t)))
         return NULL;
     s->busy = 1;
     return s;
@@ -123,13 +130,17 @@ static lf_status lf__group_alloc(lf__group *G, int32_t n, int32_t cap, int32_t n
     G->terminal = calloc((size_t)n, 1);
     G->post = calloc((size_t)n, 1);
     G->after = calloc((size_t)n, 1);
+    G->inner = calloc((size_t)n, 1);
     G->hv = calloc((size_t)n, sizeof(int64_t));
     G->lo = malloc(2 * (size_t)cap * sizeof(int64_t));
     G->hi = malloc(2 * (size_t)cap * sizeof(int64_t));
     G->sigma = malloc((size_t)cap * sizeof(lf__rat));
     G->after_mask = calloc((size_t)n + (size_t)cap, sizeof(uint64_t));
+    G->in_off = malloc((4 * (size_t)cap + 2) * sizeof(int32_t));
+    G->height = malloc((size_t)cap * sizeof(int64_t));
     if (!G->tensor || !G->loc || !G->out || !G->active || !G->sink || !G->terminal || !G->post ||
-        !G->after || !G->hv || !G->lo || !G->hi || !G->sigma || !G->after_mask)
+        !G->after || !G->inner || !G->hv || !G->lo || !G->hi || !G->sigma || !G->after_mask ||
+        !G->in_off || !G->height)
         return LF_ENOMEM;
     G->lo2 = G->lo + cap;
     G->hi2 = G->hi + cap;
@@ -137,6 +148,37 @@ static lf_status lf__group_alloc(lf__group *G, int32_t n, int32_t cap, int32_t n
     for (int32_t v = 0; v < n_ops; v++)
         G->loc[v] = -1;
     return LF_OK;
+}
+
+/* The group's edges in local indices, and each local tensor's height: the
+ * row-window engine walks them once per snapshot and phase, and following
+ * them through the graph's ops (a dependent load per edge into a struct of
+ * 240 bytes) took most of its time on groups of a hundred ops. */
+static void lf__group_links(lf__group *G, const lf_graph *g)
+{
+    int32_t k = 0;
+    G->in_loc = G->in_off + G->n + 1;
+    for (int32_t i = 0; i < G->n; i++) {
+        const lf_op *op = &g->ops[G->tensor[i]];
+        G->in_off[i] = k;
+        for (int32_t j = 0; j < op->n_inputs; j++)
+            G->in_loc[k++] = G->loc[op->inputs[j]];
+    }
+    G->in_off[G->n] = k;
+    G->cons_off = G->in_loc + k;
+    G->cons_loc = G->cons_off + G->nt + 1;
+    k = 0;
+    for (int32_t t = 0; t < G->nt; t++) {
+        const lf_op *op = &g->ops[G->tensor[t]];
+        G->height[t] = op->out.h;
+        G->cons_off[t] = k;
+        for (int32_t c = 0; c < op->n_consumers; c++) {
+            int32_t l = G->loc[op->consumers[c]];
+            if (l >= 0 && l < G->n)
+                G->cons_loc[k++] = l;
+        }
+    }
+    G->cons_off[G->nt] = k;
 }
 
 lf_status lf__group_init(lf__group *G, const struct lf_cost_model *cm, const int32_t *members,
@@ -165,7 +207,8 @@ lf_status lf__group_init(lf__group *G, const struct lf_cost_model *cm, const int
         G->terminal = s->flags + 3 * (size_t)nz;
         G->post = s->flags + 4 * (size_t)nz;
         G->after = s->flags + 5 * (size_t)nz;
-        memset(s->flags, 0, 6 * (size_t)nz);
+        G->inner = s->flags + 6 * (size_t)nz;
+        memset(s->flags, 0, 7 * (size_t)nz);
         G->hv = s->hv;
         memset(G->hv, 0, (size_t)nz * sizeof(int64_t));
         G->lo = s->lo;
@@ -177,6 +220,8 @@ lf_status lf__group_init(lf__group *G, const struct lf_cost_model *cm, const int
         G->terms = s->terms;
         G->cap_terms = s->cap_terms;
         G->before_mask = s->masks + nz;
+        G->in_off = s->links;
+        G->height = s->height;
     } else if (lf__group_alloc(G, nz, capz, opsz) != LF_OK) {
         lf__group_destroy(G);
         return lf_set_error(LF_ENOMEM, "out of memory evaluating a group of %d ops", (int)n);
@@ -205,13 +250,18 @@ lf_status lf__group_init(lf__group *G, const struct lf_cost_model *cm, const int
                 G->tensor[G->nt++] = p;
             }
         }
-        int leaves = op->is_output;
-        for (int32_t c = 0; c < op->n_consumers && !leaves; c++) {
+        int leaves = op->is_output, inner = 0;
+        for (int32_t c = 0; c < op->n_consumers; c++) {
             int32_t l = G->loc[op->consumers[c]];
-            leaves = l < 0 || l >= n;
+            if (l < 0 || l >= n)
+                leaves = 1;
+            else
+                inner = 1;
         }
         G->out[i] = (uint8_t)leaves;
+        G->inner[i] = (uint8_t)inner;
     }
+    lf__group_links(G, g);
     return LF_OK;
 }
 
@@ -241,7 +291,10 @@ void lf__group_destroy(lf__group *G)
         free(G->terminal);
         free(G->post);
         free(G->after);
+        free(G->inner);
         free(G->after_mask);
+        free(G->in_off);
+        free(G->height);
         free(G->hv);
         free(G->lo);
         free(G->hi);

@@ -38,8 +38,15 @@ static int64_t lf__gcd(int64_t a, int64_t b)
     return a < 0 ? -a : a;
 }
 
+/* The rationals here are row scales, nearly always whole (1, or a stride):
+ * those skip the divisions of the gcd, which took a third of the snapshots'
+ * set-up. Only the value matters to the sums (lf__growth, lf__rat_less). */
 static lf__rat lf__rat_make(int64_t num, int64_t den)
 {
+    if (den == 1 || num == 0)
+        return (lf__rat){num, 1};
+    if (num == den)
+        return (lf__rat){1, 1};
     int64_t d = lf__gcd(num, den);
     if (d == 0)
         return (lf__rat){0, 1};
@@ -48,6 +55,8 @@ static lf__rat lf__rat_make(int64_t num, int64_t den)
 
 static lf__rat lf__rat_mul(lf__rat a, int64_t num, int64_t den)
 {
+    if (num == den)
+        return a;
     return lf__rat_make(a.num * num, a.den * den);
 }
 
@@ -73,59 +82,44 @@ static int64_t lf__floor_div(int64_t a, int64_t b)
  * the group, with the op as the only sink. */
 static void lf__select(lf__group *G, int32_t snapshot_op)
 {
-    const lf_graph *g = G->cm->g;
     if (snapshot_op < 0) {
         memset(G->active, 1, (size_t)G->n);
-    } else {
-        memset(G->active, 0, (size_t)G->n);
-        G->active[G->loc[snapshot_op]] = 1;
-        for (int32_t i = G->loc[snapshot_op]; i >= 0; i--) {
-            if (!G->active[i])
-                continue;
-            const lf_op *op = &g->ops[G->tensor[i]];
-            for (int32_t j = 0; j < op->n_inputs; j++) {
-                int32_t l = G->loc[op->inputs[j]];
-                if (l < G->n)
-                    G->active[l] = 1;
-            }
-        }
+        G->last = G->n - 1;
+        for (int32_t i = 0; i < G->n; i++)
+            G->sink[i] = (uint8_t)!G->inner[i];
+        return;
     }
-    for (int32_t i = 0; i < G->n; i++) {
-        if (!G->active[i]) {
-            G->sink[i] = 0;
+    int32_t lm = G->loc[snapshot_op];
+    memset(G->active, 0, (size_t)G->n);
+    memset(G->sink, 0, (size_t)G->n);
+    G->active[lm] = 1;
+    G->sink[lm] = 1;
+    G->last = lm; /* members come in topological order: none after it is active */
+    for (int32_t i = lm; i >= 0; i--) {
+        if (!G->active[i])
             continue;
+        for (int32_t k = G->in_off[i]; k < G->in_off[i + 1]; k++) {
+            int32_t l = G->in_loc[k];
+            if (l < G->n)
+                G->active[l] = 1;
         }
-        if (snapshot_op >= 0) {
-            G->sink[i] = G->tensor[i] == snapshot_op;
-            continue;
-        }
-        const lf_op *op = &g->ops[G->tensor[i]];
-        int inner = 0;
-        for (int32_t c = 0; c < op->n_consumers && !inner; c++) {
-            int32_t l = G->loc[op->consumers[c]];
-            inner = l >= 0 && l < G->n;
-        }
-        G->sink[i] = (uint8_t)!inner;
     }
 }
 
 /* Member i's inputs take at least the row scale i asks of them. */
 static void lf__scale_inputs(lf__group *G, int32_t i)
 {
-    const lf_graph *g = G->cm->g;
     const lf__op_cost *oc = G->cm->ops;
     int32_t v = G->tensor[i];
-    const lf_op *op = &g->ops[v];
     lf__rat s = G->sigma[i];
-    for (int32_t j = 0; j < op->n_inputs; j++) {
-        int32_t l = G->loc[op->inputs[j]];
-        const lf_op *in = &g->ops[op->inputs[j]];
+    for (int32_t k = G->in_off[i]; k < G->in_off[i + 1]; k++) {
+        int32_t l = G->in_loc[k];
         lf__rat d = {0, 1};
         switch (oc[v].kind) {
         case LF_ROWS_WINDOW: d = lf__rat_mul(s, oc[v].stride, 1); break;
         case LF_ROWS_VIEW: d = s; break;
         case LF_ROWS_REDUCTION: d = G->terminal[i] ? s : (lf__rat){0, 1}; break;
-        case LF_ROWS_RESIZE: d = lf__rat_mul(s, in->out.h, op->out.h); break;
+        case LF_ROWS_RESIZE: d = lf__rat_mul(s, G->height[l], G->height[i]); break;
         case LF_ROWS_UPSAMPLE: d = lf__rat_mul(s, 1, oc[v].stride); break;
         default: break;
         }
@@ -139,23 +133,22 @@ static void lf__scale_inputs(lf__group *G, int32_t i)
  * height, the sinks' reference height and the row scales. */
 static void lf__prepare(lf__group *G)
 {
-    const lf_graph *g = G->cm->g;
     const lf__op_cost *oc = G->cm->ops;
     /* Forward: post-reduction values and effective heights. */
-    for (int32_t i = 0; i < G->n; i++) {
+    for (int32_t i = 0; i <= G->last; i++) {
         if (!G->active[i])
             continue;
         int32_t v = G->tensor[i];
-        const lf_op *op = &g->ops[v];
         int post = 0;
         int64_t hv = oc[v].h;
-        int64_t hin = op->n_inputs ? g->ops[op->inputs[0]].out.h : 1;
+        int32_t k0 = G->in_off[i], k1 = G->in_off[i + 1];
+        int64_t hin = k1 > k0 ? G->height[G->in_loc[k0]] : 1;
         if (oc[v].kind == LF_ROWS_REDUCTION) {
             post = 1;
             hv = hin;
         } else if (oc[v].h == 1) {
-            for (int32_t j = 0; j < op->n_inputs; j++) {
-                int32_t l = G->loc[op->inputs[j]];
+            for (int32_t k = k0; k < k1; k++) {
+                int32_t l = G->in_loc[k];
                 if (l < G->n && G->active[l]) {
                     post |= G->post[l];
                     if (G->hv[l] > hv)
@@ -169,15 +162,14 @@ static void lf__prepare(lf__group *G)
     /* Backward: a reduction is terminal when no active op downstream of it
      * reads a spatial map (then it simply accumulates rows as they stream). */
     G->href = 1;
-    for (int32_t i = G->n - 1; i >= 0; i--) {
+    for (int32_t i = G->last; i >= 0; i--) {
         if (!G->active[i])
             continue;
-        const lf_op *op = &g->ops[G->tensor[i]];
         int spatial_below = 0;
-        for (int32_t c = 0; c < op->n_consumers; c++) {
-            int32_t l = G->loc[op->consumers[c]];
-            if (l >= 0 && l < G->n && G->active[l])
-                spatial_below |= oc[op->consumers[c]].reads_spatial || !G->terminal[l];
+        for (int32_t c = G->cons_off[i]; c < G->cons_off[i + 1]; c++) {
+            int32_t l = G->cons_loc[c];
+            if (G->active[l])
+                spatial_below |= oc[G->tensor[l]].reads_spatial || !G->terminal[l];
         }
         /* terminal[] doubles as "nothing spatial below" for non-reductions. */
         G->terminal[i] = (uint8_t)!spatial_below;
@@ -187,7 +179,7 @@ static void lf__prepare(lf__group *G)
     /* Row scales: sinks advance hv/href rows per step; inputs scale by stride. */
     for (int32_t t = 0; t < G->nt; t++)
         G->sigma[t] = (lf__rat){0, 1};
-    for (int32_t i = G->n - 1; i >= 0; i--) {
+    for (int32_t i = G->last; i >= 0; i--) {
         if (!G->active[i])
             continue;
         if (G->sink[i])
@@ -200,15 +192,13 @@ static void lf__prepare(lf__group *G)
  * at different heights or a resize maps rows fractionally. */
 static int32_t lf__phases(const lf__group *G)
 {
-    const lf_graph *g = G->cm->g;
     int64_t p = 1;
-    for (int32_t i = 0; i < G->n; i++) {
+    for (int32_t i = 0; i <= G->last; i++) {
         if (!G->active[i])
             continue;
         int64_t f = 1;
-        if (G->sink[i])
+        if (G->sink[i] && G->hv[i] != G->href)
             f = (G->href + G->hv[i] - 1) / G->hv[i];
-        const lf_op *op = &g->ops[G->tensor[i]];
         if (G->cm->ops[G->tensor[i]].kind == LF_ROWS_UPSAMPLE) {
             /* the input window moves every stride-th output row */
             int64_t u = G->cm->ops[G->tensor[i]].stride;
@@ -216,8 +206,8 @@ static int32_t lf__phases(const lf__group *G)
                 p = p / lf__gcd(p, u) * u;
         }
         if (G->cm->ops[G->tensor[i]].kind == LF_ROWS_RESIZE) {
-            int64_t hin = g->ops[op->inputs[0]].out.h;
-            f = (op->out.h + hin - 1) / hin;
+            int64_t hin = G->height[G->in_loc[G->in_off[i]]];
+            f = (G->height[i] + hin - 1) / hin;
             if (f < 2)
                 f = 2;
         }
@@ -251,12 +241,11 @@ static int64_t lf__term(lf__group *G, int64_t span, lf__rat sigma, int64_t heigh
 
 static int64_t lf__window_sum(lf__group *G, int64_t h, int32_t snapshot_op)
 {
-    const lf_graph *g = G->cm->g;
     const lf__op_cost *oc = G->cm->ops;
     int64_t sum = 0;
     for (int32_t t = 0; t < G->nt; t++) {
         int32_t v = G->tensor[t];
-        int64_t h_t = g->ops[v].out.h;
+        int64_t h_t = G->height[t];
         int view = t < G->n && oc[v].kind == LF_ROWS_VIEW;
         if (G->hi[t] >= G->lo[t] && !view)
             sum += lf__term(G, G->hi[t] - G->lo[t] + 1, G->sigma[t], h_t, oc[v].row_bytes, h);
@@ -273,22 +262,20 @@ static int64_t lf__window_sum(lf__group *G, int64_t h, int32_t snapshot_op)
  * any other member at the top of what its consumers asked). */
 static void lf__request_inputs(lf__group *G, int32_t i, int32_t phase)
 {
-    const lf_graph *g = G->cm->g;
     const lf__op_cost *oc = G->cm->ops;
     int32_t v = G->tensor[i];
-    const lf_op *op = &g->ops[v];
     int64_t delta, vlo, vhi;
     if (G->sink[i] || G->hi[i] == INT64_MIN) {
-        delta = lf__floor_div((int64_t)phase * G->hv[i], G->href);
+        delta = phase == 0 ? 0 : lf__floor_div((int64_t)phase * G->hv[i], G->href);
         vlo = vhi = delta;
     } else {
         delta = G->hi[i];
         vlo = G->lo[i];
         vhi = G->hi[i];
     }
-    for (int32_t j = 0; j < op->n_inputs; j++) {
-        int32_t l = G->loc[op->inputs[j]];
-        int64_t hin = g->ops[op->inputs[j]].out.h, a, b;
+    for (int32_t k = G->in_off[i]; k < G->in_off[i + 1]; k++) {
+        int32_t l = G->in_loc[k];
+        int64_t hin = G->height[l], a, b;
         switch (oc[v].kind) {
         case LF_ROWS_WINDOW:
             a = (int64_t)oc[v].stride * delta - oc[v].pad;
@@ -304,7 +291,7 @@ static void lf__request_inputs(lf__group *G, int32_t i, int32_t phase)
             a = b = G->terminal[i] ? delta : hin - 1;
             break;
         case LF_ROWS_RESIZE:
-            a = lf__floor_div(delta * hin, op->out.h);
+            a = lf__floor_div(delta * hin, G->height[i]);
             b = a + oc[v].linear;
             break;
         case LF_ROWS_UPSAMPLE:
@@ -351,7 +338,7 @@ static int64_t lf__eval_phase(lf__group *G, int32_t phase, int64_t h, int32_t sn
             G->lo2[t] = INT64_MAX;
             G->hi2[t] = INT64_MIN;
         }
-    for (int32_t i = G->n - 1; i >= 0; i--)
+    for (int32_t i = G->last; i >= 0; i--)
         if (G->active[i])
             lf__request_inputs(G, i, phase);
     return lf__window_sum(G, h, snapshot_op);
@@ -361,13 +348,11 @@ static int64_t lf__eval_phase(lf__group *G, int32_t phase, int64_t h, int32_t sn
  * value that only exists after a reduction inside the group. */
 static int lf__is_phase_boundary(const lf__group *G, int32_t i)
 {
-    const lf_graph *g = G->cm->g;
     int32_t v = G->tensor[i];
     if (!G->cm->ops[v].reads_spatial || G->cm->ops[v].kind == LF_ROWS_REDUCTION)
         return 0;
-    const lf_op *op = &g->ops[v];
-    for (int32_t j = 0; j < op->n_inputs; j++) {
-        int32_t l = G->loc[op->inputs[j]];
+    for (int32_t k = G->in_off[i]; k < G->in_off[i + 1]; k++) {
+        int32_t l = G->in_loc[k];
         if (l < G->n && G->post[l])
             return 1;
     }
@@ -481,10 +466,9 @@ static int lf__read_before(const lf__group *G, int32_t l, int32_t lm)
 {
     if (l < G->n)
         return G->active[l] && l != lm;
-    const lf_op *op = &G->cm->g->ops[G->tensor[l]];
-    for (int32_t c = 0; c < op->n_consumers; c++) {
-        int32_t k = G->loc[op->consumers[c]];
-        if (k >= 0 && k < G->n && k != lm && G->active[k])
+    for (int32_t c = G->cons_off[l]; c < G->cons_off[l + 1]; c++) {
+        int32_t k = G->cons_loc[c];
+        if (k != lm && G->active[k])
             return 1;
     }
     return 0;
@@ -495,18 +479,14 @@ static int lf__read_twice(const lf__group *G, int32_t l)
 {
     if (!G->has_waits || !G->before_mask[l])
         return 0;
-    const lf_op *op = &G->cm->g->ops[G->tensor[l]];
-    for (int32_t c = 0; c < op->n_consumers; c++) {
-        int32_t k = G->loc[op->consumers[c]];
-        if (k >= 0 && k < G->n && (G->after_mask[k] & G->before_mask[l]))
+    for (int32_t c = G->cons_off[l]; c < G->cons_off[l + 1]; c++)
+        if (G->after_mask[G->cons_loc[c]] & G->before_mask[l])
             return 1;
-    }
     return 0;
 }
 
 int64_t lf__wait_reread_bytes(lf__group *G)
 {
-    const lf_graph *g = G->cm->g;
     const lf__op_cost *oc = G->cm->ops;
     G->has_waits = 0;
     int32_t n_waits = G->n_wait_ops;
@@ -524,9 +504,8 @@ int64_t lf__wait_reread_bytes(lf__group *G)
                 G->before_mask[t] |= bit;
         memset(G->after, 0, (size_t)G->n);
         for (int32_t i = lm + 1; i < G->n; i++) {
-            const lf_op *op = &g->ops[G->tensor[i]];
-            for (int32_t j = 0; j < op->n_inputs && !G->after[i]; j++) {
-                int32_t l = G->loc[op->inputs[j]];
+            for (int32_t j = G->in_off[i]; j < G->in_off[i + 1] && !G->after[i]; j++) {
+                int32_t l = G->in_loc[j];
                 G->after[i] = l < G->n && (l == lm || G->after[l]);
             }
             if (G->after[i])
@@ -546,7 +525,6 @@ int64_t lf__wait_reread_bytes(lf__group *G)
 
 void lf__features_explain(lf__group *G, const lf__peak *peak, lf_window_row *rows, int32_t *n_rows)
 {
-    const lf_graph *g = G->cm->g;
     const lf__op_cost *oc = G->cm->ops;
     G->one_window = 0;
     lf__select(G, peak->snapshot_op);
@@ -572,7 +550,7 @@ void lf__features_explain(lf__group *G, const lf__peak *peak, lf_window_row *row
             r->lo = G->lo[t];
             r->hi = G->hi[t];
             int64_t span = r->hi - r->lo + 1;
-            r->rows = r->view ? 0 : (span < g->ops[v].out.h ? span : g->ops[v].out.h);
+            r->rows = r->view ? 0 : (span < G->height[t] ? span : G->height[t]);
         }
         if (member && G->active[t] && (G->out[t] || v == peak->snapshot_op))
             r->staging = 1;
@@ -583,7 +561,7 @@ void lf__features_explain(lf__group *G, const lf__peak *peak, lf_window_row *row
                 r->lo2 = G->lo2[t];
                 r->hi2 = G->hi2[t];
                 int64_t span = r->hi2 - r->lo2 + 1;
-                r->rows2 = r->view ? 0 : (span < g->ops[v].out.h ? span : g->ops[v].out.h);
+                r->rows2 = r->view ? 0 : (span < G->height[t] ? span : G->height[t]);
             }
             if (G->reread_waits) /* read again; a tensor only the group uses is written first */
                 r->dram_bytes += (!member || G->out[t]) ? oc[v].tensor_bytes : 2 * oc[v].tensor_bytes;
@@ -630,6 +608,7 @@ void lf__tail_scales(lf__group *G, int64_t sigma_num, int64_t sigma_den)
 {
     int32_t c = G->n - 1;
     memset(G->active, 1, (size_t)G->n);
+    G->last = c;
     memset(G->sink, 0, (size_t)G->n);
     memset(G->terminal, 0, (size_t)G->n);
     memset(G->post, 0, (size_t)G->n);
@@ -658,14 +637,13 @@ void lf__tail_windows(lf__group *G, int64_t lo, int64_t hi)
  * tensors; -1 past cap. */
 int32_t lf__window_terms(const lf__group *G, const uint8_t *skip, lf__row_term *terms, int32_t cap)
 {
-    const lf_graph *g = G->cm->g;
     const lf__op_cost *oc = G->cm->ops;
     int32_t n = 0;
     for (int32_t t = 0; t < G->nt; t++) {
         if (skip && skip[t])
             continue;
         int32_t v = G->tensor[t];
-        int64_t h_t = g->ops[v].out.h;
+        int64_t h_t = G->height[t];
         int view = t < G->n && oc[v].kind == LF_ROWS_VIEW;
         int window = G->hi[t] >= G->lo[t] && !view;
         int staging = t < G->n && G->active[t] && G->out[t];
