@@ -40,8 +40,8 @@ typedef struct lf__row_term {
     int64_t row_bytes;
 } lf__row_term;
 
-/* Snapshot-phase pairs whose windows a group view keeps (rows.c). */
-#define LF__MAX_STATES 64
+/* Snapshot-phase-mode triples whose windows a group view keeps (rows.c). */
+#define LF__MAX_STATES 128
 
 /* Where the feature term peaks: which snapshot and which sink phase. */
 typedef struct lf__peak {
@@ -83,6 +83,7 @@ typedef struct lf__group {
     uint64_t *after_mask;  /* member depends on the op that waits */
     uint64_t *before_mask; /* local tensor read by an ancestor of the op that waits */
     uint8_t *after;        /* scratch: member depends on the current wait's op */
+    uint8_t *anc;          /* scratch: member is the current wait's op or one of its ancestors */
     int64_t *lo2, *hi2;    /* per local tensor: the window of its second read */
     int32_t wait_ops[LF__MAX_WAITS]; /* ops that wait for a reduction (lf__features finds them) */
     int32_t n_wait_ops;
@@ -96,8 +97,14 @@ typedef struct lf__group {
     int32_t n_terms, cap_terms;
     int32_t n_states, recording, record_failed;
     int32_t state_start[LF__MAX_STATES + 1], state_snapshot[LF__MAX_STATES],
-        state_phase[LF__MAX_STATES];
-    int32_t cached, cached_mode, cached_snapshots;
+        state_phase[LF__MAX_STATES], state_mode[LF__MAX_STATES];
+    int32_t cached_modes;  /* bit m: the terms hold every state of reread_waits = m */
+    int32_t cached_snapshots;
+    /* 1: a full evaluation takes both ways through a wait at once, each
+     * snapshot set up once for both (lf_cost_steps wants both); it finds
+     * the waits' tensors on the way (masks_done, reread_bytes). */
+    int32_t both_modes, masks_done;
+    int64_t reread_bytes;
     int32_t full_evals;    /* lf__features calls that evaluated every snapshot */
     void *scratch;        /* the thread's scratch the arrays belong to; NULL: own heap arrays */
 } lf__group;
@@ -122,7 +129,8 @@ int64_t lf__features(lf__group *G, int64_t h, lf__peak *peak);
 /* Finds the tensors read before and after a wait and sets the masks and
  * has_waits; returns the DRAM bytes of reading them all again (a tensor
  * that lives only inside the group is written and read: twice its size),
- * 0 when none. Call after lf__features, which finds the waits. */
+ * 0 when none. Call after lf__features, which finds the waits; the answer
+ * is kept (masks_done). */
 int64_t lf__wait_reread_bytes(lf__group *G);
 
 /* Re-evaluates one snapshot and phase at h = 1 and fills rows[] (nt entries). */

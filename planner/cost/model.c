@@ -241,8 +241,10 @@ static lf_status lf__steps(const lf_cost_model *cm, const lf__scheme *scheme, co
     lf__priced p;
     G.reread_waits = 0;
     /* The walk asks for many tile heights: keep the windows from the first
-     * evaluation on (lf__features records from the second otherwise). */
+     * evaluation on (lf__features records from the second otherwise), both
+     * ways through a wait, each snapshot set up once for both. */
     G.full_evals = 1;
+    G.both_modes = 1;
     lf__group_priced(&G, &p);
     st = scheme->steps(&p, below, steps, cap, n_out);
     int64_t reread = st == LF_OK ? lf__wait_reread_bytes(&G) : 0;

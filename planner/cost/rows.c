@@ -80,6 +80,22 @@ static int64_t lf__floor_div(int64_t a, int64_t b)
 /* Marks the active members of a snapshot and its sinks. snapshot_op < 0: the
  * whole group with its own sinks; otherwise the ancestors of that op within
  * the group, with the op as the only sink. */
+/* Marks member lm and its ancestors within the group in mark[] (n bytes). */
+static void lf__mark_ancestors(const lf__group *G, int32_t lm, uint8_t *mark)
+{
+    memset(mark, 0, (size_t)G->n);
+    mark[lm] = 1;
+    for (int32_t i = lm; i >= 0; i--) { /* members come in topological order */
+        if (!mark[i])
+            continue;
+        for (int32_t k = G->in_off[i]; k < G->in_off[i + 1]; k++) {
+            int32_t l = G->in_loc[k];
+            if (l < G->n)
+                mark[l] = 1;
+        }
+    }
+}
+
 static void lf__select(lf__group *G, int32_t snapshot_op)
 {
     if (snapshot_op < 0) {
@@ -90,20 +106,10 @@ static void lf__select(lf__group *G, int32_t snapshot_op)
         return;
     }
     int32_t lm = G->loc[snapshot_op];
-    memset(G->active, 0, (size_t)G->n);
+    lf__mark_ancestors(G, lm, G->active);
     memset(G->sink, 0, (size_t)G->n);
-    G->active[lm] = 1;
     G->sink[lm] = 1;
-    G->last = lm; /* members come in topological order: none after it is active */
-    for (int32_t i = lm; i >= 0; i--) {
-        if (!G->active[i])
-            continue;
-        for (int32_t k = G->in_off[i]; k < G->in_off[i + 1]; k++) {
-            int32_t l = G->in_loc[k];
-            if (l < G->n)
-                G->active[l] = 1;
-        }
-    }
+    G->last = lm; /* none after it is active */
 }
 
 /* Member i's inputs take at least the row scale i asks of them. */
@@ -239,21 +245,30 @@ static int64_t lf__term(lf__group *G, int64_t span, lf__rat sigma, int64_t heigh
     return (rows < height ? rows : height) * row_bytes;
 }
 
-static int64_t lf__window_sum(lf__group *G, int64_t h, int32_t snapshot_op)
+static int64_t lf__tensor_window(lf__group *G, int32_t t, int64_t h, int32_t snapshot_op)
 {
     const lf__op_cost *oc = G->cm->ops;
+    int32_t v = G->tensor[t];
+    int64_t h_t = G->height[t], sum = 0;
+    int view = t < G->n && oc[v].kind == LF_ROWS_VIEW;
+    if (G->hi[t] >= G->lo[t] && !view)
+        sum += lf__term(G, G->hi[t] - G->lo[t] + 1, G->sigma[t], h_t, oc[v].row_bytes, h);
+    if (G->reread_waits && G->hi2[t] >= G->lo2[t] && !view)
+        sum += lf__term(G, G->hi2[t] - G->lo2[t] + 1, G->sigma[t], h_t, oc[v].row_bytes, h);
+    if (t < G->n && G->active[t] && (G->out[t] || G->tensor[t] == snapshot_op))
+        sum += lf__term(G, 1, G->sigma[t], h_t, oc[v].row_bytes, h);
+    return sum;
+}
+
+/* Members after the snapshot's last active one hold nothing: no active op
+ * reads them (inputs come earlier) and they stage no rows. */
+static int64_t lf__window_sum(lf__group *G, int64_t h, int32_t snapshot_op)
+{
     int64_t sum = 0;
-    for (int32_t t = 0; t < G->nt; t++) {
-        int32_t v = G->tensor[t];
-        int64_t h_t = G->height[t];
-        int view = t < G->n && oc[v].kind == LF_ROWS_VIEW;
-        if (G->hi[t] >= G->lo[t] && !view)
-            sum += lf__term(G, G->hi[t] - G->lo[t] + 1, G->sigma[t], h_t, oc[v].row_bytes, h);
-        if (G->reread_waits && G->hi2[t] >= G->lo2[t] && !view)
-            sum += lf__term(G, G->hi2[t] - G->lo2[t] + 1, G->sigma[t], h_t, oc[v].row_bytes, h);
-        if (t < G->n && G->active[t] && (G->out[t] || G->tensor[t] == snapshot_op))
-            sum += lf__term(G, 1, G->sigma[t], h_t, oc[v].row_bytes, h);
-    }
+    for (int32_t t = 0; t <= G->last; t++)
+        sum += lf__tensor_window(G, t, h, snapshot_op);
+    for (int32_t t = G->n; t < G->nt; t++)
+        sum += lf__tensor_window(G, t, h, snapshot_op);
     return sum;
 }
 
@@ -359,8 +374,39 @@ static int lf__is_phase_boundary(const lf__group *G, int32_t i)
     return 0;
 }
 
+/* Opens the record of the state about to be evaluated (its terms follow). */
+static void lf__record_state(lf__group *G, int32_t snapshot_op, int32_t phase)
+{
+    if (!G->recording)
+        return;
+    if (G->n_states == LF__MAX_STATES) {
+        G->recording = 0;
+        G->record_failed = 1;
+        return;
+    }
+    G->state_start[G->n_states] = G->n_terms;
+    G->state_snapshot[G->n_states] = snapshot_op;
+    G->state_phase[G->n_states] = phase;
+    G->state_mode[G->n_states++] = G->reread_waits;
+}
+
+/* The current snapshot's phases the other way through the waits, only
+ * recorded: the set-up (select, prepare) does not depend on the way. */
+static void lf__record_other_way(lf__group *G, int32_t phases, int64_t h, int32_t snapshot_op)
+{
+    int32_t mode = G->reread_waits;
+    G->reread_waits = !mode;
+    for (int32_t p = 0; p < phases; p++) {
+        lf__record_state(G, snapshot_op, p);
+        lf__eval_phase(G, p, h, snapshot_op);
+    }
+    G->reread_waits = mode;
+}
+
+/* One snapshot at every phase: the largest feature bytes and where (peak);
+ * with `both`, its phases are recorded the other way through the waits too. */
 static int64_t lf__eval_snapshot(lf__group *G, int32_t snapshot_op, int64_t h, lf__peak *peak,
-                                 int32_t *n_phases)
+                                 int32_t *n_phases, int both)
 {
     lf__select(G, snapshot_op);
     lf__prepare(G);
@@ -368,16 +414,7 @@ static int64_t lf__eval_snapshot(lf__group *G, int32_t snapshot_op, int64_t h, l
     *n_phases = phases;
     int64_t best = -1;
     for (int32_t p = 0; p < phases; p++) {
-        if (G->recording) {
-            if (G->n_states == LF__MAX_STATES) {
-                G->recording = 0;
-                G->record_failed = 1;
-            } else {
-                G->state_start[G->n_states] = G->n_terms;
-                G->state_snapshot[G->n_states] = snapshot_op;
-                G->state_phase[G->n_states++] = p;
-            }
-        }
+        lf__record_state(G, snapshot_op, p);
         int64_t f = lf__eval_phase(G, p, h, snapshot_op);
         if (f > best) {
             best = f;
@@ -387,6 +424,8 @@ static int64_t lf__eval_snapshot(lf__group *G, int32_t snapshot_op, int64_t h, l
             }
         }
     }
+    if (both)
+        lf__record_other_way(G, phases, h, snapshot_op);
     return best;
 }
 
@@ -400,11 +439,13 @@ int64_t lf__features(lf__group *G, int64_t h, lf__peak *peak)
         pk->n_snapshots = 1;
         return lf__window_sum(G, h, -1);
     }
-    if (G->cached && G->cached_mode == G->reread_waits) {
+    if (G->cached_modes & (1 << G->reread_waits)) {
         /* Every snapshot and phase again, from the kept windows: the same
          * maximum, first peak on ties, as the full evaluation below. */
         int64_t best = -1;
         for (int32_t s = 0; s < G->n_states; s++) {
+            if (G->state_mode[s] != G->reread_waits)
+                continue;
             int64_t f = 0;
             for (int32_t k = G->state_start[s]; k < G->state_start[s + 1]; k++) {
                 const lf__row_term *t = &G->terms[k];
@@ -426,8 +467,10 @@ int64_t lf__features(lf__group *G, int64_t h, lf__peak *peak)
     G->n_states = 0;
     G->record_failed = 0;
     G->recording = G->full_evals++ > 0;
+    /* Both ways at once where the waits' tensors are known (or found below). */
+    int both = G->both_modes && G->recording;
     int32_t phases = 1, more = 1;
-    int64_t best = lf__eval_snapshot(G, -1, h, pk, &phases);
+    int64_t best = lf__eval_snapshot(G, -1, h, pk, &phases, both && G->masks_done && G->has_waits);
     G->main_href = G->href;
     pk->n_snapshots = 1;
     /* post[] from the main snapshot identifies the phase boundaries. */
@@ -439,8 +482,16 @@ int64_t lf__features(lf__group *G, int64_t h, lf__peak *peak)
     G->one_window = phases == 1 && n_boundaries == 0;
     memcpy(G->wait_ops, list, (size_t)n_boundaries * sizeof *list);
     G->n_wait_ops = n_boundaries;
+    if (both && !G->masks_done && n_boundaries > 0) {
+        /* The waits are known now; their tensors leave the snapshot's
+         * set-up alone (lf__wait_reread_bytes marks scratch of its own). */
+        lf__wait_reread_bytes(G);
+        if (G->has_waits)
+            lf__record_other_way(G, phases, h, -1);
+    }
+    both = both && G->masks_done && G->has_waits;
     for (int32_t k = 0; k < n_boundaries; k++) {
-        int64_t f = lf__eval_snapshot(G, list[k], h, &cand, &more);
+        int64_t f = lf__eval_snapshot(G, list[k], h, &cand, &more, both);
         pk->n_snapshots++;
         if (f > best) {
             best = f;
@@ -450,10 +501,10 @@ int64_t lf__features(lf__group *G, int64_t h, lf__peak *peak)
     }
     /* Keep the windows when there is more than one state to re-evaluate
      * (one snapshot and phase keeps them in place: one_window). */
-    G->cached = G->recording && !G->record_failed && !G->one_window;
-    G->cached_mode = G->reread_waits;
+    int cached = G->recording && !G->record_failed && !G->one_window;
+    G->cached_modes = !cached ? 0 : both ? 3 : 1 << G->reread_waits;
     G->cached_snapshots = pk->n_snapshots;
-    if (G->cached)
+    if (cached)
         G->state_start[G->n_states] = G->n_terms;
     G->recording = 0;
     return best;
@@ -465,10 +516,10 @@ int64_t lf__features(lf__group *G, int64_t h, lf__peak *peak)
 static int lf__read_before(const lf__group *G, int32_t l, int32_t lm)
 {
     if (l < G->n)
-        return G->active[l] && l != lm;
+        return G->anc[l] && l != lm;
     for (int32_t c = G->cons_off[l]; c < G->cons_off[l + 1]; c++) {
         int32_t k = G->cons_loc[c];
-        if (k != lm && G->active[k])
+        if (k != lm && G->anc[k])
             return 1;
     }
     return 0;
@@ -488,7 +539,11 @@ static int lf__read_twice(const lf__group *G, int32_t l)
 int64_t lf__wait_reread_bytes(lf__group *G)
 {
     const lf__op_cost *oc = G->cm->ops;
+    if (G->masks_done) /* found by a full evaluation that took both ways */
+        return G->reread_bytes;
     G->has_waits = 0;
+    G->reread_bytes = 0;
+    G->masks_done = 1;
     int32_t n_waits = G->n_wait_ops;
     const int32_t *list = G->wait_ops;
     if (n_waits == 0)
@@ -498,7 +553,7 @@ int64_t lf__wait_reread_bytes(lf__group *G)
     for (int32_t k = 0; k < n_waits; k++) {
         uint64_t bit = (uint64_t)1 << k;
         int32_t lm = G->loc[list[k]];
-        lf__select(G, list[k]); /* active: the wait's op and its ancestors */
+        lf__mark_ancestors(G, lm, G->anc); /* the wait's op and its ancestors */
         for (int32_t t = 0; t < G->nt; t++)
             if (lf__read_before(G, t, lm))
                 G->before_mask[t] |= bit;
@@ -520,6 +575,7 @@ int64_t lf__wait_reread_bytes(lf__group *G)
             bytes += t >= G->n || G->out[t] ? b : 2 * b;
         }
     G->has_waits = bytes > 0;
+    G->reread_bytes = bytes;
     return bytes;
 }
 
