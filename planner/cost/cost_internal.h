@@ -3,6 +3,7 @@
 #ifndef LF_COST_INTERNAL_H
 #define LF_COST_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "planner/cost/cost.h"
@@ -96,8 +97,6 @@ typedef struct lf__group {
     lf__row_term *terms;   /* the thread's scratch; NULL: nothing is kept */
     int32_t n_terms, cap_terms;
     int32_t n_states, recording, record_failed;
-    int32_t state_start[LF__MAX_STATES + 1], state_snapshot[LF__MAX_STATES],
-        state_phase[LF__MAX_STATES], state_mode[LF__MAX_STATES];
     int32_t cached_modes;  /* bit m: the terms hold every state of reread_waits = m */
     int32_t cached_snapshots;
     /* 1: a full evaluation takes both ways through a wait at once, each
@@ -107,7 +106,14 @@ typedef struct lf__group {
     int64_t reread_bytes;
     int32_t full_evals;    /* lf__features calls that evaluated every snapshot */
     void *scratch;        /* the thread's scratch the arrays belong to; NULL: own heap arrays */
+    /* The kept states (n_states of them), last: written before they are
+     * read, so a new view clears only what comes before (LF__GROUP_CLEAR). */
+    int32_t state_start[LF__MAX_STATES + 1], state_snapshot[LF__MAX_STATES],
+        state_phase[LF__MAX_STATES], state_mode[LF__MAX_STATES];
 } lf__group;
+
+/* The bytes of a group view that start cleared. */
+#define LF__GROUP_CLEAR offsetof(lf__group, state_start)
 
 lf_status lf__group_init(lf__group *G, const struct lf_cost_model *cm, const int32_t *members,
                          int32_t n);

@@ -151,42 +151,41 @@ static lf_status lf__group_alloc(lf__group *G, int32_t n, int32_t cap, int32_t n
     return LF_OK;
 }
 
-/* The group's edges in local indices, and each local tensor's height: the
- * row-window engine walks them once per snapshot and phase, and following
- * them through the graph's ops (a dependent load per edge into a struct of
- * 240 bytes) took most of its time on groups of a hundred ops. */
-static void lf__group_links(lf__group *G, const lf_graph *g)
+/* Who reads each local tensor inside the group: the inputs' lists
+ * inverted (a counting sort by tensor, members ascending; a member reading
+ * a tensor twice counts once). */
+static void lf__group_readers(lf__group *G)
 {
-    int32_t k = 0;
-    G->in_loc = G->in_off + G->n + 1;
-    for (int32_t i = 0; i < G->n; i++) {
-        const lf_op *op = &g->ops[G->tensor[i]];
-        G->in_off[i] = k;
-        for (int32_t j = 0; j < op->n_inputs; j++)
-            G->in_loc[k++] = G->loc[op->inputs[j]];
+    int32_t *off = G->cons_off;
+    memset(off, 0, ((size_t)G->nt + 1) * sizeof *off);
+    for (int pass = 0; pass < 2; pass++) {
+        for (int32_t i = 0; i < G->n; i++)
+            for (int32_t k = G->in_off[i]; k < G->in_off[i + 1]; k++) {
+                int32_t l = G->in_loc[k], seen = 0;
+                for (int32_t e = G->in_off[i]; e < k && !seen; e++)
+                    seen = G->in_loc[e] == l;
+                if (seen)
+                    continue;
+                if (pass == 0)
+                    off[l + 1]++;
+                else
+                    G->cons_loc[off[l]++] = i;
+            }
+        if (pass == 0) /* off[t]: where t's readers start */
+            for (int32_t t = 0; t < G->nt; t++)
+                off[t + 1] += off[t];
     }
-    G->in_off[G->n] = k;
-    G->cons_off = G->in_loc + k;
-    G->cons_loc = G->cons_off + G->nt + 1;
-    k = 0;
-    for (int32_t t = 0; t < G->nt; t++) {
-        const lf_op *op = &g->ops[G->tensor[t]];
-        G->height[t] = op->out.h;
-        G->cons_off[t] = k;
-        for (int32_t c = 0; c < op->n_consumers; c++) {
-            int32_t l = G->loc[op->consumers[c]];
-            if (l >= 0 && l < G->n)
-                G->cons_loc[k++] = l;
-        }
-    }
-    G->cons_off[G->nt] = k;
+    /* The fill moved each start to the next tensor's: move them back. */
+    for (int32_t t = G->nt; t > 0; t--)
+        off[t] = off[t - 1];
+    off[0] = 0;
 }
 
 lf_status lf__group_init(lf__group *G, const struct lf_cost_model *cm, const int32_t *members,
                          int32_t n)
 {
     const lf_graph *g = cm->g;
-    memset(G, 0, sizeof *G);
+    memset(G, 0, LF__GROUP_CLEAR);
     G->cm = cm;
     G->n = n;
     /* Upper bound on local tensors: members plus every operand slot. */
@@ -243,14 +242,24 @@ lf_status lf__group_init(lf__group *G, const struct lf_cost_model *cm, const int
         G->nt = i + 1; /* so that destroy restores loc of the members set so far */
     }
     G->nt = n;
+    /* The edges in local indices too, and each tensor's height: the
+     * row-window engine walks them once per snapshot and phase, and
+     * following them through the graph's ops (a dependent load per edge
+     * into a struct of 240 bytes) took most of its time on large groups. */
+    int32_t k = 0;
+    G->in_loc = G->in_off + n + 1;
     for (int32_t i = 0; i < n; i++) {
         const lf_op *op = &g->ops[G->tensor[i]];
+        G->height[i] = op->out.h;
+        G->in_off[i] = k;
         for (int32_t j = 0; j < op->n_inputs; j++) {
             int32_t p = op->inputs[j];
             if (G->loc[p] < 0) {
                 G->loc[p] = G->nt;
+                G->height[G->nt] = g->ops[p].out.h;
                 G->tensor[G->nt++] = p;
             }
+            G->in_loc[k++] = G->loc[p];
         }
         int leaves = op->is_output, inner = 0;
         for (int32_t c = 0; c < op->n_consumers; c++) {
@@ -263,7 +272,10 @@ lf_status lf__group_init(lf__group *G, const struct lf_cost_model *cm, const int
         G->out[i] = (uint8_t)leaves;
         G->inner[i] = (uint8_t)inner;
     }
-    lf__group_links(G, g);
+    G->in_off[n] = k;
+    G->cons_off = G->in_loc + k;
+    G->cons_loc = G->cons_off + G->nt + 1;
+    lf__group_readers(G);
     return LF_OK;
 }
 
@@ -303,7 +315,7 @@ void lf__group_destroy(lf__group *G)
         free(G->hi);
         free(G->sigma);
     }
-    memset(G, 0, sizeof *G);
+    memset(G, 0, LF__GROUP_CLEAR);
 }
 
 void lf__group_io(const lf__group *G, int64_t *in_bytes, int64_t *out_bytes)
