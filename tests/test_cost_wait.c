@@ -186,6 +186,45 @@ static void test_steps(const lf_graph *g)
     lf_cost_model_free(cm);
 }
 
+/* BRR: every re-read count is a step, each way through the wait, and one
+ * step has every weight resident. F_D = 2,048 + reads x 1,024 (+ 1,024 read
+ * again); need = F_feat(h) + 32 at the smallest h of each count over H = 8.
+ * Kept: h = 1 (8 reads) 3,680 / 10,240; h = 2 (4) 4,192 / 6,144; weights
+ * resident 1,024 + 3,648 = 4,672 / 3,072 (which beats h = 3, 4 and 8).
+ * Read again: h = 1 2,912 / 11,264; h = 2 3,680 / 7,168 (beats the kept way's
+ * 10,240 at the same need); weights resident 1,024 + 2,880 = 3,904 / 4,096
+ * (which beats the kept way's h = 2 and the other heights). The steps come
+ * from one evaluation that takes both ways; each must be what pricing the
+ * group alone (one way at a time) gives one byte above its need, and one
+ * byte below its need the step before it. */
+static void test_steps_brr(const lf_graph *g)
+{
+    lf_cost_model *cm = tf_model_hand(g, 8192, "brr");
+    lf_bitset s;
+    whole_group(g, &s);
+    lf_cost_step steps[LF_COST_MAX_STEPS];
+    int32_t n = 0;
+    CHECK_OK(lf_cost_steps(cm, &s, INT64_MAX, steps, LF_COST_MAX_STEPS, &n));
+    static const int64_t need[] = {2912, 3680, 3904, 4672}, f_d[] = {11264, 7168, 4096, 3072};
+    CHECK_EQ_I64(n, 4);
+    for (int32_t k = 0; k < n && k < 4; k++) {
+        CHECK_EQ_I64(steps[k].need, need[k]);
+        CHECK_EQ_I64(steps[k].f_d, f_d[k]);
+        for (int below = 0; below < 2; below++) {
+            lf_cost_model *at = tf_model_hand(g, steps[k].need + (below ? 0 : 1), "brr");
+            lf_group_cost c;
+            CHECK_OK(lf_cost_eval(at, &s, &c));
+            if (below && k == 0)
+                CHECK(!c.valid);
+            else
+                CHECK_EQ_I64(c.f_d, steps[below ? k - 1 : k].f_d);
+            lf_cost_model_free(at);
+        }
+    }
+    lf_bitset_destroy(&s);
+    lf_cost_model_free(cm);
+}
+
 /* Without the add nothing is read after the wait: no choice to make. A
  * tensor made inside the group and read on both sides is written and read:
  * with e -> relu r before the block, r is X's role, and reading it again
@@ -236,6 +275,7 @@ int main(void)
     test_brr_choice(g);
     test_explain(g);
     test_steps(g);
+    test_steps_brr(g);
     test_no_wait_and_internal(g);
     lf_graph_free(g);
     return lf_test_result();
