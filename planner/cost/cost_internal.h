@@ -83,8 +83,6 @@ typedef struct lf__group {
      * a wait when after_mask[member] & before_mask[l] is not 0. */
     uint64_t *after_mask;  /* member depends on the op that waits */
     uint64_t *before_mask; /* local tensor read by an ancestor of the op that waits */
-    uint8_t *after;        /* scratch: member depends on the current wait's op */
-    uint8_t *anc;          /* scratch: member is the current wait's op or one of its ancestors */
     int64_t *lo2, *hi2;    /* per local tensor: the window of its second read */
     int32_t wait_ops[LF__MAX_WAITS]; /* ops that wait for a reduction (lf__features finds them) */
     int32_t n_wait_ops;

@@ -23,7 +23,7 @@
 typedef struct lf__group_scratch {
     int busy;
     int32_t *tensor, *loc;
-    uint8_t *flags;         /* out, active, sink, terminal, post, after, inner, anc: n bytes each */
+    uint8_t *flags;         /* out, active, sink, terminal, post, inner: one n-byte run each */
     int64_t *hv, *lo, *hi;  /* lo and hi: 2 * cap, the second half for lo2 and hi2 */
     lf__rat *sigma;
     uint64_t *masks;        /* after_mask (n) and before_mask (cap) */
@@ -103,13 +103,13 @@ static lf__group_scratch *lf__scratch_take(int32_t n, int32_t cap, int32_t n_ops
         return NULL;
     for (int32_t v = old_loc; v < s->cap_loc; v++)
         s->loc[v] = -1;
-    if (n > INT32_MAX / 8 || cap > INT32_MAX / 4 - 1 || cap > INT32_MAX - n ||
+    if (n > INT32_MAX / 6 || cap > INT32_MAX / 4 - 1 || cap > INT32_MAX - n ||
         !lf__grow((void **)&s->tensor, &s->cap_tensor, cap, sizeof(int32_t)) ||
         !lf__grow((void **)&s->lo, &s->cap_lo, 2 * cap, sizeof(int64_t)) ||
         !lf__grow((void **)&s->hi, &s->cap_hi, 2 * cap, sizeof(int64_t)) ||
         !lf__grow((void **)&s->sigma, &s->cap_sigma, cap, sizeof(lf__rat)) ||
         !lf__grow((void **)&s->masks, &s->cap_masks, n + cap, sizeof(uint64_t)) ||
-        !lf__grow((void **)&s->flags, &s->cap_flags, 8 * n, 1) ||
+        !lf__grow((void **)&s->flags, &s->cap_flags, 6 * n, 1) ||
         !lf__grow((void **)&s->hv, &s->cap_hv, n, sizeof(int64_t)) ||
         !lf__grow((void **)&s->links, &s->cap_links, 4 * cap + 2, sizeof(int32_t)) ||
         !lf__grow((void **)&s->height, &s->cap_height, cap, sizeof(int64_t)))
@@ -129,9 +129,7 @@ static lf_status lf__group_alloc(lf__group *G, int32_t n, int32_t cap, int32_t n
     G->sink = calloc((size_t)n, 1);
     G->terminal = calloc((size_t)n, 1);
     G->post = calloc((size_t)n, 1);
-    G->after = calloc((size_t)n, 1);
     G->inner = calloc((size_t)n, 1);
-    G->anc = calloc((size_t)n, 1);
     G->hv = calloc((size_t)n, sizeof(int64_t));
     G->lo = malloc(2 * (size_t)cap * sizeof(int64_t));
     G->hi = malloc(2 * (size_t)cap * sizeof(int64_t));
@@ -140,7 +138,7 @@ static lf_status lf__group_alloc(lf__group *G, int32_t n, int32_t cap, int32_t n
     G->in_off = malloc((4 * (size_t)cap + 2) * sizeof(int32_t));
     G->height = malloc((size_t)cap * sizeof(int64_t));
     if (!G->tensor || !G->loc || !G->out || !G->active || !G->sink || !G->terminal || !G->post ||
-        !G->after || !G->inner || !G->anc || !G->hv || !G->lo || !G->hi || !G->sigma || !G->after_mask ||
+        !G->inner || !G->hv || !G->lo || !G->hi || !G->sigma || !G->after_mask ||
         !G->in_off || !G->height)
         return LF_ENOMEM;
     G->lo2 = G->lo + cap;
@@ -206,10 +204,8 @@ lf_status lf__group_init(lf__group *G, const struct lf_cost_model *cm, const int
         G->sink = s->flags + 2 * (size_t)nz;
         G->terminal = s->flags + 3 * (size_t)nz;
         G->post = s->flags + 4 * (size_t)nz;
-        G->after = s->flags + 5 * (size_t)nz;
-        G->inner = s->flags + 6 * (size_t)nz;
-        G->anc = s->flags + 7 * (size_t)nz;
-        memset(s->flags, 0, 8 * (size_t)nz);
+        G->inner = s->flags + 5 * (size_t)nz;
+        memset(s->flags, 0, 6 * (size_t)nz);
         G->hv = s->hv;
         memset(G->hv, 0, (size_t)nz * sizeof(int64_t));
         G->lo = s->lo;
@@ -304,9 +300,7 @@ void lf__group_destroy(lf__group *G)
         free(G->sink);
         free(G->terminal);
         free(G->post);
-        free(G->after);
         free(G->inner);
-        free(G->anc);
         free(G->after_mask);
         free(G->in_off);
         free(G->height);

@@ -483,8 +483,8 @@ int64_t lf__features(lf__group *G, int64_t h, lf__peak *peak)
     memcpy(G->wait_ops, list, (size_t)n_boundaries * sizeof *list);
     G->n_wait_ops = n_boundaries;
     if (both && !G->masks_done && n_boundaries > 0) {
-        /* The waits are known now; their tensors leave the snapshot's
-         * set-up alone (lf__wait_reread_bytes marks scratch of its own). */
+        /* The waits are known now; finding their tensors leaves the
+         * snapshot's set-up alone (lf__wait_reread_bytes sets only masks). */
         lf__wait_reread_bytes(G);
         if (G->has_waits)
             lf__record_other_way(G, phases, h, -1);
@@ -510,21 +510,6 @@ int64_t lf__features(lf__group *G, int64_t h, lf__peak *peak)
     return best;
 }
 
-/* Is local tensor l read before the wait of the current snapshot op lm (by
- * an active member other than the op that waits)? A member: is it such an
- * ancestor itself? */
-static int lf__read_before(const lf__group *G, int32_t l, int32_t lm)
-{
-    if (l < G->n)
-        return G->anc[l] && l != lm;
-    for (int32_t c = G->cons_off[l]; c < G->cons_off[l + 1]; c++) {
-        int32_t k = G->cons_loc[c];
-        if (k != lm && G->anc[k])
-            return 1;
-    }
-    return 0;
-}
-
 /* Is local tensor l read on both sides of some wait? */
 static int lf__read_twice(const lf__group *G, int32_t l)
 {
@@ -548,25 +533,30 @@ int64_t lf__wait_reread_bytes(lf__group *G)
     const int32_t *list = G->wait_ops;
     if (n_waits == 0)
         return 0;
-    memset(G->after_mask, 0, (size_t)G->n * sizeof *G->after_mask);
-    memset(G->before_mask, 0, (size_t)G->nt * sizeof *G->before_mask);
-    for (int32_t k = 0; k < n_waits; k++) {
-        uint64_t bit = (uint64_t)1 << k;
-        int32_t lm = G->loc[list[k]];
-        lf__mark_ancestors(G, lm, G->anc); /* the wait's op and its ancestors */
-        for (int32_t t = 0; t < G->nt; t++)
-            if (lf__read_before(G, t, lm))
-                G->before_mask[t] |= bit;
-        memset(G->after, 0, (size_t)G->n);
-        for (int32_t i = lm + 1; i < G->n; i++) {
-            for (int32_t j = G->in_off[i]; j < G->in_off[i + 1] && !G->after[i]; j++) {
-                int32_t l = G->in_loc[j];
-                G->after[i] = l < G->n && (l == lm || G->after[l]);
-            }
-            if (G->after[i])
-                G->after_mask[i] |= bit;
+    /* One pass each way over the group's edges for all waits at once (bit
+     * k for the k-th): before_mask starts as each wait's own bit; forward,
+     * after_mask[i] is the waits i descends from; backward, before_mask[i]
+     * the waits i is an ancestor of, or is. */
+    uint64_t *after = G->after_mask, *before = G->before_mask;
+    memset(after, 0, (size_t)G->n * sizeof *after);
+    memset(before, 0, (size_t)G->nt * sizeof *before);
+    for (int32_t k = 0; k < n_waits; k++)
+        before[G->loc[list[k]]] |= (uint64_t)1 << k;
+    for (int32_t i = 0; i < G->n; i++)
+        for (int32_t j = G->in_off[i]; j < G->in_off[i + 1]; j++) {
+            int32_t l = G->in_loc[j];
+            if (l < G->n)
+                after[i] |= after[l] | before[l];
         }
-    }
+    for (int32_t i = G->n - 1; i >= 0; i--)
+        for (int32_t c = G->cons_off[i]; c < G->cons_off[i + 1]; c++)
+            before[i] |= before[G->cons_loc[c]];
+    /* Read before wait k: by an ancestor of its op other than the op. */
+    for (int32_t k = 0; k < n_waits; k++)
+        before[G->loc[list[k]]] &= ~((uint64_t)1 << k);
+    for (int32_t t = G->n; t < G->nt; t++)
+        for (int32_t c = G->cons_off[t]; c < G->cons_off[t + 1]; c++)
+            before[t] |= before[G->cons_loc[c]];
     G->has_waits = 1;
     int64_t bytes = 0;
     for (int32_t t = 0; t < G->nt; t++)
