@@ -71,6 +71,7 @@ typedef struct lf__group {
     uint8_t *post;        /* member computes a value that exists only after a reduction */
     uint8_t *inner;       /* member has a consumer inside the group: no sink of the group's own snapshot */
     int64_t *hv;          /* member's effective height (vectors after a reduction: its input H) */
+    int32_t forward_done; /* post and hv are set (the same in every snapshot: rows.c) */
     int64_t *lo, *hi;     /* per local tensor window */
     lf__rat *sigma;       /* per local tensor row scale relative to the sinks */
     int32_t last;         /* last active member of the current snapshot (members after it are not) */

@@ -140,10 +140,10 @@ static void lf__scale_inputs(lf__group *G, int32_t i)
 static void lf__prepare(lf__group *G)
 {
     const lf__op_cost *oc = G->cm->ops;
-    /* Forward: post-reduction values and effective heights. */
-    for (int32_t i = 0; i <= G->last; i++) {
-        if (!G->active[i])
-            continue;
+    /* Forward: post-reduction values and effective heights. They look only
+     * at a member's inputs, all active with it in every snapshot (the group,
+     * or an op with its ancestors), so one pass over the group serves all. */
+    for (int32_t i = 0; i < G->n && !G->forward_done; i++) {
         int32_t v = G->tensor[i];
         int post = 0;
         int64_t hv = oc[v].h;
@@ -155,7 +155,7 @@ static void lf__prepare(lf__group *G)
         } else if (oc[v].h == 1) {
             for (int32_t k = k0; k < k1; k++) {
                 int32_t l = G->in_loc[k];
-                if (l < G->n && G->active[l]) {
+                if (l < G->n) {
                     post |= G->post[l];
                     if (G->hv[l] > hv)
                         hv = G->hv[l];
@@ -165,6 +165,7 @@ static void lf__prepare(lf__group *G)
         G->post[i] = (uint8_t)post;
         G->hv[i] = hv;
     }
+    G->forward_done = 1;
     /* Backward: a reduction is terminal when no active op downstream of it
      * reads a spatial map (then it simply accumulates rows as they stream). */
     G->href = 1;
@@ -658,6 +659,7 @@ void lf__tail_scales(lf__group *G, int64_t sigma_num, int64_t sigma_den)
     memset(G->sink, 0, (size_t)G->n);
     memset(G->terminal, 0, (size_t)G->n);
     memset(G->post, 0, (size_t)G->n);
+    G->forward_done = 0; /* post is not the group's any more */
     for (int32_t t = 0; t < G->nt; t++)
         G->sigma[t] = (lf__rat){0, 1};
     G->sigma[c] = (lf__rat){sigma_num, sigma_den};
