@@ -165,53 +165,25 @@ static void test_explain(const lf_graph *g)
     }
 }
 
-/* Both ways are steps of the group's staircase: LBDF (3,904, 4,096) and
- * (4,672, 3,072). */
-static void test_steps(const lf_graph *g)
+/* The whole block's steps under `scheme` are need[k] / f_d[k]. They come
+ * from one evaluation that takes both ways through the wait; each must also
+ * be what pricing the group (one way at a time, the other code path) gives
+ * one byte above its need, and one byte below its need the step before it. */
+static void check_steps(const lf_graph *g, const char *scheme, const int64_t *need,
+                        const int64_t *f_d, int32_t n_expected)
 {
-    lf_cost_model *cm = tf_model_hand(g, 8192, "lbdf");
+    lf_cost_model *cm = tf_model_hand(g, 8192, scheme);
     lf_bitset s;
     whole_group(g, &s);
     lf_cost_step steps[LF_COST_MAX_STEPS];
     int32_t n = 0;
     CHECK_OK(lf_cost_steps(cm, &s, INT64_MAX, steps, LF_COST_MAX_STEPS, &n));
-    CHECK_EQ_I64(n, 2);
-    if (n == 2) {
-        CHECK_EQ_I64(steps[0].need, 3904);
-        CHECK_EQ_I64(steps[0].f_d, 4096);
-        CHECK_EQ_I64(steps[1].need, 4672);
-        CHECK_EQ_I64(steps[1].f_d, 3072);
-    }
-    lf_bitset_destroy(&s);
-    lf_cost_model_free(cm);
-}
-
-/* BRR: every re-read count is a step, each way through the wait, and one
- * step has every weight resident. F_D = 2,048 + reads x 1,024 (+ 1,024 read
- * again); need = F_feat(h) + 32 at the smallest h of each count over H = 8.
- * Kept: h = 1 (8 reads) 3,680 / 10,240; h = 2 (4) 4,192 / 6,144; weights
- * resident 1,024 + 3,648 = 4,672 / 3,072 (which beats h = 3, 4 and 8).
- * Read again: h = 1 2,912 / 11,264; h = 2 3,680 / 7,168 (beats the kept way's
- * 10,240 at the same need); weights resident 1,024 + 2,880 = 3,904 / 4,096
- * (which beats the kept way's h = 2 and the other heights). The steps come
- * from one evaluation that takes both ways; each must be what pricing the
- * group alone (one way at a time) gives one byte above its need, and one
- * byte below its need the step before it. */
-static void test_steps_brr(const lf_graph *g)
-{
-    lf_cost_model *cm = tf_model_hand(g, 8192, "brr");
-    lf_bitset s;
-    whole_group(g, &s);
-    lf_cost_step steps[LF_COST_MAX_STEPS];
-    int32_t n = 0;
-    CHECK_OK(lf_cost_steps(cm, &s, INT64_MAX, steps, LF_COST_MAX_STEPS, &n));
-    static const int64_t need[] = {2912, 3680, 3904, 4672}, f_d[] = {11264, 7168, 4096, 3072};
-    CHECK_EQ_I64(n, 4);
-    for (int32_t k = 0; k < n && k < 4; k++) {
+    CHECK_EQ_I64(n, n_expected);
+    for (int32_t k = 0; k < n && k < n_expected; k++) {
         CHECK_EQ_I64(steps[k].need, need[k]);
         CHECK_EQ_I64(steps[k].f_d, f_d[k]);
         for (int below = 0; below < 2; below++) {
-            lf_cost_model *at = tf_model_hand(g, steps[k].need + (below ? 0 : 1), "brr");
+            lf_cost_model *at = tf_model_hand(g, steps[k].need + (below ? 0 : 1), scheme);
             lf_group_cost c;
             CHECK_OK(lf_cost_eval(at, &s, &c));
             if (below && k == 0)
@@ -223,6 +195,24 @@ static void test_steps_brr(const lf_graph *g)
     }
     lf_bitset_destroy(&s);
     lf_cost_model_free(cm);
+}
+
+/* Both ways are steps of the group's staircase. LBDF: read again (3,904,
+ * 4,096), kept resident (4,672, 3,072).
+ * BRR: every re-read count is a step, each way through the wait, and one
+ * step has every weight resident. F_D = 2,048 + reads x 1,024 (+ 1,024 read
+ * again); need = F_feat(h) + 32 at the smallest h of each count over H = 8.
+ * Kept: h = 1 (8 reads) 3,680 / 10,240; h = 2 (4) 4,192 / 6,144; weights
+ * resident 1,024 + 3,648 = 4,672 / 3,072 (which beats h = 3, 4 and 8).
+ * Read again: h = 1 2,912 / 11,264; h = 2 3,680 / 7,168 (beats the kept way's
+ * 10,240 at the same need); weights resident 1,024 + 2,880 = 3,904 / 4,096
+ * (which beats the kept way's h = 2 and the other heights). */
+static void test_steps(const lf_graph *g)
+{
+    static const int64_t lbdf_need[] = {3904, 4672}, lbdf_f_d[] = {4096, 3072};
+    check_steps(g, "lbdf", lbdf_need, lbdf_f_d, 2);
+    static const int64_t brr_need[] = {2912, 3680, 3904, 4672}, brr_f_d[] = {11264, 7168, 4096, 3072};
+    check_steps(g, "brr", brr_need, brr_f_d, 4);
 }
 
 /* Without the add nothing is read after the wait: no choice to make. A
@@ -275,7 +265,6 @@ int main(void)
     test_brr_choice(g);
     test_explain(g);
     test_steps(g);
-    test_steps_brr(g);
     test_no_wait_and_internal(g);
     lf_graph_free(g);
     return lf_test_result();
