@@ -104,6 +104,15 @@ int lf_cost_scheme_weights_resident(const char *scheme);
 int64_t lf_cost_fd_floor(const lf_cost_model *cm, const int32_t *members, int32_t n, const uint8_t *in_group,
                          uint8_t *seen);
 
+/* A floor on how often BRR reads each op's weights: for every valid group G
+ * holding op v whose weights do not all fit beside its windows (sum of the
+ * weights + F_feat(G, 1) >= beta), G's weight_reads >= tiles[v] (n_ops
+ * entries, each >= 1; all 1 where the scheme keeps weights resident). From
+ * v's own input and output windows at the smallest row scale and reference
+ * height any group can give v (tile_floor.c); for lower bounds on the DRAM
+ * of every plan. */
+lf_status lf_cost_tile_floors(const lf_cost_model *cm, int32_t *tiles);
+
 /* Evaluates a group (non-empty set of non-input ops); memoized and
  * thread-safe. Groups need not be connected or valid. */
 lf_status lf_cost_eval(lf_cost_model *cm, const lf_bitset *group, lf_group_cost *out);

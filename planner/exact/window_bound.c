@@ -14,7 +14,14 @@
  * the internal tensors it reads from outside it and those it writes for a
  * reader outside it, is at most what the plan pays for W's internal tensors.
  * Windows charge disjoint tensors; every other tensor takes its forced-cut
- * floor (cut_bound.c), and every fusable op's weights are read once. */
+ * floor (cut_bound.c), and every fusable op's weights are read once.
+ *
+ * Under BRR a part also pays the weight reads its group cannot avoid: when
+ * the part's weights plus the floor of its windows reach beta, no group
+ * holding it keeps its weights resident, so the group reads them at least
+ * as often as any member's tile floor (lf_cost_tile_floors), and the part's
+ * own weights that many times; the read every weight gets once is counted
+ * outside the windows, so a part adds (reads - 1) times its weights. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +47,7 @@ typedef struct lf__win {
     int64_t cap_conn;
     int64_t weights;   /* every fusable op's weight bytes */
     int64_t *cut_floor; /* per op: its tensor's forced-cut floor (lf__cut_tensor_floors) */
+    int32_t *tiles;     /* per op: the fewest weight reads of its groups that stream them */
     int64_t traffic;
 } lf__win;
 
@@ -130,11 +138,29 @@ static void lf__win_relax(lf__exact *x, int32_t n, int connected, int64_t d_any,
         *to = base + d_conn;
 }
 
+/* The weight reads beyond the first that every group holding the set being
+ * grown pays for its members (see the top of the file). */
+static int64_t lf__win_rereads(const lf__exact *x, const lf__win *w)
+{
+    int64_t weights = 0, rows, term, block;
+    int32_t tiles = 1;
+    for (int32_t i = 0; i < x->n_sub; i++) {
+        int32_t v = x->sub[i];
+        weights += lf_cost_weight_bytes(w->cm, v);
+        tiles = w->tiles[v] > tiles ? w->tiles[v] : tiles;
+    }
+    if (tiles == 1)
+        return 0;
+    lf__dp_set_need_terms(x, &term, &rows, &block);
+    return weights + rows >= lf_cost_beta(w->cm) ? (int64_t)(tiles - 1) * weights : 0;
+}
+
 static void lf__win_group(lf__exact *x)
 {
     lf__win *w = x->user;
-    lf__win_relax(x, x->n_sub, x->set_connected, lf__win_part(x, w),
-                  x->set_connected ? lf__win_component(x, w) : 0);
+    int64_t rereads = lf__win_rereads(x, w);
+    lf__win_relax(x, x->n_sub, x->set_connected, lf__win_part(x, w) + rereads,
+                  x->set_connected ? lf__win_component(x, w) + rereads : 0);
 }
 
 /* An unfusable op is a group of its own that DRAM over fusable ops does not
@@ -287,12 +313,15 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     w.charged = calloc((size_t)n + 1, 1);
     w.seen = calloc((size_t)n + 1, sizeof *w.seen);
     w.cut_floor = calloc((size_t)n + 1, sizeof *w.cut_floor);
-    lf_status st = ops && w.internal && w.charged && w.seen && w.cut_floor
+    w.tiles = calloc((size_t)n + 1, sizeof *w.tiles);
+    lf_status st = ops && w.internal && w.charged && w.seen && w.cut_floor && w.tiles
                        ? LF_OK
                        : lf_set_error(LF_ENOMEM, "out of memory computing bounds");
     /* The floors do not depend on the windows: once for every pass. */
     if (st == LF_OK)
         st = lf__cut_tensor_floors(cm, w.cut_floor);
+    if (st == LF_OK)
+        st = lf_cost_tile_floors(cm, w.tiles);
     for (int32_t v = 0; v < n && st == LF_OK; v++) {
         if (g->ops[v].type == LF_OP_INPUT)
             continue;
@@ -335,5 +364,6 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     free(w.seen);
     free(w.conn);
     free(w.cut_floor);
+    free(w.tiles);
     return st;
 }

@@ -1,0 +1,223 @@
+/* The BRR tile floors (planner/cost/tile_floor.c): a hand-computed chain,
+ * then brute force: random convex connected groups around every op of real
+ * networks (valid-padded convs in Inception-v3, resizes in DeepLabV3,
+ * squeeze-and-excite in EfficientNet-B0, cells in NasNet-A) and of random
+ * DAGs, each priced by the cost model, never reading an op's weights fewer
+ * times than its floor once the weights do not all fit. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixtures.h"
+#include "graphs.h"
+#include "models/registry.h"
+#include "planner/util/rng.h"
+#include "random_dags.h"
+#include "testlib.h"
+
+/* x (16 x 16 x 16, int8) -> a: 3x3 conv, same padding, to 64 channels
+ * (weights 9,216 B, one channel's block 144 B) -> b: 1x1 conv to 16
+ * (weights 1,024 B, block 64 B), at beta 4,096 B. Rows: x 256 B, a 1,024 B,
+ * b 256 B; both maps 16 high, so sigma_a * H >= 16 in every group. At h rows
+ * per step a holds (3 + h - 1) rows of x and h of its own output:
+ * 512 + 1,280 h <= 4,095 - 144 allows h <= 2: ceil(16 / 2) = 8 tiles. b
+ * holds h rows of a and h of its output: 1,280 h <= 4,031, h <= 3: 6 tiles.
+ * a alone reads its weights 8 times; b alone keeps them resident (the floor
+ * counts only where weights do not fit); {a, b} reads them 8 times. */
+static void test_hand_chain(void)
+{
+    lf_graph_builder *b = NULL;
+    lf_graph_builder_create(&b, "tiles");
+    tg_input(b, "x", 16, 16, 16);
+    tg_conv(b, "a", "x", 64, 3, 1, 1, 1, 0, LF_ACT_NONE);
+    tg_conv(b, "b", "a", 16, 1, 1, 0, 1, 0, LF_ACT_NONE);
+    lf_graph *g = tf_build(b);
+    if (!g)
+        return;
+    lf_cost_model *cm = tf_model_hand(g, 4096, "brr");
+    int32_t tiles[3] = {0, 0, 0};
+    CHECK_OK(lf_cost_tile_floors(cm, tiles));
+    int32_t a = lf_graph_find(g, "a"), bb = lf_graph_find(g, "b");
+    CHECK_EQ_I64(tiles[0], 1);
+    CHECK_EQ_I64(tiles[a], 8);
+    CHECK_EQ_I64(tiles[bb], 6);
+    /* a alone, b alone, both: 8, 1 (resident) and 8 weight reads. */
+    const int32_t reads[3] = {8, 1, 8};
+    for (int k = 0; k < 3; k++) {
+        lf_bitset s;
+        lf_group_cost c;
+        CHECK_OK(lf_bitset_init(&s, g->n_ops));
+        if (k != 1)
+            lf_bitset_set(&s, a);
+        if (k != 0)
+            lf_bitset_set(&s, bb);
+        CHECK_OK(lf_cost_eval(cm, &s, &c));
+        CHECK(c.valid);
+        CHECK_EQ_I64(c.weight_reads, reads[k]);
+        lf_bitset_destroy(&s);
+    }
+    lf_cost_model_free(cm);
+    /* LBDF keeps weights resident: every floor is 1. */
+    cm = tf_model_hand(g, 4096, "lbdf");
+    CHECK_OK(lf_cost_tile_floors(cm, tiles));
+    CHECK(tiles[a] == 1 && tiles[bb] == 1);
+    lf_cost_model_free(cm);
+    lf_graph_free(g);
+}
+
+typedef struct grower {
+    const lf_graph *g;
+    lf_cost_model *cm;
+    int32_t *members;
+    uint8_t *in, *down, *up;
+    lf_bitset set;
+} grower;
+
+/* Grows a connected set of up to `size` fusable ops from v by random
+ * neighbours and closes it under paths (convex); 0 when the closure takes
+ * an op that cannot be grouped. */
+static int grow_group(grower *w, lf_rng *r, int32_t v, int32_t size)
+{
+    const lf_graph *g = w->g;
+    int32_t n = 0;
+    memset(w->in, 0, (size_t)g->n_ops);
+    w->members[n++] = v;
+    w->in[v] = 1;
+    for (int32_t tries = 0; n < size && tries < 8 * size; tries++) {
+        const lf_op *op = &g->ops[w->members[lf_rng_below(r, (uint32_t)n)]];
+        int32_t deg = op->n_inputs + op->n_consumers;
+        if (deg == 0)
+            continue;
+        int32_t j = (int32_t)lf_rng_below(r, (uint32_t)deg);
+        int32_t u = j < op->n_inputs ? op->inputs[j] : op->consumers[j - op->n_inputs];
+        if (w->in[u] || g->ops[u].type == LF_OP_INPUT || !lf_cost_fusable(w->cm, u))
+            continue;
+        w->in[u] = 1;
+        w->members[n++] = u;
+    }
+    /* Convex: add every op both below and above some member. */
+    for (int32_t u = 0; u < g->n_ops; u++) {
+        w->down[u] = w->in[u];
+        for (int32_t j = 0; j < g->ops[u].n_inputs && !w->down[u]; j++)
+            w->down[u] = w->down[g->ops[u].inputs[j]];
+    }
+    for (int32_t u = g->n_ops - 1; u >= 0; u--) {
+        w->up[u] = w->in[u];
+        for (int32_t j = 0; j < g->ops[u].n_consumers && !w->up[u]; j++)
+            w->up[u] = w->up[g->ops[u].consumers[j]];
+    }
+    lf_bitset_clear_all(&w->set);
+    for (int32_t u = 0; u < g->n_ops; u++) {
+        if (!(w->down[u] && w->up[u]))
+            continue;
+        if (g->ops[u].type == LF_OP_INPUT || !lf_cost_fusable(w->cm, u))
+            return 0;
+        lf_bitset_set(&w->set, u);
+    }
+    return 1;
+}
+
+typedef struct tally {
+    int64_t groups, checked, binding, tight;
+} tally;
+
+/* Random groups around every op with a floor above 1 (and a few others):
+ * a valid group whose weights do not all fit reads them at least as often
+ * as each member's floor. */
+static void check_graph(const lf_graph *g, int64_t beta, int per_op, uint64_t seed, tally *t)
+{
+    lf_cost_model *cm = tf_model_default(g, beta, "brr");
+    int32_t *tiles = malloc((size_t)g->n_ops * sizeof *tiles);
+    grower w = {g, cm, malloc((size_t)g->n_ops * sizeof(int32_t)), malloc((size_t)g->n_ops),
+                malloc((size_t)g->n_ops), malloc((size_t)g->n_ops), {0}};
+    CHECK(cm && tiles && w.members && w.in && w.down && w.up);
+    if (!cm || !tiles || !w.members || !w.in || !w.down || !w.up ||
+        lf_bitset_init(&w.set, g->n_ops) != LF_OK)
+        goto done;
+    CHECK_OK(lf_cost_tile_floors(cm, tiles));
+    lf_rng r;
+    lf_rng_seed(&r, seed, 0x74696c65ULL);
+    for (int32_t v = 0; v < g->n_ops; v++) {
+        if (g->ops[v].type == LF_OP_INPUT || !lf_cost_fusable(cm, v))
+            continue;
+        int reps = tiles[v] > 1 ? per_op : (v % 8 == 0);
+        for (int k = 0; k < reps; k++) {
+            int32_t size = 1 + (int32_t)lf_rng_below(&r, k < per_op / 2 ? 6 : 40);
+            if (!grow_group(&w, &r, v, size))
+                continue;
+            lf_group_cost c;
+            CHECK_OK(lf_cost_eval(cm, &w.set, &c));
+            t->groups++;
+            if (!c.valid || c.weights + c.features < beta)
+                continue;
+            for (int32_t u = lf_bitset_next(&w.set, 0); u >= 0; u = lf_bitset_next(&w.set, u + 1)) {
+                t->checked++;
+                t->binding += tiles[u] > 1;
+                t->tight += tiles[u] > 1 && c.weight_reads == tiles[u];
+                if (c.weight_reads < tiles[u]) {
+                    fprintf(stderr, "  %s beta %lld: op %s floor %d, group of %d ops around %s reads %d\n",
+                            g->name, (long long)beta, g->ops[u].name, (int)tiles[u],
+                            (int)lf_bitset_count(&w.set), g->ops[v].name, (int)c.weight_reads);
+                    CHECK(c.weight_reads >= tiles[u]);
+                }
+            }
+        }
+    }
+done:
+    lf_bitset_destroy(&w.set);
+    free(w.members);
+    free(w.in);
+    free(w.down);
+    free(w.up);
+    free(tiles);
+    lf_cost_model_free(cm);
+}
+
+static void test_networks(void)
+{
+    static const char *models[] = {"inception_v3", "deeplabv3_mobilenet_v3_large", "efficientnet_b0",
+                                   "nasnet_a", "resnet50", "mobilenet_v2"};
+    static const int64_t betas[] = {64 * 1024, 256 * 1024, 1024 * 1024};
+    tally t = {0};
+    for (size_t m = 0; m < sizeof models / sizeof *models; m++) {
+        lf_graph *g = NULL;
+        lf_model_options opt = {0, 1};
+        CHECK_OK(lf_model_build(models[m], &opt, &g));
+        if (!g)
+            continue;
+        for (size_t b = 0; b < sizeof betas / sizeof *betas; b++)
+            check_graph(g, betas[b], 40, m * 10 + b, &t);
+        lf_graph_free(g);
+    }
+    fprintf(stderr, "  networks: %lld groups, %lld members checked, %lld with a floor above 1, %lld met\n",
+            (long long)t.groups, (long long)t.checked, (long long)t.binding, (long long)t.tight);
+    /* Not vacuous: many floors bind, and some are met exactly. */
+    CHECK(t.binding > 1000);
+    CHECK(t.tight > 100);
+}
+
+static void test_random_dags(void)
+{
+    tally t = {0};
+    for (int fam = 0; fam < RDAG_FAMILIES; fam++)
+        for (uint64_t seed = 0; seed < 8; seed++) {
+            lf_graph *g = rdag_build(seed, fam, 12 + (int)(seed % 4) * 8);
+            CHECK(g != NULL);
+            if (!g)
+                continue;
+            check_graph(g, RDAG_BETA_SMALL, 12, seed, &t);
+            check_graph(g, RDAG_BETA_MEDIUM, 12, seed, &t);
+            lf_graph_free(g);
+        }
+    fprintf(stderr, "  random DAGs: %lld groups, %lld members checked, %lld with a floor above 1, %lld met\n",
+            (long long)t.groups, (long long)t.checked, (long long)t.binding, (long long)t.tight);
+    CHECK(t.binding > 100);
+    CHECK(t.tight > 10);
+}
+
+int main(void)
+{
+    test_hand_chain();
+    test_random_dags();
+    test_networks();
+    return lf_test_result();
+}
