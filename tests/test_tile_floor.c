@@ -118,22 +118,30 @@ static int grow_group(grower *w, lf_rng *r, int32_t v, int32_t size)
 
 typedef struct tally {
     int64_t groups, checked, binding, tight;
+    int64_t sets, sets_above, sets_tight; /* set floors: checked, above every member's, met */
 } tally;
 
 /* Random groups around every op with a floor above 1 (and a few others):
  * a valid group whose weights do not all fit reads them at least as often
- * as each member's floor. */
+ * as each member's floor, or as the set floor of the whole group and of a
+ * random part of it. */
 static void check_graph(const lf_graph *g, int64_t beta, int per_op, uint64_t seed, tally *t)
 {
     lf_cost_model *cm = tf_model_default(g, beta, "brr");
     int32_t *tiles = malloc((size_t)g->n_ops * sizeof *tiles);
+    int32_t *part = malloc((size_t)g->n_ops * sizeof *part);
+    lf_cost_tiles *ts = NULL;
     grower w = {g, cm, malloc((size_t)g->n_ops * sizeof(int32_t)), malloc((size_t)g->n_ops),
                 malloc((size_t)g->n_ops), malloc((size_t)g->n_ops), {0}};
-    CHECK(cm && tiles && w.members && w.in && w.down && w.up);
-    if (!cm || !tiles || !w.members || !w.in || !w.down || !w.up ||
+    CHECK(cm && tiles && part && w.members && w.in && w.down && w.up);
+    if (!cm || !tiles || !part || !w.members || !w.in || !w.down || !w.up ||
         lf_bitset_init(&w.set, g->n_ops) != LF_OK)
         goto done;
     CHECK_OK(lf_cost_tile_floors(cm, tiles));
+    CHECK_OK(lf_cost_tiles_create(cm, &ts));
+    CHECK(ts && memcmp(lf_cost_tiles_ops(ts), tiles, (size_t)g->n_ops * sizeof *tiles) == 0);
+    if (!ts)
+        goto done;
     lf_rng r;
     lf_rng_seed(&r, seed, 0x74696c65ULL);
     for (int32_t v = 0; v < g->n_ops; v++) {
@@ -149,6 +157,23 @@ static void check_graph(const lf_graph *g, int64_t beta, int per_op, uint64_t se
             t->groups++;
             if (!c.valid || c.weights + c.features < beta)
                 continue;
+            /* The set floors of the whole group and of a random part of it. */
+            int32_t n_all = lf_bitset_to_list(&w.set, w.members), n_part = 0, own = 1;
+            for (int32_t i = 0; i < n_all; i++) {
+                own = tiles[w.members[i]] > own ? tiles[w.members[i]] : own;
+                if (lf_rng_below(&r, 2))
+                    part[n_part++] = w.members[i];
+            }
+            int32_t whole = lf_cost_tiles_of_set(ts, w.members, n_all);
+            t->sets++;
+            t->sets_above += whole > own;
+            t->sets_tight += whole > 1 && whole == c.weight_reads;
+            if (whole > c.weight_reads || (n_part > 0 && lf_cost_tiles_of_set(ts, part, n_part) > c.weight_reads)) {
+                fprintf(stderr, "  %s beta %lld: group of %d ops around %s reads %d, set floor %d\n", g->name,
+                        (long long)beta, (int)n_all, g->ops[v].name, (int)c.weight_reads, (int)whole);
+                CHECK(whole <= c.weight_reads);
+                CHECK(n_part == 0 || lf_cost_tiles_of_set(ts, part, n_part) <= c.weight_reads);
+            }
             for (int32_t u = lf_bitset_next(&w.set, 0); u >= 0; u = lf_bitset_next(&w.set, u + 1)) {
                 t->checked++;
                 t->binding += tiles[u] > 1;
@@ -163,6 +188,8 @@ static void check_graph(const lf_graph *g, int64_t beta, int per_op, uint64_t se
         }
     }
 done:
+    lf_cost_tiles_free(ts);
+    free(part);
     lf_bitset_destroy(&w.set);
     free(w.members);
     free(w.in);
@@ -188,8 +215,10 @@ static void test_networks(void)
             check_graph(g, betas[b], 40, m * 10 + b, &t);
         lf_graph_free(g);
     }
-    fprintf(stderr, "  networks: %lld groups, %lld members checked, %lld with a floor above 1, %lld met\n",
-            (long long)t.groups, (long long)t.checked, (long long)t.binding, (long long)t.tight);
+    fprintf(stderr, "  networks: %lld groups, %lld members checked, %lld with a floor above 1, %lld met; "
+                    "%lld set floors, %lld above every member's, %lld met\n",
+            (long long)t.groups, (long long)t.checked, (long long)t.binding, (long long)t.tight,
+            (long long)t.sets, (long long)t.sets_above, (long long)t.sets_tight);
     /* Not vacuous: many floors bind, and some are met exactly. */
     CHECK(t.binding > 1000);
     CHECK(t.tight > 100);
@@ -208,8 +237,10 @@ static void test_random_dags(void)
             check_graph(g, RDAG_BETA_MEDIUM, 12, seed, &t);
             lf_graph_free(g);
         }
-    fprintf(stderr, "  random DAGs: %lld groups, %lld members checked, %lld with a floor above 1, %lld met\n",
-            (long long)t.groups, (long long)t.checked, (long long)t.binding, (long long)t.tight);
+    fprintf(stderr, "  random DAGs: %lld groups, %lld members checked, %lld with a floor above 1, %lld met; "
+                    "%lld set floors, %lld above every member's, %lld met\n",
+            (long long)t.groups, (long long)t.checked, (long long)t.binding, (long long)t.tight,
+            (long long)t.sets, (long long)t.sets_above, (long long)t.sets_tight);
     CHECK(t.binding > 100);
     CHECK(t.tight > 10);
 }

@@ -113,6 +113,18 @@ int64_t lf_cost_fd_floor(const lf_cost_model *cm, const int32_t *members, int32_
  * of every plan. */
 lf_status lf_cost_tile_floors(const lf_cost_model *cm, int32_t *tiles);
 
+/* The same floors kept for sets of ops (one caller at a time: the object
+ * keeps scratch space). lf_cost_tiles_of_set: a floor on the weight reads
+ * of every valid group holding the n distinct ops `members` whose weights
+ * do not all fit beside its windows: the largest member floor, or more from
+ * the windows of all the members' tensors summed at the least row scales
+ * and reference height such a group can give them. */
+typedef struct lf_cost_tiles lf_cost_tiles;
+lf_status lf_cost_tiles_create(const lf_cost_model *cm, lf_cost_tiles **out);
+void lf_cost_tiles_free(lf_cost_tiles *t);
+const int32_t *lf_cost_tiles_ops(const lf_cost_tiles *t); /* per op, as lf_cost_tile_floors */
+int32_t lf_cost_tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n);
+
 /* Evaluates a group (non-empty set of non-input ops); memoized and
  * thread-safe. Groups need not be connected or valid. */
 lf_status lf_cost_eval(lf_cost_model *cm, const lf_bitset *group, lf_group_cost *out);

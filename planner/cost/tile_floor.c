@@ -18,7 +18,9 @@
  * least the smallest effective height of v or any op below it (a sink's
  * height; vectors after a reduction count their input's). Over every H in
  * that range the fewest tiles any group can have is the floor. */
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "planner/cost/cost_internal.h"
 
@@ -115,69 +117,236 @@ static int64_t lf__tiles_at(int64_t H, int64_t budget, int64_t k, int64_t hx, in
     return lo == 0 ? 0 : (H + lo - 1) / lo;
 }
 
-lf_status lf_cost_tile_floors(const lf_cost_model *cm, int32_t *tiles)
+/* One tensor of a set's sum: at h rows per step it holds at least
+ * min(height, span + (h - 1) * scaled / H) rows of row_bytes. */
+typedef struct lf__tile_term {
+    int64_t height, row_bytes, span, scaled;
+} lf__tile_term;
+
+struct lf_cost_tiles {
+    const lf_cost_model *cm;
+    int32_t *tiles;      /* per op: its own floor */
+    int64_t *slack;      /* per op: sigma * H >= hv - slack in every group (LF__SLACK_NONE: no bound) */
+    int64_t *hmin;       /* per op: the smallest reference height of its groups (INT64_MAX: none) */
+    uint8_t *waits_below;
+    int32_t *seen, stamp; /* view walks */
+    int32_t *slot, *slot_stamp, sets; /* per op: its term in the set being summed */
+    lf__tile_term *terms;
+    int32_t n_terms, cap_terms;
+};
+
+void lf_cost_tiles_free(lf_cost_tiles *t)
+{
+    if (!t)
+        return;
+    free(t->tiles);
+    free(t->slack);
+    free(t->hmin);
+    free(t->waits_below);
+    free(t->seen);
+    free(t->slot);
+    free(t->slot_stamp);
+    free(t->terms);
+    free(t);
+}
+
+/* sigma_v * H >= what v's rows scale to (0: nothing known). */
+static int64_t lf__scaled(const lf_cost_tiles *t, int32_t v)
+{
+    int64_t hv = lf__fixed_hv(t->cm->g, t->cm->ops, v);
+    return hv && t->slack[v] < hv ? hv - t->slack[v] : 0;
+}
+
+/* v's own floor: its input and output windows at the tile heights of every
+ * reference height its groups can have. */
+static int32_t lf__op_floor(lf_cost_tiles *t, int32_t v, int64_t hmax)
+{
+    const lf_cost_model *cm = t->cm;
+    const lf_graph *g = cm->g;
+    const lf__op_cost *oc = cm->ops;
+    const lf_op *op = &g->ops[v];
+    int64_t hv = oc[v].h, scaled = lf__scaled(t, v);
+    if (!cm->fusable[v] || oc[v].weight_bytes == 0 || oc[v].kind != LF_ROWS_WINDOW || hv <= 1 ||
+        scaled == 0 || t->hmin[v] == INT64_MAX || (op->n_consumers == 0 && !op->is_output))
+        return 1;
+    int64_t budget = lf_cost_beta(cm) - 1 - oc[v].wblk, best = 1;
+    for (int32_t j = 0; j < op->n_inputs; j++) {
+        int32_t x = op->inputs[j];
+        int64_t rbx = lf__charged_row_bytes(g, oc, x, t->seen, ++t->stamp), fewest = INT64_MAX;
+        for (int64_t H = t->hmin[v]; H <= hmax; H++) {
+            int64_t k = lf__tiles_at(H, budget, oc[v].k, oc[x].h, rbx, hv, scaled, oc[v].stride,
+                                     oc[v].row_bytes);
+            if (k > 0 && k < fewest)
+                fewest = k;
+        }
+        if (fewest != INT64_MAX && fewest > best)
+            best = fewest;
+    }
+    return (int32_t)(best < INT32_MAX ? best : INT32_MAX);
+}
+
+lf_status lf_cost_tiles_create(const lf_cost_model *cm, lf_cost_tiles **out)
 {
     const lf_graph *g = cm->g;
     const lf__op_cost *oc = cm->ops;
     int32_t n = g->n_ops;
-    for (int32_t v = 0; v < n; v++)
-        tiles[v] = 1;
-    if (cm->scheme->weights_resident || n == 0)
-        return LF_OK;
-    int64_t *slack = malloc((size_t)n * sizeof *slack);
-    int64_t *hmin = malloc((size_t)n * sizeof *hmin);
-    uint8_t *waits_below = malloc((size_t)n);
-    int32_t *seen = calloc((size_t)n, sizeof *seen), stamp = 0;
-    if (!slack || !hmin || !waits_below || !seen) {
-        free(slack);
-        free(hmin);
-        free(waits_below);
-        free(seen);
+    size_t m = (size_t)n + 1;
+    *out = NULL;
+    lf_cost_tiles *t = calloc(1, sizeof *t);
+    if (!t || !(t->tiles = malloc(m * sizeof *t->tiles)) || !(t->slack = malloc(m * sizeof *t->slack)) ||
+        !(t->hmin = malloc(m * sizeof *t->hmin)) || !(t->waits_below = malloc(m)) ||
+        !(t->seen = calloc(m, sizeof *t->seen)) || !(t->slot = calloc(m, sizeof *t->slot)) ||
+        !(t->slot_stamp = calloc(m, sizeof *t->slot_stamp))) {
+        lf_cost_tiles_free(t);
         return lf_set_error(LF_ENOMEM, "out of memory for %d tile floors", (int)n);
     }
+    t->cm = cm;
     int64_t hmax = 1;
     for (int32_t u = n - 1; u >= 0; u--) {
         const lf_op *op = &g->ops[u];
         int64_t hu = lf__fixed_hv(g, oc, u), s = 0;
         uint8_t below = 0;
-        hmin[u] = hu ? hu : INT64_MAX;
+        t->hmin[u] = hu ? hu : INT64_MAX;
         for (int32_t j = 0; j < op->n_consumers; j++) {
             int32_t c = op->consumers[j];
-            below |= (uint8_t)(oc[c].reads_spatial || waits_below[c]);
-            int64_t sc = lf__slack_via(g, oc, slack, waits_below, u, c);
+            below |= (uint8_t)(oc[c].reads_spatial || t->waits_below[c]);
+            int64_t sc = lf__slack_via(g, oc, t->slack, t->waits_below, u, c);
             s = sc > s ? sc : s;
-            hmin[u] = hmin[c] < hmin[u] ? hmin[c] : hmin[u];
+            t->hmin[u] = t->hmin[c] < t->hmin[u] ? t->hmin[c] : t->hmin[u];
         }
-        waits_below[u] = below;
-        slack[u] = s;
+        t->waits_below[u] = below;
+        t->slack[u] = s;
         hmax = oc[u].h > hmax ? oc[u].h : hmax;
     }
-    for (int32_t v = 0; v < n; v++) {
-        const lf_op *op = &g->ops[v];
-        int64_t hv = oc[v].h;
-        if (!cm->fusable[v] || oc[v].weight_bytes == 0 || oc[v].kind != LF_ROWS_WINDOW || hv <= 1 ||
-            slack[v] >= hv || hmin[v] == INT64_MAX || (op->n_consumers == 0 && !op->is_output))
-            continue;
-        int64_t scaled = hv - slack[v]; /* sigma_v * H is at least this */
-        int64_t budget = lf_cost_beta(cm) - 1 - oc[v].wblk;
-        int64_t best = 0;
-        for (int32_t j = 0; j < op->n_inputs; j++) {
-            int32_t x = op->inputs[j];
-            int64_t rbx = lf__charged_row_bytes(g, oc, x, seen, ++stamp), fewest = INT64_MAX;
-            for (int64_t H = hmin[v]; H <= hmax; H++) {
-                int64_t t = lf__tiles_at(H, budget, oc[v].k, oc[x].h, rbx, hv, scaled, oc[v].stride,
-                                         oc[v].row_bytes);
-                if (t > 0 && t < fewest)
-                    fewest = t;
-            }
-            if (fewest != INT64_MAX && fewest > best)
-                best = fewest;
-        }
-        tiles[v] = best > 1 ? (int32_t)(best < INT32_MAX ? best : INT32_MAX) : 1;
-    }
-    free(slack);
-    free(hmin);
-    free(waits_below);
-    free(seen);
+    for (int32_t v = 0; v < n; v++)
+        t->tiles[v] = cm->scheme->weights_resident ? 1 : lf__op_floor(t, v, hmax);
+    *out = t;
     return LF_OK;
+}
+
+const int32_t *lf_cost_tiles_ops(const lf_cost_tiles *t) { return t->tiles; }
+
+lf_status lf_cost_tile_floors(const lf_cost_model *cm, int32_t *tiles)
+{
+    lf_cost_tiles *t = NULL;
+    lf_status st = lf_cost_tiles_create(cm, &t);
+    if (st == LF_OK)
+        memcpy(tiles, t->tiles, (size_t)cm->g->n_ops * sizeof *tiles);
+    lf_cost_tiles_free(t);
+    return st;
+}
+
+/* Tensor x held with at least `span` rows growing by `scaled` / H per row
+ * step (terms of one tensor merge to the larger of each). */
+static int lf__set_term(lf_cost_tiles *t, int32_t x, int64_t span, int64_t scaled)
+{
+    if (t->slot_stamp[x] != t->sets) {
+        if (t->n_terms == t->cap_terms) {
+            int32_t cap = t->cap_terms ? 2 * t->cap_terms : 64;
+            lf__tile_term *p = realloc(t->terms, (size_t)cap * sizeof *p);
+            if (!p)
+                return 0;
+            t->terms = p;
+            t->cap_terms = cap;
+        }
+        t->slot_stamp[x] = t->sets;
+        t->slot[x] = t->n_terms;
+        t->terms[t->n_terms++] = (lf__tile_term){t->cm->ops[x].h, t->cm->ops[x].row_bytes, span, scaled};
+        return 1;
+    }
+    lf__tile_term *e = &t->terms[t->slot[x]];
+    e->span = span > e->span ? span : e->span;
+    e->scaled = scaled > e->scaled ? scaled : e->scaled;
+    return 1;
+}
+
+/* A read of x: a view inside the group passes it to the distinct tensors
+ * of its height behind it (an outside view holds at least their rows). */
+static int lf__set_read(lf_cost_tiles *t, int32_t x, int64_t h, int64_t span, int64_t scaled, int depth)
+{
+    const lf__op_cost *oc = t->cm->ops;
+    if (oc[x].h != h)
+        return 1;
+    if (oc[x].kind != LF_ROWS_VIEW)
+        return lf__set_term(t, x, span, scaled);
+    const lf_op *op = &t->cm->g->ops[x];
+    int ok = 1;
+    for (int32_t j = 0; ok && depth < 8 && j < op->n_inputs; j++)
+        ok = lf__set_read(t, op->inputs[j], h, span, scaled, depth + 1);
+    return ok;
+}
+
+static double lf__set_bytes(const lf_cost_tiles *t, double u)
+{
+    double b = 0;
+    for (int32_t i = 0; i < t->n_terms; i++) {
+        const lf__tile_term *e = &t->terms[i];
+        double rows = (double)e->span + u * (double)e->scaled;
+        b += (rows < (double)e->height ? rows : (double)e->height) * (double)e->row_bytes;
+    }
+    return b;
+}
+
+int32_t lf_cost_tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n)
+{
+    const lf_cost_model *cm = t->cm;
+    const lf_graph *g = cm->g;
+    const lf__op_cost *oc = cm->ops;
+    int32_t best = 1;
+    int64_t wblk = 0, href = 1;
+    for (int32_t i = 0; i < n; i++) {
+        int32_t v = members[i];
+        best = t->tiles[v] > best ? t->tiles[v] : best;
+        wblk = oc[v].wblk > wblk ? oc[v].wblk : wblk;
+        if (lf__fixed_hv(g, oc, v) && t->hmin[v] != INT64_MAX && t->hmin[v] > href)
+            href = t->hmin[v];
+    }
+    if (cm->scheme->weights_resident)
+        return 1;
+    /* Every member's output and every tensor a member reads, at the least
+     * window the engine can give it in a group holding the set. */
+    t->sets++;
+    t->n_terms = 0;
+    int ok = 1;
+    for (int32_t i = 0; ok && i < n; i++) {
+        int32_t v = members[i];
+        const lf_op *op = &g->ops[v];
+        int64_t scaled = lf__scaled(t, v);
+        if (oc[v].kind != LF_ROWS_VIEW && (op->n_consumers > 0 || op->is_output))
+            ok = lf__set_term(t, v, 1, scaled);
+        int window = oc[v].kind == LF_ROWS_WINDOW || oc[v].kind == LF_ROWS_VIEW;
+        int64_t span = oc[v].kind == LF_ROWS_WINDOW ? oc[v].k : 1;
+        int64_t reach = window ? scaled * (oc[v].kind == LF_ROWS_WINDOW ? oc[v].stride : 1) : 0;
+        for (int32_t j = 0; ok && j < op->n_inputs; j++)
+            ok = lf__set_read(t, op->inputs[j], oc[op->inputs[j]].h, span, reach, 0);
+    }
+    if (!ok)
+        return best; /* no memory for the sum: the members' own floors */
+    double budget = (double)(lf_cost_beta(cm) - 1 - wblk), hi = 0;
+    if (lf__set_bytes(t, 0) > budget)
+        return best;
+    for (int32_t i = 0; i < t->n_terms; i++) {
+        const lf__tile_term *e = &t->terms[i];
+        if (e->scaled > 0 && e->span < e->height) {
+            double u = (double)(e->height - e->span) / (double)e->scaled;
+            hi = u > hi ? u : hi;
+        }
+    }
+    if (lf__set_bytes(t, hi) <= budget)
+        return best; /* every window fits whole: one tile may do */
+    /* The sum grows with u = (h - 1) / H: h* <= 1 + u* H, where u* is the
+     * largest u within budget, and ceil(H / h*) >= H / (1 + u* H), which
+     * grows with H >= href. Bisection keeps hi above u*. */
+    double lo = 0;
+    for (int it = 0; it < 64; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (lf__set_bytes(t, mid) <= budget)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    hi = hi * (1 + 1e-9) + 1e-12;
+    double floor_tiles = (double)href / (1.0 + hi * (double)href);
+    int64_t k = (int64_t)ceil(floor_tiles - 1e-6);
+    return k > best ? (int32_t)(k < INT32_MAX ? k : INT32_MAX) : best;
 }

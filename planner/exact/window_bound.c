@@ -19,7 +19,7 @@
  * Under BRR a part also pays the weight reads its group cannot avoid: when
  * the part's weights plus the floor of its windows reach beta, no group
  * holding it keeps its weights resident, so the group reads them at least
- * as often as any member's tile floor (lf_cost_tile_floors), and the part's
+ * as often as the part's tile floor (lf_cost_tiles_of_set), and the part's
  * own weights that many times; the read every weight gets once is counted
  * outside the windows, so a part adds (reads - 1) times its weights. */
 #include <stdlib.h>
@@ -47,7 +47,7 @@ typedef struct lf__win {
     int64_t cap_conn;
     int64_t weights;   /* every fusable op's weight bytes */
     int64_t *cut_floor; /* per op: its tensor's forced-cut floor (lf__cut_tensor_floors) */
-    int32_t *tiles;     /* per op: the fewest weight reads of its groups that stream them */
+    lf_cost_tiles *tiles; /* the fewest weight reads of groups that stream their weights */
     int64_t traffic;
 } lf__win;
 
@@ -143,16 +143,13 @@ static void lf__win_relax(lf__exact *x, int32_t n, int connected, int64_t d_any,
 static int64_t lf__win_rereads(const lf__exact *x, const lf__win *w)
 {
     int64_t weights = 0, rows, term, block;
-    int32_t tiles = 1;
-    for (int32_t i = 0; i < x->n_sub; i++) {
-        int32_t v = x->sub[i];
-        weights += lf_cost_weight_bytes(w->cm, v);
-        tiles = w->tiles[v] > tiles ? w->tiles[v] : tiles;
-    }
-    if (tiles == 1)
-        return 0;
+    for (int32_t i = 0; i < x->n_sub; i++)
+        weights += lf_cost_weight_bytes(w->cm, x->sub[i]);
     lf__dp_set_need_terms(x, &term, &rows, &block);
-    return weights + rows >= lf_cost_beta(w->cm) ? (int64_t)(tiles - 1) * weights : 0;
+    if (weights == 0 || weights + rows < lf_cost_beta(w->cm))
+        return 0;
+    int32_t tiles = lf_cost_tiles_of_set(w->tiles, x->sub, x->n_sub);
+    return (int64_t)(tiles - 1) * weights;
 }
 
 static void lf__win_group(lf__exact *x)
@@ -313,15 +310,14 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     w.charged = calloc((size_t)n + 1, 1);
     w.seen = calloc((size_t)n + 1, sizeof *w.seen);
     w.cut_floor = calloc((size_t)n + 1, sizeof *w.cut_floor);
-    w.tiles = calloc((size_t)n + 1, sizeof *w.tiles);
-    lf_status st = ops && w.internal && w.charged && w.seen && w.cut_floor && w.tiles
+    lf_status st = ops && w.internal && w.charged && w.seen && w.cut_floor
                        ? LF_OK
                        : lf_set_error(LF_ENOMEM, "out of memory computing bounds");
     /* The floors do not depend on the windows: once for every pass. */
     if (st == LF_OK)
         st = lf__cut_tensor_floors(cm, w.cut_floor);
     if (st == LF_OK)
-        st = lf_cost_tile_floors(cm, w.tiles);
+        st = lf_cost_tiles_create(cm, &w.tiles);
     for (int32_t v = 0; v < n && st == LF_OK; v++) {
         if (g->ops[v].type == LF_OP_INPUT)
             continue;
@@ -364,6 +360,6 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     free(w.seen);
     free(w.conn);
     free(w.cut_floor);
-    free(w.tiles);
+    lf_cost_tiles_free(w.tiles);
     return st;
 }
