@@ -40,16 +40,23 @@ static lf_status lf__articulation(const lf_graph *g, uint8_t *art)
 
 /* The relaxed block DP: every candidate set (connected or not; the
  * enumeration only offers sets whose F_beta bound is below beta), charged
- * its inputs, outputs and weights once. */
+ * its inputs, outputs and weights once, and under BRR the weight reads
+ * beyond the first that any group holding it pays (its tile floor, when
+ * its weights and the floor of its windows reach beta: window_bound.c). */
 static void lf__relaxed_group(lf__exact *x)
 {
     lf_group_cost c;
     lf_status s = lf__dp_set_holds_cut(x) ? lf_cost_eval_once(x->cm, &x->sbits, &c)
                                           : lf_cost_eval(x->cm, &x->sbits, &c);
-    if (s != LF_OK)
+    if (s != LF_OK) {
         x->status = s;
-    else
-        lf__dp_relax_min(x, &x->sbits, x->n_sub, c.in_bytes + c.out_bytes + c.weights);
+        return;
+    }
+    int64_t rereads = 0, term, rows, block;
+    lf__dp_set_need_terms(x, &term, &rows, &block);
+    if (x->user && c.weights > 0 && c.weights + rows >= lf_cost_beta(x->cm))
+        rereads = (int64_t)(lf_cost_tiles_of_set(x->user, x->sub, x->n_sub) - 1) * c.weights;
+    lf__dp_relax_min(x, &x->sbits, x->n_sub, c.in_bytes + c.out_bytes + c.weights + rereads);
 }
 
 static void lf__relaxed_forced(lf__exact *x, int32_t v)
@@ -59,13 +66,14 @@ static void lf__relaxed_forced(lf__exact *x, int32_t v)
     lf_bitset_reset(&x->sbits, v);
 }
 
-static lf_status lf__relaxed_solve(lf_cost_model *cm, const lf_bitset *u, const lf_exact_config *cfg,
-                                   int64_t *lower)
+static lf_status lf__relaxed_solve(lf_cost_model *cm, lf_cost_tiles *tiles, const lf_bitset *u,
+                                   const lf_exact_config *cfg, int64_t *lower)
 {
     lf__exact x;
     lf_status st = lf__dp_setup(&x, cm, u, cfg);
     if (st == LF_OK) {
         x.any_set = 1;
+        x.user = tiles;
         x.on_group = lf__relaxed_group;
         x.on_forced = lf__relaxed_forced;
         int32_t goal = lf__dp_run(&x);
@@ -88,6 +96,7 @@ typedef struct lf__bctx {
     double t0;
     lf_plan *plan;
     lf_bitset u, one;
+    lf_cost_tiles *tiles; /* weight-read floors of the relaxed DPs */
 } lf__bctx;
 
 /* The block of compute ops in [from, to] into c->u. */
@@ -203,7 +212,7 @@ static lf_status lf__lower(lf__bctx *c, int32_t from, int32_t to, double seconds
     lf_exact_config k = lf__limits(c, seconds);
     int64_t d = 0;
     if ((c->total.time_limit_s <= 0 || seconds > 0) &&
-        lf__relaxed_solve(c->cm, &c->u, &k, &d) == LF_OK) {
+        lf__relaxed_solve(c->cm, c->tiles, &c->u, &k, &d) == LF_OK) {
         *lo += d;
         *exact += 1;
         return LF_OK;
@@ -264,13 +273,14 @@ lf_status lf_exact_bounds_compute(lf_cost_model *cm, const lf_exact_config *cfg,
     c.art = art;
     lf_status st = art && ends ? lf_bitset_init(&c.u, n) : lf_set_error(LF_ENOMEM, "out of memory");
     if (st == LF_OK && (st = lf_bitset_init(&c.one, n)) == LF_OK &&
-        (st = lf__articulation(c.g, art)) == LF_OK)
+        (st = lf__articulation(c.g, art)) == LF_OK && (st = lf_cost_tiles_create(cm, &c.tiles)) == LF_OK)
         st = lf_plan_init(plan, n);
     if (st != LF_OK) {
         free(art);
         free(ends);
         lf_bitset_destroy(&c.u);
         lf_bitset_destroy(&c.one);
+        lf_cost_tiles_free(c.tiles);
         return st;
     }
     /* Block ends: articulation ops once the block is big enough, and the
@@ -326,6 +336,7 @@ lf_status lf_exact_bounds_compute(lf_cost_model *cm, const lf_exact_config *cfg,
     b->wall_s = lf_now_seconds() - c.t0;
     lf_bitset_destroy(&c.u);
     lf_bitset_destroy(&c.one);
+    lf_cost_tiles_free(c.tiles);
     free(art);
     free(ends);
     return st;
