@@ -64,6 +64,45 @@ static void test_hand_chain(void)
     lf_graph_free(g);
 }
 
+/* x (16 x 16 x 16) -> a: 3x3 conv, same padding, 16 channels (weights
+ * 2,304 B, block 144 B) -> c: 3x3 conv, no padding, 16 channels (14 rows),
+ * at beta 2,600 B; all rows 256 B but c's (224 B). Alone, a holds
+ * (h + 2) + h rows: 512 + 512 h <= 2,455 allows h <= 3, ceil(16 / 3) = 6
+ * weight reads. With c in the group the sinks are 14 high and only
+ * sigma_a * H >= 14 holds (a's slack is 16 - 14 = 2): at H = 14, h <= 3 and
+ * ceil(14 / 3) = 5 tiles, the floor (without the slack, H = 14 would allow
+ * only h = 2 and the floor would be 6). {a, c} itself fits h = 1 only. */
+static void test_hand_slack(void)
+{
+    lf_graph_builder *b = NULL;
+    lf_graph_builder_create(&b, "tiles_slack");
+    tg_input(b, "x", 16, 16, 16);
+    tg_conv(b, "a", "x", 16, 3, 1, 1, 1, 0, LF_ACT_NONE);
+    tg_conv(b, "c", "a", 16, 3, 1, 0, 1, 0, LF_ACT_NONE);
+    lf_graph *g = tf_build(b);
+    if (!g)
+        return;
+    lf_cost_model *cm = tf_model_hand(g, 2600, "brr");
+    int32_t tiles[3] = {0, 0, 0}, a = lf_graph_find(g, "a"), c = lf_graph_find(g, "c");
+    CHECK_OK(lf_cost_tile_floors(cm, tiles));
+    CHECK_EQ_I64(tiles[a], 5);
+    const int32_t reads[2] = {6, 14};
+    for (int k = 0; k < 2; k++) {
+        lf_bitset s;
+        lf_group_cost gc;
+        CHECK_OK(lf_bitset_init(&s, g->n_ops));
+        lf_bitset_set(&s, a);
+        if (k)
+            lf_bitset_set(&s, c);
+        CHECK_OK(lf_cost_eval(cm, &s, &gc));
+        CHECK(gc.valid);
+        CHECK_EQ_I64(gc.weight_reads, reads[k]);
+        lf_bitset_destroy(&s);
+    }
+    lf_cost_model_free(cm);
+    lf_graph_free(g);
+}
+
 typedef struct grower {
     const lf_graph *g;
     lf_cost_model *cm;
@@ -199,6 +238,20 @@ done:
     lf_cost_model_free(cm);
 }
 
+/* Prints what was checked and fails a run that checked too little: more
+ * than `binding` member floors above 1, more than `tight` of them met, and
+ * set floors above their members' and met. */
+static void tally_check(const char *what, const tally *t, int64_t binding, int64_t tight)
+{
+    fprintf(stderr, "  %s: %lld groups, %lld members checked, %lld with a floor above 1, %lld met; "
+                    "%lld set floors, %lld above every member's, %lld met\n",
+            what, (long long)t->groups, (long long)t->checked, (long long)t->binding, (long long)t->tight,
+            (long long)t->sets, (long long)t->sets_above, (long long)t->sets_tight);
+    CHECK(t->binding > binding);
+    CHECK(t->tight > tight);
+    CHECK(t->sets_above > tight && t->sets_tight > tight);
+}
+
 static void test_networks(void)
 {
     static const char *models[] = {"inception_v3", "deeplabv3_mobilenet_v3_large", "efficientnet_b0",
@@ -215,13 +268,8 @@ static void test_networks(void)
             check_graph(g, betas[b], 40, m * 10 + b, &t);
         lf_graph_free(g);
     }
-    fprintf(stderr, "  networks: %lld groups, %lld members checked, %lld with a floor above 1, %lld met; "
-                    "%lld set floors, %lld above every member's, %lld met\n",
-            (long long)t.groups, (long long)t.checked, (long long)t.binding, (long long)t.tight,
-            (long long)t.sets, (long long)t.sets_above, (long long)t.sets_tight);
     /* Not vacuous: many floors bind, and some are met exactly. */
-    CHECK(t.binding > 1000);
-    CHECK(t.tight > 100);
+    tally_check("networks", &t, 1000, 100);
 }
 
 static void test_random_dags(void)
@@ -237,17 +285,13 @@ static void test_random_dags(void)
             check_graph(g, RDAG_BETA_MEDIUM, 12, seed, &t);
             lf_graph_free(g);
         }
-    fprintf(stderr, "  random DAGs: %lld groups, %lld members checked, %lld with a floor above 1, %lld met; "
-                    "%lld set floors, %lld above every member's, %lld met\n",
-            (long long)t.groups, (long long)t.checked, (long long)t.binding, (long long)t.tight,
-            (long long)t.sets, (long long)t.sets_above, (long long)t.sets_tight);
-    CHECK(t.binding > 100);
-    CHECK(t.tight > 10);
+    tally_check("random DAGs", &t, 100, 10);
 }
 
 int main(void)
 {
     test_hand_chain();
+    test_hand_slack();
     test_random_dags();
     test_networks();
     return lf_test_result();
