@@ -25,6 +25,7 @@
 #include "explain/weights.h"
 #include "planner/util/fileio.h"
 #include "planner/util/rng.h"
+#include "planner/util/stash.h"
 
 /* As in matmul.c: an AVX2 copy next to the baseline one. */
 #if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__) && defined(__has_attribute)
@@ -243,32 +244,90 @@ static void lf__pgx_edges_projected(const lf_pgx *p, const lf_gnn_graph *g, cons
     }
 }
 
+/* What one explanation needs besides the models: a GNN workspace and the
+ * projections' buffers, kept between calls by the explainer (a stash: one
+ * per thread at work) so that large groups do not fault in fresh pages on
+ * every call. */
+typedef struct lf__pgx_scratch {
+    lf_gnn_ws *ws;
+    float *wt, *uv, *om;
+    int32_t cap_nodes, cap_edges;
+} lf__pgx_scratch;
+
+static void lf__pgx_scratch_free(void *item)
+{
+    lf__pgx_scratch *x = item;
+    if (!x)
+        return;
+    lf_gnn_ws_free(x->ws);
+    free(x->wt);
+    free(x->uv);
+    free(x->om);
+    free(x);
+}
+
+/* Grows x (or makes it) for graph g; NULL without memory. */
+static lf__pgx_scratch *lf__pgx_scratch_fit(lf__pgx_scratch *x, const lf_pgx *p, const lf_gnn *m,
+                                            const lf_gnn_graph *g)
+{
+    if (!x && (!(x = calloc(1, sizeof *x)) || lf_gnn_ws_create(&x->ws, m) != LF_OK ||
+               !(x->wt = malloc(sizeof(float) * (size_t)2 * (size_t)p->emb_dim * (size_t)p->hidden)))) {
+        lf__pgx_scratch_free(x);
+        return NULL;
+    }
+    int32_t n = g->n_nodes ? g->n_nodes : 1, ne = g->n_edges ? g->n_edges : 1;
+    if (n > x->cap_nodes) {
+        free(x->uv);
+        x->cap_nodes = 0;
+        if (!(x->uv = malloc(sizeof(float) * (size_t)2 * (size_t)n * (size_t)p->hidden))) {
+            lf__pgx_scratch_free(x);
+            return NULL;
+        }
+        x->cap_nodes = n;
+    }
+    if (ne > x->cap_edges) {
+        free(x->om);
+        x->cap_edges = 0;
+        if (!(x->om = malloc(sizeof(float) * (size_t)ne))) {
+            lf__pgx_scratch_free(x);
+            return NULL;
+        }
+        x->cap_edges = ne;
+    }
+    return x;
+}
+
+/* The logits with x's buffers (x fits g). */
+static lf_status lf__pgx_logits_in(const lf_pgx *p, const lf_gnn *m, const lf_gnn_graph *g,
+                                   lf__pgx_scratch *x, float *omega)
+{
+    int32_t d = p->emb_dim, h = p->hidden, n = x->cap_nodes;
+    lf_gnn_graph v = *g;
+    v.ew = NULL;
+    float logits[8];
+    lf_status st = lf_gnn_forward(m, &v, x->ws, logits);
+    if (st != LF_OK)
+        return st;
+    const float *emb = lf_gnn_ws_node_embedding(x->ws, m->cfg.n_layers);
+    /* W1 is h x 2d, row j = [W1a_j | W1b_j]; wt = W1^T is 2d x h: its
+     * first d rows are W1a^T, the next d rows W1b^T. */
+    lf_mm_transpose(h, 2 * d, p->params, x->wt);
+    lf_mm_nn(g->n_nodes, h, d, emb, x->wt, x->uv, 0);
+    lf_mm_nn(g->n_nodes, h, d, emb, x->wt + (int64_t)d * h, x->uv + (int64_t)n * h, 0);
+    lf__pgx_edges_projected(p, g, x->uv, x->uv + (int64_t)n * h, omega);
+    return LF_OK;
+}
+
 lf_status lf_pgx_logits(const lf_pgx *p, const lf_gnn *m, const lf_gnn_graph *g, float *omega)
 {
     lf_status st = lf__pgx_check(p, m);
     if (st != LF_OK)
         return st;
-    lf_gnn_ws *ws = NULL;
-    if ((st = lf_gnn_ws_create(&ws, m)) != LF_OK)
-        return st;
-    int32_t n = g->n_nodes ? g->n_nodes : 1, d = p->emb_dim, h = p->hidden;
-    float *emb = malloc(sizeof(float) * (size_t)n * (size_t)d);
-    float *wt = malloc(sizeof(float) * (size_t)2 * (size_t)d * (size_t)h);
-    float *uv = malloc(sizeof(float) * (size_t)2 * (size_t)n * (size_t)h);
-    if (!emb || !wt || !uv)
-        st = lf_set_error(LF_ENOMEM, "out of memory for PGExplainer embeddings");
-    else if ((st = lf__pgx_embed(m, ws, g, emb)) == LF_OK) {
-        /* W1 is h x 2d, row j = [W1a_j | W1b_j]; wt = W1^T is 2d x h: its
-         * first d rows are W1a^T, the next d rows W1b^T. */
-        lf_mm_transpose(h, 2 * d, p->params, wt);
-        lf_mm_nn(g->n_nodes, h, d, emb, wt, uv, 0);
-        lf_mm_nn(g->n_nodes, h, d, emb, wt + (int64_t)d * h, uv + (int64_t)n * h, 0);
-        lf__pgx_edges_projected(p, g, uv, uv + (int64_t)n * h, omega);
-    }
-    free(emb);
-    free(wt);
-    free(uv);
-    lf_gnn_ws_free(ws);
+    lf__pgx_scratch *x = lf__pgx_scratch_fit(NULL, p, m, g);
+    if (!x)
+        return lf_set_error(LF_ENOMEM, "out of memory for PGExplainer embeddings");
+    st = lf__pgx_logits_in(p, m, g, x, omega);
+    lf__pgx_scratch_free(x);
     return st;
 }
 
@@ -438,25 +497,36 @@ lf_status lf_pgx_load(lf_pgx *p, const char *path)
 
 /* ---- explainer ---------------------------------------------------------- */
 
+typedef struct lf__pg {
+    lf_explainer e;
+    const lf_pgx *p;
+    lf_stash scratch; /* lf__pgx_scratch, one per thread at work */
+} lf__pg;
+
 static lf_status lf__pg_explain(const lf_explainer *e, const lf_gnn *m, const lf_gnn_graph *g,
                                 uint64_t seed, double *score)
 {
     (void)seed;
-    const lf_pgx *p = e->ctx;
-    float *om = malloc(sizeof(float) * (size_t)g->n_edges);
-    if (!om)
-        return lf_set_error(LF_ENOMEM, "out of memory for %d edge logits", (int)g->n_edges);
-    lf_status st = lf_pgx_logits(p, m, g, om);
+    lf__pg *pg = e->ctx;
+    lf_status st = lf__pgx_check(pg->p, m);
+    if (st != LF_OK)
+        return st;
+    lf__pgx_scratch *x = lf__pgx_scratch_fit(lf_stash_take(&pg->scratch), pg->p, m, g);
+    if (!x)
+        return lf_set_error(LF_ENOMEM, "out of memory for PGExplainer on %d edges", (int)g->n_edges);
+    st = lf__pgx_logits_in(pg->p, m, g, x, x->om);
     if (st == LF_OK)
         for (int32_t i = 0; i < g->n_edges; i++)
-            score[i] = om[i]; /* the logit: sigmoid's order without its saturation ties */
-    free(om);
+            score[i] = x->om[i]; /* the logit: sigmoid's order without its saturation ties */
+    lf_stash_give(&pg->scratch, x);
     return st;
 }
 
 static void lf__pg_free(lf_explainer *e)
 {
-    free(e);
+    lf__pg *pg = e->ctx;
+    lf_stash_destroy(&pg->scratch);
+    free(pg);
 }
 
 lf_status lf_explainer_pg_create(lf_explainer **out, const lf_pgx *p)
@@ -464,14 +534,20 @@ lf_status lf_explainer_pg_create(lf_explainer **out, const lf_pgx *p)
     if (!out || !p || !p->params)
         return lf_set_error(LF_EINVAL, "lf_explainer_pg_create: NULL or empty PGExplainer");
     *out = NULL;
-    lf_explainer *e = calloc(1, sizeof *e);
-    if (!e)
+    lf__pg *pg = calloc(1, sizeof *pg);
+    if (!pg)
         return lf_set_error(LF_ENOMEM, "out of memory for PGExplainer");
-    e->name = "pg";
-    e->uses_seed = 0;
-    e->explain = lf__pg_explain;
-    e->free = lf__pg_free;
-    e->ctx = (void *)p;
-    *out = e;
+    lf_status st = lf_stash_init(&pg->scratch, lf__pgx_scratch_free, "PGExplainer's scratch");
+    if (st != LF_OK) {
+        free(pg);
+        return st;
+    }
+    pg->p = p;
+    pg->e.name = "pg";
+    pg->e.uses_seed = 0;
+    pg->e.explain = lf__pg_explain;
+    pg->e.free = lf__pg_free;
+    pg->e.ctx = pg;
+    *out = &pg->e;
     return LF_OK;
 }

@@ -1,6 +1,7 @@
 /* Unit tests for planner/util's threading helpers: the busy clock (wall time
- * inside a region, union over threads) and the worker pool (every item once,
- * serial below the batch threshold, a parked worker's item recomputed). */
+ * inside a region, union over threads), the worker pool (every item once,
+ * serial below the batch threshold, a parked worker's item recomputed) and
+ * the stash of scratch objects (never one object in two hands). */
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "planner/util/busy_clock.h"
 #include "planner/util/pool.h"
 #include "planner/util/progress.h"
+#include "planner/util/stash.h"
 #include "tests/testlib.h"
 
 /* Overlapping intervals count once: the clock measures the union, so two
@@ -180,9 +182,99 @@ static void test_pool(void)
     }
 }
 
+/* Stash test: every pool item takes a scratch object (or makes one), marks
+ * it busy, works a little and gives it back. */
+typedef struct lf__stash_obj {
+    _Atomic int busy;
+    int64_t uses;
+} lf__stash_obj;
+
+typedef struct lf__stash_test {
+    lf_stash stash;
+    _Atomic int made, clashes;
+    int64_t sum[8];
+} lf__stash_test;
+
+static _Atomic int lf__stash_destroyed;
+
+static void lf__stash_obj_free(void *item)
+{
+    atomic_fetch_add(&lf__stash_destroyed, 1);
+    free(item);
+}
+
+static void lf__st_claim(void *ctx, int32_t item, int32_t worker)
+{
+    lf__stash_test *t = ctx;
+    t->sum[worker] = item;
+}
+
+static void lf__st_run(void *ctx, int32_t worker)
+{
+    lf__stash_test *t = ctx;
+    lf__stash_obj *o = lf_stash_take(&t->stash);
+    if (!o) {
+        o = calloc(1, sizeof *o);
+        if (!o)
+            return;
+        atomic_fetch_add(&t->made, 1);
+    }
+    if (atomic_exchange(&o->busy, 1))
+        atomic_fetch_add(&t->clashes, 1);
+    o->uses++;
+    if (t->sum[worker] % 7 == 0)
+        lf__sleep_ms(1);
+    atomic_store(&o->busy, 0);
+    lf_stash_give(&t->stash, o);
+}
+
+static void lf__st_keep(void *ctx, int32_t item, int32_t worker)
+{
+    (void)ctx;
+    (void)item;
+    (void)worker;
+}
+
+static void test_stash(void)
+{
+    lf_stash s;
+    CHECK_OK(lf_stash_init(&s, lf__stash_obj_free, "a test stash"));
+    CHECK(lf_stash_take(&s) == NULL);
+    lf__stash_obj *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+    lf_stash_give(&s, a);
+    lf_stash_give(&s, b);
+    lf_stash_give(&s, NULL);
+    CHECK(lf_stash_take(&s) == b); /* last in, first out */
+    lf_stash_give(&s, b);
+    atomic_store(&lf__stash_destroyed, 0);
+    lf_stash_destroy(&s);
+    CHECK(atomic_load(&lf__stash_destroyed) == 2);
+    for (int threads = 1; threads <= 4; threads *= 2) {
+        lf__stash_test t;
+        memset(&t, 0, sizeof t);
+        CHECK_OK(lf_stash_init(&t.stash, lf__stash_obj_free, "a test stash"));
+        lf_pool *p = NULL;
+        CHECK_OK(lf_pool_create(&p, threads));
+        if (!p)
+            continue;
+        lf_pool_set_min_parallel(p, 0.0);
+        lf_pool_job job = {&t, lf__st_claim, lf__st_run, lf__st_keep};
+        for (int batch = 0; batch < 20; batch++)
+            CHECK_OK(lf_pool_run(p, 64, &job));
+        lf_pool_free(p);
+        CHECK(atomic_load(&t.clashes) == 0);
+        /* At most one object per thread that ran at once. */
+        CHECK(atomic_load(&t.made) >= 1 && atomic_load(&t.made) <= threads);
+        atomic_store(&lf__stash_destroyed, 0);
+        lf_stash_destroy(&t.stash);
+        CHECK(atomic_load(&lf__stash_destroyed) == atomic_load(&t.made));
+    }
+}
+
 int main(void)
 {
     test_busy_clock();
     test_pool();
+    test_stash();
     return lf_test_result();
 }
