@@ -164,7 +164,9 @@ lf_status lf_pgx_load(lf_pgx *p, const char *path);
 lf_status lf_pgx_load_memory(lf_pgx *p, const void *data, size_t len, const char *origin);
 
 /* Explainer scoring edge e with omega_e (no noise): the mask sigmoid(omega_e)
- * ranks the same, but saturates to ties at 1. Borrows p. */
+ * ranks the same, but saturates to ties at 1. Borrows p, whose parameters
+ * must not change while the explainer lives (it keeps their first layer
+ * transposed). */
 lf_status lf_explainer_pg_create(lf_explainer **out, const lf_pgx *p);
 
 /* ---- RG-Explainer (rgexplainer.c, rgexplainer_train.c) ------------------- */

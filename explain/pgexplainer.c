@@ -297,9 +297,16 @@ static lf__pgx_scratch *lf__pgx_scratch_fit(lf__pgx_scratch *x, const lf_pgx *p,
     return x;
 }
 
-/* The logits with x's buffers (x fits g). */
+/* W1 is h x 2d, row j = [W1a_j | W1b_j]; wt = W1^T is 2d x h: its first d
+ * rows are W1a^T, the next d rows W1b^T. */
+static void lf__pgx_transpose_w1(const lf_pgx *p, float *wt)
+{
+    lf_mm_transpose(p->hidden, 2 * p->emb_dim, p->params, wt);
+}
+
+/* The logits with x's buffers (x fits g) and W1^T in wt. */
 static lf_status lf__pgx_logits_in(const lf_pgx *p, const lf_gnn *m, const lf_gnn_graph *g,
-                                   lf__pgx_scratch *x, float *omega)
+                                   const float *wt, lf__pgx_scratch *x, float *omega)
 {
     int32_t d = p->emb_dim, h = p->hidden, n = x->cap_nodes;
     lf_gnn_graph v = *g;
@@ -309,11 +316,8 @@ static lf_status lf__pgx_logits_in(const lf_pgx *p, const lf_gnn *m, const lf_gn
     if (st != LF_OK)
         return st;
     const float *emb = lf_gnn_ws_node_embedding(x->ws, m->cfg.n_layers);
-    /* W1 is h x 2d, row j = [W1a_j | W1b_j]; wt = W1^T is 2d x h: its
-     * first d rows are W1a^T, the next d rows W1b^T. */
-    lf_mm_transpose(h, 2 * d, p->params, x->wt);
-    lf_mm_nn(g->n_nodes, h, d, emb, x->wt, x->uv, 0);
-    lf_mm_nn(g->n_nodes, h, d, emb, x->wt + (int64_t)d * h, x->uv + (int64_t)n * h, 0);
+    lf_mm_nn(g->n_nodes, h, d, emb, wt, x->uv, 0);
+    lf_mm_nn(g->n_nodes, h, d, emb, wt + (int64_t)d * h, x->uv + (int64_t)n * h, 0);
     lf__pgx_edges_projected(p, g, x->uv, x->uv + (int64_t)n * h, omega);
     return LF_OK;
 }
@@ -326,7 +330,8 @@ lf_status lf_pgx_logits(const lf_pgx *p, const lf_gnn *m, const lf_gnn_graph *g,
     lf__pgx_scratch *x = lf__pgx_scratch_fit(NULL, p, m, g);
     if (!x)
         return lf_set_error(LF_ENOMEM, "out of memory for PGExplainer embeddings");
-    st = lf__pgx_logits_in(p, m, g, x, omega);
+    lf__pgx_transpose_w1(p, x->wt);
+    st = lf__pgx_logits_in(p, m, g, x->wt, x, omega);
     lf__pgx_scratch_free(x);
     return st;
 }
@@ -500,6 +505,7 @@ lf_status lf_pgx_load(lf_pgx *p, const char *path)
 typedef struct lf__pg {
     lf_explainer e;
     const lf_pgx *p;
+    float *wt;        /* W1^T (lf__pgx_transpose_w1), made once */
     lf_stash scratch; /* lf__pgx_scratch, one per thread at work */
 } lf__pg;
 
@@ -514,7 +520,7 @@ static lf_status lf__pg_explain(const lf_explainer *e, const lf_gnn *m, const lf
     lf__pgx_scratch *x = lf__pgx_scratch_fit(lf_stash_take(&pg->scratch), pg->p, m, g);
     if (!x)
         return lf_set_error(LF_ENOMEM, "out of memory for PGExplainer on %d edges", (int)g->n_edges);
-    st = lf__pgx_logits_in(pg->p, m, g, x, x->om);
+    st = lf__pgx_logits_in(pg->p, m, g, pg->wt, x, x->om);
     if (st == LF_OK)
         for (int32_t i = 0; i < g->n_edges; i++)
             score[i] = x->om[i]; /* the logit: sigmoid's order without its saturation ties */
@@ -526,6 +532,7 @@ static void lf__pg_free(lf_explainer *e)
 {
     lf__pg *pg = e->ctx;
     lf_stash_destroy(&pg->scratch);
+    free(pg->wt);
     free(pg);
 }
 
@@ -535,13 +542,19 @@ lf_status lf_explainer_pg_create(lf_explainer **out, const lf_pgx *p)
         return lf_set_error(LF_EINVAL, "lf_explainer_pg_create: NULL or empty PGExplainer");
     *out = NULL;
     lf__pg *pg = calloc(1, sizeof *pg);
-    if (!pg)
+    if (pg)
+        pg->wt = malloc(sizeof(float) * (size_t)2 * (size_t)p->emb_dim * (size_t)p->hidden);
+    if (!pg || !pg->wt) {
+        free(pg);
         return lf_set_error(LF_ENOMEM, "out of memory for PGExplainer");
+    }
     lf_status st = lf_stash_init(&pg->scratch, lf__pgx_scratch_free, "PGExplainer's scratch");
     if (st != LF_OK) {
+        free(pg->wt);
         free(pg);
         return st;
     }
+    lf__pgx_transpose_w1(p, pg->wt);
     pg->p = p;
     pg->e.name = "pg";
     pg->e.uses_seed = 0;
