@@ -238,6 +238,44 @@ done:
     lf_cost_model_free(cm);
 }
 
+/* Maps 6,000 rows high: the floors of an op whose groups' reference heights
+ * span more than LF__TILE_HEIGHTS values come from one bisection (the set
+ * floor of the op alone); still never above what its groups read. x (16 x
+ * 6000 x 16) -> a: 3x3 conv, 64 channels -> four 2x2 convs of stride 2
+ * (3,000 rows, ... 375), at beta 4,096 B. */
+static void test_tall_maps(void)
+{
+    lf_graph_builder *b = NULL;
+    lf_graph_builder_create(&b, "tiles_tall");
+    tg_input(b, "x", 16, 6000, 16);
+    tg_conv(b, "a", "x", 64, 3, 1, 1, 1, 0, LF_ACT_NONE);
+    tg_conv(b, "d1", "a", 16, 2, 2, 0, 1, 0, LF_ACT_NONE);
+    tg_conv(b, "d2", "d1", 16, 2, 2, 0, 1, 0, LF_ACT_NONE);
+    tg_conv(b, "d3", "d2", 16, 2, 2, 0, 1, 0, LF_ACT_NONE);
+    tg_conv(b, "d4", "d3", 16, 2, 2, 0, 1, 0, LF_ACT_NONE);
+    lf_graph *g = tf_build(b);
+    if (!g)
+        return;
+    tally t = {0};
+    check_graph(g, 4096, 200, 3, &t);
+    lf_cost_model *cm = tf_model_hand(g, 4096, "brr");
+    int32_t tiles[8] = {0};
+    CHECK_OK(lf_cost_tile_floors(cm, tiles));
+    /* a alone holds (h + 2) rows of x and h of its own: h <= 2 of 6,000. */
+    int32_t a = lf_graph_find(g, "a");
+    lf_bitset s;
+    lf_group_cost c;
+    CHECK_OK(lf_bitset_init(&s, g->n_ops));
+    lf_bitset_set(&s, a);
+    CHECK_OK(lf_cost_eval(cm, &s, &c));
+    CHECK_EQ_I64(c.weight_reads, 3000);
+    CHECK(tiles[a] > 1 && tiles[a] <= 3000);
+    lf_bitset_destroy(&s);
+    CHECK(t.binding > 0 && t.checked > 0);
+    lf_cost_model_free(cm);
+    lf_graph_free(g);
+}
+
 /* Prints what was checked and fails a run that checked too little: more
  * than `binding` member floors above 1, more than `tight` of them met, and
  * set floors above their members' and met. */
@@ -293,6 +331,7 @@ int main(void)
     test_hand_chain();
     test_hand_slack();
     test_random_dags();
+    test_tall_maps();
     test_networks();
     return lf_test_result();
 }

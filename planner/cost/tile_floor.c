@@ -157,6 +157,11 @@ static int64_t lf__scaled(const lf_cost_tiles *t, int32_t v)
     return hv && t->slack[v] < hv ? hv - t->slack[v] : 0;
 }
 
+/* Reference heights tried one by one for an op's own floor; past this many
+ * (maps thousands of rows high) the set floor of the op alone, which needs
+ * one bisection whatever the heights, stands in. */
+#define LF__TILE_HEIGHTS 4096
+
 /* v's own floor: its input and output windows at the tile heights of every
  * reference height its groups can have. */
 static int32_t lf__op_floor(lf_cost_tiles *t, int32_t v, int64_t hmax)
@@ -169,6 +174,8 @@ static int32_t lf__op_floor(lf_cost_tiles *t, int32_t v, int64_t hmax)
     if (!cm->fusable[v] || oc[v].weight_bytes == 0 || oc[v].kind != LF_ROWS_WINDOW || hv <= 1 ||
         scaled == 0 || t->hmin[v] == INT64_MAX || (op->n_consumers == 0 && !op->is_output))
         return 1;
+    if (hmax - t->hmin[v] >= LF__TILE_HEIGHTS)
+        return lf_cost_tiles_of_set(t, &v, 1);
     int64_t budget = lf_cost_beta(cm) - 1 - oc[v].wblk, best = 1;
     for (int32_t j = 0; j < op->n_inputs; j++) {
         int32_t x = op->inputs[j];
@@ -219,7 +226,9 @@ lf_status lf_cost_tiles_create(const lf_cost_model *cm, lf_cost_tiles **out)
         hmax = oc[u].h > hmax ? oc[u].h : hmax;
     }
     for (int32_t v = 0; v < n; v++)
-        t->tiles[v] = cm->scheme->weights_resident ? 1 : lf__op_floor(t, v, hmax);
+        t->tiles[v] = 1;
+    for (int32_t v = 0; v < n && !cm->scheme->weights_resident; v++)
+        t->tiles[v] = lf__op_floor(t, v, hmax);
     *out = t;
     return LF_OK;
 }
