@@ -116,6 +116,7 @@ struct lf_gnn_ws {
     int valid;                       /* a forward pass is cached */
     const float *fixed_params;       /* the weights wt was made from, or NULL */
     float *wt;                       /* per layer: w_root^T then w_rel^T */
+    int64_t cap_wt, cap_root;        /* floats wt and root0 hold (kept between fixes) */
     /* lf_gnn_ws_fix_nodes: b + x W_root of the first layer (n x hidden) for
      * the features x of n nodes, made with the weights root_params. */
     float *root0;
@@ -207,9 +208,17 @@ lf_status lf_gnn_ws_fix_weights(lf_gnn_ws *ws, const lf_gnn *m)
     int64_t n = 0;
     for (int32_t l = 0; l < m->cfg.n_layers; l++)
         n += 2 * (int64_t)lf__layer_in(&m->cfg, l) * m->cfg.hidden;
-    float *wt = malloc(sizeof(float) * (size_t)n);
-    if (!wt)
-        return lf_set_error(LF_ENOMEM, "out of memory for transposed GNN weights");
+    /* A workspace fixed again (an explainer's, kept between groups) keeps
+     * its buffer: no fresh pages to fault in. */
+    float *wt = ws->wt;
+    if (n > ws->cap_wt) {
+        wt = malloc(sizeof(float) * (size_t)n);
+        if (!wt)
+            return lf_set_error(LF_ENOMEM, "out of memory for transposed GNN weights");
+        free(ws->wt);
+        ws->wt = NULL;
+        ws->cap_wt = n;
+    }
     float *t = wt;
     for (int32_t l = 0; l < m->cfg.n_layers; l++) {
         lf_gconv L;
@@ -219,7 +228,6 @@ lf_status lf_gnn_ws_fix_weights(lf_gnn_ws *ws, const lf_gnn *m)
         lf_mm_transpose(L.in, L.out, L.w_rel, t);
         t += (int64_t)L.in * L.out;
     }
-    free(ws->wt);
     ws->wt = wt;
     ws->fixed_params = m->params;
     return LF_OK;
@@ -230,13 +238,19 @@ lf_status lf_gnn_ws_fix_nodes(lf_gnn_ws *ws, const lf_gnn *m, const lf_gnn_graph
     if (gr->n_nodes < 1)
         return lf_set_error(LF_EINVAL, "GNN input graph has no nodes");
     int32_t n = gr->n_nodes;
-    float *root = malloc(sizeof(float) * (size_t)n * (size_t)m->cfg.hidden);
-    if (!root)
-        return lf_set_error(LF_ENOMEM, "out of memory for a GNN workspace of %d nodes", (int)n);
+    int64_t need = (int64_t)n * m->cfg.hidden;
+    float *root = ws->root0;
+    if (need > ws->cap_root) {
+        root = malloc(sizeof(float) * (size_t)need);
+        if (!root)
+            return lf_set_error(LF_ENOMEM, "out of memory for a GNN workspace of %d nodes", (int)n);
+        free(ws->root0);
+        ws->root0 = NULL;
+        ws->cap_root = need;
+    }
     lf_gconv L;
     lf_gnn_layer_view(m, m->params, 0, &L);
     lf_gconv_forward_root(&L, n, gr->x, root);
-    free(ws->root0);
     ws->root0 = root;
     ws->root_x = gr->x;
     ws->root_n = n;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "planner/util/rng.h"
+#include "planner/util/stash.h"
 
 #define LF__GNNE_STREAM 0x676e6e65ULL /* "gnne" */
 #define LF__GNNE_EPS 1e-15
@@ -104,35 +105,96 @@ lf_status lf_gnne_objective(const lf_gnn *m, lf_gnn_ws *ws, const lf_gnn_graph *
     return st;
 }
 
+/* What one explanation needs besides the model: a GNN workspace and the
+ * mask's buffers, kept between groups in the explainer's stash (one per
+ * thread at work) so that large groups do not fault in fresh pages. */
+typedef struct lf__gnne_scratch {
+    lf_gnn_ws *ws;
+    lf_gnn_config cfg; /* the GNN shape ws was made for */
+    float *logit, *grad, *dw;
+    uint8_t *hard;
+    int32_t *order;
+    int32_t cap_edges;
+} lf__gnne_scratch;
+
+static void lf__gnne_scratch_free(void *item)
+{
+    lf__gnne_scratch *x = item;
+    if (!x)
+        return;
+    lf_gnn_ws_free(x->ws);
+    free(x->logit);
+    free(x->grad);
+    free(x->dw);
+    free(x->hard);
+    free(x->order);
+    free(x);
+}
+
+/* Grows x (or makes it) for ne edges and GNN m; NULL without memory. */
+static lf__gnne_scratch *lf__gnne_scratch_fit(lf__gnne_scratch *x, const lf_gnn *m, int32_t ne)
+{
+    if (x && memcmp(&x->cfg, &m->cfg, sizeof x->cfg) != 0) {
+        lf__gnne_scratch_free(x);
+        x = NULL;
+    }
+    if (!x && (!(x = calloc(1, sizeof *x)) || lf_gnn_ws_create(&x->ws, m) != LF_OK)) {
+        lf__gnne_scratch_free(x);
+        return NULL;
+    }
+    x->cfg = m->cfg;
+    if (ne < 1)
+        ne = 1;
+    if (ne > x->cap_edges) {
+        free(x->logit);
+        free(x->grad);
+        free(x->dw);
+        free(x->hard);
+        free(x->order);
+        x->cap_edges = 0;
+        x->logit = malloc(sizeof(float) * (size_t)ne);
+        x->grad = malloc(sizeof(float) * (size_t)ne);
+        x->dw = malloc(sizeof(float) * (size_t)ne);
+        x->hard = malloc((size_t)ne);
+        x->order = malloc(sizeof(int32_t) * (size_t)ne);
+        if (!x->logit || !x->grad || !x->dw || !x->hard || !x->order) {
+            lf__gnne_scratch_free(x);
+            return NULL;
+        }
+        x->cap_edges = ne;
+    }
+    return x;
+}
+
 typedef struct lf__gnne {
     lf_explainer e;
     lf_gnne_config cfg;
+    lf_stash scratch; /* lf__gnne_scratch */
 } lf__gnne;
 
 static lf_status lf__gnne_explain(const lf_explainer *e, const lf_gnn *m, const lf_gnn_graph *g,
                                   uint64_t seed, double *score)
 {
-    const lf_gnne_config *cfg = &((const lf__gnne *)e->ctx)->cfg;
+    lf__gnne *gx = e->ctx;
+    const lf_gnne_config *cfg = &gx->cfg;
     int32_t ne = g->n_edges;
-    lf_gnn_ws *ws = NULL;
-    lf_status st = lf_gnn_ws_create(&ws, m);
-    if (st != LF_OK)
-        return st;
+    lf__gnne_scratch *x = lf__gnne_scratch_fit(lf_stash_take(&gx->scratch), m, ne);
+    if (!x)
+        return lf_set_error(LF_ENOMEM, "out of memory for GNNExplainer on %d edges", (int)ne);
+    lf_gnn_ws *ws = x->ws;
     /* The GNN and the group's nodes are frozen for the 100 passes below:
      * only the edge mask changes. */
-    if ((st = lf_gnn_ws_fix_weights(ws, m)) != LF_OK ||
-        (st = lf_gnn_ws_fix_nodes(ws, m, g)) != LF_OK) {
-        lf_gnn_ws_free(ws);
+    lf_status st;
+    if ((st = lf_gnn_ws_fix_weights(ws, m)) != LF_OK || (st = lf_gnn_ws_fix_nodes(ws, m, g)) != LF_OK) {
+        lf_stash_give(&gx->scratch, x);
         return st;
     }
-    float *logit = malloc(sizeof(float) * (size_t)ne);
-    float *grad = malloc(sizeof(float) * (size_t)ne);
-    float *dw = malloc(sizeof(float) * (size_t)ne);
-    uint8_t *hard = malloc((size_t)ne);
-    int32_t *order = malloc(sizeof(int32_t) * (size_t)(ne ? ne : 1));
+    float *logit = x->logit, *grad = x->grad, *dw = x->dw;
+    uint8_t *hard = x->hard;
+    int32_t *order = x->order;
     int32_t n_order = 0, still = 0;
     lf_adam adam = {0};
-    if (!logit || !grad || !dw || !hard || !order || lf_adam_init(&adam, ne, cfg->lr) != 0) {
+    if (lf_adam_init(&adam, ne, cfg->lr) != 0) {
         st = lf_set_error(LF_ENOMEM, "out of memory for GNNExplainer on %d edges", (int)ne);
         goto done;
     }
@@ -164,18 +226,15 @@ static lf_status lf__gnne_explain(const lf_explainer *e, const lf_gnn *m, const 
             score[i] = (cfg->epochs > 0 && !hard[i]) ? 0.0 : lf_sigmoid(logit[i]);
 done:
     lf_adam_destroy(&adam);
-    free(logit);
-    free(grad);
-    free(dw);
-    free(hard);
-    free(order);
-    lf_gnn_ws_free(ws);
+    lf_stash_give(&gx->scratch, x);
     return st;
 }
 
 static void lf__gnne_free(lf_explainer *e)
 {
-    free(e->ctx);
+    lf__gnne *gx = e->ctx;
+    lf_stash_destroy(&gx->scratch);
+    free(gx);
 }
 
 lf_status lf_explainer_gnne_create(lf_explainer **out, const lf_gnne_config *cfg)
@@ -193,6 +252,11 @@ lf_status lf_explainer_gnne_create(lf_explainer **out, const lf_gnne_config *cfg
     if (x->cfg.epochs < 0 || !(x->cfg.lr > 0) || x->cfg.patience < 0) {
         free(x);
         return lf_set_error(LF_EINVAL, "GNNExplainer: epochs and patience must be >= 0 and lr > 0");
+    }
+    lf_status st = lf_stash_init(&x->scratch, lf__gnne_scratch_free, "GNNExplainer's scratch");
+    if (st != LF_OK) {
+        free(x);
+        return st;
     }
     x->e.name = "gnne";
     x->e.uses_seed = 1;
