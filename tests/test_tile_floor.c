@@ -14,6 +14,22 @@
 #include "random_dags.h"
 #include "testlib.h"
 
+/* The weight reads of the valid group of ops a and (when >= 0) b; -1 when
+ * it is invalid or cannot be priced. */
+static int32_t reads_of(lf_cost_model *cm, int32_t a, int32_t b)
+{
+    lf_bitset s;
+    lf_group_cost c;
+    if (lf_bitset_init(&s, lf_cost_graph(cm)->n_ops) != LF_OK)
+        return -1;
+    lf_bitset_set(&s, a);
+    if (b >= 0)
+        lf_bitset_set(&s, b);
+    lf_status st = lf_cost_eval(cm, &s, &c);
+    lf_bitset_destroy(&s);
+    return st == LF_OK && c.valid ? c.weight_reads : -1;
+}
+
 /* x (16 x 16 x 16, int8) -> a: 3x3 conv, same padding, to 64 channels
  * (weights 9,216 B, one channel's block 144 B) -> b: 1x1 conv to 16
  * (weights 1,024 B, block 64 B), at beta 4,096 B. Rows: x 256 B, a 1,024 B,
@@ -43,17 +59,7 @@ static void test_hand_chain(void)
     /* a alone, b alone, both: 8, 1 (resident) and 8 weight reads. */
     const int32_t reads[3] = {8, 1, 8};
     for (int k = 0; k < 3; k++) {
-        lf_bitset s;
-        lf_group_cost c;
-        CHECK_OK(lf_bitset_init(&s, g->n_ops));
-        if (k != 1)
-            lf_bitset_set(&s, a);
-        if (k != 0)
-            lf_bitset_set(&s, bb);
-        CHECK_OK(lf_cost_eval(cm, &s, &c));
-        CHECK(c.valid);
-        CHECK_EQ_I64(c.weight_reads, reads[k]);
-        lf_bitset_destroy(&s);
+        CHECK_EQ_I64(reads_of(cm, k != 1 ? a : bb, k == 2 ? bb : -1), reads[k]);
     }
     lf_cost_model_free(cm);
     /* LBDF keeps weights resident: every floor is 1. */
@@ -88,16 +94,7 @@ static void test_hand_slack(void)
     CHECK_EQ_I64(tiles[a], 5);
     const int32_t reads[2] = {6, 14};
     for (int k = 0; k < 2; k++) {
-        lf_bitset s;
-        lf_group_cost gc;
-        CHECK_OK(lf_bitset_init(&s, g->n_ops));
-        lf_bitset_set(&s, a);
-        if (k)
-            lf_bitset_set(&s, c);
-        CHECK_OK(lf_cost_eval(cm, &s, &gc));
-        CHECK(gc.valid);
-        CHECK_EQ_I64(gc.weight_reads, reads[k]);
-        lf_bitset_destroy(&s);
+        CHECK_EQ_I64(reads_of(cm, a, k ? c : -1), reads[k]);
     }
     lf_cost_model_free(cm);
     lf_graph_free(g);
@@ -263,14 +260,8 @@ static void test_tall_maps(void)
     CHECK_OK(lf_cost_tile_floors(cm, tiles));
     /* a alone holds (h + 2) rows of x and h of its own: h <= 2 of 6,000. */
     int32_t a = lf_graph_find(g, "a");
-    lf_bitset s;
-    lf_group_cost c;
-    CHECK_OK(lf_bitset_init(&s, g->n_ops));
-    lf_bitset_set(&s, a);
-    CHECK_OK(lf_cost_eval(cm, &s, &c));
-    CHECK_EQ_I64(c.weight_reads, 3000);
+    CHECK_EQ_I64(reads_of(cm, a, -1), 3000);
     CHECK(tiles[a] > 1 && tiles[a] <= 3000);
-    lf_bitset_destroy(&s);
     CHECK(t.binding > 0 && t.checked > 0);
     lf_cost_model_free(cm);
     lf_graph_free(g);
