@@ -174,6 +174,17 @@ void lf_gnn_ws_free(lf_gnn_ws *ws)
     free(ws);
 }
 
+lf_status lf_gnn_ws_refit(lf_gnn_ws **ws, const lf_gnn *m)
+{
+    const lf_gnn_ws *w = *ws;
+    if (w && w->n_layers == m->cfg.n_layers && w->hidden == m->cfg.hidden &&
+        w->in_dim == m->cfg.in_dim && w->n_classes == m->cfg.n_classes)
+        return LF_OK;
+    lf_gnn_ws_free(*ws);
+    *ws = NULL;
+    return lf_gnn_ws_create(ws, m);
+}
+
 static lf_status lf__ws_reserve(lf_gnn_ws *ws, int32_t n)
 {
     if (n <= ws->cap_nodes)

@@ -69,6 +69,10 @@ typedef struct lf_gnn_ws lf_gnn_ws;
 
 lf_status lf_gnn_ws_create(lf_gnn_ws **ws, const lf_gnn *m);
 void lf_gnn_ws_free(lf_gnn_ws *ws);
+/* Keeps *ws when it was made for a GNN of m's shape (layers, widths,
+ * classes), else frees it and makes one for m: for workspaces an explainer
+ * keeps between calls. */
+lf_status lf_gnn_ws_refit(lf_gnn_ws **ws, const lf_gnn *m);
 
 /* Runs the model on gr; writes n_classes logits. The workspace keeps what
  * the backward pass needs (gr must stay alive until then). */

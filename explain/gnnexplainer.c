@@ -110,7 +110,6 @@ lf_status lf_gnne_objective(const lf_gnn *m, lf_gnn_ws *ws, const lf_gnn_graph *
  * thread at work) so that large groups do not fault in fresh pages. */
 typedef struct lf__gnne_scratch {
     lf_gnn_ws *ws;
-    lf_gnn_config cfg; /* the GNN shape ws was made for */
     float *logit, *grad, *dw;
     uint8_t *hard;
     int32_t *order;
@@ -134,15 +133,10 @@ static void lf__gnne_scratch_free(void *item)
 /* Grows x (or makes it) for ne edges and GNN m; NULL without memory. */
 static lf__gnne_scratch *lf__gnne_scratch_fit(lf__gnne_scratch *x, const lf_gnn *m, int32_t ne)
 {
-    if (x && memcmp(&x->cfg, &m->cfg, sizeof x->cfg) != 0) {
-        lf__gnne_scratch_free(x);
-        x = NULL;
-    }
-    if (!x && (!(x = calloc(1, sizeof *x)) || lf_gnn_ws_create(&x->ws, m) != LF_OK)) {
+    if ((!x && !(x = calloc(1, sizeof *x))) || lf_gnn_ws_refit(&x->ws, m) != LF_OK) {
         lf__gnne_scratch_free(x);
         return NULL;
     }
-    x->cfg = m->cfg;
     if (ne < 1)
         ne = 1;
     if (ne > x->cap_edges) {

@@ -250,7 +250,6 @@ static void lf__pgx_edges_projected(const lf_pgx *p, const lf_gnn_graph *g, cons
  * every call. */
 typedef struct lf__pgx_scratch {
     lf_gnn_ws *ws;
-    lf_gnn_config cfg; /* the GNN shape ws was made for */
     float *wt, *uv, *om;
     int32_t cap_nodes, cap_edges;
 } lf__pgx_scratch;
@@ -271,16 +270,12 @@ static void lf__pgx_scratch_free(void *item)
 static lf__pgx_scratch *lf__pgx_scratch_fit(lf__pgx_scratch *x, const lf_pgx *p, const lf_gnn *m,
                                             const lf_gnn_graph *g)
 {
-    if (x && memcmp(&x->cfg, &m->cfg, sizeof x->cfg) != 0) { /* made for another GNN's shape */
-        lf__pgx_scratch_free(x);
-        x = NULL;
-    }
-    if (!x && (!(x = calloc(1, sizeof *x)) || lf_gnn_ws_create(&x->ws, m) != LF_OK ||
-               !(x->wt = malloc(sizeof(float) * (size_t)2 * (size_t)p->emb_dim * (size_t)p->hidden)))) {
+    if ((!x && (!(x = calloc(1, sizeof *x)) ||
+                !(x->wt = malloc(sizeof(float) * (size_t)2 * (size_t)p->emb_dim * (size_t)p->hidden)))) ||
+        lf_gnn_ws_refit(&x->ws, m) != LF_OK) {
         lf__pgx_scratch_free(x);
         return NULL;
     }
-    x->cfg = m->cfg;
     int32_t n = g->n_nodes ? g->n_nodes : 1, ne = g->n_edges ? g->n_edges : 1;
     if (n > x->cap_nodes) {
         free(x->uv);
