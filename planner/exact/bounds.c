@@ -349,7 +349,12 @@ lf_status lf_exact_bounds_certify(lf_cost_model *cm, const lf_exact_config *cfg,
     lf_exact_config_default(&half);
     if (cfg)
         half = *cfg;
-    half.time_limit_s /= 2; /* the other limits hold per DP */
+    /* A quarter of the time limit for the blocks, the rest for the windows:
+     * where blocks finish they take less, and where they do not (NasNet-A,
+     * RandWire) their bound is the weights and the windows' is the one that
+     * counts (NasNet-A LBDF 256 KB, --time-limit 4: 45.7 -> 49.7 MB). */
+    double whole = half.time_limit_s;
+    half.time_limit_s /= 4; /* the other limits hold per DP */
     double t0 = lf_now_seconds();
     lf_status st = lf_exact_bounds_compute(cm, &half, 0, plan, b);
     if (st != LF_OK)
@@ -357,7 +362,7 @@ lf_status lf_exact_bounds_certify(lf_cost_model *cm, const lf_exact_config *cfg,
     b->lower_blocks = b->lower;
     /* The windows take what the blocks left of the whole limit. */
     if (half.time_limit_s > 0) {
-        half.time_limit_s = 2 * half.time_limit_s - (lf_now_seconds() - t0);
+        half.time_limit_s = whole - (lf_now_seconds() - t0);
         if (half.time_limit_s < 1e-3)
             half.time_limit_s = 1e-3;
     }
