@@ -296,6 +296,14 @@ static double lf__set_bytes(const lf_cost_tiles *t, double u)
     return b;
 }
 
+/* The set floor's count when u* is at most u (kept a hair above it,
+ * against rounding). */
+static int64_t lf__tiles_at_u(int64_t href, double u)
+{
+    u = u * (1 + 1e-9) + 1e-12;
+    return (int64_t)ceil((double)href / (1.0 + u * (double)href) - 1e-6);
+}
+
 int32_t lf_cost_tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n)
 {
     const lf_cost_model *cm = t->cm;
@@ -346,16 +354,20 @@ int32_t lf_cost_tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n
     /* The sum grows with u = (h - 1) / H: h* <= 1 + u* H, where u* is the
      * largest u within budget, and ceil(H / h*) >= H / (1 + u* H), which
      * grows with H >= href. Bisection keeps hi above u*. */
+    /* The answer only falls as u grows and u* stays in [lo, hi]: the
+     * bisection stops once both ends give the same count, or once the
+     * low end's is no more than the members' (the same answer as all 64
+     * steps, sooner: most sets of a window's relaxation stop there). */
     double lo = 0;
-    for (int it = 0; it < 64; it++) {
+    for (int it = 0; it < 64 && lf__tiles_at_u(href, lo) > best &&
+                     lf__tiles_at_u(href, lo) != lf__tiles_at_u(href, hi);
+         it++) {
         double mid = 0.5 * (lo + hi);
         if (lf__set_bytes(t, mid) <= budget)
             lo = mid;
         else
             hi = mid;
     }
-    hi = hi * (1 + 1e-9) + 1e-12;
-    double floor_tiles = (double)href / (1.0 + hi * (double)href);
-    int64_t k = (int64_t)ceil(floor_tiles - 1e-6);
+    int64_t k = lf__tiles_at_u(href, hi);
     return k > best ? (int32_t)(k < INT32_MAX ? k : INT32_MAX) : best;
 }

@@ -52,6 +52,7 @@ typedef struct lf__win {
     uint8_t *ghost;    /* readers outside the window solved with it (lf__win_ghosts) */
     int32_t *ghost_list;
     int32_t *own_ops;  /* scratch: the window's ops of a set */
+    int64_t *bytes, *wbytes; /* per op: its tensor's bytes, its weights' */
     uint8_t *charged;  /* tensors of windows solved */
     int32_t *seen, stamp;
     int32_t windows, solved, split;
@@ -84,7 +85,7 @@ static int64_t lf__win_component(const lf__exact *x, const lf__win *w)
             else
                 times = 1;
         }
-        d += times * lf_cost_tensor_bytes(w->cm, x->sub[i]);
+        d += times * w->bytes[x->sub[i]];
     }
     return d;
 }
@@ -101,14 +102,14 @@ static int64_t lf__win_part(const lf__exact *x, lf__win *w)
             int32_t p = op->inputs[j];
             if (w->internal[p] && !x->in_s[p] && w->seen[p] != stamp) {
                 w->seen[p] = stamp;
-                d += lf_cost_tensor_bytes(w->cm, p);
+                d += w->bytes[p];
             }
         }
         if (!w->internal[x->sub[i]])
             continue;
         for (int32_t j = 0; j < op->n_consumers; j++)
             if (!x->in_s[op->consumers[j]]) {
-                d += lf_cost_tensor_bytes(w->cm, x->sub[i]);
+                d += w->bytes[x->sub[i]];
                 break;
             }
     }
@@ -157,7 +158,7 @@ static int64_t lf__win_rereads(const lf__exact *x, const lf__win *w)
 {
     int64_t weights = 0, own = 0, rows, term, block;
     for (int32_t i = 0; i < x->n_sub; i++) {
-        int64_t b = lf_cost_weight_bytes(w->cm, x->sub[i]);
+        int64_t b = w->wbytes[x->sub[i]];
         weights += b;
         own += w->ghost[x->sub[i]] ? 0 : b;
     }
@@ -181,9 +182,19 @@ static int64_t lf__win_rereads(const lf__exact *x, const lf__win *w)
 static void lf__win_group(lf__exact *x)
 {
     lf__win *w = x->user;
+    int64_t part = lf__win_part(x, w), comp = x->set_connected ? lf__win_component(x, w) : 0;
+    /* Re-reads only add to both charges, and their tile floor is most of a
+     * window's time under BRR: a set that cannot improve its state under
+     * either charge without them is left at once. */
+    int32_t t = lf__dp_target_find(x, &x->sbits);
+    if (t >= 0 && x->dram[x->cur] + part >= x->dram[t]) {
+        int64_t *from = x->set_connected ? lf__win_conn(x, w, x->cur) : NULL;
+        int64_t *to = from && *from != INT64_MAX ? lf__win_conn(x, w, t) : NULL;
+        if (!to || *from + comp >= *to)
+            return;
+    }
     int64_t rereads = lf__win_rereads(x, w);
-    lf__win_relax(x, x->n_sub, x->set_connected, lf__win_part(x, w) + rereads,
-                  x->set_connected ? lf__win_component(x, w) + rereads : 0);
+    lf__win_relax(x, x->n_sub, x->set_connected, part + rereads, x->set_connected ? comp + rereads : 0);
 }
 
 /* An unfusable op is a group of its own that DRAM over fusable ops does not
@@ -197,7 +208,7 @@ static void lf__win_forced(lf__exact *x, int32_t v)
     if (w->internal[v])
         for (int32_t j = 0; j < x->g->ops[v].n_consumers && d == 0; j++)
             if (x->fusable[x->g->ops[v].consumers[j]])
-                d = lf_cost_tensor_bytes(w->cm, v);
+                d = w->bytes[v];
     lf_bitset_set(&x->sbits, v);
     lf__win_relax(x, 1, 1, 0, d);
     lf_bitset_reset(&x->sbits, v);
@@ -274,7 +285,7 @@ static int32_t lf__win_ghosts(lf__win *w, const int32_t *ops, int32_t from, int3
                     dup |= op->consumers[k] == c;
                 fresh += !dup && !lf_bitset_test(u, c);
             }
-            int64_t bytes = lf_cost_tensor_bytes(w->cm, p);
+            int64_t bytes = w->bytes[p];
             if (fresh > 0 && n_ghosts + fresh <= LF__WIN_GHOSTS && bytes > best_bytes) {
                 best = p;
                 best_bytes = bytes;
@@ -373,7 +384,7 @@ static int32_t lf__win_end(const lf__win *w, const int32_t *ops, int32_t n_ops, 
             const lf_op *op = &g->ops[ops[i]];
             for (int32_t j = 0; j < op->n_consumers; j++)
                 if (op->consumers[j] >= limit) {
-                    bytes += lf_cost_tensor_bytes(w->cm, ops[i]);
+                    bytes += w->bytes[ops[i]];
                     break;
                 }
         }
@@ -429,9 +440,15 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     w.ghost = calloc((size_t)n + 1, 1);
     w.ghost_list = malloc(((size_t)n + 1) * sizeof *w.ghost_list);
     w.own_ops = malloc(((size_t)n + 1) * sizeof *w.own_ops);
-    lf_status st = ops && w.internal && w.charged && w.seen && w.cut_floor && w.ghost && w.ghost_list && w.own_ops
+    w.bytes = malloc(((size_t)n + 1) * sizeof *w.bytes);
+    w.wbytes = malloc(((size_t)n + 1) * sizeof *w.wbytes);
+    lf_status st = ops && w.internal && w.charged && w.seen && w.cut_floor && w.ghost && w.ghost_list && w.own_ops && w.bytes && w.wbytes
                        ? LF_OK
                        : lf_set_error(LF_ENOMEM, "out of memory computing bounds");
+    for (int32_t v = 0; v < n && st == LF_OK; v++) {
+        w.bytes[v] = lf_cost_tensor_bytes(cm, v);
+        w.wbytes[v] = lf_cost_weight_bytes(cm, v);
+    }
     /* The floors do not depend on the windows: once for every pass. */
     if (st == LF_OK)
         st = lf__cut_tensor_floors(cm, w.cut_floor);
@@ -482,6 +499,8 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     free(w.ghost);
     free(w.ghost_list);
     free(w.own_ops);
+    free(w.bytes);
+    free(w.wbytes);
     lf_cost_tiles_free(w.tiles);
     return st;
 }
