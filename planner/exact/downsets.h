@@ -82,6 +82,7 @@ typedef struct lf__exact {
     lf_exact_stats st;
     lf_status status;
     double t0;            /* start, for the time limit */
+    double progress;      /* states expanded, as a fraction of the sizes (lf__dp_run) */
     /* What the DP does with what the enumeration finds. on_group: sbits, sub
      * (ascending) and n_sub hold a connected candidate from state cur, whose
      * ops are all fusable; on_forced: unfusable op v is ready in state cur. */

@@ -50,7 +50,9 @@ void lf_exact_config_default(lf_exact_config *c);
  * runs (evicted groups are recomputed), and the other half is left to the
  * states; past any limit the planner stops with LF_ELIMIT and a one-line
  * message naming the limit and what was reached (states, candidate sets,
- * time, memory). It never returns a plan it has not proven optimal.
+ * time, memory), and so it does once an eighth of the time limit is spent
+ * when its pace projects a finish past four times the limit ("reached
+ * early"). It never returns a plan it has not proven optimal.
  * lf_exact_plan sets the memo's limit for its run (lf_cost_memo_limit), so no
  * other evaluation may use the cost model meanwhile; lf_exact_split leaves
  * the memo's own limit alone and may run from several threads. */

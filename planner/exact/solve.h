@@ -24,10 +24,12 @@ lf_status lf__cut_tensor_floors(lf_cost_model *cm, int64_t *floor);
 
 /* A floor of the DRAM of every valid plan (weights included): windows of
  * consecutive ops solved in relaxations that charge only the tensors inside
- * each window, the rest by lf__cut_lower_bound (window_bound.c). Passes with
- * windows of 16, 24, 36, ... ops (at most max_window_ops; <= 0: no cap with a
- * time limit, 64 without) share cfg's limits; a window past its share is
- * tried again in halves; the best pass counts. */
+ * each window (and those it writes for the readers past its end solved with
+ * it), the rest by lf__cut_lower_bound (window_bound.c). Passes with windows
+ * of up to 16, 24, 36, ... ops (at most max_window_ops; <= 0: no cap with a
+ * time limit, 64 without) share cfg's limits, a pass starting only with
+ * three times the last one's time left; a window past its share is tried
+ * again with what the others left, then in halves; the best pass counts. */
 typedef struct lf__window_stats {
     int64_t lower;
     int32_t window_ops;     /* of the best pass */

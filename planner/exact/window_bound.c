@@ -42,6 +42,9 @@
 /* Readers outside a window solved with it (lf__win_ghosts): NasNet-A at
  * 256 KB, windows of 24 ops, LBDF: 0 ghosts 50.1 MB, 2-4 59.1, 6-8 59.7. */
 #define LF__WIN_GHOSTS 6
+/* A pass with a time limit starts only with this many times the last
+ * pass's time left (lf__window_lower_bound). */
+#define LF__WIN_NEXT 3
 
 typedef struct lf__win {
     lf_cost_model *cm;
@@ -53,6 +56,7 @@ typedef struct lf__win {
     int32_t *ghost_list;
     int32_t *own_ops;  /* scratch: the window's ops of a set */
     int64_t *bytes, *wbytes; /* per op: its tensor's bytes, its weights' */
+    int32_t *ends, *failed; /* a pass's window ends, and the windows past their first share */
     uint8_t *charged;  /* tensors of windows solved */
     int32_t *seen, stamp;
     int32_t windows, solved, split;
@@ -305,17 +309,13 @@ static int32_t lf__win_ghosts(lf__win *w, const int32_t *ops, int32_t from, int3
     }
 }
 
-/* Solves the window of compute ops ops[from..to) with `parts` windows still
- * to come (this one included) sharing what is left of the limits, under both
- * charges (each a floor: the larger counts); past the limits, the two halves
- * on their own. */
-static lf_status lf__win_solve(lf__win *w, const int32_t *ops, int32_t from, int32_t to, int32_t parts)
+/* One try at the window of compute ops ops[from..to) within `share`
+ * seconds (0: no limit), under both charges (each a floor: the larger
+ * counts): LF_OK when solved (its tensors charged), LF_ELIMIT past the
+ * limits (nothing charged, the error cleared). */
+static lf_status lf__win_try(lf__win *w, const int32_t *ops, int32_t from, int32_t to, double share)
 {
     const lf_graph *g = w->g;
-    if (w->pass_end > 0 && lf__win_left(w) <= 0) { /* the pass is over: forced-cut floors */
-        w->windows++;
-        return LF_OK;
-    }
     lf_bitset u;
     lf_status st = lf_bitset_init(&u, g->n_ops);
     if (st != LF_OK)
@@ -331,11 +331,7 @@ static lf_status lf__win_solve(lf__win *w, const int32_t *ops, int32_t from, int
         w->internal[ops[i]] = (uint8_t)inside;
     }
     lf_exact_config k = w->total;
-    k.time_limit_s = 0;
-    if (w->pass_end > 0) {
-        double left = lf__win_left(w);
-        k.time_limit_s = left > 1e-3 * parts ? left / parts : 1e-3;
-    }
+    k.time_limit_s = share;
     int64_t d_any = 0, d_conn = 0;
     st = lf__win_dp(w, &u, &k, &d_any, &d_conn);
     lf_bitset_destroy(&u);
@@ -350,9 +346,36 @@ static lf_status lf__win_solve(lf__win *w, const int32_t *ops, int32_t from, int
         w->internal[ops[i]] = 0;
     for (int32_t i = 0; i < n_ghosts; i++)
         w->ghost[w->ghost_list[i]] = 0;
+    if (st == LF_ELIMIT)
+        lf_clear_error();
+    return st;
+}
+
+/* An even share of what the pass has left among `parts` windows (0: no
+ * limit; -1: the pass is over). */
+static double lf__win_share(const lf__win *w, int32_t parts)
+{
+    if (w->pass_end <= 0)
+        return 0;
+    double left = lf__win_left(w);
+    if (left <= 0)
+        return -1;
+    return left > 1e-3 * parts ? left / parts : 1e-3;
+}
+
+/* Solves the window ops[from..to) with `parts` windows still to come (this
+ * one included) sharing what is left of the limits; past them, the two
+ * halves on their own. */
+static lf_status lf__win_solve(lf__win *w, const int32_t *ops, int32_t from, int32_t to, int32_t parts)
+{
+    double share = lf__win_share(w, parts);
+    if (share < 0) { /* the pass is over: forced-cut floors */
+        w->windows++;
+        return LF_OK;
+    }
+    lf_status st = lf__win_try(w, ops, from, to, share);
     if (st != LF_ELIMIT)
         return st;
-    lf_clear_error();
     w->split++;
     if (to - from < 2) { /* one op alone: its tensor keeps its forced-cut floor */
         w->windows++;
@@ -406,10 +429,26 @@ static lf_status lf__win_pass(lf__win *w, const int32_t *ops, int32_t n_ops, int
     w->windows = w->solved = w->split = 0;
     w->pass_end = seconds > 0 ? lf_now_seconds() + seconds : 0;
     lf_status st = LF_OK;
-    for (int32_t from = 0, to; from < n_ops && st == LF_OK; from = to) {
-        to = lf__win_end(w, ops, n_ops, from, window_ops);
-        int32_t parts = 1 + (n_ops - to + window_ops - 1) / window_ops;
-        st = lf__win_solve(w, ops, from, to, parts);
+    /* Windows differ in cost by far more than their number (a NasNet-A
+     * cell at 56 x 56 against one at 7 x 7): each first has an even share
+     * of what is left, and those past it are tried again with what the
+     * cheap ones left behind (halved only then). */
+    int32_t n_win = 0;
+    for (int32_t from = 0; from < n_ops; from = w->ends[n_win++])
+        w->ends[n_win] = lf__win_end(w, ops, n_ops, from, window_ops);
+    int32_t n_failed = 0;
+    for (int32_t i = 0; i < n_win && st == LF_OK; i++) {
+        int32_t from = i > 0 ? w->ends[i - 1] : 0;
+        double share = lf__win_share(w, n_win - i);
+        st = share < 0 ? LF_ELIMIT : lf__win_try(w, ops, from, w->ends[i], share);
+        if (st == LF_ELIMIT) {
+            w->failed[n_failed++] = i;
+            st = LF_OK;
+        }
+    }
+    for (int32_t j = 0; j < n_failed && st == LF_OK; j++) {
+        int32_t i = w->failed[j];
+        st = lf__win_solve(w, ops, i > 0 ? w->ends[i - 1] : 0, w->ends[i], n_failed - j);
     }
     int64_t rest = 0;
     for (int32_t p = 0; p < w->g->n_ops; p++)
@@ -442,7 +481,9 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     w.own_ops = malloc(((size_t)n + 1) * sizeof *w.own_ops);
     w.bytes = malloc(((size_t)n + 1) * sizeof *w.bytes);
     w.wbytes = malloc(((size_t)n + 1) * sizeof *w.wbytes);
-    lf_status st = ops && w.internal && w.charged && w.seen && w.cut_floor && w.ghost && w.ghost_list && w.own_ops && w.bytes && w.wbytes
+    w.ends = malloc(((size_t)n + 1) * sizeof *w.ends);
+    w.failed = malloc(((size_t)n + 1) * sizeof *w.failed);
+    lf_status st = ops && w.internal && w.charged && w.seen && w.cut_floor && w.ghost && w.ghost_list && w.own_ops && w.bytes && w.wbytes && w.ends && w.failed
                        ? LF_OK
                        : lf_set_error(LF_ENOMEM, "out of memory computing bounds");
     for (int32_t v = 0; v < n && st == LF_OK; v++) {
@@ -462,17 +503,19 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
             w.weights += lf_cost_weight_bytes(cm, v);
     }
     /* Window sizes grow by half while time is left: larger windows usually
-     * charge more, but where the windows fall matters as much (NasNet-A at
-     * 256 KB: 37.2 MB with 16 ops, 46.0 with 24, 40.9 with 32), and every
-     * pass is a floor, so the best one counts. Each pass has half of what is
-     * left of the time limit (the last one all of it); passes stop at
+     * charge more, and every pass is a floor, so the best one counts. A pass
+     * may take all that is left of the time limit, and the next one starts
+     * only when at least LF__WIN_NEXT times the last pass's time is left (a
+     * pass with larger windows costs several times more: NasNet-A at 256 KB
+     * under LBDF, 0.3 s with 16 ops, 3.5 s with 24; halving each pass's
+     * share left the passes that count halving their windows). Passes stop at
      * max_window_ops, or without a time limit at LF__WIN_MAX_UNTIMED ops. */
     double end = w.total.time_limit_s > 0 ? w.t0 + w.total.time_limit_s : 0;
     int32_t cap = max_window_ops > 0 ? max_window_ops : end == 0 ? LF__WIN_MAX_UNTIMED : INT32_MAX;
     for (int32_t size = cap < LF__WIN_FIRST ? cap : LF__WIN_FIRST; st == LF_OK;
          size = size + size / 2 > cap ? cap : size + size / 2) {
         int last = size >= n_ops || size >= cap;
-        double seconds = end > 0 ? (end - lf_now_seconds()) / (last ? 1 : 2) : 0;
+        double start = lf_now_seconds(), seconds = end > 0 ? end - start : 0;
         if (end > 0 && seconds <= 1e-3)
             break;
         int64_t lower = 0;
@@ -486,7 +529,8 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
             ws->windows_solved = w.solved;
             ws->halved = w.split;
         }
-        if (last)
+        double now = lf_now_seconds();
+        if (last || (end > 0 && end - now < LF__WIN_NEXT * (now - start)))
             break;
     }
     ws->wall_s = lf_now_seconds() - w.t0;
@@ -501,6 +545,8 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     free(w.own_ops);
     free(w.bytes);
     free(w.wbytes);
+    free(w.ends);
+    free(w.failed);
     lf_cost_tiles_free(w.tiles);
     return st;
 }

@@ -27,6 +27,14 @@ expect_limit() {
 }
 expect_limit time "^fusionplan: exact planner gave up on 'inception_v3' at beta 2097152 B: time limit of 0.5 s reached (.*); raise --time-limit" \
   --scheme brr --time-limit 0.5
+# A run whose pace projects it past four times the limit stops once an
+# eighth of the limit is spent (NasNet-A at 256 KB: about 70 s at the pace
+# of its first states, against 4 x 2 s), saying so.
+"$fp" plan --model nasnet_a --buffer 256KB --search exact --quiet --time-limit 2 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "early stop: exit $rc, stderr: $(cat "$tmp/err")"
+grep -q "^fusionplan: exact planner gave up on 'nasnet_a' at beta 262144 B: time limit of 2 s reached early (at this pace the run would take about [0-9]* s; .*); raise --time-limit" "$tmp/err" ||
+  bad "early stop: $(cat "$tmp/err")"
 expect_limit memory "memory limit of 0.1 MB reached (.* MB of states, .* MB of cost memo); raise --memory-limit" \
   --memory-limit 64KB
 expect_limit candidates "more than 2000 candidate groups (reached .*); raise --max-candidates" \
