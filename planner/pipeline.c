@@ -128,13 +128,10 @@ static lf_status lf__plan_exact(lf__run *r)
     snprintf(why, sizeof why, "%s", lf_last_error());
     lf_plan best;
     lf_exact_bounds b;
-    /* The bounds have the time limit and what the DP left of its own (it
-     * stops early when its pace is hopeless: NasNet-A at 256 KB). */
-    lf_exact_config bounds_cfg = r->cfg->exact;
-    double dp_s = r->out->exact_stats.wall_s;
-    if (bounds_cfg.time_limit_s > 0 && dp_s < bounds_cfg.time_limit_s)
-        bounds_cfg.time_limit_s += bounds_cfg.time_limit_s - dp_s;
-    if (lf_exact_bounds_certify(r->cm, &bounds_cfg, &best, &b) != LF_OK)
+    /* The bounds have the time limit, and the windows what the DP left of
+     * its own (it stops early when its pace is hopeless: NasNet-A). */
+    double spare = r->cfg->exact.time_limit_s - r->out->exact_stats.wall_s;
+    if (lf_exact_bounds_certify_spare(r->cm, &r->cfg->exact, spare, &best, &b) != LF_OK)
         return lf_set_error(LF_ELIMIT, "%s", why);
     /* A block past the limits keeps its ops apart in the block plan; the
      * greedy plan and a seeded search do better there (RandWire at 256 KB:

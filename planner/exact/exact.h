@@ -114,12 +114,16 @@ lf_status lf_exact_bounds_compute(lf_cost_model *cm, const lf_exact_config *cfg,
                                   int32_t min_block_ops, lf_plan *plan, lf_exact_bounds *b);
 
 /* The tightest bounds this library proves within cfg's limits: those of
- * lf_exact_bounds_compute (default blocks) on a quarter of the time limit,
- * and a second lower bound on what is left, from windows of
+ * lf_exact_bounds_compute (default blocks) on half of the time limit, and a
+ * second lower bound on what is left, from windows of
  * consecutive ops and the tensors that must cross groups (docs/search.md
  * "Certified bounds"): lower is the larger. The plan is the block plan. */
 lf_status lf_exact_bounds_certify(lf_cost_model *cm, const lf_exact_config *cfg, lf_plan *plan,
                                   lf_exact_bounds *b);
+/* The same with spare_s seconds more for the windows (what an exact run
+ * that stopped early left of its time limit; ignored without one). */
+lf_status lf_exact_bounds_certify_spare(lf_cost_model *cm, const lf_exact_config *cfg, double spare_s,
+                                        lf_plan *plan, lf_exact_bounds *b);
 
 /* Blocks of at least this many ops by default: consecutive blocks between
  * articulation ops are joined until they reach it (fewer cuts: tighter
