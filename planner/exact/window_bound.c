@@ -363,6 +363,21 @@ static double lf__win_share(const lf__win *w, int32_t parts)
     return left > 1e-3 * parts ? left / parts : 1e-3;
 }
 
+static lf_status lf__win_solve(lf__win *w, const int32_t *ops, int32_t from, int32_t to, int32_t parts);
+
+/* The window ops[from..to), past its limits, as two halves on their own. */
+static lf_status lf__win_halves(lf__win *w, const int32_t *ops, int32_t from, int32_t to, int32_t parts)
+{
+    w->split++;
+    if (to - from < 2) { /* one op alone: its tensor keeps its forced-cut floor */
+        w->windows++;
+        return LF_OK;
+    }
+    int32_t mid = from + (to - from) / 2;
+    lf_status st = lf__win_solve(w, ops, from, mid, parts + 1);
+    return st == LF_OK ? lf__win_solve(w, ops, mid, to, parts) : st;
+}
+
 /* Solves the window ops[from..to) with `parts` windows still to come (this
  * one included) sharing what is left of the limits; past them, the two
  * halves on their own. */
@@ -374,16 +389,7 @@ static lf_status lf__win_solve(lf__win *w, const int32_t *ops, int32_t from, int
         return LF_OK;
     }
     lf_status st = lf__win_try(w, ops, from, to, share);
-    if (st != LF_ELIMIT)
-        return st;
-    w->split++;
-    if (to - from < 2) { /* one op alone: its tensor keeps its forced-cut floor */
-        w->windows++;
-        return LF_OK;
-    }
-    int32_t mid = from + (to - from) / 2;
-    st = lf__win_solve(w, ops, from, mid, parts + 1);
-    return st == LF_OK ? lf__win_solve(w, ops, mid, to, parts) : st;
+    return st == LF_ELIMIT ? lf__win_halves(w, ops, from, to, parts) : st;
 }
 
 /* Where the window starting at ops[from] ends: at most window_ops ops, at
@@ -446,9 +452,11 @@ static lf_status lf__win_pass(lf__win *w, const int32_t *ops, int32_t n_ops, int
             st = LF_OK;
         }
     }
+    /* Without a time limit a second try would fail the same way. */
     for (int32_t j = 0; j < n_failed && st == LF_OK; j++) {
-        int32_t i = w->failed[j];
-        st = lf__win_solve(w, ops, i > 0 ? w->ends[i - 1] : 0, w->ends[i], n_failed - j);
+        int32_t i = w->failed[j], from = i > 0 ? w->ends[i - 1] : 0;
+        st = w->pass_end > 0 ? lf__win_solve(w, ops, from, w->ends[i], n_failed - j)
+                             : lf__win_halves(w, ops, from, w->ends[i], n_failed - j);
     }
     int64_t rest = 0;
     for (int32_t p = 0; p < w->g->n_ops; p++)
@@ -483,9 +491,9 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     w.wbytes = malloc(((size_t)n + 1) * sizeof *w.wbytes);
     w.ends = malloc(((size_t)n + 1) * sizeof *w.ends);
     w.failed = malloc(((size_t)n + 1) * sizeof *w.failed);
-    lf_status st = ops && w.internal && w.charged && w.seen && w.cut_floor && w.ghost && w.ghost_list && w.own_ops && w.bytes && w.wbytes && w.ends && w.failed
-                       ? LF_OK
-                       : lf_set_error(LF_ENOMEM, "out of memory computing bounds");
+    int ok = ops && w.internal && w.charged && w.seen && w.cut_floor && w.ghost && w.ghost_list &&
+             w.own_ops && w.bytes && w.wbytes && w.ends && w.failed;
+    lf_status st = ok ? LF_OK : lf_set_error(LF_ENOMEM, "out of memory computing bounds");
     for (int32_t v = 0; v < n && st == LF_OK; v++) {
         w.bytes[v] = lf_cost_tensor_bytes(cm, v);
         w.wbytes[v] = lf_cost_weight_bytes(cm, v);
