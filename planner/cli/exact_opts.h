@@ -7,7 +7,7 @@
 #include "planner/exact/exact.h"
 
 #define LF_CLI_EXACT_OPTS                                                                        \
-    {"time-limit", "SECONDS", "exact planner: stop after this many seconds (default 60; 0: none)", \
+    {"time-limit", "SECONDS", "exact planner: stop after this many seconds, or sooner when its pace shows it would need over four times that (default 60; 0: none)", \
      NULL},                                                                                      \
         {"memory-limit", "SIZE", "exact planner: stop past this much memory for states and cost " \
                                  "memo, e.g. 512MB (default 4GB; 0: none)",                      \
