@@ -63,7 +63,7 @@ static void test_random_dags(void)
     int settings = 0, tight = 0, multi_block = 0, upper_exact = 0;
     lf_exact_config starved;
     lf_exact_config_default(&starved);
-    starved.max_candidates = 1; /* every block past its limit: only the fallbacks */
+    starved.max_candidates = 0; /* every block past its limit at its first set: only the fallbacks */
     for (int fam = 0; fam < RDAG_FAMILIES; fam++)
         for (uint64_t seed = 0; seed < 12; seed++) {
             lf_graph *g = rdag_build(seed, fam, 8 + (int)(seed % 3) * 6);

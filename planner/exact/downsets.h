@@ -64,6 +64,16 @@ typedef struct lf__exact {
     lf_bitset sbits;
     int32_t *sub;
     int32_t n_sub;
+    /* Connected enumeration (the exact DPs): the set's smallest op, per op
+     * how many members read it (need) and how many members it neighbours
+     * (nadj), whether it is in the current extension list (in_x), the lists
+     * of every level (esu, esu_cap entries), how many ops the members read
+     * that are neither placed nor members (n_pending), and the set in
+     * ascending order for the hooks (sorted). */
+    int32_t anchor, n_pending;
+    int32_t *need, *nadj, *esu, *sorted;
+    uint8_t *in_x;
+    int64_t esu_cap;
     /* States. */
     uint64_t *words;   /* nwords per state */
     int64_t *dram;
