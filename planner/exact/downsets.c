@@ -737,7 +737,7 @@ static void lf__expand(lf__exact *x, int32_t s, int32_t *stack)
                      ? top
                      : -1;
     x->s_cut = -1;
-    if (x->any_set || x->cur_cut >= 0) {
+    if (x->any_set || x->ideal_sets || x->cur_cut >= 0) {
         lf__ideals(x, lo, stack);
     } else {
         lf__esu_sets(x, lo);

@@ -99,6 +99,7 @@ typedef struct lf__exact {
     void (*on_group)(struct lf__exact *x);
     void (*on_forced)(struct lf__exact *x, int32_t v);
     int any_set;         /* relaxation (bounds.c): every candidate set, connected or not */
+    int ideal_sets;      /* find connected candidates as order ideals too (tests) */
     int tell_connected;  /* with any_set: set set_connected for on_group (window_bound.c) */
     int set_connected;   /* in on_group: the set is weakly connected (when known) */
     int64_t extra_bytes; /* what the caller holds beside states and memo (curve fronts) */

@@ -166,17 +166,30 @@ lf_status lf_exact_plan(lf_cost_model *cm, const lf_exact_config *cfg, lf_plan *
     return st;
 }
 
-lf_status lf__exact_solve(lf_cost_model *cm, const lf_bitset *universe, const lf_exact_config *cfg,
-                          lf_plan *out, int64_t *dram, lf_exact_stats *stats)
+static lf_status lf__exact_solve_by(lf_cost_model *cm, const lf_bitset *universe, const lf_exact_config *cfg,
+                                    int ideal_sets, lf_plan *out, int64_t *dram, lf_exact_stats *stats)
 {
     lf__exact x;
     lf_status st = lf__dp_setup(&x, cm, universe, cfg);
+    x.ideal_sets = ideal_sets;
     if (st == LF_OK)
         st = lf__solve(&x, out, dram);
     if (stats)
         *stats = x.st;
     lf__dp_teardown(&x);
     return st;
+}
+
+lf_status lf__exact_solve(lf_cost_model *cm, const lf_bitset *universe, const lf_exact_config *cfg,
+                          lf_plan *out, int64_t *dram, lf_exact_stats *stats)
+{
+    return lf__exact_solve_by(cm, universe, cfg, 0, out, dram, stats);
+}
+
+lf_status lf__exact_solve_ideals(lf_cost_model *cm, const lf_bitset *universe, const lf_exact_config *cfg,
+                                 lf_plan *out, int64_t *dram, lf_exact_stats *stats)
+{
+    return lf__exact_solve_by(cm, universe, cfg, 1, out, dram, stats);
 }
 
 lf_status lf_exact_split(lf_cost_model *cm, const lf_bitset *group, const lf_exact_config *cfg,

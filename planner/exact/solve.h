@@ -11,6 +11,12 @@
 lf_status lf__exact_solve(lf_cost_model *cm, const lf_bitset *universe, const lf_exact_config *cfg,
                           lf_plan *out, int64_t *dram, lf_exact_stats *stats);
 
+/* The same with every candidate found as an order ideal by the binary
+ * recursion the relaxations use, instead of grown as a connected set: the
+ * same groups and plan (tests compare the two enumerations). */
+lf_status lf__exact_solve_ideals(lf_cost_model *cm, const lf_bitset *universe, const lf_exact_config *cfg,
+                                 lf_plan *out, int64_t *dram, lf_exact_stats *stats);
+
 /* A floor of the feature traffic of every valid plan: the bytes of tensors
  * that must cross group boundaries, because the ops at both ends can share
  * no valid group (cut_bound.c). Weights are not in it, nor the tensors of
