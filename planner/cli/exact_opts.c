@@ -34,6 +34,10 @@ int lf_cli_exact_config(const lf_cli_command *cmd, lf_exact_config *cfg)
     if (rc)
         return rc;
     cfg->max_candidates = n;
+    /* States are numbered with 32-bit ids. */
+    if ((rc = lf_cli_int(cmd, "max-states", LF_EXACT_DEFAULT_STATES, 1, INT32_MAX - 1, &n)))
+        return rc;
+    cfg->max_states = n;
     return 0;
 }
 
@@ -49,5 +53,5 @@ int lf_cli_curve_threads(const lf_cli_command *cmd, lf_exact_config *cfg)
 int lf_cli_exact_opts_given(const lf_cli_command *cmd)
 {
     return lf_cli_get(cmd, "time-limit") || lf_cli_get(cmd, "memory-limit") ||
-           lf_cli_get(cmd, "max-candidates");
+           lf_cli_get(cmd, "max-candidates") || lf_cli_get(cmd, "max-states");
 }

@@ -14,6 +14,9 @@
          NULL},                                                                                  \
         {"max-candidates", "N", "exact planner: stop after visiting N candidate sets (default "  \
                                 "200000000)",                                                    \
+         NULL},                                                                                  \
+        {"max-states", "N", "exact planner: stop past N downsets (default 2000000; each takes "    \
+                            "about 45 bytes plus two bits per op)",                              \
          NULL}
 
 /* The staircase's workers (curve, bench exact): cfg->threads. */

@@ -126,7 +126,7 @@ int32_t lf__dp_state(lf__exact *x, const uint64_t *w, int32_t size)
     if (found >= 0)
         return found;
     if (x->n_states >= x->cfg.max_states) {
-        lf__limit(x, "states", x->cfg.max_states, "the state limit");
+        lf__limit(x, "states", x->cfg.max_states, "--max-states");
         return -1;
     }
     if (x->n_states == x->cap_states) {

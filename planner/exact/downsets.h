@@ -7,7 +7,8 @@
  * expanded. From D, candidate groups are the sets S of fusable ops with D u S
  * again a downset (order ideals of the rest), enumerated once each and cut as
  * soon as a lower bound of F_beta that only grows with S reaches beta; the
- * connected ones go to on_group. Unfusable ops go to on_forced as singletons.
+ * connected ones go to on_group (grown as connected sets, unless a
+ * relaxation needs every ideal). Unfusable ops go to on_forced as singletons.
  * The per-state DRAM, group count, minima and back pointer belong to exact.c
  * but live here, where states are created. */
 #ifndef LF_EXACT_DOWNSETS_H

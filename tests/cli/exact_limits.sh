@@ -1,6 +1,6 @@
 #!/bin/bash
-# The exact planner's limits (issue 18.11): --time-limit, --memory-limit and
-# --max-candidates each stop a run far beyond them (Inception-v3 at 2 MB)
+# The exact planner's limits (issue 18.11): --time-limit, --memory-limit,
+# --max-candidates and --max-states each stop a run far beyond them (Inception-v3 at 2 MB)
 # with exit status 1, one line on stderr naming the limit and what was
 # reached, and no output file; bad values are usage errors (exit 2); a run
 # within its limits is unaffected by them.
@@ -40,6 +40,10 @@ expect_limit memory "memory limit of 0.1 MB reached (.* MB of states, .* MB of c
   --memory-limit 64KB
 expect_limit candidates "more than 2000 candidate groups (reached .*); raise --max-candidates" \
   --max-candidates 2000
+expect_limit states "more than 100 states (reached 100 states, .*); raise --max-states" --max-states 100
+"$fp" plan --model resnet18 --search exact --max-states 0 --quiet >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q -- '--max-states must be between 1 and 2147483646, got 0' "$tmp/err" \
+  || bad "--max-states 0: $(cat "$tmp/err")"
 # Past a limit the line also gives certified bounds with the gap (issue 17 item 4).
 "$fp" plan --model inception_v3 --buffer 2MB --search exact --quiet --max-candidates 2000 \
   >/dev/null 2>"$tmp/err"
