@@ -96,7 +96,9 @@ typedef struct lf_planner_config {
                                 (splitter/tree.h cost_continue) */
     int32_t polish;          /* > 0: every planner but exact polishes its plan with exact
                                 sub-solves of windows of this many ops (lf_exact_polish,
-                                exact.h; part of the wall time); 0: none */
+                                exact.h; part of the wall time); 0: none. With exact and
+                                best_effort: the window of the upper bound's polish
+                                (0: 20 ops) */
     int32_t best_effort;     /* exact: past a limit, return the best plan found (the block
                                 plan, the greedy plan, or NSGA-II seeded with the better, at
                                 `budget`) with its certified lower bound (lower_bound) instead
