@@ -35,10 +35,13 @@ lf_status lf__cut_tensor_floors(lf_cost_model *cm, int64_t *floor);
  * of up to 16, 24, 36, ... ops (at most max_window_ops; <= 0: no cap with a
  * time limit, 64 without) share cfg's limits, a pass starting only with
  * three times the last one's time left; a window past its share is tried
- * again with what the others left, then in halves; the best pass counts. */
+ * again with what the others left, then in halves; the best pass counts.
+ * Passes charging connected parts alone run first, on at most half of the
+ * time, then passes with both charges. */
 typedef struct lf__window_stats {
     int64_t lower;
     int32_t window_ops;     /* of the best pass */
+    int connected;          /* it charged connected parts alone (window_bound.c) */
     int32_t windows;        /* its windows, halves included */
     int32_t windows_solved; /* of those, solved (the rest keep their forced-cut floors) */
     int32_t halved;         /* windows past their limits, tried again in halves */
