@@ -323,7 +323,8 @@ lf_status lf_plan_network(lf_cost_model *cm, const lf_planner_config *cfg, lf_pl
         lf__run run = {cm, &c, sp, out};
         double t0 = lf_now_seconds();
         st = lf__planners[pi].plan(&run);
-        if (st == LF_OK && c.polish > 0) {
+        /* (exact's best effort polishes its upper bound itself) */
+        if (st == LF_OK && c.polish > 0 && strcmp(c.search, "exact") != 0) {
             lf_polish_config pc;
             lf_polish_config_default(&pc);
             pc.window_ops = c.polish;

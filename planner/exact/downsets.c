@@ -410,14 +410,6 @@ static void lf__ready_init(lf__exact *x, int32_t lo)
             lf__ready_set(x, v, 1);
 }
 
-/* ---- enumeration of candidate groups -------------------------------------
- *
- * The candidates from state D are the sets S with D u S a downset: order
- * ideals of what is left. Each is generated once by deciding, for the
- * smallest ready op u, to include it or not; an excluded op blocks its
- * descendants for good (they can never become ready), and every op below u is
- * decided or blocked, so the recursion continues from u + 1. A branch that
- * includes an op is cut when the lower bound reaches beta: it only grows. */
 /* Counts one more set visited by the enumeration; 0 once a limit is past. */
 static int lf__visit(lf__exact *x)
 {
@@ -432,6 +424,14 @@ static int lf__visit(lf__exact *x)
     return x->status == LF_OK;
 }
 
+/* ---- enumeration of candidate groups -------------------------------------
+ *
+ * The candidates from state D are the sets S with D u S a downset: order
+ * ideals of what is left. Each is generated once by deciding, for the
+ * smallest ready op u, to include it or not; an excluded op blocks its
+ * descendants for good (they can never become ready), and every op below u is
+ * decided or blocked, so the recursion continues from u + 1. A branch that
+ * includes an op is cut when the lower bound reaches beta: it only grows. */
 static void lf__ideals(lf__exact *x, int32_t from, int32_t *stack);
 
 /* The set being grown is complete: price it (connected sets, or any set in
@@ -505,9 +505,10 @@ static void lf__ideals(lf__exact *x, int32_t from, int32_t *stack)
  * new member adds to the list only its neighbours that neighbour no member
  * yet, so no set is reached twice. D u S must be a downset: a member that
  * reads an op neither placed nor a member leaves that op pending; a set is a
- * candidate when nothing is pending, a pending op must join next (it is put
- * first in the list, and the siblings without it are dead), and an op whose
- * predecessor can no longer join is not taken. Sets holding a cut op grow by
+ * candidate when nothing is pending, a pending op in the list joins next
+ * (ESU may take the list in any order, and no set without it can close, so
+ * that branch is the only one), and an op whose predecessor can no longer
+ * join is not taken. Sets holding a cut op grow by
  * whole blocks (lf__cut_chain); the heads at a cut state are not connected
  * sets and keep the ideal enumeration. */
 
