@@ -7,7 +7,7 @@
 set -u
 fp=$1
 data=/usr/share/libonnx-testdata/data
-[ -d "$data/node" ] || { echo "libonnx-testdata not installed: skipped"; exit 77; }
+[ -d "$data/node" ] || { echo "skipped: libonnx-testdata is not installed (apt install libonnx-testdata)"; exit 77; }
 out=$("$fp" conformance "$data/node" "$data/pytorch-converted" "$data/pytorch-operator" "$data/simple" --failures) ||
   { echo "FAIL: fusionplan conformance exited $?"; exit 1; }
 echo "$out" | tail -1

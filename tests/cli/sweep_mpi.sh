@@ -20,7 +20,7 @@ if ! "$fp" --version | grep -q '^MPI sweeps: built'; then
   rc=$?
   [ $rc -eq 1 ] && grep -q 'built without MPI' "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ] \
     || { echo "FAIL: --mpi without MPI: exit $rc, $(cat "$tmp/err")"; exit 1; }
-  echo "fusionplan was built without MPI: skipped"
+  echo "skipped: fusionplan was built without MPI"
   exit 77
 fi
 command -v mpirun >/dev/null || { echo "FAIL: built with MPI but mpirun is not on PATH"; exit 1; }
