@@ -326,7 +326,7 @@ lf_status lf__plan_onnx_to_json(const void *data, size_t len, const char *origin
     if (cap < 16 * (int64_t)len)
         cap = 16 * (int64_t)len;
     lf__ox_alloc_init(&al, cap);
-    lf_status wst = lf__ox_wire_check(data, len, &onnx__model_proto__descriptor, origin, "ONNX plan");
+    lf_status wst = lf__ox_wire_check(data, len, &onnx__model_proto__descriptor, origin, "ONNX model");
     if (wst != LF_OK)
         return wst;
     Onnx__ModelProto *m = onnx__model_proto__unpack(&al.base, len, data);
