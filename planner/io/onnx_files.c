@@ -58,11 +58,10 @@ lf_status lf__ox_read_capped(const char *path, int64_t cap, const ProtobufCMessa
     if (fd < 0)
         return lf_set_error(LF_EIO, "%s: %s", path, strerror(errno));
     struct stat sb;
-    if (fstat(fd, &sb) != 0 || S_ISDIR(sb.st_mode)) {
-        lf_status st = lf_set_error(LF_EIO, "%s: %s", path, S_ISDIR(sb.st_mode) ? "is a folder, not a file"
-                                    : strerror(errno));
+    int bad = fstat(fd, &sb) != 0 ? errno : S_ISDIR(sb.st_mode) ? EISDIR : 0;
+    if (bad) {
         close(fd);
-        return st;
+        return lf_set_error(LF_EIO, "%s: %s", path, bad == EISDIR ? "is a folder, not a file" : strerror(bad));
     }
     int regular = S_ISREG(sb.st_mode);
     if (regular && sb.st_size > cap) {

@@ -100,7 +100,7 @@ lf_status lf__ox_wire_check(const uint8_t *p, size_t len, const ProtobufCMessage
     lf__ox_wire_result r = lf__ox_wire_scan(p, len, len, top, &info);
     if (r == LF__OX_WIRE_TOO_DEEP)
         return lf_set_error(LF_ERANGE, "%s: field '%s' of %s at byte %zu nests messages more than %d levels "
-                            "deep (the limit)", path, info.field, info.message, info.offset, LF__OX_MAX_NESTING);
+                            "deep", path, info.field, info.message, info.offset, LF__OX_MAX_NESTING);
     if (r == LF__OX_WIRE_CORRUPT)
         return lf_set_error(LF_EPARSE, "%s: not a valid %s (truncated or corrupt protobuf at byte %zu)", path,
                             what, info.offset);
