@@ -101,7 +101,7 @@ lf_status lf__ox_slice_params(lf__ox_graph *g, int32_t i, lf__ox_slice *s)
          * step may be anything but 0 (INT64_MIN has no negation). */
         int64_t span = step > 0 ? e - b : b - e;
         int64_t mag = step == INT64_MIN ? INT64_MAX : step > 0 ? step : -step;
-        int64_t len = span <= 0 ? 0 : (span - 1) / mag + 1;
+        int64_t len = span <= 0 || dim == 0 ? 0 : (span - 1) / mag + 1; /* dim 0: b = 0 > e = -1 */
         s->start[a] = b;
         s->step[a] = step;
         s->len[a] = len;
