@@ -61,7 +61,7 @@ lf_status lf__ox_read_capped(const char *path, int64_t cap, const ProtobufCMessa
     int bad = fstat(fd, &sb) != 0 ? errno : S_ISDIR(sb.st_mode) ? EISDIR : 0;
     if (bad) {
         close(fd);
-        return lf_set_error(LF_EIO, "%s: %s", path, bad == EISDIR ? "is a folder, not a file" : strerror(bad));
+        return lf_set_error(LF_EIO, "%s: %s", path, bad == EISDIR ? "is a directory" : strerror(bad));
     }
     int regular = S_ISREG(sb.st_mode);
     if (regular && sb.st_size > cap) {
