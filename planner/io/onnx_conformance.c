@@ -60,8 +60,13 @@ static void lf__op_label(const char *path, char *out, size_t len)
     snprintf(out, len, "?");
     uint8_t *bytes;
     size_t n;
-    if (lf__ox_read_capped(path, (int64_t)256 << 20, &bytes, &n) != LF_OK)
+    if (lf__ox_read_capped(path, (int64_t)256 << 20, &onnx__model_proto__descriptor, "ONNX model", &bytes, &n) !=
+        LF_OK)
         return;
+    if (lf__ox_wire_check(bytes, n, &onnx__model_proto__descriptor, path, "ONNX model") != LF_OK) {
+        free(bytes);
+        return;
+    }
     lf__ox_alloc al;
     lf__ox_alloc_init(&al, (int64_t)1 << 30);
     Onnx__ModelProto *m = onnx__model_proto__unpack(&al.base, n, bytes);

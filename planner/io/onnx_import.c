@@ -36,7 +36,7 @@ lf_status lf_onnx_import(const char *path, const lf_onnx_options *opt, lf_graph 
     int64_t cap = opt && opt->max_file_bytes > 0 ? opt->max_file_bytes : (int64_t)2 << 30;
     uint8_t *bytes;
     size_t len;
-    lf_status st = lf__ox_read_capped(path, cap, &bytes, &len);
+    lf_status st = lf__ox_read_capped(path, cap, &onnx__model_proto__descriptor, "ONNX model", &bytes, &len);
     if (st != LF_OK)
         return st;
     char dir[4096];

@@ -295,6 +295,10 @@ lf_status lf__ox_load(lf__ox_graph *g, const void *bytes, size_t len, const char
     if ((int64_t)len > g->opt.max_file_bytes)
         return lf__ox_fail(g, -1, LF_ERANGE, "file of %zu bytes exceeds the limit of %lld", len,
                            (long long)g->opt.max_file_bytes);
+    /* Before unpacking: protobuf-c recurses once per nested message. */
+    lf_status st = lf__ox_wire_check(bytes, len, &onnx__model_proto__descriptor, g->path, "ONNX model");
+    if (st != LF_OK)
+        return st;
     lf__ox_alloc al;
     int64_t cap = (int64_t)64 << 20;
     if (cap < 16 * (int64_t)len)
@@ -306,7 +310,7 @@ lf_status lf__ox_load(lf__ox_graph *g, const void *bytes, size_t len, const char
                            (long long)cap);
     if (!m)
         return lf__ox_fail(g, -1, LF_EPARSE, "not a valid ONNX model (truncated or corrupt protobuf)");
-    lf_status st = lf__load_model(g, m, base_dir);
+    st = lf__load_model(g, m, base_dir);
     onnx__model_proto__free_unpacked(m, &al.base);
     return st;
 }

@@ -12,6 +12,7 @@
 #include "planner/io/onnx_infer.h"
 #include "planner/io/onnx_lower.h"
 #include "planner/io/onnx_ops.h"
+#include "planner/util/checked.h"
 
 static int32_t lf__i32(int64_t v) { return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v; }
 
@@ -217,7 +218,11 @@ lf_status lf__lower_node(lf__lower *L, int32_t i, lf__lowered *o)
         if ((st = lf__window_attrs(L, i, a, is_t)) != LF_OK)
             return st;
         a->groups = lf__i32(lf__ox_attr_int(n, "group", 1));
-        a->out_channels = lf__i32(is_t ? w->dims[1] * a->groups : w->dims[0]);
+        /* groups may have been clamped to int32: the product is checked again */
+        int64_t grouped = w->dims[0];
+        if (is_t && !lf_mul_i64(w->dims[1], a->groups, &grouped))
+            grouped = INT64_MAX;
+        a->out_channels = lf__i32(grouped);
         if (is_t) {
             int64_t op_[2] = {0, 0};
             int32_t cnt;

@@ -97,10 +97,14 @@ lf_status lf__ox_slice_params(lf__ox_graph *g, int32_t i, lf__ox_slice *s)
             b = b < 0 ? 0 : b > dim - 1 ? dim - 1 : b;
             e = e < -1 ? -1 : e > dim - 1 ? dim - 1 : e;
         }
-        int64_t len = step > 0 ? (e - b + step - 1) / step : (b - e + (-step) - 1) / (-step);
+        /* b and e are clamped to [-1, dim], so their difference fits; the
+         * step may be anything but 0 (INT64_MIN has no negation). */
+        int64_t span = step > 0 ? e - b : b - e;
+        int64_t mag = step == INT64_MIN ? INT64_MAX : step > 0 ? step : -step;
+        int64_t len = span <= 0 || dim == 0 ? 0 : (span - 1) / mag + 1; /* dim 0: b = 0 > e = -1 */
         s->start[a] = b;
         s->step[a] = step;
-        s->len[a] = len > 0 ? len : 0;
+        s->len[a] = len;
     }
     return LF_OK;
 }
@@ -145,7 +149,10 @@ lf_status lf__ox_resize_params(lf__ox_graph *g, int32_t i, double *scales, int64
         if (!(s > 0) || s > LF__OX_MAX_WINDOW)
             return lf__ox_fail(g, i, LF_ERANGE, "scale %g out of range", s);
         scales[k] = s;
-        sizes[k] = (int64_t)floor((double)x->dims[k] * s);
+        double size = floor((double)x->dims[k] * s); /* converted only once known to fit */
+        if (!(size <= (double)((int64_t)1 << 31)))
+            return lf__ox_fail(g, i, LF_ERANGE, "output size %g out of range", size);
+        sizes[k] = (int64_t)size;
         if (sizes[k] <= 0)
             return lf__ox_fail(g, i, LF_EGRAPH, "empty output along axis %d", (int)k);
     }

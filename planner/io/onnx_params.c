@@ -93,7 +93,16 @@ lf_status lf__ox_window(lf__ox_graph *g, int32_t i, const int64_t *x, int32_t ra
             w->s[k] > LF__OX_MAX_WINDOW || w->d[k] > LF__OX_MAX_WINDOW || w->pads[k] < 0 ||
             w->pads[k + sp] < 0 || w->pads[k] > LF__OX_MAX_WINDOW || w->pads[k + sp] > LF__OX_MAX_WINDOW)
             return lf__ox_fail(g, i, LF_ERANGE, "kernel, stride, dilation or padding out of range");
+        /* Bounds that keep every formula below inside int64 (products up to
+         * 2^31 * 2^16 * 2^16): a dimension above the element cap can only
+         * come with an empty tensor, from a hostile file. */
+        if (x[k + 2] < 0 || x[k + 2] > ((int64_t)1 << 31))
+            return lf__ox_fail(g, i, LF_ERANGE, "spatial dimension %lld out of range", (long long)x[k + 2]);
     }
+    if (is_conv_t && lf__ox_int_list(g, n, "output_padding", -1, buf, 16, &cnt) == 1)
+        for (int32_t k = 0; k < cnt; k++)
+            if (buf[k] < 0 || buf[k] > LF__OX_MAX_WINDOW)
+                return lf__ox_fail(g, i, LF_ERANGE, "output_padding %lld out of range", (long long)buf[k]);
     w->ceil_mode = (int32_t)lf__ox_attr_int(n, "ceil_mode", 0);
     const char *ap = lf__ox_attr_str(n, "auto_pad", "NOTSET");
     for (int32_t k = 0; k < sp; k++) {

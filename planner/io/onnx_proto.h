@@ -24,8 +24,43 @@ void lf__ox_alloc_init(lf__ox_alloc *a, int64_t cap);
 lf_status lf__ox_tensor_read(lf__ox_graph *g, const Onnx__TensorProto *t, const char *base_dir,
                              lf__ox_data *out);
 
-/* Reads a whole file, refusing files above cap bytes. */
-lf_status lf__ox_read_capped(const char *path, int64_t cap, uint8_t **data, size_t *len);
+/* Reads a whole model or tensor file (onnx_files.c): a regular file above
+ * cap bytes is refused before reading; a pipe or device is read up to cap
+ * and refused unless its first bytes are protobuf for a message of type
+ * desc (`what` names the kind: "ONNX model"). */
+lf_status lf__ox_read_capped(const char *path, int64_t cap, const ProtobufCMessageDescriptor *desc,
+                             const char *what, uint8_t **data, size_t *len);
+
+/* Opens external data `location` of tensor `what` (onnx_files.c): a
+ * relative path without "..", whose real path lies inside base_dir's real
+ * path, naming a regular file (a FIFO is not opened for reading); *fd is
+ * open with the file's *size. Errors name the model (g) and the tensor. */
+lf_status lf__ox_open_external(const lf__ox_graph *g, const char *base_dir, const char *location,
+                               const char *what, int *fd, int64_t *size);
+
+/* How deep messages may nest in a model or tensor file (protobuf's own
+ * default recursion limit): an If nested in an If costs 3 levels (GraphProto,
+ * NodeProto, AttributeProto), so about 32 nested subgraphs pass. */
+#define LF__OX_MAX_NESTING 100
+
+typedef enum { LF__OX_WIRE_OK, LF__OX_WIRE_CORRUPT, LF__OX_WIRE_TOO_DEEP } lf__ox_wire_result;
+typedef struct lf__ox_wire_info {
+    size_t offset;       /* of the field at fault */
+    const char *field;   /* too deep: the field's name ("g") */
+    const char *message; /* ... and its message's ("AttributeProto") */
+} lf__ox_wire_info;
+
+/* Walks the wire format of a message of type top (onnx_wire.c). With limit
+ * > len, p is the start of a longer stream of at most limit bytes: what has
+ * not arrived yet is not an error. */
+lf__ox_wire_result lf__ox_wire_scan(const uint8_t *p, size_t len, uint64_t limit,
+                                    const ProtobufCMessageDescriptor *top, lf__ox_wire_info *info);
+
+/* The scan of a whole file as one message; "PATH: ..." errors naming the
+ * field and byte, `what` the kind of file ("ONNX model"). Call it before
+ * every unpack of bytes from outside. */
+lf_status lf__ox_wire_check(const uint8_t *p, size_t len, const ProtobufCMessageDescriptor *top,
+                            const char *path, const char *what);
 
 /* Folder part of path ("." when there is none). */
 void lf__ox_dirname(const char *path, char *out, size_t len);

@@ -14,6 +14,7 @@
 
 #include "planner/io/onnx_infer.h"
 #include "planner/io/onnx_ops.h"
+#include "planner/util/checked.h"
 
 static int lf__on(const lf__ox_graph *g, lf_onnx_rewrite k) { return !(g->opt.disable & (1u << k)); }
 
@@ -457,8 +458,9 @@ static lf_status lf__channel_shuffle(lf__ox_graph *g)
         if (!lf__is(n, "Reshape"))
             continue;
         const lf__ox_value *x = &g->values[n->in[0]], *v = &g->values[n->out[0]];
+        int64_t prod; /* of two dimensions from the file */
         if (x->rank != 4 || v->rank != 5 || v->dims[0] != x->dims[0] || v->dims[1] < 1 ||
-            v->dims[1] * v->dims[2] != x->dims[1] || v->dims[3] != x->dims[2] || v->dims[4] != x->dims[3])
+            !lf_mul_i64(v->dims[1], v->dims[2], &prod) || prod != x->dims[1] || v->dims[3] != x->dims[2] || v->dims[4] != x->dims[3])
             continue;
         int32_t t = lf__sole_reader(g, n->out[0]);
         if (t < 0 || !lf__is(&g->nodes[t], "Transpose"))

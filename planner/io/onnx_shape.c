@@ -6,6 +6,7 @@
 
 #include "planner/io/onnx_infer.h"
 #include "planner/io/onnx_ops.h"
+#include "planner/util/checked.h"
 
 static void lf__set(lf__ox_graph *g, const lf__ox_node *n, int32_t k, const int64_t *dims, int32_t rank,
                     int32_t elem)
@@ -112,13 +113,17 @@ lf_status lf__ox_shape_node(lf__ox_graph *g, int32_t i)
             if (wt->rank != r || groups <= 0 || x->dims[1] % groups)
                 return lf__ox_fail(g, i, LF_EGRAPH, "weight of rank %d or group %lld does not fit the input",
                                    (int)wt->rank, (long long)groups);
-            if (!is_t && wt->dims[1] * groups != x->dims[1])
+            int64_t grouped; /* weight channels times groups: both come from the file */
+            if (!lf_mul_i64(wt->dims[1], groups, &grouped))
+                return lf__ox_fail(g, i, LF_ERANGE, "weight channels %lld times group %lld overflow",
+                                   (long long)wt->dims[1], (long long)groups);
+            if (!is_t && grouped != x->dims[1])
                 return lf__ox_fail(g, i, LF_EGRAPH, "weight expects %lld input channels, the input has %lld",
-                                   (long long)(wt->dims[1] * groups), (long long)x->dims[1]);
+                                   (long long)grouped, (long long)x->dims[1]);
             if (is_t && wt->dims[0] != x->dims[1])
                 return lf__ox_fail(g, i, LF_EGRAPH, "weight expects %lld input channels, the input has %lld",
                                    (long long)wt->dims[0], (long long)x->dims[1]);
-            d[1] = is_t ? wt->dims[1] * groups : wt->dims[0];
+            d[1] = is_t ? grouped : wt->dims[0];
         }
         for (int32_t k = 0; k < w.spatial; k++)
             d[k + 2] = w.out[k];
@@ -258,12 +263,12 @@ lf_status lf__ox_shape_node(lf__ox_graph *g, int32_t i)
         if (got < 0)
             return lf__ox_fail(g, i, LF_EUNSUPPORTED, "split sizes are not constant");
         if (got == 0) {
-            int64_t parts = n->n_out, each = (d[axis] + parts - 1) / parts;
             if (n->n_out > 64)
                 return lf__ox_fail(g, i, LF_ERANGE, "more than 64 outputs");
+            int64_t parts = n->n_out, each = lf_ceil_div_i64(d[axis], parts), done;
             for (int32_t k = 0; k < n->n_out; k++) {
-                int64_t left = d[axis] - k * each;
-                buf[k] = left < each ? (left > 0 ? left : 0) : each;
+                int64_t left = lf_mul_i64(k, each, &done) && done < d[axis] ? d[axis] - done : 0;
+                buf[k] = left < each ? left : each;
             }
             cnt = n->n_out;
         }
@@ -335,9 +340,10 @@ lf_status lf__ox_shape_node(lf__ox_graph *g, int32_t i)
         if (n->n_in > 3 && n->in[3] >= 0)
             return lf__ox_fail(g, i, LF_EUNSUPPORTED, "the axes input is not supported");
         for (int32_t k = 0; k < r; k++) {
-            d[k] += pads[k] + pads[k + r];
+            /* the range first: pads of 2^62 once overflowed the sum */
             if (pads[k] < -LF__OX_MAX_WINDOW || pads[k] > LF__OX_MAX_WINDOW ||
-                pads[k + r] < -LF__OX_MAX_WINDOW || pads[k + r] > LF__OX_MAX_WINDOW || d[k] <= 0)
+                pads[k + r] < -LF__OX_MAX_WINDOW || pads[k + r] > LF__OX_MAX_WINDOW ||
+                !lf_add_i64(d[k], pads[k] + pads[k + r], &d[k]) || d[k] <= 0)
                 return lf__ox_fail(g, i, LF_ERANGE, "padding out of range");
         }
         lf__set(g, n, 0, d, r, et);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "planner/io/onnx_proto.h"
 
@@ -82,27 +83,34 @@ static lf_status lf__read_external(lf__ox_graph *g, const Onnx__TensorProto *t, 
     }
     if (!base_dir)
         return lf__ox_fail(g, -1, LF_EUNSUPPORTED, "tensor '%s': external data needs a model file", what);
-    if (!location || !*location || location[0] == '/' || strstr(location, ".."))
-        return lf__ox_fail(g, -1, LF_EPARSE, "tensor '%s': external data location '%s' must be a path "
-                           "inside the model's folder", what, location ? location : "");
     if (length >= 0 && length != want)
         return lf__ox_fail(g, -1, LF_EPARSE, "tensor '%s': external data length %lld, expected %lld bytes",
                            what, (long long)length, (long long)want);
-    char path[4096];
-    if (snprintf(path, sizeof path, "%s/%s", base_dir, location) >= (int)sizeof path)
-        return lf__ox_fail(g, -1, LF_EINVAL, "tensor '%s': external data path too long", what);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return lf__ox_fail(g, -1, LF_EIO, "tensor '%s': external data file %s: %s", what, path,
-                           strerror(errno));
+    int fd;
+    int64_t size;
+    lf_status st = lf__ox_open_external(g, base_dir, location ? location : "", what, &fd, &size);
+    if (st != LF_OK)
+        return st;
+    /* The size is known before anything is allocated or read. */
+    if (offset > size || want > size - offset) {
+        close(fd);
+        return lf__ox_fail(g, -1, LF_EIO, "tensor '%s': external data file %s/%s is shorter than offset %lld + "
+                           "%lld bytes", what, base_dir, location, (long long)offset, (long long)want);
+    }
     *buf = malloc((size_t)(want > 0 ? want : 1));
-    lf_status st = LF_OK;
     if (!*buf)
-        st = lf_set_error(LF_ENOMEM, "out of memory reading %s", path);
-    else if (fseeko(f, (off_t)offset, SEEK_SET) != 0 || (int64_t)fread(*buf, 1, (size_t)want, f) != want)
-        st = lf__ox_fail(g, -1, LF_EIO, "tensor '%s': external data file %s is shorter than offset %lld + "
-                         "%lld bytes", what, path, (long long)offset, (long long)want);
-    fclose(f);
+        st = lf_set_error(LF_ENOMEM, "out of memory reading %s/%s", base_dir, location);
+    for (int64_t done = 0; st == LF_OK && done < want;) {
+        ssize_t got = pread(fd, *buf + done, (size_t)(want - done), (off_t)(offset + done));
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            st = lf__ox_fail(g, -1, LF_EIO, "tensor '%s': external data file %s/%s: %s", what, base_dir, location,
+                             got < 0 ? strerror(errno) : "shorter than its size");
+        else
+            done += got;
+    }
+    close(fd);
     if (st != LF_OK) {
         free(*buf);
         *buf = NULL;
@@ -200,53 +208,6 @@ fail:
     return st;
 }
 
-/* Reads a whole file with a size cap. */
-lf_status lf__ox_read_capped(const char *path, int64_t cap, uint8_t **data, size_t *len)
-{
-    *data = NULL;
-    *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return lf_set_error(LF_EIO, "%s: %s", path, strerror(errno));
-    size_t n = 0, size = 1 << 16;
-    uint8_t *buf = malloc(size);
-    lf_status st = buf ? LF_OK : lf_set_error(LF_ENOMEM, "out of memory reading %s", path);
-    while (st == LF_OK) {
-        if (n == size) {
-            if ((int64_t)size >= cap) {
-                st = lf_set_error(LF_ERANGE, "%s: file is larger than the limit of %lld bytes", path,
-                                  (long long)cap);
-                break;
-            }
-            size_t want = (int64_t)(2 * size) > cap ? (size_t)cap + 1 : 2 * size;
-            uint8_t *bigger = realloc(buf, want);
-            if (!bigger) {
-                st = lf_set_error(LF_ENOMEM, "out of memory reading %s", path);
-                break;
-            }
-            buf = bigger;
-            size = want;
-        }
-        size_t got = fread(buf + n, 1, size - n, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f))
-                st = lf_set_error(LF_EIO, "%s: read error", path);
-            break;
-        }
-    }
-    if (st == LF_OK && (int64_t)n > cap)
-        st = lf_set_error(LF_ERANGE, "%s: file is larger than the limit of %lld bytes", path, (long long)cap);
-    fclose(f);
-    if (st != LF_OK) {
-        free(buf);
-        return st;
-    }
-    *data = buf;
-    *len = n;
-    return LF_OK;
-}
-
 lf_status lf_onnx_read_tensor(const char *path, lf_onnx_tensor *t)
 {
     memset(t, 0, sizeof *t);
@@ -256,7 +217,10 @@ lf_status lf_onnx_read_tensor(const char *path, lf_onnx_tensor *t)
         return st;
     uint8_t *bytes = NULL;
     size_t len = 0;
-    if ((st = lf__ox_read_capped(path, g.opt.max_file_bytes, &bytes, &len)) != LF_OK) {
+    if ((st = lf__ox_read_capped(path, g.opt.max_file_bytes, &onnx__tensor_proto__descriptor, "TensorProto file",
+                                 &bytes, &len)) != LF_OK ||
+        (st = lf__ox_wire_check(bytes, len, &onnx__tensor_proto__descriptor, path, "TensorProto file")) != LF_OK) {
+        free(bytes);
         lf__ox_destroy(&g);
         return st;
     }

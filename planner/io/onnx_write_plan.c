@@ -65,6 +65,11 @@ static lf_status lf__annotate_file(const char *path, const lf_graph *g, const lf
     lf_status st = lf_read_file_capped(path, (int64_t)2 << 30, "ONNX model", &data, &n);
     if (st != LF_OK)
         return st;
+    if ((st = lf__ox_wire_check((const uint8_t *)data, (size_t)n, &onnx__model_proto__descriptor, path,
+                                "ONNX model")) != LF_OK) {
+        free(data);
+        return st;
+    }
     Onnx__ModelProto *m = onnx__model_proto__unpack(NULL, (size_t)n, (const uint8_t *)data);
     free(data);
     if (!m || !m->graph)
@@ -321,6 +326,9 @@ lf_status lf__plan_onnx_to_json(const void *data, size_t len, const char *origin
     if (cap < 16 * (int64_t)len)
         cap = 16 * (int64_t)len;
     lf__ox_alloc_init(&al, cap);
+    lf_status wst = lf__ox_wire_check(data, len, &onnx__model_proto__descriptor, origin, "ONNX model");
+    if (wst != LF_OK)
+        return wst;
     Onnx__ModelProto *m = onnx__model_proto__unpack(&al.base, len, data);
     if (!m || !m->graph) {
         if (m)
