@@ -131,8 +131,14 @@ lf_status lf__ox_tensor_read(lf__ox_graph *g, const Onnx__TensorProto *t, const 
                                (long long)t->dims[k]);
     int is_int = !lf__is_float_type(type);
     lf_status st = lf__ox_data_alloc(g, out, is_int, (int32_t)t->n_dims, t->dims);
-    if (st != LF_OK)
-        return lf__ox_fail(g, -1, st, "tensor '%s': %s", what, lf_last_error());
+    if (st != LF_OK) {
+        /* The reason already starts with the file's name: say it once. */
+        const char *why = lf_last_error();
+        size_t pl = strlen(g->path);
+        if (strncmp(why, g->path, pl) == 0 && strncmp(why + pl, ": ", 2) == 0)
+            why += pl + 2;
+        return lf__ox_fail(g, -1, st, "tensor '%s': %s", what, why);
+    }
     int64_t n = out->count;
 
     const uint8_t *raw = NULL;
@@ -230,8 +236,9 @@ lf_status lf__ox_read_capped(const char *path, int64_t cap, uint8_t **data, size
         size_t got = fread(buf + n, 1, size - n, f);
         n += got;
         if (got == 0) {
-            if (ferror(f))
-                st = lf_set_error(LF_EIO, "%s: read error", path);
+            if (ferror(f)) /* say why: a folder given as a model fails here (EISDIR) */
+                st = lf_set_error(LF_EIO, "%s: %s", path,
+                                  errno == EISDIR ? "is a directory" : strerror(errno ? errno : EIO));
             break;
         }
     }
