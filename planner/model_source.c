@@ -39,10 +39,16 @@ static lf_status lf__onnx_options(const lf_model_source *src, lf_onnx_options *o
         char *save = NULL;
         for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             lf_onnx_rewrite k = lf_onnx_rewrite_from_name(tok);
-            if (k == LF_ONNX_REWRITE_COUNT)
-                return lf_set_error(LF_EINVAL, "--no-rewrite: unknown rewrite '%s' (see `fusionplan "
-                                               "import --help`)",
-                                    tok);
+            if (k == LF_ONNX_REWRITE_COUNT) {
+                /* Name the known ones from the importer's table, so the
+                 * list cannot fall behind it (the caller adds its hint). */
+                char known[512] = "";
+                size_t used = 0;
+                for (int r = 0; r < LF_ONNX_REWRITE_COUNT && used < sizeof known; r++)
+                    used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", r ? ", " : "",
+                                             lf_onnx_rewrite_name((lf_onnx_rewrite)r));
+                return lf_set_error(LF_EINVAL, "--no-rewrite: unknown rewrite '%s' (known: %s)", tok, known);
+            }
             opt->disable |= 1u << k;
         }
     }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "models/registry.h"
@@ -613,6 +614,88 @@ static void test_compare_table(void)
     lf_graph_free(g);
 }
 
+/* Two runs on one results file: the second is refused before it reads or
+ * writes anything while the first holds the lock (here held by a helper
+ * process, handshaking through pipes, so nothing depends on timing); a
+ * whole sweep excludes --cell appenders, which share the file among
+ * themselves; a file where a cell appears twice is refused on resume. */
+static void test_results_lock(void)
+{
+    lf_sweep_grid g;
+    small_grid(&g);
+    CHECK_OK(lf_sweep_grid_set(&g, "searches", "ls"));
+    g.exact = 0;
+    const char *p = tmp_path("lock.jsonl");
+    unlink(p);
+    lf_sweep_options o = {p, 0, NULL, NULL, NULL};
+    CHECK_OK(lf_sweep_run(&g, &o));
+    char *full = NULL;
+    long full_len = 0;
+    CHECK_OK(lf_read_file(p, &full, &full_len));
+    /* Keep two of the four lines: a resume has cells to append. */
+    const char *third = strchr(strchr(full, '\n') + 1, '\n') + 1;
+    long two = (long)(third - full);
+    FILE *f = fopen(p, "wb");
+    fwrite(full, 1, (size_t)two, f);
+    fclose(f);
+
+    int ready[2], release[2];
+    CHECK(pipe(ready) == 0 && pipe(release) == 0);
+    pid_t child = fork();
+    if (child == 0) { /* the helper: hold the lock as a running sweep does */
+        close(release[1]); /* so that the parent's close is seen as end of file */
+        uint8_t done[4] = {0};
+        int fd = -1;
+        char c = lf_sweep_results_open(&g, p, LF_SWEEP_RESUME, done, &fd) == LF_OK ? 'y' : 'n';
+        if (write(ready[1], &c, 1) != 1 || read(release[0], &c, 1) < 0)
+            _exit(2);
+        _exit(0); /* exiting releases the lock */
+    }
+    char c = 0;
+    CHECK(read(ready[0], &c, 1) == 1 && c == 'y');
+    o.resume = 1;
+    CHECK(lf_sweep_run(&g, &o) == LF_EINVAL);
+    CHECK(strstr(lf_last_error(), "lock.jsonl: another sweep is writing to it") != NULL);
+    CHECK_EQ_I64(file_size(p), two);
+    uint8_t done[4] = {0};
+    int fd = -1, fd2 = -1;
+    CHECK(lf_sweep_results_open(&g, p, LF_SWEEP_APPEND, done, &fd) == LF_EINVAL);
+    CHECK_EQ_I64(fd, -1);
+    close(release[1]);
+    int status = -1;
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    close(ready[0]), close(ready[1]), close(release[0]);
+    /* Released: the resume completes the file, every cell once. */
+    CHECK_OK(lf_sweep_run(&g, &o));
+    int64_t valid = 0, lines = 0;
+    CHECK_OK(lf_sweep_results_scan(&g, p, done, &valid, &lines));
+    CHECK_EQ_I64(lines, 4);
+    CHECK(done[0] && done[1] && done[2] && done[3]);
+
+    /* --cell appenders share the file; a whole sweep waits for none of them. */
+    CHECK_OK(lf_sweep_results_open(&g, p, LF_SWEEP_APPEND, done, &fd));
+    CHECK_OK(lf_sweep_results_open(&g, p, LF_SWEEP_APPEND, done, &fd2));
+    CHECK(lf_sweep_run(&g, &o) == LF_EINVAL);
+    close(fd);
+    close(fd2);
+
+    /* Cell 0 twice (two unlocked runs appended it): refused, naming it. */
+    char *twice = malloc((size_t)full_len + (size_t)two + 1);
+    const char *second = strchr(full, '\n') + 1;
+    snprintf(twice, (size_t)full_len + (size_t)two + 1, "%s%.*s", full, (int)(second - full), full);
+    memset(done, 0, sizeof done);
+    CHECK(lf_sweep_results_scan(&g, p, done, &valid, &lines) == LF_OK);
+    write_text(p, twice);
+    CHECK(lf_sweep_run(&g, &o) == LF_EPARSE);
+    CHECK(strstr(lf_last_error(), "lock.jsonl:5: cell 0 '") != NULL);
+    CHECK(strstr(lf_last_error(), "is also on line 1") != NULL);
+    CHECK_EQ_I64(file_size(p), (long)strlen(twice));
+    free(twice);
+    free(full);
+    unlink(p);
+    lf_sweep_grid_destroy(&g);
+}
+
 int main(void)
 {
     snprintf(lf_tmpdir, sizeof lf_tmpdir, "/tmp/lf_test_sweep_XXXXXX");
@@ -624,6 +707,7 @@ int main(void)
     test_grid_file();
     test_cell_matches_direct_runs();
     test_results_resume();
+    test_results_lock();
     test_buffer_sweep();
     test_compare_table();
     const char *names[] = {"grid.json", "cells.jsonl", "run.jsonl", "full.jsonl"};

@@ -95,8 +95,9 @@ int lf_cli_double(const lf_cli_command *cmd, const char *name, double def, doubl
         {"input-shape", "NAME=DIMS", "fix an ONNX input's free dims, e.g. input=1,3,224,224 "   \
                                      "(several: separate with ';')", NULL},                     \
         {"no-rewrite", "LIST", "ONNX normalisations to switch off, comma-separated "            \
-                               "(fold-bn, drop-identity, clip, hardswish, silu, fold-pad, "    \
-                               "flatten-concat, split, reshape-flatten, fold-constants)", NULL}
+                               "(fold-constants, fold-bn, drop-identity, clip, hardswish, "    \
+                               "silu, fold-pad, flatten-concat, split, reshape-flatten, "      \
+                               "channel-shuffle, gather-slice)", NULL}
 
 /* A name option checked against a library registry (planner/registry.h):
  * *out is its value or def; an unknown name is one usage error "unknown

@@ -3,6 +3,7 @@
  * category and parts, the split it returns and the optimal split beside it
  * (splitter/split_report.h writes it). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "planner/cli/cli.h"
 #include "planner/io/split_dot.h"
@@ -60,10 +61,22 @@ int lf_cmd_split(int argc, char **argv)
         st = lf_bitset_init(&grp, s.graph->n_ops);
     if (st == LF_OK)
         st = lf_cli_parse_ops(s.graph, list, &grp);
+    /* The report is kept in memory and printed only once the picture is
+     * written: a failed --dot prints nothing on stdout (one error line). */
+    char *text = NULL;
+    size_t text_len = 0;
+    FILE *mem = NULL;
+    if (st == LF_OK && !(mem = open_memstream(&text, &text_len)))
+        st = lf_set_error(LF_ENOMEM, "out of memory for the report");
     if (st == LF_OK)
-        st = lf_split_report(stdout, s.cm, cp.proposer, (int32_t)k, &grp, (uint64_t)seed, &res);
+        st = lf_split_report(mem, s.cm, cp.proposer, (int32_t)k, &grp, (uint64_t)seed, &res);
+    if (mem && fclose(mem) != 0 && st == LF_OK)
+        st = lf_set_error(LF_ENOMEM, "out of memory for the report");
     if (st == LF_OK && dot && res.n_parts > 0)
         st = lf_split_save_dot(dot, s.graph, s.cm, res.parts, res.n_parts);
+    if (st == LF_OK && text_len > 0)
+        fwrite(text, 1, text_len, stdout);
+    free(text);
     lf_split_result_destroy(&res);
     lf_bitset_destroy(&grp);
     lf_named_proposer_close(&cp);

@@ -308,9 +308,6 @@ lf_status lf_sweep_save_charts(const lf_sweep_setup *o, const lf_sweep *sw, int 
     lf_chart v = {title, "on-chip buffer (KB)", "valid groups (%)", 1, 0, 0, series, ns, 0};
     st = lf_chart_save_svg(&v, vpath);
 done:
-    if (st == LF_OK && !o->quiet)
-        fprintf(stderr, "wrote %s%s%s\n", path, o->run.samples > 0 ? " and " : "",
-                o->run.samples > 0 ? vpath : "");
     free(series);
     free(x);
     free(y);
@@ -347,5 +344,15 @@ lf_status lf_sweep_out_close(lf_sweep_out *out, int ok, const lf_sweep *sw, int 
     if (st == LF_OK)
         st = lf_output_batch_commit();
     lf_output_batch_abort(); /* no-op after a commit */
+    /* Said only once the batch is committed: a failed write of any output
+     * rolls the charts back too, and the message must not claim them. */
+    if (st == LF_OK && out->svg && !out->o->quiet) {
+        char *vpath = lf__valid_path(out->svg);
+        if (out->o->run.samples > 0 && vpath)
+            fprintf(stderr, "wrote %s and %s\n", out->svg, vpath);
+        else
+            fprintf(stderr, "wrote %s\n", out->svg);
+        free(vpath);
+    }
     return st;
 }

@@ -1,5 +1,9 @@
 /* MaxPool, AveragePool (pads, strides, dilations, ceil mode through the
- * output size, count_include_pad) and the global pools. */
+ * output size, count_include_pad) and the global pools.
+ *
+ * Max pooling skips NaN as onnxruntime does: its MLAS kernel reduces with
+ * std::max(running, x), which never takes a NaN. A window of NaN only (or
+ * with no tap inside the input) gives -inf, ONNX's max of nothing. */
 #include <math.h>
 
 #include "planner/exec/kernels.h"
@@ -29,7 +33,7 @@ void lf__maxpool(const float *x, lf__dims xd, float *y, lf__dims yd, const lf__p
                         int64_t iw = ow * sw - p->pad_left + j * dw;
                         if (iw >= 0 && iw < W) {
                             float v = xp[ih * W + iw];
-                            if (v > m || isnan(v))
+                            if (v > m)
                                 m = v;
                         }
                     }
@@ -101,7 +105,7 @@ void lf__global_pool(const float *x, lf__dims xd, float *y, int is_max, int nt)
         if (is_max) {
             float m = -INFINITY;
             for (int64_t i = 0; i < P; i++)
-                if (xp[i] > m || isnan(xp[i]))
+                if (xp[i] > m)
                     m = xp[i];
             y[pl] = m;
         } else {

@@ -52,10 +52,14 @@ float lf__unary_apply1(const lf__unary *u, float x)
     case LF__U_IDENTITY:
         return x;
     case LF__U_RELU:
-        return x > 0.0f ? x : 0.0f;
-    case LF__U_CLIP:
-        /* NaN stays NaN, as in numpy.clip. */
-        return x < u->a ? u->a : (x > u->b ? u->b : x);
+        /* ONNX's max(0, x) keeps NaN (numpy, onnxruntime): !(x <= 0). */
+        return !(x <= 0.0f) ? x : 0.0f;
+    case LF__U_CLIP: {
+        /* ONNX Clip is min(max(x, lo), hi): NaN stays NaN, and lo > hi
+         * gives hi everywhere (the order of the two tests matters). */
+        float v = x < u->a ? u->a : x;
+        return v > u->b ? u->b : v;
+    }
     case LF__U_SIGMOID:
         return lf__sigmoid(x);
     case LF__U_HARDSIGMOID: {
@@ -113,13 +117,14 @@ void lf__unary_apply(const lf__unary *u, const float *x, float *y, int64_t n, in
         return;
     }
     if (u->kind == LF__U_RELU) {
-        /* The hot case gets a loop the compiler vectorises. */
+        /* The hot case gets a loop the compiler vectorises (an unordered
+         * compare, so NaN passes through as in lf__unary_apply1). */
         nt = lf__threads_for(n, nt);
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nt) schedule(static)
 #endif
         for (int64_t i = 0; i < n; i++)
-            y[i] = x[i] > 0.0f ? x[i] : 0.0f;
+            y[i] = !(x[i] <= 0.0f) ? x[i] : 0.0f;
         return;
     }
     nt = lf__threads_for(n * 8, nt);

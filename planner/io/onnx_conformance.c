@@ -1,15 +1,17 @@
 /* ONNX's own conformance data (Debian libonnx-testdata: data/node,
  * data/pytorch-converted, data/pytorch-operator, data/simple): every
- * <case>/model.onnx is imported (weights given as graph inputs are bound to
+ * <case>/model.onnx (or the case folder itself, given alone) is imported (weights given as graph inputs are bound to
  * the test's values where the IR needs constants), run with the reference
  * executor on test_data_set_N/input_K.pb and compared with output_K.pb at
  * max |a - b| <= 1e-4 * max(1, |b|). A model the importer refuses
  * (LF_EUNSUPPORTED: an op type, a data type, a rank above 4) is "unsupported". */
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "planner/exec/exec.h"
 #include "planner/io/onnx_conformance.h"
@@ -214,51 +216,85 @@ done:
     return pass;
 }
 
+static int lf__has_model(const char *case_dir)
+{
+    char model[4400];
+    snprintf(model, sizeof model, "%.4000s/model.onnx", case_dir);
+    struct stat sb;
+    return stat(model, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* Runs the case in case_dir (holding model.onnx) and appends it to res. */
+static lf_status lf__run_case(const char *case_dir, const char *name, lf_conf_result *res)
+{
+    char model[4400];
+    snprintf(model, sizeof model, "%.4000s/model.onnx", case_dir);
+    if (res->n == res->cap) {
+        int32_t cap = res->cap ? 2 * res->cap : 256;
+        lf_conf_case *more = realloc(res->cases, (size_t)cap * sizeof *more);
+        if (!more)
+            return lf_set_error(LF_ENOMEM, "out of memory");
+        res->cases = more;
+        res->cap = cap;
+    }
+    lf_conf_case *c = &res->cases[res->n++];
+    memset(c, 0, sizeof *c);
+    snprintf(c->name, sizeof c->name, "%s", name);
+    lf__op_label(model, c->op, sizeof c->op);
+    int32_t n_sets = 0;
+    char **sets = lf__list(case_dir, "test_data_set_", &n_sets);
+    c->status = LF_CONF_PASS;
+    for (int32_t s = 0; s < n_sets; s++) {
+        char set_dir[4400];
+        snprintf(set_dir, sizeof set_dir, "%.3100s/%.1000s", case_dir, sets[s]);
+        if (!lf__run_set(set_dir, model, c))
+            break;
+    }
+    if (n_sets == 0) {
+        c->status = LF_CONF_FAIL;
+        snprintf(c->why, sizeof c->why, "no test_data_set_*");
+    }
+    lf__free_list(sets, n_sets);
+    return LF_OK;
+}
+
 lf_status lf_onnx_conformance(const char *dir, lf_conf_result *res)
 {
-    int32_t n_cases = 0;
+    struct stat sb;
+    if (stat(dir, &sb) != 0)
+        return lf_set_error(LF_EIO, "%s: %s", dir, strerror(errno));
+    if (!S_ISDIR(sb.st_mode))
+        return lf_set_error(LF_EIO, "%s: not a folder", dir);
+    /* A case folder given itself (DIR/model.onnx) is that one case. */
+    if (lf__has_model(dir)) {
+        char name[256];
+        size_t len = strlen(dir);
+        while (len > 1 && dir[len - 1] == '/') /* "case/" is named "case" */
+            len--;
+        size_t from = len;
+        while (from > 0 && dir[from - 1] != '/')
+            from--;
+        snprintf(name, sizeof name, "%.*s", (int)(len - from < 255 ? len - from : 255), dir + from);
+        return lf__run_case(dir, name, res);
+    }
+    int32_t n_cases = 0, found = 0;
     char **cases = lf__list(dir, "", &n_cases);
     if (!cases)
         return lf_set_error(LF_EIO, "%s: cannot list the folder", dir);
-    for (int32_t i = 0; i < n_cases; i++) {
-        char model[4400], case_dir[4096];
+    lf_status st = LF_OK;
+    for (int32_t i = 0; i < n_cases && st == LF_OK; i++) {
+        char case_dir[4096];
         snprintf(case_dir, sizeof case_dir, "%.2000s/%.1000s", dir, cases[i]);
-        snprintf(model, sizeof model, "%s/model.onnx", case_dir);
-        FILE *f = fopen(model, "rb");
-        if (!f)
+        if (!lf__has_model(case_dir))
             continue;
-        fclose(f);
-        if (res->n == res->cap) {
-            int32_t cap = res->cap ? 2 * res->cap : 256;
-            lf_conf_case *more = realloc(res->cases, (size_t)cap * sizeof *more);
-            if (!more) {
-                lf__free_list(cases, n_cases);
-                return lf_set_error(LF_ENOMEM, "out of memory");
-            }
-            res->cases = more;
-            res->cap = cap;
-        }
-        lf_conf_case *c = &res->cases[res->n++];
-        memset(c, 0, sizeof *c);
-        snprintf(c->name, sizeof c->name, "%s", cases[i]);
-        lf__op_label(model, c->op, sizeof c->op);
-        int32_t n_sets = 0;
-        char **sets = lf__list(case_dir, "test_data_set_", &n_sets);
-        c->status = LF_CONF_PASS;
-        for (int32_t s = 0; s < n_sets; s++) {
-            char set_dir[4400];
-            snprintf(set_dir, sizeof set_dir, "%.3100s/%.1000s", case_dir, sets[s]);
-            if (!lf__run_set(set_dir, model, c))
-                break;
-        }
-        if (n_sets == 0) {
-            c->status = LF_CONF_FAIL;
-            snprintf(c->why, sizeof c->why, "no test_data_set_*");
-        }
-        lf__free_list(sets, n_sets);
+        found++;
+        st = lf__run_case(case_dir, cases[i], res);
     }
     lf__free_list(cases, n_cases);
-    return LF_OK;
+    if (st == LF_OK && found == 0)
+        return lf_set_error(LF_ENOTFOUND, "%s: no test cases (neither %s/model.onnx nor a folder "
+                                          "CASE/model.onnx in it)", dir, dir);
+    return st;
 }
 
 void lf_conf_result_free(lf_conf_result *res)

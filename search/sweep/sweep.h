@@ -117,8 +117,8 @@ lf_status lf_sweep_run_cell(lf_sweep_runner *r, int64_t i, char **line, int *cel
  * the end of the file: a run killed while writing) is reported through
  * *valid_len, the length of the complete part, and not counted. A line
  * whose cell index or key does not match the grid, or an invalid line
- * before the last, is LF_EPARSE naming the file and line. A missing file
- * is an empty one. */
+ * before the last, is LF_EPARSE naming the file and line, and so is a cell
+ * found on two lines (two runs appended it). A missing file is an empty one. */
 lf_status lf_sweep_results_scan(const lf_sweep_grid *g, const char *path, uint8_t *done,
                                 int64_t *valid_len, int64_t *n_lines);
 
@@ -130,7 +130,11 @@ typedef enum lf_sweep_open_mode {
 } lf_sweep_open_mode;
 
 /* Opens `path` to append results; *fd is an O_APPEND descriptor. done has
- * lf_sweep_n_cells entries (only written with LF_SWEEP_RESUME). */
+ * lf_sweep_n_cells entries (only written with LF_SWEEP_RESUME). The file is
+ * locked (flock) until *fd is closed: exclusively for LF_SWEEP_FRESH and
+ * LF_SWEEP_RESUME, shared for LF_SWEEP_APPEND (several `--cell` jobs may
+ * append together); a lock held by another run is LF_EINVAL, "another sweep
+ * is writing to it", before anything is read or written. */
 lf_status lf_sweep_results_open(const lf_sweep_grid *g, const char *path, lf_sweep_open_mode mode,
                                 uint8_t *done, int *fd);
 /* Appends one line with one write(2), so that concurrent appenders on one
