@@ -255,6 +255,7 @@ int lf_cmd_sweep_grid(int argc, char **argv);
 int lf_cmd_sweep_report(int argc, char **argv);
 int lf_cmd_run(int argc, char **argv);
 int lf_cmd_bench_exec(int argc, char **argv);
+int lf_cmd_bench_attention(int argc, char **argv);
 int lf_cmd_import(int argc, char **argv);
 int lf_cmd_conformance(int argc, char **argv);
 int lf_cmd_curve(int argc, char **argv);

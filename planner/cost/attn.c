@@ -116,7 +116,7 @@ static lf_status lf__attn_setup(lf__attn *a, lf__group *G, const lf__scheme *sch
                 const lf_op *b = &g->ops[op->inputs[j]];
                 int64_t nk = oc[v].score ? op->out.w : op->attr.trans_b ? b->out.w : b->out.h;
                 src[k] = l;
-                a->kv[k] = (lf__kv){oc[G->tensor[l]].tensor_bytes, nk > 0 ? nk : 1,
+                a->kv[k] = (lf__kv){oc[op->inputs[j]].tensor_bytes, nk > 0 ? nk : 1,
                                     oc[v].heads > 0 ? oc[v].heads : 1, l < G->n, l < G->n && G->out[l],
                                     oc[v].causal};
                 a->n_kv++;

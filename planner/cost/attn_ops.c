@@ -65,7 +65,8 @@ static void lf__token_views(lf_cost_model *cm, int32_t v)
             lf__tokens_on_c(c, op, act);
         return;
     }
-    if (op->type == LF_OP_TRANSPOSE || op->type == LF_OP_RESHAPE)
+    if (op->type == LF_OP_TRANSPOSE || op->type == LF_OP_RESHAPE || op->type == LF_OP_SLICE ||
+        op->type == LF_OP_FLATTEN || op->type == LF_OP_IDENTITY)
         c->layout = 1;
     int any = 0, all = 1;
     for (int32_t j = 0; j < op->n_inputs; j++) {
@@ -180,6 +181,7 @@ void lf__attn_analyze(lf_cost_model *cm)
         lf__global_product(cm, v);
         if (cm->ops[v].heads > heads)
             heads = cm->ops[v].heads;
+        cm->has_attn |= cm->ops[v].global_in != 0;
     }
     for (int32_t v = 0; v < g->n_ops && heads > 0; v++)
         lf__score_chain(cm, v);

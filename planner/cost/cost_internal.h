@@ -248,6 +248,7 @@ struct lf_cost_model {
     lf__op_cost *ops;
     uint8_t *fusable;
     int32_t n_unfusable;
+    int32_t has_attn; /* some product reads a global-window operand (attn_ops.c) */
     lf__memo *memo;
 };
 

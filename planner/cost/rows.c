@@ -283,6 +283,11 @@ static void lf__request_inputs(lf__group *G, int32_t i, int32_t phase)
     const lf__op_cost *oc = G->cm->ops;
     int32_t v = G->tensor[i];
     int64_t delta, vlo, vhi;
+    /* Nobody asked rows of a member that is no sink only when its readers
+     * read it whole, as the K or V of a product (or through such a member):
+     * it is made before the query rows stream, and attn.c prices it. */
+    if (G->cm->has_attn && !G->sink[i] && G->hi[i] == INT64_MIN)
+        return;
     if (G->sink[i] || G->hi[i] == INT64_MIN) {
         delta = phase == 0 ? 0 : lf__floor_div((int64_t)phase * G->hv[i], G->href);
         vlo = vhi = delta;
