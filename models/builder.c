@@ -215,7 +215,21 @@ int32_t lf_mb_op(lf_mb *m, lf_op_type type, const char *name, const lf_attrs *at
     return m->n++;
 }
 
+static int32_t lf__const(lf_mb *m, const char *name, lf_shape s, const float *data);
+
 int32_t lf_mb_const(lf_mb *m, const char *name, int64_t n, int64_t c, int64_t h, int64_t w)
+{
+    lf_shape s = {n, c, h, w};
+    return lf__const(m, name, s, NULL);
+}
+
+int32_t lf_mb_scalar(lf_mb *m, const char *name, float value)
+{
+    lf_shape s = {1, 1, 1, 1};
+    return lf__const(m, name, s, &value);
+}
+
+static int32_t lf__const(lf_mb *m, const char *name, lf_shape s, const float *data)
 {
     if (m->err != LF_OK)
         return -1;
@@ -235,8 +249,7 @@ int32_t lf_mb_const(lf_mb *m, const char *name, int64_t n, int64_t c, int64_t h,
         m->k_shapes = shapes;
         m->cap_k = cap;
     }
-    lf_shape s = {n, c, h, w};
-    int32_t id = lf_graph_builder_add_const(m->gb, full, s, NULL);
+    int32_t id = lf_graph_builder_add_const(m->gb, full, s, data);
     char *copy = id >= 0 ? malloc(strlen(full) + 1) : NULL;
     if (id < 0) {
         m->err = (lf_status)id; /* keep the graph builder's message */

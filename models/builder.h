@@ -94,6 +94,10 @@ int32_t lf_mb_op(lf_mb *m, lf_op_type type, const char *name, const lf_attrs *at
  * Returns LF_MB_K(k) to pass as an operand, or -1. */
 int32_t lf_mb_const(lf_mb *m, const char *name, int64_t n, int64_t c, int64_t h, int64_t w);
 
+/* A 1 x 1 x 1 x 1 constant with its value (an epsilon, an exponent: a
+ * scalar the executor must not draw at random). Returns LF_MB_K(k) or -1. */
+int32_t lf_mb_scalar(lf_mb *m, const char *name, float value);
+
 /* Marks tensor t as a graph output (besides the ops nobody reads). */
 void lf_mb_output(lf_mb *m, int32_t t);
 

@@ -44,8 +44,12 @@
  * The longest sequence is the learned position table's rows (ViT, BERT,
  * GPT-2) or the context the network was trained for (Llama 3: 8192). */
 #define LF__TRANSFORMER_LIST(X)                                        \
+    X(vit_b_16, "vit", LF_MODEL_ENCODER, 197, 197, 12)                  \
+    X(bert_base, "bert", LF_MODEL_ENCODER, 128, 512, 12)                \
+    X(bert_large, "bert", LF_MODEL_ENCODER, 128, 512, 24)               \
     X(gpt2, "gpt2", LF_MODEL_DECODER, 1024, 1024, 12)                   \
-    X(gpt2_medium, "gpt2", LF_MODEL_DECODER, 1024, 1024, 24)
+    X(gpt2_medium, "gpt2", LF_MODEL_DECODER, 1024, 1024, 24)            \
+    X(llama3_8b, "llama", LF_MODEL_DECODER, 2048, 8192, 32)
 
 /* Resolves a network's input size and batch from the options against its
  * registry entry (0 = default), checking the range; LF_ERANGE with a message
