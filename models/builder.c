@@ -45,6 +45,13 @@ lf_status lf_mb_finish(lf_mb *m, lf_graph **out)
     if (m->gb)
         lf_graph_builder_free(m->gb);
     free(m->shapes);
+    for (int32_t k = 0; k < m->n_k; k++)
+        free(m->k_names[k]);
+    free(m->k_names);
+    free(m->k_shapes);
+    m->k_names = NULL;
+    m->k_shapes = NULL;
+    m->n_k = m->cap_k = 0;
     m->gb = NULL;
     m->shapes = NULL;
     m->n = m->cap = 0;
@@ -134,7 +141,15 @@ int32_t lf_mb_op(lf_mb *m, lf_op_type type, const char *name, const lf_attrs *at
 
     const char *in_names[LF_MB_INPUTS_MAX];
     lf_shape in_shapes[LF_MB_INPUTS_MAX];
+    int explicit_consts = 0;
     for (int32_t i = 0; i < n_inputs; i++) {
+        int32_t k = -2 - inputs[i];
+        if (k >= 0 && k < m->n_k) {
+            in_names[i] = m->k_names[k];
+            in_shapes[i] = m->k_shapes[k];
+            explicit_consts = 1;
+            continue;
+        }
         if (inputs[i] < 0 || inputs[i] >= m->n) {
             lf_mb_fail(m, LF_EINVAL, "model builder: op '%s' input %d is not a tensor",
                        op_name, (int)i);
@@ -169,7 +184,10 @@ int32_t lf_mb_op(lf_mb *m, lf_op_type type, const char *name, const lf_attrs *at
      * networks carry no values), named like torch's parameters. */
     lf_shape w_shapes[4];
     const char *w_suffix[4];
-    int32_t n_w = lf_op_implied_consts(type, attrs, in_shapes, n_inputs, w_shapes, w_suffix);
+    /* an op given constants of its own takes no implied ones */
+    int32_t n_w = explicit_consts ? 0
+                                  : lf_op_implied_consts(type, attrs, in_shapes, n_inputs,
+                                                         w_shapes, w_suffix);
     char w_names[4][LF_MB_NAME_MAX + 8];
     const char *operands[LF_MB_INPUTS_MAX + 4];
     for (int32_t i = 0; i < n_inputs; i++)
@@ -195,6 +213,69 @@ int32_t lf_mb_op(lf_mb *m, lf_op_type type, const char *name, const lf_attrs *at
     }
     m->shapes[m->n] = out;
     return m->n++;
+}
+
+static int32_t lf__const(lf_mb *m, const char *name, lf_shape s, const float *data);
+
+int32_t lf_mb_const(lf_mb *m, const char *name, int64_t n, int64_t c, int64_t h, int64_t w)
+{
+    lf_shape s = {n, c, h, w};
+    return lf__const(m, name, s, NULL);
+}
+
+int32_t lf_mb_scalar(lf_mb *m, const char *name, float value)
+{
+    lf_shape s = {1, 1, 1, 1};
+    return lf__const(m, name, s, &value);
+}
+
+static int32_t lf__const(lf_mb *m, const char *name, lf_shape s, const float *data)
+{
+    if (m->err != LF_OK)
+        return -1;
+    char full[LF_MB_NAME_MAX];
+    if (lf__full_name(m, name, full) != 0)
+        return -1;
+    if (m->n_k == m->cap_k) {
+        int32_t cap = m->cap_k ? 2 * m->cap_k : 64;
+        char **names = realloc(m->k_names, (size_t)cap * sizeof *names);
+        if (names)
+            m->k_names = names;
+        lf_shape *shapes = names ? realloc(m->k_shapes, (size_t)cap * sizeof *shapes) : NULL;
+        if (!shapes) {
+            lf_mb_fail(m, LF_ENOMEM, "model builder: out of memory");
+            return -1;
+        }
+        m->k_shapes = shapes;
+        m->cap_k = cap;
+    }
+    int32_t id = lf_graph_builder_add_const(m->gb, full, s, data);
+    char *copy = id >= 0 ? malloc(strlen(full) + 1) : NULL;
+    if (id < 0) {
+        m->err = (lf_status)id; /* keep the graph builder's message */
+        return -1;
+    }
+    if (!copy) {
+        lf_mb_fail(m, LF_ENOMEM, "model builder: out of memory");
+        return -1;
+    }
+    memcpy(copy, full, strlen(full) + 1);
+    m->k_names[m->n_k] = copy;
+    m->k_shapes[m->n_k] = s;
+    return LF_MB_K(m->n_k++);
+}
+
+void lf_mb_output(lf_mb *m, int32_t t)
+{
+    if (m->err != LF_OK)
+        return;
+    if (t < 0 || t >= m->n) {
+        lf_mb_fail(m, LF_EINVAL, "model builder: output %d is not a tensor", (int)t);
+        return;
+    }
+    lf_status s = lf_graph_builder_mark_output(m->gb, lf_graph_builder_name(m->gb, t));
+    if (s != LF_OK)
+        m->err = s;
 }
 
 int32_t lf_mb_input(lf_mb *m, const char *name, int32_t batch, int32_t c, int32_t h, int32_t w)

@@ -44,7 +44,15 @@ typedef struct lf_mb {
     int32_t prefix_len;
     int32_t depth;
     int32_t marks[LF_MB_DEPTH_MAX]; /* prefix_len before each push */
+    int32_t n_k, cap_k;        /* constants added with lf_mb_const */
+    char **k_names;            /* k_names[k]: full name of constant k */
+    lf_shape *k_shapes;        /* k_shapes[k]: its shape */
 } lf_mb;
+
+/* A constant's handle as an operand of lf_mb_op: constants are numbered from
+ * 0 in the order lf_mb_const adds them and passed as LF_MB_K(k) (negative, so
+ * that tensor handles keep their meaning). */
+#define LF_MB_K(k) (-2 - (k))
 
 /* Starts a graph. On failure the error is recorded and returned; m is still
  * safe to use (every call is a no-op) and lf_mb_finish returns the error. */
@@ -75,10 +83,23 @@ void lf_mb_pop(lf_mb *m);
 lf_shape lf_mb_shape(const lf_mb *m, int32_t t);
 
 /* Any op: name is appended to the current prefix (NULL or "" names the op by
- * the prefix alone); attrs may be NULL (all zero). Returns the new tensor's
- * handle or -1. */
+ * the prefix alone); attrs may be NULL (all zero). Inputs are tensor handles
+ * or constants (LF_MB_K); the weights the attributes imply (a Conv's) are
+ * added after them. Returns the new tensor's handle or -1. */
 int32_t lf_mb_op(lf_mb *m, lf_op_type type, const char *name, const lf_attrs *attrs,
                  const int32_t *inputs, int32_t n_inputs);
+
+/* A shape-only constant (a weight of an op given its operands explicitly:
+ * a MatMul's B, a LayerNorm's scale), named under the current prefix.
+ * Returns LF_MB_K(k) to pass as an operand, or -1. */
+int32_t lf_mb_const(lf_mb *m, const char *name, int64_t n, int64_t c, int64_t h, int64_t w);
+
+/* A 1 x 1 x 1 x 1 constant with its value (an epsilon, an exponent: a
+ * scalar the executor must not draw at random). Returns LF_MB_K(k) or -1. */
+int32_t lf_mb_scalar(lf_mb *m, const char *name, float value);
+
+/* Marks tensor t as a graph output (besides the ops nobody reads). */
+void lf_mb_output(lf_mb *m, int32_t t);
 
 /* The graph input, N x C x H x W (batch 0 means 1). */
 int32_t lf_mb_input(lf_mb *m, const char *name, int32_t batch, int32_t c, int32_t h, int32_t w);

@@ -39,6 +39,18 @@
     X(nasnet_a, "nasnet", 224, 32)                                 \
     X(randwire, "randwire", 224, 32)
 
+/* The built-in transformers (DESIGN §16), listed after the CNNs:
+ * X(name, family, kind, default sequence length, longest sequence, layers).
+ * The longest sequence is the learned position table's rows (ViT, BERT,
+ * GPT-2) or the context the network was trained for (Llama 3: 8192). */
+#define LF__TRANSFORMER_LIST(X)                                        \
+    X(vit_b_16, "vit", LF_MODEL_ENCODER, 197, 197, 12)                  \
+    X(bert_base, "bert", LF_MODEL_ENCODER, 128, 512, 12)                \
+    X(bert_large, "bert", LF_MODEL_ENCODER, 128, 512, 24)               \
+    X(gpt2, "gpt2", LF_MODEL_DECODER, 1024, 1024, 12)                   \
+    X(gpt2_medium, "gpt2", LF_MODEL_DECODER, 1024, 1024, 24)            \
+    X(llama3_8b, "llama", LF_MODEL_DECODER, 2048, 8192, 32)
+
 /* Resolves a network's input size and batch from the options against its
  * registry entry (0 = default), checking the range; LF_ERANGE with a message
  * naming the network otherwise. Also starts the builder and adds the graph
@@ -74,6 +86,71 @@ lf_status lf_model_nasnet_a(const lf_model_options *opt, lf_graph **out);
 lf_status lf_model_randwire(const lf_model_options *opt, lf_graph **out);
 /* deeplab.c */
 lf_status lf_model_deeplabv3_mobilenet_v3_large(const lf_model_options *opt, lf_graph **out);
+
+/* vit.c */
+lf_status lf_model_vit_b_16(const lf_model_options *opt, lf_graph **out);
+lf_status lf_model_vit_b_16_seq(const lf_model_options *opt, const lf_model_seq_options *seq,
+                                lf_graph **out);
+/* bert.c */
+lf_status lf_model_bert_base(const lf_model_options *opt, lf_graph **out);
+lf_status lf_model_bert_base_seq(const lf_model_options *opt, const lf_model_seq_options *seq,
+                                 lf_graph **out);
+lf_status lf_model_bert_large(const lf_model_options *opt, lf_graph **out);
+lf_status lf_model_bert_large_seq(const lf_model_options *opt, const lf_model_seq_options *seq,
+                                  lf_graph **out);
+/* gpt2.c */
+lf_status lf_model_gpt2(const lf_model_options *opt, lf_graph **out);
+lf_status lf_model_gpt2_seq(const lf_model_options *opt, const lf_model_seq_options *seq,
+                            lf_graph **out);
+lf_status lf_model_gpt2_medium(const lf_model_options *opt, lf_graph **out);
+lf_status lf_model_gpt2_medium_seq(const lf_model_options *opt, const lf_model_seq_options *seq,
+                                   lf_graph **out);
+/* llama.c */
+lf_status lf_model_llama3_8b(const lf_model_options *opt, lf_graph **out);
+lf_status lf_model_llama3_8b_seq(const lf_model_options *opt, const lf_model_seq_options *seq,
+                                 lf_graph **out);
+
+/* transformer.c: what the transformer families share. Activations are in
+ * the layout the ONNX importer gives torch's [B, T, D] (docs/ir.md):
+ * N = B, C = 1, H = T tokens, W = D; heads split off by Reshape and
+ * Transpose to B x heads x T x dh. */
+
+/* A transformer build's sizes, resolved from the options against the
+ * network's entry of LF__TRANSFORMER_LIST (0 = default), checked. */
+typedef struct lf_tf_sizes {
+    int32_t batch, seq, layers;  /* seq: tokens of this graph (decode: 1) */
+    int32_t decode, context;     /* decode: the step after `context` cached tokens */
+} lf_tf_sizes;
+
+/* Checks the options and starts the builder (LF_ERANGE / LF_EINVAL with a
+ * message naming the network and the option). */
+lf_status lf_tf_begin(lf_mb *m, const char *model, const lf_model_options *opt,
+                      const lf_model_seq_options *seq, lf_tf_sizes *z);
+
+/* torch Linear on B x 1 x T x D: MatMul by a constant {1, 1, D, out}
+ * ("<name>.weight", stored transposed as the exporter stores it) and, with
+ * bias, Add of "<name>.bias" {1, 1, 1, out}. */
+int32_t lf_tf_linear(lf_mb *m, const char *name, int32_t x, int32_t out, int bias);
+/* LayerNormalization over D with scale and bias. */
+int32_t lf_tf_layernorm(lf_mb *m, const char *name, int32_t x);
+/* B x 1 x T x (heads * dh) -> B x heads x T x dh (Reshape, Transpose) and back. */
+int32_t lf_tf_split_heads(lf_mb *m, const char *name, int32_t x, int32_t heads);
+int32_t lf_tf_merge_heads(lf_mb *m, const char *name, int32_t x);
+/* The attention core of q (B x Hq x Tq x dh), k and v (B x Hkv x Tkv x dh):
+ * S = MatMul(q, k, trans_b), Softmax over W (causal: LF softmax attribute,
+ * see docs/ir.md), O = MatMul(P, v). Grouped-query attention (Hq > Hkv)
+ * stacks the query heads of one key/value head along H first. The 1/sqrt(dh)
+ * scale is folded into the query projection. Returns O, B x Hq x Tq x dh. */
+int32_t lf_tf_attention(lf_mb *m, int32_t q, int32_t k, int32_t v, int causal);
+/* The token embeddings of this graph's tokens, B x 1 x T x d: the graph input
+ * `inputs_embeds`, the rows the lookup read (the graph reads those, not the
+ * table). */
+int32_t lf_tf_embed(lf_mb *m, int32_t d, const lf_tf_sizes *z);
+/* Decode: marks the new key and value rows *k, *v (B x h x 1 x dh) as graph
+ * outputs and replaces them by Concat over H of the cache inputs `past_key`,
+ * `past_value` (B x h x context x dh, named under the current prefix) and
+ * the new rows. */
+void lf_tf_decode_cache(lf_mb *m, int32_t *k, int32_t *v, const lf_tf_sizes *z);
 
 /* mobilenet_v3.c: the `features` of MobileNetV3-Large (stem, 15 inverted
  * residual blocks, the 1x1 conv to 960 channels) under the current name

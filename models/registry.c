@@ -8,8 +8,11 @@
 /* The table, made from the one list of networks (LF__MODEL_LIST in
  * networks.h) that lf_models_begin (begin.c) checks input sizes against. */
 #define LF__MODEL_ENTRY(name, family, default_input, min_input) \
-    {#name, family, default_input, min_input, lf_model_##name},
-static const lf_model_entry lf__models[] = {LF__MODEL_LIST(LF__MODEL_ENTRY)};
+    {#name, family, default_input, min_input, lf_model_##name, LF_MODEL_CNN, NULL, 0, 0},
+#define LF__TRANSFORMER_ENTRY(name, family, kind, default_seq, max_seq, depth) \
+    {#name, family, default_seq, 1, lf_model_##name, kind, lf_model_##name##_seq, max_seq, depth},
+static const lf_model_entry lf__models[] = {LF__MODEL_LIST(LF__MODEL_ENTRY)
+                                                LF__TRANSFORMER_LIST(LF__TRANSFORMER_ENTRY)};
 
 #define LF_N_MODELS ((int32_t)(sizeof lf__models / sizeof lf__models[0]))
 
@@ -75,5 +78,25 @@ lf_status lf_model_build(const char *name, const lf_model_options *opt, lf_graph
     if (!e)
         return lf__not_found(name);
     /* the build function checks the input size against its entry */
+    return e->build(opt, out);
+}
+
+lf_status lf_model_build_seq(const char *name, const lf_model_options *opt,
+                             const lf_model_seq_options *seq, lf_graph **out)
+{
+    if (!out)
+        return lf_set_error(LF_EINVAL, "lf_model_build_seq: no output pointer");
+    *out = NULL;
+    if (!name)
+        return lf_set_error(LF_EINVAL, "lf_model_build_seq: no model name");
+    const lf_model_entry *e = lf__find_model(name);
+    if (!e)
+        return lf__not_found(name);
+    if (e->build_seq)
+        return e->build_seq(opt, seq, out);
+    if (seq && (seq->seq_len || seq->layers || seq->phase || seq->context))
+        return lf_set_error(LF_EINVAL, "%s: --seq-len, --layers, --phase and --context apply to "
+                                       "transformer networks only",
+                            name);
     return e->build(opt, out);
 }

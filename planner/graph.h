@@ -175,6 +175,12 @@ typedef struct lf_attrs {
                                     1). HardSigmoid: max(0, min(1, alpha x + beta)); alpha
                                     0 means torch's hardsigmoid (alpha 1/6, beta 0.5).
                                     Resize cubic: alpha = cubic_coeff_a (0 means -0.75) */
+    int32_t causal;              /* Softmax over W only (issue 35): 0 none; g >= 1: a causal
+                                    mask. The H rows are g stacks of Nq = H / g query rows
+                                    (grouped-query heads stacked, docs/ir.md); row h is query
+                                    token t = h mod Nq, which sees keys j <= t + W - Nq and
+                                    gives the later ones probability 0 (decode: Nq = 1 sees
+                                    all W keys) */
 } lf_attrs;
 
 /* A constant tensor: a weight, bias, scale or any initializer. */

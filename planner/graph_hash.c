@@ -109,6 +109,8 @@ uint64_t lf__graph_compute_hash(const lf_graph *g)
             h = lf__mix(h, fields[k]);
         h = lf__mix_float(lf__mix_float(h, a->clip_min), a->clip_max);
         h = lf__mix_new_attrs(h, a);
+        if (a->causal) /* issue 35: enters only when set, like the attributes above */
+            h = lf__mix(lf__mix_str(h, "causal"), a->causal);
         if (!lf__canonical_operands(g, op)) {
             h = lf__mix_str(h, "operands");
             h = lf__mix(h, op->n_operands);

@@ -63,8 +63,10 @@ lf_status lf_model_source_check(const lf_model_source *src)
     if (src->onnx) {
         if (src->model)
             return lf_set_error(LF_EINVAL, "give either --model or --onnx, not both");
-        if (src->input_size || src->batch > 1)
-            return lf_set_error(LF_EINVAL, "--input-size and --batch apply to built-in networks; "
+        if (src->input_size || src->batch > 1 || src->seq_len || src->layers || src->phase ||
+            src->context)
+            return lf_set_error(LF_EINVAL, "--input-size, --batch, --seq-len, --layers, --phase "
+                                           "and --context apply to built-in networks; "
                                            "use --input-shape with --onnx");
         lf_onnx_options opt;
         lf_onnx_input_shape shapes[LF__MAX_INPUT_SHAPES];
@@ -94,7 +96,9 @@ lf_status lf_model_source_load(const lf_model_source *src, lf_graph **g, lf_onnx
         return lf_onnx_import(src->onnx, &opt, g, rep);
     }
     lf_model_options mo = {src->input_size, src->batch > 1 ? src->batch : 1};
-    return lf_model_build(lf_model_source_name(src), &mo, g);
+    lf_model_seq_options so = {src->seq_len, src->layers, (lf_model_phase)src->phase,
+                               src->context};
+    return lf_model_build_seq(lf_model_source_name(src), &mo, &so, g);
 }
 
 lf_status lf_model_source_for_plan(lf_model_source *src, const char *path, const char *model)

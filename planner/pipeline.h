@@ -38,6 +38,10 @@ typedef struct lf_model_source {
     const char *model;        /* built-in network (models/registry.h); NULL: "resnet50" */
     int32_t input_size;       /* built-in: square input resolution; 0: the network's own */
     int32_t batch;            /* built-in: batch size; 0 or 1: one */
+    int32_t seq_len;          /* built-in transformer: tokens; 0: the network's own */
+    int32_t layers;           /* built-in transformer: blocks to build; 0: all */
+    int32_t phase;            /* built-in decoder: lf_model_phase (0 prefill, 1 decode) */
+    int32_t context;          /* decode: tokens in the key/value cache; 0: the default */
     const char *onnx;         /* an ONNX file instead of a built-in network */
     const char *input_shapes; /* ONNX: "NAME=DIMS" fixing free dims, several separated by ';' */
     const char *no_rewrite;   /* ONNX: normalisations to switch off, comma-separated */

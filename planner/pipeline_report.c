@@ -106,7 +106,8 @@ lf_status lf_plan_print_groups(FILE *f, const lf_plan *p, lf_cost_model *cm)
         lf_format_commas(c.f_d, fd, sizeof fd);
         fprintf(f, "%6d %5d  %-30s %-30s %12s %12s %s\n", (int)gi, (int)n, g->ops[first].name,
                 g->ops[last].name, fb, fd,
-                unfusable ? "unfusable (weights streamed)" : (c.valid ? "" : "INVALID"));
+                unfusable ? (c.weights > 0 ? "unfusable (weights streamed)" : "unfusable (window too large)")
+                          : (c.valid ? "" : "INVALID"));
     }
     lf_bitset_destroy(&s);
     return st;
@@ -187,7 +188,7 @@ lf_status lf_network_print_ops(FILE *f, lf_cost_model *cm)
         lf_format_commas(fd, fdd, sizeof fdd);
         fprintf(f, "%5d  %-34s %-17s %-16s %12s %12s %12s  %s\n", (int)v, op->name,
                 lf_op_info_of(op->type)->name, shape, w, fb, fdd,
-                lf_cost_fusable(cm, v) ? "yes" : "no (weights streamed)");
+                lf_cost_fusable(cm, v) ? "yes" : c.weights > 0 ? "no (weights streamed)" : "no (window too large)");
     }
     lf_bitset_destroy(&one);
     return st;

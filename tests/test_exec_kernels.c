@@ -346,7 +346,7 @@ static void test_norms(void)
     CHECK_OK(lf__layernorm(tok, D(1, 3, 2, 1), 1u << 1, 0.0f, NULL, D(1, 1, 1, 1), NULL, D(1, 1, 1, 1), ty, 2));
     float r = (float)sqrt(1.5);
     check_vals(ty, (float[]){-r, -r, 0, 0, r, r}, 6, 1e-6, "layernorm over C");
-    CHECK_OK(lf__softmax(tok, D(1, 3, 2, 1), 1u << 1, 0, ty, 1));
+    CHECK_OK(lf__softmax(tok, D(1, 3, 2, 1), 1u << 1, 0, 0, ty, 1));
     CHECK_NEAR(ty[0] + ty[2] + ty[4], 1.0, 1e-6);
     CHECK_NEAR(ty[1] + ty[3] + ty[5], 1.0, 1e-6);
     CHECK_NEAR(ty[5], 1.0 / (1.0 + exp(-10.0) + exp(-20.0)), 1e-6);
@@ -393,19 +393,44 @@ static void test_pools(void)
 static void test_softmax_reduce(void)
 {
     float x[6] = {1, 2, 3, 1, 1, 1}, y[6];
-    CHECK_OK(lf__softmax(x, D(1, 1, 2, 3), 1u << 3, 0, y, 1));
+    CHECK_OK(lf__softmax(x, D(1, 1, 2, 3), 1u << 3, 0, 0, y, 1));
     check_vals(y, (float[]){0.09003057f, 0.24472847f, 0.66524096f, 1 / 3.0f, 1 / 3.0f, 1 / 3.0f}, 6, 1e-7, "softmax");
     /* Over axis 2 (columns of the 2x3), and the flattened tail (all 6). */
-    CHECK_OK(lf__softmax(x, D(1, 1, 2, 3), 1u << 2, 0, y, 1));
+    CHECK_OK(lf__softmax(x, D(1, 1, 2, 3), 1u << 2, 0, 0, y, 1));
     CHECK_NEAR(y[0] + y[3], 1.0, 1e-6);
     CHECK_NEAR(y[2], exp(3.0) / (exp(3.0) + exp(1.0)), 1e-6);
-    CHECK_OK(lf__softmax(x, D(1, 1, 2, 3), (1u << 2) | (1u << 3), 0, y, 1));
+    CHECK_OK(lf__softmax(x, D(1, 1, 2, 3), (1u << 2) | (1u << 3), 0, 0, y, 1));
     double s = 0;
     for (int i = 0; i < 6; i++)
         s += y[i];
     CHECK_NEAR(s, 1.0, 1e-6);
-    CHECK_OK(lf__softmax(x, D(1, 1, 2, 3), 1u << 3, 1, y, 1));
+    CHECK_OK(lf__softmax(x, D(1, 1, 2, 3), 1u << 3, 1, 0, y, 1));
     CHECK_NEAR(y[2], log(0.66524096), 1e-6);
+    /* Causal (issue 35): 2 query rows over 3 keys, so row 0 (token 0 of a
+     * step after one cached token) sees keys 0..1 and row 1 all three. */
+    CHECK_OK(lf__softmax(x, D(1, 1, 2, 3), 1u << 3, 0, 1, y, 1));
+    check_vals(y, (float[]){0.26894142f, 0.73105858f, 0, 1 / 3.0f, 1 / 3.0f, 1 / 3.0f}, 6, 1e-7,
+               "causal softmax");
+    /* Two stacked heads of one query row each over 3 keys (grouped-query
+     * stacking, causal = 2): each row is token 0 of 1 and sees all keys. */
+    CHECK_OK(lf__softmax(x, D(1, 1, 2, 3), 1u << 3, 0, 2, y, 1));
+    check_vals(y, (float[]){0.09003057f, 0.24472847f, 0.66524096f, 1 / 3.0f, 1 / 3.0f, 1 / 3.0f}, 6,
+               1e-7, "stacked causal softmax");
+    /* Square 3x3 causal, two stacked heads of 3 rows: the lower triangle
+     * per head; log-softmax gives -inf above the diagonal. */
+    float sq[18], sy[18];
+    for (int i = 0; i < 18; i++)
+        sq[i] = (float)(i % 3);
+    CHECK_OK(lf__softmax(sq, D(1, 1, 6, 3), 1u << 3, 0, 2, sy, 1));
+    for (int h = 0; h < 2; h++) {
+        const float *r0 = sy + 9 * h;
+        check_vals(r0, (float[]){1, 0, 0, 0.26894142f, 0.73105858f, 0, 0.09003057f, 0.24472847f,
+                                 0.66524096f},
+                   9, 1e-7, "causal softmax, stacked heads");
+    }
+    CHECK_OK(lf__softmax(sq, D(1, 1, 6, 3), 1u << 3, 1, 2, sy, 1));
+    CHECK(isinf(sy[1]) && sy[1] < 0 && sy[0] == 0.0f);
+    CHECK(lf__softmax(sq, D(1, 1, 6, 3), 1u << 2, 0, 2, sy, 1) == LF_EINVAL);
 
     float r[3];
     lf__reduce(LF__R_MEAN, x, D(1, 1, 2, 3), 1u << 2, r, 1);

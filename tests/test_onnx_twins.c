@@ -33,26 +33,39 @@ static lf_graph *flatten_concats(const lf_graph *g)
         inlined[v] = op->type == LF_OP_CONCAT && op->n_consumers == 1 && !op->is_output &&
                      g->ops[op->consumers[0]].type == LF_OP_CONCAT;
     }
+    /* the constants, shape only, and every op with its whole operand list
+     * (a transformer's constants are not all implied by attributes) */
+    for (int32_t j = 0; j < g->n_consts; j++)
+        lf_graph_builder_add_const(b, g->consts[j].name, g->consts[j].shape, NULL);
     for (int32_t v = 0; v < g->n_ops; v++) {
         const lf_op *op = &g->ops[v];
         if (inlined[v])
             continue;
         const char *in[256];
         int32_t n = 0;
-        /* Expand inlined concats recursively with an explicit stack. */
+        /* Expand inlined concats recursively with an explicit stack
+         * (operands: an op id, or -1 - const id). */
         int32_t stack[256], sp = 0;
-        for (int32_t k = op->n_inputs - 1; k >= 0; k--)
-            stack[sp++] = op->inputs[k];
+        for (int32_t k = op->n_operands - 1; k >= 0; k--)
+            stack[sp++] = op->operands[k].kind == LF_OPND_CONST ? -1 - op->operands[k].id
+                                                                : op->operands[k].id;
         while (sp > 0 && n < 256) {
             int32_t u = stack[--sp];
-            if (op->type == LF_OP_CONCAT && inlined[u]) {
-                for (int32_t k = g->ops[u].n_inputs - 1; k >= 0; k--)
-                    stack[sp++] = g->ops[u].inputs[k];
+            if (u < 0) {
+                in[n++] = g->consts[-1 - u].name;
+            } else if (op->type == LF_OP_CONCAT && inlined[u]) {
+                for (int32_t k = g->ops[u].n_operands - 1; k >= 0; k--)
+                    stack[sp++] = g->ops[u].operands[k].kind == LF_OPND_CONST
+                                      ? -1 - g->ops[u].operands[k].id
+                                      : g->ops[u].operands[k].id;
             } else {
                 in[n++] = g->ops[u].name;
             }
         }
-        lf_graph_builder_add(b, op->type, op->name, &op->attr, in, n);
+        if (op->type == LF_OP_INPUT)
+            lf_graph_builder_add(b, op->type, op->name, &op->attr, in, 0);
+        else
+            lf_graph_builder_add_op(b, op->type, op->name, &op->attr, in, n);
         if (op->is_output && op->n_consumers)
             lf_graph_builder_mark_output(b, op->name);
     }

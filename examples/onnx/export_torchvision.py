@@ -2,7 +2,7 @@
 """Exports torchvision networks to ONNX for fusionplan's import tests.
 
 Random weights (seeded), no downloads: torchvision 0.14 builds every model
-with `weights=None`. Writes DIR/<name>.onnx for the 16 networks that have a
+with `weights=None`. Writes DIR/<name>.onnx for the 17 networks that have a
 built-in twin in fusionplan (`fusionplan models`) and for the networks that
 have none. Debian's python3-torch (1.13) and python3-torchvision (0.14):
 
@@ -37,6 +37,7 @@ TWINS = {
     "inception_v3": 299,
     "resnext50_32x4d": 224,
     "deeplabv3_mobilenet_v3_large": 513,
+    "vit_b_16": 224,
 }
 
 OTHERS = {
@@ -49,7 +50,6 @@ OTHERS = {
     "wide_resnet50_2": 224,
     "efficientnet_v2_s": 384,
     "convnext_tiny": 224,
-    "vit_b_16": 224,
     "swin_t": 224,
     "fcn_resnet50": 520,
     "lraspp_mobilenet_v3_large": 520,

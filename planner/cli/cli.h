@@ -84,10 +84,23 @@ int lf_cli_double(const lf_cli_command *cmd, const char *name, double def, doubl
     {"model", "NAME", "built-in network (see `fusionplan models`; default resnet50)", NULL},   \
         {"input-size", "N", "square input resolution (default: the network's own)", NULL},     \
         {"batch", "N", "batch size N of every tensor (default 1)", NULL},                      \
+        LF_CLI_SEQ_OPTS,                                                                       \
         {"hw", "FILE", "hardware description XML (default: built-in 256 KB accelerator)", NULL}, \
         {"buffer", "SIZE", "override the on-chip buffer size, e.g. 128KB, 1MiB", NULL},        \
         {"scheme", "NAME", "cost model: lbdf (default) or brr", NULL},                         \
         LF_CLI_ONNX_OPTS
+
+/* Options of the built-in transformers (models/registry.h, DESIGN §16). */
+#define LF_CLI_SEQ_OPTS                                                                        \
+    {"seq-len", "N", "transformers: tokens (default: the network's own)", NULL},               \
+        {"layers", "N", "transformers: blocks to build (default: all)", NULL},                 \
+        {"phase", "NAME", "decoders: prefill (default) or decode (one token's step)", NULL},   \
+        {"context", "P", "decode: tokens in the key/value cache (default: the network's "     \
+                         "default length)", NULL}
+
+/* Reads LF_CLI_SEQ_OPTS into src (absent options leave 0); 0 or an exit status. */
+typedef struct lf_model_source lf_model_source;
+int lf_cli_seq_options(const lf_cli_command *cmd, lf_model_source *src);
 
 /* Options for reading an ONNX model instead of a built-in network. */
 #define LF_CLI_ONNX_OPTS                                                                       \
@@ -256,6 +269,7 @@ int lf_cmd_sweep_grid(int argc, char **argv);
 int lf_cmd_sweep_report(int argc, char **argv);
 int lf_cmd_run(int argc, char **argv);
 int lf_cmd_bench_exec(int argc, char **argv);
+int lf_cmd_bench_attention(int argc, char **argv);
 int lf_cmd_import(int argc, char **argv);
 int lf_cmd_conformance(int argc, char **argv);
 int lf_cmd_curve(int argc, char **argv);

@@ -29,7 +29,8 @@ static const struct {
     int (*run)(int argc, char **argv);
 } lf__subcommands[] = {{"exec", lf_cmd_bench_exec},   {"exact", lf_cmd_bench_exact},
                        {"threads", lf_cmd_bench_threads}, {"subst", lf_cmd_bench_subst},
-                       {"gso", lf_cmd_bench_gso},     {"ocggs", lf_cmd_bench_ocggs}};
+                       {"gso", lf_cmd_bench_gso},     {"ocggs", lf_cmd_bench_ocggs},
+                       {"attention", lf_cmd_bench_attention}};
 
 int lf_cmd_bench(int argc, char **argv)
 {
@@ -76,7 +77,7 @@ int lf_cmd_bench(int argc, char **argv)
             lf_cli_help(&cmd, stdout);
             return LF_EXIT_OK;
         }
-        return lf_cli_usage_error(&cmd, "expected 'search', 'threads', 'exact', 'exec', 'subst', 'gso' or 'ocggs' (bench --help)");
+        return lf_cli_usage_error(&cmd, "expected 'search', 'threads', 'exact', 'exec', 'subst', 'gso', 'ocggs' or 'attention' (bench --help)");
     }
     int rc = lf_cli_parse(&cmd, argc - 1, argv + 1);
     if (rc)

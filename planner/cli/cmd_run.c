@@ -15,6 +15,7 @@ int lf_cmd_run(int argc, char **argv)
         {"model", "NAME", "built-in network (see `fusionplan models`; default resnet50)", NULL},
         {"input-size", "N", "square input resolution (default: the network's own)", NULL},
         {"batch", "N", "batch size N of every tensor (default 1)", NULL},
+        LF_CLI_SEQ_OPTS,
         LF_CLI_ONNX_OPTS,
         {"input", "FILES", "TensorProto files (.pb) for the graph inputs, in order, comma-separated "
                            "(default: drawn from the seed)", NULL},

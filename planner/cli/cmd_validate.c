@@ -18,6 +18,7 @@ int lf_cmd_validate(int argc, char **argv)
         {"model", "NAME", "built-in network (default: the plan's model.name)", NULL},
         {"input-size", "N", "square input resolution (default: the network's own)", NULL},
         {"batch", "N", "batch size N of every tensor (default 1)", NULL},
+        LF_CLI_SEQ_OPTS,
         {"hw", "FILE", "hardware description XML (default: the plan's hardware object)", NULL},
         {"buffer", "SIZE", "override the on-chip buffer size, e.g. 128KB", NULL},
         LF_CLI_ONNX_OPTS,

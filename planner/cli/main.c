@@ -38,7 +38,7 @@ static const lf__command_entry lf__commands[] = {
     {"gso-train", "train the GSO rule filter's per-rule GCNs (or the LR baseline) and report their recall", lf_cmd_gso_train},
     {"profile", "measure op times on the GPU (cuDNN, cuBLAS) next to the roofline; fills the cache", lf_cmd_profile},
     {"schedule", "schedule ops into concurrent and merged stages: sequential, greedy and DOS", lf_cmd_schedule},
-    {"bench", "benchmark searches against the optimum (bench search), threads, the exact planner, the executor, substitution searches (bench subst, bench ocggs)", lf_cmd_bench},
+    {"bench", "benchmark searches against the optimum (bench search), threads, the exact planner, the executor, substitution searches (bench subst, bench ocggs), the FlashAttention yardstick (bench attention)", lf_cmd_bench},
 };
 
 static void lf__usage(FILE *f)

@@ -8,6 +8,24 @@
 #include "planner/cli/cli.h"
 #include "planner/registry.h"
 
+int lf_cli_seq_options(const lf_cli_command *cmd, lf_model_source *src)
+{
+    static const char *const phases[] = {"prefill", "decode", NULL};
+    int64_t seq = 0, layers = 0, context = 0;
+    const char *phase = "prefill";
+    int rc;
+    if ((rc = lf_cli_int(cmd, "seq-len", 0, 1, LF_MODEL_MAX_SEQ, &seq)) ||
+        (rc = lf_cli_int(cmd, "layers", 0, 1, 1024, &layers)) ||
+        (rc = lf_cli_int(cmd, "context", 0, 1, LF_MODEL_MAX_CONTEXT, &context)) ||
+        (rc = lf_cli_choice(cmd, "phase", phases, &phase)))
+        return rc;
+    src->seq_len = (int32_t)seq;
+    src->layers = (int32_t)layers;
+    src->context = (int32_t)context;
+    src->phase = strcmp(phase, "decode") == 0 ? LF_PHASE_DECODE : LF_PHASE_PREFILL;
+    return 0;
+}
+
 int lf_cli_model_source(const lf_cli_command *cmd, lf_model_source *src)
 {
     memset(src, 0, sizeof *src);
@@ -19,6 +37,8 @@ int lf_cli_model_source(const lf_cli_command *cmd, lf_model_source *src)
     src->model = lf_cli_get(cmd, "model");
     src->input_size = (int32_t)input;
     src->batch = (int32_t)batch;
+    if ((rc = lf_cli_seq_options(cmd, src)))
+        return rc;
     src->onnx = lf_cli_get(cmd, "onnx");
     src->input_shapes = lf_cli_get(cmd, "input-shape");
     src->no_rewrite = lf_cli_get(cmd, "no-rewrite");

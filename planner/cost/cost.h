@@ -34,7 +34,28 @@ typedef struct lf_group_cost {
     int32_t wait_resident; /* 1: such tensors are kept (their whole maps count in f_beta) */
     int64_t reread_bytes;  /* > 0: read again instead, these bytes (a tensor only the group
                               uses is written and read: twice its size) */
+    /* Attention (DESIGN §16, docs/cost-models.md "Attention"): a group that
+     * holds a product of two activations. attn is 0 for any other group,
+     * else LF_ATTN_* bits saying how it runs. */
+    int32_t attn;
+    int32_t attn_br, attn_bc; /* query rows per tile, key rows per block (the
+                                 whole key row without online softmax) */
+    int32_t kv_reads;         /* query tiles: times a streamed K/V is read (1: resident) */
+    int64_t kv_bytes;         /* the K and V (global-window operands) the group reads */
+    int64_t kv_dram;          /* DRAM added by streaming them (re-reads, and the write of a
+                                 K/V made inside the group) */
+    int64_t pass_dram;        /* DRAM added by reading the group's inputs again after a
+                                 K/V made inside it is complete */
 } lf_group_cost;
+
+enum {
+    LF_ATTN_PRESENT = 1,    /* the group holds a product of two activations */
+    LF_ATTN_HEADS = 2,      /* heads one after another, each head's K/V on its own */
+    LF_ATTN_RESIDENT = 4,   /* K/V held whole (read once) rather than streamed */
+    LF_ATTN_ONLINE = 8,     /* scores in Br x Bc blocks with online softmax */
+    LF_ATTN_CAUSAL = 16,    /* causal: query tile i reads keys up to its diagonal */
+    LF_ATTN_CORE = 32       /* scores, softmax and the value product all inside */
+};
 
 typedef struct lf_cost_model lf_cost_model;
 
@@ -80,6 +101,20 @@ void lf_cost_weight_bound(const lf_cost_model *cm, int32_t v, int64_t *term, int
 /* Bytes of one output row of op v (width x channels x activation bytes):
  * the unit of every row window the model prices. */
 int64_t lf_cost_row_bytes(const lf_cost_model *cm, int32_t v);
+
+/* A floor of the bytes any group holds per row of op v's output in a
+ * window (score maps can shrink to online-softmax blocks, and a group whose
+ * heads run one after another holds a head's share of a row): the exact
+ * planner's monotone bound uses it. Equal to lf_cost_row_bytes in graphs
+ * without attention. */
+int64_t lf_cost_row_floor(const lf_cost_model *cm, int32_t v);
+
+/* 1 when the cost model treats op v's output as a zero-copy view. */
+int lf_cost_view(const lf_cost_model *cm, int32_t v);
+
+/* 1 when activation input j of op v is a global-window operand (the K or V
+ * of a product of two activations): read whole, it holds no row window. */
+int lf_cost_global_operand(const lf_cost_model *cm, int32_t v, int32_t j);
 
 /* Bytes of op v's whole output (N x C x H x W x activation bytes): what a
  * group that reads it from outside, or writes it out, moves over DRAM. */

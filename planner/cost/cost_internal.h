@@ -20,7 +20,29 @@ typedef struct lf__op_cost {
     int64_t weight_bytes;
     int64_t wblk;           /* one output channel's weights (BRR sub-block) */
     int32_t reads_spatial;  /* some input has H > 1 */
+    /* Attention (DESIGN §16, attn_ops.c). A product of two activations
+     * streams its A operand by rows; the operands in global_in (bit j:
+     * activation input j) are read whole by every row: the group's pricing
+     * (attn.c) keeps them resident or re-reads them per query tile, and the
+     * row windows never ask rows of them. */
+    uint8_t global_in;
+    uint8_t score;          /* a score or probability map (S, scaled, masked, P): one head's
+                               row at a time, row_bytes is per head */
+    uint8_t causal;         /* global product whose scores are causally masked */
+    uint8_t layout;         /* Transpose/Reshape: moves data, computes nothing */
+    uint8_t tok_c;          /* tokens run along C (a head split [B, T, h, dh]): h and
+                               row_bytes are per token */
+    int32_t heads;          /* global product: heads it runs (its output's N x C) */
+    int64_t row_floor;      /* a floor of the bytes any window of this tensor holds per
+                               row (the exact planner's bound, lf_cost_row_floor) */
 } lf__op_cost;
+
+/* Finds the attention structure of the graph (attn_ops.c): global
+ * operands, head views, score maps, causal masks; adjusts the per-op
+ * constants. Called once the constants of every op are set. */
+void lf__attn_analyze(struct lf_cost_model *cm);
+
+
 
 /* Ops per group waiting for a reduction (squeeze-and-excite multiplies)
  * whose start is evaluated as a snapshot of its own; real groups hold a
@@ -199,6 +221,13 @@ lf_status lf__step_push(lf_cost_step *steps, int32_t cap, int32_t *n, int64_t ne
 /* The pricing source of a group view: its sums, and lf__features. */
 void lf__group_priced(lf__group *G, lf__priced *p);
 
+/* Prices a group that holds a product of two activations (attn.c):
+ * sets *handled to 0 for any other group (the scheme prices it). */
+lf_status lf__attn_price(lf__group *G, const lf__scheme *scheme, int64_t beta,
+                         lf_group_cost *out, lf__peak *peak, int *handled);
+lf_status lf__attn_steps(lf__group *G, const lf__scheme *scheme, int64_t below,
+                         lf_cost_step *steps, int32_t cap, int32_t *n, int *handled);
+
 extern const lf__scheme lf__scheme_lbdf;
 extern const lf__scheme lf__scheme_brr;
 
@@ -219,6 +248,7 @@ struct lf_cost_model {
     lf__op_cost *ops;
     uint8_t *fusable;
     int32_t n_unfusable;
+    int32_t has_attn; /* some product reads a global-window operand (attn_ops.c) */
     lf__memo *memo;
 };
 

@@ -15,6 +15,27 @@ static const char *lf__role(lf_tensor_role r)
     }
 }
 
+/* How an attention group runs (attn.c): the order of heads, K/V resident
+ * or streamed and how often, the softmax, the tiles Br x Bc. */
+static void lf__print_attn(FILE *out, const lf_group_cost *c)
+{
+    char kvb[32];
+    lf_format_commas(c->kv_bytes, kvb, sizeof kvb);
+    fprintf(out, "attention %s; K/V (%s B) %s", (c->attn & LF_ATTN_HEADS) ? "heads one after another"
+                                                                          : "all heads in each query tile",
+            kvb, (c->attn & LF_ATTN_RESIDENT) ? "resident, read once" : "streamed");
+    if (!(c->attn & LF_ATTN_RESIDENT))
+        fprintf(out, ", read by %d query tiles%s", (int)c->kv_reads,
+                (c->attn & LF_ATTN_CAUSAL) ? " up to their diagonal (causal)" : "");
+    else if (c->attn & LF_ATTN_CAUSAL)
+        fprintf(out, " (causal)");
+    fprintf(out, "\n          %s; tiles Br x Bc = %d x %d\n",
+            (c->attn & LF_ATTN_ONLINE)  ? "scores in key blocks with online softmax (S, P on chip)"
+            : (c->attn & LF_ATTN_CORE)  ? "scores on whole key rows (S, P on chip)"
+                                        : "partial core: scores or probabilities written as tensors",
+            (int)c->attn_br, (int)c->attn_bc);
+}
+
 /* The group's figures: F_beta and F_D as sums (a read again after a
  * squeeze-and-excite wait included), the wait's choice, MBU, tiles and the
  * peak. */
@@ -49,12 +70,20 @@ static void lf__print_terms(FILE *out, lf_cost_model *cm, const lf_bitset *group
         lf_format_commas(c->reread_bytes, rr, sizeof rr);
         fprintf(out, " + read again after the wait %s", rr);
     }
+    if (c->kv_dram > 0 || c->pass_dram > 0) {
+        char kv[32], pd[32];
+        lf_format_commas(c->kv_dram, kv, sizeof kv);
+        lf_format_commas(c->pass_dram, pd, sizeof pd);
+        fprintf(out, " + K/V streamed %s + inputs read in both passes %s", kv, pd);
+    }
     fprintf(out, "\n");
+    if (c->attn)
+        lf__print_attn(out, c);
     if (c->wait_resident || c->reread_bytes > 0)
         fprintf(out, "wait      tensors read before and after a squeeze-and-excite wait are %s\n",
                 c->wait_resident ? "kept resident through it" : "read from DRAM again after it");
     fprintf(out, "MBU       %s B%s\n", mbu,
-            c->weight_reads > 1 ? " (weights streamed per row tile)" : "");
+            c->weight_reads > 1 && c->weights > 0 ? " (weights streamed per row tile)" : "");
     if (c->weight_reads > 1 || c->tile_rows > 1)
         fprintf(out, "tiles     %d output rows per tile, weights read %d times\n", (int)c->tile_rows,
                 (int)c->weight_reads);

@@ -229,9 +229,10 @@ lf_status lf_cost_head_side(lf_cost_model *cm, int32_t c, const int32_t *head, i
     /* The head reads c and itself only (an edge from below c into the head
      * would widen a window of T), so its outside tensors are c's inputs:
      * they belong to T. */
-    int ok = lf__plain_kind(cm->ops[c].kind) && cm->ops[c].h > 1 && n >= 1;
+    int ok = lf__plain_kind(cm->ops[c].kind) && cm->ops[c].h > 1 && n >= 1 && !cm->ops[c].global_in;
     for (int32_t i = 1; i < G.n && ok; i++) {
         const lf_op *op = &g->ops[G.tensor[i]];
+        ok = !cm->ops[G.tensor[i]].global_in; /* attention groups are priced whole (attn.c) */
         for (int32_t j = 0; j < op->n_inputs && ok; j++)
             ok = G.loc[op->inputs[j]] < G.n;
     }
@@ -288,7 +289,8 @@ lf_status lf_cost_tail_side(lf_cost_model *cm, const int32_t *tail, int32_t n,
     memcpy(b.hi, head->hi, sizeof b.hi);
     int ok = head->separable;
     for (int32_t i = 0; i < G.n && ok; i++)
-        ok = lf__plain_kind(cm->ops[G.tensor[i]].kind) && (i == n || !G.out[i]);
+        ok = lf__plain_kind(cm->ops[G.tensor[i]].kind) && !cm->ops[G.tensor[i]].global_in &&
+             (i == n || !G.out[i]);
     /* c's own window and staging row are the head's. */
     skip[n] = 1;
     if (ok)

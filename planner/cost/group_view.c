@@ -246,13 +246,13 @@ lf_status lf__group_init(lf__group *G, const struct lf_cost_model *cm, const int
     G->in_loc = G->in_off + n + 1;
     for (int32_t i = 0; i < n; i++) {
         const lf_op *op = &g->ops[G->tensor[i]];
-        G->height[i] = op->out.h;
+        G->height[i] = cm->ops[G->tensor[i]].h;
         G->in_off[i] = k;
         for (int32_t j = 0; j < op->n_inputs; j++) {
             int32_t p = op->inputs[j];
             if (G->loc[p] < 0) {
                 G->loc[p] = G->nt;
-                G->height[G->nt] = g->ops[p].out.h;
+                G->height[G->nt] = cm->ops[p].h;
                 G->tensor[G->nt++] = p;
             }
             G->in_loc[k++] = G->loc[p];

@@ -113,7 +113,10 @@ static lf_status lf__compute(const lf_cost_model *cm, const lf__scheme *scheme,
     if (st != LF_OK)
         return st;
     lf__peak local;
-    st = lf__eval_waits(&G, scheme, cm->hw.buffer_bytes, out, peak ? peak : &local);
+    int handled = 0;
+    st = lf__attn_price(&G, scheme, cm->hw.buffer_bytes, out, peak ? peak : &local, &handled);
+    if (st == LF_OK && !handled)
+        st = lf__eval_waits(&G, scheme, cm->hw.buffer_bytes, out, peak ? peak : &local);
     lf__group_destroy(&G);
     return st;
 }
@@ -140,6 +143,8 @@ lf_status lf_cost_model_create(lf_cost_model **out, const lf_graph *g, const lf_
                                             : lf_set_error(LF_ENOMEM, "out of memory creating the cost model");
     for (int32_t v = 0; st == LF_OK && v < g->n_ops; v++)
         lf__op_constants(g, hw, v, &cm->ops[v]);
+    if (st == LF_OK)
+        lf__attn_analyze(cm);
     for (int32_t v = 0; st == LF_OK && v < g->n_ops; v++) {
         if (g->ops[v].type == LF_OP_INPUT)
             continue;
@@ -182,6 +187,13 @@ void lf_cost_weight_bound(const lf_cost_model *cm, int32_t v, int64_t *term, int
 int64_t lf_cost_row_bytes(const lf_cost_model *cm, int32_t v)
 {
     return cm->ops[v].row_bytes;
+}
+
+int64_t lf_cost_row_floor(const lf_cost_model *cm, int32_t v) { return cm->ops[v].row_floor; }
+int lf_cost_view(const lf_cost_model *cm, int32_t v) { return cm->ops[v].kind == LF_ROWS_VIEW; }
+int lf_cost_global_operand(const lf_cost_model *cm, int32_t v, int32_t j)
+{
+    return j >= 0 && j < 8 && ((cm->ops[v].global_in >> j) & 1);
 }
 
 int64_t lf_cost_tensor_bytes(const lf_cost_model *cm, int32_t v) { return cm->ops[v].tensor_bytes; }
@@ -246,8 +258,11 @@ static lf_status lf__steps(const lf_cost_model *cm, const lf__scheme *scheme, co
     G.full_evals = 1;
     G.both_modes = 1;
     lf__group_priced(&G, &p);
-    st = scheme->steps(&p, below, steps, cap, n_out);
-    int64_t reread = st == LF_OK ? lf__wait_reread_bytes(&G) : 0;
+    int handled = 0;
+    st = lf__attn_steps(&G, scheme, below, steps, cap, n_out, &handled);
+    if (st == LF_OK && !handled)
+        st = scheme->steps(&p, below, steps, cap, n_out);
+    int64_t reread = st == LF_OK && !handled ? lf__wait_reread_bytes(&G) : 0;
     if (reread > 0) {
         /* Both ways through a squeeze-and-excite wait are steps: reading
          * again needs the smaller buffer, keeping resident the smaller F_D. */
@@ -320,7 +335,10 @@ lf_status lf_cost_explain(lf_cost_model *cm, const lf_bitset *group, lf_cost_rep
     if (st != LF_OK)
         return st;
     lf__peak peak = {-1, 0, 0};
-    st = lf__eval_waits(&G, cm->scheme, cm->hw.buffer_bytes, &rep->cost, &peak);
+    int handled = 0;
+    st = lf__attn_price(&G, cm->scheme, cm->hw.buffer_bytes, &rep->cost, &peak, &handled);
+    if (st == LF_OK && !handled)
+        st = lf__eval_waits(&G, cm->scheme, cm->hw.buffer_bytes, &rep->cost, &peak);
     rep->rows = st == LF_OK ? calloc((size_t)G.nt, sizeof *rep->rows) : NULL;
     if (st == LF_OK && !rep->rows)
         st = lf_set_error(LF_ENOMEM, "out of memory explaining a group");

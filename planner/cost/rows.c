@@ -121,6 +121,8 @@ static void lf__scale_inputs(lf__group *G, int32_t i)
     for (int32_t k = G->in_off[i]; k < G->in_off[i + 1]; k++) {
         int32_t l = G->in_loc[k];
         lf__rat d = {0, 1};
+        if ((oc[v].global_in >> (k - G->in_off[i])) & 1)
+            continue; /* read whole: priced by attn.c, no rows */
         switch (oc[v].kind) {
         case LF_ROWS_WINDOW: d = lf__rat_mul(s, oc[v].stride, 1); break;
         case LF_ROWS_VIEW: d = s; break;
@@ -281,6 +283,11 @@ static void lf__request_inputs(lf__group *G, int32_t i, int32_t phase)
     const lf__op_cost *oc = G->cm->ops;
     int32_t v = G->tensor[i];
     int64_t delta, vlo, vhi;
+    /* Nobody asked rows of a member that is no sink only when its readers
+     * read it whole, as the K or V of a product (or through such a member):
+     * it is made before the query rows stream, and attn.c prices it. */
+    if (G->cm->has_attn && !G->sink[i] && G->hi[i] == INT64_MIN)
+        return;
     if (G->sink[i] || G->hi[i] == INT64_MIN) {
         delta = phase == 0 ? 0 : lf__floor_div((int64_t)phase * G->hv[i], G->href);
         vlo = vhi = delta;
@@ -292,6 +299,8 @@ static void lf__request_inputs(lf__group *G, int32_t i, int32_t phase)
     for (int32_t k = G->in_off[i]; k < G->in_off[i + 1]; k++) {
         int32_t l = G->in_loc[k];
         int64_t hin = G->height[l], a, b;
+        if ((oc[v].global_in >> (k - G->in_off[i])) & 1)
+            continue; /* read whole: priced by attn.c, no rows */
         switch (oc[v].kind) {
         case LF_ROWS_WINDOW:
             a = (int64_t)oc[v].stride * delta - oc[v].pad;

@@ -234,7 +234,7 @@ static int32_t lf__add(lf__exact *x, int32_t w)
     }
     for (int32_t j = 0; j < op->n_inputs; j++) {
         int32_t t = op->inputs[j];
-        if (x->view[t] || x->kwin[w] <= x->kmax[t])
+        if (x->view[t] || x->kwin[w] <= x->kmax[t] || lf_cost_global_operand(x->cm, w, j))
             continue;
         int64_t h = x->g->ops[t].out.h;
         int64_t before = x->kmax[t] < h ? x->kmax[t] : h;
@@ -819,10 +819,11 @@ lf_status lf__dp_setup(lf__exact *x, lf_cost_model *cm, const lf_bitset *univers
         x->in_u[v] = (uint8_t)((!universe || lf_bitset_test(universe, v)) && op->type != LF_OP_INPUT);
         x->fusable[v] = (uint8_t)(x->in_u[v] && lf_cost_fusable(cm, v));
         lf_row_kind kind = lf_op_row_kind(g, v);
-        x->view[v] = (uint8_t)(kind == LF_ROWS_VIEW || lf_op_has(op->type, LF_OPF_RESHAPES_ROWS));
+        x->view[v] = (uint8_t)(kind == LF_ROWS_VIEW || lf_op_has(op->type, LF_OPF_RESHAPES_ROWS) ||
+                               lf_cost_view(cm, v));
         /* The cost model's own charge (the scheme's hook), not a copy of it. */
         lf_cost_weight_bound(cm, v, &x->wterm[v], &x->wblk[v]);
-        x->row_bytes[v] = lf_cost_row_bytes(cm, v);
+        x->row_bytes[v] = lf_cost_row_floor(cm, v);
         int32_t k = 1, s, p;
         if (kind == LF_ROWS_WINDOW)
             lf_op_row_window(op, &k, &s, &p);

@@ -43,9 +43,16 @@ lf_status lf__mask_offsets(lf__dims d, unsigned mask, int64_t **outer, int64_t *
     return lf_set_error(LF_ENOMEM, "out of memory for axis offsets");
 }
 
-lf_status lf__softmax(const float *x, lf__dims xd, unsigned mask, int log_softmax, float *y, int nt)
+lf_status lf__softmax(const float *x, lf__dims xd, unsigned mask, int log_softmax, int causal,
+                      float *y, int nt)
 {
     int64_t *outer, *inner, no, ni;
+    if (causal && (mask != (1u << 3) || causal < 0 || xd.d[2] % causal != 0 ||
+                   xd.d[2] / causal > xd.d[3]))
+        return lf_set_error(LF_EINVAL, "causal softmax: over W only, with H (%lld) a multiple "
+                                       "of %d stacks of at most W (%lld) query rows",
+                            (long long)xd.d[2], causal, (long long)xd.d[3]);
+    int64_t nq = causal ? xd.d[2] / causal : 0;
     lf_status st = lf__mask_offsets(xd, mask, &outer, &no, &inner, &ni);
     if (st)
         return st;
@@ -56,21 +63,25 @@ lf_status lf__softmax(const float *x, lf__dims xd, unsigned mask, int log_softma
     for (int64_t o = 0; o < no; o++) {
         const float *xr = x + outer[o];
         float *yr = y + outer[o];
+        /* causal: the keys this row sees are the first `seen` (W is the only axis) */
+        int64_t seen = causal ? (outer[o] / xd.d[3]) % xd.d[2] % nq + xd.d[3] - nq + 1 : ni;
         float m = -INFINITY;
-        for (int64_t i = 0; i < ni; i++)
+        for (int64_t i = 0; i < seen; i++)
             if (xr[inner[i]] > m)
                 m = xr[inner[i]];
         double sum = 0.0;
-        for (int64_t i = 0; i < ni; i++)
+        for (int64_t i = 0; i < seen; i++)
             sum += exp((double)xr[inner[i]] - m);
         if (log_softmax) {
             double ls = log(sum);
-            for (int64_t i = 0; i < ni; i++)
+            for (int64_t i = 0; i < seen; i++)
                 yr[inner[i]] = (float)((double)xr[inner[i]] - m - ls);
         } else {
-            for (int64_t i = 0; i < ni; i++)
+            for (int64_t i = 0; i < seen; i++)
                 yr[inner[i]] = (float)(exp((double)xr[inner[i]] - m) / sum);
         }
+        for (int64_t i = seen; i < ni; i++)
+            yr[inner[i]] = log_softmax ? -INFINITY : 0.0f;
     }
     free(outer);
     free(inner);

@@ -232,7 +232,10 @@ lf_status lf__mask_offsets(lf__dims d, unsigned mask, int64_t **outer, int64_t *
 
 /* Softmax (or log-softmax) over the axes in mask: one axis (ONNX opset 13)
  * or the flattened trailing axes (opset < 13). */
-lf_status lf__softmax(const float *x, lf__dims xd, unsigned mask, int log_softmax, float *y, int nt);
+/* causal (lf_attrs.causal, mask = W only): row h of each H x W plane sees
+ * keys j <= h mod (H / causal) + W - H / causal; the others get 0 (log: -inf). */
+lf_status lf__softmax(const float *x, lf__dims xd, unsigned mask, int log_softmax, int causal,
+                      float *y, int nt);
 
 typedef enum lf__reduce_kind {
     LF__R_MEAN = 0,

@@ -533,7 +533,8 @@ lf_status lf_exec_eval_op(lf_op_type t, const lf_attrs *a, const lf_tensor *x, i
         return lf__eval_resize(a, x, out, nt);
     case LF_OP_SOFTMAX:
     case LF_OP_LOGSOFTMAX:
-        return lf__softmax(x[0].data, xd, lf__mask(a->axes), t == LF_OP_LOGSOFTMAX, out->data, nt);
+        return lf__softmax(x[0].data, xd, lf__mask(a->axes), t == LF_OP_LOGSOFTMAX, a->causal,
+                           out->data, nt);
     default:
         return lf__eval_unary(t, a, x, out, nt);
     }

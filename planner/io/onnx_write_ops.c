@@ -463,6 +463,8 @@ lf_status lf__ow_op(lf__ow *w, int32_t v)
         int32_t d = lf__ow_single_dim(a->axes);
         if (d < 0)
             return lf__ow_fail(w, v, "over more than one dim");
+        if (a->causal)
+            return lf__ow_fail(w, v, "with a causal mask (ONNX has no such attribute)");
         const char *x = lf__ow_act(w, v, op->inputs[0], r);
         if (!x || !(n = lf__ow_node(w, op->name, op->type == LF_OP_SOFTMAX ? "Softmax" : "LogSoftmax", &x, 1, out)))
             return lf__ow_oom();

@@ -1,0 +1,374 @@
+/* Pricing of a group that holds a product of two activations (DESIGN §16,
+ * docs/cost-models.md "Attention"). The row windows (rows.c) stream Q, S, P
+ * and O by query rows and ask nothing of the global-window operands K and V;
+ * this file adds them, for every way of running the group, and keeps the
+ * cheapest valid one:
+ *
+ *   order    heads inside each query tile (any group), or heads one after
+ *            another (only a group whose ops all work per head: each head's
+ *            K/V alone, every row window a head's share);
+ *   K/V      resident (held whole, read once) or streamed (read again for
+ *            every query tile of Br rows; causal tiles read only the keys up
+ *            to their diagonal, counted block by block; a K/V made inside
+ *            the group is written once and read back);
+ *   softmax  whole key rows (the score windows of rows.c) or, when the group
+ *            holds the whole core with S and P inside, key blocks of Bc rows
+ *            with online softmax: a Br x Bc score tile, an accumulator
+ *            Br x dh and statistics 2 Br at b_acc = 4 bytes;
+ *   weights  resident, or (BRR) streamed once per query tile.
+ *
+ * Query tiles are balanced: R tiles of Br = ceil(N_q / R) rows, the fewest R
+ * whose tile fits (need(Br) grows with Br, F_D falls with it), so F_D is a
+ * step function of the buffer whose steps are the distinct Br (attn_steps).
+ * A K/V made inside the group must be complete before the first query tile:
+ * the group runs in two passes, and an input read in both is read twice. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "planner/cost/cost_internal.h"
+
+#define LF__ATTN_MAX_KV 16
+#define LF__ACC_BYTES 4 /* b_acc: the output accumulator and softmax statistics */
+
+typedef struct lf__kv {
+    int64_t bytes;  /* the operand's source tensor */
+    int64_t nk;     /* key rows */
+    int64_t heads;  /* heads of the product that reads it */
+    int internal;   /* made by a member (not a view of a group input) */
+    int out;        /* also written for a reader outside */
+    int causal;
+} lf__kv;
+
+typedef struct lf__attn {
+    lf__group *G;
+    lf__priced p;
+    const lf__scheme *scheme;
+    lf__kv kv[LF__ATTN_MAX_KV];
+    int32_t n_kv;
+    int64_t hq;        /* query rows */
+    int64_t heads;     /* heads of the group's products (the most) */
+    int64_t dh;        /* width of the value products' outputs (the accumulator) */
+    int64_t nk_min;    /* fewest key rows of a core (the largest Bc) */
+    int64_t score_rb;  /* per query row: the score windows rows.c holds */
+    int64_t pass_dram; /* inputs read in both passes */
+    int per_head, online, causal, core;
+    int64_t act;
+} lf__attn;
+
+typedef struct lf__cfg {
+    int per_head, resident, online, wres;
+} lf__cfg;
+
+static int64_t lf__cdiv(int64_t a, int64_t b) { return b > 0 ? (a + b - 1) / b : a; }
+
+/* Follows an operand through members that only move data to its source. */
+static int32_t lf__source(const lf__group *G, int32_t l)
+{
+    const lf_graph *g = G->cm->g;
+    while (l < G->n && G->cm->ops[G->tensor[l]].layout && g->ops[G->tensor[l]].n_inputs == 1)
+        l = G->in_loc[G->in_off[l]];
+    return l;
+}
+
+/* *present = 1 when the group holds a product of two activations; fills a. */
+static lf_status lf__attn_setup(lf__attn *a, lf__group *G, const lf__scheme *scheme, int *present)
+{
+    const lf_cost_model *cm = G->cm;
+    const lf_graph *g = cm->g;
+    const lf__op_cost *oc = cm->ops;
+    memset(a, 0, sizeof *a);
+    *present = 0;
+    a->G = G;
+    a->scheme = scheme;
+    a->act = cm->hw.act_bytes;
+    int32_t src[LF__ATTN_MAX_KV];
+    int any = 0, soft_pv = 0, score_mm = 0;
+    for (int32_t i = 0; i < G->n; i++) {
+        int32_t v = G->tensor[i];
+        if (!oc[v].global_in)
+            continue;
+        any = 1;
+        const lf_op *op = &g->ops[v];
+        if (oc[v].h > a->hq)
+            a->hq = oc[v].h;
+        if (oc[v].heads > a->heads)
+            a->heads = oc[v].heads;
+        if (oc[v].score) {
+            score_mm = 1;
+            if (a->nk_min == 0 || op->out.w < a->nk_min)
+                a->nk_min = op->out.w;
+        } else {
+            a->dh += op->out.w;
+        }
+        int32_t in0 = G->in_loc[G->in_off[i]];
+        if (in0 < G->n && g->ops[G->tensor[in0]].type == LF_OP_SOFTMAX && oc[G->tensor[in0]].score)
+            soft_pv = 1;
+        for (int32_t j = 0; j < op->n_inputs; j++) {
+            if (!((oc[v].global_in >> j) & 1))
+                continue;
+            int32_t l = lf__source(G, G->in_loc[G->in_off[i] + j]);
+            int32_t k = 0;
+            while (k < a->n_kv && src[k] != l)
+                k++;
+            if (k == a->n_kv) {
+                if (a->n_kv == LF__ATTN_MAX_KV)
+                    continue; /* more than any attention layer has: priced as read once */
+                const lf_op *b = &g->ops[op->inputs[j]];
+                int64_t nk = oc[v].score ? op->out.w : op->attr.trans_b ? b->out.w : b->out.h;
+                src[k] = l;
+                a->kv[k] = (lf__kv){oc[op->inputs[j]].tensor_bytes, nk > 0 ? nk : 1,
+                                    oc[v].heads > 0 ? oc[v].heads : 1, l < G->n, l < G->n && G->out[l],
+                                    oc[v].causal};
+                a->n_kv++;
+            }
+            a->kv[k].causal |= oc[v].causal;
+        }
+        a->causal |= oc[v].causal;
+    }
+    if (!any)
+        return LF_OK;
+    if (a->heads < 1)
+        a->heads = 1;
+    /* Score windows per query row, and whether S and P stay inside. */
+    int score_out = 0;
+    a->per_head = a->heads > 1;
+    for (int32_t i = 0; i < G->n; i++) {
+        int32_t v = G->tensor[i];
+        if (oc[v].score) {
+            a->score_rb += oc[v].row_bytes * (G->inner[i] + G->out[i]);
+            score_out |= G->out[i];
+        }
+        if (!(oc[v].layout || oc[v].global_in || oc[v].score || g->ops[v].out.n * g->ops[v].out.c == a->heads))
+            a->per_head = 0;
+    }
+    a->core = score_mm && soft_pv && !score_out;
+    a->online = a->core && a->nk_min > 0;
+    if (a->nk_min == 0)
+        a->nk_min = 1;
+    /* Two passes when a K/V is made inside: the members that lead to it run
+     * first, those the sinks need without it after; an input both read is
+     * read twice. */
+    int internal = 0;
+    for (int32_t k = 0; k < a->n_kv; k++)
+        internal |= a->kv[k].internal;
+    if (internal) {
+        int32_t n = G->n;
+        uint8_t *pr = calloc((size_t)n * 2, 1), *mn = pr ? pr + n : NULL;
+        if (!pr)
+            return lf_set_error(LF_ENOMEM, "out of memory pricing an attention group");
+        for (int32_t k = 0; k < a->n_kv; k++)
+            if (a->kv[k].internal)
+                pr[src[k]] = 1;
+        for (int32_t i = n - 1; i >= 0; i--) {
+            int32_t v = G->tensor[i];
+            if (!G->inner[i])
+                mn[i] = 1;
+            for (int32_t k = G->in_off[i]; k < G->in_off[i + 1]; k++) {
+                int32_t l = G->in_loc[k];
+                if (l >= n)
+                    continue;
+                if (pr[i])
+                    pr[l] = 1;
+                if (mn[i] && !((oc[v].global_in >> (k - G->in_off[i])) & 1))
+                    mn[l] = 1;
+            }
+        }
+        for (int32_t t = n; t < G->nt; t++) {
+            int rp = 0, rm = 0;
+            for (int32_t c = G->cons_off[t]; c < G->cons_off[t + 1]; c++) {
+                rp |= pr[G->cons_loc[c]];
+                rm |= mn[G->cons_loc[c]];
+            }
+            if (rp && rm)
+                a->pass_dram += oc[G->tensor[t]].tensor_bytes;
+        }
+        free(pr);
+    }
+    lf__group_priced(G, &a->p);
+    *present = 1;
+    return LF_OK;
+}
+
+static int64_t lf__score_bytes(const lf__attn *a, int64_t h)
+{
+    return (h < a->hq ? h : a->hq) * a->score_rb;
+}
+
+static int64_t lf__bc(const lf__attn *a, const lf__cfg *c, int64_t h)
+{
+    if (!c->online)
+        return a->nk_min;
+    return h < a->nk_min ? h : a->nk_min;
+}
+
+/* The buffer a configuration needs at Br = h query rows per tile. */
+static int64_t lf__need(lf__attn *a, const lf__cfg *c, int64_t h)
+{
+    int64_t f = a->p.features(a->p.ctx, h, NULL), sc = lf__score_bytes(a, h);
+    int64_t x = c->per_head ? lf__cdiv(f - sc, a->heads) + sc : f;
+    int64_t bc = lf__bc(a, c, h);
+    if (c->online)
+        x += -sc + h * bc * a->act + (h * a->dh + 2 * h) * LF__ACC_BYTES;
+    for (int32_t k = 0; k < a->n_kv; k++) {
+        const lf__kv *kv = &a->kv[k];
+        int64_t row = lf__cdiv(kv->bytes, kv->nk * kv->heads); /* one key row of one head */
+        if (c->resident)
+            x += c->per_head ? lf__cdiv(kv->bytes, kv->heads) : kv->bytes;
+        else
+            x += (c->online ? bc : 1) * row;
+    }
+    return x + (c->wres ? a->p.weights : a->p.wblk);
+}
+
+/* Bytes a streamed K/V moves over R query tiles of h rows. */
+static int64_t lf__kv_reads(const lf__attn *a, const lf__kv *kv, int64_t r, int64_t h)
+{
+    if (!kv->causal)
+        return r * kv->bytes;
+    int64_t off = kv->nk > a->hq ? kv->nk - a->hq : 0, rows = 0;
+    for (int64_t i = 0; i < r; i++) {
+        int64_t last = (i + 1) * h < a->hq ? (i + 1) * h : a->hq;
+        rows += off + last < kv->nk ? off + last : kv->nk;
+    }
+    return rows * (kv->bytes / kv->nk) + (rows * (kv->bytes % kv->nk)) / kv->nk;
+}
+
+static int64_t lf__kv_dram(const lf__attn *a, const lf__cfg *c, int64_t h)
+{
+    if (c->resident)
+        return 0;
+    int64_t r = lf__cdiv(a->hq, h), d = 0;
+    for (int32_t k = 0; k < a->n_kv; k++) {
+        const lf__kv *kv = &a->kv[k];
+        d += lf__kv_reads(a, kv, r, h);
+        if (!kv->internal)
+            d -= kv->bytes; /* its first read is the group's input */
+        else if (!kv->out)
+            d += kv->bytes; /* written once to be read back */
+    }
+    return d;
+}
+
+static int64_t lf__weight_reads(const lf__attn *a, const lf__cfg *c, int64_t h)
+{
+    int64_t href = *a->p.height > 1 ? *a->p.height : 1;
+    return c->wres || a->p.weights == 0 ? 1 : lf__cdiv(href, h);
+}
+
+static int64_t lf__fd(lf__attn *a, const lf__cfg *c, int64_t h)
+{
+    return a->p.in + a->p.out + lf__weight_reads(a, c, h) * a->p.weights + lf__kv_dram(a, c, h) +
+           a->pass_dram;
+}
+
+/* Configurations in a fixed order (ties keep the first). */
+static int32_t lf__cfgs(const lf__attn *a, lf__cfg *out)
+{
+    int32_t n = 0;
+    for (int ph = 0; ph <= a->per_head; ph++)
+        for (int res = 1; res >= 0; res--)
+            for (int on = 0; on <= a->online; on++)
+                for (int wr = 1; wr >= (a->scheme->weights_resident ? 1 : 0); wr--)
+                    out[n++] = (lf__cfg){ph, res, on, wr};
+    return n;
+}
+
+/* The fewest balanced query tiles whose tile fits: 0 when none does. */
+static int64_t lf__tiles(lf__attn *a, const lf__cfg *c, int64_t beta)
+{
+    if (lf__need(a, c, 1) >= beta)
+        return 0;
+    int64_t lo = 1, hi = a->hq; /* need(ceil(hq / r)) falls as r grows; hi fits */
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (lf__need(a, c, lf__cdiv(a->hq, mid)) < beta)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+static void lf__fill(lf__attn *a, const lf__cfg *c, int64_t h, lf_group_cost *out)
+{
+    out->attn = LF_ATTN_PRESENT | (c->per_head ? LF_ATTN_HEADS : 0) | (c->resident ? LF_ATTN_RESIDENT : 0) |
+                (c->online ? LF_ATTN_ONLINE : 0) | (a->causal ? LF_ATTN_CAUSAL : 0) |
+                (a->core ? LF_ATTN_CORE : 0);
+    out->attn_br = (int32_t)h;
+    out->attn_bc = (int32_t)lf__bc(a, c, h);
+    out->kv_reads = c->resident ? 1 : (int32_t)lf__cdiv(a->hq, h);
+    out->kv_bytes = 0;
+    for (int32_t k = 0; k < a->n_kv; k++)
+        out->kv_bytes += a->kv[k].bytes;
+    out->kv_dram = lf__kv_dram(a, c, h);
+    out->pass_dram = a->pass_dram;
+    out->weights = a->p.weights;
+    out->in_bytes = a->p.in;
+    out->out_bytes = a->p.out;
+    out->weight_reads = (int32_t)lf__weight_reads(a, c, h);
+    out->tile_rows = (int32_t)h;
+    out->mbu = lf__need(a, c, h);
+    out->f_d = lf__fd(a, c, h);
+}
+
+lf_status lf__attn_price(lf__group *G, const lf__scheme *scheme, int64_t beta, lf_group_cost *out,
+                         lf__peak *peak, int *handled)
+{
+    lf__attn a;
+    lf_status st = lf__attn_setup(&a, G, scheme, handled);
+    if (st != LF_OK || !*handled)
+        return st;
+    memset(out, 0, sizeof *out);
+    a.p.features(a.p.ctx, 1, peak); /* where the windows peak, for the report */
+    lf__cfg cfg[16];
+    int32_t n = lf__cfgs(&a, cfg), best = -1, least = 0;
+    int64_t best_fd = 0, best_h = 1, least_need = 0;
+    for (int32_t k = 0; k < n; k++) {
+        int64_t need1 = lf__need(&a, &cfg[k], 1);
+        if (k == 0 || need1 < least_need) {
+            least = k;
+            least_need = need1;
+        }
+        int64_t r = lf__tiles(&a, &cfg[k], beta);
+        if (r == 0)
+            continue;
+        int64_t h = lf__cdiv(a.hq, r), fd = lf__fd(&a, &cfg[k], h);
+        if (best < 0 || fd < best_fd) {
+            best = k;
+            best_fd = fd;
+            best_h = h;
+        }
+    }
+    if (best >= 0)
+        lf__fill(&a, &cfg[best], best_h, out);
+    else
+        lf__fill(&a, &cfg[least], 1, out);
+    out->f_beta = least_need;
+    out->features = least_need - (cfg[least].wres ? a.p.weights : a.p.wblk);
+    out->valid = best >= 0;
+    return LF_OK;
+}
+
+lf_status lf__attn_steps(lf__group *G, const lf__scheme *scheme, int64_t below, lf_cost_step *steps,
+                         int32_t cap, int32_t *n, int *handled)
+{
+    lf__attn a;
+    lf_status st = lf__attn_setup(&a, G, scheme, handled);
+    if (st != LF_OK || !*handled)
+        return st;
+    *n = 0;
+    lf__cfg cfg[16];
+    int32_t nc = lf__cfgs(&a, cfg);
+    for (int32_t k = 0; k < nc && st == LF_OK; k++) {
+        /* Every balanced tile height, smallest first, until one needs too much. */
+        for (int64_t h = 1; h <= a.hq && st == LF_OK;) {
+            int64_t hb = lf__cdiv(a.hq, lf__cdiv(a.hq, h));
+            int64_t need = lf__need(&a, &cfg[k], hb);
+            if (need >= below)
+                break;
+            st = lf__step_push(steps, cap, n, need, lf__fd(&a, &cfg[k], hb));
+            h = hb + 1;
+        }
+    }
+    return st;
+}

@@ -1,0 +1,378 @@
+/* Attention groups in both cost models (DESIGN §16, docs/cost-models.md
+ * "Attention"): K and V of a product of two activations resident or
+ * streamed, heads one after another, online softmax, causal masks, partial
+ * cores and a K/V made inside the group. Every expected number is derived in
+ * the comment above its check (int8, N = 1).
+ *
+ * The core: Q {heads, T, dh}, Kt {heads, dh, T} and V {heads, T, dh} are
+ * graph inputs; S = Q Kt, P = softmax_W(S), O = P V. With heads 2, T 8,
+ * dh 4: |Q| = |Kt| = |V| = |O| = 64, S and P 128. The group {S, P, O} reads
+ * Q, Kt, V (192) and writes O (64): F_D without re-reads 256. Rows: a row of
+ * Q or O holds both heads (8 B), a row of S or P one head (8 B): the windows
+ * at Br = h rows are Q, S, P and O's staging row, f(h) = 32 h, of which the
+ * score windows are 16 h. One key row of one head of K or V: 64 / 16 = 4 B;
+ * the accumulator dh = 4 (at 4 B) and the statistics 2 (at 4 B): 24 h. */
+#include <string.h>
+
+#include "fixtures.h"
+#include "graphs.h"
+#include "planner/cost/cost.h"
+#include "testlib.h"
+
+static const char *mm(lf_graph_builder *b, const char *name, const char *x, const char *y, int ta, int tb)
+{
+    lf_attrs a = {0};
+    a.trans_a = ta;
+    a.trans_b = tb;
+    const char *in[2] = {x, y};
+    CHECK(lf_graph_builder_add(b, LF_OP_MATMUL, name, &a, in, 2) >= 0);
+    return name;
+}
+
+static const char *softmax_w(lf_graph_builder *b, const char *name, const char *x)
+{
+    lf_attrs a = {0};
+    a.axes = LF_AXES(LF_DIM_W);
+    CHECK(lf_graph_builder_add(b, LF_OP_SOFTMAX, name, &a, &x, 1) >= 0);
+    return name;
+}
+
+static lf_graph *core(int heads, int t, int dh)
+{
+    lf_graph_builder *b;
+    lf_graph_builder_create(&b, "core");
+    tg_input(b, "q", heads, t, dh);
+    tg_input(b, "kt", heads, dh, t);
+    tg_input(b, "v", heads, t, dh);
+    mm(b, "s", "q", "kt", 0, 0);
+    softmax_w(b, "p", "s");
+    mm(b, "o", "p", "v", 0, 0);
+    return tf_build(b);
+}
+
+static lf_group_cost eval_names(const lf_graph *g, int64_t beta, const char *scheme, const char *const *names,
+                                int n)
+{
+    lf_cost_model *cm = tf_model_hand(g, beta, scheme);
+    lf_bitset s;
+    lf_bitset_init(&s, g->n_ops);
+    for (int i = 0; i < n; i++) {
+        int32_t v = lf_graph_find(g, names[i]);
+        CHECK(v >= 0);
+        if (v >= 0)
+            lf_bitset_set(&s, v);
+    }
+    lf_group_cost c;
+    memset(&c, 0, sizeof c);
+    CHECK_OK(lf_cost_eval(cm, &s, &c));
+    lf_bitset_destroy(&s);
+    lf_cost_model_free(cm);
+    return c;
+}
+
+static const char *const core_ops[] = {"s", "p", "o"};
+
+/* The configurations' needs at Br = h (no weights, so LBDF and BRR agree):
+ *   heads inside a tile, K/V resident, whole rows:   32 h + 128
+ *   ... streamed, whole rows (one key row each, 8):  32 h + 8
+ *   ... streamed, online (Bc = min(h, 8)):           16 h + h Bc + 24 h + 8 Bc
+ *   heads one after another (rows 32 h - 16 h halved, + 16 h = 24 h):
+ *     K/V of one head resident (32 + 32), whole rows:  24 h + 64
+ *     streamed, whole rows:                            24 h + 8
+ * F_beta is the least need at h = 1: 32 (one head, streamed). */
+static void test_resident_and_streamed(const lf_graph *g)
+{
+    const char *schemes[2] = {"lbdf", "brr"};
+    for (int k = 0; k < 2; k++) {
+        /* 1,000 B: everything fits; the first configuration of least F_D,
+         * K/V resident with all heads, one tile of 8 rows (need 384). */
+        lf_group_cost c = eval_names(g, 1000, schemes[k], core_ops, 3);
+        CHECK(c.valid);
+        CHECK_EQ_I64(c.f_beta, 32);
+        CHECK_EQ_I64(c.f_d, 256);
+        CHECK_EQ_I64(c.attn, LF_ATTN_PRESENT | LF_ATTN_RESIDENT | LF_ATTN_CORE);
+        CHECK_EQ_I64(c.attn_br, 8);
+        CHECK_EQ_I64(c.kv_reads, 1);
+        CHECK_EQ_I64(c.mbu, 384);
+        CHECK_EQ_I64(c.kv_bytes, 128);
+
+        /* 100 B: all heads' K/V (160 at h = 1) do not fit; one head's do
+         * (88 at h = 1, 112 at h = 2): resident per head, Br 1, F_D 256. */
+        c = eval_names(g, 100, schemes[k], core_ops, 3);
+        CHECK(c.valid);
+        CHECK_EQ_I64(c.f_d, 256);
+        CHECK_EQ_I64(c.attn, LF_ATTN_PRESENT | LF_ATTN_HEADS | LF_ATTN_RESIDENT | LF_ATTN_CORE);
+        CHECK_EQ_I64(c.attn_br, 1);
+        CHECK_EQ_I64(c.mbu, 88);
+
+        /* 80 B: no K/V fits whole. Streamed with whole rows, all heads:
+         * 32 h + 8 < 80 up to h = 2 (72): 4 tiles, K and V read 4 times,
+         * F_D = 256 + 3 x 128 = 640 (one head at a time, 24 h + 8, also
+         * stops at h = 2 as 80 is not below 80; the first is kept). */
+        c = eval_names(g, 80, schemes[k], core_ops, 3);
+        CHECK(c.valid);
+        CHECK_EQ_I64(c.f_d, 640);
+        CHECK_EQ_I64(c.attn, LF_ATTN_PRESENT | LF_ATTN_CORE);
+        CHECK_EQ_I64(c.attn_br, 2);
+        CHECK_EQ_I64(c.attn_bc, 8);
+        CHECK_EQ_I64(c.kv_reads, 4);
+        CHECK_EQ_I64(c.kv_dram, 384);
+        CHECK_EQ_I64(c.mbu, 72);
+
+        /* 32 B: nothing fits (F_beta 32 is not below 32). */
+        c = eval_names(g, 32, schemes[k], core_ops, 3);
+        CHECK(!c.valid);
+        CHECK_EQ_I64(c.f_beta, 32);
+    }
+}
+
+/* Online softmax: heads 1, T 64, dh 2. |Q| = |Kt| = |V| = |O| = 128, F_D
+ * without re-reads 384 + 128 = 512. Rows: Q and O 2 B, S and P 64 B:
+ * f(h) = 132 h, scores 128 h; a key row of K or V 2 B; the accumulator and
+ * statistics (2 + 2) x 4 = 16 h. One head: no heads-one-after-another.
+ *   resident, whole rows: 132 h + 256          (388 at h = 1)
+ *   resident, online:     4 h + h Bc + 16 h + 256  (277)
+ *   streamed, whole rows: 132 h + 4            (136)
+ *   streamed, online:     4 h + h Bc + 16 h + 2 Bc + 2 Bc  (25), Bc = min(h, 64) */
+static void test_online(void)
+{
+    lf_graph *g = core(1, 64, 2);
+    /* 300 B: only online keeps K and V resident (277 at h = 1, 300 at 2). */
+    lf_group_cost c = eval_names(g, 300, "lbdf", core_ops, 3);
+    CHECK(c.valid);
+    CHECK_EQ_I64(c.f_beta, 25);
+    CHECK_EQ_I64(c.f_d, 512);
+    CHECK_EQ_I64(c.attn, LF_ATTN_PRESENT | LF_ATTN_RESIDENT | LF_ATTN_ONLINE | LF_ATTN_CORE);
+    CHECK_EQ_I64(c.attn_br, 1);
+    CHECK_EQ_I64(c.attn_bc, 1);
+    CHECK_EQ_I64(c.mbu, 277);
+    /* 200 B: streamed. Whole rows fit only h = 1 (64 tiles: F_D 512 + 63 x
+     * 256); online 24 h + h^2 fits h = 6 (180; 7 needs 217): 11 balanced
+     * tiles of 6 rows, F_D = 512 + 10 x 256 = 3,072. */
+    c = eval_names(g, 200, "brr", core_ops, 3);
+    CHECK(c.valid);
+    CHECK_EQ_I64(c.f_d, 3072);
+    CHECK_EQ_I64(c.attn, LF_ATTN_PRESENT | LF_ATTN_ONLINE | LF_ATTN_CORE);
+    CHECK_EQ_I64(c.attn_br, 6);
+    CHECK_EQ_I64(c.attn_bc, 6);
+    CHECK_EQ_I64(c.kv_reads, 11);
+    CHECK_EQ_I64(c.mbu, 180);
+    lf_graph_free(g);
+}
+
+/* A causal mask added to the scores (a constant 0 on and below the
+ * diagonal, -1e9 above): heads 2, T 8, dh 4 as above, the mask is made on
+ * chip (no weights) and the masked scores are one more score window: f(h)
+ * = 40 h, scores 24 h. At 90 B: all heads streamed with whole rows, 40 h +
+ * 8 < 90 up to h = 2: 4 tiles reading 2, 4, 6 and 8 key rows of 8 B: 160 B
+ * of K and of V instead of 4 x 64; F_D = 256 + 2 x (160 - 64) = 448. A
+ * shape-only mask of that shape counts as causal too. */
+static lf_graph *causal_core(int with_data)
+{
+    lf_graph_builder *b;
+    lf_graph_builder_create(&b, "causal");
+    tg_input(b, "q", 2, 8, 4);
+    tg_input(b, "kt", 2, 4, 8);
+    tg_input(b, "v", 2, 8, 4);
+    float m[64];
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 8; j++)
+            m[i * 8 + j] = j <= i ? 0.0f : -1e9f;
+    if (with_data == 2)
+        m[1] = 0.0f; /* not causal: an ordinary additive bias */
+    CHECK(lf_graph_builder_add_const(b, "mask", (lf_shape){1, 1, 8, 8}, with_data ? m : NULL) >= 0);
+    mm(b, "s", "q", "kt", 0, 0);
+    const char *add_in[2] = {"s", "mask"};
+    CHECK(lf_graph_builder_add_op(b, LF_OP_ADD, "sm", NULL, add_in, 2) >= 0);
+    softmax_w(b, "p", "sm");
+    mm(b, "o", "p", "v", 0, 0);
+    return tf_build(b);
+}
+
+static void test_causal(void)
+{
+    static const char *const ops[] = {"s", "sm", "p", "o"};
+    for (int data = 0; data <= 1; data++) {
+        lf_graph *g = causal_core(data);
+        lf_group_cost c = eval_names(g, 90, "lbdf", ops, 4);
+        CHECK(c.valid);
+        CHECK_EQ_I64(c.weights, 0);
+        CHECK_EQ_I64(c.f_d, 448);
+        CHECK_EQ_I64(c.attn, LF_ATTN_PRESENT | LF_ATTN_CAUSAL | LF_ATTN_CORE);
+        CHECK_EQ_I64(c.attn_br, 2);
+        CHECK_EQ_I64(c.kv_reads, 4);
+        CHECK_EQ_I64(c.kv_dram, 192);
+        lf_graph_free(g);
+    }
+    /* A mask that is not causal is a weight (64 B) read once, and K and V
+     * are read in full by every tile. */
+    lf_graph *g = causal_core(2);
+    lf_group_cost c = eval_names(g, 1000, "lbdf", ops, 4);
+    CHECK_EQ_I64(c.weights, 64);
+    CHECK_EQ_I64(c.attn & LF_ATTN_CAUSAL, 0);
+    CHECK_EQ_I64(c.f_d, 256 + 64);
+    lf_graph_free(g);
+}
+
+/* A partial core {S, P}: P is written (128), Q and Kt read (128), only K is
+ * a global operand and nothing is online. Rows: Q 8 h, S 8 h, P's staging
+ * 8 h (f = 24 h, scores 16 h). One head at a time: 4 h + 16 h = 20 h, with
+ * its K resident (32): 52 at h = 1. At 60 B all heads' K (88) does not fit,
+ * one head's does: F_D 256; at 1,000 B the first configuration, all heads
+ * resident, one tile of 8 rows (24 x 8 + 64 = 256). */
+static void test_partial(const lf_graph *g)
+{
+    static const char *const ops[] = {"s", "p"};
+    lf_group_cost c = eval_names(g, 60, "brr", ops, 2);
+    CHECK(c.valid);
+    CHECK_EQ_I64(c.f_d, 256);
+    CHECK_EQ_I64(c.attn, LF_ATTN_PRESENT | LF_ATTN_HEADS | LF_ATTN_RESIDENT);
+    CHECK_EQ_I64(c.mbu, 52);
+    CHECK_EQ_I64(c.kv_bytes, 64);
+    c = eval_names(g, 1000, "brr", ops, 2);
+    CHECK_EQ_I64(c.attn, LF_ATTN_PRESENT | LF_ATTN_RESIDENT);
+    CHECK_EQ_I64(c.mbu, 256);
+    CHECK_EQ_I64(c.attn_br, 8);
+}
+
+/* V made inside the group: vr = relu(v) (per head, so heads may still run
+ * one after another). It holds no rows (only the product reads it, whole);
+ * F_D as the core, 256, when it stays resident (100 B: one head's K and V,
+ * 88 at h = 1). At 80 B both stream (Br 2, 4 tiles): K read 3 more times
+ * (192), V written once and read 4 times (320): F_D 768. */
+static void test_made_inside(void)
+{
+    lf_graph_builder *b;
+    lf_graph_builder_create(&b, "inside");
+    tg_input(b, "q", 2, 8, 4);
+    tg_input(b, "kt", 2, 4, 8);
+    tg_input(b, "v", 2, 8, 4);
+    mm(b, "s", "q", "kt", 0, 0);
+    softmax_w(b, "p", "s");
+    tg_unary(b, LF_OP_RELU, "vr", "v");
+    mm(b, "o", "p", "vr", 0, 0);
+    lf_graph *g = tf_build(b);
+    static const char *const ops[] = {"s", "p", "vr", "o"};
+    lf_group_cost c = eval_names(g, 100, "lbdf", ops, 4);
+    CHECK(c.valid);
+    CHECK_EQ_I64(c.f_d, 256);
+    CHECK_EQ_I64(c.attn, LF_ATTN_PRESENT | LF_ATTN_HEADS | LF_ATTN_RESIDENT | LF_ATTN_CORE);
+    CHECK_EQ_I64(c.pass_dram, 0);
+    c = eval_names(g, 80, "lbdf", ops, 4);
+    CHECK(c.valid);
+    CHECK_EQ_I64(c.f_d, 768);
+    CHECK_EQ_I64(c.kv_dram, 512);
+    CHECK_EQ_I64(c.kv_reads, 4);
+    lf_graph_free(g);
+
+    /* vr = relu(q): q is read by the pass that makes V and again by the
+     * scores after it: 64 more. In 128 (q, kt) + out 64 + 64 = 256. */
+    lf_graph_builder_create(&b, "inside2");
+    tg_input(b, "q", 2, 8, 4);
+    tg_input(b, "kt", 2, 4, 8);
+    mm(b, "s", "q", "kt", 0, 0);
+    softmax_w(b, "p", "s");
+    tg_unary(b, LF_OP_RELU, "vr", "q");
+    mm(b, "o", "p", "vr", 0, 0);
+    g = tf_build(b);
+    c = eval_names(g, 1000, "lbdf", ops, 4);
+    CHECK(c.valid);
+    CHECK_EQ_I64(c.pass_dram, 64);
+    CHECK_EQ_I64(c.f_d, 256);
+    lf_graph_free(g);
+}
+
+/* Brute force: random cores (heads 1-3, T 2-12, dh 1-6, causal or not)
+ * priced by the cost model and by an enumeration written here from
+ * docs/cost-models.md, over every configuration and every tile height Br
+ * from 1 to T (not only the balanced ones the model tries): the least F_D
+ * of a valid (configuration, Br), and F_beta, must agree. */
+typedef struct bf_core {
+    int64_t heads, t, dh;
+    int causal;
+} bf_core;
+
+static void bf_enumerate(const bf_core *k, int64_t beta, int64_t *f_beta, int64_t *f_d, int *valid)
+{
+    int64_t q = k->heads * k->dh, sc = 2 * k->t + (k->causal ? k->t : 0); /* row bytes per head */
+    int64_t kv = k->heads * k->t * k->dh, base = 4 * kv;
+    *f_beta = -1;
+    *valid = 0;
+    *f_d = 0;
+    for (int per_head = 0; per_head <= (k->heads > 1); per_head++)
+        for (int res = 0; res <= 1; res++)
+            for (int online = 0; online <= 1; online++)
+                for (int64_t br = 1; br <= k->t; br++) {
+                    int64_t bc = online ? (br < k->t ? br : k->t) : k->t;
+                    int64_t feat = per_head ? (br * 2 * q + k->heads - 1) / k->heads : br * 2 * q;
+                    feat += online ? br * bc + (br * k->dh + 2 * br) * 4 : br * sc;
+                    int64_t kvb = res ? (per_head ? 2 * k->t * k->dh : 2 * kv) : 2 * (online ? bc : 1) * k->dh;
+                    int64_t need = feat + kvb, fd = base;
+                    if (!res) {
+                        int64_t tiles = (k->t + br - 1) / br, rows = 0;
+                        for (int64_t i = 0; i < tiles; i++)
+                            rows += k->causal ? ((i + 1) * br < k->t ? (i + 1) * br : k->t) : k->t;
+                        fd += 2 * (rows * k->heads * k->dh - kv);
+                    }
+                    if (br == 1 && (*f_beta < 0 || need < *f_beta))
+                        *f_beta = need;
+                    if (need < beta && (!*valid || fd < *f_d)) {
+                        *valid = 1;
+                        *f_d = fd;
+                    }
+                }
+}
+
+static lf_graph *bf_graph(const bf_core *k)
+{
+    lf_graph_builder *b;
+    lf_graph_builder_create(&b, "bf");
+    tg_input(b, "q", (int)k->heads, (int)k->t, (int)k->dh);
+    tg_input(b, "kt", (int)k->heads, (int)k->dh, (int)k->t);
+    tg_input(b, "v", (int)k->heads, (int)k->t, (int)k->dh);
+    mm(b, "s", "q", "kt", 0, 0);
+    if (k->causal) {
+        CHECK(lf_graph_builder_add_const(b, "mask", (lf_shape){1, 1, k->t, k->t}, NULL) >= 0);
+        const char *add_in[2] = {"s", "mask"};
+        CHECK(lf_graph_builder_add_op(b, LF_OP_ADD, "sm", NULL, add_in, 2) >= 0);
+    }
+    softmax_w(b, "p", k->causal ? "sm" : "s");
+    mm(b, "o", "p", "v", 0, 0);
+    return tf_build(b);
+}
+
+static void test_brute_force(void)
+{
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (int it = 0; it < 300; it++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        bf_core k = {1 + (int64_t)(x % 3), 2 + (int64_t)((x >> 8) % 11), 1 + (int64_t)((x >> 16) % 6),
+                     (int)((x >> 24) & 1)};
+        int64_t beta = 8 + (int64_t)((x >> 32) % (uint64_t)(8 * k.heads * k.t * (k.dh + k.t)));
+        lf_graph *g = bf_graph(&k);
+        static const char *const ops3[] = {"s", "p", "o"}, *const ops4[] = {"s", "sm", "p", "o"};
+        const char *scheme = it % 2 ? "brr" : "lbdf";
+        lf_group_cost c = eval_names(g, beta, scheme, k.causal ? ops4 : ops3, k.causal ? 4 : 3);
+        int64_t fb, fd;
+        int valid;
+        bf_enumerate(&k, beta, &fb, &fd, &valid);
+        CHECK_EQ_I64(c.f_beta, fb);
+        CHECK_EQ_I64(c.valid, valid);
+        if (valid)
+            CHECK_EQ_I64(c.f_d, fd);
+        lf_graph_free(g);
+    }
+}
+
+int main(void)
+{
+    lf_graph *g = core(2, 8, 4);
+    test_resident_and_streamed(g);
+    test_partial(g);
+    test_online();
+    test_causal();
+    test_made_inside();
+    test_brute_force();
+    lf_graph_free(g);
+    return lf_test_result();
+}
