@@ -56,7 +56,9 @@ int lf_cli_fail(lf_status st);
  * for the extension) is a Stream mapping; the one-line warning naming the
  * graph's op types Stream's ONNX reader rejects (nothing when none). */
 int lf_cli_is_stream(const char *path, const char *format);
-void lf_cli_warn_stream(const lf_graph *g);
+struct lf_pipeline;
+/* One warning line per thing Stream cannot express of the plan just written. */
+void lf_cli_warn_stream(struct lf_pipeline *p, const char *path, const char *format);
 /* Prints a usage error for a command and returns LF_EXIT_USAGE. */
 int lf_cli_usage_error(const lf_cli_command *cmd, const char *fmt, ...)
 #if defined(__GNUC__)

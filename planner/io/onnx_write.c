@@ -95,6 +95,33 @@ static Onnx__ValueInfoProto *lf__ow_value_info(lf__ow *w, const char *name, cons
     return vi;
 }
 
+/* value_info for the tensors the nodes of op v (w->nodes[first..]) make,
+ * but a graph output: Stream's ONNX reader (and any reader without shape
+ * inference) needs a shape for each. A helper node's output has the op's
+ * shape (Conv before its BatchNormalization, SiLU's Sigmoid); the 5-D
+ * tensors inside ChannelShuffle's Reshape-Transpose-Reshape are left to
+ * shape inference. */
+static lf_status lf__ow_inner_shapes(lf__ow *w, int32_t v, size_t first, void ***arr, size_t *n, size_t *cap)
+{
+    const lf_op *op = &w->g->ops[v];
+    int64_t d[4] = {op->out.n, op->out.c, op->out.h, op->out.w};
+    for (size_t k = first; k < w->n_nodes; k++) {
+        const Onnx__NodeProto *nd = w->nodes[k];
+        int helper_5d = k + 1 < w->n_nodes && nd->op_type &&
+                        (strcmp(nd->op_type, "Transpose") == 0 || strcmp(nd->op_type, "Reshape") == 0);
+        for (size_t o = 0; o < nd->n_output; o++) {
+            const char *t = nd->output[o];
+            int mine = t && strcmp(t, w->tensor[v]) == 0;
+            if (!t || !*t || (mine && op->is_output) || (!mine && helper_5d))
+                continue;
+            Onnx__ValueInfoProto *vi = lf__ow_value_info(w, t, d, w->rank[v]);
+            if (!vi || !lf__ow_push(arr, n, cap, vi))
+                return lf__ow_oom();
+        }
+    }
+    return LF_OK;
+}
+
 static lf_status lf__ow_build(lf__ow *w, uint64_t seed, uint8_t **out, size_t *len)
 {
     const lf_graph *g = w->g;
@@ -109,7 +136,8 @@ static lf_status lf__ow_build(lf__ow *w, uint64_t seed, uint8_t **out, size_t *l
     w->const_written = calloc((size_t)g->n_consts + 1, 1);
     Onnx__ValueInfoProto **inputs = calloc((size_t)g->n_ops + 1, sizeof *inputs);
     Onnx__ValueInfoProto **outputs = calloc((size_t)g->n_ops + 1, sizeof *outputs);
-    size_t n_inputs = 0, n_outputs = 0;
+    Onnx__ValueInfoProto **inner = NULL; /* value_info: every intermediate tensor */
+    size_t n_inputs = 0, n_outputs = 0, n_inner = 0, cap_inner = 0;
     if (!w->rank || !w->tensor || !w->const_written || !inputs || !outputs)
         st = lf__ow_oom();
     /* Every op and constant name is taken first, so helper names never
@@ -132,7 +160,10 @@ static lf_status lf__ow_build(lf__ow *w, uint64_t seed, uint8_t **out, size_t *l
                 st = lf__ow_oom();
             continue;
         }
+        size_t first = w->n_nodes;
         st = lf__ow_op(w, v);
+        if (st == LF_OK)
+            st = lf__ow_inner_shapes(w, v, first, (void ***)&inner, &n_inner, &cap_inner);
         if (st == LF_OK && op->is_output) {
             int64_t d[4] = {op->out.n, op->out.c, op->out.h, op->out.w};
             if (w->rank[v] == 2)
@@ -152,6 +183,8 @@ static lf_status lf__ow_build(lf__ow *w, uint64_t seed, uint8_t **out, size_t *l
         gp.input = inputs;
         gp.n_output = n_outputs;
         gp.output = outputs;
+        gp.n_value_info = n_inner;
+        gp.value_info = inner;
         Onnx__OperatorSetIdProto ops = ONNX__OPERATOR_SET_ID_PROTO__INIT, *opsp = &ops;
         ops.domain = (char *)"";
         ops.has_version = 1;
@@ -176,6 +209,7 @@ static lf_status lf__ow_build(lf__ow *w, uint64_t seed, uint8_t **out, size_t *l
     }
     free(inputs);
     free(outputs);
+    free(inner);
     return st;
 }
 

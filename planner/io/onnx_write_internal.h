@@ -71,4 +71,14 @@ char *lf__ox_node_meta_get(const Onnx__NodeProto *n, const char *key, lf_status 
 lf_status lf__ox_model_meta_add(lf_arena *arena, Onnx__ModelProto *m, const lf__ox_prop *props,
                                 int32_t n_props);
 
+/* ---- onnx_write_plan.c ---- */
+struct lf_plan;
+struct lf_cost_model;
+struct lf_plan_meta;
+/* The annotated-ONNX plan export's bytes (what lf_plan_write_onnx writes),
+ * malloc'd into *out; the Stream exports read their node names, order and
+ * groups from it (plan_stream.c). */
+lf_status lf__plan_onnx_bytes(const struct lf_plan *p, struct lf_cost_model *cm, const struct lf_plan_meta *meta,
+                              lf_arena *arena, uint8_t **out, size_t *len);
+
 #endif

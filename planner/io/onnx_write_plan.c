@@ -141,8 +141,8 @@ static lf_status lf__annotate_file(const char *path, const lf_graph *g, const lf
     return st;
 }
 
-static lf_status lf__plan_onnx_bytes(const lf_plan *p, lf_cost_model *cm, const lf_plan_meta *meta, lf_arena *arena,
-                                     uint8_t **out, size_t *len)
+lf_status lf__plan_onnx_bytes(const lf_plan *p, lf_cost_model *cm, const lf_plan_meta *meta, lf_arena *arena,
+                              uint8_t **out, size_t *len)
 {
     const lf_graph *g = lf_cost_graph(cm);
     lf__plan_view pv;

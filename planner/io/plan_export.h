@@ -51,23 +51,29 @@ lf_status lf_plan_write_image(FILE *f, const char *format, const lf_plan *p, lf_
  * it back. */
 lf_status lf_plan_write_onnx(FILE *f, const lf_plan *p, lf_cost_model *cm, const lf_plan_meta *meta);
 
-/* A mapping for Stream (KULeuven-MICAS/stream) as YAML: fused_groups (one
- * entry per group of fusable ops: name, layers by ONNX node name, intra-core
- * row tiling), a catch-all entry per op type (layers) and the layer_stacks
- * list of Stream's earlier release (docs/exports.md). */
+/* Mappings for Stream (KULeuven-MICAS/stream; docs/exports.md), naming the
+ * nodes of the annotated ONNX export of the same plan (lf_plan_write_onnx):
+ * lf_plan_write_stream writes Stream 1.13's YAML (`layers` by node name and
+ * `fused_groups` covering the network in Stream's cut order, with
+ * intra_core_tiling {dim: "<node>.D2", tile: rows}); lf_plan_write_stream_stacks
+ * the layer list for Stream's layer_stacks API (303f9dc1) with the stacks as
+ * Stream's node ids in a comment line. What Stream cannot express is written
+ * as the closest plan it runs, with a comment line each. */
 lf_status lf_plan_write_stream(FILE *f, const lf_plan *p, lf_cost_model *cm, const lf_plan_meta *meta);
-/* The op types of g that Stream's ONNX reader rejects (Concat, AveragePool,
- * Clip, HardSwish, Pad, Resize) as "Concat (3), Clip (35)" into out (empty
- * when none); returns how many ops they are. For the caller's warning. */
-int32_t lf_plan_stream_rejected(const lf_graph *g, char *out, size_t len);
+lf_status lf_plan_write_stream_stacks(FILE *f, const lf_plan *p, lf_cost_model *cm, const lf_plan_meta *meta);
+/* Those lines for format "stream" or "stream-stacks" ('\n'-terminated, into
+ * out, cut at len): an op type the version has no parser for, a group it
+ * cuts, row tiles that do not divide; returns how many (-1 on an error). */
+int32_t lf_plan_stream_notes(const lf_plan *p, lf_cost_model *cm, const lf_plan_meta *meta, const char *format,
+                             char *out, size_t len);
 
 /* The format a path's extension names (.json, .dot or .gv, .xml, .svg,
  * .png, .onnx, .yaml or .yml, any case) into *format (may be NULL): "json",
- * "dot", "xml", "svg", "png", "onnx" or "stream"; any other extension is
+ * "dot", "xml", "svg", "png", "onnx", "stream" or "stream-stacks"; any other extension is
  * LF_EINVAL. */
 lf_status lf_plan_format_of(const char *path, const char **format);
 
-/* format "json", "dot", "xml", "svg", "png", "onnx" or "stream", or NULL to pick by the
+/* format "json", "dot", "xml", "svg", "png", "onnx", "stream" or "stream-stacks", or NULL to pick by the
  * path's extension (.json, .dot or .gv, .xml, .svg, .png, .onnx, .yaml or .yml, any case); other extensions or formats give LF_EINVAL. Written atomically
  * (temporary file + rename): on any error nothing is left behind. */
 lf_status lf_plan_save(const char *path, const char *format, const lf_plan *p, lf_cost_model *cm,

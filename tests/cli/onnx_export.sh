@@ -113,18 +113,22 @@ awk -v a="${la#l2 }" -v b="${lb#l2 }" 'BEGIN { d = a - b; if (d < 0) d = -d; m =
 rc=$?
 [ $rc -eq 2 ] && grep -q "opt.onnx: no metadata fusionplan.plan" "$tmp/out" || bad "validate a plain model: exit $rc: $(cat "$tmp/out")"
 
-# Stream mapping: YAML with the three parts, the warning on stderr.
+# Stream mappings (tests/cli/stream_validate.sh runs Stream's own code on them):
+# Stream 1.13's parts, the warning naming the op, the layer_stacks form.
 "$fp" plan --model squeezenet1_1 --buffer 128KB --quiet -o "$tmp/s.yaml" >/dev/null 2>"$tmp/err" || bad "plan -o s.yaml exited $?"
-grep -q "^fused_groups:$" "$tmp/s.yaml" && grep -q "^layers:$" "$tmp/s.yaml" && grep -q "^layer_stacks:$" "$tmp/s.yaml" ||
-  bad "s.yaml lacks a part"
+grep -q "^fused_groups:$" "$tmp/s.yaml" && grep -q "^layers:$" "$tmp/s.yaml" || bad "s.yaml lacks a part"
 [ "$(grep -c "warning" "$tmp/err")" -eq 1 ] &&
-  grep -q "^fusionplan: warning: Stream's ONNX reader rejects 8 ops of this graph: Concat (8)$" "$tmp/err" ||
+  grep -q "^fusionplan: warning: Stream 1.13 has no parser for Concat: 8 nodes ('features.3.cat' first)$" "$tmp/err" ||
   bad "squeezenet1_1 warning: $(cat "$tmp/err")"
-"$fp" plan --model resnet18 --quiet --format stream -o "$tmp/r.txt" >/dev/null 2>"$tmp/err" || bad "--format stream exited $?"
+"$fp" plan --model resnet18 --quiet --format stream-stacks -o "$tmp/r.txt" >/dev/null 2>"$tmp/err" || bad "--format stream-stacks exited $?"
 grep -q warning "$tmp/err" && bad "resnet18 has nothing Stream rejects: $(cat "$tmp/err")"
-stacks=$(sed -n '/^layer_stacks:/,$p' "$tmp/r.txt" | grep -c '^  - \[')
+# resnet18's ONNX: 69 nodes (20 BatchNormalization); stacks = groups + unfusable, ids 0..68 once each
+stacks=$(sed -n 's/^# layer_stacks: //p' "$tmp/r.txt" | grep -o '(' | wc -l)
 groups=$("$fp" plan --model resnet18 --quiet | grep -o '[0-9]* groups, [0-9]* unfusable' | awk '{print $1 + $3}')
 [ "$stacks" -eq "$groups" ] || bad "resnet18: $stacks layer stacks, want $groups (groups + unfusable)"
+ids=$(sed -n 's/^# layer_stacks: //p' "$tmp/r.txt" | grep -o '[0-9][0-9]*' | sort -n | tr '\n' ' ')
+[ "$ids" = "$(seq 0 68 | tr '\n' ' ')" ] || bad "resnet18 stacks do not number the 69 ONNX nodes once each: $ids"
+grep -q '^- name: conv1/bn$' "$tmp/r.txt" && grep -q '^- name: default$' "$tmp/r.txt" || bad "r.txt: no layer list"
 
 [ $fail -eq 0 ] && echo "ok: annotated ONNX and Stream exports"
 exit $fail
