@@ -35,7 +35,7 @@ lf_status lf__api_hw(const char *hw_json, lf_hw *hw);
 typedef struct lf__api_mem {
     FILE *f;
     char *buf;
-    size_t len;
+    size_t len, cap;
 } lf__api_mem;
 lf_status lf__api_mem_open(lf__api_mem *m);
 lf_status lf__api_mem_close(lf__api_mem *m, char **out, size_t *len);

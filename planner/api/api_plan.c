@@ -1,6 +1,7 @@
 /* Plans for bindings: one lf_plan_network call on a cost model built from a
  * graph, a hardware object and an option object, kept in a handle that
  * exports, renders and re-checks the plan. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,13 +155,31 @@ lf_status lf_api_plan_json(const lf_api_plan *h, char **out)
     return lf_api_plan_render((lf_api_plan *)h, "json", out, NULL);
 }
 
+/* A real as the plan file prints it (%.10g), so both forms give one value. */
+static json_t *lf__real10(double x)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%.10g", x);
+    return json_real(strtod(buf, NULL));
+}
+
 lf_status lf_api_plan_run_json(const lf_api_plan *h, char **out)
 {
     const lf_planned *r = &h->p.result;
     const lf_search_result *s = &r->search_result;
+    const lf_plan_metrics *m = &r->metrics;
     int known = r->exact_dram >= 0;
+    /* the plan file's metrics again, so that a binding reads the figures
+     * without parsing the whole plan */
+    json_t *metrics = json_pack("{s:I, s:I, s:I, s:i, s:i, s:i, s:o, s:o}", "dram_fusable",
+                                (json_int_t)m->dram_fusable, "dram_all", (json_int_t)m->dram_all,
+                                "mbu", (json_int_t)m->mbu, "groups", (int)m->n_groups, "unfusable",
+                                (int)m->n_unfusable, "invalid", (int)m->n_invalid, "dram_time_s",
+                                lf__real10(m->dram_time_s), "energy_j",
+                                m->energy_j < 0 ? json_null() : lf__real10(m->energy_j));
     json_t *v = json_pack(
-        "{s:s, s:I, s:I, s:f, s:o, s:b, s:o, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I}", "search",
+        "{s:o, s:s, s:I, s:I, s:f, s:o, s:b, s:o, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I}", "metrics",
+        metrics, "search",
         r->search ? r->search : "", "seed", (json_int_t)r->seed, "budget", (json_int_t)r->budget,
         "wall_s", r->wall_s, "exact_dram", known ? json_integer(r->exact_dram) : json_null(),
         "optimal", known && r->exact_dram == r->metrics.dram_fusable, "lower_bound",

@@ -31,8 +31,8 @@ class Plan:
         self._h = handle
         self.graph = graph  # the library's plan points into it
         self.hardware = hw
-        self.json = json.loads(self._text("json"))
         self.run = _lib.call_json(lib.lf_api_plan_run_json, self._h)
+        self._json = None
 
     def __del__(self):
         h, self._h = getattr(self, "_h", None), None
@@ -45,19 +45,29 @@ class Plan:
         return _lib.take(out.value, n.value)
 
     @property
+    def json(self):
+        """The plan file as a dict (docs/plan-format.md), parsed on first use."""
+        if self._json is None:
+            self._json = json.loads(self._text("json"))
+        return self._json
+
+    @property
     def metrics(self):
-        return self.json["metrics"]
+        """The plan file's "metrics" (the same values, without parsing the plan)."""
+        return self.run["metrics"]
 
     def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
         if name in ("dram_fusable", "dram_all", "mbu", "unfusable", "invalid", "dram_time_s", "energy_j"):
-            return self.json["metrics"][name]
+            return self.run["metrics"][name]
         if name in ("optimal", "exact_dram", "lower_bound", "wall_s", "search", "bound_note"):
             return self.run[name]
         raise AttributeError(name)
 
     @property
     def n_groups(self):
-        return self.json["metrics"]["groups"]
+        return self.run["metrics"]["groups"]
 
     @property
     def groups(self):

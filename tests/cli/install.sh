@@ -92,6 +92,19 @@ print(fp.plan("resnet18", fp.Hardware(buffer="128KB"), search="exact").dram_fusa
     "$want $tmp/prefix/"*) ;;
     *) say "the installed Python package printed '$got', want '$want' from the installed library" ;;
   esac
+  # pip install --no-build-isolation ./python, offline (a copy: pip builds in the tree)
+  if /usr/bin/python3 -m pip --version >/dev/null 2>&1; then
+    cp -r "$src/python" "$tmp/pysrc"
+    if /usr/bin/python3 -m pip install -q --no-build-isolation --no-index --target "$tmp/pip" "$tmp/pysrc" >"$tmp/pip.log" 2>&1; then
+      got=$(cd "$tmp/elsewhere" && PYTHONPATH="$tmp/pip" FUSIONPLAN_LIBRARY="$tmp/prefix/lib/fusionplan/libfusionplan.so" \
+            /usr/bin/python3 -c 'import fusionplan as fp; print(fp.plan("resnet18", fp.Hardware(buffer="128KB"), search="exact").dram_fusable, fp.__file__)' 2>&1)
+      [ "$got" = "$want $tmp/pip/fusionplan/__init__.py" ] || say "the pip-installed package printed '$got', want '$want'"
+    else
+      cat "$tmp/pip.log"; say "pip install --no-build-isolation --no-index ./python failed"
+    fi
+  else
+    echo "note: no pip for /usr/bin/python3 (Debian: python3-pip): pip install ./python not checked"
+  fi
 fi
 
 exit $fail

@@ -111,6 +111,7 @@ def test_hardware_keywords(tmp_path):
     p = fp.plan("resnet18", hw)
     assert p.json["hardware"]["act_bytes"] == 2 and p.energy_j == pytest.approx(p.dram_all * 8e-12)
     assert p.dram_time_s == pytest.approx(p.dram_all / 12.8e9)
+    assert p.metrics == p.json["metrics"]  # the run's copy is the plan file's, to the digit
     assert hw.replace(buffer="64KB").buffer_bytes == 65536 and hw.replace(buffer="64KB").act_bytes == 2
     xml = Path(__file__).resolve().parents[2] / "examples" / "hw" / "buffer-512k.xml"
     h = fp.Hardware.from_xml(xml)
