@@ -32,6 +32,8 @@ for name in NETWORKS:
         name, len(rows), format(rows[0]["dram_all"] / 1e6, ".2f"), rows[0]["buffer_from"] // 1024,
         format(rows[-1]["dram_all"] / 1e6, ".2f"), rows[-1]["buffer_from"] // 1024))
 ax.set_xscale("log", base=2)
+ticks = [32 << k for k in range(7)]
+ax.set_xticks(ticks, [str(t) for t in ticks])
 ax.set_xlabel("on-chip buffer (KB)")
 ax.set_ylabel("DRAM traffic, all ops (MB)")
 ax.set_title("Optimal fusion against the buffer (LBDF)")

@@ -14,7 +14,7 @@ import fusionplan as fp
 
 outdir = sys.argv[2] if len(sys.argv) > 2 else "."
 os.makedirs(outdir, exist_ok=True)
-if len(sys.argv) > 1:
+if len(sys.argv) > 1 and sys.argv[1]:
     path = sys.argv[1]
 else:
     path = os.path.join(outdir, "resnet18.onnx")
