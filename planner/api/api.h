@@ -76,10 +76,15 @@ void lf_api_plan_free(lf_api_plan *p);
  * writes (docs/plan-format.md). */
 lf_status lf_api_plan_json(const lf_api_plan *p, char **out);
 
-/* The run's figures beside the plan: {"search", "seed", "budget", "wall_s",
- * "exact_dram" (null when unknown), "optimal", "lower_bound" (null when
- * none), "bound_note", "exact_error", "states", "candidates", "plans",
- * "valid_plans", "split"}. */
+/* The run's figures, everything `plan` prints beside the plan:
+ * {"metrics" (the plan file's, to the digit), "search", "seed", "budget",
+ * "wall_s", "exact_dram" (null when unknown), "optimal", "lower_bound"
+ * (null when none), "bound_note", "exact_error", "split", the exact
+ * planner's "states", "candidates", "groups_priced", the search's "plans",
+ * "invalid_groups", "splits", "cache_hits", "cache_misses", "split_s", "tree"
+ * (the tree splitter's groups, rectify_rate, tree_success, gap_groups,
+ * mean_gap, split_s; null without it) and "polish" (passes, windows,
+ * improved, limited, dram_before, dram_after; null without)}. */
 lf_status lf_api_plan_run_json(const lf_api_plan *p, char **out);
 
 /* Writes the plan to path in format (json, dot, xml, svg, png, onnx or

@@ -178,16 +178,33 @@ lf_status lf_api_plan_run_json(const lf_api_plan *h, char **out)
                                 lf__real10(m->dram_time_s), "energy_j",
                                 m->energy_j < 0 ? json_null() : lf__real10(m->energy_j));
     json_t *v = json_pack(
-        "{s:o, s:s, s:I, s:I, s:f, s:o, s:b, s:o, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I}", "metrics",
-        metrics, "search",
-        r->search ? r->search : "", "seed", (json_int_t)r->seed, "budget", (json_int_t)r->budget,
-        "wall_s", r->wall_s, "exact_dram", known ? json_integer(r->exact_dram) : json_null(),
-        "optimal", known && r->exact_dram == r->metrics.dram_fusable, "lower_bound",
-        r->lower_bound > 0 ? json_integer(r->lower_bound) : json_null(), "bound_note",
-        r->bound_note, "exact_error", r->exact_error, "split", r->split_name, "states",
+        "{s:o, s:s, s:I, s:I, s:f, s:o, s:b, s:o, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
+        "s:I, s:f}",
+        "metrics", metrics, "search", r->search ? r->search : "", "seed", (json_int_t)r->seed,
+        "budget", (json_int_t)r->budget, "wall_s", r->wall_s, "exact_dram",
+        known ? json_integer(r->exact_dram) : json_null(), "optimal",
+        known && r->exact_dram == m->dram_fusable, "lower_bound",
+        r->lower_bound > 0 ? json_integer(r->lower_bound) : json_null(), "bound_note", r->bound_note,
+        "exact_error", r->exact_error, "split", r->split_name, "states",
         (json_int_t)r->exact_stats.states, "candidates", (json_int_t)r->exact_stats.candidates,
-        "plans", (json_int_t)s->plans_proposed, "invalid_groups", (json_int_t)s->invalid_groups,
-        "splits", (json_int_t)s->splits);
+        "groups_priced", (json_int_t)(r->exact_stats.groups - r->exact_stats.groups_skipped), "plans",
+        (json_int_t)s->plans_proposed, "invalid_groups", (json_int_t)s->invalid_groups, "splits",
+        (json_int_t)s->splits, "cache_hits", (json_int_t)s->cache_hits, "cache_misses",
+        (json_int_t)s->cache_misses, "split_s", s->split_s);
+    const lf_tree_stats *ts = &r->tree_stats;
+    const lf_polish_stats *ps = &r->polish;
+    if (v)
+        json_object_set_new(v, "tree", !r->have_tree_stats ? json_null() :
+            json_pack("{s:I, s:f, s:I, s:I, s:f, s:f}", "groups", (json_int_t)ts->groups,
+                      "rectify_rate", ts->rectify_rate, "tree_success", (json_int_t)ts->tree_success,
+                      "gap_groups", (json_int_t)ts->gap_groups, "mean_gap", ts->mean_gap, "split_s",
+                      ts->split_s));
+    if (v)
+        json_object_set_new(v, "polish", ps->passes <= 0 ? json_null() :
+            json_pack("{s:i, s:i, s:i, s:i, s:I, s:I}", "passes", (int)ps->passes, "windows",
+                      (int)ps->windows, "improved", (int)ps->improved, "limited", (int)ps->limited,
+                      "dram_before", (json_int_t)ps->dram_before, "dram_after",
+                      (json_int_t)ps->dram_after));
     return v ? lf__api_dump(v, out) : lf_set_error(LF_ENOMEM, "out of memory");
 }
 

@@ -58,6 +58,14 @@ def test_plan_figures_and_groups(cli):
     covered = sorted(op for g in p.groups for op in g.ops)
     assert len(covered) == len(set(covered))
     assert p.validate() == []
+    r = p.run
+    assert "{} downsets, {} candidate sets, {} groups priced".format(r["states"], r["candidates"], r["groups_priced"]) in summary
+    loc = fp.plan("resnet18", fp.Hardware(buffer="128KB"), search="local", budget=300, split="tree", polish=8).run
+    summary = cli("plan", "--model", "resnet18", "--buffer", "128KB", "--search", "local", "--budget", "300",
+                  "--split", "tree", "--polish", "8", "--quiet").stdout
+    assert "{} plans proposed, {} invalid groups met, {} splits".format(loc["plans"], loc["invalid_groups"], loc["splits"]) in summary
+    assert "{} distinct invalid groups".format(loc["tree"]["groups"]) in summary
+    assert "polish: {} passes, {} windows solved".format(loc["polish"]["passes"], loc["polish"]["windows"]) in summary
     g = fp.plan("resnet18", fp.Hardware(buffer="128KB"), search="greedy", compare_exact=True)
     assert g.exact_dram == p.dram_fusable and g.optimal == (g.dram_fusable == p.dram_fusable)
 
