@@ -69,6 +69,7 @@ static void test_plan_equals_pipeline(void)
         if (p)
             CHECK_OK(lf_api_plan_render(p, "dot", &dot, &len));
         CHECK(dot && len == strlen(dot) && strstr(dot, "digraph") != NULL);
+        lf_api_free(dot);
         if (p)
             CHECK(lf_api_plan_render(p, "onnx", &dot, &len) == LF_EINVAL && dot == NULL);
         lf_api_free(dot);

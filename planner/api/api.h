@@ -117,9 +117,10 @@ lf_status lf_api_curve(const lf_graph *g, const char *hw_json, const char *optio
 /* The substitution optimizer (`fusionplan optimize`): options {"search"
  * (backtrack, enum, split, prune, dpp, sample), "objective" (time, flops,
  * bytes, kernels, dram), "scheme", "budget", "max_steps", "seed",
- * "time_limit", "threads", "dram"}; *out_graph is the optimized graph (a
- * copy of g's when nothing applies; free with lf_graph_free), *report the
- * JSON `optimize -o FILE.json` writes. */
+ * "time_limit", "threads", "dram"}; *out_graph is the optimized graph (free
+ * with lf_graph_free), NULL when no rewrite applies (g is the answer then);
+ * *report the JSON `optimize -o FILE.json` writes (analytic costs: no GPU
+ * is measured). */
 lf_status lf_api_optimize(const lf_graph *g, const char *hw_json, const char *options_json,
                           lf_graph **out_graph, char **report);
 
