@@ -6,9 +6,11 @@ itself (the goal: at most 1 ms more; docs/RESULTS.md).
 
 Times, alternately, PLANS times each: the bare library call
 (lf_api_plan_run and lf_api_plan_free through ctypes with prepared
-arguments: what a C caller pays, plus one ctypes call), fusionplan.plan with
-its figures read (plan.dram_fusable), and fusionplan.plan with its groups
-read (the whole plan file parsed). Prints the medians and the differences.
+arguments: what a C caller pays, plus one ctypes call) against
+fusionplan.plan with its figures read (plan.dram_fusable), and the same call
+followed by lf_api_plan_json (the plan file rendered by the library) against
+fusionplan.plan with its groups read (that file rendered and parsed). Prints
+the medians and the differences.
 """
 import ctypes
 import statistics
@@ -32,6 +34,14 @@ def bare():
     _lib.lib.lf_api_plan_free(h)
 
 
+def bare_export():
+    h, out = ctypes.c_void_p(), ctypes.c_void_p()
+    _lib.check(_lib.lib.lf_api_plan_run(g.handle, hw_json, opts, no_progress, None, ctypes.byref(h)))
+    _lib.check(_lib.lib.lf_api_plan_json(h, ctypes.byref(out)))
+    _lib.lib.lf_api_free(out)
+    _lib.lib.lf_api_plan_free(h)
+
+
 def figures():
     return fp.plan(g, hw, search="greedy", threads=1).dram_fusable
 
@@ -40,16 +50,18 @@ def groups():
     return len(fp.plan(g, hw, search="greedy", threads=1).groups)
 
 
-runs = {"library call": [], "fp.plan + figures": [], "fp.plan + groups": []}
-for f in (bare, figures, groups):  # warm up
+fns = (bare, figures, bare_export, groups)
+runs = {"library call": [], "fp.plan + figures": [], "library call + JSON": [], "fp.plan + groups": []}
+for f in fns:  # warm up
     f()
 for _ in range(n):
-    for name, f in zip(runs, (bare, figures, groups)):
+    for name, f in zip(runs, fns):
         t = time.perf_counter()
         f()
         runs[name].append(time.perf_counter() - t)
 med = {k: statistics.median(v) * 1e3 for k, v in runs.items()}
 print("%s, 256 KB, greedy, 1 thread, %d plans each (medians):" % (model, n))
+base = {"fp.plan + figures": "library call", "fp.plan + groups": "library call + JSON"}
 for k, v in med.items():
-    extra = "" if k == "library call" else "  (+%.3f ms)" % (v - med["library call"])
+    extra = "  (+%.3f ms over the %s)" % (v - med[base[k]], base[k]) if k in base else ""
     print("  %-20s %8.3f ms%s" % (k, v, extra))
