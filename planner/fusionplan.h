@@ -21,5 +21,6 @@
 #include "search/sweep/sweep.h"
 #include "splitter/splitter.h"
 #include "explain/proposer_named.h"
+#include "planner/api/api.h"
 
 #endif

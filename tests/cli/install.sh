@@ -77,4 +77,34 @@ if [ $rc -ne 2 ] || [ "$(wc -l <"$tmp/bad.err")" -ne 1 ] || ! grep -q "FUSIONPLA
   say "a wrong FUSIONPLAN_WEIGHTS_DIR gave status $rc and: $(cat "$tmp/bad.err")"
 fi
 
+# 4. The Python package (docs/python.md): installed for /usr/bin/python3 under the
+# prefix, the install step printing the PYTHONPATH line this prefix needs; from
+# another folder it opens the installed libfusionplan.so (not the build's) and
+# prints the optimum the CLI finds. Not in the sanitizer build (LfPython.cmake).
+if [ -e "$build/lib/fusionplan" ] && [ "${LF_SANITIZED:-OFF}" != ON ] && [ -x /usr/bin/python3 ]; then
+  [ -e "$tmp/prefix/lib/fusionplan/libfusionplan.so" ] || say "install did not create lib/fusionplan/libfusionplan.so"
+  line=$(sed -n 's/.*export PYTHONPATH=//p' "$tmp/install.log")
+  [ -n "$line" ] && [ -e "$line/fusionplan/__init__.py" ] || say "the install step printed no PYTHONPATH line naming the package: '$line'"
+  got=$(cd "$tmp/elsewhere" && PYTHONPATH="$line" /usr/bin/python3 -c '
+import fusionplan as fp, fusionplan._lib as l
+print(fp.plan("resnet18", fp.Hardware(buffer="128KB"), search="exact").dram_fusable, l.lib._name)' 2>&1)
+  case "$got" in
+    "$want $tmp/prefix/"*) ;;
+    *) say "the installed Python package printed '$got', want '$want' from the installed library" ;;
+  esac
+  # pip install --no-build-isolation ./python, offline (a copy: pip builds in the tree)
+  if /usr/bin/python3 -m pip --version >/dev/null 2>&1; then
+    cp -r "$src/python" "$tmp/pysrc"
+    if /usr/bin/python3 -m pip install -q --no-build-isolation --no-index --target "$tmp/pip" "$tmp/pysrc" >"$tmp/pip.log" 2>&1; then
+      got=$(cd "$tmp/elsewhere" && PYTHONPATH="$tmp/pip" FUSIONPLAN_LIBRARY="$tmp/prefix/lib/fusionplan/libfusionplan.so" \
+            /usr/bin/python3 -c 'import fusionplan as fp; print(fp.plan("resnet18", fp.Hardware(buffer="128KB"), search="exact").dram_fusable, fp.__file__)' 2>&1)
+      [ "$got" = "$want $tmp/pip/fusionplan/__init__.py" ] || say "the pip-installed package printed '$got', want '$want'"
+    else
+      cat "$tmp/pip.log"; say "pip install --no-build-isolation --no-index ./python failed"
+    fi
+  else
+    echo "note: no pip for /usr/bin/python3 (Debian: python3-pip): pip install ./python not checked"
+  fi
+fi
+
 exit $fail

@@ -1,0 +1,216 @@
+"""Every verb of the package against the CLI on the same inputs: the same
+JSON, byte for byte where the CLI writes a file."""
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+import fusionplan as fp
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def test_models_match_cli(cli):
+    ms = fp.models()
+    lines = cli("models").stdout.splitlines()[1:]
+    assert [m["name"] for m in ms] == [ln.split()[0] for ln in lines]
+    for m, ln in zip(ms, lines):
+        cols = ln.split()
+        assert (m["input_size"], m["ops"], m["params"]) == (int(cols[1]), int(cols[2]), int(cols[3].replace(",", "")))
+
+
+def test_graph_json_matches_info(cli):
+    g = fp.Graph.builtin("resnet18")
+    assert g.to_dict() == json.loads(cli("info", "--model", "resnet18", "--json").stdout)
+    ops = g.ops
+    assert len(ops) == len(g) and ops[0].type == "Input" and ops[0].shape == (1, 3, 224, 224)
+    conv = next(o for o in ops if o.type == "Conv")
+    assert conv.attrs["kh"] == 7 and conv.shape == (1, 64, 112, 112)
+
+
+@pytest.mark.parametrize("args,kw", [
+    (["--search", "exact"], {"search": "exact"}),
+    (["--search", "greedy", "--scheme", "brr"], {"search": "greedy", "scheme": "brr"}),
+    (["--search", "local", "--budget", "300", "--seed", "7"], {"search": "local", "budget": 300, "seed": 7}),
+    (["--search", "nsga2", "--budget", "200", "--split", "tree", "--proposer", "attrib"],
+     {"search": "nsga2", "budget": 200, "split": "tree", "proposer": "attrib"}),
+])
+def test_plan_json_equals_cli(cli, tmp_path, args, kw):
+    out = tmp_path / "cli.json"
+    cli("plan", "--model", "resnet18", "--buffer", "128KB", "-o", out, *args)
+    p = fp.plan(fp.Graph.builtin("resnet18"), fp.Hardware(buffer="128KB"), **kw)
+    assert p.to_json().encode() == read(out)
+    m = json.loads(read(out))["metrics"]
+    assert (p.dram_fusable, p.dram_all, p.mbu, p.n_groups) == (m["dram_fusable"], m["dram_all"], m["mbu"], m["groups"])
+
+
+def test_plan_figures_and_groups(cli):
+    p = fp.plan("resnet18", fp.Hardware(buffer=128 * 1024), search="exact")
+    assert p.optimal and p.exact_dram == p.dram_fusable and p.lower_bound is None
+    summary = cli("plan", "--model", "resnet18", "--buffer", "128KB", "--search", "exact", "--quiet").stdout
+    assert "DRAM {:,} B fusable".format(p.dram_fusable) in summary
+    assert sum(g.f_d for g in p.groups) == p.dram_fusable
+    assert all(g.f_beta < 128 * 1024 and g.tiles >= 1 for g in p.groups)
+    covered = sorted(op for g in p.groups for op in g.ops)
+    assert len(covered) == len(set(covered))
+    assert p.validate() == []
+    r = p.run
+    assert "{} downsets, {} candidate sets, {} groups priced".format(r["states"], r["candidates"], r["groups_priced"]) in summary
+    loc = fp.plan("resnet18", fp.Hardware(buffer="128KB"), search="local", budget=300, split="tree", polish=8).run
+    summary = cli("plan", "--model", "resnet18", "--buffer", "128KB", "--search", "local", "--budget", "300",
+                  "--split", "tree", "--polish", "8", "--quiet").stdout
+    assert "{} plans proposed, {} invalid groups met, {} splits".format(loc["plans"], loc["invalid_groups"], loc["splits"]) in summary
+    assert "{} distinct invalid groups".format(loc["tree"]["groups"]) in summary
+    assert "polish: {} passes, {} windows solved".format(loc["polish"]["passes"], loc["polish"]["windows"]) in summary
+    g = fp.plan("resnet18", fp.Hardware(buffer="128KB"), search="greedy", compare_exact=True)
+    assert g.exact_dram == p.dram_fusable and g.optimal == (g.dram_fusable == p.dram_fusable)
+
+
+def test_best_effort_lower_bound(cli):
+    p = fp.plan("resnet18", search="exact", best_effort=True, max_states=20)
+    assert p.search == "exact-best-effort" and not p.optimal and p.exact_dram is None
+    assert 0 < p.lower_bound < p.dram_fusable
+    out = cli("plan", "--model", "resnet18", "--search", "exact", "--best-effort", "--max-states", "20").stdout
+    assert "the optimum is in [{:,}, {:,}] B".format(p.lower_bound, p.dram_fusable) in out
+    with pytest.raises(fp.Error) as e:
+        fp.plan("resnet18", search="exact", max_states=20)
+    r = cli("plan", "--model", "resnet18", "--search", "exact", "--max-states", "20", check=False)
+    assert r.returncode != 0 and "fusionplan: " + str(e.value) == r.stderr.strip()
+
+
+def test_save_every_format(cli, tmp_path):
+    net = ["--model", "squeezenet1_1", "--input-size", "64", "--buffer", "64KB"]
+    p = fp.plan(fp.Graph.builtin("squeezenet1_1", input_size=64), fp.Hardware(buffer="64KB"), search="greedy")
+    exts = ["json", "xml", "dot", "yaml", "onnx"] + (["svg", "png"] if shutil.which("dot") else [])
+    for ext in exts:
+        mine, theirs = tmp_path / ("py." + ext), tmp_path / ("cli." + ext)
+        p.save(mine)
+        if ext in ("png", "svg"):  # Graphviz's drawing of the DOT compared above
+            assert read(mine)[:4] in (b"\x89PNG", b"<?xm", b"<svg")
+        else:
+            cli("plan", *net, "-o", theirs)
+            assert read(mine) == read(theirs), ext
+    g64 = fp.Graph.builtin("squeezenet1_1", input_size=64)
+    assert fp.validate(tmp_path / "py.json", g64)["issues"] == []
+    assert fp.validate(tmp_path / "py.onnx")["issues"] == []
+    assert fp.validate(tmp_path / "py.xml", g64, fp.Hardware(buffer="64KB"))["issues"] == []
+    assert "digraph" in p.to_dot()
+    with pytest.raises(fp.Error, match="format"):
+        p.save(tmp_path / "plan.txt")
+
+
+def test_validate_finds_a_wrong_figure(tmp_path):
+    p = fp.plan("resnet18", fp.Hardware(buffer="128KB"))
+    d = json.loads(p.to_json())
+    d["metrics"]["dram_fusable"] += 1
+    f = tmp_path / "bad.json"
+    f.write_text(json.dumps(d))
+    issues = fp.validate(f)["issues"]
+    assert len(issues) == 1 and "dram_fusable" in issues[0]
+
+
+def test_hardware_keywords(tmp_path):
+    hw = fp.Hardware(buffer="1MB", bandwidth="12.8GB/s", dtype="fp16", dram_pj_per_byte=8.0)
+    assert (hw.buffer_bytes, hw.act_bytes, hw.weight_bytes, hw.dram_bandwidth) == (1 << 20, 2, 2, 12.8e9)
+    p = fp.plan("resnet18", hw)
+    assert p.json["hardware"]["act_bytes"] == 2 and p.energy_j == pytest.approx(p.dram_all * 8e-12)
+    assert p.dram_time_s == pytest.approx(p.dram_all / 12.8e9)
+    assert p.metrics == p.json["metrics"]  # the run's copy is the plan file's, to the digit
+    assert hw.replace(buffer="64KB").buffer_bytes == 65536 and hw.replace(buffer="64KB").act_bytes == 2
+    xml = Path(__file__).resolve().parents[2] / "examples" / "hw" / "buffer-512k.xml"
+    h = fp.Hardware.from_xml(xml)
+    assert h.name == "edge-512k" and h.buffer_bytes == 512 * 1024 and h.dram_pj_per_byte == 20
+    assert fp.Hardware.from_xml(xml, buffer="96KB").buffer_bytes == 96 * 1024
+
+
+def test_curve_equals_cli(cli, tmp_path):
+    out = tmp_path / "c.json"
+    cli("curve", "--model", "squeezenet1_1", "--min", "64KB", "--max", "1MB", "--json", out)
+    c = fp.curve("squeezenet1_1", min="64KB", max="1MB")
+    assert c.to_json().encode() == read(out)
+    assert len(c) >= 2 and c.steps[0].buffer_from <= 65536
+    drams = [s.dram_all for s in c]
+    assert drams == sorted(drams, reverse=True)
+    rows = c.rows()
+    assert set(rows[0]) >= {"buffer_from", "dram_all", "groups"} and "group_of" not in rows[0]
+    # a step's plan is the exact plan at its buffer
+    s = c.steps[-1]
+    p = fp.plan("squeezenet1_1", fp.Hardware(buffer=max(s.buffer_from, 65536)), search="exact")
+    assert p.dram_all == s.dram_all
+    assert c._repr_svg_().lstrip().startswith(("<?xml", "<svg"))
+
+
+@pytest.mark.skipif(os.environ.get("LF_SANITIZED") == "ON",
+                    reason="a minute under the sanitizers; test_api runs lf_api_optimize there")
+def test_optimize_and_schedule_equal_cli(cli, tmp_path):
+    out = tmp_path / "o.json"
+    cli("optimize", "--model", "squeezenet1_1", "--budget", "10", "-o", out)
+    g = fp.optimize("squeezenet1_1", search="backtrack", objective="time", budget=10)
+    want, mine = json.loads(read(out)), dict(g.optimize_report)
+    for d in (want, mine):  # wall times
+        d["stats"] = {k: v for k, v in d["stats"].items() if not k.endswith("_s")}
+    assert want["steps"] and mine == want
+    assert g.hash != fp.Graph.builtin("squeezenet1_1").hash and fp.plan(g).dram_fusable > 0
+    out = tmp_path / "s.json"
+    cli("schedule", "--model", "squeezenet1_1", "-o", out)
+    mine, want = fp.schedule("squeezenet1_1"), json.loads(read(out))
+    for d in (mine, want):  # the search's wall time
+        d["stats"].pop("search_s")
+    assert mine == want
+
+
+def test_plan_optimize_first(cli):
+    r = cli("plan", "--model", "squeezenet1_1", "--buffer", "128KB", "--optimize", "backtrack",
+            "--optimize-budget", "5", "--quiet").stdout
+    p = fp.plan("squeezenet1_1", fp.Hardware(buffer="128KB"), optimize="backtrack", optimize_budget=5)
+    assert "DRAM {:,} B fusable".format(p.dram_fusable) in r
+
+
+def test_onnx_round_trip(cli, tmp_path):
+    f = tmp_path / "sq.onnx"
+    fp.Graph.builtin("squeezenet1_1").to_onnx(f)
+    g = fp.Graph.from_onnx(f, input_shape={"input": (1, 3, 224, 224)})
+    assert g.ops[0].shape == (1, 3, 224, 224)
+    out = tmp_path / "cli.json"
+    cli("plan", "--onnx", f, "--input-shape", "input=1,3,224,224", "--buffer", "128KB", "--search", "exact", "-o", out)
+    p = fp.plan(g, fp.Hardware(buffer="128KB"), search="exact")
+    assert p.to_json().encode() == read(out)
+    same = fp.plan(fp.Graph.builtin("squeezenet1_1"), fp.Hardware(buffer="128KB"), search="exact")
+    assert p.dram_fusable == same.dram_fusable
+
+
+def test_run_equals_cli(cli, tmp_path):
+    onnx = pytest.importorskip("onnx")
+    from onnx import numpy_helper
+    np = pytest.importorskip("numpy")
+    g = fp.Graph.builtin("squeezenet1_1", input_size=64)
+    outs = fp.run(g, seed=3)
+    ((name, y),) = outs.items()
+    f = tmp_path / "y.pb"
+    cli("run", "--model", "squeezenet1_1", "--input-size", "64", "--seed", "3", "--output", f)
+    t = onnx.TensorProto()
+    t.ParseFromString(read(f))
+    assert np.array_equal(numpy_helper.to_array(t).reshape(y.shape), y)
+    x = np.ones((1, 3, 64, 64), dtype=np.float32)
+    y1 = fp.run(g, {g.ops[0].name: x})[name]
+    assert y1.shape == y.shape and not np.array_equal(y1, y)
+
+
+def test_progress_callback():
+    seen = []
+    fp.plan("resnet18", search="local", budget=200, progress=lambda *a: seen.append(a))
+    assert seen and all(isinstance(s, str) and d <= t for s, d, t, _ in seen if t > 0)
+    fp.plan("resnet18", search="local", budget=50, progress=True)  # tqdm or nothing, never an error
+
+
+def test_jupyter_reprs():
+    p = fp.plan("resnet18", fp.Hardware(buffer="128KB"), search="exact")
+    h = p._repr_html_()
+    assert "{}".format(p.dram_fusable) in h and "<table>" in h
+    if shutil.which("dot"):
+        assert "<svg" in p._repr_svg_()
