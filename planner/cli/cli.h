@@ -96,7 +96,8 @@ int lf_cli_double(const lf_cli_command *cmd, const char *name, double def, doubl
                                      "(several: separate with ';')", NULL},                     \
         {"no-rewrite", "LIST", "ONNX normalisations to switch off, comma-separated "            \
                                "(fold-bn, drop-identity, clip, hardswish, silu, fold-pad, "    \
-                               "flatten-concat, split, reshape-flatten, fold-constants)", NULL}
+                               "flatten-concat, split, reshape-flatten, channel-shuffle, "    \
+                               "gather-slice, layernorm, gelu, rank-views, fold-constants)", NULL}
 
 /* A name option checked against a library registry (planner/registry.h):
  * *out is its value or def; an unknown name is one usage error "unknown

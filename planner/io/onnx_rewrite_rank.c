@@ -46,6 +46,19 @@ static int lf__is_view(const lf__ox_node *n)
            lf__ox_rw_is(n, "Unsqueeze");
 }
 
+static int lf__is_perm(const int64_t *perm, int32_t cnt, int32_t r)
+{
+    int32_t seen = 0;
+    if (cnt != r)
+        return 0;
+    for (int32_t k = 0; k < r; k++) {
+        if (perm[k] < 0 || perm[k] >= r || (seen & (1 << perm[k])))
+            return 0;
+        seen |= 1 << perm[k];
+    }
+    return 1;
+}
+
 /* A new value of the given dims and v's element type. Returns its id or a
  * negative status. */
 static int32_t lf__new_like(lf__ox_graph *g, int32_t v, const char *suffix, const int64_t *dims, int32_t rank)
@@ -100,7 +113,9 @@ static int32_t lf__view_of(lf__ox_graph *g, int32_t v, const int64_t *dims, int3
  * lowering then names the node). */
 static lf_status lf__lower_rank(lf__ox_graph *g, int32_t i)
 {
-    int is_t = lf__ox_rw_is(&g->nodes[i], "Transpose");
+    int is_t = lf__ox_rw_is(&g->nodes[i], "Transpose"), is_s = lf__ox_rw_is(&g->nodes[i], "Slice");
+    lf__ox_slice sl;
+    int32_t sa = 0;
     int32_t y = g->nodes[i].out[0], R = g->values[y].rank;
     int64_t od[LF__OX_MAX_RANK];
     memcpy(od, g->values[y].dims, sizeof od);
@@ -114,7 +129,7 @@ static lf_status lf__lower_rank(lf__ox_graph *g, int32_t i)
         if (lf__ox_int_list(g, &g->nodes[i], "perm", -1, perm, LF__OX_MAX_RANK, &cnt) != 1)
             for (cnt = 0; cnt < R; cnt++)
                 perm[cnt] = R - 1 - cnt;
-        if (cnt != R)
+        if (!lf__is_perm(perm, cnt, R))
             return LF_OK;
         const int64_t *xd = g->values[x0].dims;
         /* input axes of size 1 dropped; then runs of input axes that stay adjacent */
@@ -150,6 +165,23 @@ static lf_status lf__lower_rank(lf__ox_graph *g, int32_t i)
                 last = rr;
         }
         (void)ng;
+    } else if (is_s) {
+        /* the sliced axis alone, the axes before it and after it merged */
+        if (lf__ox_slice_params(g, i, &sl) != LF_OK)
+            return LF_OK;
+        sa = -1;
+        for (int32_t a = 0; a < R; a++)
+            if (sl.start[a] != 0 || sl.step[a] != 1 || sl.len[a] != g->values[x0].dims[a]) {
+                if (sa >= 0 || sl.step[a] < 1)
+                    return LF_OK;
+                sa = a;
+            }
+        if (sa < 0)
+            sa = 0;
+        for (int32_t a = 0; a < R; a++) {
+            run[a] = a == 0 ? G++ : (a == sa || a == sa + 1) ? G++ : run[a - 1];
+            keep[a] = 1;
+        }
     } else {
         for (int32_t a = 0; a < R; a++) {
             int merge = a > 0;
@@ -159,6 +191,8 @@ static lf_status lf__lower_rank(lf__ox_graph *g, int32_t i)
                     continue;
                 const lf__ox_value *x = &g->values[v];
                 int32_t off = R - x->rank;
+                if (off < 0)
+                    return LF_OK;
                 int64_t da = a - 1 - off >= 0 ? x->dims[a - 1 - off] : 1, db = a - off >= 0 ? x->dims[a - off] : 1;
                 merge = (da == od[a - 1] && db == od[a]) || (da == 1 && db == 1) || od[a - 1] == 1 || od[a] == 1;
             }
@@ -183,7 +217,7 @@ static lf_status lf__lower_rank(lf__ox_graph *g, int32_t i)
     for (int32_t k = 0; k < g->nodes[i].n_in; k++) {
         int32_t v = g->nodes[i].in[k];
         int64_t md[LF__OX_MAX_RANK];
-        if (v < 0)
+        if (v < 0 || (is_s && k > 0))
             continue;
         for (int32_t q = 0; q < GR; q++)
             md[q] = 1;
@@ -241,6 +275,17 @@ static lf_status lf__lower_rank(lf__ox_graph *g, int32_t i)
         for (int32_t a = 0; a < R; a++)
             md[pad + run[a]] *= od[a];
     }
+    if (is_s) { /* the one sliced axis, in attributes */
+        int64_t b = sl.start[sa], e = sl.start[sa] + (sl.len[sa] - 1) * sl.step[sa] + 1, ax = pad + run[sa],
+                st_ = sl.step[sa];
+        lf_status st;
+        g->nodes[i].n_in = 1;
+        if ((st = lf__ox_rw_set_ints(g, &g->nodes[i], "starts", &b, 1)) != LF_OK ||
+            (st = lf__ox_rw_set_ints(g, &g->nodes[i], "ends", &e, 1)) != LF_OK ||
+            (st = lf__ox_rw_set_ints(g, &g->nodes[i], "axes", &ax, 1)) != LF_OK ||
+            (st = lf__ox_rw_set_ints(g, &g->nodes[i], "steps", &st_, 1)) != LF_OK)
+            return st;
+    }
     int32_t ny = lf__new_like(g, y, "merged", md, GR);
     if (ny < 0)
         return (lf_status)ny;
@@ -256,12 +301,75 @@ static lf_status lf__lower_rank(lf__ox_graph *g, int32_t i)
     return LF_OK;
 }
 
-lf_status lf__ox_rewrite_rank(lf__ox_graph *g)
+/* A Slice of a Transpose of rank above 4 (Swin's q, k, v = qkv.permute(2, 0, 3, 1, 4)[0..2], as
+ * Gathers the gather-slice rewrite made Slices) is the Transpose of a Slice along the axis the
+ * permutation takes there; the sliced axis then has size 1 and drops out of the Transpose. */
+static lf_status lf__slice_through_transpose(lf__ox_graph *g)
 {
     int32_t n0 = g->n_nodes;
     for (int32_t i = 0; i < n0; i++) {
+        int32_t t = lf__ox_rw_is(&g->nodes[i], "Slice") ? lf__ox_rw_producer(g, g->nodes[i].in[0]) : -1;
+        if (t < 0 || !lf__ox_rw_is(&g->nodes[t], "Transpose") || g->values[g->nodes[t].out[0]].rank <= 4)
+            continue;
+        int32_t x = g->nodes[t].in[0], R = g->values[x].rank, cnt, a = -1;
+        int64_t perm[LF__OX_MAX_RANK];
+        if (lf__ox_int_list(g, &g->nodes[t], "perm", -1, perm, LF__OX_MAX_RANK, &cnt) != 1)
+            for (cnt = 0; cnt < R; cnt++)
+                perm[cnt] = R - 1 - cnt;
+        lf__ox_slice sl;
+        if (!lf__is_perm(perm, cnt, R) || lf__ox_slice_params(g, i, &sl) != LF_OK)
+            continue;
+        for (int32_t q = 0; q < R && a != -2; q++)
+            if (sl.start[q] != 0 || sl.step[q] != 1 || sl.len[q] != g->values[g->nodes[t].out[0]].dims[q])
+                a = a == -1 && sl.step[q] >= 1 ? q : -2;
+        if (a < 0)
+            continue;
+        int64_t dims[LF__OX_MAX_RANK];
+        memcpy(dims, g->values[x].dims, sizeof dims);
+        dims[perm[a]] = sl.len[a];
+        char name[300];
+        snprintf(name, sizeof name, "%.240s/first", g->nodes[i].name);
+        int32_t sx = lf__ox_rw_value(g, name, g->values[x].elem_type, R, dims);
+        int32_t id = sx < 0 ? sx : lf__ox_add_node(g, name, "Slice", &x, 1, &sx, 1);
+        if (id < 0)
+            return (lf_status)id;
+        g->values[sx].producer = id;
+        int64_t b = sl.start[a], e = sl.start[a] + (sl.len[a] - 1) * sl.step[a] + 1, ax = perm[a], step = sl.step[a];
+        lf_status st;
+        if ((st = lf__ox_rw_set_ints(g, &g->nodes[id], "starts", &b, 1)) != LF_OK ||
+            (st = lf__ox_rw_set_ints(g, &g->nodes[id], "ends", &e, 1)) != LF_OK ||
+            (st = lf__ox_rw_set_ints(g, &g->nodes[id], "axes", &ax, 1)) != LF_OK ||
+            (st = lf__ox_rw_set_ints(g, &g->nodes[id], "steps", &step, 1)) != LF_OK)
+            return st;
         lf__ox_node *n = &g->nodes[i];
-        if (n->dead || n->n_out < 1 || n->out[0] < 0 || (!lf__is_elementwise(n) && !lf__ox_rw_is(n, "Transpose")))
+        n->op = "Transpose";
+        n->in[0] = sx;
+        n->n_in = 1;
+        n->n_attr = 0;
+        if ((st = lf__ox_rw_set_ints(g, n, "perm", perm, R)) != LF_OK)
+            return st;
+        lf__ox_note(g, LF_ONNX_RANK_VIEWS, i, "Slice of a Transpose of rank %d is a Transpose of a Slice", (int)R);
+        if (lf__ox_rw_sole_reader(g, g->nodes[t].out[0]) < 0 && !g->values[g->nodes[t].out[0]].is_output) {
+            int read = 0;
+            for (int32_t j = 0; j < g->n_nodes && !read; j++)
+                for (int32_t k = 0; !g->nodes[j].dead && k < g->nodes[j].n_in; k++)
+                    read |= g->nodes[j].in[k] == g->nodes[t].out[0];
+            g->nodes[t].dead = !read;
+        }
+    }
+    return LF_OK;
+}
+
+lf_status lf__ox_rewrite_rank(lf__ox_graph *g)
+{
+    lf_status st0 = lf__slice_through_transpose(g);
+    if (st0 != LF_OK)
+        return st0;
+    int32_t n0 = g->n_nodes;
+    for (int32_t i = 0; i < n0; i++) {
+        lf__ox_node *n = &g->nodes[i];
+        if (n->dead || n->n_out < 1 || n->out[0] < 0 ||
+            (!lf__is_elementwise(n) && !lf__ox_rw_is(n, "Transpose") && !lf__ox_rw_is(n, "Slice")))
             continue;
         int high = g->values[n->out[0]].rank > 4;
         for (int32_t k = 0; k < n->n_in; k++)

@@ -197,7 +197,7 @@ def main():
     ap.add_argument("names", nargs="*", default=["vit_b_16", "swin_t", "bert", "gpt2", "llama"])
     ap.add_argument("--full", action="store_true", help="the networks' real depths")
     ap.add_argument("--seed", type=int, default=0)
-    args = ap.parse_args()
+    args = ap.parse_intermixed_args()
     torch.set_num_threads(max(1, min(2, os.cpu_count() or 1)))
     for n in args.names:
         export(n, args.out, args.full, args.seed)
