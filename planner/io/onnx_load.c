@@ -253,8 +253,8 @@ static lf_status lf__load_model(lf__ox_graph *g, const Onnx__ModelProto *m, cons
             opset = m->opset_import[k]->version;
     if (opset < 0 && m->has_ir_version && m->ir_version < 3)
         opset = 1;
-    if (opset < 7 || opset > 21)
-        return lf__ox_fail(g, -1, LF_EUNSUPPORTED, "opset %lld is not supported (7 to 21 are)",
+    if (opset < 7 || opset > 23)
+        return lf__ox_fail(g, -1, LF_EUNSUPPORTED, "opset %lld is not supported (7 to 23 are)",
                            (long long)opset);
     g->opset = opset;
     g->name = lf_arena_strdup(&g->arena, gp->name ? gp->name : "");

@@ -15,6 +15,8 @@
  *   rank, the same leading batch letters in the same order, the last two
  *   letters {i, j} and {j, k} in any order, output batch + i k (or k i):
  *   MatMul with Transposes of the last two axes where needed.
+ * - RMSNormalization (opset 23): x / Sqrt(ReduceMean(x * x) + epsilon) * scale
+ *   over the axes from `axis` on, the ops Llama's RMSNorm is written with.
  * - LayerNormalization whose Mean or InvStdDev output is read (ONNX's
  *   training outputs; its conformance tests read them): the IR op gives Y,
  *   ReduceMean, Sub, Mul, ReduceMean, Add, Sqrt and Reciprocal give the
@@ -324,6 +326,61 @@ static lf_status lf__layernorm_stats(lf__ox_graph *g, int32_t i)
     return LF_OK;
 }
 
+static lf_status lf__rmsnorm(lf__ox_graph *g, int32_t i)
+{
+    lf__ox_node *n = &g->nodes[i];
+    int32_t x = n->in[0], scale = n->in[1], r = g->values[x].rank;
+    int32_t axis = lf__ox_axis(lf__ox_attr_int(n, "axis", -1), r);
+    if (axis < 0)
+        return lf__ox_fail(g, i, LF_EGRAPH, "axis out of range");
+    float eps = lf__ox_attr_float(n, "epsilon", 1e-5f);
+    int64_t xd[LF__OX_MAX_RANK], sd[LF__OX_MAX_RANK], axes[LF__OX_MAX_RANK], one = 1;
+    memcpy(xd, g->values[x].dims, sizeof xd);
+    memcpy(sd, xd, sizeof sd);
+    for (int32_t q = axis; q < r; q++) {
+        sd[q] = 1;
+        axes[q - axis] = q;
+    }
+    char name[300];
+    const char *base = n->name;
+    int32_t in[2] = {x, x};
+    snprintf(name, sizeof name, "%.240s/square", base);
+    int32_t sq = lf__ox_rw_node(g, name, "Mul", in, 2, r, xd);
+    snprintf(name, sizeof name, "%.240s/mean_square", base);
+    int32_t ms = sq < 0 ? sq : lf__ox_rw_node(g, name, "ReduceMean", &sq, 1, r, sd);
+    lf_status st;
+    if (ms < 0 || (st = lf__ox_rw_set_ints(g, &g->nodes[g->values[ms].producer], "axes", axes, r - axis)) != LF_OK)
+        return ms < 0 ? (lf_status)ms : st;
+    lf__ox_data ed;
+    if ((st = lf__ox_data_alloc(g, &ed, 0, 1, &one)) != LF_OK)
+        return st;
+    ed.f[0] = eps;
+    snprintf(name, sizeof name, "%.240s.epsilon", base);
+    int32_t ec = lf__ox_rw_const(g, name, &ed, 1, &one);
+    in[0] = ms;
+    in[1] = ec;
+    snprintf(name, sizeof name, "%.240s/plus_eps", base);
+    int32_t pe = ec < 0 ? ec : lf__ox_rw_node(g, name, "Add", in, 2, r, sd);
+    snprintf(name, sizeof name, "%.240s/rms", base);
+    int32_t rms = pe < 0 ? pe : lf__ox_rw_node(g, name, "Sqrt", &pe, 1, r, sd);
+    in[0] = x;
+    in[1] = rms;
+    snprintf(name, sizeof name, "%.240s/normalised", base);
+    int32_t nv = rms < 0 ? rms : lf__ox_rw_node(g, name, "Div", in, 2, r, xd);
+    if (nv < 0)
+        return (lf_status)nv;
+    in[0] = nv;
+    in[1] = scale;
+    if ((st = lf__ox_rw_set_inputs(g, &g->nodes[i], in, 2)) != LF_OK)
+        return st;
+    g->nodes[i].op = "Mul";
+    g->nodes[i].n_attr = 0;
+    g->nodes[i].n_out = 1;
+    lf__ox_note(g, LF_ONNX_FOLD_CONSTANTS, i, "RMSNormalization over axes %d.. (epsilon %g) is Mul, ReduceMean, Add, "
+                "Sqrt, Div and Mul", (int)axis, eps);
+    return LF_OK;
+}
+
 lf_status lf__ox_einsum_shape(lf__ox_graph *g, int32_t i)
 {
     const lf__ox_node *n = &g->nodes[i];
@@ -382,6 +439,8 @@ lf_status lf__ox_rewrite_ops(lf__ox_graph *g)
             st = lf__where(g, i);
         else if (strcmp(n->op, "Einsum") == 0)
             st = lf__einsum(g, i);
+        else if (strcmp(n->op, "RMSNormalization") == 0)
+            st = lf__rmsnorm(g, i);
         else if (strcmp(n->op, "LayerNormalization") == 0)
             st = lf__layernorm_stats(g, i);
         if (st != LF_OK)

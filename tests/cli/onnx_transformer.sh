@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 d="$src/tests/data/onnx/transformer"
 
-"$fp" conformance "$d" --failures >"$tmp/c" 2>&1 && grep -qF "total: 9 cases, 9 pass, 0 fail" "$tmp/c" ||
+"$fp" conformance "$d" --failures >"$tmp/c" 2>&1 && grep -qF "total: 10 cases, 10 pass, 0 fail" "$tmp/c" ||
   { echo "FAIL: transformer fixtures"; cat "$tmp/c"; fail=1; }
 
 expect_import() { # case, op line regex, report line
@@ -26,6 +26,7 @@ expect_import swin_windows "^Transpose  *2 " "rank-views       partition: rank 6
 expect_import gqa_expand "^Expand  *1 " "rank-views       expand: rank 5 computed at rank 3 (adjacent axes merged)"
 expect_import einsum_scores "^MatMul  *1 " "Einsum 'bhqd,bhkd->bhqk' is a MatMul"
 expect_import where_causal "^Add  *1 " "Where with a constant condition is a masked sum"
+expect_import rmsnorm_op "^ReduceMean  *1 " "RMSNormalization over axes 2.. (epsilon 1e-06) is Mul, ReduceMean"
 
 # Switched off, each pattern stays op by op (and still runs).
 "$fp" import "$d/gelu_erf/model.onnx" --no-rewrite gelu >"$tmp/g" 2>&1 && grep -q "^Erf  *1 " "$tmp/g" ||
