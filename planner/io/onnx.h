@@ -33,6 +33,9 @@ typedef enum lf_onnx_rewrite {
     LF_ONNX_RESHAPE_FLATTEN,    /* Reshape(x, [N, -1]) -> Flatten */
     LF_ONNX_CHANNEL_SHUFFLE,    /* Reshape [N,g,C/g,H,W], Transpose 1<->2, Reshape [N,C,H,W] -> ChannelShuffle */
     LF_ONNX_GATHER_SLICE,       /* Gather of one constant index from an activation -> Slice (+ Squeeze) */
+    LF_ONNX_LAYERNORM,          /* LayerNorm written out (ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div) -> LayerNormalization */
+    LF_ONNX_GELU,               /* GELU written out, erf and tanh forms -> Gelu */
+    LF_ONNX_RANK_VIEWS,         /* ops on tensors of rank 5 and 6 between views -> the same op at rank <= 4 */
     LF_ONNX_REWRITE_COUNT
 } lf_onnx_rewrite;
 

@@ -107,9 +107,10 @@ static int lf__const_position(const char *op, int32_t k)
                                         "LayerNormalization", "Reshape", "Slice", "Pad", "Resize",
                                         "Upsample", "Clip", "Split", "Squeeze", "Unsqueeze", "ReduceMean",
                                         "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd",
-                                        "ReduceSumSquare", "ReduceL2", "Expand", "Gather", "PRelu"};
+                                        "ReduceSumSquare", "ReduceL2", "Expand", "Gather", "PRelu",
+                                        "Trilu"};
     if (k == 0)
-        return strcmp(op, "ConstantOfShape") == 0;
+        return strcmp(op, "ConstantOfShape") == 0 || strcmp(op, "Where") == 0;
     for (size_t q = 0; q < sizeof from1 / sizeof from1[0]; q++)
         if (strcmp(op, from1[q]) == 0)
             return 1;

@@ -255,9 +255,9 @@ static lf_status lf__load_model(lf__ox_graph *g, const Onnx__ModelProto *m, cons
         opset = 1;
     if (opset < 0) /* no ai.onnx entry: ONNX requires one, there is no default to assume */
         return lf__ox_fail(g, -1, LF_EUNSUPPORTED, "the model has no opset import for the default "
-                           "domain (ai.onnx); opsets 7 to 21 are supported");
-    if (opset < 7 || opset > 21)
-        return lf__ox_fail(g, -1, LF_EUNSUPPORTED, "opset %lld is not supported (7 to 21 are)",
+                           "domain (ai.onnx); opsets 7 to 23 are supported");
+    if (opset < 7 || opset > 23)
+        return lf__ox_fail(g, -1, LF_EUNSUPPORTED, "opset %lld is not supported (7 to 23 are)",
                            (long long)opset);
     g->opset = opset;
     g->name = lf_arena_strdup(&g->arena, gp->name ? gp->name : "");

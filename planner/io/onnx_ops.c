@@ -43,6 +43,7 @@ static const lf__ox_op_rule lf__rules[] = {
     {"Squeeze", 1, 2, LF__OX_SH_SQUEEZE, 1},    {"Unsqueeze", 1, 2, LF__OX_SH_UNSQUEEZE, 1},
     {"Pad", 1, 4, LF__OX_SH_PAD, 0},            {"Resize", 1, 4, LF__OX_SH_RESIZE, 0},
     {"Upsample", 1, 2, LF__OX_SH_RESIZE, 0},     {"Expand", 2, 2, LF__OX_SH_EXPAND, 1},
+    {"Trilu", 1, 2, LF__OX_SH_SAME, 0},         {"RMSNormalization", 2, 2, LF__OX_SH_SAME, 0},         {"Einsum", 1, -1, LF__OX_SH_EINSUM, 0},
     /* shape computations (folded away) */
     {"Shape", 1, 1, LF__OX_SH_SHAPE, 1},        {"Gather", 2, 2, LF__OX_SH_GATHER, 1},
     {"ConstantOfShape", 1, 1, LF__OX_SH_CONSTANT_OF_SHAPE, 1},

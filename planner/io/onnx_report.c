@@ -27,6 +27,8 @@ static const char *const lf__rewrite_names[LF_ONNX_REWRITE_COUNT] = {
     [LF_ONNX_FOLD_PAD] = "fold-pad",             [LF_ONNX_FLATTEN_CONCAT] = "flatten-concat",
     [LF_ONNX_SPLIT] = "split",                   [LF_ONNX_RESHAPE_FLATTEN] = "reshape-flatten",
     [LF_ONNX_CHANNEL_SHUFFLE] = "channel-shuffle", [LF_ONNX_GATHER_SLICE] = "gather-slice",
+    [LF_ONNX_LAYERNORM] = "layernorm",           [LF_ONNX_GELU] = "gelu",
+    [LF_ONNX_RANK_VIEWS] = "rank-views",
 };
 
 const char *lf_onnx_rewrite_name(lf_onnx_rewrite k)

@@ -15,6 +15,7 @@
 #include "planner/io/onnx_infer.h"
 #include "planner/io/onnx_ops.h"
 #include "planner/util/checked.h"
+#include "planner/io/onnx_rewrite.h"
 
 static int lf__on(const lf__ox_graph *g, lf_onnx_rewrite k) { return !(g->opt.disable & (1u << k)); }
 
@@ -559,6 +560,58 @@ static lf_status lf__gather_slice(lf__ox_graph *g)
     return LF_OK;
 }
 
+int lf__ox_rw_on(const lf__ox_graph *g, lf_onnx_rewrite k) { return lf__on(g, k); }
+int lf__ox_rw_is(const lf__ox_node *n, const char *op) { return lf__is(n, op); }
+int32_t lf__ox_rw_sole_reader(const lf__ox_graph *g, int32_t v) { return lf__sole_reader(g, v); }
+int32_t lf__ox_rw_producer(const lf__ox_graph *g, int32_t v) { return lf__producer(g, v); }
+lf_status lf__ox_rw_set_inputs(lf__ox_graph *g, lf__ox_node *n, const int32_t *in, int32_t cnt)
+{
+    return lf__set_inputs(g, n, in, cnt);
+}
+lf_status lf__ox_rw_set_ints(lf__ox_graph *g, lf__ox_node *n, const char *name, const int64_t *v, int32_t cnt)
+{
+    return lf__set_ints(g, n, name, v, cnt);
+}
+double lf__ox_rw_scalar(const lf__ox_graph *g, const lf__ox_node *n, int32_t k) { return lf__scalar(g, n, k); }
+void lf__ox_rw_take_output(lf__ox_graph *g, int32_t into, int32_t v) { lf__take_output(g, into, v); }
+
+int32_t lf__ox_rw_value(lf__ox_graph *g, const char *base, int32_t elem_type, int32_t rank, const int64_t *dims)
+{
+    int32_t id = lf__ox_new_value(g, base);
+    if (id < 0)
+        return id;
+    g->values[id].rank = rank;
+    memcpy(g->values[id].dims, dims, (size_t)rank * sizeof *dims);
+    g->values[id].elem_type = elem_type;
+    return id;
+}
+
+int32_t lf__ox_rw_const(lf__ox_graph *g, const char *base, lf__ox_data *d, int32_t rank, const int64_t *dims)
+{
+    int32_t id = lf__ox_rw_value(g, base, LF__OX_FLOAT, rank, dims);
+    if (id < 0) {
+        if (d)
+            lf__ox_data_free(d);
+        return id;
+    }
+    g->values[id].is_const = 1;
+    lf_status st = d ? lf__ox_set_const(g, id, d) : LF_OK;
+    return st != LF_OK ? (int32_t)st : id;
+}
+
+int32_t lf__ox_rw_node(lf__ox_graph *g, const char *name, const char *op, const int32_t *in, int32_t n_in,
+                       int32_t rank, const int64_t *dims)
+{
+    int32_t y = lf__ox_rw_value(g, name, LF__OX_FLOAT, rank, dims);
+    if (y < 0)
+        return y;
+    int32_t id = lf__ox_add_node(g, name, op, in, n_in, &y, 1);
+    if (id < 0)
+        return id;
+    g->values[y].producer = id;
+    return y;
+}
+
 lf_status lf__ox_rewrite(lf__ox_graph *g)
 {
     lf_status st = LF_OK;
@@ -580,6 +633,10 @@ lf_status lf__ox_rewrite(lf__ox_graph *g)
     if (lf__on(g, LF_ONNX_CHANNEL_SHUFFLE) && (st = lf__channel_shuffle(g)) != LF_OK)
         return st;
     if (lf__on(g, LF_ONNX_GATHER_SLICE) && (st = lf__gather_slice(g)) != LF_OK)
+        return st;
+    if ((st = lf__ox_rewrite_tf(g)) != LF_OK || (st = lf__ox_rewrite_ops(g)) != LF_OK)
+        return st;
+    if (lf__on(g, LF_ONNX_RANK_VIEWS) && (st = lf__ox_rewrite_rank(g)) != LF_OK)
         return st;
     return lf__ox_toposort(g);
 }

@@ -49,7 +49,16 @@ lf_status lf__ox_shape_node(lf__ox_graph *g, int32_t i)
     case LF__OX_SH_SAME:
         for (int32_t k = 0; k < n->n_out; k++)
             lf__set(g, n, k, d, r, et);
+        if (strcmp(op, "LayerNormalization") == 0 && n->n_out > 1) { /* Mean, InvStdDev: normalised axes 1 */
+            int32_t a = lf__ox_axis(lf__ox_attr_int(n, "axis", -1), r);
+            for (int32_t k = a < 0 ? r : a; k < r; k++)
+                d[k] = 1;
+            for (int32_t k = 1; k < n->n_out; k++)
+                lf__set(g, n, k, d, r, LF__OX_FLOAT);
+        }
         return LF_OK;
+    case LF__OX_SH_EINSUM:
+        return lf__ox_einsum_shape(g, i);
     case LF__OX_SH_BROADCAST:
         for (int32_t k = 1; k < n->n_in; k++) {
             const lf__ox_value *y = &g->values[n->in[k]];

@@ -74,14 +74,14 @@ done
 # that computes what the chain computes; x[:, k] on tokens becomes a Slice (and a Squeeze); a constant
 # mask made by Range, Mod, Equal, Not, Where and ScatterND folds; a Split read by later nodes lowers
 # (its appended Slices come first). Each case folder holds numpy's
-# output. Without the channel-shuffle rewrite the 5-D Reshape is refused with its reason.
+# output. Without the channel-shuffle and rank-views rewrites the 5-D Reshape is refused with its reason.
 cs="$d/conformance/channel_shuffle/model.onnx"
 "$fp" import "$cs" >"$tmp/cs" 2>&1 && grep -qF "channel-shuffle  view: Reshape to 3 groups" "$tmp/cs" &&
   grep -q "^ChannelShuffle  *1 " "$tmp/cs" && ! grep -q "^Transpose\|^Reshape" "$tmp/cs" ||
   { echo "FAIL: channel shuffle rewrite"; cat "$tmp/cs"; fail=1; }
 "$fp" conformance "$d/conformance" >"$tmp/csc" 2>&1 && grep -qF "5 cases, 5 pass, 0 fail" "$tmp/csc" ||
   { echo "FAIL: channel shuffle numerics"; cat "$tmp/csc"; fail=1; }
-expect_error "node 'view' (Reshape): output of rank 5" import "$cs" --no-rewrite channel-shuffle
+expect_error "node 'view' (Reshape): output of rank 5" import "$cs" --no-rewrite channel-shuffle,rank-views
 "$fp" import "$d/conformance/gather_scalar/model.onnx" >"$tmp/gs" 2>&1 &&
   grep -qF "gather-slice     pick: index 0 along axis 1 is a Slice and a Squeeze" "$tmp/gs" ||
   { echo "FAIL: gather-slice rewrite"; cat "$tmp/gs"; fail=1; }

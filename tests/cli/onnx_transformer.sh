@@ -1,0 +1,41 @@
+#!/bin/bash
+# Transformer patterns and ops (docs/onnx.md "Transformers"): the cases of
+# tests/data/onnx/transformer (made by make_transformer_fixtures.py, numpy's
+# outputs) all import, run and match; each pattern is recognised into its one
+# op and reported; ops on rank 5 and 6 are computed at rank <= 4; without the
+# rank-views rewrite the rank-6 view is refused with its reason.
+set -u
+fp=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+d="$src/tests/data/onnx/transformer"
+
+"$fp" conformance "$d" --failures >"$tmp/c" 2>&1 && grep -qF "total: 10 cases, 10 pass, 0 fail" "$tmp/c" ||
+  { echo "FAIL: transformer fixtures"; cat "$tmp/c"; fail=1; }
+
+expect_import() { # case, op line regex, report line
+  "$fp" import "$d/$1/model.onnx" >"$tmp/i" 2>&1 && grep -q "$2" "$tmp/i" && grep -qF "$3" "$tmp/i" ||
+    { echo "FAIL: import $1"; cat "$tmp/i"; fail=1; }
+}
+expect_import layernorm_written "^LayerNorm  *1  *16 " "layernorm        div: LayerNorm written out over axes 2.. (epsilon 1e-05)"
+expect_import gelu_erf "^Gelu  *1 " "gelu             half: GELU written out (erf form)"
+expect_import gelu_tanh "^Gelu  *1 " "gelu             gelu: GELU written out (tanh form)"
+expect_import swin_windows "^Transpose  *2 " "rank-views       partition: rank 6 computed at rank 4 (adjacent axes merged)"
+expect_import gqa_expand "^Expand  *1 " "rank-views       expand: rank 5 computed at rank 3 (adjacent axes merged)"
+expect_import einsum_scores "^MatMul  *1 " "Einsum 'bhqd,bhkd->bhqk' is a MatMul"
+expect_import where_causal "^Add  *1 " "Where with a constant condition is a masked sum"
+expect_import rmsnorm_op "^ReduceMean  *1 " "RMSNormalization over axes 2.. (epsilon 1e-06) is Mul, ReduceMean"
+
+# Switched off, each pattern stays op by op (and still runs).
+"$fp" import "$d/gelu_erf/model.onnx" --no-rewrite gelu >"$tmp/g" 2>&1 && grep -q "^Erf  *1 " "$tmp/g" ||
+  { echo "FAIL: --no-rewrite gelu"; cat "$tmp/g"; fail=1; }
+"$fp" import "$d/layernorm_written/model.onnx" --no-rewrite layernorm >"$tmp/l" 2>&1 &&
+  grep -q "^ReduceMean  *2 " "$tmp/l" || { echo "FAIL: --no-rewrite layernorm"; cat "$tmp/l"; fail=1; }
+"$fp" import "$d/swin_windows/model.onnx" --no-rewrite rank-views >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+  grep -qF "node 'partition_view' (Reshape): output of rank 6" "$tmp/err" ||
+  { echo "FAIL: --no-rewrite rank-views (status $rc)"; cat "$tmp/err"; fail=1; }
+exit $fail

@@ -1,0 +1,163 @@
+#!/usr/bin/python3
+"""Writes tests/data/onnx/transformer/<case>: the transformer patterns and ops of docs/onnx.md as
+small models in the layout of ONNX's node tests (model.onnx, test_data_set_0 with numpy's output),
+checked by tests/cli/onnx_transformer.sh with `fusionplan conformance` and `fusionplan import`.
+
+Run from anywhere: /usr/bin/python3 tests/data/onnx/make_transformer_fixtures.py
+(needs python3-onnx; the generated files are committed, so the tests do not).
+"""
+import math
+import os
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "transformer")
+rng = np.random.default_rng(36)
+
+
+def f32(a, name):
+    return numpy_helper.from_array(np.asarray(a, np.float32), name)
+
+
+def i64(a, name):
+    return numpy_helper.from_array(np.asarray(a, np.int64), name)
+
+
+def case(name, nodes, inputs, outputs, inits=(), opset=13, check=True):
+    """inputs/outputs: lists of (name, array); numpy computes the outputs."""
+    vi = lambda n, a: helper.make_tensor_value_info(n, TensorProto.FLOAT, list(a.shape))
+    g = helper.make_graph(nodes, name, [vi(n, a) for n, a in inputs], [vi(n, a) for n, a in outputs], list(inits))
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)], producer_name="fixtures")
+    if check:  # Debian's onnx 1.12 knows opsets up to 17
+        onnx.checker.check_model(m)
+    d = os.path.join(HERE, name)
+    os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
+    onnx.save(m, os.path.join(d, "model.onnx"))
+    for prefix, arrays in (("input", inputs), ("output", outputs)):
+        for k, (_, a) in enumerate(arrays):
+            with open(os.path.join(d, "test_data_set_0", f"{prefix}_{k}.pb"), "wb") as f:
+                f.write(numpy_helper.from_array(np.asarray(a, np.float32)).SerializeToString())
+
+
+def N(op, i, o, name, **kw):
+    return helper.make_node(op, i, o, name=name, **kw)
+
+
+def layernorm():
+    """nn.LayerNorm as torch writes it below opset 17."""
+    x = rng.standard_normal((1, 5, 8)).astype(np.float32)
+    g, b = rng.standard_normal(8).astype(np.float32), rng.standard_normal(8).astype(np.float32)
+    nodes = [N("Relu", ["x"], ["r"], "relu"), N("ReduceMean", ["r"], ["m"], "mean", axes=[-1]),
+             N("Sub", ["r", "m"], ["d"], "sub"), N("Pow", ["d", "two"], ["p"], "pow"),
+             N("ReduceMean", ["p"], ["v"], "var", axes=[-1]), N("Add", ["v", "eps"], ["ve"], "add_eps"),
+             N("Sqrt", ["ve"], ["s"], "sqrt"), N("Div", ["d", "s"], ["n"], "div"),
+             N("Mul", ["n", "g"], ["ng"], "scale"), N("Add", ["ng", "b"], ["y"], "shift")]
+    r = np.maximum(x, 0)
+    m = r.mean(-1, keepdims=True)
+    v = ((r - m) ** 2).mean(-1, keepdims=True)
+    y = (r - m) / np.sqrt(v + 1e-5) * g + b
+    case("layernorm_written", nodes, [("x", x)], [("y", y)],
+         [f32(2.0, "two"), f32(1e-5, "eps"), f32(g, "g"), f32(b, "b")])
+
+
+def gelu():
+    x = rng.standard_normal((1, 4, 6)).astype(np.float32)
+    erf = np.vectorize(math.erf)
+    y = 0.5 * x * (1 + erf(x / math.sqrt(2)))
+    nodes = [N("Div", ["x", "sqrt2"], ["a"], "div"), N("Erf", ["a"], ["e"], "erf"),
+             N("Add", ["e", "one"], ["c"], "add"), N("Mul", ["x", "c"], ["d"], "mul"),
+             N("Mul", ["d", "half"], ["y"], "half")]
+    case("gelu_erf", nodes, [("x", x)], [("y", y)], [f32(math.sqrt(2), "sqrt2"), f32(1, "one"), f32(0.5, "half")])
+    k = math.sqrt(2 / math.pi)
+    y = 0.5 * x * (1 + np.tanh(k * (x + 0.044715 * x ** 3)))
+    nodes = [N("Mul", ["x", "half"], ["h"], "half"), N("Pow", ["x", "three"], ["x3"], "cube"),
+             N("Mul", ["x3", "c"], ["w"], "coef"), N("Add", ["x", "w"], ["u"], "inner"),
+             N("Mul", ["u", "k"], ["t"], "scale"), N("Tanh", ["t"], ["th"], "tanh"),
+             N("Add", ["th", "one"], ["c1"], "one_plus"), N("Mul", ["h", "c1"], ["y"], "gelu")]
+    case("gelu_tanh", nodes, [("x", x)], [("y", y)],
+         [f32(0.5, "half"), f32(3, "three"), f32(0.044715, "c"), f32(k, "k"), f32(1, "one")])
+
+
+def swin_windows():
+    """Swin's window partition (rank 6), a mask added to the windows viewed at rank 5, and the
+    window reverse (rank 6), as torchvision writes them; windows of 2 x 2 on a 4 x 6 map, 3 channels."""
+    x = rng.standard_normal((1, 4, 6, 3)).astype(np.float32)
+    mask = rng.standard_normal((1, 6, 1, 4, 1)).astype(np.float32)
+    w = x.reshape(1, 2, 2, 3, 2, 3).transpose(0, 1, 3, 2, 4, 5).reshape(-1, 4, 3)  # 6 windows of 4 tokens
+    s = (w.reshape(1, 6, 1, 4, 3) + mask).reshape(-1, 4, 3)
+    s = np.maximum(s, 0)
+    y = s.reshape(1, 2, 3, 2, 2, 3).transpose(0, 1, 3, 2, 4, 5).reshape(1, 4, 6, 3)
+    nodes = [N("Reshape", ["x", "s6"], ["v6"], "partition_view"),
+             N("Transpose", ["v6"], ["t6"], "partition", perm=[0, 1, 3, 2, 4, 5]),
+             N("Reshape", ["t6", "s3"], ["win"], "windows"),
+             N("Reshape", ["win", "s5"], ["v5"], "mask_view"), N("Add", ["v5", "mask"], ["a5"], "add_mask"),
+             N("Reshape", ["a5", "s3"], ["a3"], "mask_back"), N("Relu", ["a3"], ["r"], "relu"),
+             N("Reshape", ["r", "s6b"], ["u6"], "reverse_view"),
+             N("Transpose", ["u6"], ["ut"], "reverse", perm=[0, 1, 3, 2, 4, 5]),
+             N("Reshape", ["ut", "sx"], ["y"], "merge")]
+    case("swin_windows", nodes, [("x", x)], [("y", y)],
+         [i64([1, 2, 2, 3, 2, 3], "s6"), i64([-1, 4, 3], "s3"), i64([1, 6, 1, 4, 3], "s5"), f32(mask, "mask"),
+          i64([1, 2, 3, 2, 2, 3], "s6b"), i64([1, 4, 6, 3], "sx")])
+
+
+def gqa_expand():
+    """Grouped-query attention's key/value heads repeated: Unsqueeze to rank 5, Expand, Reshape."""
+    k = rng.standard_normal((1, 2, 5, 3)).astype(np.float32)
+    y = np.repeat(k, 3, axis=1)
+    nodes = [N("Relu", ["k"], ["r"], "relu"), N("Unsqueeze", ["r", "ax"], ["u"], "unsqueeze"),
+             N("Expand", ["u", "shape"], ["e"], "expand"), N("Reshape", ["e", "s4"], ["y"], "heads")]
+    case("gqa_expand", nodes, [("k", k)], [("y", np.maximum(y, 0))],
+         [i64([2], "ax"), i64([1, 2, 3, 5, 3], "shape"), i64([1, 6, 5, 3], "s4")])
+
+
+def masks():
+    """A causal mask as Where with a constant condition, then Softmax; Trilu of an activation."""
+    s = rng.standard_normal((1, 2, 4, 4)).astype(np.float32)
+    causal = np.tril(np.ones((4, 4), bool))
+    w = np.where(causal, s, np.float32(-3.4028234663852886e38))
+    e = np.exp(w - w.max(-1, keepdims=True))
+    y = e / e.sum(-1, keepdims=True)
+    nodes = [N("Where", ["c", "s", "low"], ["w"], "mask"), N("Softmax", ["w"], ["y"], "softmax", axis=-1)]
+    case("where_causal", nodes, [("s", s)], [("y", y)],
+         [numpy_helper.from_array(causal, "c"), f32(-3.4028234663852886e38, "low")])
+    x = rng.standard_normal((2, 3, 5)).astype(np.float32)
+    case("trilu_lower", [N("Trilu", ["x", "k"], ["y"], "tril", upper=0)], [("x", x)],
+         [("y", np.tril(x, 1))], [i64(1, "k")], opset=14)
+
+
+def einsum():
+    """Attention scores as exporters write them with Einsum, and a projection with the weight
+    transposed."""
+    q = rng.standard_normal((1, 2, 3, 4)).astype(np.float32)
+    k = rng.standard_normal((1, 2, 5, 4)).astype(np.float32)
+    case("einsum_scores", [N("Einsum", ["q", "k"], ["y"], "scores", equation="bhqd,bhkd->bhqk")],
+         [("q", q), ("k", k)], [("y", np.einsum("bhqd,bhkd->bhqk", q, k))], opset=12)
+    x = rng.standard_normal((2, 3, 4)).astype(np.float32)
+    w = rng.standard_normal((2, 6, 4)).astype(np.float32)
+    case("einsum_transposed", [N("Einsum", ["x", "w"], ["y"], "proj", equation="bij,bkj->bki")],
+         [("x", x), ("w", w)], [("y", np.einsum("bij,bkj->bki", x, w))], opset=12)
+
+
+def rmsnorm():
+    """Opset 23's RMSNormalization over the last axis (Llama's RMSNorm as one op)."""
+    x = rng.standard_normal((1, 5, 8)).astype(np.float32)
+    w = rng.standard_normal(8).astype(np.float32)
+    y = x / np.sqrt((x * x).mean(-1, keepdims=True) + 1e-6) * w
+    case("rmsnorm_op", [N("RMSNormalization", ["x", "w"], ["y"], "rms", axis=-1, epsilon=1e-6)], [("x", x)],
+         [("y", y)], [f32(w, "w")], opset=23, check=False)
+
+
+def main():
+    layernorm()
+    gelu()
+    swin_windows()
+    gqa_expand()
+    masks()
+    einsum()
+    rmsnorm()
+
+
+if __name__ == "__main__":
+    main()
