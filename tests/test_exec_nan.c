@@ -164,9 +164,9 @@ static void test_reduce_softmax_specials(void)
     /* Softmax = exp(x - max) / sum, ONNX's function body: -inf gets 0; a
      * row of -inf only, or with +inf, has inf - inf = NaN. */
     float s[8] = {0, -I, -I, -I, I, 0, N, 1}, y[8];
-    CHECK_OK(lf__softmax(s, D(1, 1, 4, 2), 1u << 3, 0, y, 1));
+    CHECK_OK(lf__softmax(s, D(1, 1, 4, 2), 1u << 3, 0, 0, y, 1));
     check_same(y, (float[]){1, 0, N, N, N, N, N, N}, 8, "softmax");
-    CHECK_OK(lf__softmax(s, D(1, 1, 4, 2), 1u << 3, 1, y, 1));
+    CHECK_OK(lf__softmax(s, D(1, 1, 4, 2), 1u << 3, 1, 0, y, 1));
     check_same(y, (float[]){0, -I, N, N, N, N, N, N}, 8, "log softmax");
 }
 
