@@ -1,7 +1,8 @@
 #!/bin/bash
 # The README's "Using it" lines run as written (issue 47): every command line
 # of the sh blocks of that section, read from README.md itself so the README
-# cannot drift from what works, runs in order in a scratch copy of the
+# cannot drift from what works, runs in order, each in a bash of its own
+# (so a line cannot rely on an earlier cd or export), in a scratch copy of the
 # repository root (its entries linked, build/ the tested build, HOME and the
 # cache inside it), and must exit 0. A line whose comment holds a bracketed
 # "[needs ...]" or "[takes ...]" (a GPU, more than 2 minutes) is listed but
