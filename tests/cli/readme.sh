@@ -7,7 +7,7 @@
 # cache inside it), and must exit 0. A line whose comment holds a bracketed
 # "[needs ...]" or "[takes ...]" (a GPU, more than 2 minutes) is listed but
 # not run; the README states this rule at the top of the section. Each line
-# has a hang guard of $LF_README_LINE_LIMIT s (default 300, over twice the
+# has a hang guard of $LF_README_LINE_LIMIT s (default 600, five times the
 # 2 minutes the README promises on 2 cores): a guard, not a timing check.
 # Skipped in sanitizer builds: the lines are examples at Release speed, and
 # their code runs under the sanitizers in the other tests.
@@ -16,7 +16,7 @@ fp=$1
 src=$2
 [ "${LF_SANITIZED:-OFF}" = ON ] && { echo "skipped: sanitizer build (the README's lines run in the Release build)"; exit 77; }
 build=$(cd "$(dirname "$fp")" && pwd)
-limit=${LF_README_LINE_LIMIT:-300}
+limit=${LF_README_LINE_LIMIT:-600}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
