@@ -176,9 +176,9 @@ static int64_t brute_len(int64_t dim, int64_t b, int64_t e, int64_t step)
 
 static void test_slice_extremes(void)
 {
-    const int64_t vals[] = {INT64_MIN, INT64_MIN + 1, -INT64_MAX + 5, -100, -33, -32, -31, -1, 0, 1, 5, 31, 32,
-                            33, 64, 100, INT64_MAX - 1, INT64_MAX};
-    const int64_t steps[] = {1, 2, 3, 7, 31, 32, 33, ((int64_t)1 << 62), INT64_MAX};
+    /* 320 imports: kept small, the sanitizer build runs them too */
+    const int64_t vals[] = {INT64_MIN, -33, -1, 0, 5, 32, 33, INT64_MAX};
+    const int64_t steps[] = {1, 3, 32, ((int64_t)1 << 62), INT64_MAX};
     const size_t nv = sizeof vals / sizeof vals[0];
     int mismatches = 0;
     for (size_t s = 0; s < sizeof steps / sizeof steps[0]; s++)
