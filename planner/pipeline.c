@@ -189,7 +189,7 @@ static lf_status lf__plan_exact(lf__run *r)
     const char *upper_from = "the block plan";
     int late = 0;
     lf__better_upper(r, ec.deadline, &best, &b.upper, &upper_from, &late);
-    char time_note[256] = "";
+    char time_note[160] = "";
     if (limit > 0)
         snprintf(time_note, sizeof time_note, " (DP %g s of the %g s limit%s%s)", limit * LF__DP_SHARE,
                  limit, b.out_of_time ? "; bounds cut short by it" : "",
