@@ -57,6 +57,14 @@ typedef struct lf__run {
 #define LF__BEST_EFFORT_POLISH 20
 #define LF__BEST_EFFORT_POLISH_CANDIDATES 300000
 
+/* --time-limit bounds the whole exact run (issue 41 item 9): one deadline,
+ * the limit from the start, is shared by the DP, the certified bounds and
+ * the best-effort plan's greedy, NSGA-II and polish. The DP has this share
+ * of it; of what the DP leaves, the bounds have LF__BOUNDS_SHARE and the
+ * upper bound's improvements the rest (each stops at the deadline). */
+#define LF__DP_SHARE 0.75
+#define LF__BOUNDS_SHARE 0.5
+
 static lf_status lf__plan_layer(lf__run *r) { return lf_plan_layer(r->cm, &r->out->plan); }
 static lf_status lf__plan_greedy(lf__run *r) { return lf_plan_greedy(r->cm, &r->out->plan); }
 
@@ -64,7 +72,8 @@ static lf_status lf__plan_greedy(lf__run *r) { return lf_plan_greedy(r->cm, &r->
  * with the better of the two (with guided edits) and polished by exact
  * sub-solves, where they cost less; *from names the one kept. A failure here
  * only leaves the bound where it was. */
-static void lf__better_upper(lf__run *r, lf_plan *best, int64_t *upper, const char **from)
+static void lf__better_upper(lf__run *r, double deadline, lf_plan *best, int64_t *upper,
+                             const char **from, int *late)
 {
     lf_plan cand;
     lf_plan_metrics m;
@@ -92,15 +101,23 @@ static void lf__better_upper(lf__run *r, lf_plan *best, int64_t *upper, const ch
     sc.n_seeds = 1;
     sc.quiet = 1;
     sc.guided = 1;
+    sc.deadline = deadline;
     lf_search_result res;
-    if (lf_search_run(r->cm, &sc, &res) == LF_OK && res.metrics.dram_fusable < *upper &&
+    if (deadline > 0 && lf_now_seconds() >= deadline) {
+        *late = 1; /* neither NSGA-II nor the polish: the greedy plan is all there was time for */
+        return;
+    }
+    lf_status sst = lf_search_run(r->cm, &sc, &res);
+    *late |= sst == LF_OK && res.plans_proposed < sc.budget;
+    if (sst == LF_OK && res.metrics.dram_fusable < *upper &&
         lf_plan_copy(&cand, &res.best) == LF_OK) {
         lf_plan_destroy(best);
         *best = cand;
         *upper = res.metrics.dram_fusable;
         *from = "NSGA-II seeded with the better of the block and greedy plans";
     }
-    lf_search_result_destroy(&res);
+    if (sst == LF_OK)
+        lf_search_result_destroy(&res);
     /* Exact sub-solves of short runs of groups (NasNet-A at 256 KB under
      * LBDF: 78.6 -> 77.0 MB in 0.4 s, windows of 24 ops 71.6 MB in 2.4 s;
      * windows of 32 ops take 25 s). */
@@ -113,9 +130,12 @@ static void lf__better_upper(lf__run *r, lf_plan *best, int64_t *upper, const ch
         pc.window_ops = LF__BEST_EFFORT_POLISH;
         pc.max_candidates = LF__BEST_EFFORT_POLISH_CANDIDATES;
     }
+    pc.deadline = deadline;
     if (lf_plan_copy(&cand, best) != LF_OK)
         return;
-    if (lf_exact_polish(r->cm, &pc, &cand, &ps) == LF_OK && ps.dram_after < *upper) {
+    lf_status pst = lf_exact_polish(r->cm, &pc, &cand, &ps);
+    *late |= pst == LF_OK && ps.out_of_time;
+    if (pst == LF_OK && ps.dram_after < *upper) {
         lf_plan_destroy(best);
         *best = cand;
         *upper = ps.dram_after;
@@ -134,23 +154,46 @@ static void lf__better_upper(lf__run *r, lf_plan *best, int64_t *upper, const ch
  * best_effort the best plan found is the result, its bounds beside it. */
 static lf_status lf__plan_exact(lf__run *r)
 {
-    lf_status st = lf_exact_plan(r->cm, &r->cfg->exact, &r->out->plan, &r->out->exact_stats);
+    lf_exact_config ec = r->cfg->exact, dp;
+    double limit = ec.time_limit_s;
+    if (limit > 0) {
+        double now = lf_now_seconds();
+        if (ec.deadline <= 0 || now + limit < ec.deadline)
+            ec.deadline = now + limit;
+    }
+    dp = ec; /* the DP stops at its share (its messages name the whole limit) */
+    if (limit > 0)
+        dp.deadline -= limit * (1 - LF__DP_SHARE);
+    lf_status st = lf_exact_plan(r->cm, &dp, &r->out->plan, &r->out->exact_stats);
     if (st != LF_ELIMIT)
         return st;
     char why[512];
     snprintf(why, sizeof why, "%s", lf_last_error());
     lf_plan best;
     lf_exact_bounds b;
-    /* The bounds have the time limit, and the windows what the DP left of
-     * its own (it stops early when its pace is hopeless: NasNet-A). */
-    double spare = r->cfg->exact.time_limit_s - r->out->exact_stats.wall_s;
-    if (lf_exact_bounds_certify_spare(r->cm, &r->cfg->exact, spare, &best, &b) != LF_OK)
+    /* The bounds have their share of what the DP left (all of the rest of
+     * the limit when it stopped early because its pace was hopeless:
+     * NasNet-A), half for the blocks and half for the windows. */
+    lf_exact_config bc = ec;
+    if (ec.deadline > 0) {
+        double now = lf_now_seconds(), share = (ec.deadline - now) * LF__BOUNDS_SHARE;
+        bc.time_limit_s = share > 1e-9 ? share : 1e-9;
+        if (share < ec.deadline - now)
+            bc.deadline = now + share;
+    }
+    if (lf_exact_bounds_certify_spare(r->cm, &bc, 0, &best, &b) != LF_OK)
         return lf_set_error(LF_ELIMIT, "%s", why);
     /* A block past the limits keeps its ops apart in the block plan; the
      * greedy plan and a seeded search do better there (RandWire at 256 KB:
      * 45.2 MB for the blocks, 15.1 MB greedy). */
     const char *upper_from = "the block plan";
-    lf__better_upper(r, &best, &b.upper, &upper_from);
+    int late = 0;
+    lf__better_upper(r, ec.deadline, &best, &b.upper, &upper_from, &late);
+    char time_note[160] = "";
+    if (limit > 0)
+        snprintf(time_note, sizeof time_note, " (DP %g s of the %g s limit%s%s)", limit * LF__DP_SHARE,
+                 limit, b.out_of_time ? "; bounds cut short by it" : "",
+                 late ? "; upper bound's search cut short by it" : "");
     char lower_from[128];
     if (b.lower_windows >= b.lower_blocks)
         snprintf(lower_from, sizeof lower_from,
@@ -161,10 +204,10 @@ static lf_status lf__plan_exact(lf__run *r)
     if (!r->cfg->best_effort) {
         lf_plan_destroy(&best);
         return lf_set_error(LF_ELIMIT,
-                            "%s; certified bounds: the optimum (DRAM over fusable ops) is in "
+                            "%s%s; certified bounds: the optimum (DRAM over fusable ops) is in "
                             "[%lld, %lld] B (upper: %s; lower: %s), a plan at the upper bound is within "
                             "%.2f%% of it (%d blocks, %d solved exactly)",
-                            why, (long long)b.lower, (long long)b.upper, upper_from, lower_from,
+                            why, time_note, (long long)b.lower, (long long)b.upper, upper_from, lower_from,
                             lf_exact_bounds_gap(&b), b.blocks, b.blocks_exact);
     }
     lf_plan_destroy(&r->out->plan);
@@ -172,8 +215,8 @@ static lf_status lf__plan_exact(lf__run *r)
     r->out->search = "exact-best-effort"; /* not "exact": exports mark that one optimal */
     r->out->lower_bound = b.lower;
     snprintf(r->out->bound_note, sizeof r->out->bound_note,
-             "%s; lower bound from %s; %d blocks, %d solved exactly", upper_from, lower_from, b.blocks,
-             b.blocks_exact);
+             "%s; lower bound from %s; %d blocks, %d solved exactly%s", upper_from, lower_from, b.blocks,
+             b.blocks_exact, time_note);
     return LF_OK;
 }
 

@@ -16,7 +16,9 @@ dram() { grep -o 'DRAM [0-9,]* B fusable' | head -1 | tr -dc 0-9; }
   echo "|---|---|---|---|---|---:|"
   for c in $cases; do
     m=${c%%:*} b=${c##*:}
-    opt=$(fp plan --model "$m" --buffer "$b" --search exact | dram)
+    # Limits by count, not by the clock: the same stop (or optimum) on any machine.
+    opt=$(fp plan --model "$m" --buffer "$b" --search exact --time-limit 0 --max-states 2000000 \
+      --max-candidates 200000000 | dram)
     for s in local nsga2; do
       for o in "" "--guided" "--seed-plans greedy" "--seed-plans greedy --guided" \
         "--seed-plans greedy,blocks" "--seed-plans greedy,blocks --guided"; do

@@ -60,13 +60,17 @@ int lf_cmd_bench_exact(int argc, char **argv)
     };
     lf_cli_command cmd = {"bench exact", "Benchmark the exact planner.",
                           "bench exact [--models LIST] [--schemes LIST] [--min SIZE] [--max SIZE] "
-                          "[--buffers LIST] [--time-limit S] [--memory-limit SIZE] [--threads N]",
+                          "[--buffers LIST] [--time-limit S] [--max-states N] [--max-candidates N] "
+                          "[--memory-limit SIZE] [--threads N]",
                           "For every network and scheme, computes the whole staircase of optimal "
                           "DRAM from --min to --max\n(fusionplan curve), or with --buffers the "
                           "optimum at each buffer, and prints downsets, candidate\nsets, groups "
                           "priced, peak memory of states and cost memo, wall time and whether the "
                           "run\nfinished (optimal) or which limit stopped it. Record figures in "
-                          "docs/RESULTS.md with the\ncommand, machine and load.",
+                          "docs/RESULTS.md with the\ncommand, machine and load. A time limit stops "
+                          "at a point that depends on the load: for\nrows that stop at the same "
+                          "place on any machine, give --time-limit 0 with --max-states and\n"
+                          "--max-candidates.",
                           opts, (int)(sizeof opts / sizeof opts[0])};
     int rc = lf_cli_parse(&cmd, argc, argv);
     if (rc)

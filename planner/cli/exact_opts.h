@@ -7,13 +7,19 @@
 #include "planner/exact/exact.h"
 
 #define LF_CLI_EXACT_OPTS                                                                        \
-    {"time-limit", "SECONDS", "exact planner: stop after this many seconds, or sooner when its pace shows it would need over four times that (default 60; 0: none)", \
+    {"time-limit", "SECONDS", "exact planner: the whole run, certified bounds and best-effort plan " \
+                              "included, ends within this many seconds (the DP has three quarters, " \
+                              "less when its pace shows it would need over four times that); wall " \
+                              "time, so where it stops depends on the machine's load: for " \
+                              "reproducible limit-stopped results give --time-limit 0 with " \
+                              "--max-states / --max-candidates (default 60; 0: none)",           \
      NULL},                                                                                      \
         {"memory-limit", "SIZE", "exact planner: stop past this much memory for states and cost " \
                                  "memo, e.g. 512MB (default 4GB; 0: none)",                      \
          NULL},                                                                                  \
         {"max-candidates", "N", "exact planner: stop after visiting N candidate sets (default "  \
-                                "200000000)",                                                    \
+                                "200000000); with --max-states the reproducible limit: the "     \
+                                "same stop on any machine and load",                             \
          NULL},                                                                                  \
         {"max-states", "N", "exact planner: stop past N downsets (default 2000000; each takes "    \
                             "about 45 bytes plus two bits per op)",                              \

@@ -97,7 +97,18 @@ typedef struct lf__bctx {
     lf_plan *plan;
     lf_bitset u, one;
     lf_cost_tiles *tiles; /* weight-read floors of the relaxed DPs */
+    int32_t out_of_time;  /* DPs skipped: the deadline had passed */
 } lf__bctx;
+
+/* 1 (and counted) when the shared deadline has passed: the DP is not run. */
+static int lf__late(lf__bctx *c)
+{
+    if (c->total.deadline > 0 && lf_now_seconds() >= c->total.deadline) {
+        c->out_of_time++;
+        return 1;
+    }
+    return 0;
+}
 
 /* The block of compute ops in [from, to] into c->u. */
 static void lf__range(lf__bctx *c, int32_t from, int32_t to)
@@ -149,7 +160,7 @@ static lf_status lf__upper(lf__bctx *c, int32_t from, int32_t to, double seconds
     lf_exact_config k = lf__limits(c, seconds);
     lf_plan bp;
     int64_t d = 0;
-    if ((c->total.time_limit_s <= 0 || seconds > 0) &&
+    if (!lf__late(c) && (c->total.time_limit_s <= 0 || seconds > 0) &&
         lf__exact_solve(c->cm, &c->u, &k, &bp, &d, NULL) == LF_OK) {
         int32_t base = c->plan->n_groups;
         for (int32_t w = 0; w < c->g->n_ops; w++)
@@ -211,7 +222,7 @@ static lf_status lf__lower(lf__bctx *c, int32_t from, int32_t to, double seconds
     lf__range(c, from, to);
     lf_exact_config k = lf__limits(c, seconds);
     int64_t d = 0;
-    if ((c->total.time_limit_s <= 0 || seconds > 0) &&
+    if (!lf__late(c) && (c->total.time_limit_s <= 0 || seconds > 0) &&
         lf__relaxed_solve(c->cm, c->tiles, &c->u, &k, &d) == LF_OK) {
         *lo += d;
         *exact += 1;
@@ -266,6 +277,12 @@ lf_status lf_exact_bounds_compute(lf_cost_model *cm, const lf_exact_config *cfg,
     lf_exact_config_default(&c.total);
     if (cfg)
         c.total = *cfg;
+    /* The shared deadline tightens the time the blocks share. */
+    if (c.total.deadline > 0) {
+        double left = c.total.deadline - c.t0;
+        if (c.total.time_limit_s <= 0 || left < c.total.time_limit_s)
+            c.total.time_limit_s = left > 1e-9 ? left : 1e-9;
+    }
     memset(b, 0, sizeof *b);
     int32_t n = c.g->n_ops;
     uint8_t *art = calloc((size_t)n + 1, 1);
@@ -333,6 +350,7 @@ lf_status lf_exact_bounds_compute(lf_cost_model *cm, const lf_exact_config *cfg,
     } else {
         lf_plan_destroy(plan);
     }
+    b->out_of_time = c.out_of_time;
     b->wall_s = lf_now_seconds() - c.t0;
     lf_bitset_destroy(&c.u);
     lf_bitset_destroy(&c.one);
@@ -361,8 +379,10 @@ lf_status lf_exact_bounds_certify_spare(lf_cost_model *cm, const lf_exact_config
      * bound is the one that counts (NasNet-A LBDF 256 KB, --time-limit 4:
      * 48.5 MB with half of the limit, 59.7 with the spare time too). */
     double whole = half.time_limit_s > 0 ? half.time_limit_s + (spare_s > 0 ? spare_s : 0) : 0;
-    half.time_limit_s /= 2; /* the other limits hold per DP */
     double t0 = lf_now_seconds();
+    if (half.deadline > 0 && (whole <= 0 || half.deadline - t0 < whole))
+        whole = half.deadline - t0 > 1e-9 ? half.deadline - t0 : 1e-9;
+    half.time_limit_s = whole / 2; /* the other limits hold per DP */
     lf_status st = lf_exact_bounds_compute(cm, &half, 0, plan, b);
     if (st != LF_OK)
         return st;
@@ -374,7 +394,10 @@ lf_status lf_exact_bounds_certify_spare(lf_cost_model *cm, const lf_exact_config
             half.time_limit_s = 1e-3;
     }
     lf__window_stats ws;
-    if ((st = lf__window_lower_bound(cm, &half, 0, &ws)) != LF_OK) {
+    memset(&ws, 0, sizeof ws);
+    if (half.deadline > 0 && lf_now_seconds() >= half.deadline)
+        b->out_of_time++; /* no time for the windows: the blocks' bound stands */
+    else if ((st = lf__window_lower_bound(cm, &half, 0, &ws)) != LF_OK) {
         lf_plan_destroy(plan);
         return st;
     }

@@ -39,6 +39,13 @@ static void lf__limit(lf__exact *x, const char *what, int64_t limit, const char 
 
 /* Bytes the states take: bitsets, minima, the per-state arrays, the index
  * (key, value and flag per slot) and the size buckets. */
+/* The time limit a message names: the caller's, or the tightened one when
+ * the caller gave none (a deadline alone). */
+static double lf__named_limit(const lf__exact *x)
+{
+    return x->named_limit_s > 0 ? x->named_limit_s : x->cfg.time_limit_s;
+}
+
 static int64_t lf__state_bytes(const lf__exact *x)
 {
     return x->cap_states * ((int64_t)x->nwords * 16 + 8 + 3 * 4) + (int64_t)x->index.cap * 17 +
@@ -68,7 +75,7 @@ void lf__dp_check_budget(lf__exact *x)
         x->status = lf_set_error(LF_ELIMIT,
                                  "exact planner gave up on '%s' at beta %lld B: time limit of "
                                  "%g s reached (%s); raise --time-limit or use a heuristic search",
-                                 x->g->name, (long long)x->beta, x->cfg.time_limit_s, r);
+                                 x->g->name, (long long)x->beta, lf__named_limit(x), r);
     } else if (x->cfg.time_limit_s > 0 && now >= x->cfg.time_limit_s / LF__PACE_AFTER &&
                pace > LF__PACE_MARGIN * x->cfg.time_limit_s) {
         lf__reached(x, r, sizeof r);
@@ -76,7 +83,7 @@ void lf__dp_check_budget(lf__exact *x)
                                  "exact planner gave up on '%s' at beta %lld B: time limit of "
                                  "%g s reached early (at this pace the run would take about %.0f s; "
                                  "%s); raise --time-limit or use a heuristic search",
-                                 x->g->name, (long long)x->beta, x->cfg.time_limit_s, pace, r);
+                                 x->g->name, (long long)x->beta, lf__named_limit(x), pace, r);
     } else if (x->cfg.memory_limit > 0 && bytes > x->cfg.memory_limit) {
         lf__reached(x, r, sizeof r);
         x->status = lf_set_error(LF_ELIMIT,
@@ -760,6 +767,7 @@ void lf_exact_config_default(lf_exact_config *c)
     c->time_limit_s = LF_EXACT_DEFAULT_TIME_S;
     c->memory_limit = LF_EXACT_DEFAULT_MEMORY;
     c->threads = 0;
+    c->deadline = 0;
 }
 
 lf_status lf__dp_setup(lf__exact *x, lf_cost_model *cm, const lf_bitset *universe,
@@ -970,6 +978,14 @@ int32_t lf__dp_relax_min(lf__exact *x, const lf_bitset *s, int32_t n, int64_t d)
 int32_t lf__dp_run(lf__exact *x)
 {
     x->t0 = lf_now_seconds();
+    /* A shared deadline tightens the time limit (a passed one stops the
+     * run at its first check); messages name the limit as given. */
+    x->named_limit_s = x->cfg.time_limit_s;
+    if (x->cfg.deadline > 0) {
+        double left = x->cfg.deadline - x->t0;
+        if (x->cfg.time_limit_s <= 0 || left < x->cfg.time_limit_s)
+            x->cfg.time_limit_s = left > 1e-9 ? left : 1e-9;
+    }
     int32_t n_u = 0;
     uint64_t *full = calloc((size_t)x->nwords, 8), *empty = calloc((size_t)x->nwords, 8);
     int32_t *stack = malloc(((size_t)x->n + 1) * sizeof(int32_t));

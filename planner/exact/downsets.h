@@ -31,7 +31,8 @@ typedef struct lf__exact {
     /* The graph and its universe. */
     lf_cost_model *cm;
     const lf_graph *g;
-    lf_exact_config cfg;
+    lf_exact_config cfg; /* time_limit_s: tightened by cfg.deadline (lf__dp_run) */
+    double named_limit_s; /* the time limit as the caller gave it, for messages */
     int32_t n, nwords;
     int32_t u_lo, u_hi; /* the smallest op of U and one past the largest */
     int64_t beta;

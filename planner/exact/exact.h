@@ -26,6 +26,9 @@ typedef struct lf_exact_config {
     int64_t memory_limit;   /* bytes of states and cost memo; default 4 GB; 0: none */
     int32_t threads;        /* the staircase's workers (lf_curve_compute); 0: default
                                (lf_pool_default_threads); the result is the same with any */
+    double deadline;        /* lf_now_seconds() at which every DP stops, whatever
+                               time_limit_s leaves (one deadline shared by the planner,
+                               its bounds and polish: planner/pipeline.c); 0: none */
 } lf_exact_config;
 
 /* Defaults chosen so that the planner stops within a minute and 4 GB on a
@@ -100,6 +103,8 @@ typedef struct lf_exact_bounds {
     int32_t windows;        /* its windows (halves of windows past their limits included) */
     int32_t windows_solved; /* of those, solved within the limits */
     int32_t windows_halved; /* windows past the limits, tried again in halves */
+    int32_t out_of_time;    /* DPs not run because cfg's deadline had passed (their
+                               blocks and windows keep the trivial bounds) */
     double wall_s;
 } lf_exact_bounds;
 
@@ -144,6 +149,8 @@ typedef struct lf_polish_config {
     int32_t window_ops;     /* ops per window; default 60 */
     int64_t max_candidates; /* per window's exact solve; default 1,000,000 */
     int32_t max_passes;     /* default 8 */
+    double deadline;        /* lf_now_seconds() at which polishing stops, between windows
+                               and inside one (it is left as it was); 0: none (default) */
 } lf_polish_config;
 
 #define LF_POLISH_DEFAULT_WINDOW 60
@@ -155,6 +162,7 @@ typedef struct lf_polish_stats {
     int32_t windows;        /* exact sub-solves run */
     int32_t improved;       /* windows whose plan was replaced */
     int32_t limited;        /* windows left because their solve passed max_candidates */
+    int32_t out_of_time;    /* 1: stopped at cfg's deadline (the plan is the best so far) */
     int64_t dram_before, dram_after; /* over fusable ops */
 } lf_polish_stats;
 

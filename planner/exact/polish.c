@@ -18,6 +18,7 @@
 
 #include "planner/exact/exact.h"
 #include "planner/exact/solve.h"
+#include "planner/util/progress.h"
 
 /* Groups in a topological order of the quotient; among ready groups the one
  * with the smallest op first (Kahn's algorithm with a scan: plans have at
@@ -150,6 +151,7 @@ void lf_polish_config_default(lf_polish_config *c)
     c->window_ops = LF_POLISH_DEFAULT_WINDOW;
     c->max_candidates = LF_POLISH_DEFAULT_CANDIDATES;
     c->max_passes = LF_POLISH_DEFAULT_PASSES;
+    c->deadline = 0;
 }
 
 lf_status lf_exact_polish(lf_cost_model *cm, const lf_polish_config *cfg, lf_plan *plan,
@@ -164,7 +166,8 @@ lf_status lf_exact_polish(lf_cost_model *cm, const lf_polish_config *cfg, lf_pla
     lf_exact_config ec;
     lf_exact_config_default(&ec);
     ec.max_candidates = cfg->max_candidates;
-    ec.time_limit_s = 0; /* deterministic: candidate limits only */
+    ec.time_limit_s = 0; /* deterministic: candidate limits only, */
+    ec.deadline = cfg->deadline; /* unless the caller's time is up */
     lf_bitset u, tmp;
     size_t n_alloc = (size_t)(g->n_ops > 0 ? g->n_ops : 1);
     int32_t *order = malloc(n_alloc * sizeof *order), *rank = malloc(n_alloc * sizeof *rank);
@@ -184,7 +187,7 @@ lf_status lf_exact_polish(lf_cost_model *cm, const lf_polish_config *cfg, lf_pla
     if ((st = lf_plan_metrics_compute(plan, cm, &m)) == LF_OK)
         s->dram_before = s->dram_after = m.dram_fusable;
     int changed = 1;
-    while (st == LF_OK && changed && s->passes < cfg->max_passes) {
+    while (st == LF_OK && changed && !s->out_of_time && s->passes < cfg->max_passes) {
         changed = 0;
         s->passes++;
         for (int32_t a = 0; st == LF_OK; a++) {
@@ -218,12 +221,20 @@ lf_status lf_exact_polish(lf_cost_model *cm, const lf_polish_config *cfg, lf_pla
                 seen = grown;
                 cap_seen = cap;
             }
+            if (cfg->deadline > 0 && lf_now_seconds() >= cfg->deadline) {
+                s->out_of_time = 1;
+                break;
+            }
             int64_t old_dram = 0, new_dram = 0;
             if ((st = lf__window_dram(cm, plan, order, a, b, &tmp, &old_dram)) != LF_OK)
                 break;
             lf_plan sub;
             s->windows++;
             lf_status xs = lf__exact_solve(cm, &u, &ec, &sub, &new_dram, NULL);
+            if (xs == LF_ELIMIT && cfg->deadline > 0 && lf_now_seconds() >= cfg->deadline) {
+                s->out_of_time = 1; /* cut by the deadline: not a window too big */
+                break;
+            }
             if (xs == LF_ELIMIT) {
                 s->limited++;
                 seen[n_seen++] = key;

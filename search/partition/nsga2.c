@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "planner/util/progress.h"
 #include "search/partition/search_internal.h"
 
 typedef struct lf__nsga {
@@ -251,7 +252,8 @@ lf_status lf__search_nsga2(lf__search *s)
         if (st == LF_OK)
             st = lf__select(s, &ns, next, kids, n);
     }
-    while (st == LF_OK && s->proposed < s->cfg->budget) {
+    while (st == LF_OK && s->proposed < s->cfg->budget &&
+           (s->cfg->deadline <= 0 || lf_now_seconds() < s->cfg->deadline)) {
         int64_t left = s->cfg->budget - s->proposed;
         int32_t n = left < K ? (int32_t)left : K;
         st = lf__search_batch(s, n, lf__propose_child, &ns, kids);

@@ -72,12 +72,16 @@ typedef struct lf_search_config {
      * merge or best move by F_D saved; guided.c). 0: the paper's operators,
      * unchanged (issue 17 item 7). */
     int32_t guided;
+    /* lf_now_seconds() after which NSGA-II proposes no further generation
+     * (exact's best effort shares the --time-limit deadline with it); 0:
+     * none, the budget alone decides (the default: reproducible). */
+    double deadline;
 } lf_search_config;
 
 typedef struct lf_search_result {
     lf_plan best;                   /* canonical, passes lf_plan_check */
     lf_plan_metrics metrics;        /* lf_plan_metrics_compute of best */
-    int64_t plans_proposed;         /* equals the budget */
+    int64_t plans_proposed;         /* equals the budget (less when a deadline stopped NSGA-II) */
     int64_t invalid_groups;         /* invalid groups met (each handed to the splitter) */
     int64_t splits;                 /* groups split, by the splitter or the cycle repair */
     int64_t rectified;              /* splitter calls that succeeded without falling back */
