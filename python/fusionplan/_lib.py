@@ -51,6 +51,16 @@ def _open():
 
 lib = _open()
 
+# The explainer proposers' shipped weights are looked up next to the running
+# executable (docs/library.md), which is python3 here: point the library at
+# the folder the build or the install wrote down, unless the user chose one.
+try:
+    from ._libpath import WEIGHTS as _weights
+    if os.path.isdir(_weights):
+        os.environ.setdefault("FUSIONPLAN_WEIGHTS_DIR", _weights)
+except ImportError:
+    pass
+
 _P = ctypes.c_void_p
 _S = ctypes.c_char_p
 _OUT = ctypes.POINTER(ctypes.c_void_p)

@@ -39,6 +39,9 @@ def test_graph_json_matches_info(cli):
     (["--search", "local", "--budget", "300", "--seed", "7"], {"search": "local", "budget": 300, "seed": 7}),
     (["--search", "nsga2", "--budget", "200", "--split", "tree", "--proposer", "attrib"],
      {"search": "nsga2", "budget": 200, "split": "tree", "proposer": "attrib"}),
+    # the shipped PGExplainer weights, found from python3 as from the CLI
+    (["--search", "local", "--budget", "20", "--split", "tree", "--proposer", "pg"],
+     {"search": "local", "budget": 20, "split": "tree", "proposer": "pg"}),
 ])
 def test_plan_json_equals_cli(cli, tmp_path, args, kw):
     out = tmp_path / "cli.json"
