@@ -82,6 +82,7 @@ _SIGS = {
     "lf_api_plan_render": (ctypes.c_int, [_P, _S, _OUT, ctypes.POINTER(ctypes.c_size_t)]),
     "lf_api_plan_validate": (ctypes.c_int, [_P, _OUT]),
     "lf_api_validate_file": (ctypes.c_int, [_S, _P, _S, _OUT]),
+    "lf_api_info": (ctypes.c_int, [_P, _S, _S, ctypes.c_int, _OUT]),
     "lf_api_curve": (ctypes.c_int, [_P, _S, _S, _OUT, _OUT]),
     "lf_api_optimize": (ctypes.c_int, [_P, _S, _S, _OUT, _OUT]),
     "lf_api_schedule": (ctypes.c_int, [_P, _S, _S, _OUT]),

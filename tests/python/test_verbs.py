@@ -24,6 +24,13 @@ def test_models_match_cli(cli):
         assert (m["input_size"], m["ops"], m["params"]) == (int(cols[1]), int(cols[2]), int(cols[3].replace(",", "")))
 
 
+def test_info_text_equals_cli(cli):
+    want = cli("info", "--model", "mobilenet_v2", "--buffer", "128KB", "--scheme", "brr").stdout
+    assert fp.info("mobilenet_v2", fp.Hardware(buffer="128KB"), scheme="brr") == want
+    want = cli("info", "--model", "resnet18", "--no-layers").stdout
+    assert fp.info("resnet18", ops=False) == want
+
+
 def test_graph_json_matches_info(cli):
     g = fp.Graph.builtin("resnet18")
     assert g.to_dict() == json.loads(cli("info", "--model", "resnet18", "--json").stdout)
