@@ -3,7 +3,8 @@
 #   P/include/fusionplan/...           the public headers (no *_internal.h),
 #   P/share/fusionplan/weights/        the shipped explainer weights,
 #   P/lib/cmake/fusionplan/            find_package(fusionplan) -> fusionplan::fusionplan,
-#   P/lib/pkgconfig/fusionplan.pc      pkg-config --cflags --libs --static fusionplan.
+#   P/lib/pkgconfig/fusionplan.pc      pkg-config --cflags --libs --static fusionplan,
+#   and (cmake/LfPython.cmake) P/lib/fusionplan/libfusionplan.so with the Python package.
 # The library is static, so both carry its dependencies (libxml2, jansson,
 # OpenMP, MPI, the CUDA runtime) for the consumer's link.
 

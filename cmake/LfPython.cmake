@@ -37,7 +37,7 @@ set(LF_PYTHON "/usr/bin/python3" CACHE FILEPATH "Python interpreter the package 
 set(_py_src ${PROJECT_SOURCE_DIR}/python/fusionplan)
 set(_py_bin ${PROJECT_BINARY_DIR}/python/fusionplan)
 file(GENERATE OUTPUT ${_py_bin}/_libpath.py
-     CONTENT "# Written by the build: the library this package calls.\nLIBRARY = \"$<TARGET_FILE:fusionplan_shared>\"\n")
+     CONTENT "# Written by the build: the library this package calls and the shipped weights.\nLIBRARY = \"$<TARGET_FILE:fusionplan_shared>\"\nWEIGHTS = \"${PROJECT_BINARY_DIR}/share/fusionplan/weights\"\n")
 add_custom_target(fusionplan_python ALL
   COMMAND ${CMAKE_COMMAND} -E copy_directory ${_py_src} ${_py_bin}
   COMMENT "Python package in ${PROJECT_BINARY_DIR}/python" VERBATIM)
@@ -61,8 +61,9 @@ install(CODE "
   file(INSTALL \"${_py_src}\" DESTINATION \"\$ENV{DESTDIR}\${_site}\"
        FILES_MATCHING PATTERN \"*.py\" PATTERN \"__pycache__\" EXCLUDE)
   file(RELATIVE_PATH _rel \"\${_site}/fusionplan\" \"\${_prefix}/${CMAKE_INSTALL_LIBDIR}/fusionplan/$<TARGET_FILE_NAME:fusionplan_shared>\")
+  file(RELATIVE_PATH _relw \"\${_site}/fusionplan\" \"\${_prefix}/${CMAKE_INSTALL_DATADIR}/fusionplan/weights\")
   file(WRITE \"\$ENV{DESTDIR}\${_site}/fusionplan/_libpath.py\"
-       \"# Written by cmake --install: the library this package calls, from the package's folder.\\nimport os\\nLIBRARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), \\\"\${_rel}\\\")\\n\")
+       \"# Written by cmake --install: the library this package calls and the shipped weights, from the package's folder.\\nimport os\\n_here = os.path.dirname(os.path.abspath(__file__))\\nLIBRARY = os.path.join(_here, \\\"\${_rel}\\\")\\nWEIGHTS = os.path.join(_here, \\\"\${_relw}\\\")\\n\")
   set(_found 0)
   if(EXISTS \"\${_py}\")
     execute_process(COMMAND \"\${_py}\" -c \"import sys; sys.exit(0 if '\${_site}' in sys.path else 1)\"

@@ -138,6 +138,11 @@ static void test_other_verbs(void)
     lf_graph_free(opt);
     lf_api_free(rep);
     CHECK(lf_api_optimize(g, NULL, "{\"objective\": \"speed\"}", &opt, &rep) == LF_EINVAL && !opt && !rep);
+    char *info = NULL;
+    CHECK_OK(lf_api_info(g, "{\"buffer\": \"64KB\"}", "brr", 1, &info));
+    CHECK(info && strstr(info, "squeezenet1_1") != NULL);
+    lf_api_free(info);
+    CHECK(lf_api_info(g, NULL, "xyz", 0, &info) == LF_EINVAL && !info);
     char *graph = NULL;
     CHECK_OK(lf_api_graph_json(g, &graph));
     CHECK(graph && strstr(graph, "\"ops\"") != NULL);

@@ -107,6 +107,12 @@ lf_status lf_api_validate_file(const char *path, const lf_graph *g, const char *
 
 /* ---- other verbs ------------------------------------------------------------ */
 
+/* The text `fusionplan info` prints for g on hw_json under scheme (NULL:
+ * lbdf): the summary (ops, parameters, MACs, hash, hardware, fusable and
+ * unfusable ops, layer-by-layer DRAM), then with ops one line per op with
+ * its weights, F_beta and F_D alone. */
+lf_status lf_api_info(const lf_graph *g, const char *hw_json, const char *scheme, int ops, char **out);
+
 /* The staircase of optimal DRAM over [min, max] (`fusionplan curve`):
  * options {"scheme", "min", "max", "time_limit", "max_states",
  * "max_candidates", "memory_limit", "threads"}; *json is the file `curve

@@ -1,5 +1,5 @@
 /* The other verbs for bindings, each one library call with its JSON report:
- * the staircase (lf_curve_report_compute), the substitution optimizer
+ * info's text, the staircase (lf_curve_report_compute), the substitution optimizer
  * (lf_subst_job_run) and inter-operator scheduling (lf_sched_run). */
 #include <stdlib.h>
 #include <string.h>
@@ -7,11 +7,38 @@
 #include "planner/api/api_internal.h"
 #include "planner/cost/cost.h"
 #include "planner/exact/exact.h"
+#include "planner/pipeline.h"
 #include "planner/registry.h"
 #include "search/schedule/schedule.h"
 #include "search/subst/job.h"
 #include "search/subst/report.h"
 #include "search/sweep/curve_report.h"
+
+lf_status lf_api_info(const lf_graph *g, const char *hw_json, const char *scheme, int ops, char **out)
+{
+    *out = NULL;
+    lf_hw hw;
+    lf_cost_model *cm = NULL;
+    if (!scheme)
+        scheme = "lbdf";
+    lf_status st = lf_name_check(LF_NAMES_SCHEME, scheme);
+    if (st == LF_OK)
+        st = lf__api_hw(hw_json, &hw);
+    if (st == LF_OK)
+        st = lf_cost_model_create(&cm, g, &hw, scheme);
+    lf__api_mem m;
+    if (st == LF_OK && (st = lf__api_mem_open(&m)) == LF_OK) {
+        st = lf_network_print_summary(m.f, cm, &hw);
+        if (st == LF_OK && ops)
+            st = lf_network_print_ops(m.f, cm);
+        if (st != LF_OK)
+            lf__api_mem_abort(&m);
+        else
+            st = lf__api_mem_close(&m, out, NULL);
+    }
+    lf_cost_model_free(cm);
+    return st;
+}
 
 lf_status lf_api_curve(const lf_graph *g, const char *hw_json, const char *options_json,
                        char **json, char **svg)

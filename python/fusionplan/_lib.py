@@ -51,6 +51,16 @@ def _open():
 
 lib = _open()
 
+# The explainer proposers' shipped weights are looked up next to the running
+# executable (docs/library.md), which is python3 here: point the library at
+# the folder the build or the install wrote down, unless the user chose one.
+try:
+    from ._libpath import WEIGHTS as _weights
+    if os.path.isdir(_weights):
+        os.environ.setdefault("FUSIONPLAN_WEIGHTS_DIR", _weights)
+except ImportError:
+    pass
+
 _P = ctypes.c_void_p
 _S = ctypes.c_char_p
 _OUT = ctypes.POINTER(ctypes.c_void_p)
@@ -72,6 +82,7 @@ _SIGS = {
     "lf_api_plan_render": (ctypes.c_int, [_P, _S, _OUT, ctypes.POINTER(ctypes.c_size_t)]),
     "lf_api_plan_validate": (ctypes.c_int, [_P, _OUT]),
     "lf_api_validate_file": (ctypes.c_int, [_S, _P, _S, _OUT]),
+    "lf_api_info": (ctypes.c_int, [_P, _S, _S, ctypes.c_int, _OUT]),
     "lf_api_curve": (ctypes.c_int, [_P, _S, _S, _OUT, _OUT]),
     "lf_api_optimize": (ctypes.c_int, [_P, _S, _S, _OUT, _OUT]),
     "lf_api_schedule": (ctypes.c_int, [_P, _S, _S, _OUT]),

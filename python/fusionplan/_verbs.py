@@ -95,6 +95,17 @@ def run(graph, inputs=None, *, seed=1, threads=0):
         lib.lf_exec_free(ex)
 
 
+def info(graph, hw=None, *, scheme=None, ops=True):
+    """The text `fusionplan info` prints: the network, the hardware, the
+    fusable and unfusable ops, layer-by-layer DRAM, and (ops) one line per op
+    with its weights, F_beta and F_D alone."""
+    g = as_graph(graph)
+    out = ctypes.c_void_p()
+    _lib.check(lib.lf_api_info(g.handle, _lib.dumps(as_hardware(hw).spec), _lib.enc(scheme), 1 if ops else 0,
+                               ctypes.byref(out)))
+    return _lib.take(out.value).decode()
+
+
 def models():
     """The built-in networks: dicts with name, family, input_size, min_input,
     ops, params and macs (`fusionplan models`)."""

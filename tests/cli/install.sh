@@ -79,14 +79,15 @@ fi
 
 # 4. The Python package (docs/python.md): installed for /usr/bin/python3 under the
 # prefix, the install step printing the PYTHONPATH line this prefix needs; from
-# another folder it opens the installed libfusionplan.so (not the build's) and
-# prints the optimum the CLI finds. Not in the sanitizer build (LfPython.cmake).
+# another folder it opens the installed libfusionplan.so (not the build's),
+# finds the shipped weights under the prefix and prints the optimum the CLI finds. Not in the sanitizer build (LfPython.cmake).
 if [ -e "$build/lib/fusionplan" ] && [ "${LF_SANITIZED:-OFF}" != ON ] && [ -x /usr/bin/python3 ]; then
   [ -e "$tmp/prefix/lib/fusionplan/libfusionplan.so" ] || say "install did not create lib/fusionplan/libfusionplan.so"
   line=$(sed -n 's/.*export PYTHONPATH=//p' "$tmp/install.log")
   [ -n "$line" ] && [ -e "$line/fusionplan/__init__.py" ] || say "the install step printed no PYTHONPATH line naming the package: '$line'"
   got=$(cd "$tmp/elsewhere" && PYTHONPATH="$line" /usr/bin/python3 -c '
 import fusionplan as fp, fusionplan._lib as l
+fp.plan("mobilenet_v2", fp.Hardware(buffer="128KB"), search="local", budget=5, split="tree", proposer="pg")
 print(fp.plan("resnet18", fp.Hardware(buffer="128KB"), search="exact").dram_fusable, l.lib._name)' 2>&1)
   case "$got" in
     "$want $tmp/prefix/"*) ;;

@@ -24,6 +24,13 @@ def test_models_match_cli(cli):
         assert (m["input_size"], m["ops"], m["params"]) == (int(cols[1]), int(cols[2]), int(cols[3].replace(",", "")))
 
 
+def test_info_text_equals_cli(cli):
+    want = cli("info", "--model", "mobilenet_v2", "--buffer", "128KB", "--scheme", "brr").stdout
+    assert fp.info("mobilenet_v2", fp.Hardware(buffer="128KB"), scheme="brr") == want
+    want = cli("info", "--model", "resnet18", "--no-layers").stdout
+    assert fp.info("resnet18", ops=False) == want
+
+
 def test_graph_json_matches_info(cli):
     g = fp.Graph.builtin("resnet18")
     assert g.to_dict() == json.loads(cli("info", "--model", "resnet18", "--json").stdout)
@@ -39,6 +46,9 @@ def test_graph_json_matches_info(cli):
     (["--search", "local", "--budget", "300", "--seed", "7"], {"search": "local", "budget": 300, "seed": 7}),
     (["--search", "nsga2", "--budget", "200", "--split", "tree", "--proposer", "attrib"],
      {"search": "nsga2", "budget": 200, "split": "tree", "proposer": "attrib"}),
+    # the shipped PGExplainer weights, found from python3 as from the CLI
+    (["--search", "local", "--budget", "20", "--split", "tree", "--proposer", "pg"],
+     {"search": "local", "budget": 20, "split": "tree", "proposer": "pg"}),
 ])
 def test_plan_json_equals_cli(cli, tmp_path, args, kw):
     out = tmp_path / "cli.json"
