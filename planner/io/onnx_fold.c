@@ -96,7 +96,7 @@ lf_status lf__ox_fold_node(lf__ox_graph *g, int32_t i)
     if (!rule || !rule->foldable || n->n_out != 1 || n->out[0] < 0)
         return LF_OK;
     const char *op = n->op;
-    int is_shape = strcmp(op, "Shape") == 0;
+    int is_shape = strcmp(op, "Shape") == 0 || strcmp(op, "Size") == 0;
     int any_float = 0;
     for (int32_t k = 0; k < n->n_in; k++) {
         if (n->in[k] < 0)
@@ -126,7 +126,9 @@ lf_status lf__ox_fold_node(lf__ox_graph *g, int32_t i)
     const lf__ox_data *a = n->in[0] >= 0 ? &g->values[n->in[0]].data : NULL;
     int64_t idx[LF__OX_MAX_RANK] = {0};
 #define LF__PUT(k, v) (is_int ? (void)(d.i[k] = lf__ox_f2i(v)) : (void)(d.f[k] = (float)(v)))
-    if (is_shape) {
+    if (is_shape && strcmp(op, "Size") == 0) {
+        d.i[0] = lf__ox_count(g->values[n->in[0]].dims, g->values[n->in[0]].rank);
+    } else if (is_shape) {
         const lf__ox_value *x = &g->values[n->in[0]];
         int64_t start = lf__ox_attr_int(n, "start", 0);
         if (start < 0)

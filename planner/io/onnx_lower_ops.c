@@ -198,6 +198,11 @@ lf_status lf__lower_node(lf__lower *L, int32_t i, lf__lowered *o)
         }
         return lf__operand(L, i, 0, yr, o);
     }
+    if (strcmp(op, "Cast") == 0 && lf__ox_attr_int(n, "to", 0) == LF__OX_FLOAT &&
+        (x->elem_type == LF__OX_FLOAT || x->elem_type == 0)) { /* float to float (a stash type) */
+        o->type = LF_OP_IDENTITY;
+        return lf__operand(L, i, 0, yr, o);
+    }
     if (strcmp(op, "Gelu") == 0) {
         o->type = LF_OP_GELU;
         a->approximate = strcmp(lf__ox_attr_str(n, "approximate", "none"), "tanh") == 0;

@@ -46,6 +46,7 @@ static const lf__ox_op_rule lf__rules[] = {
     {"Trilu", 1, 2, LF__OX_SH_SAME, 0},         {"RMSNormalization", 2, 2, LF__OX_SH_SAME, 0},         {"Einsum", 1, -1, LF__OX_SH_EINSUM, 0},
     /* shape computations (folded away) */
     {"Shape", 1, 1, LF__OX_SH_SHAPE, 1},        {"Gather", 2, 2, LF__OX_SH_GATHER, 1},
+    {"Size", 1, 1, LF__OX_SH_SHAPE, 1},
     {"ConstantOfShape", 1, 1, LF__OX_SH_CONSTANT_OF_SHAPE, 1},
     {"ReduceMean", 1, 2, LF__OX_SH_REDUCE, 0},  {"ReduceSum", 1, 2, LF__OX_SH_REDUCE, 0},
     {"ReduceMax", 1, 2, LF__OX_SH_REDUCE, 0},   {"ReduceMin", 1, 2, LF__OX_SH_REDUCE, 0},

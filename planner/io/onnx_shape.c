@@ -374,7 +374,7 @@ lf_status lf__ox_shape_node(lf__ox_graph *g, int32_t i)
         if (start < 0) start = 0;
         if (end > r) end = r;
         int64_t o[1] = {end > start ? end - start : 0};
-        lf__set(g, n, 0, o, 1, LF__OX_INT64);
+        lf__set(g, n, 0, o, strcmp(op, "Size") == 0 ? 0 : 1, LF__OX_INT64); /* Size: a scalar */
         return LF_OK;
     }
     case LF__OX_SH_GATHER: {
