@@ -139,8 +139,14 @@ lf_status lf__ox_tensor_read(lf__ox_graph *g, const Onnx__TensorProto *t, const 
                                (long long)t->dims[k]);
     int is_int = !lf__is_float_type(type);
     lf_status st = lf__ox_data_alloc(g, out, is_int, (int32_t)t->n_dims, t->dims);
-    if (st != LF_OK)
-        return lf__ox_fail(g, -1, st, "tensor '%s': %s", what, lf_last_error());
+    if (st != LF_OK) {
+        /* The reason already starts with the file's name: say it once. */
+        const char *why = lf_last_error();
+        size_t pl = strlen(g->path);
+        if (strncmp(why, g->path, pl) == 0 && strncmp(why + pl, ": ", 2) == 0)
+            why += pl + 2;
+        return lf__ox_fail(g, -1, st, "tensor '%s': %s", what, why);
+    }
     int64_t n = out->count;
 
     const uint8_t *raw = NULL;
