@@ -364,6 +364,37 @@ static void test_brute_force(void)
     }
 }
 
+/* The Softmax's causal attribute (the built-in decoders) with g = 2 stacks
+ * of query rows (grouped-query attention: two query heads of one K/V head
+ * stacked along H): q {1, 16, 4} (query t of row r is r mod 8), kt {1, 4,
+ * 8}, v {1, 8, 4}. In 128, out 64: 192. Rows: Q 4 h, S 8 h, P 8 h, O 4 h
+ * (f = 24 h); a key row 4 B. At 60 B, streamed with whole rows, 24 h + 8
+ * fits h = 2: 8 tiles of 2 rows read 2, 4, 6, 8, 2, 4, 6, 8 key rows (40 x
+ * 4 = 160 B of K and of V): F_D = 192 + 2 x (160 - 32) = 448. */
+static void test_causal_attribute(void)
+{
+    lf_graph_builder *b;
+    lf_graph_builder_create(&b, "gqa");
+    tg_input(b, "q", 1, 16, 4);
+    tg_input(b, "kt", 1, 4, 8);
+    tg_input(b, "v", 1, 8, 4);
+    mm(b, "s", "q", "kt", 0, 0);
+    lf_attrs a = {0};
+    a.axes = LF_AXES(LF_DIM_W);
+    a.causal = 2;
+    const char *sin = "s";
+    CHECK(lf_graph_builder_add(b, LF_OP_SOFTMAX, "p", &a, &sin, 1) >= 0);
+    mm(b, "o", "p", "v", 0, 0);
+    lf_graph *g = tf_build(b);
+    lf_group_cost c = eval_names(g, 60, "brr", core_ops, 3);
+    CHECK(c.valid);
+    CHECK_EQ_I64(c.f_d, 448);
+    CHECK_EQ_I64(c.attn, LF_ATTN_PRESENT | LF_ATTN_CAUSAL | LF_ATTN_CORE);
+    CHECK_EQ_I64(c.attn_br, 2);
+    CHECK_EQ_I64(c.kv_reads, 8);
+    lf_graph_free(g);
+}
+
 int main(void)
 {
     lf_graph *g = core(2, 8, 4);
@@ -373,6 +404,7 @@ int main(void)
     test_causal();
     test_made_inside();
     test_brute_force();
+    test_causal_attribute();
     lf_graph_free(g);
     return lf_test_result();
 }

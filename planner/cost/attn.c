@@ -36,7 +36,7 @@ typedef struct lf__kv {
     int64_t heads;  /* heads of the product that reads it */
     int internal;   /* made by a member (not a view of a group input) */
     int out;        /* also written for a reader outside */
-    int causal;
+    int32_t causal; /* g stacks of causal query rows (0: not causal) */
 } lf__kv;
 
 typedef struct lf__attn {
@@ -121,9 +121,10 @@ static lf_status lf__attn_setup(lf__attn *a, lf__group *G, const lf__scheme *sch
                                     oc[v].causal};
                 a->n_kv++;
             }
-            a->kv[k].causal |= oc[v].causal;
+            if (oc[v].causal > a->kv[k].causal)
+                a->kv[k].causal = oc[v].causal;
         }
-        a->causal |= oc[v].causal;
+        a->causal |= oc[v].causal > 0;
     }
     if (!any)
         return LF_OK;
@@ -220,15 +221,21 @@ static int64_t lf__need(lf__attn *a, const lf__cfg *c, int64_t h)
     return x + (c->wres ? a->p.weights : a->p.wblk);
 }
 
-/* Bytes a streamed K/V moves over R query tiles of h rows. */
+/* Bytes a streamed K/V moves over R query tiles of h rows. Causal: the
+ * rows are g stacks of nq = N_q / g queries (one per grouped query head);
+ * row r is query r mod nq and sees the keys up to (r mod nq) + N_k - nq, so
+ * a tile reads the keys its last query sees, or all of them when it holds a
+ * stack's last row. */
 static int64_t lf__kv_reads(const lf__attn *a, const lf__kv *kv, int64_t r, int64_t h)
 {
     if (!kv->causal)
         return r * kv->bytes;
-    int64_t off = kv->nk > a->hq ? kv->nk - a->hq : 0, rows = 0;
+    int64_t nq = a->hq / kv->causal > 0 ? a->hq / kv->causal : 1;
+    int64_t off = kv->nk > nq ? kv->nk - nq : 0, rows = 0;
     for (int64_t i = 0; i < r; i++) {
-        int64_t last = (i + 1) * h < a->hq ? (i + 1) * h : a->hq;
-        rows += off + last < kv->nk ? off + last : kv->nk;
+        int64_t first = i * h, last = ((i + 1) * h < a->hq ? (i + 1) * h : a->hq) - 1;
+        int64_t t = first / nq != last / nq ? nq - 1 : last % nq;
+        rows += off + t + 1 < kv->nk ? off + t + 1 : kv->nk;
     }
     return rows * (kv->bytes / kv->nk) + (rows * (kv->bytes % kv->nk)) / kv->nk;
 }
