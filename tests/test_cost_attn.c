@@ -395,6 +395,69 @@ static void test_causal_attribute(void)
     lf_graph_free(g);
 }
 
+/* The exact planner over attention cores (its pruning bound must stay a
+ * floor of F_beta): its optimum equals the best segmentation of the chain
+ * s -> [sm] -> p -> o into consecutive valid groups, on random cores and
+ * buffers where every op is fusable. */
+static void test_exact_chain(void)
+{
+    uint64_t x = 0x2545f4914f6cdd1dull;
+    int compared = 0;
+    for (int it = 0; it < 120; it++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        bf_core k = {1 + (int64_t)(x % 3), 2 + (int64_t)((x >> 8) % 11), 1 + (int64_t)((x >> 16) % 6),
+                     (int)((x >> 24) & 1)};
+        int64_t beta = 8 + (int64_t)((x >> 32) % (uint64_t)(4 * k.heads * k.t * (k.dh + k.t)));
+        lf_graph *g = bf_graph(&k);
+        lf_cost_model *cm = tf_model_hand(g, beta, it % 2 ? "brr" : "lbdf");
+        int32_t chain[4], n = 0;
+        for (int32_t v = 0; v < g->n_ops; v++)
+            if (g->ops[v].type != LF_OP_INPUT)
+                chain[n++] = v;
+        int all = 1;
+        for (int32_t i = 0; i < n; i++)
+            all &= lf_cost_fusable(cm, chain[i]);
+        if (all) {
+            int64_t best = -1;
+            lf_bitset s;
+            lf_bitset_init(&s, g->n_ops);
+            for (int cuts = 0; cuts < 1 << (n - 1); cuts++) {
+                int64_t total = 0;
+                int ok = 1;
+                for (int32_t a = 0; a < n && ok;) {
+                    int32_t e = a;
+                    while (e + 1 < n && !((cuts >> e) & 1))
+                        e++;
+                    lf_bitset_clear_all(&s);
+                    for (int32_t i = a; i <= e; i++)
+                        lf_bitset_set(&s, chain[i]);
+                    lf_group_cost c;
+                    CHECK_OK(lf_cost_eval(cm, &s, &c));
+                    ok = c.valid;
+                    total += c.f_d;
+                    a = e + 1;
+                }
+                if (ok && (best < 0 || total < best))
+                    best = total;
+            }
+            lf_bitset_destroy(&s);
+            lf_exact_config ec;
+            lf_exact_config_default(&ec);
+            lf_plan plan;
+            lf_exact_stats es;
+            lf_plan_metrics pm;
+            CHECK_OK(lf_exact_plan(cm, &ec, &plan, &es));
+            CHECK_OK(lf_plan_metrics_compute(&plan, cm, &pm));
+            CHECK_EQ_I64(pm.dram_fusable, best);
+            lf_plan_destroy(&plan);
+            compared++;
+        }
+        lf_cost_model_free(cm);
+        lf_graph_free(g);
+    }
+    CHECK(compared >= 40);
+}
+
 int main(void)
 {
     lf_graph *g = core(2, 8, 4);
@@ -405,6 +468,7 @@ int main(void)
     test_made_inside();
     test_brute_force();
     test_causal_attribute();
+    test_exact_chain();
     lf_graph_free(g);
     return lf_test_result();
 }
