@@ -364,6 +364,100 @@ static void test_brute_force(void)
     }
 }
 
+/* The Softmax's causal attribute (the built-in decoders) with g = 2 stacks
+ * of query rows (grouped-query attention: two query heads of one K/V head
+ * stacked along H): q {1, 16, 4} (query t of row r is r mod 8), kt {1, 4,
+ * 8}, v {1, 8, 4}. In 128, out 64: 192. Rows: Q 4 h, S 8 h, P 8 h, O 4 h
+ * (f = 24 h); a key row 4 B. At 60 B, streamed with whole rows, 24 h + 8
+ * fits h = 2: 8 tiles of 2 rows read 2, 4, 6, 8, 2, 4, 6, 8 key rows (40 x
+ * 4 = 160 B of K and of V): F_D = 192 + 2 x (160 - 32) = 448. */
+static void test_causal_attribute(void)
+{
+    lf_graph_builder *b;
+    lf_graph_builder_create(&b, "gqa");
+    tg_input(b, "q", 1, 16, 4);
+    tg_input(b, "kt", 1, 4, 8);
+    tg_input(b, "v", 1, 8, 4);
+    mm(b, "s", "q", "kt", 0, 0);
+    lf_attrs a = {0};
+    a.axes = LF_AXES(LF_DIM_W);
+    a.causal = 2;
+    const char *sin = "s";
+    CHECK(lf_graph_builder_add(b, LF_OP_SOFTMAX, "p", &a, &sin, 1) >= 0);
+    mm(b, "o", "p", "v", 0, 0);
+    lf_graph *g = tf_build(b);
+    lf_group_cost c = eval_names(g, 60, "brr", core_ops, 3);
+    CHECK(c.valid);
+    CHECK_EQ_I64(c.f_d, 448);
+    CHECK_EQ_I64(c.attn, LF_ATTN_PRESENT | LF_ATTN_CAUSAL | LF_ATTN_CORE);
+    CHECK_EQ_I64(c.attn_br, 2);
+    CHECK_EQ_I64(c.kv_reads, 8);
+    lf_graph_free(g);
+}
+
+/* The exact planner over attention cores (its pruning bound must stay a
+ * floor of F_beta): its optimum equals the best segmentation of the chain
+ * s -> [sm] -> p -> o into consecutive valid groups, on random cores and
+ * buffers where every op is fusable. */
+static void test_exact_chain(void)
+{
+    uint64_t x = 0x2545f4914f6cdd1dull;
+    int compared = 0;
+    for (int it = 0; it < 120; it++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        bf_core k = {1 + (int64_t)(x % 3), 2 + (int64_t)((x >> 8) % 11), 1 + (int64_t)((x >> 16) % 6),
+                     (int)((x >> 24) & 1)};
+        int64_t beta = 8 + (int64_t)((x >> 32) % (uint64_t)(4 * k.heads * k.t * (k.dh + k.t)));
+        lf_graph *g = bf_graph(&k);
+        lf_cost_model *cm = tf_model_hand(g, beta, it % 2 ? "brr" : "lbdf");
+        int32_t chain[4], n = 0;
+        for (int32_t v = 0; v < g->n_ops; v++)
+            if (g->ops[v].type != LF_OP_INPUT)
+                chain[n++] = v;
+        int all = 1;
+        for (int32_t i = 0; i < n; i++)
+            all &= lf_cost_fusable(cm, chain[i]);
+        if (all) {
+            int64_t best = -1;
+            lf_bitset s;
+            lf_bitset_init(&s, g->n_ops);
+            for (int cuts = 0; cuts < 1 << (n - 1); cuts++) {
+                int64_t total = 0;
+                int ok = 1;
+                for (int32_t a = 0; a < n && ok;) {
+                    int32_t e = a;
+                    while (e + 1 < n && !((cuts >> e) & 1))
+                        e++;
+                    lf_bitset_clear_all(&s);
+                    for (int32_t i = a; i <= e; i++)
+                        lf_bitset_set(&s, chain[i]);
+                    lf_group_cost c;
+                    CHECK_OK(lf_cost_eval(cm, &s, &c));
+                    ok = c.valid;
+                    total += c.f_d;
+                    a = e + 1;
+                }
+                if (ok && (best < 0 || total < best))
+                    best = total;
+            }
+            lf_bitset_destroy(&s);
+            lf_exact_config ec;
+            lf_exact_config_default(&ec);
+            lf_plan plan;
+            lf_exact_stats es;
+            lf_plan_metrics pm;
+            CHECK_OK(lf_exact_plan(cm, &ec, &plan, &es));
+            CHECK_OK(lf_plan_metrics_compute(&plan, cm, &pm));
+            CHECK_EQ_I64(pm.dram_fusable, best);
+            lf_plan_destroy(&plan);
+            compared++;
+        }
+        lf_cost_model_free(cm);
+        lf_graph_free(g);
+    }
+    CHECK(compared >= 40);
+}
+
 int main(void)
 {
     lf_graph *g = core(2, 8, 4);
@@ -373,6 +467,8 @@ int main(void)
     test_causal();
     test_made_inside();
     test_brute_force();
+    test_causal_attribute();
+    test_exact_chain();
     lf_graph_free(g);
     return lf_test_result();
 }

@@ -36,7 +36,7 @@ typedef struct lf__kv {
     int64_t heads;  /* heads of the product that reads it */
     int internal;   /* made by a member (not a view of a group input) */
     int out;        /* also written for a reader outside */
-    int causal;
+    int32_t causal; /* g stacks of causal query rows (0: not causal) */
 } lf__kv;
 
 typedef struct lf__attn {
@@ -53,7 +53,18 @@ typedef struct lf__attn {
     int64_t pass_dram; /* inputs read in both passes */
     int per_head, online, causal, core;
     int64_t act;
+    /* f(h) of the row windows, kept: every configuration asks for it. */
+    int64_t cache_h[32], cache_f[32];
 } lf__attn;
+
+static int64_t lf__feat(lf__attn *a, int64_t h)
+{
+    int32_t k = (int32_t)((uint64_t)h * 0x9e3779b97f4a7c15ull >> 59);
+    if (a->cache_h[k] == h)
+        return a->cache_f[k];
+    a->cache_h[k] = h;
+    return a->cache_f[k] = a->p.features(a->p.ctx, h, NULL);
+}
 
 typedef struct lf__cfg {
     int per_head, resident, online, wres;
@@ -121,9 +132,10 @@ static lf_status lf__attn_setup(lf__attn *a, lf__group *G, const lf__scheme *sch
                                     oc[v].causal};
                 a->n_kv++;
             }
-            a->kv[k].causal |= oc[v].causal;
+            if (oc[v].causal > a->kv[k].causal)
+                a->kv[k].causal = oc[v].causal;
         }
-        a->causal |= oc[v].causal;
+        a->causal |= oc[v].causal > 0;
     }
     if (!any)
         return LF_OK;
@@ -204,7 +216,7 @@ static int64_t lf__bc(const lf__attn *a, const lf__cfg *c, int64_t h)
 /* The buffer a configuration needs at Br = h query rows per tile. */
 static int64_t lf__need(lf__attn *a, const lf__cfg *c, int64_t h)
 {
-    int64_t f = a->p.features(a->p.ctx, h, NULL), sc = lf__score_bytes(a, h);
+    int64_t f = lf__feat(a, h), sc = lf__score_bytes(a, h);
     int64_t x = c->per_head ? lf__cdiv(f - sc, a->heads) + sc : f;
     int64_t bc = lf__bc(a, c, h);
     if (c->online)
@@ -220,15 +232,24 @@ static int64_t lf__need(lf__attn *a, const lf__cfg *c, int64_t h)
     return x + (c->wres ? a->p.weights : a->p.wblk);
 }
 
-/* Bytes a streamed K/V moves over R query tiles of h rows. */
+/* Bytes a streamed K/V moves over R query tiles of h rows. Causal: the
+ * rows are g stacks of nq = N_q / g queries (one per grouped query head);
+ * row r is query r mod nq and sees the keys up to (r mod nq) + N_k - nq, so
+ * a tile reads the keys its last query sees, or all of them when it holds a
+ * stack's last row. */
 static int64_t lf__kv_reads(const lf__attn *a, const lf__kv *kv, int64_t r, int64_t h)
 {
     if (!kv->causal)
         return r * kv->bytes;
-    int64_t off = kv->nk > a->hq ? kv->nk - a->hq : 0, rows = 0;
-    for (int64_t i = 0; i < r; i++) {
-        int64_t last = (i + 1) * h < a->hq ? (i + 1) * h : a->hq;
-        rows += off + last < kv->nk ? off + last : kv->nk;
+    int64_t nq = a->hq / kv->causal > 0 ? a->hq / kv->causal : 1;
+    int64_t off = kv->nk > nq ? kv->nk - nq : 0, rows = 0;
+    int one = kv->causal == 1 && kv->nk >= a->hq;
+    if (one) /* one stack: tile i reads off + min((i + 1) h, N_q) */
+        rows = r * off + h * (r - 1) * r / 2 + a->hq;
+    for (int64_t i = 0; i < r && !one; i++) {
+        int64_t first = i * h, last = ((i + 1) * h < a->hq ? (i + 1) * h : a->hq) - 1;
+        int64_t t = first / nq != last / nq ? nq - 1 : last % nq;
+        rows += off + t + 1 < kv->nk ? off + t + 1 : kv->nk;
     }
     return rows * (kv->bytes / kv->nk) + (rows * (kv->bytes % kv->nk)) / kv->nk;
 }

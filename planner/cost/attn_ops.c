@@ -104,7 +104,8 @@ static void lf__global_product(lf_cost_model *cm, int32_t v)
 
 /* A constant of the scores' shape whose entries are 0 where key j <= query i
  * (shifted by the keys before the first query) and very negative elsewhere
- * is a causal mask. A shape-only constant of that shape counts as one: in
+ * is a causal mask (torch exports add one; the built-in decoders set the
+ * Softmax's causal attribute instead). A shape-only constant of that shape counts as one: in
  * the built-in decoders that is what it is (docs/cost-models.md). */
 static int lf__causal_const(const lf_const *k, int64_t tq, int64_t tk)
 {
@@ -142,7 +143,9 @@ static void lf__score_chain(lf_cost_model *cm, int32_t s)
     }
     if (!lf__same_shape(&g->ops[u].out, &sop->out))
         return;
-    int causal = 0;
+    /* The Softmax's own attribute (the built-in decoders), or a mask
+     * constant added on the way (torch exports). */
+    int32_t causal = sop->attr.causal > 0 ? sop->attr.causal : 0;
     cm->ops[u].score = 1;
     for (int32_t i = 0; i < n; i++) {
         int32_t v = chain[i];
@@ -162,11 +165,11 @@ static void lf__score_chain(lf_cost_model *cm, int32_t s)
     }
     if (!causal)
         return;
-    cm->ops[u].causal = 1;
+    cm->ops[u].causal = causal;
     for (int32_t k = 0; k < sop->n_consumers; k++) {
         const lf_op *pv = &g->ops[sop->consumers[k]];
         if (cm->ops[sop->consumers[k]].global_in && pv->inputs[0] == s)
-            cm->ops[sop->consumers[k]].causal = 1;
+            cm->ops[sop->consumers[k]].causal = causal;
     }
 }
 

@@ -28,7 +28,8 @@ typedef struct lf__op_cost {
     uint8_t global_in;
     uint8_t score;          /* a score or probability map (S, scaled, masked, P): one head's
                                row at a time, row_bytes is per head */
-    uint8_t causal;         /* global product whose scores are causally masked */
+    int32_t causal;         /* global product whose scores are causally masked: g >= 1 stacks
+                               of query rows (grouped-query heads stacked along H), 0 none */
     uint8_t layout;         /* Transpose/Reshape: moves data, computes nothing */
     uint8_t tok_c;          /* tokens run along C (a head split [B, T, h, dh]): h and
                                row_bytes are per token */
