@@ -1,6 +1,7 @@
 /* Exact 0/1 knapsack by branch and bound (Horowitz and Sahni 1974; Martello
- * and Toth 1990, ch. 2): items sorted by value per byte, depth first taking
- * an item before leaving it, a branch cut when even the fractional
+ * and Toth 1990, ch. 2): items sorted by value per byte, equal items one
+ * class (below), depth first taking as many of a class as fit before fewer,
+ * a branch cut when even the fractional
  * relaxation of what is left cannot beat the best subset found. Weight
  * tensors are few (hundreds) and their sizes repeat, so the search is short;
  * a node limit keeps a pathological case from running away. */
@@ -9,26 +10,43 @@
 
 #include "planner/residency.h"
 
+/* Items of equal size and value are one class with a count: weight
+ * tensors repeat (every layer's LayerNorm scale, every bias of one width),
+ * so the search chooses how many of a class to keep, not which ones, and
+ * stays short where a search over single items would try every equal
+ * subset. */
+typedef struct lf__class {
+    int64_t size, value;
+    int32_t count, first; /* its items are sorted[first .. first + count) */
+} lf__class;
+
 typedef struct lf__ks {
     int32_t n;
-    const int64_t *size, *value; /* in search order */
+    const lf__class *cls;
     int64_t nodes, max_nodes;
     int64_t best;
-    uint8_t *cur, *best_take;
+    int32_t *cur, *best_take; /* count chosen per class */
 } lf__ks;
 
-/* Value of the items from k on that fit in room, the next one taken in part
- * (rounded up, plus one: a bound that floating point cannot push below the
- * true one). */
+/* Value of the classes from k on that fit in room, the next one taken in
+ * part (rounded up, plus one: a bound that floating point cannot push below
+ * the true one). */
 static int64_t lf__bound(const lf__ks *s, int32_t k, int64_t room)
 {
     int64_t v = 0;
-    for (; k < s->n && s->size[k] <= room; k++) {
-        room -= s->size[k];
-        v += s->value[k];
+    for (; k < s->n; k++) {
+        int64_t fit = room / s->cls[k].size;
+        if (fit < s->cls[k].count) {
+            v += fit * s->cls[k].value;
+            room -= fit * s->cls[k].size;
+            if (room > 0)
+                v += (int64_t)((long double)s->cls[k].value * (long double)room /
+                               (long double)s->cls[k].size) + 1;
+            return v;
+        }
+        v += s->cls[k].count * s->cls[k].value;
+        room -= s->cls[k].count * s->cls[k].size;
     }
-    if (k < s->n && room > 0)
-        v += (int64_t)((long double)s->value[k] * (long double)room / (long double)s->size[k]) + 1;
     return v;
 }
 
@@ -38,17 +56,20 @@ static int lf__search(lf__ks *s, int32_t k, int64_t room, int64_t value)
         return -1;
     if (value > s->best) {
         s->best = value;
-        memcpy(s->best_take, s->cur, (size_t)s->n);
+        memcpy(s->best_take, s->cur, (size_t)s->n * sizeof *s->cur);
     }
     if (k == s->n || value + lf__bound(s, k, room) <= s->best)
         return 0;
-    if (s->size[k] <= room) {
-        s->cur[k] = 1;
-        if (lf__search(s, k + 1, room - s->size[k], value + s->value[k]) < 0)
+    int64_t most = room / s->cls[k].size;
+    if (most > s->cls[k].count)
+        most = s->cls[k].count;
+    for (int64_t c = most; c >= 0; c--) {
+        s->cur[k] = (int32_t)c;
+        if (lf__search(s, k + 1, room - c * s->cls[k].size, value + c * s->cls[k].value) < 0)
             return -1;
-        s->cur[k] = 0;
     }
-    return lf__search(s, k + 1, room, value);
+    s->cur[k] = 0;
+    return 0;
 }
 
 typedef struct lf__item {
@@ -64,6 +85,8 @@ static int lf__by_density(const void *pa, const void *pb)
     long double r = (long double)b->value * (long double)a->size;
     if (l != r)
         return l > r ? -1 : 1;
+    if (a->size != b->size) /* equal items next to each other: one class */
+        return a->size > b->size ? -1 : 1;
     return a->index < b->index ? -1 : a->index > b->index;
 }
 
@@ -82,11 +105,11 @@ lf_status lf_knapsack_exact(int32_t n, const int64_t *size, const int64_t *value
         m += size[i] <= capacity && value[i] > 0;
     }
     lf__item *items = malloc((size_t)(m ? m : 1) * sizeof *items);
-    int64_t *sz = malloc((size_t)(m ? m : 1) * sizeof *sz);
-    int64_t *val = malloc((size_t)(m ? m : 1) * sizeof *val);
-    uint8_t *cur = calloc((size_t)(m ? m : 1), 1), *bt = calloc((size_t)(m ? m : 1), 1);
+    lf__class *cls = malloc((size_t)(m ? m : 1) * sizeof *cls);
+    int32_t *cur = calloc((size_t)(m ? m : 1), sizeof *cur);
+    int32_t *bt = calloc((size_t)(m ? m : 1), sizeof *bt);
     lf_status st = LF_OK;
-    if (!items || !sz || !val || !cur || !bt) {
+    if (!items || !cls || !cur || !bt) {
         st = lf_set_error(LF_ENOMEM, "knapsack: out of memory");
         goto done;
     }
@@ -95,22 +118,29 @@ lf_status lf_knapsack_exact(int32_t n, const int64_t *size, const int64_t *value
         if (size[i] <= capacity && value[i] > 0)
             items[m++] = (lf__item){size[i], value[i], i};
     qsort(items, (size_t)m, sizeof *items, lf__by_density);
-    for (int32_t k = 0; k < m; k++)
-        sz[k] = items[k].size, val[k] = items[k].value;
-    lf__ks s = {m, sz, val, 0, max_nodes > 0 ? max_nodes : 100000000, 0, cur, bt};
+    int32_t nc = 0;
+    for (int32_t k = 0; k < m; k++) {
+        if (nc > 0 && cls[nc - 1].size == items[k].size && cls[nc - 1].value == items[k].value) {
+            cls[nc - 1].count++;
+            continue;
+        }
+        cls[nc++] = (lf__class){items[k].size, items[k].value, 1, k};
+    }
+    lf__ks s = {nc, cls, 0, max_nodes > 0 ? max_nodes : 100000000, 0, cur, bt};
     if (lf__search(&s, 0, capacity, 0) < 0) {
         st = lf_set_error(LF_ELIMIT, "weight residency: the exact knapsack over %d weights passed "
                                      "%lld search nodes",
                           (int)m, (long long)s.max_nodes);
         goto done;
     }
-    for (int32_t k = 0; k < m; k++)
-        take[items[k].index] = bt[k];
+    /* a class's chosen count goes to its first items in search order */
+    for (int32_t c = 0; c < nc; c++)
+        for (int32_t j = 0; j < bt[c]; j++)
+            take[items[cls[c].first + j].index] = 1;
     *best = s.best;
 done:
     free(items);
-    free(sz);
-    free(val);
+    free(cls);
     free(cur);
     free(bt);
     return st;

@@ -12,9 +12,10 @@
 /* Exact 0/1 knapsack: the subset of the n items (size[i] >= 1 bytes,
  * value[i] >= 0) of largest total value whose sizes sum to at most capacity;
  * ties go to the first subset in the search order (items by value per byte,
- * then by index), so the answer is deterministic. take[i] = 1 for the chosen
- * items, *best their value. Branch and bound over items by value density
- * with the fractional bound; LF_ELIMIT after max_nodes nodes (0: 100
+ * then larger first, then by index; equal items form one class whose first
+ * ones are taken), so the answer is deterministic. take[i] = 1 for the
+ * chosen items, *best their value. Branch and bound over the classes by
+ * value density with the fractional bound; LF_ELIMIT after max_nodes nodes (0: 100
  * million) with a message saying so, LF_EINVAL on a negative size or value. */
 lf_status lf_knapsack_exact(int32_t n, const int64_t *size, const int64_t *value,
                             int64_t capacity, int64_t max_nodes, uint8_t *take, int64_t *best);
