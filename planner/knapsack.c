@@ -96,7 +96,8 @@ lf_status lf_knapsack_exact(int32_t n, const int64_t *size, const int64_t *value
     *best = 0;
     if (n < 0 || (n > 0 && (!size || !value || !take)))
         return lf_set_error(LF_EINVAL, "knapsack: bad item list");
-    memset(take, 0, (size_t)n);
+    if (n > 0)
+        memset(take, 0, (size_t)n);
     int32_t m = 0;
     for (int32_t i = 0; i < n; i++) {
         if (size[i] < 1 || value[i] < 0)
