@@ -461,7 +461,8 @@ lf_status lf_pipeline_save(lf_pipeline *p, const char *path, const char *format,
                          r->heuristic ? r->budget : -1,
                          pareto ? r->search_result.n_pareto : 0,
                          pareto ? r->search_result.pareto : NULL,
-                         p->onnx_source};
+                         p->onnx_source,
+                         p->residency};
     if (format && !lf_name_known(LF_NAMES_EXPORTER, format))
         return lf_name_check(LF_NAMES_EXPORTER, format);
     return lf_plan_save(path, format, &r->plan, p->cm, &meta);

@@ -150,6 +150,11 @@ typedef struct lf_planned {
  * options that do not apply (a split for a non-heuristic search), or what the
  * planner, splitter or proposer reports. */
 lf_status lf_plan_network(lf_cost_model *cm, const lf_planner_config *cfg, lf_planned *out);
+
+/* The weight-residency answer (planner/residency.h) as one line, and with
+ * list the kept tensors' names one a line, into f. */
+typedef struct lf_residency lf_residency;
+void lf_residency_print(FILE *f, const lf_residency *r, const lf_graph *g, int32_t list);
 void lf_planned_destroy(lf_planned *r);
 
 /* The whole pipeline: source, hardware, scheme and planner. */
@@ -169,6 +174,7 @@ typedef struct lf_pipeline {
     const char *onnx_source; /* the ONNX file the graph is imported from, unchanged (the
                                 annotated ONNX export keeps its nodes); NULL otherwise */
     lf_planned result;
+    int32_t residency;      /* 1: a decode step: saved plans carry the weight-residency answer */
 } lf_pipeline;
 
 /* Loads the network and builds the cost model (no planning): for front ends

@@ -6,6 +6,7 @@
 
 #include "planner/optable.h"
 #include "planner/pipeline.h"
+#include "planner/residency.h"
 #include "planner/util/format.h"
 #include "search/partition/simple.h"
 
@@ -192,4 +193,21 @@ lf_status lf_network_print_ops(FILE *f, lf_cost_model *cm)
     }
     lf_bitset_destroy(&one);
     return st;
+}
+
+void lf_residency_print(FILE *f, const lf_residency *r, const lf_graph *g, int32_t list)
+{
+    char kept[32], cap[32], ws[32], without[32], with[32], saved[32];
+    lf_format_commas(r->resident_bytes, kept, sizeof kept);
+    lf_format_commas(r->capacity, cap, sizeof cap);
+    lf_format_commas(r->working_set, ws, sizeof ws);
+    lf_format_commas(r->dram_without, without, sizeof without);
+    lf_format_commas(r->dram_with, with, sizeof with);
+    lf_format_commas(r->saved_bytes, saved, sizeof saved);
+    fprintf(f, "weight residency (decode step, exact knapsack): keep %d of %d weight tensors "
+               "resident, %s B of the %s B left beside the step's largest working set (%s B); "
+               "DRAM per token %s B without, %s B with them (%s B saved)\n",
+            (int)r->n_resident, (int)r->n_weights, kept, cap, ws, without, with, saved);
+    for (int32_t i = 0; list && i < r->n_resident; i++)
+        fprintf(f, "  resident: %s\n", g->consts[r->resident[i]].name);
 }

@@ -446,7 +446,7 @@ static void test_json(void)
     CHECK_OK(lf_plan_layer(cm, &layer));
     CHECK_OK(lf_plan_greedy(cm, &greedy));
     lf_plan pareto[2] = {greedy, layer};
-    lf_plan_meta meta = {"chain.onnx", "greedy", 42, -1, 0, NULL, NULL};
+    lf_plan_meta meta = {"chain.onnx", "greedy", 42, -1, 0, NULL, NULL, 0};
     char *a = write_mem(lf_plan_write_json, &greedy, cm, &meta, NULL);
     char *b = write_mem(lf_plan_write_json, &greedy, cm, &meta, NULL);
     CHECK(a && b && strcmp(a, b) == 0);
@@ -600,7 +600,7 @@ static void test_dot(void)
     cm = tf_model_hand(g, 8192, "lbdf");
     const int32_t go[] = {-1, 0, 0};
     lf_plan p = plan_of(go, 3);
-    lf_plan_meta meta = {"my \"net\"", "hand", 0, -1, 0, NULL, NULL};
+    lf_plan_meta meta = {"my \"net\"", "hand", 0, -1, 0, NULL, NULL, 0};
     a = write_mem(lf_plan_write_dot, &p, cm, &meta, NULL);
     CHECK(a && strstr(a, "digraph \"my \\\"net\\\"\" {") != NULL);
     CHECK(a && strstr(a, "group 0 (2 ops): INVALID") != NULL);
@@ -644,7 +644,7 @@ static void test_save(void)
     lf_cost_model *cm = model_hw(g, &hw, "lbdf");
     lf_plan greedy;
     CHECK_OK(lf_plan_greedy(cm, &greedy));
-    lf_plan_meta meta = {"chain", "greedy", 7, 100, 1, &greedy, NULL};
+    lf_plan_meta meta = {"chain", "greedy", 7, 100, 1, &greedy, NULL, 0};
     char dir[] = "/tmp/lf_test_plan_XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
     char json[256], dot[256], upper[256], txt[256], forced[256], missing[256];

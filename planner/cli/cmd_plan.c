@@ -6,6 +6,7 @@
 #include "planner/cli/cli.h"
 #include "planner/cli/exact_opts.h"
 #include "planner/registry.h"
+#include "planner/residency.h"
 #include "planner/io/plan_export.h"
 #include "planner/util/fileio.h"
 
@@ -135,6 +136,8 @@ int lf_cmd_plan(int argc, char **argv)
     /* the annotated ONNX keeps the input file's nodes unless the graph was rewritten */
     lf_pipeline p = {.graph = s.graph, .cm = s.cm, .model_name = s.model_name,
                      .onnx_source = lf_cli_get(&cmd, "optimize") ? NULL : lf_cli_get(&cmd, "onnx")};
+    const char *phase = lf_cli_get(&cmd, "phase");
+    p.residency = phase && strcmp(phase, "decode") == 0;
     lf_status st = LF_OK;
     if (lf_cli_get(&cmd, "from-annotations"))
         rc = lf_cli_plan_from_annotations(&cmd, &s, &p.result);
@@ -159,6 +162,15 @@ int lf_cmd_plan(int argc, char **argv)
         rc = lf_cli_fail(st);
     if (!rc) {
         lf_planned_print_summary(stdout, &p.result, s.cm, s.model_name);
+        if (p.residency) {
+            lf_residency r;
+            lf_status rs = lf_residency_compute(&p.result.plan, s.cm, &r);
+            if (rs == LF_OK)
+                lf_residency_print(stdout, &r, s.graph, !lf_cli_get(&cmd, "quiet"));
+            else
+                rc = lf_cli_fail(rs);
+            lf_residency_destroy(&r);
+        }
         if (!lf_cli_get(&cmd, "quiet"))
             (void)lf_plan_print_groups(stdout, &p.result.plan, s.cm); /* a failure cuts the table short */
         for (int k = 0; k < 2; k++)

@@ -7,6 +7,7 @@
 
 #include "models/registry.h"
 #include "planner/cli/cli.h"
+#include "planner/pipeline.h"
 #include "planner/registry.h"
 #include "search/subst/subst.h"
 
@@ -19,6 +20,11 @@ int lf_cli_subst_graph(const lf_cli_command *cmd, const char *def, lf_graph **g,
         (rc = lf_cli_int(cmd, "input-size", 0, 1, LF_MODEL_MAX_INPUT, &input)) ||
         (lf_cli_get(cmd, "batch") && (rc = lf_cli_int(cmd, "batch", 1, 1, LF_MODEL_MAX_BATCH, &batch))))
         return rc;
+    lf_model_source seq; /* the transformer options, when the command has them */
+    memset(&seq, 0, sizeof seq);
+    if ((rc = lf_cli_seq_options(cmd, &seq)))
+        return rc;
+    int any_seq = seq.seq_len || seq.layers || seq.phase || seq.context;
     lf_status st;
     if (hw) {
         lf_hw_default(hw);
@@ -39,8 +45,9 @@ int lf_cli_subst_graph(const lf_cli_command *cmd, const char *def, lf_graph **g,
     if (onnx) {
         if (model)
             return lf_cli_usage_error(cmd, "give either --model or --onnx, not both");
-        if (input || batch != 1)
-            return lf_cli_usage_error(cmd, "--input-size and --batch apply to built-in networks; "
+        if (input || batch != 1 || any_seq)
+            return lf_cli_usage_error(cmd, "--input-size, --batch, --seq-len, --layers, --phase and "
+                                           "--context apply to built-in networks; "
                                            "use --input-shape with --onnx");
         return lf_cli_onnx_load(cmd, onnx, g, NULL);
     }
@@ -49,13 +56,15 @@ int lf_cli_subst_graph(const lf_cli_command *cmd, const char *def, lf_graph **g,
     model = model ? model : def;
     for (const char *const *n = lf_subst_network_names(); *n; n++)
         if (strcmp(*n, model) == 0) {
-            if (batch != 1)
-                return lf_cli_usage_error(cmd, "--batch does not apply to %s", model);
+            if (batch != 1 || any_seq)
+                return lf_cli_usage_error(cmd, "--batch and the transformer options do not apply "
+                                               "to %s", model);
             return (st = lf_subst_network_blocks(model, (int32_t)input, (int32_t)blocks, g)) ? lf_cli_fail(st) : 0;
         }
     if (blocks)
         return lf_cli_usage_error(cmd, "--blocks applies to resnet_blocks, inception_e, inception_e13, sru, bert "
                                        "and nasrnn, not %s", model);
     lf_model_options mo = {(int32_t)input, (int32_t)batch};
-    return (st = lf_model_build(model, &mo, g)) ? lf_cli_fail(st) : 0;
+    lf_model_seq_options so = {seq.seq_len, seq.layers, (lf_model_phase)seq.phase, seq.context};
+    return (st = lf_model_build_seq(model, &mo, &so, g)) ? lf_cli_fail(st) : 0;
 }

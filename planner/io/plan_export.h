@@ -24,6 +24,8 @@ typedef struct lf_plan_meta {
     const lf_plan *pareto;
     const char *onnx_source; /* the ONNX file the graph was imported from (annotated
                                 ONNX export keeps its nodes); NULL: written from the IR */
+    int32_t residency;     /* 1: the plan is a decode step; JSON adds "weight_residency"
+                              (planner/residency.h, DESIGN §16) */
 } lf_plan_meta;
 
 /* The plan must cover cm's graph: graph inputs in no group, every compute op

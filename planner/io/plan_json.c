@@ -8,6 +8,7 @@
 #include "planner/io/json.h"
 #include "planner/io/plan_view_internal.h"
 #include "planner/optable.h"
+#include "planner/residency.h"
 
 #define LF__PLAN_FORMAT "fusionplan-plan"
 #define LF__PLAN_FORMAT_VERSION 1
@@ -162,6 +163,35 @@ static void lf__json_unfusable(FILE *f, const lf__plan_view *pv, const lf_graph 
         fputs("  ]", f);
 }
 
+/* The weight-residency answer of a decode step (planner/residency.h). */
+static lf_status lf__json_residency(FILE *f, const lf_plan *p, lf_cost_model *cm)
+{
+    const lf_graph *g = lf_cost_graph(cm);
+    const lf_hw *hw = lf_cost_hw(cm);
+    lf_residency r;
+    lf_status st = lf_residency_compute(p, cm, &r);
+    if (st != LF_OK)
+        return st;
+    fprintf(f,
+            ",\n  \"weight_residency\": {\n    \"working_set\": %" PRId64 ",\n    \"capacity\": %" PRId64
+            ",\n    \"weights\": %d,\n    \"resident\": [",
+            r.working_set, r.capacity, (int)r.n_weights);
+    for (int32_t i = 0; i < r.n_resident; i++) {
+        const lf_const *c = &g->consts[r.resident[i]];
+        fputs(i ? ",\n      {\"name\": " : "\n      {\"name\": ", f);
+        lf_json_string(f, c->name);
+        fprintf(f, ", \"bytes\": %" PRId64 "}", lf_const_elems(c) * hw->weight_bytes);
+    }
+    fprintf(f,
+            "%s],\n    \"resident_bytes\": %" PRId64 ",\n    \"saved_bytes\": %" PRId64
+            ",\n    \"dram_per_token\": %" PRId64 ",\n    \"dram_per_token_resident\": %" PRId64
+            "\n  }",
+            r.n_resident ? "\n    " : "", r.resident_bytes, r.saved_bytes, r.dram_without,
+            r.dram_with);
+    lf_residency_destroy(&r);
+    return LF_OK;
+}
+
 /* One Pareto plan: its metrics and its canonical op -> group map. */
 static void lf__json_pareto_entry(FILE *f, const lf__plan_view *pv, int last)
 {
@@ -247,6 +277,8 @@ lf_status lf_plan_write_json(FILE *f, const lf_plan *p, lf_cost_model *cm, const
     if (n_fusable)
         fputs("  ],\n", f);
     lf__json_unfusable(f, &pv, g);
+    if (st == LF_OK && meta && meta->residency)
+        st = lf__json_residency(f, p, cm);
     if (n_pareto > 0) {
         fputs(",\n  \"pareto\": [\n", f);
         for (int32_t i = 0; i < n_pareto; i++)
