@@ -28,7 +28,7 @@ static char *pipeline_json(const char *model, int64_t buffer, const char *search
         FILE *f = open_memstream(&buf, &len);
         const lf_planned *r = &p.result;
         lf_plan_meta meta = {p.model_name, r->search, r->heuristic ? r->seed : 0,
-                             r->heuristic ? r->budget : -1, 0, NULL, NULL};
+                             r->heuristic ? r->budget : -1, 0, NULL, NULL, 0};
         if (f) {
             lf_plan_write_json(f, &r->plan, p.cm, &meta);
             fclose(f);

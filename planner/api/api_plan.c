@@ -115,7 +115,7 @@ static lf_plan_meta lf__meta(const lf_api_plan *h)
 {
     const lf_planned *r = &h->p.result;
     lf_plan_meta meta = {h->p.model_name, r->search, r->heuristic ? r->seed : 0,
-                         r->heuristic ? r->budget : -1, 0, NULL, NULL};
+                         r->heuristic ? r->budget : -1, 0, NULL, NULL, h->p.residency};
     return meta;
 }
 
