@@ -64,7 +64,7 @@ typedef struct lf__ox_slice {
 } lf__ox_slice;
 lf_status lf__ox_slice_params(lf__ox_graph *g, int32_t i, lf__ox_slice *s);
 
-/* Einsum's output shape from its equation (onnx_rewrite_ops.c). */
+/* Einsum's output shape from its equation (onnx_einsum.c). */
 lf_status lf__ox_einsum_shape(lf__ox_graph *g, int32_t i);
 
 /* Resize / Upsample: per-axis scales and output sizes. */

@@ -17,120 +17,23 @@
 #include "planner/util/checked.h"
 #include "planner/io/onnx_rewrite.h"
 
-static int lf__on(const lf__ox_graph *g, lf_onnx_rewrite k) { return !(g->opt.disable & (1u << k)); }
-
-static int lf__is(const lf__ox_node *n, const char *op) { return !n->dead && strcmp(n->op, op) == 0; }
-
-/* The one live node reading value v, or -1 (several readers, none, or v is
- * a graph output). */
-static int32_t lf__sole_reader(const lf__ox_graph *g, int32_t v)
-{
-    if (v < 0 || g->values[v].is_output)
-        return -1;
-    int32_t found = -1;
-    for (int32_t i = 0; i < g->n_nodes; i++) {
-        const lf__ox_node *n = &g->nodes[i];
-        if (n->dead)
-            continue;
-        for (int32_t k = 0; k < n->n_in; k++)
-            if (n->in[k] == v) {
-                if (found >= 0 && found != i)
-                    return -1;
-                found = i;
-            }
-    }
-    return found;
-}
-
-static int32_t lf__producer(const lf__ox_graph *g, int32_t v)
-{
-    if (v < 0)
-        return -1;
-    int32_t p = g->values[v].producer;
-    return (p >= 0 && !g->nodes[p].dead) ? p : -1;
-}
-
-static void lf__replace_uses(lf__ox_graph *g, int32_t from, int32_t to)
-{
-    for (int32_t i = 0; i < g->n_nodes; i++)
-        for (int32_t k = 0; !g->nodes[i].dead && k < g->nodes[i].n_in; k++)
-            if (g->nodes[i].in[k] == from)
-                g->nodes[i].in[k] = to;
-}
-
-/* Makes node `into` produce value v (taking over the output of a node that is removed). */
-static void lf__take_output(lf__ox_graph *g, int32_t into, int32_t v)
-{
-    g->nodes[into].out[0] = v;
-    g->values[v].producer = into;
-}
-
-static lf_status lf__set_inputs(lf__ox_graph *g, lf__ox_node *n, const int32_t *in, int32_t cnt)
-{
-    int32_t *ni = malloc((size_t)(cnt ? cnt : 1) * sizeof *ni);
-    if (!ni)
-        return lf_set_error(LF_ENOMEM, "out of memory importing %s", g->path);
-    memcpy(ni, in, (size_t)cnt * sizeof *in);
-    free(n->in);
-    n->in = ni;
-    n->n_in = cnt;
-    return LF_OK;
-}
-
-static lf_status lf__set_ints(lf__ox_graph *g, lf__ox_node *n, const char *name, const int64_t *v, int32_t cnt)
-{
-    lf__ox_attr *a = (lf__ox_attr *)lf__ox_attr_get(n, name);
-    if (!a) {
-        lf__ox_attr *na = lf_arena_alloc(&g->arena, (size_t)(n->n_attr + 1) * sizeof *na);
-        if (!na)
-            return lf_set_error(LF_ENOMEM, "out of memory importing %s", g->path);
-        if (n->n_attr)
-            memcpy(na, n->attr, (size_t)n->n_attr * sizeof *na);
-        a = &na[n->n_attr];
-        a->name = name;
-        a->tensor = -1;
-        n->attr = na;
-        n->n_attr++;
-    }
-    a->type = cnt < 0 ? 2 : 7;
-    if (cnt < 0) {
-        a->i = v[0];
-        return LF_OK;
-    }
-    a->ints = lf_arena_alloc(&g->arena, (size_t)(cnt ? cnt : 1) * sizeof *a->ints);
-    if (!a->ints)
-        return lf_set_error(LF_ENOMEM, "out of memory importing %s", g->path);
-    memcpy(a->ints, v, (size_t)cnt * sizeof *v);
-    a->n = cnt;
-    return LF_OK;
-}
-
-/* A constant scalar input (any numeric type) or NAN. */
-static double lf__scalar(const lf__ox_graph *g, const lf__ox_node *n, int32_t k)
-{
-    const lf__ox_data *d = lf__ox_const_of(g, n, k);
-    if (!d || d->count != 1)
-        return NAN;
-    return d->f ? d->f[0] : (double)d->i[0];
-}
-
 static void lf__drop_identity(lf__ox_graph *g)
 {
     for (int32_t i = 0; i < g->n_nodes; i++) {
         lf__ox_node *n = &g->nodes[i];
-        if ((!lf__is(n, "Identity") && !lf__is(n, "Dropout")) || n->ir_keep)
+        if ((!lf__ox_rw_is(n, "Identity") && !lf__ox_rw_is(n, "Dropout")) || n->ir_keep)
             continue;
-        if (n->n_out > 1 && n->out[1] >= 0 && lf__sole_reader(g, n->out[1]) >= 0)
+        if (n->n_out > 1 && n->out[1] >= 0 && lf__ox_rw_sole_reader(g, n->out[1]) >= 0)
             continue; /* the dropout mask is used */
         int32_t x = n->in[0], y = n->out[0];
         if (g->values[y].is_output) {
-            int32_t p = lf__producer(g, x);
-            if (p < 0 || lf__sole_reader(g, x) != i)
+            int32_t p = lf__ox_rw_producer(g, x);
+            if (p < 0 || lf__ox_rw_sole_reader(g, x) != i)
                 continue;
-            lf__take_output(g, p, y); /* keep the graph output's name */
+            lf__ox_rw_take_output(g, p, y); /* keep the graph output's name */
             g->values[x].producer = -1;
         } else {
-            lf__replace_uses(g, y, x);
+            lf__ox_rw_replace_uses(g, y, x);
         }
         n->dead = 1;
         lf__ox_note(g, LF_ONNX_DROP_IDENTITY, i, "%s is the identity at inference", n->op);
@@ -141,15 +44,15 @@ static lf_status lf__fold_bn(lf__ox_graph *g)
 {
     for (int32_t i = 0; i < g->n_nodes; i++) {
         lf__ox_node *bn = &g->nodes[i];
-        if (!lf__is(bn, "BatchNormalization") || (bn->n_out > 1 && bn->out[1] >= 0 &&
-                                                  lf__sole_reader(g, bn->out[1]) >= 0))
+        if (!lf__ox_rw_is(bn, "BatchNormalization") || (bn->n_out > 1 && bn->out[1] >= 0 &&
+                                                  lf__ox_rw_sole_reader(g, bn->out[1]) >= 0))
             continue;
-        int32_t p = lf__producer(g, bn->in[0]);
-        if (p < 0 || lf__sole_reader(g, bn->in[0]) != i)
+        int32_t p = lf__ox_rw_producer(g, bn->in[0]);
+        if (p < 0 || lf__ox_rw_sole_reader(g, bn->in[0]) != i)
             continue;
         lf__ox_node *c = &g->nodes[p];
-        int is_gemm = lf__is(c, "Gemm");
-        if (!lf__is(c, "Conv") && !is_gemm)
+        int is_gemm = lf__ox_rw_is(c, "Gemm");
+        if (!lf__ox_rw_is(c, "Conv") && !is_gemm)
             continue;
         const lf__ox_data *gamma = lf__ox_const_of(g, bn, 1), *beta = lf__ox_const_of(g, bn, 2),
                           *mean = lf__ox_const_of(g, bn, 3), *var = lf__ox_const_of(g, bn, 4),
@@ -198,10 +101,10 @@ static lf_status lf__fold_bn(lf__ox_graph *g)
         lf__ox_set_const(g, vw, &nw);
         lf__ox_set_const(g, vb, &nb);
         int32_t in[3] = {c->in[0], vw, vb};
-        if ((st = lf__set_inputs(g, c, in, 3)) != LF_OK)
+        if ((st = lf__ox_rw_set_inputs(g, c, in, 3)) != LF_OK)
             return st;
         g->values[c->out[0]].producer = -1;
-        lf__take_output(g, p, bn->out[0]);
+        lf__ox_rw_take_output(g, p, bn->out[0]);
         c->folded_bn = 1;
         bn->dead = 1;
         lf__ox_note(g, LF_ONNX_FOLD_BN, i, "folded into %s (epsilon %g)", c->name, eps);
@@ -213,7 +116,7 @@ static lf_status lf__clip(lf__ox_graph *g)
 {
     for (int32_t i = 0; i < g->n_nodes; i++) {
         lf__ox_node *n = &g->nodes[i];
-        if (!lf__is(n, "Clip"))
+        if (!lf__ox_rw_is(n, "Clip"))
             continue;
         double lo = -FLT_MAX, hi = FLT_MAX;
         if (g->opset < 11) {
@@ -221,9 +124,9 @@ static lf_status lf__clip(lf__ox_graph *g)
             hi = lf__ox_attr_float(n, "max", FLT_MAX);
         } else {
             if (n->n_in > 1 && n->in[1] >= 0)
-                lo = lf__scalar(g, n, 1);
+                lo = lf__ox_rw_scalar(g, n, 1);
             if (n->n_in > 2 && n->in[2] >= 0)
-                hi = lf__scalar(g, n, 2);
+                hi = lf__ox_rw_scalar(g, n, 2);
         }
         if (isnan(lo) || isnan(hi))
             return lf__ox_fail(g, i, LF_EUNSUPPORTED, "Clip bounds must be constant scalars");
@@ -231,7 +134,7 @@ static lf_status lf__clip(lf__ox_graph *g)
         n->clip_min = (float)lo;
         n->clip_max = (float)hi;
         n->n_in = 1;
-        if (!lf__on(g, LF_ONNX_CLIP))
+        if (!lf__ox_rw_on(g, LF_ONNX_CLIP))
             continue;
         if (lo == 0 && hi >= FLT_MAX) {
             n->op = "Relu";
@@ -249,12 +152,12 @@ static lf_status lf__clip(lf__ox_graph *g)
 static int32_t lf__times_self(const lf__ox_graph *g, int32_t m, const char *f_op)
 {
     const lf__ox_node *n = &g->nodes[m];
-    if (!lf__is(n, "Mul"))
+    if (!lf__ox_rw_is(n, "Mul"))
         return -1;
     for (int32_t k = 0; k < 2; k++) {
-        int32_t f = lf__producer(g, n->in[k]);
-        if (f >= 0 && lf__is(&g->nodes[f], f_op) && g->nodes[f].in[0] == n->in[1 - k] &&
-            lf__sole_reader(g, n->in[k]) == m)
+        int32_t f = lf__ox_rw_producer(g, n->in[k]);
+        if (f >= 0 && lf__ox_rw_is(&g->nodes[f], f_op) && g->nodes[f].in[0] == n->in[1 - k] &&
+            lf__ox_rw_sole_reader(g, n->in[k]) == m)
             return f;
     }
     return -1;
@@ -274,37 +177,37 @@ static void lf__activations(lf__ox_graph *g)
     for (int32_t i = 0; i < g->n_nodes; i++) {
         lf__ox_node *n = &g->nodes[i];
         int32_t f;
-        if (lf__on(g, LF_ONNX_HARDSWISH) && (f = lf__times_self(g, i, "HardSigmoid")) >= 0 &&
+        if (lf__ox_rw_on(g, LF_ONNX_HARDSWISH) && (f = lf__times_self(g, i, "HardSigmoid")) >= 0 &&
             fabsf(lf__ox_attr_float(&g->nodes[f], "alpha", 0.2f) - 1.0f / 6) < 1e-6f &&
             lf__ox_attr_float(&g->nodes[f], "beta", 0.5f) == 0.5f) {
             g->nodes[f].dead = 1;
             lf__to_unary(g, i, "HardSwish", g->nodes[f].in[0]);
             lf__ox_note(g, LF_ONNX_HARDSWISH, i, "HardSigmoid(x) * x with alpha 1/6, beta 1/2");
-        } else if (lf__on(g, LF_ONNX_SILU) && (f = lf__times_self(g, i, "Sigmoid")) >= 0) {
+        } else if (lf__ox_rw_on(g, LF_ONNX_SILU) && (f = lf__times_self(g, i, "Sigmoid")) >= 0) {
             g->nodes[f].dead = 1;
             lf__to_unary(g, i, "SiLU", g->nodes[f].in[0]);
             lf__ox_note(g, LF_ONNX_SILU, i, "Sigmoid(x) * x");
-        } else if (lf__on(g, LF_ONNX_HARDSWISH) && (lf__is(n, "Div") || lf__is(n, "Mul"))) {
+        } else if (lf__ox_rw_on(g, LF_ONNX_HARDSWISH) && (lf__ox_rw_is(n, "Div") || lf__ox_rw_is(n, "Mul"))) {
             /* x * Clip(x + 3, 0, 6) / 6 (or * 1/6): n is the last step. */
-            double c = lf__scalar(g, n, 1);
-            int32_t m = lf__producer(g, n->in[0]);
-            if (!(lf__is(n, "Div") ? c == 6 : fabs(c - 1.0 / 6) < 1e-6) || m < 0 ||
-                lf__sole_reader(g, n->in[0]) != i || !lf__is(&g->nodes[m], "Mul"))
+            double c = lf__ox_rw_scalar(g, n, 1);
+            int32_t m = lf__ox_rw_producer(g, n->in[0]);
+            if (!(lf__ox_rw_is(n, "Div") ? c == 6 : fabs(c - 1.0 / 6) < 1e-6) || m < 0 ||
+                lf__ox_rw_sole_reader(g, n->in[0]) != i || !lf__ox_rw_is(&g->nodes[m], "Mul"))
                 continue;
             const lf__ox_node *mul = &g->nodes[m];
             for (int32_t k = 0; k < 2; k++) {
-                int32_t cl = lf__producer(g, mul->in[k]);
-                if (cl < 0 || !lf__is(&g->nodes[cl], "Clip") || !g->nodes[cl].clip_known ||
+                int32_t cl = lf__ox_rw_producer(g, mul->in[k]);
+                if (cl < 0 || !lf__ox_rw_is(&g->nodes[cl], "Clip") || !g->nodes[cl].clip_known ||
                     g->nodes[cl].clip_min != 0 || g->nodes[cl].clip_max != 6 ||
-                    lf__sole_reader(g, mul->in[k]) != m)
+                    lf__ox_rw_sole_reader(g, mul->in[k]) != m)
                     continue;
-                int32_t ad = lf__producer(g, g->nodes[cl].in[0]);
+                int32_t ad = lf__ox_rw_producer(g, g->nodes[cl].in[0]);
                 int32_t x = mul->in[1 - k];
-                if (ad < 0 || !lf__is(&g->nodes[ad], "Add") || lf__sole_reader(g, g->nodes[cl].in[0]) != cl)
+                if (ad < 0 || !lf__ox_rw_is(&g->nodes[ad], "Add") || lf__ox_rw_sole_reader(g, g->nodes[cl].in[0]) != cl)
                     continue;
                 const lf__ox_node *add = &g->nodes[ad];
                 int xk = add->in[0] == x ? 1 : add->in[1] == x ? 0 : -1;
-                if (xk < 0 || lf__scalar(g, add, xk) != 3)
+                if (xk < 0 || lf__ox_rw_scalar(g, add, xk) != 3)
                     continue;
                 g->nodes[ad].dead = g->nodes[cl].dead = g->nodes[m].dead = 1;
                 lf__to_unary(g, i, "HardSwish", x);
@@ -319,21 +222,21 @@ static lf_status lf__fold_pad(lf__ox_graph *g)
 {
     for (int32_t i = 0; i < g->n_nodes; i++) {
         lf__ox_node *p = &g->nodes[i];
-        if (!lf__is(p, "Pad") || strcmp(lf__ox_attr_str(p, "mode", "constant"), "constant") != 0)
+        if (!lf__ox_rw_is(p, "Pad") || strcmp(lf__ox_attr_str(p, "mode", "constant"), "constant") != 0)
             continue;
-        int32_t c = lf__sole_reader(g, p->out[0]);
+        int32_t c = lf__ox_rw_sole_reader(g, p->out[0]);
         const lf__ox_value *x = &g->values[p->in[0]];
         int64_t pads[2 * LF__OX_MAX_RANK];
         int32_t cnt;
         double value = g->opset < 11 ? lf__ox_attr_float(p, "value", 0)
-                                     : (p->n_in > 2 && p->in[2] >= 0 ? lf__scalar(g, p, 2) : 0.0);
+                                     : (p->n_in > 2 && p->in[2] >= 0 ? lf__ox_rw_scalar(g, p, 2) : 0.0);
         if (c < 0 || x->rank != 4 || value != 0 ||
             lf__ox_int_list(g, p, "pads", 1, pads, 2 * LF__OX_MAX_RANK, &cnt) != 1 || cnt != 8 ||
             pads[0] || pads[1] || pads[4] || pads[5] || pads[2] < 0 || pads[3] < 0 || pads[6] < 0 || pads[7] < 0)
             continue;
         lf__ox_node *n = &g->nodes[c];
-        int avg = lf__is(n, "AveragePool");
-        if ((!lf__is(n, "Conv") && !avg) || n->in[0] != p->out[0] ||
+        int avg = lf__ox_rw_is(n, "AveragePool");
+        if ((!lf__ox_rw_is(n, "Conv") && !avg) || n->in[0] != p->out[0] ||
             strcmp(lf__ox_attr_str(n, "auto_pad", "NOTSET"), "NOTSET") != 0)
             continue;
         int64_t own[8] = {0};
@@ -345,10 +248,10 @@ static lf_status lf__fold_pad(lf__ox_graph *g)
         if (avg && !cip && (own[0] || own[1] || own[2] || own[3]))
             continue;
         int64_t merged[4] = {own[0] + pads[2], own[1] + pads[3], own[2] + pads[6], own[3] + pads[7]};
-        lf_status st = lf__set_ints(g, n, "pads", merged, 4);
+        lf_status st = lf__ox_rw_set_ints(g, n, "pads", merged, 4);
         int64_t one = 1;
         if (st == LF_OK && avg)
-            st = lf__set_ints(g, n, "count_include_pad", &one, -1);
+            st = lf__ox_rw_set_ints(g, n, "count_include_pad", &one, -1);
         if (st != LF_OK)
             return st;
         n->in[0] = p->in[0];
@@ -363,7 +266,7 @@ static lf_status lf__split(lf__ox_graph *g)
 {
     int32_t n0 = g->n_nodes;
     for (int32_t i = 0; i < n0; i++) {
-        if (!lf__is(&g->nodes[i], "Split"))
+        if (!lf__ox_rw_is(&g->nodes[i], "Split"))
             continue;
         const lf__ox_value *x = &g->values[g->nodes[i].in[0]];
         int32_t axis = lf__ox_axis(lf__ox_attr_int(&g->nodes[i], "axis", 0), x->rank);
@@ -382,9 +285,9 @@ static lf_status lf__split(lf__ox_graph *g)
                 return (lf_status)id;
             int64_t b = at, e = at + len, ax = axis;
             lf_status st;
-            if ((st = lf__set_ints(g, &g->nodes[id], "starts", &b, 1)) != LF_OK ||
-                (st = lf__set_ints(g, &g->nodes[id], "ends", &e, 1)) != LF_OK ||
-                (st = lf__set_ints(g, &g->nodes[id], "axes", &ax, 1)) != LF_OK)
+            if ((st = lf__ox_rw_set_ints(g, &g->nodes[id], "starts", &b, 1)) != LF_OK ||
+                (st = lf__ox_rw_set_ints(g, &g->nodes[id], "ends", &e, 1)) != LF_OK ||
+                (st = lf__ox_rw_set_ints(g, &g->nodes[id], "axes", &ax, 1)) != LF_OK)
                 return st;
             g->values[out].producer = id;
             at += len;
@@ -400,13 +303,13 @@ static lf_status lf__flatten_concat(lf__ox_graph *g)
 {
     for (int32_t i = 0; i < g->n_nodes; i++) {
         lf__ox_node *n = &g->nodes[i];
-        if (!lf__is(n, "Concat"))
+        if (!lf__ox_rw_is(n, "Concat"))
             continue;
         int32_t r = g->values[n->out[0]].rank;
         int32_t axis = lf__ox_axis(lf__ox_attr_int(n, "axis", 1), r);
         for (int32_t k = 0; k < n->n_in; k++) {
-            int32_t p = lf__producer(g, n->in[k]);
-            if (p < 0 || !lf__is(&g->nodes[p], "Concat") || g->nodes[p].ir_keep || lf__sole_reader(g, n->in[k]) != i ||
+            int32_t p = lf__ox_rw_producer(g, n->in[k]);
+            if (p < 0 || !lf__ox_rw_is(&g->nodes[p], "Concat") || g->nodes[p].ir_keep || lf__ox_rw_sole_reader(g, n->in[k]) != i ||
                 lf__ox_axis(lf__ox_attr_int(&g->nodes[p], "axis", 1), r) != axis)
                 continue;
             const lf__ox_node *in = &g->nodes[p];
@@ -417,7 +320,7 @@ static lf_status lf__flatten_concat(lf__ox_graph *g)
             memcpy(merged, n->in, (size_t)k * sizeof *merged);
             memcpy(merged + k, in->in, (size_t)in->n_in * sizeof *merged);
             memcpy(merged + k + in->n_in, n->in + k + 1, (size_t)(n->n_in - k - 1) * sizeof *merged);
-            lf_status st = lf__set_inputs(g, n, merged, cnt);
+            lf_status st = lf__ox_rw_set_inputs(g, n, merged, cnt);
             free(merged);
             if (st != LF_OK)
                 return st;
@@ -434,7 +337,7 @@ static void lf__reshape_flatten(lf__ox_graph *g)
 {
     for (int32_t i = 0; i < g->n_nodes; i++) {
         lf__ox_node *n = &g->nodes[i];
-        if (!lf__is(n, "Reshape"))
+        if (!lf__ox_rw_is(n, "Reshape"))
             continue;
         const lf__ox_value *x = &g->values[n->in[0]], *y = &g->values[n->out[0]];
         if (x->rank < 3 || y->rank != 2 || y->dims[0] != x->dims[0])
@@ -456,37 +359,37 @@ static lf_status lf__channel_shuffle(lf__ox_graph *g)
     static const int64_t swap12[5] = {0, 2, 1, 3, 4};
     for (int32_t i = 0; i < g->n_nodes; i++) {
         lf__ox_node *n = &g->nodes[i];
-        if (!lf__is(n, "Reshape"))
+        if (!lf__ox_rw_is(n, "Reshape"))
             continue;
         const lf__ox_value *x = &g->values[n->in[0]], *v = &g->values[n->out[0]];
         int64_t prod; /* of two dimensions from the file */
         if (x->rank != 4 || v->rank != 5 || v->dims[0] != x->dims[0] || v->dims[1] < 1 ||
             !lf_mul_i64(v->dims[1], v->dims[2], &prod) || prod != x->dims[1] || v->dims[3] != x->dims[2] || v->dims[4] != x->dims[3])
             continue;
-        int32_t t = lf__sole_reader(g, n->out[0]);
-        if (t < 0 || !lf__is(&g->nodes[t], "Transpose"))
+        int32_t t = lf__ox_rw_sole_reader(g, n->out[0]);
+        if (t < 0 || !lf__ox_rw_is(&g->nodes[t], "Transpose"))
             continue;
         int64_t perm[LF__OX_MAX_RANK];
         int32_t cnt;
         if (lf__ox_int_list(g, &g->nodes[t], "perm", -1, perm, LF__OX_MAX_RANK, &cnt) != 1 || cnt != 5 ||
             memcmp(perm, swap12, sizeof swap12) != 0)
             continue;
-        int32_t r = lf__sole_reader(g, g->nodes[t].out[0]);
-        if (r < 0 || !lf__is(&g->nodes[r], "Reshape"))
+        int32_t r = lf__ox_rw_sole_reader(g, g->nodes[t].out[0]);
+        if (r < 0 || !lf__ox_rw_is(&g->nodes[r], "Reshape"))
             continue;
         const lf__ox_value *y = &g->values[g->nodes[r].out[0]];
         if (y->rank != 4 || memcmp(y->dims, x->dims, 4 * sizeof *y->dims) != 0)
             continue;
         int64_t groups = v->dims[1];
         int32_t in = n->in[0];
-        lf_status st = lf__set_inputs(g, n, &in, 1);
+        lf_status st = lf__ox_rw_set_inputs(g, n, &in, 1);
         if (st != LF_OK)
             return st;
-        if ((st = lf__set_ints(g, n, "groups", &groups, -1)) != LF_OK)
+        if ((st = lf__ox_rw_set_ints(g, n, "groups", &groups, -1)) != LF_OK)
             return st;
         n->op = "ChannelShuffle";
         g->values[n->out[0]].producer = -1;
-        lf__take_output(g, i, g->nodes[r].out[0]);
+        lf__ox_rw_take_output(g, i, g->nodes[r].out[0]);
         g->nodes[t].dead = 1;
         g->nodes[r].dead = 1;
         lf__ox_note(g, LF_ONNX_CHANNEL_SHUFFLE, i, "Reshape to %lld groups, Transpose and Reshape back are a "
@@ -504,7 +407,7 @@ static lf_status lf__gather_slice(lf__ox_graph *g)
 {
     int32_t n0 = g->n_nodes;
     for (int32_t i = 0; i < n0; i++) {
-        if (!lf__is(&g->nodes[i], "Gather") || g->nodes[i].n_in != 2)
+        if (!lf__ox_rw_is(&g->nodes[i], "Gather") || g->nodes[i].n_in != 2)
             continue;
         const lf__ox_data *ix = lf__ox_const_of(g, &g->nodes[i], 1);
         const lf__ox_value *x = &g->values[g->nodes[i].in[0]];
@@ -540,9 +443,9 @@ static lf_status lf__gather_slice(lf__ox_graph *g)
             return (lf_status)id;
         int64_t b = at, e = at + 1, ax = axis;
         lf_status st;
-        if ((st = lf__set_ints(g, &g->nodes[id], "starts", &b, 1)) != LF_OK ||
-            (st = lf__set_ints(g, &g->nodes[id], "ends", &e, 1)) != LF_OK ||
-            (st = lf__set_ints(g, &g->nodes[id], "axes", &ax, 1)) != LF_OK)
+        if ((st = lf__ox_rw_set_ints(g, &g->nodes[id], "starts", &b, 1)) != LF_OK ||
+            (st = lf__ox_rw_set_ints(g, &g->nodes[id], "ends", &e, 1)) != LF_OK ||
+            (st = lf__ox_rw_set_ints(g, &g->nodes[id], "axes", &ax, 1)) != LF_OK)
             return st;
         g->values[out].producer = id;
         lf__ox_node *n = &g->nodes[i];
@@ -560,83 +463,31 @@ static lf_status lf__gather_slice(lf__ox_graph *g)
     return LF_OK;
 }
 
-int lf__ox_rw_on(const lf__ox_graph *g, lf_onnx_rewrite k) { return lf__on(g, k); }
-int lf__ox_rw_is(const lf__ox_node *n, const char *op) { return lf__is(n, op); }
-int32_t lf__ox_rw_sole_reader(const lf__ox_graph *g, int32_t v) { return lf__sole_reader(g, v); }
-int32_t lf__ox_rw_producer(const lf__ox_graph *g, int32_t v) { return lf__producer(g, v); }
-lf_status lf__ox_rw_set_inputs(lf__ox_graph *g, lf__ox_node *n, const int32_t *in, int32_t cnt)
-{
-    return lf__set_inputs(g, n, in, cnt);
-}
-lf_status lf__ox_rw_set_ints(lf__ox_graph *g, lf__ox_node *n, const char *name, const int64_t *v, int32_t cnt)
-{
-    return lf__set_ints(g, n, name, v, cnt);
-}
-double lf__ox_rw_scalar(const lf__ox_graph *g, const lf__ox_node *n, int32_t k) { return lf__scalar(g, n, k); }
-void lf__ox_rw_take_output(lf__ox_graph *g, int32_t into, int32_t v) { lf__take_output(g, into, v); }
-
-int32_t lf__ox_rw_value(lf__ox_graph *g, const char *base, int32_t elem_type, int32_t rank, const int64_t *dims)
-{
-    int32_t id = lf__ox_new_value(g, base);
-    if (id < 0)
-        return id;
-    g->values[id].rank = rank;
-    memcpy(g->values[id].dims, dims, (size_t)rank * sizeof *dims);
-    g->values[id].elem_type = elem_type;
-    return id;
-}
-
-int32_t lf__ox_rw_const(lf__ox_graph *g, const char *base, lf__ox_data *d, int32_t rank, const int64_t *dims)
-{
-    int32_t id = lf__ox_rw_value(g, base, LF__OX_FLOAT, rank, dims);
-    if (id < 0) {
-        if (d)
-            lf__ox_data_free(d);
-        return id;
-    }
-    g->values[id].is_const = 1;
-    lf_status st = d ? lf__ox_set_const(g, id, d) : LF_OK;
-    return st != LF_OK ? (int32_t)st : id;
-}
-
-int32_t lf__ox_rw_node(lf__ox_graph *g, const char *name, const char *op, const int32_t *in, int32_t n_in,
-                       int32_t rank, const int64_t *dims)
-{
-    int32_t y = lf__ox_rw_value(g, name, LF__OX_FLOAT, rank, dims);
-    if (y < 0)
-        return y;
-    int32_t id = lf__ox_add_node(g, name, op, in, n_in, &y, 1);
-    if (id < 0)
-        return id;
-    g->values[y].producer = id;
-    return y;
-}
-
 lf_status lf__ox_rewrite(lf__ox_graph *g)
 {
     lf_status st = LF_OK;
-    if (lf__on(g, LF_ONNX_DROP_IDENTITY))
+    if (lf__ox_rw_on(g, LF_ONNX_DROP_IDENTITY))
         lf__drop_identity(g);
-    if (lf__on(g, LF_ONNX_FOLD_BN) && (st = lf__fold_bn(g)) != LF_OK)
+    if (lf__ox_rw_on(g, LF_ONNX_FOLD_BN) && (st = lf__fold_bn(g)) != LF_OK)
         return st;
     if ((st = lf__clip(g)) != LF_OK)
         return st;
     lf__activations(g);
-    if (lf__on(g, LF_ONNX_FOLD_PAD) && (st = lf__fold_pad(g)) != LF_OK)
+    if (lf__ox_rw_on(g, LF_ONNX_FOLD_PAD) && (st = lf__fold_pad(g)) != LF_OK)
         return st;
-    if (lf__on(g, LF_ONNX_SPLIT) && (st = lf__split(g)) != LF_OK)
+    if (lf__ox_rw_on(g, LF_ONNX_SPLIT) && (st = lf__split(g)) != LF_OK)
         return st;
-    if (lf__on(g, LF_ONNX_FLATTEN_CONCAT) && (st = lf__flatten_concat(g)) != LF_OK)
+    if (lf__ox_rw_on(g, LF_ONNX_FLATTEN_CONCAT) && (st = lf__flatten_concat(g)) != LF_OK)
         return st;
-    if (lf__on(g, LF_ONNX_RESHAPE_FLATTEN))
+    if (lf__ox_rw_on(g, LF_ONNX_RESHAPE_FLATTEN))
         lf__reshape_flatten(g);
-    if (lf__on(g, LF_ONNX_CHANNEL_SHUFFLE) && (st = lf__channel_shuffle(g)) != LF_OK)
+    if (lf__ox_rw_on(g, LF_ONNX_CHANNEL_SHUFFLE) && (st = lf__channel_shuffle(g)) != LF_OK)
         return st;
-    if (lf__on(g, LF_ONNX_GATHER_SLICE) && (st = lf__gather_slice(g)) != LF_OK)
+    if (lf__ox_rw_on(g, LF_ONNX_GATHER_SLICE) && (st = lf__gather_slice(g)) != LF_OK)
         return st;
     if ((st = lf__ox_rewrite_tf(g)) != LF_OK || (st = lf__ox_rewrite_ops(g)) != LF_OK)
         return st;
-    if (lf__on(g, LF_ONNX_RANK_VIEWS) && (st = lf__ox_rewrite_rank(g)) != LF_OK)
+    if (lf__ox_rw_on(g, LF_ONNX_RANK_VIEWS) && (st = lf__ox_rewrite_rank(g)) != LF_OK)
         return st;
     return lf__ox_toposort(g);
 }

@@ -1,4 +1,4 @@
-/* The rewrites' shared helpers (onnx_rewrite.c) and the rewrite passes kept
+/* The rewrites' shared helpers (onnx_rewrite_util.c) and the rewrite passes kept
  * in files of their own: transformer patterns (onnx_rewrite_tf.c) and ops on
  * tensors of rank 5 and 6 (onnx_rewrite_rank.c). */
 #ifndef LF_ONNX_REWRITE_H
@@ -18,6 +18,8 @@ lf_status lf__ox_rw_set_inputs(lf__ox_graph *g, lf__ox_node *n, const int32_t *i
 lf_status lf__ox_rw_set_ints(lf__ox_graph *g, lf__ox_node *n, const char *name, const int64_t *v, int32_t cnt);
 /* A constant scalar input (any numeric type) or NAN. */
 double lf__ox_rw_scalar(const lf__ox_graph *g, const lf__ox_node *n, int32_t k);
+/* Makes every reader of value `from` read `to` instead. */
+void lf__ox_rw_replace_uses(lf__ox_graph *g, int32_t from, int32_t to);
 /* Makes node `into` produce value v (taking over the output of a removed node). */
 void lf__ox_rw_take_output(lf__ox_graph *g, int32_t into, int32_t v);
 
