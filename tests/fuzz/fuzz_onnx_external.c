@@ -169,10 +169,10 @@ static void setup(void)
     static const char *const links[][2] = {{"link_in", "sub/w.bin"},    {"link_out", "../outside/secret.bin"},
                                            {"dirlink", "../outside"},    {"etclink", "/etc"},
                                            {"zero", "/dev/zero"},        {"loop", "loop"},
-                                           {"sub/up", "../w.bin"},       {"abs_in", "PLACEHOLDER"}};
+                                           {"sub/up", "../w.bin"},       {"abs_in", "ABSOLUTE_INSIDE"}};
     for (size_t k = 0; k < sizeof links / sizeof links[0]; k++) {
         char target[PATH_MAX + 64];
-        if (strcmp(links[k][1], "PLACEHOLDER") == 0) /* an absolute link that stays inside */
+        if (strcmp(links[k][1], "ABSOLUTE_INSIDE") == 0) /* an absolute link that stays inside */
             snprintf(target, sizeof target, "%s/w.bin", lf__model_dir);
         else
             snprintf(target, sizeof target, "%s", links[k][1]);
