@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "planner/io/onnx_proto.h"
 #include "planner/io/plan_read.h"
 #include "planner/io/plan_read_internal.h"
 #include "planner/util/fileio.h"
@@ -387,6 +388,30 @@ lf_status lf_plan_doc_read_memory(lf_plan_doc *doc, const void *data, size_t len
     return st;
 }
 
+/* A plan streamed from a pipe or device must start like one of the three
+ * formats: ONNX protobuf (checked as far as it goes), '{' or '<'. */
+static lf_status lf__plan_probe(const char *head, size_t n, const char *path, const char *what)
+{
+    if (n > 0 && head[0] == 0x08) {
+        lf__ox_wire_info info;
+        if (lf__ox_wire_scan((const uint8_t *)head, n, (uint64_t)2 << 30, &onnx__model_proto__descriptor,
+                             &info) == LF__OX_WIRE_OK)
+            return LF_OK;
+        return lf_set_error(LF_EPARSE, "%s: not a valid ONNX %s (not protobuf data at byte %zu)", path, what,
+                            info.offset);
+    }
+    size_t i = 0;
+    if (n >= 3 && (unsigned char)head[0] == 0xEF && (unsigned char)head[1] == 0xBB &&
+        (unsigned char)head[2] == 0xBF)
+        i = 3; /* UTF-8 byte order mark */
+    while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r'))
+        i++;
+    if (i == n || head[i] == '{' || head[i] == '<')
+        return LF_OK;
+    return lf_set_error(LF_EPARSE, "%s: not a %s (JSON, XML or annotated ONNX): byte %zu is 0x%02x", path, what,
+                        i, (unsigned char)head[i]);
+}
+
 lf_status lf_plan_doc_read(lf_plan_doc *doc, const char *path)
 {
     memset(doc, 0, sizeof *doc);
@@ -397,7 +422,8 @@ lf_status lf_plan_doc_read(lf_plan_doc *doc, const char *path)
     /* An annotated ONNX plan holds the weights: protobuf's own 2 GiB limit. */
     size_t n = strlen(path);
     int onnx = n > 5 && strcmp(path + n - 5, ".onnx") == 0;
-    lf_status st = lf_read_file_capped(path, onnx ? (int64_t)2 << 30 : LF__PLAN_FILE_MAX, "plan file", &data, &len);
+    lf_status st = lf_read_file_probed(path, onnx ? (int64_t)2 << 30 : LF__PLAN_FILE_MAX, "plan file",
+                                       lf__plan_probe, &data, &len);
     if (st != LF_OK)
         return st;
     st = lf_plan_doc_read_memory(doc, data, (size_t)len, path);

@@ -478,7 +478,8 @@ lf_status lf_atomic_write(const char *path, lf_atomic_writer write, const void *
 /* ---------------------------------------------------------------------- */
 /* Reading                                                                 */
 
-static lf_status lf__read(const char *path, int64_t max, const char *what, char **data, long *len)
+static lf_status lf__read(const char *path, int64_t max, const char *what, lf_read_probe probe, char **data,
+                          long *len)
 {
     char why[128];
     *data = NULL;
@@ -499,7 +500,10 @@ static lf_status lf__read(const char *path, int64_t max, const char *what, char 
     }
 
     /* Read in growing chunks rather than trusting the size, so pipes and
-     * /dev/stdin work; with a cap, at most max + 1 bytes are ever read. */
+     * /dev/stdin work; with a cap, at most max + 1 bytes are ever read. A
+     * pipe or device's first chunk goes to the probe, so an endless stream
+     * of the wrong kind is refused after one chunk, not at the cap. */
+    int probed = !probe || (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode));
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
     if (!buf) {
@@ -533,6 +537,15 @@ static lf_status lf__read(const char *path, int64_t max, const char *what, char 
             want = (size_t)(max + 1 - (int64_t)n);
         size_t got = fread(buf + n, 1, want, f);
         n += got;
+        if (!probed && (got < want || n >= (size_t)1 << 15)) {
+            probed = 1;
+            lf_status pst = probe(buf, n, path, what);
+            if (pst != LF_OK) {
+                free(buf);
+                fclose(f);
+                return pst;
+            }
+        }
         if (got == 0) {
             if (ferror(f)) {
                 int err = errno ? errno : EIO;
@@ -553,13 +566,19 @@ static lf_status lf__read(const char *path, int64_t max, const char *what, char 
 
 lf_status lf_read_file(const char *path, char **data, long *len)
 {
-    return lf__read(path, -1, "file", data, len);
+    return lf__read(path, -1, "file", NULL, data, len);
 }
 
 lf_status lf_read_file_capped(const char *path, int64_t max_bytes, const char *what, char **data,
                               long *len)
 {
-    return lf__read(path, max_bytes < 0 ? 0 : max_bytes, what ? what : "file", data, len);
+    return lf__read(path, max_bytes < 0 ? 0 : max_bytes, what ? what : "file", NULL, data, len);
+}
+
+lf_status lf_read_file_probed(const char *path, int64_t max_bytes, const char *what, lf_read_probe probe,
+                              char **data, long *len)
+{
+    return lf__read(path, max_bytes < 0 ? 0 : max_bytes, what ? what : "file", probe, data, len);
 }
 
 lf_status lf_check_file_magic(const char *path, const void *magic, size_t n, const char *what)

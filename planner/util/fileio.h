@@ -73,6 +73,15 @@ lf_status lf_read_file(const char *path, char **data, long *len);
 lf_status lf_read_file_capped(const char *path, int64_t max_bytes, const char *what, char **data,
                               long *len);
 
+/* The same for a file whose kind its first bytes show: when path is a pipe
+ * or device, probe sees the first chunk read (up to 32 KiB, or all of a
+ * shorter stream) and refuses it with an lf_set_error status, so an endless
+ * stream of the wrong kind (/dev/zero) costs one chunk, not the cap. A
+ * regular file is only size-checked (its readers report what is wrong). */
+typedef lf_status (*lf_read_probe)(const char *head, size_t n, const char *path, const char *what);
+lf_status lf_read_file_probed(const char *path, int64_t max_bytes, const char *what, lf_read_probe probe,
+                              char **data, long *len);
+
 /* Reads the first n bytes of path and compares them with magic: a file of
  * the wrong kind (or an endless device) is refused before a large capped
  * read. LF_EPARSE "PATH: not a WHAT" on a mismatch or a shorter file. */

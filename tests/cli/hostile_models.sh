@@ -115,6 +115,26 @@ capped "sparse.onnx: file of 3221225472 bytes is larger than the limit of 214748
 capped "/dev/zero: not a valid TensorProto file (not protobuf data at byte 0)" run --model squeezenet1_1 --input /dev/zero
 capped "/dev/zero: not a valid TensorProto file" run --onnx "$src/tests/data/onnx/tiny.onnx" --input-shape x=1,3,16,16 \
   --input /dev/zero
+# validate reads a plan the same way: a stream that does not start like a
+# JSON, XML or annotated ONNX plan is refused after its first chunk (in
+# 200 MB of address space; the old reader ran out of memory taking 256 MiB).
+small() { # needle, args...: one_line with 200 MB of address space, within 5 s
+  local t0=$SECONDS
+  ( [ "${LF_SANITIZED:-OFF}" = ON ] || ulimit -v 200000; one_line "$@"; exit $fail ) || fail=1
+  [ $((SECONDS - t0)) -le 5 ] || bad "fusionplan ${*:2}: $((SECONDS - t0)) s"
+}
+small "/dev/zero: not a plan file (JSON, XML or annotated ONNX): byte 0 is 0x00" validate /dev/zero
+ln -sf /dev/zero zero.onnx
+small "zero.onnx: not a plan file (JSON, XML or annotated ONNX): byte 0 is 0x00" validate zero.onnx
+( printf '\010\007\022'; head -c 100000 /dev/zero ) >trunc.bin
+small "not a valid ONNX plan file (not protobuf data at byte 4)" validate <(cat trunc.bin)
+# Plans through a pipe still validate: JSON and annotated ONNX.
+for f in sq.json sq.onnx; do "$fp" plan --model squeezenet1_1 -o $f >/dev/null 2>&1 || bad "plan -o $f failed"; done
+for f in sq.json sq.onnx; do
+  out=$(cat "$f" | "$fp" validate /dev/stdin 2>&1) || bad "validate of $f through a pipe: $out"
+  case $out in *"/dev/stdin: OK (squeezenet1_1"*) ;; *) bad "validate of $f through a pipe said: $out" ;; esac
+done
+
 # A model through a pipe still imports.
 cat "$src/tests/data/onnx/tiny.onnx" | "$fp" import /dev/stdin --input-shape x=1,3,16,16 >/dev/null 2>"$tmp/err" \
   || bad "a model through a pipe is refused: $(cat "$tmp/err")"
