@@ -393,9 +393,21 @@ lf_status lf_plan_network(lf_cost_model *cm, const lf_planner_config *cfg, lf_pl
     if (strcmp(out->search, "exact") == 0) {
         out->exact_dram = out->metrics.dram_fusable; /* the plan is the optimum: no second run */
     } else if (c.compare_exact) {
+        /* One deadline for the optimum and its fallback bound, as for
+         * --search exact: the DP has its share, the certificate the rest. */
+        lf_exact_config xc = c.exact, dp;
+        double limit = xc.time_limit_s;
+        if (limit > 0) {
+            double now = lf_now_seconds();
+            if (xc.deadline <= 0 || now + limit < xc.deadline)
+                xc.deadline = now + limit;
+        }
+        dp = xc;
+        if (limit > 0)
+            dp.deadline -= limit * (1 - LF__DP_SHARE);
         lf_plan opt;
         lf_plan_metrics mo;
-        lf_status xs = lf_exact_plan(cm, &c.exact, &opt, NULL);
+        lf_status xs = lf_exact_plan(cm, &dp, &opt, NULL);
         if (xs == LF_OK && lf_plan_metrics_compute(&opt, cm, &mo) == LF_OK)
             out->exact_dram = mo.dram_fusable;
         else
@@ -405,7 +417,12 @@ lf_status lf_plan_network(lf_cost_model *cm, const lf_planner_config *cfg, lf_pl
         /* Past a limit, a certified lower bound still bounds the gap from
          * above (never a silent heuristic). */
         lf_exact_bounds b;
-        if (xs == LF_ELIMIT && lf_exact_bounds_certify(cm, &c.exact, &opt, &b) == LF_OK) {
+        if (xs == LF_ELIMIT) {
+            double now = lf_now_seconds();
+            if (xc.deadline > 0)
+                xc.time_limit_s = xc.deadline - now > 1e-3 ? xc.deadline - now : 1e-3;
+        }
+        if (xs == LF_ELIMIT && lf_exact_bounds_certify(cm, &xc, &opt, &b) == LF_OK) {
             lf_plan_destroy(&opt);
             out->lower_bound = b.lower;
         }

@@ -49,6 +49,10 @@ int lf_cmd_curve(int argc, char **argv)
     lf_exact_config ec;
     if ((rc = lf_cli_exact_config(&cmd, &ec)) || (rc = lf_cli_curve_threads(&cmd, &ec)))
         return rc;
+    /* --time-limit bounds the whole command: the staircase's DPs and
+     * --check's optima stop at one deadline. */
+    if (ec.time_limit_s > 0)
+        ec.deadline = lf_now_seconds() + ec.time_limit_s;
     /* Every output is opened before the work and committed all or none. */
     const char *paths[3] = {lf_cli_get(&cmd, "csv"), lf_cli_get(&cmd, "json"), lf_cli_get(&cmd, "svg")};
     lf_cli_session s;
