@@ -28,7 +28,9 @@ file(MAKE_DIRECTORY ${_lf_onnx_gen})
 add_custom_command(
   OUTPUT ${_lf_onnx_gen}/onnx.pb-c.c ${_lf_onnx_gen}/onnx.pb-c.h
   COMMAND ${LF_PROTOC_C} --proto_path=${_lf_onnx_proto_dir} --c_out=${_lf_onnx_gen} ${LF_ONNX_PROTO}
-  DEPENDS ${LF_ONNX_PROTO}
+  COMMAND ${CMAKE_COMMAND} -DHEADER=${_lf_onnx_gen}/onnx.pb-c.h -DPACKAGE=onnx
+          -P ${PROJECT_SOURCE_DIR}/cmake/LfPbPrefix.cmake
+  DEPENDS ${LF_ONNX_PROTO} ${PROJECT_SOURCE_DIR}/cmake/LfPbPrefix.cmake
   COMMENT "Generating ONNX protobuf-c code from ${LF_ONNX_PROTO}"
   VERBATIM)
 

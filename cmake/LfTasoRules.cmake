@@ -10,7 +10,9 @@ add_custom_command(
   OUTPUT ${_lf_taso_gen}/taso_rules.pb-c.c ${_lf_taso_gen}/taso_rules.pb-c.h
   COMMAND ${LF_PROTOC_C} --proto_path=${CMAKE_CURRENT_SOURCE_DIR}/search/subst --c_out=${_lf_taso_gen}
           ${_lf_taso_proto}
-  DEPENDS ${_lf_taso_proto}
+  COMMAND ${CMAKE_COMMAND} -DHEADER=${_lf_taso_gen}/taso_rules.pb-c.h -DPACKAGE=taso_rules
+          -P ${PROJECT_SOURCE_DIR}/cmake/LfPbPrefix.cmake
+  DEPENDS ${_lf_taso_proto} ${PROJECT_SOURCE_DIR}/cmake/LfPbPrefix.cmake
   COMMENT "Generating TASO rule-file protobuf-c code"
   VERBATIM)
 set(LF_TASO_GEN_SOURCE ${_lf_taso_gen}/taso_rules.pb-c.c)

@@ -228,7 +228,7 @@ lf_status lf_gso_dataset_build(lf_gso_dataset *d, const lf_subst_ruleset *rs,
         for (int32_t i = 0; i < (sts ? o->n_graphs : 0); i++) {
             sts[i] = lf__make(rs, o, base[i % nn], nets[i % nn], i, &d->g[i], &d->labels[i], &d->origin[i]);
 #ifdef _OPENMP
-#pragma omp critical(lf_gso_dataset_progress)
+#pragma omp critical /* unnamed: a named one is a global symbol of the library */
 #endif
             {
                 if (sts[i] && !msg[0])

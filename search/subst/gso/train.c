@@ -169,7 +169,7 @@ lf_status lf_gso_train(const lf_gso_dataset *d, const lf_gso_train_options *o, l
         sts[k] = lf__train_rule(d, o, k, nmax, lf_gso_set_params(s, k));
         if (sts[k]) {
 #ifdef _OPENMP
-#pragma omp critical(lf_gso_train_error)
+#pragma omp critical /* unnamed: a named one is a global symbol of the library */
 #endif
             if (!msg[0])
                 snprintf(msg, sizeof msg, "%s", lf_last_error());
