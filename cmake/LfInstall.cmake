@@ -1,6 +1,6 @@
 # Installation: `cmake --install build [--prefix P]` puts
 #   P/lib/libfusionplan.a, P/bin/fusionplan,
-#   P/include/fusionplan/...           the public headers (no *_internal.h),
+#   P/include/fusionplan/...           the public headers (those fusionplan.h reaches),
 #   P/share/fusionplan/weights/        the shipped explainer weights,
 #   P/lib/cmake/fusionplan/            find_package(fusionplan) -> fusionplan::fusionplan,
 #   P/lib/pkgconfig/fusionplan.pc      pkg-config --cflags --libs --static fusionplan,
@@ -10,22 +10,38 @@
 
 include(CMakePackageConfigHelpers)
 
-# Public headers: every header of the library folders except the internal ones
-# (*_internal.h, the binary-I/O and RG-Explainer layout helpers, the ONNX
-# importer's stages behind planner/io/onnx.h) and the CLI's own.
-# tests/cli/install.sh compiles every installed header on its own.
-set(_lf_header_dirs planner hwdesc models search splitter explain)
-foreach(dir ${_lf_header_dirs})
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/fusionplan/${dir}
-          FILES_MATCHING PATTERN "*.h"
-          PATTERN "*_internal.h" EXCLUDE
-          PATTERN "binio.h" EXCLUDE
-          PATTERN "explainer_rg.h" EXCLUDE
-          PATTERN "onnx_*.h" EXCLUDE
-          PATTERN "cli" EXCLUDE
-          PATTERN "weights" EXCLUDE)
+# Public headers: exactly those planner/fusionplan.h reaches through its
+# #include "..." lines (followed transitively at configure time; editing one
+# of them re-runs the configure step), installed under their source paths.
+# Everything else (internal declarations, the CLI, the ONNX importer's
+# stages, the utilities) stays out of the install. tests/cli/install.sh
+# compiles every installed header on its own and checks that none declares
+# an lf__ name.
+set(_lf_public_headers)
+set(_lf_header_queue planner/fusionplan.h)
+while(_lf_header_queue)
+  list(POP_FRONT _lf_header_queue _lf_h)
+  if(_lf_h IN_LIST _lf_public_headers)
+    continue()
+  endif()
+  list(APPEND _lf_public_headers ${_lf_h})
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${_lf_h})
+  file(STRINGS ${PROJECT_SOURCE_DIR}/${_lf_h} _lf_includes REGEX "^[ \t]*#[ \t]*include[ \t]+\"")
+  foreach(_lf_line ${_lf_includes})
+    string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]+\"([^\"]+)\".*" "\\1" _lf_inc "${_lf_line}")
+    if(NOT EXISTS ${PROJECT_SOURCE_DIR}/${_lf_inc})
+      message(FATAL_ERROR "${_lf_h} includes ${_lf_inc}, which is not a file of the source tree")
+    endif()
+    list(APPEND _lf_header_queue ${_lf_inc})
+  endforeach()
+endwhile()
+foreach(_lf_h ${_lf_public_headers})
+  get_filename_component(_lf_dir ${_lf_h} DIRECTORY)
+  if(_lf_h STREQUAL "planner/fusionplan.h")
+    set(_lf_dir "")
+  endif()
+  install(FILES ${PROJECT_SOURCE_DIR}/${_lf_h} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/fusionplan/${_lf_dir})
 endforeach()
-install(FILES ${PROJECT_SOURCE_DIR}/planner/fusionplan.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/fusionplan)
 
 install(TARGETS fusionplan_lib EXPORT fusionplanTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}

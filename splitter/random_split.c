@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "planner/util/rng.h"
+#include "planner/util/scc.h"
 #include "splitter/splitter.h"
 
 typedef struct lf__rs {

@@ -29,6 +29,7 @@
  * partition itself. */
 #include <string.h>
 
+#include "planner/util/scc.h"
 #include "search/partition/genome.h"
 
 /* Quotient arcs of the current groups in CSR form (one arc per graph edge

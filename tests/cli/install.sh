@@ -31,6 +31,17 @@ done
 if find "$tmp/prefix/include" -name '*_internal.h' -o -name binio.h -o -name cli.h | grep -q .; then
   say "internal headers installed: $(find "$tmp/prefix/include" -name '*_internal.h' -o -name binio.h -o -name cli.h)"
 fi
+# Only the public API is installed: the headers fusionplan.h reaches, none
+# declaring an internal lf__ name, and not the utilities or the executor.
+if grep -rln '\blf__[A-Za-z0-9_]*[[:space:]]*(' "$tmp/prefix/include" | grep -q .; then
+  say "installed headers declare internal lf__ functions: $(grep -rlw 'lf__[A-Za-z0-9_]*' "$tmp/prefix/include" | head -5)"
+fi
+for h in planner/util/bitset.h planner/graph.h planner/api/api.h; do
+  [ -e "$tmp/prefix/include/fusionplan/$h" ] || say "public header $h (reached from fusionplan.h) is not installed"
+done
+for h in planner/exec/kernels.h planner/exact/downsets.h planner/util/scc.h planner/io/onnx_proto.h; do
+  [ ! -e "$tmp/prefix/include/fusionplan/$h" ] || say "internal header $h is installed"
+done
 # Every installed header compiles on its own (so none includes an internal,
 # uninstalled one or a protobuf/libxml2 header).
 for h in $(cd "$tmp/prefix/include/fusionplan" && find . -name '*.h' | sort); do
