@@ -147,10 +147,6 @@ const lf_proposer *lf_proposer_all(void) { return &lf__all; }
 const lf_proposer *lf_proposer_random(void) { return &lf__random; }
 const lf_proposer *lf_proposer_attrib(void) { return &lf__attrib; }
 
-static const char *const lf__names[] = {"all", "random", "attrib", NULL};
-
-const char *const *lf_proposer_names(void) { return lf__names; }
-
 lf_status lf_proposer_find(const char *name, const lf_proposer **out)
 {
     static const lf_proposer *const table[] = {&lf__all, &lf__random, &lf__attrib};

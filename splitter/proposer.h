@@ -76,8 +76,6 @@ const lf_proposer *lf_proposer_all(void);
 const lf_proposer *lf_proposer_random(void);
 const lf_proposer *lf_proposer_attrib(void);
 
-/* Names of the built-in proposers ("all", "random", "attrib"), NULL-terminated. */
-const char *const *lf_proposer_names(void);
 
 /* Looks a built-in proposer up by name; LF_ENOTFOUND with the known names
  * otherwise. */

@@ -110,8 +110,6 @@ lf_status lf_splitter_tree_stats(const lf_splitter *s, lf_tree_stats *out);
  * the cost model the splits were made with. Not while split() runs. */
 lf_status lf_splitter_tree_measure_gaps(lf_splitter *s, lf_cost_model *cm);
 
-/* Forgets the memo and zeroes the counters (not while split() runs). */
-void lf_splitter_tree_reset(lf_splitter *s);
 
 /* ---- one level of Algorithm 1, for inspection and the rectify test ---- */
 

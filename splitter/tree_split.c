@@ -573,17 +573,3 @@ lf_status lf_splitter_tree_stats(const lf_splitter *s, lf_tree_stats *out)
     return LF_OK;
 }
 
-void lf_splitter_tree_reset(lf_splitter *s)
-{
-    if (!s || s->split != lf__tree_split)
-        return;
-    lf__tree *t = s->ctx;
-    lf_mutex_lock(&t->lock);
-    lf__memo_clear(t);
-    memset(&t->memo, 0, sizeof t->memo);
-    /* A failed re-init leaves an empty map whose puts fail cleanly. */
-    (void)lf_hashmap_init(&t->memo, 256);
-    memset(&t->st, 0, sizeof t->st);
-    lf_busy_clock_reset(&t->clock);
-    lf_mutex_unlock(&t->lock);
-}

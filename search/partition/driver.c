@@ -22,11 +22,6 @@ static const lf__algorithm lf__algorithm_table[] = {
 };
 #define LF__N_ALGORITHMS ((int)(sizeof lf__algorithm_table / sizeof lf__algorithm_table[0]))
 
-/* The public name list (lf_search_algorithms), in the table's order. */
-static const char *const lf__algorithms[] = {"random", "local", "nsga2", NULL};
-_Static_assert(sizeof lf__algorithms / sizeof lf__algorithms[0] == LF__N_ALGORITHMS + 1,
-               "lf__algorithms lists the table's names");
-
 static const lf__algorithm *lf__algorithm_find(const char *name)
 {
     for (int i = 0; name && i < LF__N_ALGORITHMS; i++)
@@ -34,8 +29,6 @@ static const lf__algorithm *lf__algorithm_find(const char *name)
             return &lf__algorithm_table[i];
     return NULL;
 }
-
-const char *const *lf_search_algorithms(void) { return lf__algorithms; }
 
 void lf_search_config_default(lf_search_config *c)
 {

@@ -110,8 +110,6 @@ typedef struct lf_search_result {
                                with one thread, a figure other processes barely move */
 } lf_search_result;
 
-/* Names of the algorithms, NULL-terminated. */
-const char *const *lf_search_algorithms(void);
 
 /* algorithm "nsga2", budget 1000, seed 1, threads 0, population 10, mutation
  * rate 0 (1/genome length), objectives 3, random split, no progress callback. */

@@ -16,11 +16,6 @@ static const char *const lf__default_networks[] = {
     "alexnet", "vgg16", "resnet18", "resnet34", "resnet50", "squeezenet1_1", "mobilenet_v2",
     "inception_e", "inception_e13", "sru", NULL};
 
-const char *const *lf_gso_default_networks(void)
-{
-    return lf__default_networks;
-}
-
 void lf_gso_dataset_options_default(lf_gso_dataset_options *o)
 {
     memset(o, 0, sizeof *o);

@@ -174,8 +174,6 @@ typedef struct lf_gso_dataset_options {
 } lf_gso_dataset_options;
 
 void lf_gso_dataset_options_default(lf_gso_dataset_options *o);
-/* The default base networks. */
-const char *const *lf_gso_default_networks(void);
 
 /* Builds the dataset: each graph is a base network after a random walk of
  * substitutions (the intermediate graphs a search visits) and/or random
