@@ -37,6 +37,10 @@ lf_status lf__ox_rewrite_tf(lf__ox_graph *g);
  * with a constant condition, Einsum of a matrix product, LayerNormalization
  * whose Mean and InvStdDev outputs are read. */
 lf_status lf__ox_rewrite_ops(lf__ox_graph *g);
+/* onnx_attention.c, onnx_rotary.c: opset 23's Attention and RotaryEmbedding
+ * (node i) lowered to MatMul, Softmax, Slice, Mul and Concat. */
+lf_status lf__ox_rewrite_attention(lf__ox_graph *g, int32_t i);
+lf_status lf__ox_rewrite_rotary(lf__ox_graph *g, int32_t i);
 /* onnx_rewrite_rank.c: ops on rank 5 and 6 between views -> rank <= 4. */
 lf_status lf__ox_rewrite_rank(lf__ox_graph *g);
 

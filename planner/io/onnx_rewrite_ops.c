@@ -399,6 +399,10 @@ lf_status lf__ox_rewrite_ops(lf__ox_graph *g)
             st = lf__rmsnorm(g, i);
         else if (strcmp(n->op, "LayerNormalization") == 0)
             st = lf__layernorm_stats(g, i);
+        else if (strcmp(n->op, "Attention") == 0)
+            st = lf__ox_rewrite_attention(g, i);
+        else if (strcmp(n->op, "RotaryEmbedding") == 0)
+            st = lf__ox_rewrite_rotary(g, i);
         if (st != LF_OK)
             return st;
     }
