@@ -41,6 +41,9 @@ lf_status lf__ox_rewrite_ops(lf__ox_graph *g);
  * (node i) lowered to MatMul, Softmax, Slice, Mul and Concat. */
 lf_status lf__ox_rewrite_attention(lf__ox_graph *g, int32_t i);
 lf_status lf__ox_rewrite_rotary(lf__ox_graph *g, int32_t i);
+/* onnx_rewrite_reduce.c: ReduceL1, ReduceLogSum, ReduceLogSumExp, Mean and
+ * Celu written with ReduceSum, ReduceMax, Abs, Log, Exp, Sum, Elu, Mul. */
+lf_status lf__ox_rewrite_reduce(lf__ox_graph *g);
 /* onnx_rewrite_rank.c: ops on rank 5 and 6 between views -> rank <= 4. */
 lf_status lf__ox_rewrite_rank(lf__ox_graph *g);
 
