@@ -51,6 +51,9 @@ static const lf__ox_op_rule lf__rules[] = {
     {"ReduceL1", 1, 2, LF__OX_SH_REDUCE, 0},    {"ReduceLogSum", 1, 2, LF__OX_SH_REDUCE, 0},
     {"ReduceLogSumExp", 1, 2, LF__OX_SH_REDUCE, 0},
     {"Mean", 1, -1, LF__OX_SH_BROADCAST, 0},    {"Celu", 1, 1, LF__OX_SH_SAME, 0},
+    /* Reshape, Transpose, Reshape (onnx_depth_space.c) */
+    {"DepthToSpace", 1, 1, LF__OX_SH_DEPTH_SPACE, 0},
+    {"SpaceToDepth", 1, 1, LF__OX_SH_DEPTH_SPACE, 0},
     /* shape computations (folded away) */
     {"Shape", 1, 1, LF__OX_SH_SHAPE, 1},        {"Gather", 2, 2, LF__OX_SH_GATHER, 1},
     {"Size", 1, 1, LF__OX_SH_SHAPE, 1},

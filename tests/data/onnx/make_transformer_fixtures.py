@@ -224,6 +224,17 @@ def rotary():
          [("x", x)], [("y", y)], [f32(cos, "cos"), f32(sin, "sin")], opset=23, check=False)
 
 
+def pixel_shuffle():
+    """PixelShuffle(2) written as a rank-6 view with C = 3 (Reshape, Transpose (0, 1, 4, 2, 5, 3),
+    Reshape: five runs of axes, computed as two rank-4 Transposes)."""
+    x = rng.standard_normal((1, 12, 2, 3)).astype(np.float32)
+    y = x.reshape(1, 3, 2, 2, 2, 3).transpose(0, 1, 4, 2, 5, 3).reshape(1, 3, 4, 6)
+    nodes = [N("Relu", ["x"], ["r"], "relu"), N("Reshape", ["r", "s6"], ["v6"], "view6"),
+             N("Transpose", ["v6"], ["t6"], "shuffle", perm=[0, 1, 4, 2, 5, 3]), N("Reshape", ["t6", "s4"], ["y"], "merge")]
+    case("pixel_shuffle_view", nodes, [("x", x)], [("y", np.maximum(y, 0))],
+         [i64([1, 3, 2, 2, 2, 3], "s6"), i64([1, 3, 4, 6], "s4")])
+
+
 def main():
     layernorm()
     gelu()
@@ -235,6 +246,7 @@ def main():
     attention()
     attention_refused()
     rotary()
+    pixel_shuffle()
 
 
 if __name__ == "__main__":
