@@ -74,6 +74,8 @@ static lf_status lf__att_dims_of(lf__ox_graph *g, int32_t i, lf__att_dims *a)
         if (k->dims[2] / a->hkv != a->d || v->dims[1] != a->skv)
             return lf__ox_fail(g, i, LF_EGRAPH, "K and V shapes do not match Q");
     }
+    if (a->b < 1 || a->hq < 1 || a->hkv < 1 || a->sq < 1 || a->skv < 1 || a->d < 1 || a->dv < 1)
+        return lf__ox_fail(g, i, LF_EGRAPH, "Q, K or V is empty");
     if (k->dims[0] != a->b || v->dims[0] != a->b || a->hq % a->hkv)
         return lf__ox_fail(g, i, LF_EGRAPH, "batch sizes differ or %lld query heads are not a multiple of %lld "
                            "key/value heads", (long long)a->hq, (long long)a->hkv);

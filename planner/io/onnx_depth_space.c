@@ -25,6 +25,9 @@ lf_status lf__ox_depth_space_shape(lf__ox_graph *g, int32_t i)
         return lf__ox_fail(g, i, LF_EGRAPH, "input of rank %d (4)", (int)x->rank);
     if (b < 1 || b > 4096)
         return lf__ox_fail(g, i, LF_EGRAPH, "blocksize %lld", (long long)b);
+    const char *mode = lf__ox_attr_str(n, "mode", "DCR");
+    if (lf__d2s(n) && strcmp(mode, "DCR") != 0 && strcmp(mode, "CRD") != 0)
+        return lf__ox_fail(g, i, LF_EGRAPH, "mode '%.40s' (DCR or CRD)", mode);
     int64_t d[4] = {x->dims[0], x->dims[1], x->dims[2], x->dims[3]};
     if (lf__d2s(n)) {
         if (d[1] % (b * b))
