@@ -111,6 +111,10 @@ static int lf__const_position(const char *op, int32_t k)
                                         "Trilu"};
     if (k == 0)
         return strcmp(op, "ConstantOfShape") == 0 || strcmp(op, "Where") == 0;
+    if (strcmp(op, "Attention") == 0) /* the mask */
+        return k == 3;
+    if (strcmp(op, "RotaryEmbedding") == 0) /* cos, sin, position_ids */
+        return 1;
     for (size_t q = 0; q < sizeof from1 / sizeof from1[0]; q++)
         if (strcmp(op, from1[q]) == 0)
             return 1;

@@ -44,6 +44,16 @@ static const lf__ox_op_rule lf__rules[] = {
     {"Pad", 1, 4, LF__OX_SH_PAD, 0},            {"Resize", 1, 4, LF__OX_SH_RESIZE, 0},
     {"Upsample", 1, 2, LF__OX_SH_RESIZE, 0},     {"Expand", 2, 2, LF__OX_SH_EXPAND, 1},
     {"Trilu", 1, 2, LF__OX_SH_SAME, 0},         {"RMSNormalization", 2, 2, LF__OX_SH_SAME, 0},         {"Einsum", 1, -1, LF__OX_SH_EINSUM, 0},
+    /* opset 23's attention ops, lowered by onnx_attention.c and onnx_rotary.c */
+    {"Attention", 3, 7, LF__OX_SH_ATTENTION, 0},
+    {"RotaryEmbedding", 3, 4, LF__OX_SH_SAME, 0},
+    /* written with the IR's ops by onnx_rewrite_reduce.c */
+    {"ReduceL1", 1, 2, LF__OX_SH_REDUCE, 0},    {"ReduceLogSum", 1, 2, LF__OX_SH_REDUCE, 0},
+    {"ReduceLogSumExp", 1, 2, LF__OX_SH_REDUCE, 0},
+    {"Mean", 1, -1, LF__OX_SH_BROADCAST, 0},    {"Celu", 1, 1, LF__OX_SH_SAME, 0},
+    /* Reshape, Transpose, Reshape (onnx_depth_space.c) */
+    {"DepthToSpace", 1, 1, LF__OX_SH_DEPTH_SPACE, 0},
+    {"SpaceToDepth", 1, 1, LF__OX_SH_DEPTH_SPACE, 0},
     /* shape computations (folded away) */
     {"Shape", 1, 1, LF__OX_SH_SHAPE, 1},        {"Gather", 2, 2, LF__OX_SH_GATHER, 1},
     {"Size", 1, 1, LF__OX_SH_SHAPE, 1},

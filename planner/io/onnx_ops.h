@@ -29,7 +29,9 @@ typedef enum lf__ox_shape_rule {
     LF__OX_SH_REDUCE,
     LF__OX_SH_EXPAND,      /* input 0 broadcast to the shape in input 1 */
     LF__OX_SH_RANGE,       /* 1-D start, start + delta, ... below limit (constants only) */
-    LF__OX_SH_EINSUM       /* letters of the explicit output (onnx_rewrite_ops.c) */
+    LF__OX_SH_EINSUM,      /* letters of the explicit output (onnx_rewrite_ops.c) */
+    LF__OX_SH_ATTENTION,   /* Y, present_key, present_value, qk_matmul_output (onnx_attention.c) */
+    LF__OX_SH_DEPTH_SPACE  /* DepthToSpace, SpaceToDepth (onnx_depth_space.c) */
 } lf__ox_shape_rule;
 
 typedef struct lf__ox_op_rule {
@@ -66,6 +68,12 @@ lf_status lf__ox_slice_params(lf__ox_graph *g, int32_t i, lf__ox_slice *s);
 
 /* Einsum's output shape from its equation (onnx_einsum.c). */
 lf_status lf__ox_einsum_shape(lf__ox_graph *g, int32_t i);
+
+/* Attention's output shapes (onnx_attention.c). */
+lf_status lf__ox_attention_shape(lf__ox_graph *g, int32_t i);
+
+/* DepthToSpace's and SpaceToDepth's output shape (onnx_depth_space.c). */
+lf_status lf__ox_depth_space_shape(lf__ox_graph *g, int32_t i);
 
 /* Resize / Upsample: per-axis scales and output sizes. */
 lf_status lf__ox_resize_params(lf__ox_graph *g, int32_t i, double *scales, int64_t *sizes);

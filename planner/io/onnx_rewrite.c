@@ -487,6 +487,8 @@ lf_status lf__ox_rewrite(lf__ox_graph *g)
         return st;
     if ((st = lf__ox_rewrite_tf(g)) != LF_OK || (st = lf__ox_rewrite_ops(g)) != LF_OK)
         return st;
+    if ((st = lf__ox_rewrite_reduce(g)) != LF_OK || (st = lf__ox_rewrite_depth_space(g)) != LF_OK)
+        return st;
     if (lf__ox_rw_on(g, LF_ONNX_RANK_VIEWS) && (st = lf__ox_rewrite_rank(g)) != LF_OK)
         return st;
     return lf__ox_toposort(g);

@@ -37,6 +37,19 @@ lf_status lf__ox_rewrite_tf(lf__ox_graph *g);
  * with a constant condition, Einsum of a matrix product, LayerNormalization
  * whose Mean and InvStdDev outputs are read. */
 lf_status lf__ox_rewrite_ops(lf__ox_graph *g);
+/* onnx_attention.c, onnx_rotary.c: opset 23's Attention and RotaryEmbedding
+ * (node i) lowered to MatMul, Softmax, Slice, Mul and Concat. */
+lf_status lf__ox_rewrite_attention(lf__ox_graph *g, int32_t i);
+lf_status lf__ox_rewrite_rotary(lf__ox_graph *g, int32_t i);
+/* onnx_rewrite_reduce.c: ReduceL1, ReduceLogSum, ReduceLogSumExp, Mean and
+ * Celu written with ReduceSum, ReduceMax, Abs, Log, Exp, Sum, Elu, Mul. */
+lf_status lf__ox_rewrite_reduce(lf__ox_graph *g);
+/* onnx_depth_space.c: DepthToSpace and SpaceToDepth as Reshape, Transpose
+ * (rank 6), Reshape. */
+lf_status lf__ox_rewrite_depth_space(lf__ox_graph *g);
+/* onnx_rewrite_swaps.c: node i, a Transpose of G > 4 runs of sizes size[] in
+ * input order, output order gperm, as rank-4 Transposes of views. */
+lf_status lf__ox_transpose_by_swaps(lf__ox_graph *g, int32_t i, const int64_t *size, const int64_t *gperm, int32_t G);
 /* onnx_rewrite_rank.c: ops on rank 5 and 6 between views -> rank <= 4. */
 lf_status lf__ox_rewrite_rank(lf__ox_graph *g);
 

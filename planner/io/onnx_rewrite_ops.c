@@ -185,17 +185,80 @@ static int32_t lf__swap_last(lf__ox_graph *g, int32_t i, int32_t v, int swap, co
     return st != LF_OK ? (int32_t)st : t;
 }
 
+/* Einsum of one operand without repeated letters ("ij->ji", "ij->i"): a
+ * ReduceSum over the letters the output drops, then a Transpose to the
+ * output's order. */
+static lf_status lf__einsum_one(lf__ox_graph *g, int32_t i, const char *eq, const char *a, int la, const char *o,
+                                int lo)
+{
+    int32_t x = g->nodes[i].in[0];
+    int64_t axes[16], perm[16], kept[16], rd[LF__OX_MAX_RANK];
+    int32_t na = 0, nk = 0;
+    int ok = g->values[x].rank == la && lo <= la;
+    for (int q = 0; ok && q < la; q++) {
+        ok = lf__pos(a, q, a[q]) < 0;
+        if (lf__pos(o, lo, a[q]) < 0)
+            axes[na++] = q;
+        else
+            kept[nk++] = q;
+    }
+    for (int q = 0; ok && q < lo; q++)
+        ok = lf__pos(a, la, o[q]) >= 0 && lf__pos(o, q, o[q]) < 0;
+    if (!ok)
+        return lf__ox_fail(g, i, LF_EUNSUPPORTED, "equation '%s' (one operand: only sums and transposes)", eq);
+    int32_t v = x;
+    for (int32_t q = 0; q < nk; q++)
+        rd[q] = g->values[x].dims[kept[q]];
+    int identity = 1;
+    for (int q = 0; q < lo; q++) { /* perm over the kept axes, in their order */
+        for (int32_t k = 0; k < nk; k++)
+            if (a[kept[k]] == o[q])
+                perm[q] = k;
+        identity &= perm[q] == q;
+    }
+    if (na && !identity) { /* the ReduceSum first, the node becomes the Transpose */
+        char name[300];
+        int64_t zero = 0;
+        snprintf(name, sizeof name, "%.240s/sum", g->nodes[i].name);
+        v = lf__ox_rw_node(g, name, "ReduceSum", &x, 1, nk, rd);
+        lf_status st;
+        if (v < 0 || (st = lf__ox_rw_set_ints(g, &g->nodes[g->values[v].producer], "axes", axes, na)) != LF_OK ||
+            (st = lf__ox_rw_set_ints(g, &g->nodes[g->values[v].producer], "keepdims", &zero, -1)) != LF_OK)
+            return v < 0 ? (lf_status)v : st;
+    }
+    lf_status st = lf__ox_rw_set_inputs(g, &g->nodes[i], &v, 1);
+    if (st != LF_OK)
+        return st;
+    lf__ox_node *n = &g->nodes[i];
+    n->n_attr = 0;
+    if (!identity) {
+        n->op = "Transpose";
+        st = lf__ox_rw_set_ints(g, n, "perm", perm, lo);
+    } else if (na) {
+        int64_t zero = 0;
+        n->op = "ReduceSum";
+        if ((st = lf__ox_rw_set_ints(g, n, "axes", axes, na)) == LF_OK)
+            st = lf__ox_rw_set_ints(g, n, "keepdims", &zero, -1);
+    } else {
+        n->op = "Identity";
+    }
+    lf__ox_note(g, LF_ONNX_FOLD_CONSTANTS, i, "Einsum '%s' is a%s%s%s", eq, na ? " ReduceSum" : "",
+                na && !identity ? " and a" : "", !identity ? " Transpose" : na ? "" : "n Identity");
+    return st;
+}
+
 static lf_status lf__einsum(lf__ox_graph *g, int32_t i)
 {
     const char *eq = lf__ox_attr_str(&g->nodes[i], "equation", "");
     char a[16], b[16], o[16];
     int la = 0, lb = 0, lo = 0, part = 0;
+    int n_in1 = g->nodes[i].n_in == 1; /* one operand: "ij->ji" */
     for (const char *p = eq; *p; p++) {
         if (*p == ' ')
             continue;
         if (*p == ',' && part == 0) {
             part = 1;
-        } else if (*p == '-' && p[1] == '>' && part == 1) {
+        } else if (*p == '-' && p[1] == '>' && (part == 1 || (part == 0 && n_in1))) {
             part = 2;
             p++;
         } else if (*p >= 'a' && *p <= 'z' && (part == 0 ? la : part == 1 ? lb : lo) < 15) {
@@ -208,6 +271,8 @@ static lf_status lf__einsum(lf__ox_graph *g, int32_t i)
         }
     }
     const lf__ox_node *n = &g->nodes[i];
+    if (part == 2 && n->n_in == 1)
+        return lf__einsum_one(g, i, eq, a, la, o, lo);
     int r = la;
     int ok = part == 2 && n->n_in == 2 && la == lb && la == lo && la >= 2 &&
              g->values[n->in[0]].rank == la && g->values[n->in[1]].rank == lb &&
@@ -399,6 +464,10 @@ lf_status lf__ox_rewrite_ops(lf__ox_graph *g)
             st = lf__rmsnorm(g, i);
         else if (strcmp(n->op, "LayerNormalization") == 0)
             st = lf__layernorm_stats(g, i);
+        else if (strcmp(n->op, "Attention") == 0)
+            st = lf__ox_rewrite_attention(g, i);
+        else if (strcmp(n->op, "RotaryEmbedding") == 0)
+            st = lf__ox_rewrite_rotary(g, i);
         if (st != LF_OK)
             return st;
     }

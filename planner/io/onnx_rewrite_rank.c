@@ -200,6 +200,15 @@ static lf_status lf__lower_rank(lf__ox_graph *g, int32_t i)
             keep[a] = 1;
         }
     }
+    if (G > 4 && is_t) { /* more runs than rank 4 holds: block swaps (onnx_rewrite_swaps.c) */
+        int64_t size[LF__OX_MAX_RANK];
+        for (int32_t q = 0; q < G; q++)
+            size[q] = 1;
+        for (int32_t j = 0; j < R; j++)
+            if (keep[j])
+                size[run[j]] *= g->values[x0].dims[j];
+        return lf__ox_transpose_by_swaps(g, i, size, gperm, G);
+    }
     if (G > 4)
         return LF_OK;
     /* Transposes of fewer than three runs: a rank-3 [1, a, b] transpose, or a view;

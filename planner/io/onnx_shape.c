@@ -59,6 +59,10 @@ lf_status lf__ox_shape_node(lf__ox_graph *g, int32_t i)
         return LF_OK;
     case LF__OX_SH_EINSUM:
         return lf__ox_einsum_shape(g, i);
+    case LF__OX_SH_ATTENTION:
+        return lf__ox_attention_shape(g, i);
+    case LF__OX_SH_DEPTH_SPACE:
+        return lf__ox_depth_space_shape(g, i);
     case LF__OX_SH_BROADCAST:
         for (int32_t k = 1; k < n->n_in; k++) {
             const lf__ox_value *y = &g->values[n->in[k]];

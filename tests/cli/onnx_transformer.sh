@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 d="$src/tests/data/onnx/transformer"
 
-"$fp" conformance "$d" --failures >"$tmp/c" 2>&1 && grep -qF "total: 10 cases, 10 pass, 0 fail" "$tmp/c" ||
+"$fp" conformance "$d" --failures >"$tmp/c" 2>&1 && grep -qF "total: 15 cases, 15 pass, 0 fail" "$tmp/c" ||
   { echo "FAIL: transformer fixtures"; cat "$tmp/c"; fail=1; }
 
 expect_import() { # case, op line regex, report line
@@ -26,7 +26,19 @@ expect_import swin_windows "^Transpose  *2 " "rank-views       partition: rank 6
 expect_import gqa_expand "^Expand  *1 " "rank-views       expand: rank 5 computed at rank 3 (adjacent axes merged)"
 expect_import einsum_scores "^MatMul  *1 " "Einsum 'bhqd,bhkd->bhqk' is a MatMul"
 expect_import where_causal "^Add  *1 " "Where with a constant condition is a masked sum"
+expect_import attention_gqa_causal "^Softmax  *1 " "attn: Attention (4 query, 2 key/value heads, causal, masked) is MatMul, Softmax and MatMul"
+expect_import attention_kv_cache "^MatMul  *2 " "attn: Attention (2 query, 2 key/value heads, masked, with a KV cache)"
+expect_import rotary_interleaved "^Concat  *1 " "rope: RotaryEmbedding (interleaved, 4 of 4 features) is Slice, Mul, Sub, Add and Concat"
+expect_import rotary_partial "^Slice  *4 " "rope: RotaryEmbedding (rotate-half, 4 of 6 features)"
+expect_import pixel_shuffle_view "^Transpose  *2 " "rank-views       shuffle: Transpose of rank 6 moving 5 runs of axes is 2 rank-4 Transposes"
 expect_import rmsnorm_op "^ReduceMean  *1 " "RMSNormalization over axes 2.. (epsilon 1e-06) is Mul, ReduceMean"
+
+# An Attention whose qk_matmul_output is read is refused with one line naming the node.
+"$fp" import "$src/tests/data/onnx/attention_qk_output.onnx" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+  grep -qF "node 'attn' (Attention): the qk_matmul_output output is read" "$tmp/err" ||
+  { echo "FAIL: qk_matmul_output refused (status $rc)"; cat "$tmp/err"; fail=1; }
 
 # Switched off, each pattern stays op by op (and still runs).
 "$fp" import "$d/gelu_erf/model.onnx" --no-rewrite gelu >"$tmp/g" 2>&1 && grep -q "^Erf  *1 " "$tmp/g" ||

@@ -36,9 +36,10 @@ def case(name, nodes, inputs, outputs, inits=(), opset=13, check=True):
     os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
     onnx.save(m, os.path.join(d, "model.onnx"))
     for prefix, arrays in (("input", inputs), ("output", outputs)):
-        for k, (_, a) in enumerate(arrays):
-            with open(os.path.join(d, "test_data_set_0", f"{prefix}_{k}.pb"), "wb") as f:
-                f.write(numpy_helper.from_array(np.asarray(a, np.float32)).SerializeToString())
+        for k, (n, a) in enumerate(arrays):
+            with open(os.path.join(d, "test_data_set_0", f"{prefix}_{k}.pb"), "wb") as f:  # named when several
+                f.write(numpy_helper.from_array(np.asarray(a, np.float32), n if len(arrays) > 1 else None)
+                        .SerializeToString())
 
 
 def N(op, i, o, name, **kw):
@@ -149,6 +150,91 @@ def rmsnorm():
          [("y", y)], [f32(w, "w")], opset=23, check=False)
 
 
+def softmax(s):
+    e = np.exp(s - s.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
+
+
+def attention():
+    """Opset 23's Attention: 3-D inputs with grouped-query heads (4 query, 2 key/value), causal, plus
+    a float mask; 4-D inputs with a KV cache, a bool mask and present_key/present_value read."""
+    b, s, hq, hkv, d = 1, 5, 4, 2, 3
+    q = rng.standard_normal((b, s, hq * d)).astype(np.float32)
+    k = rng.standard_normal((b, s, hkv * d)).astype(np.float32)
+    v = rng.standard_normal((b, s, hkv * d)).astype(np.float32)
+    mask = rng.standard_normal((s, s)).astype(np.float32)
+    heads = lambda x, h: x.reshape(b, s, h, d).transpose(0, 2, 1, 3)
+    q4, k4, v4 = heads(q, hq), np.repeat(heads(k, hkv), 2, axis=1), np.repeat(heads(v, hkv), 2, axis=1)
+    sc = q4 @ k4.transpose(0, 1, 3, 2) / math.sqrt(d) + mask + np.triu(np.full((s, s), -np.inf), 1)
+    y = (softmax(sc) @ v4).transpose(0, 2, 1, 3).reshape(b, s, hq * d)
+    case("attention_gqa_causal", [N("Attention", ["q", "k", "v", "mask"], ["y"], "attn", is_causal=1,
+                                    q_num_heads=hq, kv_num_heads=hkv)],
+         [("q", q), ("k", k), ("v", v), ("mask", mask)], [("y", y)], opset=23, check=False)
+    h, p, n, dv = 2, 3, 2, 4
+    q = rng.standard_normal((1, h, n, d)).astype(np.float32)
+    k = rng.standard_normal((1, h, n, d)).astype(np.float32)
+    v = rng.standard_normal((1, h, n, dv)).astype(np.float32)
+    pk = rng.standard_normal((1, h, p, d)).astype(np.float32)
+    pv = rng.standard_normal((1, h, p, dv)).astype(np.float32)
+    bm = rng.random((n, p + n)) > 0.3
+    bm[:, 0] = True
+    kk, vv = np.concatenate([pk, k], 2), np.concatenate([pv, v], 2)
+    sc = q @ kk.transpose(0, 1, 3, 2) * 0.5 + np.where(bm, 0, -np.inf)
+    y = softmax(sc) @ vv
+    case("attention_kv_cache", [N("Attention", ["q", "k", "v", "bm", "pk", "pv"], ["y", "present_k", "present_v"],
+                                  "attn", scale=0.5)],
+         [("q", q), ("k", k), ("v", v), ("pk", pk), ("pv", pv)],
+         [("y", y), ("present_k", kk), ("present_v", vv)], [numpy_helper.from_array(bm, "bm")], opset=23,
+         check=False)
+
+
+def attention_refused():
+    """An Attention whose qk_matmul_output is read: refused with one line (tests/data/onnx, not a case)."""
+    t = lambda n, dims: helper.make_tensor_value_info(n, TensorProto.FLOAT, dims)
+    g = helper.make_graph([N("Attention", ["q", "k", "v"], ["y", "", "", "qk"], "attn")], "attention_qk",
+                          [t("q", [1, 2, 3, 4]), t("k", [1, 2, 3, 4]), t("v", [1, 2, 3, 4])],
+                          [t("y", [1, 2, 3, 4]), t("qk", [1, 2, 3, 3])])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 23)], producer_name="fixtures")
+    onnx.save(m, os.path.join(os.path.dirname(HERE), "attention_qk_output.onnx"))
+
+
+def rotary():
+    """Opset 23's RotaryEmbedding: 3-D input, interleaved, caches read at position_ids; 4-D input,
+    rotate-half on the first 4 of 6 features, [B, S, r/2] caches."""
+    b, s, h, d = 2, 3, 2, 4
+    x = rng.standard_normal((b, s, h * d)).astype(np.float32)
+    cos = rng.standard_normal((8, d // 2)).astype(np.float32)
+    sin = rng.standard_normal((8, d // 2)).astype(np.float32)
+    pos = np.array([[0, 1, 2], [5, 6, 7]], np.int64)
+    x4 = x.reshape(b, s, h, d)
+    c, sn = cos[pos][:, :, None, :], sin[pos][:, :, None, :]
+    x1, x2 = x4[..., 0::2], x4[..., 1::2]
+    y = np.stack([x1 * c - x2 * sn, x1 * sn + x2 * c], -1).reshape(b, s, h * d)
+    case("rotary_interleaved", [N("RotaryEmbedding", ["x", "cos", "sin", "pos"], ["y"], "rope", interleaved=1,
+                                  num_heads=h)],
+         [("x", x)], [("y", y)], [f32(cos, "cos"), f32(sin, "sin"), i64(pos, "pos")], opset=23, check=False)
+    d, r = 6, 4
+    x = rng.standard_normal((1, h, s, d)).astype(np.float32)
+    cos = rng.standard_normal((1, s, r // 2)).astype(np.float32)
+    sin = rng.standard_normal((1, s, r // 2)).astype(np.float32)
+    c, sn = cos[:, None], sin[:, None]
+    x1, x2 = x[..., :r // 2], x[..., r // 2:r]
+    y = np.concatenate([x1 * c - x2 * sn, x1 * sn + x2 * c, x[..., r:]], -1)
+    case("rotary_partial", [N("RotaryEmbedding", ["x", "cos", "sin"], ["y"], "rope", rotary_embedding_dim=r)],
+         [("x", x)], [("y", y)], [f32(cos, "cos"), f32(sin, "sin")], opset=23, check=False)
+
+
+def pixel_shuffle():
+    """PixelShuffle(2) written as a rank-6 view with C = 3 (Reshape, Transpose (0, 1, 4, 2, 5, 3),
+    Reshape: five runs of axes, computed as two rank-4 Transposes)."""
+    x = rng.standard_normal((1, 12, 2, 3)).astype(np.float32)
+    y = x.reshape(1, 3, 2, 2, 2, 3).transpose(0, 1, 4, 2, 5, 3).reshape(1, 3, 4, 6)
+    nodes = [N("Relu", ["x"], ["r"], "relu"), N("Reshape", ["r", "s6"], ["v6"], "view6"),
+             N("Transpose", ["v6"], ["t6"], "shuffle", perm=[0, 1, 4, 2, 5, 3]), N("Reshape", ["t6", "s4"], ["y"], "merge")]
+    case("pixel_shuffle_view", nodes, [("x", x)], [("y", np.maximum(y, 0))],
+         [i64([1, 3, 2, 2, 2, 3], "s6"), i64([1, 3, 4, 6], "s4")])
+
+
 def main():
     layernorm()
     gelu()
@@ -157,6 +243,10 @@ def main():
     masks()
     einsum()
     rmsnorm()
+    attention()
+    attention_refused()
+    rotary()
+    pixel_shuffle()
 
 
 if __name__ == "__main__":
