@@ -118,7 +118,7 @@
   /* ---- page -------------------------------------------------------------- */
   var head = el('header');
   document.body.appendChild(head);
-  head.appendChild(el('h1', {}, plans[0].model.name + ' \u2014 fusion plan'));
+  head.appendChild(el('h1', {}, extra && extra.kind === 'curve' ? document.title.replace(/ - fusionplan$/, '') : plans[0].model.name + ' \u2014 fusion plan'));
   var sumLine = head.appendChild(el('div', {'class': 'line', id: 'fp-summary'}));
   var hwLine = head.appendChild(el('div', {'class': 'line muted', id: 'fp-hw'}));
   var tools = head.appendChild(el('div', {'class': 'tools'}));

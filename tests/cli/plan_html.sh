@@ -24,9 +24,15 @@ cmp -s "$tmp/r50.html" "$tmp/r50.page" || bad "--format html and .html differ"
 cmp -s "$tmp/r50.html" "$tmp/again.html" || bad "two runs give different pages"
 "$fp" plan --model squeezenet1_1 --buffer 128KB --quiet -o "$tmp/sq.html" >/dev/null 2>&1 || bad "plan squeezenet1_1 -o html"
 "$fp" plan --model squeezenet1_1 --buffer 128KB --quiet -o "$tmp/sq.json" >/dev/null 2>&1 || bad "plan squeezenet1_1 -o json"
-pages="r50 sq"
+"$fp" curve --model squeezenet1_1 --min 64KB --max 1MB --html "$tmp/curve.html" --json "$tmp/curve.json" \
+  >/dev/null 2>"$tmp/err" || bad "curve --html: $(cat "$tmp/err")"
+n_steps=$("$py" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["points"]))' "$tmp/curve.json")
+[ "$(grep -c '<script type="application/json" id="fp-plan-' "$tmp/curve.html")" = "$n_steps" ] ||
+  bad "curve --html: not one plan per step of the curve's $n_steps"
+pages="r50 sq curve"
 for p in $pages; do  # the data blocks parse, the plan is the JSON export's, nothing outside
-  "$py" "$src/tests/tools/html_check.py" --static "$tmp/$p.html" "$tmp/$p.json" || fail=1
+  [ $p = curve ] && plan= || plan=$tmp/$p.json
+  "$py" "$src/tests/tools/html_check.py" --static "$tmp/$p.html" $plan || fail=1
 done
 
 command -v chromium >/dev/null 2>&1 || { [ $fail = 0 ] && { echo "skipped: no chromium to load the pages in (Debian: apt install chromium)"; exit 77; }; exit 1; }
@@ -39,6 +45,7 @@ chrome() {  # page -> DOM after its script ran, console messages to $tmp/console
 for p in $pages; do
   chrome --dump-dom "file://$tmp/$p.html" >"$tmp/$p.dom" || bad "$p: chromium failed: $(tail -2 "$tmp/console")"
   grep -a 'CONSOLE' "$tmp/console" && bad "$p: the page logged to the console"
-  "$py" "$src/tests/tools/html_check.py" "$tmp/$p.dom" "$tmp/$p.html" "$tmp/$p.json" || fail=1
+  [ $p = curve ] && plan= || plan=$tmp/$p.json
+  "$py" "$src/tests/tools/html_check.py" "$tmp/$p.dom" "$tmp/$p.html" $plan || fail=1
 done
 exit $fail

@@ -88,6 +88,15 @@ def main():
                 want = json.load(f)
             if i >= len(plans) or plans[i] != want:
                 fails.append('%s: the page does not embed this plan as plan %d' % (path, i))
+        extra = json.loads(d.blocks['fp-extra']) if 'fp-extra' in d.blocks else None
+        if extra and extra.get('kind') == 'curve':
+            # A curve page: one plan per step, each reaching the step's DRAM at its buffer.
+            if len(extra['steps']) != len(plans):
+                fails.append('the curve has %d steps but the page %d plans' % (len(extra['steps']), len(plans)))
+            for st, pl in zip(extra['steps'], plans):
+                if st['dram_all'] != pl['metrics']['dram_all'] or st['beta'] != pl['beta']:
+                    fails.append('step at %d B: DRAM %d, its plan %d at %d B' %
+                                 (st['beta'], st['dram_all'], pl['metrics']['dram_all'], pl['beta']))
         # The DOM shows the plan the page opens with: plan 0.
         p = plans[0]
         if len(graph['ops']) != p['model']['ops'] or len(p['group_of']) != len(graph['ops']):
