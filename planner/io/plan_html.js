@@ -385,6 +385,11 @@
     draw(0);
   }
   fit(false);
+  /* A link may name a search: page.html#search=layer3.0 */
+  if (location.hash.indexOf('#search=') === 0) {
+    search.value = decodeURIComponent(location.hash.slice(8));
+    search.dispatchEvent(new Event('input'));
+  }
   document.body.setAttribute('data-fp-ops', n);
   document.body.setAttribute('data-fp-ms', Math.round(performance.now() - t0));
   document.body.setAttribute('data-fp-ready', errors.length ? 'error' : 'ok');
