@@ -83,6 +83,10 @@ lf_status lf_plan_write_html_steps(FILE *f, const char *title, int32_t n, const 
                                    lf_cost_model *const *cms, const lf_plan_meta *meta,
                                    const char *extra_json);
 
+/* A page without a plan (compare, sweep-report): report_json is the page
+ * script's {"kind": "report", ...} (planner/io/plan_html.js, report()). */
+lf_status lf_html_write_report(FILE *f, const char *title, const char *report_json);
+
 /* The format a path's extension names (.json, .dot or .gv, .xml, .svg,
  * .png, .onnx, .yaml or .yml, .html or .htm, any case) into *format (may be NULL): "json",
  * "dot", "xml", "svg", "png", "onnx", "stream", "stream-stacks" or "html"; any other extension is

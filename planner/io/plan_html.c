@@ -131,6 +131,42 @@ static lf_status lf__html_extra_json(FILE *f, void *arg)
     return LF_OK;
 }
 
+/* The head every page shares, up to and including <body>. */
+static void lf__html_head(FILE *f, const char *title)
+{
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+          "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">\n"
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
+          f);
+    lf__html_text(f, title);
+    fputs(" - fusionplan</title>\n<style>\n", f);
+    fputs(lf_plan_html_css, f);
+    fputs("</style>\n</head>\n<body>\n"
+          "<noscript>This page draws its figures with JavaScript; the same data is in the "
+          "application/json blocks of its source.</noscript>\n",
+          f);
+}
+
+static lf_status lf__html_tail(FILE *f)
+{
+    fputs("<script>\n", f);
+    fputs(lf_plan_html_js, f);
+    fputs("</script>\n</body>\n</html>\n", f);
+    if (ferror(f))
+        return lf_set_error(LF_EIO, "error writing the HTML page");
+    return LF_OK;
+}
+
+lf_status lf_html_write_report(FILE *f, const char *title, const char *report_json)
+{
+    if (!f || !title || !report_json)
+        return lf_set_error(LF_EINVAL, "lf_html_write_report needs a stream, a title and the report");
+    lf__html_head(f, title);
+    lf_status st = lf__html_block(f, "fp-extra", lf__html_extra_json, (void *)report_json);
+    return st == LF_OK ? lf__html_tail(f) : st;
+}
+
 lf_status lf_plan_write_html_steps(FILE *f, const char *title, int32_t n, const lf_plan *plans,
                                    lf_cost_model *const *cms, const lf_plan_meta *meta,
                                    const char *extra_json)
@@ -142,18 +178,7 @@ lf_status lf_plan_write_html_steps(FILE *f, const char *title, int32_t n, const 
         if (!cms[i] || lf_cost_graph(cms[i]) != lf_cost_graph(cms[0]))
             return lf_set_error(LF_EINVAL, "HTML page: plan %d is not of the same graph", (int)i);
     const lf_graph *g = lf_cost_graph(cms[0]);
-    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-          "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">\n"
-          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
-          f);
-    lf__html_text(f, title ? title : (meta && meta->model ? meta->model : g->name));
-    fputs(" - fusionplan</title>\n<style>\n", f);
-    fputs(lf_plan_html_css, f);
-    fputs("</style>\n</head>\n<body>\n"
-          "<noscript>This page draws the plan with JavaScript; the same data is in the "
-          "application/json blocks of its source.</noscript>\n",
-          f);
+    lf__html_head(f, title ? title : (meta && meta->model ? meta->model : g->name));
     lf_status st = lf__html_block(f, "fp-graph", lf__html_graph_json, cms[0]);
     for (int32_t i = 0; i < n && st == LF_OK; i++) {
         char id[32];
@@ -163,14 +188,7 @@ lf_status lf_plan_write_html_steps(FILE *f, const char *title, int32_t n, const 
     }
     if (st == LF_OK && extra_json)
         st = lf__html_block(f, "fp-extra", lf__html_extra_json, (void *)extra_json);
-    if (st != LF_OK)
-        return st;
-    fputs("<script>\n", f);
-    fputs(lf_plan_html_js, f);
-    fputs("</script>\n</body>\n</html>\n", f);
-    if (ferror(f))
-        return lf_set_error(LF_EIO, "error writing the HTML page");
-    return LF_OK;
+    return st == LF_OK ? lf__html_tail(f) : st;
 }
 
 lf_status lf_plan_write_html(FILE *f, const lf_plan *p, lf_cost_model *cm, const lf_plan_meta *meta)

@@ -401,7 +401,7 @@
     var hd = document.body.appendChild(el('header'));
     hd.appendChild(el('h1', {}, x.title));
     (x.lines || []).forEach(function (l) { hd.appendChild(el('div', {'class': 'line'}, l)); });
-    (x.sections || []).forEach(function (s) {
+    (x.sections || csvSections(x)).forEach(function (s) {
       var sec = document.body.appendChild(el('section', {'class': 'rep'}));
       sec.appendChild(el('h2', {}, s.title));
       if (s.note) sec.appendChild(el('p', {'class': 'muted'}, s.note));
@@ -418,6 +418,44 @@
     document.body.setAttribute('data-fp-ms', Math.round(performance.now() - t0));
     document.body.setAttribute('data-fp-ready', errors.length ? 'error' : 'ok');
   }
+  /* compare and sweep-report embed the CSV of --csv and --curves: one
+   * section per network, scheme and buffer, its table and its budget curves
+   * (best DRAM mean over the seeds against the plans evaluated, per search
+   * and splitter). */
+  function parseCsv(text) {
+    var out = [], row = [], f = '', q = false;
+    for (var i = 0; i < text.length; i++) {
+      var c = text[i];
+      if (q) {
+        if (c === '"' && text[i + 1] === '"') { f += '"'; i++; } else if (c === '"') q = false; else f += c;
+      } else if (c === '"') q = true;
+      else if (c === ',') { row.push(f); f = ''; }
+      else if (c === '\n') { row.push(f); out.push(row); row = []; f = ''; }
+      else f += c;
+    }
+    if (f !== '' || row.length) { row.push(f); out.push(row); }
+    return out;
+  }
+  function csvSections(x) {
+    var t = parseCsv(x.tables_csv || ''), c = parseCsv(x.curves_csv || ''), secs = {}, order = [];
+    function sec(r) {
+      var k = r[0] + ' ' + r[1] + ' ' + r[2];
+      if (!secs[k]) {
+        secs[k] = {title: r[0] + ', ' + r[1].toUpperCase() + ', buffer ' + kb(+r[2]), columns: t[0].slice(3), rows: [],
+          chart: {x_label: 'plans evaluated', y_label: 'best DRAM over fusable ops (MB, mean over seeds)', series: []}};
+        order.push(k);
+      }
+      return secs[k];
+    }
+    for (var i = 1; i < t.length; i++) sec(t[i]).rows.push(t[i].slice(3));
+    var series = {};
+    for (i = 1; i < c.length; i++) {
+      var s = sec(c[i]), key = c[i][0] + c[i][1] + c[i][2] + c[i][3] + c[i][4];
+      if (!series[key]) { series[key] = {name: c[i][3] + ' + ' + c[i][4], points: []}; s.chart.series.push(series[key]); }
+      series[key].points.push([+c[i][5], +c[i][6]]);
+    }
+    return order.map(function (k) { if (!secs[k].chart.series.length) delete secs[k].chart; return secs[k]; });
+  }
   /* Lines over a log-2 x axis (budgets, buffers): {x_label, y_label, series: [{name, points: [[x, y], ...]}]}. */
   function lineChart(c) {
     var w = 640, hh = 260, xs = [], ys = [];
@@ -425,7 +463,8 @@
     var logx = c.log_x !== false && xs.every(function (v) { return v > 0; });
     var fx = function (v) { return logx ? Math.log(v) : v; };
     var x0 = Math.min.apply(null, xs.map(fx)), x1 = Math.max.apply(null, xs.map(fx));
-    var y0 = Math.min(0, Math.min.apply(null, ys)), y1 = Math.max.apply(null, ys);
+    var y0 = Math.min.apply(null, ys), y1 = Math.max.apply(null, ys);
+    if (y1 === y0) { y0 -= 1; y1 += 1; }
     var px = function (v) { return 60 + (fx(v) - x0) / Math.max(1e-9, x1 - x0) * (w - 200); };
     var py = function (v) { return 10 + (y1 - v) / Math.max(1e-9, y1 - y0) * (hh - 50); };
     var h = '<svg xmlns="' + NS + '" width="' + w + '" height="' + hh + '">';

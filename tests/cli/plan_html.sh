@@ -24,14 +24,20 @@ cmp -s "$tmp/r50.html" "$tmp/r50.page" || bad "--format html and .html differ"
 cmp -s "$tmp/r50.html" "$tmp/again.html" || bad "two runs give different pages"
 "$fp" plan --model squeezenet1_1 --buffer 128KB --quiet -o "$tmp/sq.html" >/dev/null 2>&1 || bad "plan squeezenet1_1 -o html"
 "$fp" plan --model squeezenet1_1 --buffer 128KB --quiet -o "$tmp/sq.json" >/dev/null 2>&1 || bad "plan squeezenet1_1 -o json"
-"$fp" curve --model squeezenet1_1 --min 64KB --max 1MB --html "$tmp/curve.html" --json "$tmp/curve.json" \
+"$fp" curve --model squeezenet1_1 --min 64KB --max 1MB --html "$tmp/curve.html" --json "$tmp/curve-steps.json" \
   >/dev/null 2>"$tmp/err" || bad "curve --html: $(cat "$tmp/err")"
-n_steps=$("$py" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["points"]))' "$tmp/curve.json")
+n_steps=$("$py" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["points"]))' "$tmp/curve-steps.json")
 [ "$(grep -c '<script type="application/json" id="fp-plan-' "$tmp/curve.html")" = "$n_steps" ] ||
   bad "curve --html: not one plan per step of the curve's $n_steps"
-pages="r50 sq curve"
+# Report pages: compare's and sweep-report's tables and budget curves.
+"$fp" compare --model squeezenet1_1 --buffer 128KB --budget 60 --seeds 2 --search ls,rs --proposer none \
+  --quiet --html "$tmp/cmp.html" >/dev/null 2>"$tmp/err" || bad "compare --html: $(cat "$tmp/err")"
+"$fp" sweep --models squeezenet1_1 --buffers 128KB --proposers none --seeds 2 --budget 60 -o "$tmp/sw.jsonl" \
+  >/dev/null 2>&1 || bad "sweep"
+"$fp" sweep-report "$tmp/sw.jsonl" --html "$tmp/swr.html" >/dev/null 2>"$tmp/err" || bad "sweep-report --html: $(cat "$tmp/err")"
+pages="r50 sq curve cmp swr"
 for p in $pages; do  # the data blocks parse, the plan is the JSON export's, nothing outside
-  [ $p = curve ] && plan= || plan=$tmp/$p.json
+  [ -f "$tmp/$p.json" ] && plan=$tmp/$p.json || plan=
   "$py" "$src/tests/tools/html_check.py" --static "$tmp/$p.html" $plan || fail=1
 done
 
@@ -45,7 +51,7 @@ chrome() {  # page -> DOM after its script ran, console messages to $tmp/console
 for p in $pages; do
   chrome --dump-dom "file://$tmp/$p.html" >"$tmp/$p.dom" || bad "$p: chromium failed: $(tail -2 "$tmp/console")"
   grep -a 'CONSOLE' "$tmp/console" && bad "$p: the page logged to the console"
-  [ $p = curve ] && plan= || plan=$tmp/$p.json
+  [ -f "$tmp/$p.json" ] && plan=$tmp/$p.json || plan=
   "$py" "$src/tests/tools/html_check.py" "$tmp/$p.dom" "$tmp/$p.html" $plan || fail=1
 done
 exit $fail

@@ -31,6 +31,9 @@ class Dom(html.parser.HTMLParser):
         self._block = None
         self._in_error = False
         self.tables = 0
+        self.rows = 0       # table rows with data cells in report tables
+        self._in_rep = False
+        self._new_row = False
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -51,8 +54,16 @@ class Dom(html.parser.HTMLParser):
             self.blocks[self._block] = ''
         elif tag == 'table' and 'rep' in cls:
             self.tables += 1
+            self._in_rep = True
+        elif tag == 'td' and self._in_rep and self._new_row:
+            self.rows += 1
+            self._new_row = False
+        if tag == 'tr':
+            self._new_row = True
 
     def handle_endtag(self, tag):
+        if tag == 'table':
+            self._in_rep = False
         if tag == 'script':
             self._block = None
         if tag == 'pre':
@@ -130,8 +141,13 @@ def main():
                          (sorted(d.clusters ^ want_groups)[:5], ng - 1))
         if d.bars != want_groups:
             fails.append('the DRAM chart has %d bars for %d groups' % (len(d.bars), ng))
-    elif 'fp-graph' not in d.blocks and not static and d.tables == 0:
-        fails.append('the report page shows no table')
+    elif 'fp-graph' not in d.blocks and not static:
+        # A report page (compare, sweep-report): one table row per row of its CSV.
+        extra = json.loads(d.blocks.get('fp-extra', '{}'))
+        want = len(extra.get('tables_csv', '').strip().split('\n')) - 1
+        if d.tables == 0 or d.rows != want:
+            fails.append('the report page shows %d tables with %d rows for %d rows of CSV' %
+                         (d.tables, d.rows, want))
     with open(page_path, encoding='utf-8') as f:
         page = f.read()
     # Nothing the browser would fetch: no src/href attribute, no CSS url() or @import.
