@@ -238,7 +238,13 @@
         (box[k][3] - box[k][1] + 14) + '" rx="6" style="fill:hsla(' + c + ',70%,60%,.22);stroke:hsl(' + c + ',55%,40%)"/>';
     }
     clusters.innerHTML = h;
-    for (v = 0; v < n; v++) opEls[v].setAttribute('data-group', groupOf[v]);
+    /* Each op tinted with its group's colour too, so membership stays clear
+     * where the boxes of branching groups overlap. */
+    for (v = 0; v < n; v++) {
+      opEls[v].setAttribute('data-group', groupOf[v]);
+      var g2 = info[groupOf[v]];
+      opEls[v].firstChild.style.fill = groupOf[v] < 0 || (g2 && g2.unfusable) ? '' : 'hsl(' + hue(groupOf[v]) + ',70%,93%)';
+    }
     drawBars();
     side.innerHTML = '<b>Hover</b> a group or an op for its figures; click a bar to find its group.' +
       (extra && extra.kind === 'curve' ? '<p>Step ' + (si_ + 1) + ' of ' + plans.length + '.</p>' : '');
