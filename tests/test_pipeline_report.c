@@ -36,6 +36,8 @@ static void test_formats(void)
     CHECK_OK(lf_plan_format_of("map.yml", &f));
     CHECK_STR(f, "stream");
     CHECK_OK(lf_plan_format_of("m.onnx", NULL));
+    CHECK_OK(lf_plan_format_of("plan.HTML", &f));
+    CHECK_STR(f, "html");
     CHECK_EQ_I64(lf_plan_format_of("plan.txt", &f), LF_EINVAL);
     CHECK(strstr(lf_last_error(), "cannot tell the plan format of 'plan.txt'") != NULL);
     CHECK_EQ_I64(lf_plan_format_of(".json", &f), LF_EINVAL); /* nothing before the extension */

@@ -87,12 +87,12 @@ lf_status lf_api_plan_json(const lf_api_plan *p, char **out);
  * improved, limited, dram_before, dram_after; null without)}. */
 lf_status lf_api_plan_run_json(const lf_api_plan *p, char **out);
 
-/* Writes the plan to path in format (json, dot, xml, svg, png, onnx or
- * stream; NULL: by the extension), atomically (lf_pipeline_save). */
+/* Writes the plan to path in format (json, dot, xml, svg, png, onnx,
+ * stream or html; NULL: by the extension), atomically (lf_pipeline_save). */
 lf_status lf_api_plan_save(lf_api_plan *p, const char *path, const char *format);
 
 /* The plan in format into memory (*out, *len bytes, NUL-terminated too):
- * json, dot, xml, svg or png (the last two need Graphviz). */
+ * json, dot, xml, svg or png (these two need Graphviz), stream or html. */
 lf_status lf_api_plan_render(lf_api_plan *p, const char *format, char **out, size_t *len);
 
 /* The plan read back from its JSON and re-checked on its cost model

@@ -140,9 +140,11 @@ lf_status lf_api_plan_render(lf_api_plan *h, const char *format, char **out, siz
         st = lf_plan_write_image(m.f, format, p, h->p.cm, &meta);
     else if (strcmp(format, "stream") == 0)
         st = lf_plan_write_stream(m.f, p, h->p.cm, &meta);
+    else if (strcmp(format, "html") == 0)
+        st = lf_plan_write_html(m.f, p, h->p.cm, &meta);
     else
-        st = lf_set_error(LF_EINVAL, "render: unknown format '%s' (use json, dot, xml, svg, png or "
-                                     "stream; save() writes onnx)", format);
+        st = lf_set_error(LF_EINVAL, "render: unknown format '%s' (use json, dot, xml, svg, png, "
+                                     "stream or html; save() writes onnx)", format);
     if (st != LF_OK) {
         lf__api_mem_abort(&m);
         return st;

@@ -18,6 +18,8 @@ int lf_cmd_curve(int argc, char **argv)
         {"csv", "FILE", "write the steps as CSV", NULL},
         {"json", "FILE", "write the steps with each step's plan (group_of) as JSON", NULL},
         {"svg", "FILE", "draw the staircase as an SVG step chart", NULL},
+        {"html", "FILE", "one self-contained page: the staircase with a slider showing each step's plan",
+         NULL},
         {"check", NULL, "check every step against the single-buffer exact planner (at the step's "
                         "buffer, one byte below it and at --max); nothing is written on a difference",
          NULL},
@@ -26,7 +28,7 @@ int lf_cmd_curve(int argc, char **argv)
     };
     lf_cli_command cmd = {"curve", "The optimal DRAM at every buffer size, in one run.",
                           "curve [--model NAME] [--scheme lbdf|brr] [--min SIZE] [--max SIZE] "
-                          "[--csv FILE] [--json FILE] [--svg FILE] [--threads N] [--check]",
+                          "[--csv FILE] [--json FILE] [--svg FILE] [--html FILE] [--threads N] [--check]",
                           "Prints every step of the optimal DRAM over all ops as a function of the "
                           "buffer size:\nthe smallest buffer at which each lower DRAM becomes "
                           "reachable, with its plan (the exact\nplanner's optimum at that buffer; "
@@ -54,13 +56,14 @@ int lf_cmd_curve(int argc, char **argv)
     if (ec.time_limit_s > 0)
         ec.deadline = lf_now_seconds() + ec.time_limit_s;
     /* Every output is opened before the work and committed all or none. */
-    const char *paths[3] = {lf_cli_get(&cmd, "csv"), lf_cli_get(&cmd, "json"), lf_cli_get(&cmd, "svg")};
+    const char *paths[4] = {lf_cli_get(&cmd, "csv"), lf_cli_get(&cmd, "json"), lf_cli_get(&cmd, "svg"),
+                            lf_cli_get(&cmd, "html")};
     lf_cli_session s;
     if ((rc = lf_cli_session_open(&s, &cmd)))
         return rc;
-    lf_atomic_file af[3] = {{0}, {0}, {0}};
+    lf_atomic_file af[4] = {{0}, {0}, {0}, {0}};
     lf_status st = LF_OK;
-    for (int i = 0; i < 3 && st == LF_OK; i++)
+    for (int i = 0; i < 4 && st == LF_OK; i++)
         if (paths[i])
             st = lf_atomic_open(&af[i], paths[i]);
     lf_curve_report r = {0};
@@ -76,11 +79,13 @@ int lf_cmd_curve(int argc, char **argv)
         lf_curve_report_json(af[1].f, &r);
     if (st == LF_OK && paths[2])
         st = lf_curve_report_svg(af[2].f, &r);
-    for (int i = 0; i < 3 && st == LF_OK; i++)
+    if (st == LF_OK && paths[3])
+        st = lf_curve_report_html(af[3].f, &r, s.graph, &s.hw);
+    for (int i = 0; i < 4 && st == LF_OK; i++)
         if (paths[i])
             st = lf_atomic_commit(&af[i]);
     if (st != LF_OK)
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < 4; i++)
             lf_atomic_abort(&af[i]);
     else
         lf_curve_report_print(stdout, &r, range[0], range[1]);

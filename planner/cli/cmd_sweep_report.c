@@ -31,6 +31,7 @@ int lf_cmd_sweep_report(int argc, char **argv)
         {"json", "FILE", "also write the tables as JSON (with per-seed figures) to FILE", NULL},
         {"curves", "PREFIX", "write budget curves to PREFIX.csv and PREFIX.svg (one SVG per table: "
                              "PREFIX-<model>-<scheme>-<buffer>.svg when there are several)", NULL},
+        {"html", "FILE", "also write the tables and budget curves as one self-contained HTML page", NULL},
     };
     lf_cli_command cmd = {
         "sweep-report", "Turn sweep results into compare's tables and budget-curve charts.",

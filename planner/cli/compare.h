@@ -40,7 +40,12 @@ lf_status lf_cmp_curve_svg(const lf_cmp_table *t, const char *path);
  * several) when `curves` is set. Files are written atomically. */
 typedef struct lf_cmp_out {
     const char *format, *output, *csv, *json, *curves;
+    const char *html;  /* one self-contained page with the tables and curves */
+    const char *title; /* the page's title: the command's name */
 } lf_cmp_out;
+
+/* The tables and budget curves as one HTML page (compare_html.c). */
+lf_status lf_cmp_write_html(FILE *f, const char *title, const lf_cmp_table *tables, int32_t n);
 
 lf_status lf_cmp_emit(const lf_cmp_out *o, lf_cmp_table *tables, int32_t n);
 

@@ -425,6 +425,10 @@ static lf_status lf__emit_files(const lf_cmp_out *o, lf_cmp_table *tables, int32
     if (st == LF_OK && o->json)
         st = lf__emit_one("json", o->json, tables, n);
     lf_atomic_file af = {0};
+    if (st == LF_OK && o->html && (st = lf_atomic_open(&af, o->html)) == LF_OK) {
+        st = lf_cmp_write_html(af.f, o->title ? o->title : "compare", tables, n);
+        st = st == LF_OK ? lf_atomic_commit(&af) : (lf_atomic_abort(&af), st);
+    }
     if (st != LF_OK || !o->curves)
         return st;
     char path[1024];
@@ -466,6 +470,8 @@ int lf_cmp_out_parse(const lf_cli_command *cmd, lf_cmp_out *o, int check)
     o->csv = lf_cli_get(cmd, "csv");
     o->json = lf_cli_get(cmd, "json");
     o->curves = lf_cli_get(cmd, "curves");
+    o->html = lf_cli_get(cmd, "html");
+    o->title = cmd->name;
     int rc = lf_cli_choice(cmd, "format", formats, &o->format);
     if (rc)
         return rc;
@@ -476,17 +482,17 @@ int lf_cmp_out_parse(const lf_cli_command *cmd, lf_cmp_out *o, int check)
     }
     /* One file for two outputs would keep only the last written (--csv
      * T.csv with --curves T overwrote the tables with the curves). */
-    const char *outs[5] = {o->output, o->csv, o->json, o->curves ? curves_csv : NULL,
+    const char *outs[6] = {o->output, o->csv, o->json, o->html, o->curves ? curves_csv : NULL,
                            o->curves ? curves_svg : NULL};
-    static const char *const what[5] = {"--output", "--csv", "--json", "--curves (its .csv)",
+    static const char *const what[6] = {"--output", "--csv", "--json", "--html", "--curves (its .csv)",
                                         "--curves (its .svg)"};
-    for (int i = 0; i < 5; i++)
-        for (int j = i + 1; j < 5; j++)
+    for (int i = 0; i < 6; i++)
+        for (int j = i + 1; j < 6; j++)
             if (outs[i] && outs[j] && strcmp(outs[i], outs[j]) == 0)
                 return lf_cli_usage_error(cmd, "%s and %s both name '%s'", what[i], what[j], outs[i]);
     if (!check)
         return 0;
-    return lf_cli_check_outputs(outs, 4);
+    return lf_cli_check_outputs(outs, 5);
 }
 
 /* Progress lines on stderr; a missing optimum is said even with --quiet. */

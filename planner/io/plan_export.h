@@ -69,14 +69,32 @@ lf_status lf_plan_write_stream_stacks(FILE *f, const lf_plan *p, lf_cost_model *
 int32_t lf_plan_stream_notes(const lf_plan *p, lf_cost_model *cm, const lf_plan_meta *meta, const char *format,
                              char *out, size_t len);
 
+/* The plan as one self-contained HTML page (docs/exports.md, DESIGN §20): the
+ * graph drawn top to bottom with each group a coloured cluster, hover cards,
+ * search, pan and zoom, the DRAM per group as bars; no request leaves the
+ * page. The plan's JSON export is embedded as it is (one data source) with
+ * the ops' types, shapes, weights and costs alone. */
+lf_status lf_plan_write_html(FILE *f, const lf_plan *p, lf_cost_model *cm, const lf_plan_meta *meta);
+/* n plans of one graph on one page (a slider over them when extra_json is a
+ * curve's {"kind": "curve", "steps": [{"beta", "dram_all"}, ...]}); cms[i]
+ * prices plans[i] (its buffer size); ops' costs alone are priced by cms[0].
+ * title NULL: the model's name. */
+lf_status lf_plan_write_html_steps(FILE *f, const char *title, int32_t n, const lf_plan *plans,
+                                   lf_cost_model *const *cms, const lf_plan_meta *meta,
+                                   const char *extra_json);
+
+/* A page without a plan (compare, sweep-report): report_json is the page
+ * script's {"kind": "report", ...} (planner/io/plan_html.js, report()). */
+lf_status lf_html_write_report(FILE *f, const char *title, const char *report_json);
+
 /* The format a path's extension names (.json, .dot or .gv, .xml, .svg,
- * .png, .onnx, .yaml or .yml, any case) into *format (may be NULL): "json",
- * "dot", "xml", "svg", "png", "onnx", "stream" or "stream-stacks"; any other extension is
+ * .png, .onnx, .yaml or .yml, .html or .htm, any case) into *format (may be NULL): "json",
+ * "dot", "xml", "svg", "png", "onnx", "stream", "stream-stacks" or "html"; any other extension is
  * LF_EINVAL. */
 lf_status lf_plan_format_of(const char *path, const char **format);
 
-/* format "json", "dot", "xml", "svg", "png", "onnx", "stream" or "stream-stacks", or NULL to pick by the
- * path's extension (.json, .dot or .gv, .xml, .svg, .png, .onnx, .yaml or .yml, any case); other extensions or formats give LF_EINVAL. Written atomically
+/* format "json", "dot", "xml", "svg", "png", "onnx", "stream", "stream-stacks" or "html", or NULL to pick by the
+ * path's extension (.json, .dot or .gv, .xml, .svg, .png, .onnx, .yaml or .yml, .html, any case); other extensions or formats give LF_EINVAL. Written atomically
  * (temporary file + rename): on any error nothing is left behind. */
 lf_status lf_plan_save(const char *path, const char *format, const lf_plan *p, lf_cost_model *cm,
                        const lf_plan_meta *meta);

@@ -23,7 +23,7 @@ static const struct {
     const char *ext, *format;
 } lf__exts[] = {{".json", "json"}, {".dot", "dot"},   {".gv", "dot"},      {".xml", "xml"},
                 {".svg", "svg"},   {".png", "png"},   {".onnx", "onnx"},   {".yaml", "stream"},
-                {".yml", "stream"}};
+                {".yml", "stream"}, {".html", "html"}, {".htm", "html"}};
 
 lf_status lf_plan_format_of(const char *path, const char **format)
 {
@@ -35,7 +35,7 @@ lf_status lf_plan_format_of(const char *path, const char **format)
         }
     return lf_set_error(LF_EINVAL,
                         "cannot tell the plan format of '%s' from its extension: use .json, "
-                        ".dot, .xml, .svg, .png, .onnx or .yaml, or name the format",
+                        ".dot, .xml, .svg, .png, .onnx, .yaml or .html, or name the format",
                         path ? path : "");
 }
 
@@ -49,7 +49,7 @@ lf_status lf_plan_save(const char *path, const char *format, const lf_plan *p, l
     lf_status st;
     if (!format && (st = lf_plan_format_of(path, &format)) != LF_OK)
         return st;
-    enum { LF__JSON, LF__DOT, LF__XML, LF__SVG, LF__PNG, LF__ONNX, LF__STREAM, LF__STACKS } kind;
+    enum { LF__JSON, LF__DOT, LF__XML, LF__SVG, LF__PNG, LF__ONNX, LF__STREAM, LF__STACKS, LF__HTML } kind;
     if (strcmp(format, "json") == 0)
         kind = LF__JSON;
     else if (strcmp(format, "dot") == 0)
@@ -66,8 +66,10 @@ lf_status lf_plan_save(const char *path, const char *format, const lf_plan *p, l
         kind = LF__STREAM;
     else if (strcmp(format, "stream-stacks") == 0)
         kind = LF__STACKS;
+    else if (strcmp(format, "html") == 0)
+        kind = LF__HTML;
     else
-        return lf_set_error(LF_EINVAL, "unknown plan format '%s' (known: json, dot, xml, svg, png, onnx, stream, stream-stacks)",
+        return lf_set_error(LF_EINVAL, "unknown plan format '%s' (known: json, dot, xml, svg, png, onnx, stream, stream-stacks, html)",
                             format);
     lf_atomic_file af;
     st = lf_atomic_open(&af, path);
@@ -80,6 +82,7 @@ lf_status lf_plan_save(const char *path, const char *format, const lf_plan *p, l
          : kind == LF__ONNX ? lf_plan_write_onnx(af.f, p, cm, meta)
          : kind == LF__STREAM ? lf_plan_write_stream(af.f, p, cm, meta)
          : kind == LF__STACKS ? lf_plan_write_stream_stacks(af.f, p, cm, meta)
+         : kind == LF__HTML ? lf_plan_write_html(af.f, p, cm, meta)
                            : lf_plan_write_json(af.f, p, cm, meta);
     if (st != LF_OK) {
         lf_atomic_abort(&af);

@@ -88,10 +88,15 @@ class Plan:
         """The plan drawn by Graphviz (fusionplan.Error when dot is missing)."""
         return self._text("svg").decode()
 
+    def to_html(self):
+        """The plan as one self-contained HTML page (docs/exports.md), as
+        `fusionplan plan -o plan.html` writes it."""
+        return self._text("html").decode()
+
     def save(self, path, format=None):
         """Writes the plan: .json, .xml, .dot/.gv, .svg, .png, .onnx (annotated
-        ONNX), .yaml/.yml (Stream mapping), or format= json, dot, xml, svg,
-        png, onnx, stream."""
+        ONNX), .yaml/.yml (Stream mapping), .html (self-contained page), or
+        format= json, dot, xml, svg, png, onnx, stream, html."""
         _lib.check(lib.lf_api_plan_save(self._h, _lib.enc(str(path)), _lib.enc(format)))
 
     def validate(self):

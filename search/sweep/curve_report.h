@@ -34,5 +34,9 @@ void lf_curve_report_csv(FILE *f, const lf_curve_report *r);
 void lf_curve_report_json(FILE *f, const lf_curve_report *r);
 /* The staircase as a line through (beta_k, DRAM_{k-1}) and (beta_k, DRAM_k). */
 lf_status lf_curve_report_svg(FILE *f, const lf_curve_report *r);
+/* One self-contained HTML page: the staircase with a slider over its steps,
+ * each step's plan of g drawn as `plan -o plan.html` draws it, priced with hw
+ * at the step's buffer (search/sweep/curve_html.c). */
+lf_status lf_curve_report_html(FILE *f, const lf_curve_report *r, const lf_graph *g, const lf_hw *hw);
 
 #endif

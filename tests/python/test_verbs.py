@@ -96,7 +96,7 @@ def test_best_effort_lower_bound(cli):
 def test_save_every_format(cli, tmp_path):
     net = ["--model", "squeezenet1_1", "--input-size", "64", "--buffer", "64KB"]
     p = fp.plan(fp.Graph.builtin("squeezenet1_1", input_size=64), fp.Hardware(buffer="64KB"), search="greedy")
-    exts = ["json", "xml", "dot", "yaml", "onnx"] + (["svg", "png"] if shutil.which("dot") else [])
+    exts = ["json", "xml", "dot", "yaml", "onnx", "html"] + (["svg", "png"] if shutil.which("dot") else [])
     for ext in exts:
         mine, theirs = tmp_path / ("py." + ext), tmp_path / ("cli." + ext)
         p.save(mine)
@@ -110,6 +110,10 @@ def test_save_every_format(cli, tmp_path):
     assert fp.validate(tmp_path / "py.onnx")["issues"] == []
     assert fp.validate(tmp_path / "py.xml", g64, fp.Hardware(buffer="64KB"))["issues"] == []
     assert "digraph" in p.to_dot()
+    # the page embeds the plan JSON as it is (one data source)
+    page = p.to_html()
+    assert page.encode() == read(tmp_path / "py.html")
+    assert '<script type="application/json" id="fp-plan-0">' + p.to_json() + "</script>" in page
     with pytest.raises(fp.Error, match="format"):
         p.save(tmp_path / "plan.txt")
 

@@ -1,0 +1,50 @@
+/* `fusionplan curve --html`: the staircase as one page (DESIGN §20) with a
+ * slider over its steps; each step's plan is drawn in the plan page's graph
+ * view (planner/io/plan_html.c), priced at the step's buffer size. */
+#include <stdlib.h>
+
+#include "planner/io/plan_export.h"
+#include "search/sweep/curve_report.h"
+
+lf_status lf_curve_report_html(FILE *f, const lf_curve_report *r, const lf_graph *g, const lf_hw *hw)
+{
+    const lf_curve *c = &r->curve;
+    if (c->n < 1)
+        return lf_set_error(LF_EINVAL, "the curve has no step to draw");
+    lf_cost_model **cms = calloc((size_t)c->n, sizeof *cms);
+    lf_plan *plans = calloc((size_t)c->n, sizeof *plans);
+    char *extra = NULL;
+    size_t extra_len = 0;
+    FILE *mem = NULL;
+    lf_status st = cms && plans ? LF_OK : lf_set_error(LF_ENOMEM, "out of memory drawing the curve");
+    for (int32_t k = 0; k < c->n && st == LF_OK; k++) {
+        lf_hw at = *hw;
+        at.buffer_bytes = c->points[k].beta;
+        st = lf_cost_model_create(&cms[k], g, &at, r->scheme);
+        plans[k] = c->points[k].plan; /* shallow: the curve keeps them */
+    }
+    if (st == LF_OK && !(mem = open_memstream(&extra, &extra_len)))
+        st = lf_set_error(LF_ENOMEM, "out of memory drawing the curve");
+    if (st == LF_OK) {
+        fprintf(mem, "{\"kind\": \"curve\", \"beta_min\": %lld, \"beta_max\": %lld, \"steps\": [",
+                (long long)c->beta_min, (long long)c->beta_max);
+        for (int32_t k = 0; k < c->n; k++)
+            fprintf(mem, "%s\n{\"beta\": %lld, \"dram_all\": %lld, \"layer_dram_all\": %lld}", k ? "," : "",
+                    (long long)c->points[k].beta, (long long)c->points[k].dram_all, (long long)r->layer_all[k]);
+        fputs("\n]}", mem);
+        if (fclose(mem) != 0)
+            st = lf_set_error(LF_ENOMEM, "out of memory drawing the curve");
+    }
+    if (st == LF_OK) {
+        lf_plan_meta meta = {.model = r->model, .search = "exact", .budget = -1};
+        char title[256];
+        snprintf(title, sizeof title, "%s: optimal DRAM against the buffer (%s)", r->model, r->scheme);
+        st = lf_plan_write_html_steps(f, title, c->n, plans, cms, &meta, extra);
+    }
+    for (int32_t k = 0; cms && k < c->n; k++)
+        lf_cost_model_free(cms[k]);
+    free(cms);
+    free(plans);
+    free(extra);
+    return st;
+}
