@@ -21,4 +21,6 @@ void lf_hw_default(lf_hw *hw)
     hw->peak_macs = 0.0;
     hw->has_gpu = 0;
     hw->gpu.device_index = -1;
+    strcpy(hw->act_type, "int8");
+    strcpy(hw->weight_type, "int8");
 }

@@ -33,10 +33,48 @@ typedef struct lf_hw {
     double peak_macs;              /* multiply-accumulates per second, 0 when not given */
     int32_t has_gpu;
     lf_hw_gpu gpu;
+    /* Energy and compute details (DESIGN §19, docs/hardware-format.md). */
+    int32_t has_energy;      /* an <energy> element was given */
+    char dram_preset[16];    /* <energy dram="LPDDR4">: the preset named, "" otherwise */
+    double sram_pj_per_byte; /* buffer energy per byte read or written, 0: the size model */
+    double mac_pj;           /* energy per multiply-accumulate, 0: the data-type table */
+    double macs_per_cycle;   /* <compute macs-per-cycle>, 0 when not given */
+    double clock_hz;         /* <compute clock>, 0 when not given */
+    char act_type[8];        /* data type names ("int8"); "" means the one of act_bytes */
+    char weight_type[8];
 } lf_hw;
 
-/* The built-in default: 256 KB buffer, 1-byte activations and weights,
- * 25.6 GB/s DRAM, no energy figure, no GPU. */
+/* Energy figures with the defaults filled in and where each came from
+ * (hwdesc/energy.c). */
+typedef struct lf_hw_energy {
+    double dram_pj_per_byte, sram_pj_per_byte, mac_pj;
+    const char *dram_source, *sram_source, *mac_source; /* static text */
+} lf_hw_energy;
+
+/* 1 when the description gives energy figures (a <dram energy>, or an
+ * <energy> element): plans then report energy. */
+int lf_hw_has_energy(const lf_hw *hw);
+
+/* The energy model of hw: given figures, else defaults (DRAM: Accelergy's
+ * LPDDR4, 8 pJ/bit; SRAM: the size model; MAC: Horowitz's 45 nm table for the
+ * wider data type). */
+void lf_hw_energy_model(const lf_hw *hw, lf_hw_energy *e);
+
+/* Horowitz (ISSCC 2014, 45 nm) SRAM access energy per byte for a buffer of
+ * `bytes`, log-log interpolated through his 8 KB, 32 KB and 1 MB figures. */
+double lf_hw_sram_pj_model(int64_t bytes);
+
+/* Horowitz (ISSCC 2014, 45 nm) multiply plus add, in pJ, for a data type
+ * name ("int8", "fp16", ...); 0 for an unknown name. */
+double lf_hw_mac_pj_model(const char *type);
+
+/* Accelergy's DRAM table: pJ per bit of a preset name ("LPDDR4", "HBM2");
+ * LF_ENOTFOUND for other names. lf_hw_dram_preset_names: NULL-terminated. */
+lf_status lf_hw_dram_preset(const char *name, double *pj_per_bit);
+const char *const *lf_hw_dram_preset_names(void);
+
+/* The built-in default: 256 KB buffer, int8 activations and weights,
+ * 25.6 GB/s DRAM, no energy figure, no compute peak, no GPU. */
 void lf_hw_default(lf_hw *hw);
 
 /* Loads and validates an XML description. On failure *hw is left unchanged and

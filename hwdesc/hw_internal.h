@@ -23,9 +23,27 @@
 #define LF__HW_MAX_RATE 1e18                /* MAC/s or FLOP/s */
 #define LF__HW_MAX_TIME 1.0                 /* seconds per kernel launch */
 #define LF__HW_MAX_DEVICE 255
+#define LF__HW_MAX_PJ_PER_MAC 1e4           /* 10 nJ per multiply-accumulate */
+#define LF__HW_MAX_CLOCK 1e11               /* 100 GHz */
+#define LF__HW_MAX_MACS_PER_CYCLE 1073741824.0 /* 2^30 */
 
 /* "20pJ/B" -> 20 (picojoules per byte). */
 lf_status lf__hw_parse_energy(const char *text, double *pj_per_byte);
+/* "8pJ/bit" -> 8 (picojoules per bit; the caller converts to bytes). */
+lf_status lf__hw_parse_bit_energy(const char *text, double *pj_per_bit);
+/* "0.23pJ" -> 0.23 (picojoules per multiply-accumulate); units pJ, fJ. */
+lf_status lf__hw_parse_mac_energy(const char *text, double *pj);
+/* "1GHz" -> 1e9; units Hz, kHz, MHz, GHz. */
+lf_status lf__hw_parse_clock(const char *text, double *hz);
+/* "1024" -> 1024: a whole, unitless count, 1 .. 2^30. */
+lf_status lf__hw_parse_macs_per_cycle(const char *text, double *count);
+/* A DRAM energy as <energy dram=...> writes it: a preset name of
+ * lf_hw_dram_presets, "<x>pJ/bit" or "<x>pJ/B"; into picojoules per byte, and
+ * the preset's name (or "") into preset. */
+lf_status lf__hw_parse_dram_energy(const char *text, double *pj_per_byte, char preset[16]);
+/* "auto" -> 0 (the size model), else "<x>pJ/B". */
+lf_status lf__hw_parse_sram_energy(const char *text, double *pj_per_byte);
+
 /* "2TMAC/s" -> 2e12; units MAC/s, MMAC/s, GMAC/s, TMAC/s. */
 lf_status lf__hw_parse_mac_rate(const char *text, double *macs);
 /* "989TFLOP/s" -> 9.89e14; units FLOP/s, GFLOP/s, TFLOP/s, PFLOP/s. */

@@ -222,7 +222,8 @@ static int lf__is_blank(const xmlChar *s)
 
 typedef enum dest {
     D_NAME, D_BUFFER, D_DRAM_BW, D_DRAM_PJ, D_ACT, D_WEIGHT, D_MACS,
-    D_GPU_NAME, D_GPU_DEVICE, D_GPU_PEAK, D_GPU_BW, D_GPU_LAUNCH
+    D_GPU_NAME, D_GPU_DEVICE, D_GPU_PEAK, D_GPU_BW, D_GPU_LAUNCH,
+    D_E_DRAM, D_E_SRAM, D_E_MAC, D_MACS_PER_CYCLE, D_CLOCK
 } dest;
 
 typedef struct attr_spec {
@@ -250,7 +251,17 @@ static const attr_spec datatypes_attrs[] = {
     {"activation", D_ACT, 0, NULL},
     {"weight", D_WEIGHT, 0, NULL},
 };
-static const attr_spec compute_attrs[] = {{"peak", D_MACS, 1, "peak=\"2TMAC/s\""}};
+/* peak, or macs-per-cycle with clock: which of them is checked in C. */
+static const attr_spec compute_attrs[] = {
+    {"peak", D_MACS, 0, NULL},
+    {"macs-per-cycle", D_MACS_PER_CYCLE, 0, NULL},
+    {"clock", D_CLOCK, 0, NULL},
+};
+static const attr_spec energy_attrs[] = {
+    {"dram", D_E_DRAM, 0, NULL},
+    {"sram", D_E_SRAM, 0, NULL},
+    {"mac", D_E_MAC, 0, NULL},
+};
 static const attr_spec gpu_attrs[] = {
     {"name", D_GPU_NAME, 0, NULL},
     {"device", D_GPU_DEVICE, 0, NULL},
@@ -269,6 +280,7 @@ static const elem_spec child_specs[] = {
     {"datatypes", 0, NULL, datatypes_attrs, LF__N(datatypes_attrs)},
     {"compute", 0, NULL, compute_attrs, LF__N(compute_attrs)},
     {"gpu", 0, NULL, gpu_attrs, LF__N(gpu_attrs)},
+    {"energy", 0, NULL, energy_attrs, LF__N(energy_attrs)},
 };
 
 static const elem_spec *lf__find_child_spec(xmlNodePtr node)
@@ -307,6 +319,23 @@ static lf_status lf__parse_name(const char *text, char out[LF_HW_NAME_MAX])
     return LF_OK;
 }
 
+/* A data type: its size, and its name for the MAC energy table. */
+static lf_status lf__store_type(const char *value, int32_t *bytes, char name[8])
+{
+    lf_status s = lf__hw_parse_datatype(value, bytes);
+    size_t i = 0;
+    while (s == LF_OK && (*value == ' ' || *value == '\t' || *value == '\n' || *value == '\r'))
+        value++;
+    while (s == LF_OK && i < 7 && value[i] && value[i] != ' ' && value[i] != '\t' &&
+           value[i] != '\n' && value[i] != '\r') {
+        name[i] = value[i];
+        i++;
+    }
+    if (s == LF_OK)
+        name[i] = '\0';
+    return s;
+}
+
 static lf_status lf__store_value(const attr_spec *a, const char *value, lf_hw *hw)
 {
     switch (a->to) {
@@ -314,14 +343,19 @@ static lf_status lf__store_value(const attr_spec *a, const char *value, lf_hw *h
     case D_BUFFER: return lf_hw_parse_size(value, &hw->buffer_bytes);
     case D_DRAM_BW: return lf_hw_parse_bandwidth(value, &hw->dram_bandwidth);
     case D_DRAM_PJ: return lf__hw_parse_energy(value, &hw->dram_pj_per_byte);
-    case D_ACT: return lf__hw_parse_datatype(value, &hw->act_bytes);
-    case D_WEIGHT: return lf__hw_parse_datatype(value, &hw->weight_bytes);
+    case D_ACT: return lf__store_type(value, &hw->act_bytes, hw->act_type);
+    case D_WEIGHT: return lf__store_type(value, &hw->weight_bytes, hw->weight_type);
     case D_MACS: return lf__hw_parse_mac_rate(value, &hw->peak_macs);
     case D_GPU_NAME: return lf__parse_name(value, hw->gpu.name);
     case D_GPU_DEVICE: return lf__hw_parse_device(value, &hw->gpu.device_index);
     case D_GPU_PEAK: return lf__hw_parse_flop_rate(value, &hw->gpu.peak_flops);
     case D_GPU_BW: return lf_hw_parse_bandwidth(value, &hw->gpu.bandwidth);
     case D_GPU_LAUNCH: return lf__hw_parse_time(value, &hw->gpu.launch_overhead_s);
+    case D_E_DRAM: return lf__hw_parse_dram_energy(value, &hw->dram_pj_per_byte, hw->dram_preset);
+    case D_E_SRAM: return lf__hw_parse_sram_energy(value, &hw->sram_pj_per_byte);
+    case D_E_MAC: return lf__hw_parse_mac_energy(value, &hw->mac_pj);
+    case D_MACS_PER_CYCLE: return lf__hw_parse_macs_per_cycle(value, &hw->macs_per_cycle);
+    case D_CLOCK: return lf__hw_parse_clock(value, &hw->clock_hz);
     }
     return lf_set_error(LF_EINVAL, "unknown attribute");
 }
@@ -402,6 +436,43 @@ static lf_status lf__check_empty(xmlNodePtr node, const char *origin)
     return LF_OK;
 }
 
+/* The line of a sibling <dram> with an energy attribute, or 0. */
+static long lf__dram_energy_line(xmlNodePtr node)
+{
+    for (xmlNodePtr c = node->parent ? node->parent->children : NULL; c; c = c->next)
+        if (c->type == XML_ELEMENT_NODE && !c->ns && strcmp((const char *)c->name, "dram") == 0 &&
+            xmlHasNsProp(c, BAD_CAST "energy", NULL))
+            return lf__line_of(c);
+    return 0;
+}
+
+/* <compute> gives its peak directly or as macs-per-cycle x clock. */
+static lf_status lf__check_compute(xmlNodePtr node, const char *origin, lf_hw *hw)
+{
+    int peak = xmlHasNsProp(node, BAD_CAST "peak", NULL) != NULL;
+    int per = xmlHasNsProp(node, BAD_CAST "macs-per-cycle", NULL) != NULL;
+    int clock = xmlHasNsProp(node, BAD_CAST "clock", NULL) != NULL;
+    if (peak && (per || clock))
+        return lf__fail_at(LF_EPARSE, origin, lf__line_of(node),
+                           "<compute> gives peak and %s: give the peak or macs-per-cycle with clock, "
+                           "not both",
+                           per ? "macs-per-cycle" : "clock");
+    if (!peak && !(per && clock))
+        return lf__fail_at(LF_EPARSE, origin, lf__line_of(node),
+                           "<compute> needs peak (e.g. peak=\"2TMAC/s\") or macs-per-cycle with "
+                           "clock (e.g. macs-per-cycle=\"1024\" clock=\"1GHz\")%s",
+                           per ? ": clock is missing" : clock ? ": macs-per-cycle is missing" : "");
+    if (!peak) {
+        hw->peak_macs = hw->macs_per_cycle * hw->clock_hz;
+        if (hw->peak_macs > LF__HW_MAX_RATE)
+            return lf__fail_at(LF_ERANGE, origin, lf__line_of(node),
+                               "<compute> macs-per-cycle x clock is %.4g MAC/s, above the limit of "
+                               "1000000 TMAC/s",
+                               hw->peak_macs);
+    }
+    return LF_OK;
+}
+
 /* One child of <hardware>, checked and stored into hw. */
 static lf_status lf__check_child(xmlNodePtr node, const char *origin, lf_hw *hw)
 {
@@ -416,7 +487,7 @@ static lf_status lf__check_child(xmlNodePtr node, const char *origin, lf_hw *hw)
     if (!spec)
         return lf__fail_at(LF_EPARSE, origin, lf__line_of(node),
                            "<%s> is not a hardware description element (use <buffer>, <dram>, "
-                           "<datatypes>, <compute> or <gpu>)",
+                           "<datatypes>, <compute>, <energy> or <gpu>)",
                                (const char *)node->name);
     if ((s = lf__check_attributes(node, spec, origin, hw)) != LF_OK)
         return s;
@@ -430,6 +501,19 @@ static lf_status lf__check_child(xmlNodePtr node, const char *origin, lf_hw *hw)
                                "<gpu> needs a name or a device attribute to pick the GPU (e.g. "
                                "device=\"0\")");
         hw->has_gpu = 1;
+    }
+    if (strcmp(spec->name, "compute") == 0)
+        return lf__check_compute(node, origin, hw);
+    if (strcmp(spec->name, "energy") == 0) {
+        /* The DRAM figure has one home: <dram energy> (older files) or
+         * <energy dram>, not both. The children are checked in document
+         * order, so whichever comes second is named. */
+        if (xmlHasNsProp(node, BAD_CAST "dram", NULL) && lf__dram_energy_line(node) > 0)
+            return lf__fail_at(LF_EPARSE, origin, lf__line_of(node),
+                               "<energy> attribute dram: the DRAM energy is already given by <dram "
+                               "energy=...> on line %ld (give it once)",
+                               lf__dram_energy_line(node));
+        hw->has_energy = 1;
     }
     return LF_OK;
 }
@@ -486,6 +570,8 @@ static void lf__init_scratch(lf_hw *hw)
     memset(hw, 0, sizeof *hw);
     hw->act_bytes = 1; /* int8 unless <datatypes> says otherwise */
     hw->weight_bytes = 1;
+    strcpy(hw->act_type, "int8");
+    strcpy(hw->weight_type, "int8");
     hw->gpu.device_index = -1;
 }
 

@@ -48,6 +48,10 @@ static const unit_def flop_units[] = {
     {"FLOP/s", 0}, {"GFLOP/s", 9}, {"TFLOP/s", 12}, {"PFLOP/s", 15},
 };
 static const unit_def time_units[] = {{"s", 0}, {"ms", -3}, {"us", -6}, {"ns", -9}};
+static const unit_def bit_energy_units[] = {{"pJ/bit", 0}};
+static const unit_def mac_energy_units[] = {{"pJ", 0}, {"fJ", -3}};
+static const unit_def freq_units[] = {{"Hz", 0}, {"kHz", 3}, {"MHz", 6}, {"GHz", 9}};
+static const unit_def count_units[] = {{"", 0}};
 
 #define LF__N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -66,6 +70,17 @@ static const quantity_kind flop_kind = {
     LF__HW_MAX_RATE, "1000 PFLOP/s"};
 static const quantity_kind time_kind = {
     "5us", "s, ms, us or ns", time_units, LF__N(time_units), LF__HW_MAX_TIME, "1 s"};
+
+static const quantity_kind bit_energy_kind = {
+    "8pJ/bit", "pJ/bit", bit_energy_units, LF__N(bit_energy_units), LF__HW_MAX_PJ_PER_BYTE / 8,
+    "1250 pJ/bit"};
+static const quantity_kind mac_energy_kind = {
+    "0.23pJ", "pJ or fJ", mac_energy_units, LF__N(mac_energy_units), LF__HW_MAX_PJ_PER_MAC,
+    "10000 pJ"};
+static const quantity_kind freq_kind = {
+    "1GHz", "Hz, kHz, MHz or GHz", freq_units, LF__N(freq_units), LF__HW_MAX_CLOCK, "100 GHz"};
+static const quantity_kind count_kind = {
+    "1024", "no unit", count_units, LF__N(count_units), LF__HW_MAX_MACS_PER_CYCLE, "2^30"};
 
 static int lf__is_space(char c)
 {
@@ -169,7 +184,7 @@ static lf_status lf__scan_quantity(const char *text, const quantity_kind *kind, 
     end = p + strlen(p);
     while (end > p && lf__is_space(end[-1]))
         end--;
-    if (end == p)
+    if (end == p && kind->units[0].name[0] != '\0') /* a plain count takes no unit */
         return lf_set_error(LF_EPARSE, "%s has no unit (use %s)", SHOWN(text), kind->unit_list);
     q->unit = p;
     q->unit_len = (size_t)(end - p);
@@ -292,6 +307,30 @@ lf_status lf_hw_parse_bandwidth(const char *text, double *bytes_per_s)
 lf_status lf__hw_parse_energy(const char *text, double *pj_per_byte)
 {
     return lf__parse_decimal(text, &energy_kind, pj_per_byte);
+}
+
+lf_status lf__hw_parse_bit_energy(const char *text, double *pj_per_bit)
+{
+    return lf__parse_decimal(text, &bit_energy_kind, pj_per_bit);
+}
+
+lf_status lf__hw_parse_mac_energy(const char *text, double *pj)
+{
+    return lf__parse_decimal(text, &mac_energy_kind, pj);
+}
+
+lf_status lf__hw_parse_clock(const char *text, double *hz)
+{
+    return lf__parse_decimal(text, &freq_kind, hz);
+}
+
+lf_status lf__hw_parse_macs_per_cycle(const char *text, double *count)
+{
+    char shown_buf[48];
+    lf_status s = lf__parse_decimal(text, &count_kind, count);
+    if (s == LF_OK && *count != (double)(int64_t)*count)
+        return lf_set_error(LF_ERANGE, "%s is not a whole number of MACs", SHOWN(text));
+    return s;
 }
 
 lf_status lf__hw_parse_mac_rate(const char *text, double *macs)

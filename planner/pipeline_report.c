@@ -52,8 +52,14 @@ void lf_planned_print_summary(FILE *f, const lf_planned *r, lf_cost_model *cm, c
             model, beta, lf_cost_scheme_name(cm), r->search, fus, (double)m->dram_fusable / 1e6, all,
             mbu, (int)m->n_groups, (int)m->n_unfusable);
     fprintf(f, "; DRAM time %.3f ms", m->dram_time_s * 1e3);
-    if (m->energy_j >= 0)
-        fprintf(f, ", energy %.3f mJ", m->energy_j * 1e3);
+    if (m->has_energy)
+        fprintf(f, "; energy %.3f mJ (DRAM %.3f, SRAM %.3f, MAC %.3f mJ)", m->perf.total_pj * 1e-9,
+                m->perf.dram_pj * 1e-9, m->perf.sram_pj * 1e-9, m->perf.mac_pj * 1e-9);
+    if (m->has_latency)
+        fprintf(f, "; latency %.3f ms double-buffered, %.3f ms without (%s-bound; %d of %d groups "
+                   "compute-bound)",
+                m->perf.latency_s * 1e3, m->perf.latency_serial_s * 1e3, lf_bound_name(m->perf.bound),
+                (int)m->n_compute_bound, (int)(m->n_groups + m->n_unfusable));
     if (r->heuristic)
         lf__print_search(f, r);
     const lf_polish_stats *ps = &r->polish;
@@ -87,8 +93,15 @@ lf_status lf_plan_print_groups(FILE *f, const lf_plan *p, lf_cost_model *cm)
     lf_status st = lf_bitset_init(&s, g->n_ops);
     if (st != LF_OK)
         return st;
-    fprintf(f, "\n%6s %5s  %-30s %-30s %12s %12s %s\n", "group", "ops", "first op", "last op",
-            "F_beta B", "F_D B", "");
+    const lf_hw *hw = lf_cost_hw(cm);
+    int has_energy = lf_hw_has_energy(hw), has_latency = hw->peak_macs > 0;
+    fprintf(f, "\n%6s %5s  %-30s %-30s %12s %12s", "group", "ops", "first op", "last op", "F_beta B",
+            "F_D B");
+    if (has_energy)
+        fprintf(f, " %11s", "energy uJ");
+    if (has_latency)
+        fprintf(f, " %11s %-7s", "latency us", "bound");
+    fputs(" \n", f);
     for (int32_t gi = 0; gi < p->n_groups; gi++) {
         lf_plan_group_bitset(p, gi, &s);
         int32_t first = lf_bitset_next(&s, 0), last = first, n = 0;
@@ -101,12 +114,21 @@ lf_status lf_plan_print_groups(FILE *f, const lf_plan *p, lf_cost_model *cm)
         int unfusable = n == 1 && !lf_cost_fusable(cm, first);
         if ((st = lf_cost_eval(cm, &s, &c)) != LF_OK)
             break;
+        lf_group_perf perf;
         if (unfusable)
             lf_cost_unfusable_dram(cm, first, &c.f_d);
+        st = unfusable ? lf_unfusable_perf(cm, first, c.f_d, &perf) : lf_group_perf_eval(cm, &s, &c, &perf);
+        if (st != LF_OK)
+            break;
         lf_format_commas(c.f_beta, fb, sizeof fb);
         lf_format_commas(c.f_d, fd, sizeof fd);
-        fprintf(f, "%6d %5d  %-30s %-30s %12s %12s %s\n", (int)gi, (int)n, g->ops[first].name,
-                g->ops[last].name, fb, fd,
+        fprintf(f, "%6d %5d  %-30s %-30s %12s %12s", (int)gi, (int)n, g->ops[first].name,
+                g->ops[last].name, fb, fd);
+        if (has_energy)
+            fprintf(f, " %11.3f", perf.total_pj * 1e-6);
+        if (has_latency)
+            fprintf(f, " %11.3f %-7s", perf.latency_s * 1e6, lf_bound_name(perf.bound));
+        fprintf(f, " %s\n",
                 unfusable ? (c.weights > 0 ? "unfusable (weights streamed)" : "unfusable (window too large)")
                           : (c.valid ? "" : "INVALID"));
     }

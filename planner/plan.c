@@ -250,17 +250,27 @@ lf_status lf_plan_metrics_compute(const lf_plan *p, lf_cost_model *cm, lf_plan_m
     for (int32_t gi = 0; st == LF_OK && gi < p->n_groups; gi++) {
         if (first[gi] < 0)
             continue;
+        lf_group_perf perf;
         if (size[gi] == 1 && !lf_cost_fusable(cm, first[gi])) {
             int64_t d;
             st = lf_cost_unfusable_dram(cm, first[gi], &d);
+            if (st == LF_OK)
+                st = lf_unfusable_perf(cm, first[gi], d, &perf);
+            if (st == LF_OK) {
+                lf_group_perf_add(&m->perf, &perf);
+                m->n_compute_bound += perf.bound == LF_BOUND_COMPUTE;
+            }
             m->dram_all += d;
             m->n_unfusable++;
             continue;
         }
         lf_group_cost c;
         lf_plan_group_bitset(p, gi, &members);
-        if ((st = lf_cost_eval(cm, &members, &c)) != LF_OK)
+        if ((st = lf_cost_eval(cm, &members, &c)) != LF_OK ||
+            (st = lf_group_perf_eval(cm, &members, &c, &perf)) != LF_OK)
             break;
+        lf_group_perf_add(&m->perf, &perf);
+        m->n_compute_bound += perf.bound == LF_BOUND_COMPUTE;
         m->dram_fusable += c.f_d;
         m->dram_all += c.f_d;
         if (c.mbu > m->mbu)
@@ -270,6 +280,9 @@ lf_status lf_plan_metrics_compute(const lf_plan *p, lf_cost_model *cm, lf_plan_m
     }
     m->dram_time_s = hw->dram_bandwidth > 0 ? (double)m->dram_all / hw->dram_bandwidth : 0.0;
     m->energy_j = hw->dram_pj_per_byte > 0 ? (double)m->dram_all * hw->dram_pj_per_byte * 1e-12 : -1.0;
+    m->has_energy = lf_hw_has_energy(hw);
+    m->has_latency = hw->peak_macs > 0;
+    m->perf.bound = m->perf.compute_s > m->perf.memory_s ? LF_BOUND_COMPUTE : LF_BOUND_MEMORY;
     lf_bitset_destroy(&members);
     free(first);
     free(size);

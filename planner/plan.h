@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "planner/cost/cost.h"
+#include "planner/cost/energy.h"
 
 typedef struct lf_plan {
     int32_t n_ops;
@@ -48,6 +49,14 @@ typedef struct lf_plan_metrics {
     int32_t n_invalid;      /* groups of fusable ops with F_beta >= beta */
     double dram_time_s;     /* dram_all / bandwidth */
     double energy_j;        /* dram_all * pJ/byte, or -1 when the hardware gives no figure */
+    /* DESIGN §19, over all ops (unfusable ones charged as in dram_all): the
+     * sums of the groups' energies (pJ) and roofline latencies (s). Always
+     * computed (defaults fill missing figures); has_energy / has_latency say
+     * whether the hardware gives them, and reports show only those. */
+    lf_group_perf perf;
+    int32_t has_energy;     /* lf_hw_has_energy */
+    int32_t has_latency;    /* the hardware gives a compute peak */
+    int32_t n_compute_bound; /* groups (unfusable ops included) limited by compute */
 } lf_plan_metrics;
 
 lf_status lf_plan_metrics_compute(const lf_plan *p, lf_cost_model *cm, lf_plan_metrics *m);

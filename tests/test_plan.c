@@ -464,7 +464,11 @@ static void test_json(void)
         CHECK(strstr(a, "\"algorithm\": \"greedy\",\n    \"seed\": 42,\n    \"budget\": null") != NULL);
         CHECK(strstr(a, "\"dram_fusable\": 5120,\n    \"dram_all\": 87040,\n    \"mbu\": 1600,\n"
                         "    \"groups\": 1,\n    \"unfusable\": 1,\n    \"invalid\": 0,\n"
-                        "    \"dram_time_s\": 3.4e-06,\n    \"energy_j\": 1.7408e-06\n") != NULL);
+                        "    \"dram_time_s\": 3.4e-06,\n    \"energy_j\": 1.7408e-06,\n") != NULL);
+        /* DESIGN §19: the hardware gives a DRAM figure (20 pJ/B), so energy is
+         * priced (SRAM and MAC from the defaults); no compute peak, no latency. */
+        CHECK(strstr(a, "\"energy_pj\": {\"dram\": 1740800, ") != NULL);
+        CHECK(strstr(a, "\"latency_s\": null") != NULL);
         CHECK(strstr(a, "\"group_of\": [-1, 0, 1, 1]") != NULL);
         /* The fused group: reads conv's 4,096 B, writes proj's 512 B. */
         CHECK(strstr(a, "\"id\": 1,\n      \"ops\": [2, 3],\n      \"names\": [\"relu\", \"proj\"],\n"
@@ -472,7 +476,7 @@ static void test_json(void)
         CHECK(strstr(a, "\"inputs\": [\n        {\"op\": 1, \"name\": \"conv\", \"bytes\": 4096}\n      ]") != NULL);
         CHECK(strstr(a, "\"outputs\": [\n        {\"op\": 3, \"name\": \"proj\", \"bytes\": 512}\n      ]") != NULL);
         CHECK(strstr(a, "{\"id\": 1, \"name\": \"conv\", \"type\": \"Conv\", \"group\": 0, "
-                        "\"f_beta\": 38912, \"dram\": 81920}") != NULL);
+                        "\"f_beta\": 38912, \"dram\": 81920, \"macs\": ") != NULL);
         CHECK(strstr(a, "\"pareto\"") == NULL);
         CHECK(strstr(a, "0x") == NULL);
     }

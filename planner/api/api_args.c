@@ -128,7 +128,8 @@ lf_status lf__api_size(const json_t *o, const char *what, const char *key, int64
 lf_status lf__api_hw(const char *hw_json, lf_hw *hw)
 {
     static const char *const allowed[] = {"xml", "buffer", "bandwidth", "act_bytes", "weight_bytes",
-                                          "dram_pj_per_byte", "peak_macs", NULL};
+                                          "dram_pj_per_byte", "peak_macs", "dram", "sram_pj_per_byte",
+                                          "mac_pj", NULL};
     json_t *o;
     lf_status st = lf__api_object(hw_json, "hardware", allowed, &o);
     if (st != LF_OK)
@@ -155,6 +156,27 @@ lf_status lf__api_hw(const char *hw_json, lf_hw *hw)
         st = lf__api_num(o, "hardware", "dram_pj_per_byte", 0.0, 1e9, &hw->dram_pj_per_byte);
     if (st == LF_OK)
         st = lf__api_num(o, "hardware", "peak_macs", 0.0, 1e24, &hw->peak_macs);
+    /* Energy (DESIGN §19): a DRAM preset of Accelergy's table, SRAM and MAC
+     * figures; any of them turns energy reporting on. */
+    const char *preset = NULL;
+    if (st == LF_OK)
+        st = lf__api_str(o, "hardware", "dram", &preset);
+    if (st == LF_OK && preset) {
+        double pj_bit = 0;
+        if (lf_hw_dram_preset(preset, &pj_bit) != LF_OK)
+            st = lf_set_error(LF_EINVAL, "hardware: dram: %s", lf_last_error());
+        else {
+            hw->dram_pj_per_byte = 8.0 * pj_bit;
+            snprintf(hw->dram_preset, sizeof hw->dram_preset, "%s", preset);
+            hw->has_energy = 1;
+        }
+    }
+    if (st == LF_OK && lf__member(o, "sram_pj_per_byte"))
+        st = lf__api_num(o, "hardware", "sram_pj_per_byte", 0.0, 1e4, &hw->sram_pj_per_byte);
+    if (st == LF_OK && lf__member(o, "mac_pj"))
+        st = lf__api_num(o, "hardware", "mac_pj", 0.0, 1e4, &hw->mac_pj);
+    if (st == LF_OK && (lf__member(o, "sram_pj_per_byte") || lf__member(o, "mac_pj")))
+        hw->has_energy = 1;
     json_decref(o);
     return st;
 }
@@ -235,5 +257,13 @@ lf_status lf_api_hw_json(const char *hw_json, char **out)
                           hw.dram_bandwidth, "dram_pj_per_byte",
                           hw.dram_pj_per_byte > 0 ? json_real(hw.dram_pj_per_byte) : json_null(),
                           "peak_macs", hw.peak_macs > 0 ? json_real(hw.peak_macs) : json_null());
+    if (v) { /* the energy model with its defaults filled in, where energy is on */
+        lf_hw_energy e;
+        lf_hw_energy_model(&hw, &e);
+        int on = lf_hw_has_energy(&hw);
+        json_object_set_new(v, "sram_pj_per_byte", on ? json_real(e.sram_pj_per_byte) : json_null());
+        json_object_set_new(v, "mac_pj", on ? json_real(e.mac_pj) : json_null());
+        json_object_set_new(v, "energy_dram_pj_per_byte", on ? json_real(e.dram_pj_per_byte) : json_null());
+    }
     return v ? lf__api_dump(v, out) : lf_set_error(LF_ENOMEM, "out of memory");
 }

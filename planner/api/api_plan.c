@@ -179,6 +179,22 @@ lf_status lf_api_plan_run_json(const lf_api_plan *h, char **out)
                                 (int)m->n_unfusable, "invalid", (int)m->n_invalid, "dram_time_s",
                                 lf__real10(m->dram_time_s), "energy_j",
                                 m->energy_j < 0 ? json_null() : lf__real10(m->energy_j));
+    if (metrics) { /* DESIGN §19, as the plan file writes them: null where the hardware lacks them */
+        const lf_group_perf *pf = &m->perf;
+        json_object_set_new(metrics, "macs", json_integer((json_int_t)pf->macs));
+        json_object_set_new(metrics, "sram_bytes", json_integer((json_int_t)pf->sram_bytes));
+        json_object_set_new(metrics, "energy_pj",
+                            !m->has_energy ? json_null()
+                                           : json_pack("{s:o, s:o, s:o, s:o}", "dram", lf__real10(pf->dram_pj),
+                                                       "sram", lf__real10(pf->sram_pj), "mac",
+                                                       lf__real10(pf->mac_pj), "total", lf__real10(pf->total_pj)));
+        json_object_set_new(metrics, "latency_s", m->has_latency ? lf__real10(pf->latency_s) : json_null());
+        json_object_set_new(metrics, "latency_serial_s",
+                            m->has_latency ? lf__real10(pf->latency_serial_s) : json_null());
+        json_object_set_new(metrics, "bound",
+                            m->has_latency ? json_string(lf_bound_name(pf->bound)) : json_null());
+        json_object_set_new(metrics, "compute_bound_groups", json_integer(m->n_compute_bound));
+    }
     json_t *v = json_pack(
         "{s:o, s:s, s:I, s:I, s:f, s:o, s:b, s:o, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
         "s:I, s:f}",

@@ -328,6 +328,7 @@ static void lf__fill(lf__attn *a, const lf__cfg *c, int64_t h, lf_group_cost *ou
     out->out_bytes = a->p.out;
     out->weight_reads = (int32_t)lf__weight_reads(a, c, h);
     out->tile_rows = (int32_t)h;
+    out->steps = (int32_t)lf__cdiv(a->hq, h);
     out->mbu = lf__need(a, c, h);
     out->f_d = lf__fd(a, c, h);
 }

@@ -43,6 +43,7 @@ static lf_status lf__brr_price(const lf__priced *p, int64_t beta, lf_group_cost 
                 out->weight_reads = (int32_t)height;
                 out->mbu = feat1 + wblk;
                 out->f_d = in + outb + height * weights;
+                out->steps = (int32_t)height;
                 return LF_OK;
             }
             if (most < height) {
@@ -53,6 +54,7 @@ static lf_status lf__brr_price(const lf__priced *p, int64_t beta, lf_group_cost 
                     out->weight_reads = (int32_t)((height + need - 2) / (need - 1));
                     out->mbu = feat1 + wblk;
                     out->f_d = in + outb + (int64_t)out->weight_reads * weights;
+                    out->steps = out->weight_reads;
                     return LF_OK;
                 }
                 lo = need;
@@ -76,6 +78,7 @@ static lf_status lf__brr_price(const lf__priced *p, int64_t beta, lf_group_cost 
         out->mbu = best_feat + wblk;
     }
     out->f_d = in + outb + (int64_t)out->weight_reads * weights;
+    out->steps = height > out->tile_rows ? (int32_t)((height + out->tile_rows - 1) / out->tile_rows) : 1;
     return LF_OK;
 }
 

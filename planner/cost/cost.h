@@ -26,6 +26,9 @@ typedef struct lf_group_cost {
     int64_t out_bytes;    /* distinct tensors written to DRAM */
     int32_t weight_reads; /* R_W: how often the weights are read from DRAM */
     int32_t tile_rows;    /* BRR: output rows per tile h* (1 under LBDF) */
+    int32_t steps;        /* row steps the schedule runs: ceil(reference height /
+                             tile_rows); the energy model reads the weights from the
+                             buffer once per step (planner/cost/energy.c) */
     int32_t valid;        /* f_beta < beta */
     /* A tensor read before a squeeze-and-excite wait inside the group and
      * again after it (an MBConv block's input, read by the expand conv and

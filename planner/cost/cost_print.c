@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "planner/cost/cost.h"
+#include "planner/cost/energy.h"
 #include "planner/util/format.h"
 
 static const char *lf__role(lf_tensor_role r)
@@ -119,4 +120,5 @@ void lf_cost_report_print(FILE *out, lf_cost_model *cm, const lf_bitset *group, 
                 : r->wait == LF_WAIT_REREAD ? "  (read again after the wait)"
                                             : "");
     }
+    lf_group_perf_print(out, cm, group, &rep->cost);
 }

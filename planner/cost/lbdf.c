@@ -14,6 +14,7 @@ static lf_status lf__lbdf_price(const lf__priced *p, int64_t beta, lf_group_cost
     out->mbu = out->f_beta;
     out->weight_reads = 1;
     out->tile_rows = 1;
+    out->steps = *p->height > 1 ? (int32_t)*p->height : 1; /* read after features(1) */
     out->f_d = p->in + p->out + out->weights;
     out->valid = out->f_beta < beta;
     return LF_OK;

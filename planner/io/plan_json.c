@@ -48,6 +48,41 @@ static void lf__json_ids(FILE *f, const int32_t *ids, int32_t n)
     fputc(']', f);
 }
 
+/* Energy and latency (DESIGN §19) as object members, each null where the
+ * hardware does not give it; shared by the plan metrics, each group and each
+ * unfusable op. `sep` goes before every member (",\n" and an indent, or ", "). */
+static void lf__json_perf(FILE *f, const lf_group_perf *p, int has_energy, int has_latency,
+                          const char *sep)
+{
+    fprintf(f, "%s\"macs\": %" PRId64 "%s\"sram_bytes\": %" PRId64 "%s\"energy_pj\": ", sep, p->macs, sep,
+            p->sram_bytes, sep);
+    if (has_energy) {
+        fputs("{\"dram\": ", f);
+        lf_json_double(f, p->dram_pj);
+        fputs(", \"sram\": ", f);
+        lf_json_double(f, p->sram_pj);
+        fputs(", \"mac\": ", f);
+        lf_json_double(f, p->mac_pj);
+        fputs(", \"total\": ", f);
+        lf_json_double(f, p->total_pj);
+        fputc('}', f);
+    } else {
+        fputs("null", f);
+    }
+    fprintf(f, "%s\"latency_s\": ", sep);
+    if (has_latency)
+        lf_json_double(f, p->latency_s);
+    else
+        fputs("null", f);
+    fprintf(f, "%s\"latency_serial_s\": ", sep);
+    if (has_latency)
+        lf_json_double(f, p->latency_serial_s);
+    else
+        fputs("null", f);
+    fprintf(f, "%s\"bound\": %s", sep,
+            !has_latency ? "null" : p->bound == LF_BOUND_COMPUTE ? "\"compute\"" : "\"memory\"");
+}
+
 static void lf__json_group(FILE *f, const lf__plan_view *pv, const lf_graph *g, int32_t act_bytes,
                            int32_t k, int32_t *scratch, int last)
 {
@@ -65,9 +100,11 @@ static void lf__json_group(FILE *f, const lf__plan_view *pv, const lf_graph *g, 
     fprintf(f,
             "],\n      \"f_beta\": %" PRId64 ",\n      \"f_d\": %" PRId64 ",\n      \"mbu\": %" PRId64
             ",\n      \"weights\": %" PRId64 ",\n      \"weight_reads\": %d,\n      \"tile_rows\": %d"
-            ",\n      \"valid\": %s,\n      \"inputs\": [",
+            ",\n      \"valid\": %s",
             c->f_beta, c->f_d, c->mbu, c->weights, (int)c->weight_reads, (int)c->tile_rows,
             c->valid ? "true" : "false");
+    lf__json_perf(f, &pv->perf[k], pv->metrics.has_energy, pv->metrics.has_latency, ",\n      ");
+    fputs(",\n      \"inputs\": [", f);
     int32_t n_in = lf__plan_group_inputs(pv, g, k, scratch);
     if (n_in)
         fputc('\n', f);
@@ -99,6 +136,10 @@ static void lf__json_metrics(FILE *f, const lf_plan_metrics *m, const char *inde
         fputs("null", f);
     else
         lf_json_double(f, m->energy_j);
+    char sep[24];
+    snprintf(sep, sizeof sep, ",\n%s", indent);
+    lf__json_perf(f, &m->perf, m->has_energy, m->has_latency, sep);
+    fprintf(f, ",\n%s\"compute_bound_groups\": %d", indent, (int)m->n_compute_bound);
     fputs(more ? ",\n" : "\n", f);
 }
 
@@ -130,6 +171,14 @@ static void lf__json_header(FILE *f, const lf_graph *g, lf_cost_model *cm, const
     lf__json_quantity(f, hw->dram_pj_per_byte);
     fputs(",\n    \"peak_macs\": ", f);
     lf__json_quantity(f, hw->peak_macs);
+    if (lf_hw_has_energy(hw)) { /* the figures energy was priced with, defaults filled in */
+        lf_hw_energy e;
+        lf_hw_energy_model(hw, &e);
+        fputs(",\n    \"sram_pj_per_byte\": ", f);
+        lf_json_double(f, e.sram_pj_per_byte);
+        fputs(",\n    \"mac_pj\": ", f);
+        lf_json_double(f, e.mac_pj);
+    }
     fputs("\n  },\n  \"scheme\": ", f);
     lf_json_string(f, lf_cost_scheme_name(cm));
     fprintf(f, ",\n  \"beta\": %" PRId64 ",\n  \"search\": {\n    \"algorithm\": ", lf_cost_beta(cm));
@@ -153,11 +202,10 @@ static void lf__json_unfusable(FILE *f, const lf__plan_view *pv, const lf_graph 
         int32_t v = pv->member[pv->start[k]];
         fprintf(f, "    {\"id\": %d, \"name\": ", (int)v);
         lf_json_string(f, g->ops[v].name);
-        fprintf(f,
-                ", \"type\": \"%s\", \"group\": %d, \"f_beta\": %" PRId64 ", \"dram\": %" PRId64
-                "}%s\n",
-                lf_op_info_of(g->ops[v].type)->name, (int)k, pv->cost[k].f_beta,
-                pv->unfusable_dram[k], ++written < n ? "," : "");
+        fprintf(f, ", \"type\": \"%s\", \"group\": %d, \"f_beta\": %" PRId64 ", \"dram\": %" PRId64,
+                lf_op_info_of(g->ops[v].type)->name, (int)k, pv->cost[k].f_beta, pv->unfusable_dram[k]);
+        lf__json_perf(f, &pv->perf[k], pv->metrics.has_energy, pv->metrics.has_latency, ", ");
+        fprintf(f, "}%s\n", ++written < n ? "," : "");
     }
     if (n)
         fputs("  ]", f);

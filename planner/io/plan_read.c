@@ -167,6 +167,29 @@ static lf_status lf__metrics(const lf__reader *r, json_t *m, const char *where, 
         (st = lf__num(r, m, where, "dram_time_s", 0, &pm->dram_time_s)) ||
         (st = lf__num(r, m, where, "energy_j", -1, &pm->energy_j)))
         return st;
+    /* Energy and latency (DESIGN §19): optional, so plans written before
+     * them still read; has_energy / has_latency say the file gives them. */
+    json_t *e = json_object_get(m, "energy_pj");
+    if (e && !json_is_null(e)) {
+        char w[96];
+        snprintf(w, sizeof w, "%s.energy_pj", where);
+        if (!json_is_object(e))
+            return lf__bad(r, w, "expected an object with dram, sram, mac and total, or null");
+        pm->has_energy = 1;
+        if ((st = lf__num(r, e, w, "dram", 0, &pm->perf.dram_pj)) ||
+            (st = lf__num(r, e, w, "sram", 0, &pm->perf.sram_pj)) ||
+            (st = lf__num(r, e, w, "mac", 0, &pm->perf.mac_pj)) ||
+            (st = lf__num(r, e, w, "total", 0, &pm->perf.total_pj)))
+            return st;
+    }
+    json_t *l = json_object_get(m, "latency_s");
+    if (l && !json_is_null(l)) {
+        pm->has_latency = 1;
+        if ((st = lf__num(r, m, where, "latency_s", 0, &pm->perf.latency_s)) ||
+            (json_object_get(m, "latency_serial_s") &&
+             (st = lf__num(r, m, where, "latency_serial_s", 0, &pm->perf.latency_serial_s))))
+            return st;
+    }
     return LF_OK;
 }
 
@@ -204,6 +227,15 @@ static lf_status lf__header(const lf__reader *r, json_t *root, lf_plan_doc *d)
         (st = lf__num(r, hw, "hardware", "dram_pj_per_byte", 0, &d->hw.dram_pj_per_byte)) ||
         (st = lf__num(r, hw, "hardware", "peak_macs", 0, &d->hw.peak_macs)))
         return st;
+    /* The energy figures the plan was priced with (defaults resolved), so
+     * that validate prices it alike; absent in older plans. */
+    if (json_object_get(hw, "sram_pj_per_byte") && !json_is_null(json_object_get(hw, "sram_pj_per_byte"))) {
+        d->hw.has_energy = 1;
+        if ((st = lf__num(r, hw, "hardware", "sram_pj_per_byte", 0, &d->hw.sram_pj_per_byte)) ||
+            (json_object_get(hw, "mac_pj") &&
+             (st = lf__num(r, hw, "hardware", "mac_pj", 0, &d->hw.mac_pj))))
+            return st;
+    }
     if (!(d->hw.dram_bandwidth > 0))
         return lf__bad(r, "hardware.dram_bandwidth", "expected a bandwidth > 0");
     if ((st = lf__str(r, root, "", "scheme", d->scheme, sizeof d->scheme)) ||

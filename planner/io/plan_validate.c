@@ -268,6 +268,22 @@ static lf_status lf__check_metrics(const lf_plan *from, const lf_plan_metrics *f
                   where, f->energy_j < 0 ? "null" : "a figure", m.energy_j < 0 ? "none" : "a figure");
     else if (m.energy_j >= 0)
         lf__cmp_double(is, where, "energy_j", f->energy_j, m.energy_j);
+    if (f->has_energy && !m.has_energy)
+        lf__issue(is, "%s: energy_pj is in the file, but its hardware gives no energy figures", where);
+    else if (f->has_energy) {
+        lf__cmp_double(is, where, "energy_pj.dram", f->perf.dram_pj, m.perf.dram_pj);
+        lf__cmp_double(is, where, "energy_pj.sram", f->perf.sram_pj, m.perf.sram_pj);
+        lf__cmp_double(is, where, "energy_pj.mac", f->perf.mac_pj, m.perf.mac_pj);
+        lf__cmp_double(is, where, "energy_pj.total", f->perf.total_pj, m.perf.total_pj);
+    }
+    if (f->has_latency && !m.has_latency)
+        lf__issue(is, "%s: latency_s is in the file, but its hardware gives no compute peak", where);
+    else if (f->has_latency) {
+        lf__cmp_double(is, where, "latency_s", f->perf.latency_s, m.perf.latency_s);
+        if (f->perf.latency_serial_s > 0)
+            lf__cmp_double(is, where, "latency_serial_s", f->perf.latency_serial_s,
+                           m.perf.latency_serial_s);
+    }
     return LF_OK;
 }
 

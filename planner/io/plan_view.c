@@ -13,6 +13,7 @@ void lf__plan_view_destroy(lf__plan_view *pv)
     free(pv->cost);
     free(pv->lone_unfusable);
     free(pv->unfusable_dram);
+    free(pv->perf);
     memset(pv, 0, sizeof *pv);
 }
 
@@ -78,8 +79,9 @@ lf_status lf__plan_view_init(lf__plan_view *pv, const lf_plan *p, lf_cost_model 
     pv->cost = calloc((size_t)ng + 1, sizeof(lf_group_cost));
     pv->lone_unfusable = calloc((size_t)ng + 1, 1);
     pv->unfusable_dram = calloc((size_t)ng + 1, sizeof(int64_t));
+    pv->perf = calloc((size_t)ng + 1, sizeof(lf_group_perf));
     lf_bitset set = {0};
-    if (!pv->start || !pv->member || !pv->cost || !pv->lone_unfusable || !pv->unfusable_dram ||
+    if (!pv->start || !pv->member || !pv->cost || !pv->lone_unfusable || !pv->unfusable_dram || !pv->perf ||
         lf_bitset_init(&set, g->n_ops) != LF_OK) {
         lf__plan_view_destroy(pv);
         return lf_set_error(LF_ENOMEM, "out of memory exporting a plan");
@@ -103,6 +105,10 @@ lf_status lf__plan_view_init(lf__plan_view *pv, const lf_plan *p, lf_cost_model 
         if (st == LF_OK && n == 1 && !lf_cost_fusable(cm, first)) {
             pv->lone_unfusable[k] = 1;
             st = lf_cost_unfusable_dram(cm, first, &pv->unfusable_dram[k]);
+            if (st == LF_OK)
+                st = lf_unfusable_perf(cm, first, pv->unfusable_dram[k], &pv->perf[k]);
+        } else if (st == LF_OK) {
+            st = lf_group_perf_eval(cm, &set, &pv->cost[k], &pv->perf[k]);
         }
     }
     lf_bitset_destroy(&set);

@@ -15,6 +15,7 @@ typedef struct lf__plan_view {
     lf_group_cost *cost;    /* per group, under the model's scheme */
     uint8_t *lone_unfusable; /* 1 when group k is a single unfusable op */
     int64_t *unfusable_dram; /* per group: DRAM charged to a lone unfusable op, else 0 */
+    lf_group_perf *perf;     /* per group: energy and latency (planner/cost/energy.h) */
     lf_plan_metrics metrics;
 } lf__plan_view;
 

@@ -64,6 +64,19 @@ static void lf__ids(FILE *f, const int32_t *ids, int32_t n)
         fprintf(f, "%s%d", i ? " " : "", (int)ids[i]);
 }
 
+/* Energy and latency (DESIGN §19) as attributes, where the hardware gives them. */
+static void lf__perf(FILE *f, const lf_group_perf *p, int has_energy, int has_latency)
+{
+    fprintf(f, " macs=\"%" PRId64 "\" sram_bytes=\"%" PRId64 "\"", p->macs, p->sram_bytes);
+    if (has_energy)
+        fprintf(f, " energy_dram_pj=\"%.17g\" energy_sram_pj=\"%.17g\" energy_mac_pj=\"%.17g\" "
+                   "energy_total_pj=\"%.17g\"",
+                p->dram_pj, p->sram_pj, p->mac_pj, p->total_pj);
+    if (has_latency)
+        fprintf(f, " latency_s=\"%.17g\" latency_serial_s=\"%.17g\" bound=\"%s\"", p->latency_s,
+                p->latency_serial_s, lf_bound_name(p->bound));
+}
+
 static void lf__metrics(FILE *f, const lf_plan_metrics *m)
 {
     fprintf(f,
@@ -75,6 +88,8 @@ static void lf__metrics(FILE *f, const lf_plan_metrics *m)
         fprintf(f, " dram_time_s=\"%.10g\"", m->dram_time_s);
     if (m->energy_j >= 0 && isfinite(m->energy_j))
         fprintf(f, " energy_j=\"%.10g\"", m->energy_j);
+    lf__perf(f, &m->perf, m->has_energy, m->has_latency);
+    fprintf(f, " compute_bound_groups=\"%d\"", (int)m->n_compute_bound);
 }
 
 static void lf__tensor(FILE *f, const char *tag, const lf_graph *g, int32_t v, int32_t act_bytes)
@@ -90,9 +105,11 @@ static void lf__group(FILE *f, const lf__plan_view *pv, const lf_graph *g, int32
     const lf_group_cost *c = &pv->cost[k];
     fprintf(f,
             "    <group id=\"%d\" f_beta=\"%" PRId64 "\" f_d=\"%" PRId64 "\" mbu=\"%" PRId64
-            "\" weights=\"%" PRId64 "\" weight_reads=\"%d\" tile_rows=\"%d\" valid=\"%s\">\n",
+            "\" weights=\"%" PRId64 "\" weight_reads=\"%d\" tile_rows=\"%d\" valid=\"%s\"",
             (int)k, c->f_beta, c->f_d, c->mbu, c->weights, (int)c->weight_reads, (int)c->tile_rows,
             c->valid ? "true" : "false");
+    lf__perf(f, &pv->perf[k], pv->metrics.has_energy, pv->metrics.has_latency);
+    fputs(">\n", f);
     for (int32_t i = pv->start[k]; i < pv->start[k + 1]; i++) {
         fprintf(f, "      <op id=\"%d\"", (int)pv->member[i]);
         lf__attr(f, "name", g->ops[pv->member[i]].name);
@@ -130,6 +147,11 @@ static void lf__header(FILE *f, const lf_graph *g, lf_cost_model *cm, const lf_p
     lf__attr_quantity(f, "dram_bandwidth", hw->dram_bandwidth);
     lf__attr_quantity(f, "dram_pj_per_byte", hw->dram_pj_per_byte);
     lf__attr_quantity(f, "peak_macs", hw->peak_macs);
+    if (lf_hw_has_energy(hw)) {
+        lf_hw_energy e;
+        lf_hw_energy_model(hw, &e);
+        fprintf(f, " sram_pj_per_byte=\"%.17g\" mac_pj=\"%.17g\"", e.sram_pj_per_byte, e.mac_pj);
+    }
     fputs("/>\n  <search", f);
     if (meta && meta->search)
         lf__attr(f, "algorithm", meta->search);
@@ -192,8 +214,10 @@ lf_status lf_plan_write_xml(FILE *f, const lf_plan *p, lf_cost_model *cm, const 
             fprintf(f, "    <op id=\"%d\"", (int)v);
             lf__attr(f, "name", g->ops[v].name);
             lf__attr(f, "type", lf_op_info_of(g->ops[v].type)->name);
-            fprintf(f, " group=\"%d\" f_beta=\"%" PRId64 "\" dram=\"%" PRId64 "\"/>\n", (int)k,
+            fprintf(f, " group=\"%d\" f_beta=\"%" PRId64 "\" dram=\"%" PRId64 "\"", (int)k,
                     pv.cost[k].f_beta, pv.unfusable_dram[k]);
+            lf__perf(f, &pv.perf[k], pv.metrics.has_energy, pv.metrics.has_latency);
+            fputs("/>\n", f);
         }
         fputs("  </unfusable>\n", f);
         if (n_pareto > 0) {

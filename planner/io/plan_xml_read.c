@@ -87,6 +87,25 @@ static void lf__attrs(json_t *obj, xmlNodePtr n, const char *const *names, const
     }
 }
 
+/* Metrics, with the four energy attributes gathered into the JSON form's
+ * energy_pj object (absent when the file gives no energy). */
+static void lf__metric_attrs(json_t *obj, xmlNodePtr n, const char *const *names)
+{
+    static const char *const e_attr[] = {"energy_dram_pj", "energy_sram_pj", "energy_mac_pj",
+                                         "energy_total_pj"};
+    static const char *const e_key[] = {"dram", "sram", "mac", "total"};
+    lf__attrs(obj, n, names, "iiiiiirrrr");
+    if (!obj || !lf__attr(n, "energy_total_pj"))
+        return;
+    json_t *e = json_object();
+    for (int i = 0; e && i < 4; i++) {
+        const char *v = lf__attr(n, e_attr[i]);
+        json_object_set_new(e, e_key[i], v ? json_real(strtod(v, NULL)) : json_null());
+    }
+    if (e)
+        json_object_set_new(obj, "energy_pj", e);
+}
+
 static json_t *lf__id_list(xmlNodePtr n)
 {
     json_t *arr = json_array();
@@ -116,9 +135,11 @@ static json_t *lf__to_json(xmlNodePtr root)
     static const char *const model_a[] = {"name", "graph", "graph_hash", "ops", "compute_ops", NULL};
     static const char *const hw_a[] = {"name",         "source",         "buffer_bytes",
                                        "act_bytes",    "weight_bytes",   "dram_bandwidth",
-                                       "dram_pj_per_byte", "peak_macs", NULL};
+                                       "dram_pj_per_byte", "peak_macs", "sram_pj_per_byte",
+                                       "mac_pj", NULL};
     static const char *const metrics_a[] = {"dram_fusable", "dram_all", "mbu", "groups", "unfusable",
-                                            "invalid", "dram_time_s", "energy_j", NULL};
+                                            "invalid", "dram_time_s", "energy_j", "latency_s",
+                                            "latency_serial_s", NULL};
     static const char *const group_a[] = {"id", "f_beta", "f_d", "mbu", "weights", "weight_reads",
                                           "tile_rows", "valid", NULL};
     static const char *const unf_a[] = {"id", "name", "type", "group", "f_beta", "dram", NULL};
@@ -131,9 +152,9 @@ static json_t *lf__to_json(xmlNodePtr root)
         if (lf__is(c, "model"))
             lf__attrs(o = json_object(), c, model_a, "sssii");
         else if (lf__is(c, "hardware"))
-            lf__attrs(o = json_object(), c, hw_a, "ssiiirrr");
+            lf__attrs(o = json_object(), c, hw_a, "ssiiirrrrr");
         else if (lf__is(c, "metrics"))
-            lf__attrs(o = json_object(), c, metrics_a, "iiiiiirr");
+            lf__metric_attrs(o = json_object(), c, metrics_a);
         else if (lf__is(c, "group_of"))
             o = lf__id_list(c);
         else if (lf__is(c, "groups") || lf__is(c, "unfusable")) {
@@ -168,7 +189,7 @@ static json_t *lf__to_json(xmlNodePtr root)
                 json_t *item = json_object();
                 if (!item)
                     break;
-                lf__attrs(item, e, metrics_a, "iiiiiirr");
+                lf__metric_attrs(item, e, metrics_a);
                 for (xmlNodePtr g = e->children; g; g = g->next)
                     if (lf__is(g, "group_of"))
                         json_object_set_new(item, "group_of", lf__id_list(g));

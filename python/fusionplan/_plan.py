@@ -11,7 +11,10 @@ from ._hardware import as_hardware
 
 class Group:
     """A fusion group: id, ops (op ids), names, f_beta, f_d, mbu, weights,
-    weight_reads, tile_rows, valid, inputs, outputs (docs/plan-format.md)."""
+    weight_reads, tile_rows, valid, inputs, outputs, and (DESIGN §19) macs,
+    sram_bytes, energy_pj ({dram, sram, mac, total} or None), latency_s,
+    latency_serial_s, bound ("compute"/"memory" or None)
+    (docs/plan-format.md)."""
 
     def __init__(self, d):
         self.__dict__.update(d)
@@ -23,7 +26,9 @@ class Group:
 
 class Plan:
     """A plan of a graph on some hardware. Metrics: dram_fusable, dram_all,
-    mbu, n_groups, unfusable, invalid, dram_time_s, energy_j; the run:
+    mbu, n_groups, unfusable, invalid, dram_time_s, energy_j, and energy_pj
+    ({dram, sram, mac, total} or None), latency_s, latency_serial_s, bound
+    (None where the hardware lacks the figures); the run:
     search, optimal, exact_dram, lower_bound, wall_s; groups; save(path);
     validate()."""
 
@@ -59,7 +64,8 @@ class Plan:
     def __getattr__(self, name):
         if name.startswith("_"):
             raise AttributeError(name)
-        if name in ("dram_fusable", "dram_all", "mbu", "unfusable", "invalid", "dram_time_s", "energy_j"):
+        if name in ("dram_fusable", "dram_all", "mbu", "unfusable", "invalid", "dram_time_s", "energy_j",
+                    "energy_pj", "latency_s", "latency_serial_s", "bound"):
             return self.run["metrics"][name]
         if name in ("optimal", "exact_dram", "lower_bound", "wall_s", "search", "bound_note"):
             return self.run[name]

@@ -96,7 +96,8 @@ head -c 2000 "$tmp/r18.json" >"$tmp/trunc.json"
 "$fp" validate "$tmp/trunc.json" >/dev/null 2>"$tmp/err"
 rc=$?
 [ $rc -eq 2 ] || bad "truncated file exited $rc"
-grep -q "^fusionplan: $tmp/trunc.json:[0-9]*:[0-9]*: not a JSON plan: premature end of input" "$tmp/err" ||
+# (where the cut falls, inside a value or between members, depends on the plan's length)
+grep -Eq "^fusionplan: $tmp/trunc.json:[0-9]*:[0-9]*: not a JSON plan: (premature end of input|string or '}' expected near end of file)" "$tmp/err" ||
   bad "truncated: $(cat "$tmp/err")"
 [ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "truncated: more than one line"
 # A field of the wrong type is named by its path.

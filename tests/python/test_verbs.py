@@ -228,3 +228,32 @@ def test_jupyter_reprs():
     assert "{}".format(p.dram_fusable) in h and "<table>" in h
     if shutil.which("dot"):
         assert "<svg" in p._repr_svg_()
+
+
+def test_energy_and_latency(tmp_path):
+    """DESIGN section 19: the plan's energy split and roofline latency are the
+    sums of its groups', and the hardware keywords reach the model."""
+    xml = Path(__file__).resolve().parents[2] / "examples" / "hw" / "npu-edge-lpddr4.xml"
+    hw = fp.Hardware.from_xml(xml)
+    assert hw.energy_dram_pj_per_byte == 64 and hw.mac_pj == pytest.approx(0.23)
+    p = fp.plan("resnet18", hw)
+    e = p.energy_pj
+    assert e["total"] == pytest.approx(e["dram"] + e["sram"] + e["mac"])
+    gs, un = p.groups, p.json["unfusable"]
+    assert un  # resnet18 at 512 KB has unfusable convs: they count too
+    assert sum(g.energy_pj["total"] for g in gs) + sum(u["energy_pj"]["total"] for u in un) == \
+        pytest.approx(e["total"])
+    assert sum(g.latency_s for g in gs) + sum(u["latency_s"] for u in un) == pytest.approx(p.latency_s)
+    assert all(g.latency_s == pytest.approx(max(g.macs / 1.024e12, g.f_d / 25.6e9)) for g in gs)
+    assert all(g.bound == ("compute" if g.macs / 1.024e12 > g.f_d / 25.6e9 else "memory") for g in gs)
+    assert p.bound in ("compute", "memory") and p.metrics == p.json["metrics"]
+    f = tmp_path / "p.json"
+    p.save(f)
+    assert fp.validate(f)["issues"] == []
+    # No energy figures, no compute peak: the fields are there, and null.
+    q = fp.plan("resnet18", fp.Hardware(buffer="128KB"))
+    assert q.energy_pj is None and q.latency_s is None and q.groups[0].bound is None
+    h = fp.Hardware(dram="HBM2", mac_pj=1.0)
+    assert h.energy_dram_pj_per_byte == pytest.approx(31.2) and h.mac_pj == 1.0
+    with pytest.raises(fp.Error):
+        fp.Hardware(dram="DDR5")
