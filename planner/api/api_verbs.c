@@ -104,7 +104,7 @@ lf_status lf_api_optimize(const lf_graph *g, const char *hw_json, const char *op
                           lf_graph **out_graph, char **report)
 {
     static const char *const allowed[] = {"search", "objective", "scheme", "budget", "max_steps",
-                                          "seed", "time_limit", "threads", "dram", NULL};
+                                          "seed", "time_limit", "threads", "dram", "rules", NULL};
     static const char *w = "options";
     *out_graph = NULL;
     *report = NULL;
@@ -119,8 +119,9 @@ lf_status lf_api_optimize(const lf_graph *g, const char *hw_json, const char *op
     int64_t seed = 1;
     int32_t steps = -1;
     lf_hw hw;
+    cfg.rules = "builtin,generated"; /* as `fusionplan optimize` */
     if ((st = lf__api_str(o, w, "search", &search)) || (st = lf__api_str(o, w, "objective", &objective)) ||
-        (st = lf__api_str(o, w, "scheme", &scheme)) ||
+        (st = lf__api_str(o, w, "scheme", &scheme)) || (st = lf__api_str(o, w, "rules", &cfg.rules)) ||
         (st = lf__api_int(o, w, "budget", 1, 100000000, &so->budget)) ||
         (st = lf__api_i32(o, w, "max_steps", 1, 64, &steps)) ||
         (st = lf__api_int(o, w, "seed", 0, INT64_MAX, &seed)) ||

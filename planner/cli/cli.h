@@ -277,6 +277,7 @@ int lf_cmd_conformance(int argc, char **argv);
 int lf_cmd_curve(int argc, char **argv);
 int lf_cmd_bench_exact(int argc, char **argv); /* `bench exact` */
 int lf_cmd_rules(int argc, char **argv);       /* search/subst */
+int lf_cmd_rules_generate(int argc, char **argv); /* `rules --generate` */
 int lf_cmd_optimize(int argc, char **argv);    /* search/subst */
 int lf_cmd_gso_dataset(int argc, char **argv); /* search/subst/gso */
 int lf_cmd_gso_train(int argc, char **argv);   /* search/subst/gso */
@@ -290,9 +291,6 @@ int lf_cmd_bench_ocggs(int argc, char **argv); /* `bench ocggs` */
  * the hardware (--hw, --buffer, --scheme checked). Returns 0 (*g NULL when
  * neither is given and def is NULL) or an exit status after printing the error. */
 int lf_cli_subst_graph(const lf_cli_command *cmd, const char *def, lf_graph **g, lf_hw *hw);
-/* TASO's rule collection when --taso-file is not given (relative to the
- * repository root, with ../shared beside it). */
-#define LF_CLI_TASO_DEFAULT "../shared/data/taso/graph_subst.pb"
 
 /* --filter gso|lr|none (gso_opts.c): option `opt` names the filter and
  * `weights_opt` an optional weight file (default: the shipped models). For

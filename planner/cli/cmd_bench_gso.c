@@ -20,8 +20,8 @@ int lf_cmd_bench_gso(int argc, char **argv)
 {
     lf_cli_opt opts[] = {
         {"models", "LIST", "networks; NAME:N for a substitution network with N blocks, e.g. resnet_blocks:4 (default resnet18,resnet50,inception_e,alexnet,vgg16,sru)", NULL},
-        {"rules", "LIST", "rule sources: builtin, taso (default builtin,taso)", NULL},
-        {"taso-file", "FILE", "TASO's rule collection (default " LF_CLI_TASO_DEFAULT ")", NULL},
+        {"rules", "LIST", "rule sources: builtin, generated, taso (default builtin,taso with --taso-file, else builtin)", NULL},
+        {"taso-file", "FILE", "TASO's rule collection (for the taso rule source)", NULL},
         {"search", "NAME", "backtrack (default), enum, split, or OCGGS's prune, dpp, sample", NULL},
         {"max-steps", "K", "prune, dpp, sample: longest sequence (default 10)", NULL},
         {"budget", "N", "graphs expanded per search (default 1000)", NULL},
@@ -66,8 +66,8 @@ int lf_cmd_bench_gso(int argc, char **argv)
     cfg.gcn_weights = lf_cli_get(&cmd, "gso-weights");
     cfg.lr_weights = lf_cli_get(&cmd, "lr-weights");
     const char *rules = lf_cli_get(&cmd, "rules"), *taso = lf_cli_get(&cmd, "taso-file");
-    cfg.rules = rules ? rules : cfg.rules;
-    cfg.taso_path = taso ? taso : LF_CLI_TASO_DEFAULT;
+    cfg.rules = rules ? rules : taso ? "builtin,taso" : "builtin";
+    cfg.taso_path = taso;
     lf_hw hw;
     lf_graph *none = NULL;
     if ((rc = lf_cli_subst_graph(&cmd, NULL, &none, &hw)))

@@ -36,6 +36,7 @@ int lf_cmd_bench_ocggs(int argc, char **argv)
         {"hw", "FILE", "hardware description XML: the roofline's <gpu> figures", NULL},
         {"objective", "NAME", "time (default), flops, bytes or kernels", NULL},
         {"seed", "S", "sample's tie-breaking seed (default 1)", NULL},
+        {"rules", "LIST", "rule sources: builtin (default), generated (the shipped generated set), generated=FILE", NULL},
         {"svg", "PREFIX", "charts PREFIX-cost.svg, PREFIX-time.svg, PREFIX-memory.svg against K (several K) "
                           "or against the networks' blocks", NULL},
     };
@@ -77,6 +78,7 @@ int lf_cmd_bench_ocggs(int argc, char **argv)
     if ((rc = lf_cli_subst_graph(&cmd, NULL, &none, &hw)))
         return rc;
     cfg.hw = &hw;
+    cfg.rules = lf_cli_get(&cmd, "rules");
     lf_ocggs_bench b;
     lf_status st = lf_ocggs_bench_open(&b, &cfg);
     if (!st) {

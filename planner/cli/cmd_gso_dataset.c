@@ -26,8 +26,8 @@ int lf_cmd_gso_dataset(int argc, char **argv)
         {"train", "N", "of which for training, the rest for testing (default 1500)", NULL},
         {"networks", "LIST", "base networks (default alexnet,vgg16,resnet18,resnet34,resnet50,squeezenet1_1,"
                              "mobilenet_v2,inception_e,inception_e13,sru)", NULL},
-        {"rules", "LIST", "rule sources: builtin, taso (default builtin,taso)", NULL},
-        {"taso-file", "FILE", "TASO's rule collection (default " LF_CLI_TASO_DEFAULT ")", NULL},
+        {"rules", "LIST", "rule sources: builtin, generated, taso (default builtin,taso with --taso-file, else builtin)", NULL},
+        {"taso-file", "FILE", "TASO's rule collection (for the taso rule source)", NULL},
         {"seed", "S", "seed of the augmentation (default 1)", NULL},
         {"threads", "T", "threads (default 1); the dataset does not depend on it", NULL},
         {"output", "FILE", "(or -o) dataset file to write (required)", NULL},
@@ -66,7 +66,7 @@ int lf_cmd_gso_dataset(int argc, char **argv)
     o.networks = n > 0 ? (const char *const *)nets : NULL;
     const char *rules = lf_cli_get(&cmd, "rules"), *taso = lf_cli_get(&cmd, "taso-file");
     lf_subst_ruleset rs;
-    lf_status st = lf_subst_ruleset_open(&rs, rules ? rules : "builtin,taso", taso ? taso : LF_CLI_TASO_DEFAULT);
+    lf_status st = lf_subst_ruleset_open(&rs, rules ? rules : taso ? "builtin,taso" : "builtin", taso);
     if (st)
         return lf_cli_fail(st);
     lf_gso_dataset d;

@@ -33,8 +33,8 @@ int lf_cmd_optimize(int argc, char **argv)
         {"sample-size", "Q", "sample: sequences kept per level (default 20)", NULL},
         {"cpu-time", NULL, "--time-limit counts the process's CPU time, not the wall clock", NULL},
         {"blocks", "N", "resnet_blocks, inception_e, inception_e13, nasnet_a, bert, nasrnn: repeated blocks", NULL},
-        {"rules", "LIST", "rule sources: builtin, taso (default builtin)", NULL},
-        {"taso-file", "FILE", "TASO's rule collection (default " LF_CLI_TASO_DEFAULT ")", NULL},
+        {"rules", "LIST", "rule sources: builtin, generated (the shipped generated set), generated=FILE, taso (needs --taso-file); default builtin,generated (and taso with --taso-file)", NULL},
+        {"taso-file", "FILE", "TASO's rule collection (for the taso rule source)", NULL},
         {"seed", "S", "values of generated weights and inputs for the numeric check (default 1)", NULL},
         {"threads", "T", "OpenMP threads over the candidates of an expansion (default 1); results do not depend on it", NULL},
         {"filter", "NAME", "GSO rule filter: gso (the per-rule GCNs), lr (the logistic-regression baseline) "
@@ -98,8 +98,9 @@ int lf_cmd_optimize(int argc, char **argv)
     const char *output = lf_cli_get(&cmd, "output"), *taso = lf_cli_get(&cmd, "taso-file");
     if ((rc = lf_cli_check_outputs(&output, 1)))
         return rc;
-    cfg.rules = lf_cli_get(&cmd, "rules");
-    cfg.taso_path = taso ? taso : LF_CLI_TASO_DEFAULT;
+    /* the generated rules ship with fusionplan; TASO's file only when given */
+    cfg.rules = lf_cli_get_or(&cmd, "rules", taso ? "builtin,generated,taso" : "builtin,generated");
+    cfg.taso_path = taso;
     cfg.with_dram = lf_cli_get(&cmd, "dram") != NULL;
     lf_graph *g = NULL;
     lf_hw hw;

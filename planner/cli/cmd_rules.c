@@ -9,16 +9,20 @@
 
 int lf_cmd_rules(int argc, char **argv)
 {
+    for (int i = 0; i < argc; i++)
+        if (strcmp(argv[i], "--generate") == 0)
+            return lf_cmd_rules_generate(argc, argv);
     lf_cli_opt opts[] = {
-        {"rules", "LIST", "rule sources, comma-separated: builtin, taso (default builtin)", NULL},
-        {"taso-file", "FILE", "TASO's rule collection (default " LF_CLI_TASO_DEFAULT ")", NULL},
+        {"rules", "LIST", "rule sources, comma-separated: builtin, generated, generated=FILE, taso (needs --taso-file); default builtin", NULL},
+        {"taso-file", "FILE", "TASO's rule collection (for the taso rule source)", NULL},
         {"verify", NULL, "verify every rule numerically; prints NAME ok or NAME FAIL reason", NULL},
         {"model", "NAME", "count each rule's matches in this built-in network (also alexnet, inception_e, inception_e13, sru)", NULL},
         {"input-size", "N", "square input resolution of --model (default: the network's own)", NULL},
         LF_CLI_ONNX_OPTS,
     };
     lf_cli_command cmd = {"rules", "List and verify the substitution rules.",
-                          "rules [--rules builtin,taso] [--taso-file FILE] [--verify] [--model NAME | --onnx FILE]",
+                          "rules [--rules builtin,generated,taso] [--taso-file FILE] [--verify] [--model NAME | --onnx FILE]\n"
+                          "       fusionplan rules --generate [--max-ops K] [--types LIST] [--seed S] -o FILE",
                           "Lists every rule: its name, origin, source pattern and what it becomes, "
                           "the ops of its source\nand target, and with --model or --onnx how many "
                           "times it matches that network. --verify runs\nevery rule's source and "
@@ -31,7 +35,7 @@ int lf_cmd_rules(int argc, char **argv)
         return rc == 1 ? LF_EXIT_OK : rc;
     const char *taso = lf_cli_get(&cmd, "taso-file");
     lf_subst_ruleset rs;
-    lf_status st = lf_subst_ruleset_open(&rs, lf_cli_get(&cmd, "rules"), taso ? taso : LF_CLI_TASO_DEFAULT);
+    lf_status st = lf_subst_ruleset_open(&rs, lf_cli_get(&cmd, "rules"), taso);
     if (st)
         return lf_cli_fail(st);
     lf_graph *g = NULL;
@@ -46,6 +50,8 @@ int lf_cmd_rules(int argc, char **argv)
                (int)rs.taso->mapped, (int)rs.taso->loaded, (int)(rs.taso->loaded - rs.taso->mapped),
                (int)rs.taso->unmapped_split, (int)rs.taso->unmapped_weight,
                (int)(rs.taso->unmapped_types + rs.taso->unmapped_act + rs.taso->unmapped_shape));
+    if (rs.generated_)
+        printf(", %d generated", (int)rs.n_generated);
     printf("\n%-18s %-9s %4s %4s %8s  %s\n", "name", "origin", "src", "tgt", "matches", "pattern");
     int64_t total = 0;
     for (int32_t i = 0; i < rs.n && !st; i++) {

@@ -14,16 +14,18 @@ except ImportError:  # run() then returns lists
 
 
 def optimize(graph, hw=None, *, search="backtrack", objective="time", scheme=None, budget=None,
-             max_steps=None, seed=None, time_limit=None, threads=None, dram=None):
+             max_steps=None, seed=None, time_limit=None, threads=None, dram=None, rules=None):
     """The substitution optimizer (`fusionplan optimize`, analytic costs):
     the rewritten Graph; its .optimize_report is the JSON report (dict).
+    rules: rule sources as `--rules` (default "builtin,generated": the
+    shipped generated set; "builtin" for the 22 built-in rules alone).
     When nothing applies, the result shares the input's network."""
     g = as_graph(graph)
     h = as_hardware(hw)
     opts = {"search": search, "objective": objective, "scheme": scheme, "budget": budget,
             "max_steps": max_steps, "seed": seed,
             "time_limit": None if time_limit is None else float(time_limit), "threads": threads,
-            "dram": dram}
+            "dram": dram, "rules": rules}
     out, rep = ctypes.c_void_p(), ctypes.c_void_p()
     _lib.check(lib.lf_api_optimize(g.handle, _lib.dumps(h.spec), _lib.dumps(opts), ctypes.byref(out),
                                    ctypes.byref(rep)))

@@ -97,7 +97,7 @@ lf_status lf_ocggs_bench_open(lf_ocggs_bench *b, const lf_ocggs_bench_config *cf
         return lf_set_error(LF_EINVAL, "bench ocggs: objective time, flops, bytes or kernels");
     if (cfg->n_models < 1 || cfg->n_ks < 1 || cfg->n_searches < 1)
         return lf_set_error(LF_EINVAL, "bench ocggs: no networks, searches or lengths");
-    lf_status st = lf_subst_ruleset_open(&b->rules, "builtin", NULL);
+    lf_status st = lf_subst_ruleset_open(&b->rules, cfg->rules ? cfg->rules : "builtin", NULL);
     if (!st)
         st = lf_subst_ruleset_verify(&b->rules, &b->failed);
     b->cells = calloc((size_t)(cfg->n_models * cfg->n_ks * cfg->n_searches), sizeof *b->cells);
@@ -186,10 +186,10 @@ void lf_ocggs_bench_write_header(FILE *f, const lf_ocggs_bench *b)
     for (int32_t k = 0; k < cfg->n_ks; k++)
         fprintf(f, "%s%d", k ? "," : "", (int)cfg->ks[k]);
     fprintf(f, "; time cap %g s (%s) per search; backtrack/split budget %lld, alpha 1.05; sample Q 20, eta 1, seed "
-               "%lld; %d built-in rules (%d disabled by verification); one thread; memory: peak heap above the "
+               "%lld; %d %s rules (%d disabled by verification); one thread; memory: peak heap above the "
                "search's start (glibc mallinfo2)\n",
             cfg->time_limit_s, cfg->cpu_clock ? "CPU time" : "wall clock", (long long)cfg->budget,
-            (long long)cfg->seed, (int)b->rules.n, (int)b->failed);
+            (long long)cfg->seed, (int)b->rules.n, cfg->rules ? cfg->rules : "built-in", (int)b->failed);
 }
 
 /* One table: what 0 cost, 1 wall seconds, 2 peak heap, 3 CPU seconds. */

@@ -28,6 +28,7 @@ typedef struct lf_ocggs_bench_config {
     int cpu_clock;           /* 1: the cap counts the process's CPU time (default), 0: the wall clock */
     int64_t budget;          /* backtrack and split: graphs expanded (default 1000) */
     uint64_t seed;           /* sample's tie-breaking (default 1) */
+    const char *rules;       /* rule sources (lf_subst_ruleset_open; NULL: "builtin") */
     lf_subst_objective objective; /* time (default), flops, bytes or kernels */
     const lf_hw *hw;         /* the roofline's <gpu> figures (NULL: the defaults) */
 } lf_ocggs_bench_config;

@@ -251,14 +251,70 @@ typedef struct lf_subst_ruleset {
     int32_t n_builtin;         /* the first n_builtin rules are built in */
     struct lf_taso_stats *taso;/* TASO's rule file: counts (NULL when not loaded) */
     void *loaded_;             /* private: rules loaded from files */
+    int32_t n_generated;       /* rules from the generated set (after the TASO file's) */
+    void *generated_;          /* private: the generated rules */
 } lf_subst_ruleset;
 
 /* spec: comma-separated sources, "builtin", "taso" (TASO's generated rules
- * from taso_path, mapped onto the IR where its op types exist). */
+ * from taso_path, mapped onto the IR where its op types exist), "generated"
+ * (the rule set fusionplan's own generator wrote, shipped with it and found
+ * as the explainer weights are: lf_subst_generated_path) or "generated=FILE"
+ * (a file `fusionplan rules --generate` wrote). */
 lf_status lf_subst_ruleset_open(lf_subst_ruleset *rs, const char *spec, const char *taso_path);
 void lf_subst_ruleset_close(lf_subst_ruleset *rs); /* safe after a failed open */
+/* Path of the shipped generated rule set (LF_SUBST_GENERATED_FILE):
+ * $FUSIONPLAN_WEIGHTS_DIR, share/fusionplan/weights next to the executable or
+ * above it, or the install prefix's; LF_EIO naming the folders otherwise. */
+#define LF_SUBST_GENERATED_FILE "subst-rules-generated.bin"
+lf_status lf_subst_generated_path(char *out, size_t len);
 /* Verifies every rule, disabling those that fail; returns how many failed in *failed. */
 lf_status lf_subst_ruleset_verify(lf_subst_ruleset *rs, int32_t *failed);
+
+/* ---- generated rules (search/subst/rulegen*.c) ------------------------------------- */
+
+/* TASO's generator (DESIGN §11): every graph of up to max_ops ops over the
+ * op types `types` (comma-separated: conv, relu, concat, add, mul, matmul;
+ * NULL for all) on 2-D matrices and on 4-D activations with conv weights,
+ * fingerprinted on random integer inputs with the executor's op kernels;
+ * graphs with equal fingerprints pair up into rules (both directions where
+ * the source has no weight computation), rules that follow from a smaller
+ * one by a common subgraph (on the input side, or the same op on top of two
+ * equal operands) or from another by renaming variables are dropped, and
+ * each survivor is verified numerically on three other shapes (lf_subst_verify).
+ * The result is a rule collection in TASO's format (the loader's and
+ * `--rules generated`'s). Deterministic for seed, with any thread count. */
+typedef struct lf_subst_rulegen_opts {
+    int32_t max_ops;   /* K, 1 to 5 (0: 3) */
+    const char *types; /* NULL: all */
+    uint64_t seed;
+    int32_t threads;   /* <= 0: 1 */
+} lf_subst_rulegen_opts;
+
+typedef struct lf_subst_rulegen_stats {
+    int64_t graphs;      /* graphs enumerated (one output each) */
+    int64_t classes;     /* fingerprints two or more graphs share */
+    int64_t pairs;       /* ordered pairs of graphs with equal fingerprints */
+    int64_t pruned_common;   /* pairs dropped for a common subgraph */
+    int64_t pruned_renaming; /* pairs equal to an earlier one up to renaming */
+    int64_t candidates;  /* rules verified */
+    int64_t failed;      /* of those, failed verification (fingerprint collisions) */
+    int64_t pruned_merged;   /* verified rules another gives by merging variables */
+    int64_t rules;       /* rules written */
+} lf_subst_rulegen_stats;
+
+lf_status lf_subst_rulegen(const lf_subst_rulegen_opts *o, uint8_t **buf, size_t *len,
+                           lf_subst_rulegen_stats *stats);
+
+/* How many rules of the collection `ref` (e.g. TASO's file) that the IR can
+ * map are in `gen` up to renaming and the operand order of Add and Mul, or
+ * are a rule of gen with some variables merged (*merged of *found: the
+ * generator drops those, since the general rule matches wherever they do).
+ * *mappable and *found receive the counts; for the first max_missing
+ * mappable rules not found, missing[i] is the rule's index in ref and
+ * why[i] the reason (a static string). */
+lf_status lf_subst_rules_cover(const uint8_t *gen, size_t gen_len, const uint8_t *ref, size_t ref_len,
+                               int32_t *mappable, int32_t *found, int32_t *merged, int32_t *missing,
+                               const char **why, int32_t max_missing, int32_t *n_missing);
 
 /* ---- cost functions (search/subst/cost.c) ------------------------------------------ */
 

@@ -37,4 +37,9 @@ lf_status lf__taso_load(const char *path, lf__taso_rules **out, lf_taso_stats *s
 int32_t lf__taso_count(const lf__taso_rules *t);
 const lf_subst_rule *lf__taso_rule(const lf__taso_rules *t, int32_t i);
 void lf__taso_free(lf__taso_rules *t);
+/* As lf__taso_load from a serialized collection in memory: `what` names it in
+ * errors; rules are named PREFIX_NNN (their index in the collection) with
+ * origin `origin` (kept by pointer: a string literal). */
+lf_status lf__taso_load_mem(const uint8_t *data, size_t len, const char *what, const char *prefix,
+                            const char *origin, lf__taso_rules **out, lf_taso_stats *st);
 #endif

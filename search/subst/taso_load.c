@@ -42,7 +42,7 @@ typedef struct lf__taso_def {
     lf__taso_op src[LF_SUBST_MAX_NODES], dst[LF_SUBST_MAX_NODES];
     int32_t dst_maps[LF_SUBST_MAX_NODES];
     int32_t is4d;
-    char name[16];
+    char name[20];
     char summary[160];
 } lf__taso_def;
 
@@ -353,8 +353,8 @@ static int lf__side(TasoRules__Operator **ops, size_t n, lf__taso_op *out, int32
     return 1;
 }
 
-static int lf__map(const TasoRules__Rule *pr, int32_t index, lf__taso_def *d, lf_subst_rule *r,
-                   const char **why)
+static int lf__map(const TasoRules__Rule *pr, int32_t index, const char *prefix, const char *origin,
+                   lf__taso_def *d, lf_subst_rule *r, const char **why)
 {
     memset(d, 0, sizeof *d);
     memset(r, 0, sizeof *r);
@@ -377,7 +377,7 @@ static int lf__map(const TasoRules__Rule *pr, int32_t index, lf__taso_def *d, lf
         d->dst_maps[mo->dstopid] = mo->srcopid;
         r->mapped |= 1u << mo->srcopid;
     }
-    snprintf(d->name, sizeof d->name, "taso_%03d", (int)index);
+    snprintf(d->name, sizeof d->name, "%s_%03d", prefix, (int)index);
     size_t len = 0;
     for (int side = 0; side < 2; side++) {
         const lf__taso_op *ops = side ? d->dst : d->src;
@@ -394,7 +394,7 @@ static int lf__map(const TasoRules__Rule *pr, int32_t index, lf__taso_def *d, lf
     for (int32_t i = 0; i < d->n_dst; i++)
         d->is4d |= d->dst[i].type == TASO_CONV;
     r->name = d->name;
-    r->origin = "taso-file";
+    r->origin = origin;
     r->summary = d->summary;
     r->n_nodes = d->n_src;
     r->n_vars = n_vars;
@@ -423,19 +423,28 @@ lf_status lf__taso_load(const char *path, lf__taso_rules **out, lf_taso_stats *s
     *out = NULL;
     memset(stats, 0, sizeof *stats);
     if (!path || !*path)
-        return lf_set_error(LF_EINVAL, "TASO rules: no rule file given");
+        return lf_set_error(LF_EINVAL, "TASO rules: no rule file given (--taso-file FILE)");
     char *data = NULL;
     long len = 0;
     lf_status st = lf_read_file_capped(path, (int64_t)64 << 20, "TASO rule file", &data, &len);
     if (st)
         return st;
-    TasoRules__RuleCollection *rc = taso_rules__rule_collection__unpack(NULL, (size_t)len, (const uint8_t *)data);
+    st = lf__taso_load_mem((const uint8_t *)data, (size_t)len, path, "taso", "taso-file", out, stats);
     free(data);
+    return st;
+}
+
+lf_status lf__taso_load_mem(const uint8_t *data, size_t len, const char *what, const char *prefix,
+                            const char *origin, lf__taso_rules **out, lf_taso_stats *stats)
+{
+    *out = NULL;
+    memset(stats, 0, sizeof *stats);
+    TasoRules__RuleCollection *rc = taso_rules__rule_collection__unpack(NULL, len, data);
     if (!rc)
-        return lf_set_error(LF_EPARSE, "%s: not a TASO rule collection (protobuf parse failed)", path);
+        return lf_set_error(LF_EPARSE, "%s: not a TASO rule collection (protobuf parse failed)", what);
     if (rc->n_rule == 0) {
         taso_rules__rule_collection__free_unpacked(rc, NULL);
-        return lf_set_error(LF_EPARSE, "%s: the TASO rule collection holds no rules", path);
+        return lf_set_error(LF_EPARSE, "%s: the TASO rule collection holds no rules", what);
     }
     lf__taso_rules *t = calloc(1, sizeof *t);
     if (t) {
@@ -445,12 +454,12 @@ lf_status lf__taso_load(const char *path, lf__taso_rules **out, lf_taso_stats *s
     if (!t || !t->rules || !t->defs) {
         lf__taso_free(t);
         taso_rules__rule_collection__free_unpacked(rc, NULL);
-        return lf_set_error(LF_ENOMEM, "%s: out of memory", path);
+        return lf_set_error(LF_ENOMEM, "%s: out of memory", what);
     }
     stats->loaded = (int32_t)rc->n_rule;
     for (size_t i = 0; i < rc->n_rule; i++) {
         const char *why = "";
-        if (lf__map(rc->rule[i], (int32_t)i, &t->defs[t->n], &t->rules[t->n], &why)) {
+        if (lf__map(rc->rule[i], (int32_t)i, prefix, origin, &t->defs[t->n], &t->rules[t->n], &why)) {
             t->n++;
             continue;
         }

@@ -38,18 +38,18 @@ grep -q '^conv_relu ' "$tmp/t1" && grep -q '^test graphs 15: mean graph accuracy
 "$fp" gso-train --data "$tmp/d1" --kind lr -o "$tmp/wl" >/dev/null || fail=1
 
 # the filter on optimize: the trained file, then the shipped models
-"$fp" optimize --model resnet18 --input-size 32 --budget 20 --filter gso --gso-weights "$tmp/w1" >"$tmp/f" || fail=1
+"$fp" optimize --rules builtin --model resnet18 --input-size 32 --budget 20 --filter gso --gso-weights "$tmp/w1" >"$tmp/f" || fail=1
 grep -q '^filter gso: [0-9]* of 21 rules kept' "$tmp/f" || { echo "FAIL: optimize --filter line"; cat "$tmp/f"; fail=1; }
-"$fp" optimize --model resnet18 --input-size 32 --budget 20 --filter gso -o "$tmp/o.json" >"$tmp/f" || fail=1
+"$fp" optimize --rules builtin --model resnet18 --input-size 32 --budget 20 --filter gso -o "$tmp/o.json" >"$tmp/f" || fail=1
 if ! grep -q '^filter gso: 3 of 21 rules kept (85.7% of the search space removed) in .* ms: conv_relu merge_convs enlarge_conv$' "$tmp/f"; then
   echo "FAIL: shipped gso filter on resnet18"; cat "$tmp/f"; fail=1
 fi
 grep -q '"rules_searched": \["conv_relu", "merge_convs", "enlarge_conv"\]' "$tmp/o.json" ||
   { echo "FAIL: rules_searched in the JSON"; fail=1; }
 # same optimum as without the filter (kernels line)
-"$fp" optimize --model resnet18 --input-size 32 --budget 20 >"$tmp/n" || fail=1
+"$fp" optimize --rules builtin --model resnet18 --input-size 32 --budget 20 >"$tmp/n" || fail=1
 [ "$(grep '^kernels' "$tmp/f")" = "$(grep '^kernels' "$tmp/n")" ] || { echo "FAIL: filtered optimum differs"; fail=1; }
-"$fp" optimize --model resnet18 --input-size 32 --budget 20 --filter lr >/dev/null || fail=1
+"$fp" optimize --rules builtin --model resnet18 --input-size 32 --budget 20 --filter lr >/dev/null || fail=1
 "$fp" plan --model resnet18 --input-size 32 --optimize backtrack --optimize-budget 5 --optimize-filter gso --quiet \
   >"$tmp/p" || fail=1
 grep -q '^filter gso: 3 of 21 rules kept' "$tmp/p" || { echo "FAIL: plan --optimize-filter"; cat "$tmp/p"; fail=1; }

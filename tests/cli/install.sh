@@ -98,6 +98,15 @@ mkdir "$tmp/elsewhere"
 ( cd "$tmp/elsewhere" && "$tmp/prefix/bin/fusionplan" plan --model mobilenet_v2 --buffer 128KB --search local \
     --budget 20 --split tree --proposer pg >"$tmp/pg.out" 2>"$tmp/pg.err" ) || {
   cat "$tmp/pg.err"; say "the installed binary cannot use the shipped PGExplainer weights"; }
+# The installed binary optimizes with the shipped generated rules (issue 43),
+# run from an empty folder with no ../shared beside it.
+mkdir "$tmp/bare"
+( cd "$tmp/bare" && "$tmp/prefix/bin/fusionplan" optimize --model resnet18 --input-size 32 --budget 5 \
+    -o opt.json >"$tmp/gen.out" 2>"$tmp/gen.err" ) || { cat "$tmp/gen.err"; say "the installed optimize failed"; }
+[ -s "$tmp/bare/opt.json" ] || say "the installed optimize wrote no graph"
+n_gen=$(cd "$tmp/bare" && "$tmp/prefix/bin/fusionplan" rules --rules generated | sed -n 's/^\([0-9]*\) rules: 0 built in, \([0-9]*\) generated$/\2/p')
+grep -q "^model resnet18 (.*), $((22 + ${n_gen:-0})) rules (" "$tmp/gen.out" && [ "${n_gen:-0}" -gt 1000 ] ||
+  say "the installed optimize did not use the $n_gen generated rules: $(head -1 "$tmp/gen.out")"
 mkdir "$tmp/empty"
 FUSIONPLAN_WEIGHTS_DIR="$tmp/empty" "$tmp/prefix/bin/fusionplan" plan --model mobilenet_v2 --buffer 128KB \
     --search local --budget 20 --split tree --proposer pg >"$tmp/bad.out" 2>"$tmp/bad.err"

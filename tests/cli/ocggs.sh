@@ -11,7 +11,7 @@ fail=0
 # ResNet blocks x2 (10 ops) on an 8 x 8 map (a quick numeric check): two conv+ReLU fusions
 # (a launch and a round trip of the map each).
 for s in prune dpp sample; do
-  "$fp" optimize --model resnet_blocks --blocks 2 --input-size 8 --search $s -o "$tmp/$s.json" >"$tmp/$s" 2>"$tmp/e" ||
+  "$fp" optimize --rules builtin --model resnet_blocks --blocks 2 --input-size 8 --search $s -o "$tmp/$s.json" >"$tmp/$s" 2>"$tmp/e" ||
     { echo "FAIL: optimize --search $s exited $?"; cat "$tmp/e"; fail=1; }
   if ! grep -q '^model resnet_blocks (10 ops)' "$tmp/$s" || ! grep -q '^applied sequence: 2 steps$' "$tmp/$s" ||
      ! grep -q '^time (us) .* 51.457 .* 41.385 ' "$tmp/$s"; then
@@ -27,27 +27,27 @@ grep -q 'search sample (K 10, Q 20, eta 1, seed 1)' "$tmp/sample" || { echo "FAI
 grep -q ' 0 matches reused' "$tmp/prune" || { echo "FAIL: prune reuses matches"; fail=1; }
 grep -q ' [1-9][0-9]* matches reused' "$tmp/dpp" || { echo "FAIL: dpp reuses no matches"; fail=1; }
 # the same seed twice: the same output file
-"$fp" optimize --model resnet_blocks --blocks 2 --input-size 8 --search sample -o "$tmp/sample2.json" >/dev/null || fail=1
+"$fp" optimize --rules builtin --model resnet_blocks --blocks 2 --input-size 8 --search sample -o "$tmp/sample2.json" >/dev/null || fail=1
 # (timings aside)
 cmp -s <(grep -v '"stats"' "$tmp/sample.json") <(grep -v '"stats"' "$tmp/sample2.json") ||
   { echo "FAIL: sample differs between two runs"; fail=1; }
 # K = 1: one step only
-"$fp" optimize --model resnet_blocks --blocks 2 --input-size 8 --search dpp --max-steps 1 >"$tmp/k1" || fail=1
+"$fp" optimize --rules builtin --model resnet_blocks --blocks 2 --input-size 8 --search dpp --max-steps 1 >"$tmp/k1" || fail=1
 grep -q '^applied sequence: 1 steps$' "$tmp/k1" || { echo "FAIL: --max-steps 1"; cat "$tmp/k1"; fail=1; }
 
 # The time cap: an exact search reports no result (one line, exit 1, no output file);
 # sample returns its best so far.
-if "$fp" optimize --model inception_v3 --search prune --time-limit 0.01 -o "$tmp/cap.json" >"$tmp/o" 2>"$tmp/e" ||
+if "$fp" optimize --rules builtin --model inception_v3 --search prune --time-limit 0.01 -o "$tmp/cap.json" >"$tmp/o" 2>"$tmp/e" ||
    [ -e "$tmp/cap.json" ]; then
   echo "FAIL: prune at the time cap gives a result"; fail=1
 fi
 grep -q '^fusionplan: prune: no result within the time limit of 0.01 s' "$tmp/e" && [ "$(wc -l <"$tmp/e")" = 1 ] ||
   { echo "FAIL: prune time cap message"; cat "$tmp/e"; fail=1; }
-"$fp" optimize --model inception_v3 --input-size 75 --search sample --time-limit 0.01 >"$tmp/o" 2>"$tmp/e" ||
+"$fp" optimize --rules builtin --model inception_v3 --input-size 75 --search sample --time-limit 0.01 >"$tmp/o" 2>"$tmp/e" ||
   { echo "FAIL: sample at the time cap exited $?"; cat "$tmp/e"; fail=1; }
 grep -q '^time limit reached: the best sequence found so far$' "$tmp/o" || { echo "FAIL: sample cap line"; fail=1; }
 # a cap on CPU time
-"$fp" optimize --model inception_v3 --search dpp --time-limit 0.05 --cpu-time >/dev/null 2>"$tmp/e" &&
+"$fp" optimize --rules builtin --model inception_v3 --search dpp --time-limit 0.05 --cpu-time >/dev/null 2>"$tmp/e" &&
   { echo "FAIL: dpp at a CPU cap gives a result"; fail=1; }
 grep -q '^fusionplan: dpp: no result within the time limit of 0.05 s of CPU time' "$tmp/e" ||
   { echo "FAIL: dpp CPU cap message"; cat "$tmp/e"; fail=1; }

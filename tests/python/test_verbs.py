@@ -170,6 +170,13 @@ def test_optimize_and_schedule_equal_cli(cli, tmp_path):
         d["stats"] = {k: v for k, v in d["stats"].items() if not k.endswith("_s")}
     assert want["steps"] and mine == want
     assert g.hash != fp.Graph.builtin("squeezenet1_1").hash and fp.plan(g).dram_fusable > 0
+    # the rule sources as --rules: the built-in rules alone also equal the CLI's
+    cli("optimize", "--model", "squeezenet1_1", "--budget", "5", "--rules", "builtin", "-o", out)
+    b = fp.optimize("squeezenet1_1", budget=5, rules="builtin")
+    want, mine = json.loads(read(out)), dict(b.optimize_report)
+    for d in (want, mine):
+        d["stats"] = {k: v for k, v in d["stats"].items() if not k.endswith("_s")}
+    assert mine == want
     out = tmp_path / "s.json"
     cli("schedule", "--model", "squeezenet1_1", "-o", out)
     mine, want = fp.schedule("squeezenet1_1"), json.loads(read(out))
