@@ -403,7 +403,7 @@ static void test_bench(void)
         lf_exec_bench_write_row(f, "squeezenet1_1", &r2);
         fclose(f);
         char head[64], tail[32];
-        snprintf(head, sizeof head, "| squeezenet1_1 | 1 | 2 | %.2f | ", r2.gmacs);
+        snprintf(head, sizeof head, "| squeezenet1_1 | 1 | 2 | no | %.2f | ", r2.gmacs);
         snprintf(tail, sizeof tail, " | %016llx |\n", (unsigned long long)r2.checksum);
         CHECK(strncmp(text, head, strlen(head)) == 0);
         CHECK(strlen(text) > strlen(tail) && strcmp(text + strlen(text) - strlen(tail), tail) == 0);

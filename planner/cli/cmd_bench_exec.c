@@ -3,10 +3,12 @@
  * prints figures and never fails on timing. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "models/registry.h"
 #include "planner/cli/cli.h"
 #include "planner/exec/exec_bench.h"
+#include "search/sweep/bench_threads.h"
 
 int lf_cmd_bench_exec(int argc, char **argv)
 {
@@ -16,21 +18,28 @@ int lf_cmd_bench_exec(int argc, char **argv)
         {"batch", "N", "images per run (default 1)", NULL},
         {"repeat", "N", "timed runs per row, after one warm-up run (default 5)", NULL},
         {"seed", "S", "seed of inputs and weights (default 1)", NULL},
+        {"co-runner", "WHEN", "off (default), on or both: measure alone, next to a process spinning "
+                              "on a core, or both", NULL},
     };
     lf_cli_command cmd = {"bench", "Benchmark the reference executor.",
-                          "bench exec [--models LIST] [--threads LIST] [--batch N] [--repeat N]",
+                          "bench exec [--models LIST] [--threads LIST] [--batch N] [--repeat N] [--co-runner off|on|both]",
                           "Runs each network with the reference executor, once to warm up and then "
                           "--repeat times,\nand prints the median and best wall time of one run and "
                           "images per second (batch / median), and the CPU time of all threads per run\n(the figure least "
                           "disturbed by other jobs on the machine). The checksum column shows the output "
                           "is the same for every thread count. Record figures in\ndocs/RESULTS.md "
-                          "with the command, machine, load and threads.",
+                          "with the command, machine, load and threads. With --co-runner on, a child process spins on one "
+                          "core meanwhile\n(another job on a shared machine): T threads should then "
+                          "never be slower than one.",
                           opts, (int)(sizeof opts / sizeof opts[0])};
     int rc = lf_cli_parse(&cmd, argc, argv);
     if (rc)
         return rc == 1 ? LF_EXIT_OK : rc;
     int64_t batch, repeat, seed;
-    if ((rc = lf_cli_int(&cmd, "batch", 1, 1, 4096, &batch)) ||
+    const char *when;
+    static const char *const whens[] = {"off", "on", "both", NULL};
+    if ((rc = lf_cli_choice(&cmd, "co-runner", whens, &when)) ||
+        (rc = lf_cli_int(&cmd, "batch", 1, 1, 4096, &batch)) ||
         (rc = lf_cli_int(&cmd, "repeat", 5, 1, 1000, &repeat)) ||
         (rc = lf_cli_int(&cmd, "seed", 1, 0, INT64_MAX, &seed)))
         return rc;
@@ -66,14 +75,24 @@ int lf_cmd_bench_exec(int argc, char **argv)
     lf_exec_bench_write_header(stdout);
     fflush(stdout);
     lf_status st = LF_OK;
-    for (int m = 0; m < nm && !st; m++)
-        for (int t = 0; t < nt && !st; t++) {
-            lf_exec_bench_row row;
-            if (!(st = lf_exec_bench(graphs[m], batch, tv[t], repeat, (uint64_t)seed, &row))) {
-                lf_exec_bench_write_row(stdout, models[m], &row);
-                fflush(stdout);
-            }
+    int co_from = strcmp(when, "on") == 0, co_to = strcmp(when, "off") != 0;
+    for (int co = co_from; co <= co_to && !st; co++) {
+        int64_t pid = co ? lf_bench_co_runner_start() : 0;
+        if (co && pid < 0) {
+            st = lf_set_error(LF_EIO, "bench exec: cannot start the co-runner process");
+            break;
         }
+        for (int m = 0; m < nm && !st; m++)
+            for (int t = 0; t < nt && !st; t++) {
+                lf_exec_bench_row row;
+                if (!(st = lf_exec_bench(graphs[m], batch, tv[t], repeat, (uint64_t)seed, &row))) {
+                    row.co_runner = co;
+                    lf_exec_bench_write_row(stdout, models[m], &row);
+                    fflush(stdout);
+                }
+            }
+        lf_bench_co_runner_stop(pid);
+    }
     for (int m = 0; m < nm; m++)
         lf_graph_free(graphs[m]);
     return st ? lf_cli_fail(st) : LF_EXIT_OK;

@@ -47,6 +47,7 @@ lf_status lf_exec_bench(const lf_graph *g, int64_t batch, int32_t threads, int64
         out->best_s = times[0];
         out->cpu_s = cpu;
         out->checksum = 0;
+        out->co_runner = 0;
         for (int32_t v = 0; v < g->n_ops; v++)
             if (g->ops[v].is_output) {
                 lf_shape s;
@@ -61,13 +62,13 @@ lf_status lf_exec_bench(const lf_graph *g, int64_t batch, int32_t threads, int64
 
 void lf_exec_bench_write_header(FILE *f)
 {
-    fprintf(f, "| network | batch | threads | GMACs/run | median s/run | best s/run | images/s | CPU s/run | checksum |\n"
-               "|---|---|---|---|---|---|---|---|---|\n");
+    fprintf(f, "| network | batch | threads | co-runner | GMACs/run | median s/run | best s/run | images/s | CPU s/run | checksum |\n"
+               "|---|---|---|---|---|---|---|---|---|---|\n");
 }
 
 void lf_exec_bench_write_row(FILE *f, const char *name, const lf_exec_bench_row *r)
 {
-    fprintf(f, "| %s | %lld | %d | %.2f | %.3f | %.3f | %.2f | %.3f | %016llx |\n", name, (long long)r->batch,
-            (int)r->threads, r->gmacs, r->median_s, r->best_s, (double)r->batch / r->median_s, r->cpu_s,
+    fprintf(f, "| %s | %lld | %d | %s | %.2f | %.3f | %.3f | %.2f | %.3f | %016llx |\n", name, (long long)r->batch,
+            (int)r->threads, r->co_runner ? "yes" : "no", r->gmacs, r->median_s, r->best_s, (double)r->batch / r->median_s, r->cpu_s,
             (unsigned long long)r->checksum);
 }

@@ -19,6 +19,7 @@ typedef struct lf_exec_bench_row {
     double median_s, best_s; /* wall time per run */
     double cpu_s;            /* process CPU time per run */
     uint64_t checksum;       /* XOR of the outputs' checksums (lf_exec_checksum) */
+    int co_runner;           /* measured next to a spinning process (set by the caller) */
 } lf_exec_bench_row;
 
 /* Runs g (batch `batch`) with `threads` threads: a warm-up, then repeat

@@ -67,6 +67,27 @@ static void lf__bin_row(lf__binary_kind k, const float *a, int64_t sa, const flo
     }
 }
 
+typedef struct lf__binary_job {
+    lf__binary_kind k;
+    const float *a, *b;
+    float *y;
+    lf__dims yd;
+    int64_t sa[4], sb[4];
+} lf__binary_job;
+
+static void lf__binary_range(void *ctx, int64_t lo, int64_t hi)
+{
+    const lf__binary_job *j = ctx;
+    const lf__dims yd = j->yd;
+    int64_t wn = yd.d[3];
+    for (int64_t r = lo; r < hi; r++) {
+        int64_t h = r % yd.d[2], c = (r / yd.d[2]) % yd.d[1], n = r / (yd.d[2] * yd.d[1]);
+        const float *ar = j->a + n * j->sa[0] + c * j->sa[1] + h * j->sa[2];
+        const float *br = j->b + n * j->sb[0] + c * j->sb[1] + h * j->sb[2];
+        lf__bin_row(j->k, ar, j->sa[3], br, j->sb[3], j->y + r * wn, wn);
+    }
+}
+
 lf_status lf__binary(lf__binary_kind k, const float *a, lf__dims ad, const float *b, lf__dims bd,
                      float *y, lf__dims yd, int nt)
 {
@@ -76,16 +97,8 @@ lf_status lf__binary(lf__binary_kind k, const float *a, lf__dims ad, const float
                             (long long)ad.d[0], (long long)ad.d[1], (long long)ad.d[2], (long long)ad.d[3],
                             (long long)bd.d[0], (long long)bd.d[1], (long long)bd.d[2], (long long)bd.d[3],
                             (long long)yd.d[0], (long long)yd.d[1], (long long)yd.d[2], (long long)yd.d[3]);
-    int64_t rows = yd.d[0] * yd.d[1] * yd.d[2], wn = yd.d[3];
-    nt = lf__threads_for(rows * wn, nt);
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(static)
-#endif
-    for (int64_t r = 0; r < rows; r++) {
-        int64_t h = r % yd.d[2], c = (r / yd.d[2]) % yd.d[1], n = r / (yd.d[2] * yd.d[1]);
-        const float *ar = a + n * sa[0] + c * sa[1] + h * sa[2];
-        const float *br = b + n * sb[0] + c * sb[1] + h * sb[2];
-        lf__bin_row(k, ar, sa[3], br, sb[3], y + r * wn, wn);
-    }
+    int64_t rows = yd.d[0] * yd.d[1] * yd.d[2];
+    lf__binary_job j = {k, a, b, y, yd, {sa[0], sa[1], sa[2], sa[3]}, {sb[0], sb[1], sb[2], sb[3]}};
+    lf__parallel(rows, lf__threads_for(rows * yd.d[3], nt), lf__binary_range, &j);
     return LF_OK;
 }

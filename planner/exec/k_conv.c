@@ -7,21 +7,26 @@
 
 static int lf__one(int32_t v) { return v > 0 ? v : 1; }
 
-/* col[(c*kh + i)*kw + j][oh*OW + ow] = x[c][oh*sh - pt + i*dh][ow*sw - pl + j*dw] or 0. */
-static void lf__im2col(const float *x, int64_t C, int64_t H, int64_t W, const lf__conv *p,
-                       int64_t OH, int64_t OW, float *col, int nt)
+typedef struct lf__conv_job {
+    const float *x, *w, *b;
+    float *y;
+    int64_t C, H, W, M, OH, OW, P;
+    const lf__conv *p;
+} lf__conv_job;
+
+/* col[(c*kh + i)*kw + j][oh*OW + ow] = x[c][oh*sh - pt + i*dh][ow*sw - pl + j*dw] or 0,
+ * rows lo..hi-1 of it. */
+static void lf__im2col_range(void *ctx, int64_t lo, int64_t hi)
 {
+    const lf__conv_job *jb = ctx;
+    const lf__conv *p = jb->p;
     int kh = lf__one(p->kh), kw = lf__one(p->kw), sh = lf__one(p->sh), sw = lf__one(p->sw);
     int dh = lf__one(p->dh), dw = lf__one(p->dw);
-    int64_t rows = C * kh * kw, P = OH * OW;
-    nt = lf__threads_for(rows * P, nt);
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(static)
-#endif
-    for (int64_t r = 0; r < rows; r++) {
+    int64_t H = jb->H, W = jb->W, OH = jb->OH, OW = jb->OW, P = OH * OW;
+    for (int64_t r = lo; r < hi; r++) {
         int64_t c = r / (kh * kw), i = (r / kw) % kh, j = r % kw;
-        const float *xc = x + c * H * W;
-        float *out = col + r * P;
+        const float *xc = jb->x + c * H * W;
+        float *out = jb->y + r * P;
         for (int64_t oh = 0; oh < OH; oh++) {
             int64_t ih = oh * sh - p->pad_top + i * dh;
             float *o = out + oh * OW;
@@ -38,6 +43,14 @@ static void lf__im2col(const float *x, int64_t C, int64_t H, int64_t W, const lf
             }
         }
     }
+}
+
+static void lf__im2col(const float *x, int64_t C, int64_t H, int64_t W, const lf__conv *p,
+                       int64_t OH, int64_t OW, float *col, int nt)
+{
+    int64_t rows = C * lf__one(p->kh) * lf__one(p->kw);
+    lf__conv_job jb = {.x = x, .y = col, .C = C, .H = H, .W = W, .OH = OH, .OW = OW, .p = p};
+    lf__parallel(rows, lf__threads_for(rows * OH * OW, nt), lf__im2col_range, &jb);
 }
 
 /* One output channel of a depthwise conv: the kernel's taps summed in the
@@ -62,27 +75,41 @@ static void lf__depthwise_channel(const float *x, int64_t H, int64_t W, const fl
         }
 }
 
-/* y[n][m] = act(y[n][m] + b[m]) over N*M planes of P values. */
-static void lf__bias_act(float *y, int64_t N, int64_t M, int64_t P, const float *b,
-                         const lf__unary *act, int nt)
+/* Depthwise planes lo..hi-1 (of N*M). */
+static void lf__depthwise_range(void *ctx, int64_t lo, int64_t hi)
 {
-    int has_act = act->kind != LF__U_IDENTITY;
-    if (!b && !has_act)
-        return;
-    nt = lf__threads_for(N * M * P, nt);
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(static)
-#endif
-    for (int64_t r = 0; r < N * M; r++) {
-        float *row = y + r * P;
-        if (b) {
-            float bv = b[r % M];
+    const lf__conv_job *j = ctx;
+    int64_t khw = (int64_t)lf__one(j->p->kh) * lf__one(j->p->kw);
+    for (int64_t r = lo; r < hi; r++)
+        lf__depthwise_channel(j->x + r * j->H * j->W, j->H, j->W, j->w + (r % j->M) * khw, j->p,
+                              j->y + r * j->P, j->OH, j->OW);
+}
+
+/* y[n][m] = act(y[n][m] + b[m]) over planes lo..hi-1 (of N*M) of P values. */
+static void lf__bias_act_range(void *ctx, int64_t lo, int64_t hi)
+{
+    const lf__conv_job *j = ctx;
+    const lf__unary *act = &j->p->act;
+    int64_t P = j->P;
+    for (int64_t r = lo; r < hi; r++) {
+        float *row = j->y + r * P;
+        if (j->b) {
+            float bv = j->b[r % j->M];
             for (int64_t i = 0; i < P; i++)
                 row[i] += bv;
         }
-        if (has_act)
+        if (act->kind != LF__U_IDENTITY)
             lf__unary_apply(act, row, row, P, 1);
     }
+}
+
+static void lf__bias_act(float *y, int64_t N, int64_t M, int64_t P, const float *b,
+                         const lf__conv *p, int nt)
+{
+    if (!b && p->act.kind == LF__U_IDENTITY)
+        return;
+    lf__conv_job j = {.b = b, .y = y, .M = M, .P = P, .p = p};
+    lf__parallel(N * M, lf__threads_for(N * M * P, nt), lf__bias_act_range, &j);
 }
 
 lf_status lf__conv2d(const float *x, lf__dims xd, const float *w, const float *b, float *y,
@@ -97,14 +124,9 @@ lf_status lf__conv2d(const float *x, lf__dims xd, const float *w, const float *b
     int64_t Cg = C / G, Mg = M / G, kh = lf__one(p->kh), kw = lf__one(p->kw);
     int64_t K = Cg * kh * kw;
     if (Cg == 1 && Mg == 1) {
-        int t = lf__threads_for(N * M * P * kh * kw, nt);
-        (void)t; /* read only by the OpenMP pragma */
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(t) schedule(static)
-#endif
-        for (int64_t r = 0; r < N * M; r++)
-            lf__depthwise_channel(x + r * H * W, H, W, w + (r % M) * kh * kw, p, y + r * P, OH, OW);
-        lf__bias_act(y, N, M, P, b, &p->act, nt);
+        lf__conv_job j = {.x = x, .w = w, .y = y, .H = H, .W = W, .M = M, .OH = OH, .OW = OW, .P = P, .p = p};
+        lf__parallel(N * M, lf__threads_for(N * M * P * kh * kw, nt), lf__depthwise_range, &j);
+        lf__bias_act(y, N, M, P, b, p, nt);
         return LF_OK;
     }
     int direct = kh == 1 && kw == 1 && lf__one(p->sh) == 1 && lf__one(p->sw) == 1 && !p->pad_top &&
@@ -124,6 +146,6 @@ lf_status lf__conv2d(const float *x, lf__dims xd, const float *w, const float *b
             lf__sgemm(Mg, P, K, w + g * Mg * K, K, bmat, P, y + (n * M + g * Mg) * P, P, 0, nt);
         }
     free(col);
-    lf__bias_act(y, N, M, P, b, &p->act, nt);
+    lf__bias_act(y, N, M, P, b, p, nt);
     return LF_OK;
 }

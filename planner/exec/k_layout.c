@@ -10,26 +10,61 @@ static void lf__strides(lf__dims d, int64_t st[4])
         st[i] = st[i + 1] * d.d[i + 1];
 }
 
+typedef struct lf__concat_job {
+    const float *const *xs;
+    const lf__dims *xds;
+    int32_t n;
+    int axis;
+    float *y;
+    int64_t ychunk;
+} lf__concat_job;
+
+static void lf__concat_range(void *ctx, int64_t lo, int64_t hi)
+{
+    const lf__concat_job *j = ctx;
+    for (int64_t o = lo; o < hi; o++) {
+        int64_t off = 0;
+        for (int32_t k = 0; k < j->n; k++) {
+            int64_t chunk = 1;
+            for (int i = j->axis; i < 4; i++)
+                chunk *= j->xds[k].d[i];
+            if (chunk)
+                memcpy(j->y + o * j->ychunk + off, j->xs[k] + o * chunk, (size_t)chunk * sizeof *j->y);
+            off += chunk;
+        }
+    }
+}
+
 void lf__concat(const float *const *xs, const lf__dims *xds, int32_t n, int axis, float *y,
                 lf__dims yd, int nt)
 {
     int64_t outer = 1, ychunk = 1;
     for (int i = 0; i < 4; i++)
         *(i < axis ? &outer : &ychunk) *= yd.d[i];
-    nt = lf__threads_for(outer * ychunk, nt);
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(static)
-#endif
-    for (int64_t o = 0; o < outer; o++) {
-        int64_t off = 0;
-        for (int32_t k = 0; k < n; k++) {
-            int64_t chunk = 1;
-            for (int i = axis; i < 4; i++)
-                chunk *= xds[k].d[i];
-            if (chunk)
-                memcpy(y + o * ychunk + off, xs[k] + o * chunk, (size_t)chunk * sizeof *y);
-            off += chunk;
-        }
+    lf__concat_job j = {xs, xds, n, axis, y, ychunk};
+    lf__parallel(outer, lf__threads_for(outer * ychunk, nt), lf__concat_range, &j);
+}
+
+typedef struct lf__slice_job {
+    const float *x;
+    float *y;
+    lf__dims yd;
+    const int64_t *start, *step, *xs;
+} lf__slice_job;
+
+static void lf__slice_range(void *ctx, int64_t lo, int64_t hi)
+{
+    const lf__slice_job *j = ctx;
+    const int64_t *start = j->start, *step = j->step, *xs = j->xs;
+    lf__dims yd = j->yd;
+    int64_t W = yd.d[3];
+    for (int64_t r = lo; r < hi; r++) {
+        int64_t h = r % yd.d[2], c = (r / yd.d[2]) % yd.d[1], n = r / (yd.d[2] * yd.d[1]);
+        const float *xr = j->x + (start[0] + n * step[0]) * xs[0] + (start[1] + c * step[1]) * xs[1] +
+                          (start[2] + h * step[2]) * xs[2] + start[3];
+        float *yr = j->y + r * W;
+        for (int64_t w = 0; w < W; w++)
+            yr[w] = xr[w * step[3]];
     }
 }
 
@@ -39,18 +74,8 @@ void lf__slice(const float *x, lf__dims xd, const int64_t start[4], const int64_
     int64_t xs[4];
     lf__strides(xd, xs);
     int64_t rows = yd.d[0] * yd.d[1] * yd.d[2], W = yd.d[3];
-    nt = lf__threads_for(rows * W, nt);
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(static)
-#endif
-    for (int64_t r = 0; r < rows; r++) {
-        int64_t h = r % yd.d[2], c = (r / yd.d[2]) % yd.d[1], n = r / (yd.d[2] * yd.d[1]);
-        const float *xr = x + (start[0] + n * step[0]) * xs[0] + (start[1] + c * step[1]) * xs[1] +
-                          (start[2] + h * step[2]) * xs[2] + start[3];
-        float *yr = y + r * W;
-        for (int64_t w = 0; w < W; w++)
-            yr[w] = xr[w * step[3]];
-    }
+    lf__slice_job j = {x, y, yd, start, step, xs};
+    lf__parallel(rows, lf__threads_for(rows * W, nt), lf__slice_range, &j);
 }
 
 /* Maps an index of the padded axis onto the input axis of length n, or -1
@@ -73,6 +98,19 @@ static int64_t lf__pad_index(int64_t i, int64_t n, lf__pad_mode mode)
     return i < n ? i : period - i;
 }
 
+typedef struct lf__pad_job {
+    const float *x;
+    lf__dims xd;
+    const int64_t *begin;
+    lf__pad_mode mode;
+    float value;
+    float *y;
+    lf__dims yd;
+    const int64_t *xs;
+} lf__pad_job;
+
+static void lf__pad_range(void *ctx, int64_t lo, int64_t hi);
+
 lf_status lf__pad(const float *x, lf__dims xd, const int64_t begin[4], lf__pad_mode mode,
                   float value, float *y, lf__dims yd, int nt)
 {
@@ -83,11 +121,22 @@ lf_status lf__pad(const float *x, lf__dims xd, const int64_t begin[4], lf__pad_m
     int64_t xs[4];
     lf__strides(xd, xs);
     int64_t rows = yd.d[0] * yd.d[1] * yd.d[2], W = yd.d[3];
-    nt = lf__threads_for(rows * W, nt);
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(static)
-#endif
-    for (int64_t r = 0; r < rows; r++) {
+    lf__pad_job j = {x, xd, begin, mode, value, y, yd, xs};
+    lf__parallel(rows, lf__threads_for(rows * W, nt), lf__pad_range, &j);
+    return LF_OK;
+}
+
+/* Rows lo..hi-1 of the padded output. */
+static void lf__pad_range(void *ctx, int64_t lo, int64_t hi)
+{
+    const lf__pad_job *j = ctx;
+    const float *x = j->x;
+    lf__dims xd = j->xd, yd = j->yd;
+    const int64_t *begin = j->begin, *xs = j->xs;
+    lf__pad_mode mode = j->mode;
+    float value = j->value, *y = j->y;
+    int64_t W = yd.d[3];
+    for (int64_t r = lo; r < hi; r++) {
         int64_t idx[3] = {r / (yd.d[2] * yd.d[1]), (r / yd.d[2]) % yd.d[1], r % yd.d[2]};
         int64_t base = 0;
         int outside = 0;
@@ -104,7 +153,26 @@ lf_status lf__pad(const float *x, lf__dims xd, const int64_t begin[4], lf__pad_m
             yr[w] = s < 0 ? value : x[base + s];
         }
     }
-    return LF_OK;
+}
+
+typedef struct lf__transpose_job {
+    const float *x;
+    float *y;
+    const int64_t *yd, *st;
+} lf__transpose_job;
+
+static void lf__transpose_range(void *ctx, int64_t lo, int64_t hi)
+{
+    const lf__transpose_job *j = ctx;
+    const int64_t *yd = j->yd, *st = j->st;
+    int64_t W = yd[3];
+    for (int64_t r = lo; r < hi; r++) {
+        int64_t h = r % yd[2], c = (r / yd[2]) % yd[1], n = r / (yd[2] * yd[1]);
+        const float *xr = j->x + n * st[0] + c * st[1] + h * st[2];
+        float *yr = j->y + r * W;
+        for (int64_t w = 0; w < W; w++)
+            yr[w] = xr[w * st[3]];
+    }
 }
 
 void lf__transpose(const float *x, lf__dims xd, const int perm[4], float *y, int nt)
@@ -116,15 +184,6 @@ void lf__transpose(const float *x, lf__dims xd, const int perm[4], float *y, int
         st[i] = xs[perm[i]];
     }
     int64_t rows = yd[0] * yd[1] * yd[2], W = yd[3];
-    nt = lf__threads_for(rows * W, nt);
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(static)
-#endif
-    for (int64_t r = 0; r < rows; r++) {
-        int64_t h = r % yd[2], c = (r / yd[2]) % yd[1], n = r / (yd[2] * yd[1]);
-        const float *xr = x + n * st[0] + c * st[1] + h * st[2];
-        float *yr = y + r * W;
-        for (int64_t w = 0; w < W; w++)
-            yr[w] = xr[w * st[3]];
-    }
+    lf__transpose_job j = {x, y, yd, st};
+    lf__parallel(rows, lf__threads_for(rows * W, nt), lf__transpose_range, &j);
 }

@@ -53,6 +53,30 @@ lf_status lf__gemm(const float *A, int trans_a, const float *B, int trans_b, con
     return LF_OK;
 }
 
+typedef struct lf__matmul_job {
+    const float *a;
+    lf__dims ad;
+    const float *b;
+    lf__dims bd;
+    float *Y;
+    lf__dims yd;
+    int64_t M, N, K;
+    int inner;
+} lf__matmul_job;
+
+/* Products lo..hi-1 of the batch. */
+static void lf__matmul_range(void *ctx, int64_t lo, int64_t hi)
+{
+    const lf__matmul_job *j = ctx;
+    int64_t M = j->M, N = j->N, K = j->K;
+    for (int64_t t = lo; t < hi; t++) {
+        int64_t i0 = t / j->yd.d[1], i1 = t % j->yd.d[1];
+        int64_t ab = (j->ad.d[0] == 1 ? 0 : i0) * j->ad.d[1] + (j->ad.d[1] == 1 ? 0 : i1);
+        int64_t bb = (j->bd.d[0] == 1 ? 0 : i0) * j->bd.d[1] + (j->bd.d[1] == 1 ? 0 : i1);
+        lf__sgemm(M, N, K, j->a + ab * M * K, K, j->b + bb * K * N, N, j->Y + t * M * N, N, 0, j->inner);
+    }
+}
+
 lf_status lf__matmul(const float *A, lf__dims ad, int trans_a, const float *B, lf__dims bd,
                      int trans_b, float *Y, lf__dims yd, int nt)
 {
@@ -81,15 +105,8 @@ lf_status lf__matmul(const float *A, lf__dims ad, int trans_a, const float *B, l
      * ones share their tiles. Either way each element's sum is the same. */
     int outer = batches >= nt ? lf__threads_for(batches * M * N * K, nt) : 1;
     int inner = outer > 1 ? 1 : nt;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(outer) schedule(static)
-#endif
-    for (int64_t t = 0; t < batches; t++) {
-        int64_t i0 = t / yd.d[1], i1 = t % yd.d[1];
-        int64_t ab = (ad.d[0] == 1 ? 0 : i0) * ad.d[1] + (ad.d[1] == 1 ? 0 : i1);
-        int64_t bb = (bd.d[0] == 1 ? 0 : i0) * bd.d[1] + (bd.d[1] == 1 ? 0 : i1);
-        lf__sgemm(M, N, K, a + ab * M * K, K, b + bb * K * N, N, Y + t * M * N, N, 0, inner);
-    }
+    lf__matmul_job j = {a, ad, b, bd, Y, yd, M, N, K, inner};
+    lf__parallel(batches, outer, lf__matmul_range, &j);
     free(ta);
     free(tb);
     return LF_OK;

@@ -10,16 +10,27 @@
 
 static int lf__one(int32_t v) { return v > 0 ? v : 1; }
 
-void lf__maxpool(const float *x, lf__dims xd, float *y, lf__dims yd, const lf__pool *p, int nt)
+typedef struct lf__pool_job {
+    const float *x;
+    lf__dims xd;
+    float *y;
+    lf__dims yd;
+    const lf__pool *p;
+    int is_max;
+} lf__pool_job;
+
+static void lf__maxpool_range(void *ctx, int64_t lo, int64_t hi)
 {
-    int64_t H = xd.d[2], W = xd.d[3], OH = yd.d[2], OW = yd.d[3], planes = yd.d[0] * yd.d[1];
+    const lf__pool_job *jb = ctx;
+    const float *x = jb->x;
+    float *y = jb->y;
+    lf__dims xd = jb->xd, yd = jb->yd;
+    const lf__pool *p = jb->p;
+    int64_t H = xd.d[2], W = xd.d[3], OH = yd.d[2], OW = yd.d[3];
     int64_t kh = lf__one(p->kh), kw = lf__one(p->kw), sh = lf__one(p->sh), sw = lf__one(p->sw);
     int64_t dh = lf__one(p->dh), dw = lf__one(p->dw);
-    nt = lf__threads_for(planes * OH * OW * kh * kw, nt);
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(static)
-#endif
-    for (int64_t pl = 0; pl < planes; pl++) {
+    (void)kh; (void)kw; (void)sh; (void)sw; (void)dh; (void)dw;
+    for (int64_t pl = lo; pl < hi; pl++) {
         const float *xp = x + pl * H * W;
         float *yp = y + pl * OH * OW;
         for (int64_t oh = 0; oh < OH; oh++)
@@ -43,6 +54,14 @@ void lf__maxpool(const float *x, lf__dims xd, float *y, lf__dims yd, const lf__p
     }
 }
 
+void lf__maxpool(const float *x, lf__dims xd, float *y, lf__dims yd, const lf__pool *p, int nt)
+{
+    int64_t OH = yd.d[2], OW = yd.d[3], planes = yd.d[0] * yd.d[1];
+    int64_t kh = lf__one(p->kh), kw = lf__one(p->kw);
+    lf__pool_job jb = {x, xd, y, yd, p, 0};
+    lf__parallel(planes, lf__threads_for(planes * OH * OW * kh * kw, nt), lf__maxpool_range, &jb);
+}
+
 /* Taps of a window along one axis that fall inside [lo, hi). */
 static int64_t lf__taps_inside(int64_t start, int64_t k, int64_t d, int64_t lo, int64_t hi)
 {
@@ -52,16 +71,18 @@ static int64_t lf__taps_inside(int64_t start, int64_t k, int64_t d, int64_t lo, 
     return n;
 }
 
-void lf__avgpool(const float *x, lf__dims xd, float *y, lf__dims yd, const lf__pool *p, int nt)
+static void lf__avgpool_range(void *ctx, int64_t lo, int64_t hi)
 {
-    int64_t H = xd.d[2], W = xd.d[3], OH = yd.d[2], OW = yd.d[3], planes = yd.d[0] * yd.d[1];
+    const lf__pool_job *jb = ctx;
+    const float *x = jb->x;
+    float *y = jb->y;
+    lf__dims xd = jb->xd, yd = jb->yd;
+    const lf__pool *p = jb->p;
+    int64_t H = xd.d[2], W = xd.d[3], OH = yd.d[2], OW = yd.d[3];
     int64_t kh = lf__one(p->kh), kw = lf__one(p->kw), sh = lf__one(p->sh), sw = lf__one(p->sw);
     int64_t dh = lf__one(p->dh), dw = lf__one(p->dw);
-    nt = lf__threads_for(planes * OH * OW * kh * kw, nt);
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(static)
-#endif
-    for (int64_t pl = 0; pl < planes; pl++) {
+    (void)kh; (void)kw; (void)sh; (void)sw; (void)dh; (void)dw;
+    for (int64_t pl = lo; pl < hi; pl++) {
         const float *xp = x + pl * H * W;
         float *yp = y + pl * OH * OW;
         for (int64_t oh = 0; oh < OH; oh++) {
@@ -93,14 +114,22 @@ void lf__avgpool(const float *x, lf__dims xd, float *y, lf__dims yd, const lf__p
     }
 }
 
-void lf__global_pool(const float *x, lf__dims xd, float *y, int is_max, int nt)
+void lf__avgpool(const float *x, lf__dims xd, float *y, lf__dims yd, const lf__pool *p, int nt)
 {
-    int64_t P = xd.d[2] * xd.d[3], planes = xd.d[0] * xd.d[1];
-    nt = lf__threads_for(planes * P, nt);
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(static)
-#endif
-    for (int64_t pl = 0; pl < planes; pl++) {
+    int64_t OH = yd.d[2], OW = yd.d[3], planes = yd.d[0] * yd.d[1];
+    int64_t kh = lf__one(p->kh), kw = lf__one(p->kw);
+    lf__pool_job jb = {x, xd, y, yd, p, 0};
+    lf__parallel(planes, lf__threads_for(planes * OH * OW * kh * kw, nt), lf__avgpool_range, &jb);
+}
+
+static void lf__global_pool_range(void *ctx, int64_t lo, int64_t hi)
+{
+    const lf__pool_job *jb = ctx;
+    const float *x = jb->x;
+    float *y = jb->y;
+    int is_max = jb->is_max;
+    int64_t P = jb->xd.d[2] * jb->xd.d[3];
+    for (int64_t pl = lo; pl < hi; pl++) {
         const float *xp = x + pl * P;
         if (is_max) {
             float m = -INFINITY;
@@ -115,4 +144,11 @@ void lf__global_pool(const float *x, lf__dims xd, float *y, int is_max, int nt)
             y[pl] = (float)(s / (double)P);
         }
     }
+}
+
+void lf__global_pool(const float *x, lf__dims xd, float *y, int is_max, int nt)
+{
+    int64_t P = xd.d[2] * xd.d[3], planes = xd.d[0] * xd.d[1];
+    lf__pool_job jb = {x, xd, y, xd, NULL, is_max};
+    lf__parallel(planes, lf__threads_for(planes * P, nt), lf__global_pool_range, &jb);
 }

@@ -43,24 +43,32 @@ lf_status lf__mask_offsets(lf__dims d, unsigned mask, int64_t **outer, int64_t *
     return lf_set_error(LF_ENOMEM, "out of memory for axis offsets");
 }
 
-lf_status lf__softmax(const float *x, lf__dims xd, unsigned mask, int log_softmax, int causal,
-                      float *y, int nt)
+typedef struct lf__softmax_job {
+    const float *x;
+    float *y;
+    lf__dims xd;
+    const int64_t *outer;
+    const int64_t *inner;
+    int64_t ni;
+    int64_t nq;
+    int causal;
+    int log_softmax;
+} lf__softmax_job;
+
+/* Rows lo..hi-1, each in double in index order. */
+static void lf__softmax_range(void *ctx, int64_t lo, int64_t hi)
 {
-    int64_t *outer, *inner, no, ni;
-    if (causal && (mask != (1u << 3) || causal < 0 || xd.d[2] % causal != 0 ||
-                   xd.d[2] / causal > xd.d[3]))
-        return lf_set_error(LF_EINVAL, "causal softmax: over W only, with H (%lld) a multiple "
-                                       "of %d stacks of at most W (%lld) query rows",
-                            (long long)xd.d[2], causal, (long long)xd.d[3]);
-    int64_t nq = causal ? xd.d[2] / causal : 0;
-    lf_status st = lf__mask_offsets(xd, mask, &outer, &no, &inner, &ni);
-    if (st)
-        return st;
-    nt = lf__threads_for(no * ni * 8, nt);
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(static)
-#endif
-    for (int64_t o = 0; o < no; o++) {
+    const lf__softmax_job *j = ctx;
+    const float *x = j->x;
+    float *y = j->y;
+    lf__dims xd = j->xd;
+    const int64_t *outer = j->outer;
+    const int64_t *inner = j->inner;
+    int64_t ni = j->ni;
+    int64_t nq = j->nq;
+    int causal = j->causal;
+    int log_softmax = j->log_softmax;
+    for (int64_t o = lo; o < hi; o++) {
         const float *xr = x + outer[o];
         float *yr = y + outer[o];
         /* causal: the keys this row sees are the first `seen` (W is the only axis) */
@@ -83,29 +91,50 @@ lf_status lf__softmax(const float *x, lf__dims xd, unsigned mask, int log_softma
         for (int64_t i = seen; i < ni; i++)
             yr[inner[i]] = log_softmax ? -INFINITY : 0.0f;
     }
+}
+
+lf_status lf__softmax(const float *x, lf__dims xd, unsigned mask, int log_softmax, int causal,
+                      float *y, int nt)
+{
+    int64_t *outer, *inner, no, ni;
+    if (causal && (mask != (1u << 3) || causal < 0 || xd.d[2] % causal != 0 ||
+                   xd.d[2] / causal > xd.d[3]))
+        return lf_set_error(LF_EINVAL, "causal softmax: over W only, with H (%lld) a multiple "
+                                       "of %d stacks of at most W (%lld) query rows",
+                            (long long)xd.d[2], causal, (long long)xd.d[3]);
+    int64_t nq = causal ? xd.d[2] / causal : 0;
+    lf_status st = lf__mask_offsets(xd, mask, &outer, &no, &inner, &ni);
+    if (st)
+        return st;
+    lf__softmax_job j = {x, y, xd, outer, inner, ni, nq, causal, log_softmax};
+    lf__parallel(no, lf__threads_for(no * ni * 8, nt), lf__softmax_range, &j);
     free(outer);
     free(inner);
     return LF_OK;
 }
 
-void lf__reduce(lf__reduce_kind k, const float *x, lf__dims xd, unsigned axes_mask, float *y, int nt)
+typedef struct lf__reduce_job {
+    lf__reduce_kind k;
+    const float *x;
+    float *y;
+    const int64_t *yd;
+    const int64_t *xs;
+    const int64_t *rd;
+    int64_t count;
+} lf__reduce_job;
+
+/* Outputs lo..hi-1. */
+static void lf__reduce_range(void *ctx, int64_t lo, int64_t hi)
 {
-    int64_t yd[4], xs[4], rd[4], count = 1;
-    xs[3] = 1;
-    for (int i = 2; i >= 0; i--)
-        xs[i] = xs[i + 1] * xd.d[i + 1];
-    for (int i = 0; i < 4; i++) {
-        int red = (axes_mask >> i) & 1u;
-        yd[i] = red ? 1 : xd.d[i];
-        rd[i] = red ? xd.d[i] : 1;
-        count *= rd[i];
-    }
-    int64_t outs = yd[0] * yd[1] * yd[2] * yd[3];
-    nt = lf__threads_for(outs * count, nt);
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(static)
-#endif
-    for (int64_t o = 0; o < outs; o++) {
+    const lf__reduce_job *j = ctx;
+    lf__reduce_kind k = j->k;
+    const float *x = j->x;
+    float *y = j->y;
+    const int64_t *yd = j->yd;
+    const int64_t *xs = j->xs;
+    const int64_t *rd = j->rd;
+    int64_t count = j->count;
+    for (int64_t o = lo; o < hi; o++) {
         int64_t i3 = o % yd[3], i2 = (o / yd[3]) % yd[2], i1 = (o / (yd[3] * yd[2])) % yd[1];
         int64_t i0 = o / (yd[3] * yd[2] * yd[1]);
         const float *base = x + i0 * xs[0] + i1 * xs[1] + i2 * xs[2] + i3 * xs[3];
@@ -140,4 +169,21 @@ void lf__reduce(lf__reduce_kind k, const float *x, lf__dims xd, unsigned axes_ma
             acc = sqrt(acc);
         y[o] = (float)acc;
     }
+}
+
+void lf__reduce(lf__reduce_kind k, const float *x, lf__dims xd, unsigned axes_mask, float *y, int nt)
+{
+    int64_t yd[4], xs[4], rd[4], count = 1;
+    xs[3] = 1;
+    for (int i = 2; i >= 0; i--)
+        xs[i] = xs[i + 1] * xd.d[i + 1];
+    for (int i = 0; i < 4; i++) {
+        int red = (axes_mask >> i) & 1u;
+        yd[i] = red ? 1 : xd.d[i];
+        rd[i] = red ? xd.d[i] : 1;
+        count *= rd[i];
+    }
+    int64_t outs = yd[0] * yd[1] * yd[2] * yd[3];
+    lf__reduce_job j = {k, x, y, yd, xs, rd, count};
+    lf__parallel(outs, lf__threads_for(outs * count, nt), lf__reduce_range, &j);
 }

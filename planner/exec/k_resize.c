@@ -102,29 +102,30 @@ static lf_status lf__make_taps(const lf__resize *p, int64_t in, int64_t out, dou
     return LF_OK;
 }
 
-lf_status lf__resize_run(const float *x, lf__dims xd, float *y, lf__dims yd, const lf__resize *p,
-                         int nt)
+typedef struct lf__resize_job {
+    const float *x;
+    float *y;
+    lf__dims yd;
+    const lf__axis_taps *t;
+    int64_t X1;
+    int64_t X2;
+    int64_t X3;
+    int64_t W;
+} lf__resize_job;
+
+/* Output rows lo..hi-1: separable taps summed axis by axis. */
+static void lf__resize_range(void *ctx, int64_t lo, int64_t hi)
 {
-    lf__axis_taps t[4] = {{0, NULL, NULL}, {0, NULL, NULL}, {0, NULL, NULL}, {0, NULL, NULL}};
-    lf_status st = LF_OK;
-    for (int a = 0; a < 4 && !st; a++) {
-        if (xd.d[a] <= 0 && yd.d[a] > 0)
-            st = lf_set_error(LF_EGRAPH, "Resize: axis %d is empty", a);
-        else if (!(p->scale[a] > 0.0))
-            st = lf_set_error(LF_EGRAPH, "Resize: scale %g of axis %d is not positive", p->scale[a], a);
-        else
-            st = lf__make_taps(p, xd.d[a], yd.d[a], p->scale[a], &t[a]);
-    }
-    if (!st) {
-        int64_t X1 = xd.d[1], X2 = xd.d[2], X3 = xd.d[3];
-        int64_t rows = yd.d[0] * yd.d[1] * yd.d[2], W = yd.d[3];
-        int64_t taps = (int64_t)t[0].n * t[1].n * t[2].n * t[3].n;
-        int thr = lf__threads_for(rows * W * taps, nt);
-        (void)thr; /* read only by the OpenMP pragma */
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(thr) schedule(static)
-#endif
-        for (int64_t r = 0; r < rows; r++) {
+    const lf__resize_job *j = ctx;
+    const float *x = j->x;
+    float *y = j->y;
+    lf__dims yd = j->yd;
+    const lf__axis_taps *t = j->t;
+    int64_t X1 = j->X1;
+    int64_t X2 = j->X2;
+    int64_t X3 = j->X3;
+    int64_t W = j->W;
+    for (int64_t r = lo; r < hi; r++) {
             int64_t o2 = r % yd.d[2], o1 = (r / yd.d[2]) % yd.d[1], o0 = r / (yd.d[2] * yd.d[1]);
             for (int64_t o3 = 0; o3 < W; o3++) {
                 float s0 = 0.0f;
@@ -149,6 +150,27 @@ lf_status lf__resize_run(const float *x, lf__dims xd, float *y, lf__dims yd, con
                 y[r * W + o3] = s0;
             }
         }
+}
+
+lf_status lf__resize_run(const float *x, lf__dims xd, float *y, lf__dims yd, const lf__resize *p,
+                         int nt)
+{
+    lf__axis_taps t[4] = {{0, NULL, NULL}, {0, NULL, NULL}, {0, NULL, NULL}, {0, NULL, NULL}};
+    lf_status st = LF_OK;
+    for (int a = 0; a < 4 && !st; a++) {
+        if (xd.d[a] <= 0 && yd.d[a] > 0)
+            st = lf_set_error(LF_EGRAPH, "Resize: axis %d is empty", a);
+        else if (!(p->scale[a] > 0.0))
+            st = lf_set_error(LF_EGRAPH, "Resize: scale %g of axis %d is not positive", p->scale[a], a);
+        else
+            st = lf__make_taps(p, xd.d[a], yd.d[a], p->scale[a], &t[a]);
+    }
+    if (!st) {
+        int64_t X1 = xd.d[1], X2 = xd.d[2], X3 = xd.d[3];
+        int64_t rows = yd.d[0] * yd.d[1] * yd.d[2], W = yd.d[3];
+        int64_t taps = (int64_t)t[0].n * t[1].n * t[2].n * t[3].n;
+        lf__resize_job j = {x, y, yd, t, X1, X2, X3, W};
+        lf__parallel(rows, lf__threads_for(rows * W * taps, nt), lf__resize_range, &j);
     }
     for (int a = 0; a < 4; a++) {
         free(t[a].idx);

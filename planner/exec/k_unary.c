@@ -108,6 +108,28 @@ float lf__unary_apply1(const lf__unary *u, float x)
     }
 }
 
+typedef struct lf__unary_job {
+    const lf__unary *u;
+    const float *x;
+    float *y;
+} lf__unary_job;
+
+static void lf__unary_range(void *ctx, int64_t lo, int64_t hi)
+{
+    const lf__unary_job *j = ctx;
+    const float *x = j->x;
+    float *y = j->y;
+    if (j->u->kind == LF__U_RELU) {
+        /* The hot case gets a loop the compiler vectorises (an unordered
+         * compare, so NaN passes through as in lf__unary_apply1). */
+        for (int64_t i = lo; i < hi; i++)
+            y[i] = !(x[i] <= 0.0f) ? x[i] : 0.0f;
+        return;
+    }
+    for (int64_t i = lo; i < hi; i++)
+        y[i] = lf__unary_apply1(j->u, x[i]);
+}
+
 void lf__unary_apply(const lf__unary *u, const float *x, float *y, int64_t n, int nt)
 {
     if (u->kind == LF__U_IDENTITY) {
@@ -116,21 +138,6 @@ void lf__unary_apply(const lf__unary *u, const float *x, float *y, int64_t n, in
                 y[i] = x[i];
         return;
     }
-    if (u->kind == LF__U_RELU) {
-        /* The hot case gets a loop the compiler vectorises (an unordered
-         * compare, so NaN passes through as in lf__unary_apply1). */
-        nt = lf__threads_for(n, nt);
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(static)
-#endif
-        for (int64_t i = 0; i < n; i++)
-            y[i] = !(x[i] <= 0.0f) ? x[i] : 0.0f;
-        return;
-    }
-    nt = lf__threads_for(n * 8, nt);
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(static)
-#endif
-    for (int64_t i = 0; i < n; i++)
-        y[i] = lf__unary_apply1(u, x[i]);
+    lf__unary_job j = {u, x, y};
+    lf__parallel(n, lf__threads_for(u->kind == LF__U_RELU ? n : n * 8, nt), lf__unary_range, &j);
 }

@@ -35,6 +35,13 @@ static inline int64_t lf__dims_count(const lf__dims *x)
  * tiny ops do not pay for a parallel region. */
 int lf__threads_for(int64_t work, int nt);
 
+/* fn(ctx, lo, hi) over pieces of [0, n) on up to nt threads of the project's
+ * worker pool (passive waiting; k_threads.c), or all of it on the caller when
+ * nt <= 1 or the pool is busy. fn must give each index the same result
+ * whatever the pieces. */
+typedef void (*lf__range_fn)(void *ctx, int64_t lo, int64_t hi);
+void lf__parallel(int64_t n, int nt, lf__range_fn fn, void *ctx);
+
 /* ---- element-wise activations (k_unary.c) ---------------------------------- */
 
 typedef enum lf__unary_kind {

@@ -6,6 +6,15 @@
  * must look like protobuf (onnx_wire.c), so /dev/zero is refused after one
  * read rather than after 2 GiB.
  *
+ * The model itself is mapped rather than read when it is a regular file
+ * (lf__ox_map_capped): reading 100 MB cost more kernel time than parsing it,
+ * and the read buffer was one more copy of every weight. The map is private
+ * and read-only; the wire check (nesting, lengths) runs over it before
+ * protobuf-c unpacks it, as over a read buffer. One risk the read did not
+ * have: another process that truncates the file while it is being unpacked
+ * makes the pages past the new end fault (SIGBUS), as in every runtime that
+ * maps its models.
+ *
  * External data (the class of onnx's CVE-2024-27318): the location is a
  * relative path without "..", and its real path (symbolic links resolved)
  * must lie inside the model folder's real path; only a regular file is
@@ -13,12 +22,14 @@
  * link to /etc/passwd, a linked folder, a FIFO (which would block forever)
  * or a device is refused before anything is read. */
 #define _XOPEN_SOURCE 700 /* realpath */
+#define _DEFAULT_SOURCE   /* madvise */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -112,6 +123,54 @@ lf_status lf__ox_read_capped(const char *path, int64_t cap, const ProtobufCMessa
     *data = buf;
     *len = n;
     return LF_OK;
+}
+
+lf_status lf__ox_map_capped(const char *path, int64_t cap, const ProtobufCMessageDescriptor *desc,
+                            const char *what, uint8_t **data, size_t *len, int *mapped)
+{
+    *data = NULL;
+    *len = 0;
+    *mapped = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return lf_set_error(LF_EIO, "%s: %s", path, strerror(errno));
+    struct stat sb;
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
+        if (sb.st_size > cap) {
+            close(fd);
+            return lf_set_error(LF_ERANGE, "%s: file of %lld bytes is larger than the limit of %lld bytes",
+                                path, (long long)sb.st_size, (long long)cap);
+        }
+        void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        close(fd);
+        if (m != MAP_FAILED) {
+            madvise(m, (size_t)sb.st_size, MADV_SEQUENTIAL); /* read ahead; a hint only */
+            *data = m;
+            *len = (size_t)sb.st_size;
+            *mapped = 1;
+            return LF_OK;
+        }
+    } else {
+        close(fd);
+    }
+    /* A pipe, a device, an empty file or a map the system refused: read it. */
+    return lf__ox_read_capped(path, cap, desc, what, data, len);
+}
+
+void lf__ox_file_release(uint8_t *data, size_t len, int mapped)
+{
+    if (mapped && data)
+        munmap(data, len);
+    else
+        free(data);
+}
+
+void lf__ox_file_drop_pages(const void *data, size_t len)
+{
+    /* A private read-only file map: the pages go back to the page cache and
+     * would be read again from the file if touched. */
+    if (data && len)
+        madvise((void *)(uintptr_t)data, len, MADV_DONTNEED);
 }
 
 /* Refuses a location that is empty, absolute or has a ".." component. */

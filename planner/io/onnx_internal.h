@@ -113,6 +113,8 @@ typedef struct lf__ox_graph {
     lf_onnx_options opt;
     int64_t const_bytes;   /* bytes of constant data held (capped) */
     lf_onnx_report *report;
+    int bytes_mapped;      /* the model's bytes are a private file map (onnx_files.c): its
+                              pages are given back once unpacked */
 } lf__ox_graph;
 
 /* ---- graph storage (onnx_graph.c) ---- */

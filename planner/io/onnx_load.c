@@ -308,6 +308,8 @@ lf_status lf__ox_load(lf__ox_graph *g, const void *bytes, size_t len, const char
         cap = 16 * (int64_t)len;
     lf__ox_alloc_init(&al, cap);
     Onnx__ModelProto *m = onnx__model_proto__unpack(&al.base, len, bytes);
+    if (g->bytes_mapped) /* protobuf-c copied what it keeps: the file's pages can go */
+        lf__ox_file_drop_pages(bytes, len);
     if (!m && al.used + 4096 >= al.cap)
         return lf__ox_fail(g, -1, LF_ERANGE, "the protobuf expands beyond %lld bytes in memory",
                            (long long)cap);

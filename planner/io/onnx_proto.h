@@ -31,6 +31,18 @@ lf_status lf__ox_tensor_read(lf__ox_graph *g, const Onnx__TensorProto *t, const 
 lf_status lf__ox_read_capped(const char *path, int64_t cap, const ProtobufCMessageDescriptor *desc,
                              const char *what, uint8_t **data, size_t *len);
 
+/* The model file for import: a regular file of at most cap bytes (checked
+ * with fstat before any byte is read) is mapped read-only instead of read
+ * (*mapped = 1), so the kernel's page cache holds its only copy; anything
+ * else goes through lf__ox_read_capped (*mapped = 0). Release with
+ * lf__ox_file_release. */
+lf_status lf__ox_map_capped(const char *path, int64_t cap, const ProtobufCMessageDescriptor *desc,
+                            const char *what, uint8_t **data, size_t *len, int *mapped);
+void lf__ox_file_release(uint8_t *data, size_t len, int mapped);
+/* Gives back the resident pages of a mapped file once nothing reads it
+ * (the file stays mapped until lf__ox_file_release). */
+void lf__ox_file_drop_pages(const void *data, size_t len);
+
 /* Opens external data `location` of tensor `what` (onnx_files.c): a
  * relative path without "..", whose real path lies inside base_dir's real
  * path, naming a regular file (a FIFO is not opened for reading); *fd is

@@ -167,6 +167,15 @@ lf_status lf__ox_tensor_read(lf__ox_graph *g, const Onnx__TensorProto *t, const 
                              "need %lld", what, (long long)raw_len, (long long)n, (long long)(n * esz));
             goto fail;
         }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        /* float32 weights, the bulk of a model: raw_data is already our layout */
+        if (type == LF__OX_FLOAT && !is_int) {
+            if (n > 0)
+                memcpy(out->f, raw, (size_t)n * sizeof *out->f);
+            free(ext);
+            return LF_OK;
+        }
+#endif
         for (int64_t k = 0; k < n; k++) {
             double fv = 0;
             int64_t iv = 0;

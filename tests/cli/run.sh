@@ -24,11 +24,13 @@ if ! grep -q '^input [a-z_.0-9]*: shape 1x3x64x64 ' "$tmp/in"; then
   echo "FAIL: --inputs prints no input line"; cat "$tmp/in"; fail=1
 fi
 
-"$fp" bench exec --models squeezenet1_1 --threads 1,2 --repeat 1 >"$tmp/bench" || fail=1
-if [ "$(grep -c '^| squeezenet1_1 | 1 | [12] |' "$tmp/bench")" -ne 2 ]; then
+# alone and next to a spinning co-runner: four rows, one checksum
+"$fp" bench exec --models squeezenet1_1 --threads 1,2 --repeat 1 --co-runner both >"$tmp/bench" || fail=1
+if [ "$(grep -c '^| squeezenet1_1 | 1 | [12] | no |' "$tmp/bench")" -ne 2 ] ||
+   [ "$(grep -c '^| squeezenet1_1 | 1 | [12] | yes |' "$tmp/bench")" -ne 2 ]; then
   echo "FAIL: bench exec rows"; cat "$tmp/bench"; fail=1
 fi
-if [ "$(grep '^| squeezenet1_1' "$tmp/bench" | awk -F'|' '{print $10}' | sort -u | wc -l)" -ne 1 ]; then
+if [ "$(grep '^| squeezenet1_1' "$tmp/bench" | awk -F'|' '{print $11}' | sort -u | wc -l)" -ne 1 ]; then
   echo "FAIL: bench exec checksums differ between thread counts"; cat "$tmp/bench"; fail=1
 fi
 
