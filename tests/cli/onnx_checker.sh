@@ -41,5 +41,29 @@ assert kind.get("conv1") == "Conv" and kind.get("conv1/act") == "Relu", kind.get
 assert "relu" not in kind, "the Relu folded into conv1 is still a node"
 assert [o.name for o in m.graph.output] == ["fc"], [o.name for o in m.graph.output]
 ' "$tmp/n.onnx" || { echo "FAIL: optimize -o names"; fail=1; }
+# --format onnx-groups: each group one model-local function called once, the
+# same nodes as the flat export (p.onnx), grouped as the plan's groups
+"$fp" plan --model mobilenet_v3_small --input-size 96 --quiet --format onnx-groups -o "$tmp/g.onnx" >/dev/null 2>&1 || { echo "FAIL: plan --format onnx-groups"; fail=1; }
+"$fp" plan --model bert_base --layers 1 --seq-len 16 --quiet --format onnx-groups -o "$tmp/tg.onnx" >/dev/null 2>&1 || { echo "FAIL: plan bert_base --format onnx-groups"; fail=1; }
+for pair in "p g" "t tg"; do
+  set -- $pair
+  "$py" -c '
+import sys, json, onnx
+flat, grp = onnx.load(sys.argv[1]), onnx.load(sys.argv[2])
+onnx.checker.check_model(grp, full_check=True)
+meta = lambda n: {e.key: e.value for e in getattr(n, "metadata_props", [])}
+plan = json.loads({e.key: e.value for e in grp.metadata_props}["fusionplan.plan"])
+ids = sorted({g["id"] for g in plan["groups"]} | {u["group"] for u in plan.get("unfusable", [])})
+funcs = {f.name: f for f in grp.functions}
+assert sorted(funcs) == sorted("group_%d" % i for i in ids), (sorted(funcs), ids)
+calls = [n for n in grp.graph.node if n.domain == "fusionplan.groups"]
+assert sorted(n.op_type for n in calls) == sorted(funcs), "each function called once"
+inner = [n.name for f in grp.functions for n in f.node]
+plain = [n.name for n in grp.graph.node if n.domain != "fusionplan.groups"]
+assert sorted(inner + plain) == sorted(n.name for n in flat.graph.node), "the flat export regrouped"
+assert [o.name for o in grp.graph.output] == [o.name for o in flat.graph.output]
+print(sys.argv[2], len(funcs), "groups as functions,", len(plain), "plain nodes")
+' "$tmp/$1.onnx" "$tmp/$2.onnx" || { echo "FAIL: onnx-groups $2.onnx"; fail=1; }
+done
 [ $fail -eq 0 ] && echo "ok: onnx.checker accepts the exports"
 exit $fail
