@@ -110,6 +110,11 @@ def test_save_every_format(cli, tmp_path):
     assert fp.validate(tmp_path / "py.onnx")["issues"] == []
     assert fp.validate(tmp_path / "py.xml", g64, fp.Hardware(buffer="64KB"))["issues"] == []
     assert "digraph" in p.to_dot()
+    # every group one ONNX function (docs/exports.md): the same bytes as the CLI's
+    p.save(tmp_path / "py-groups.onnx", format="onnx-groups")
+    cli("plan", *net, "--format", "onnx-groups", "-o", tmp_path / "cli-groups.onnx")
+    assert read(tmp_path / "py-groups.onnx") == read(tmp_path / "cli-groups.onnx")
+    assert b"fusionplan.groups" in read(tmp_path / "py-groups.onnx")
     with pytest.raises(fp.Error, match="format"):
         p.save(tmp_path / "plan.txt")
 
