@@ -15,7 +15,7 @@ static const char *const lf__splits[] = {"random", "tree", "exact", NULL};
  * explain/proposer_named.c opens with their weights. */
 static const char *const lf__proposers[] = {"all", "random", "attrib", "gnne", "pg",
                                             "rg", "saliency", "occlusion", NULL};
-static const char *const lf__exporters[] = {"json", "dot", "xml", "svg", "png", "onnx", "stream", "stream-stacks", "html", NULL};
+static const char *const lf__exporters[] = {"json", "dot", "xml", "svg", "png", "onnx", "onnx-groups", "stream", "stream-stacks", "html", NULL};
 
 static const char *const lf__nouns[LF_NAMES_COUNT] = {"search", "search", "scheme",
                                                       "split",  "proposer", "format"};

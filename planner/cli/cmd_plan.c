@@ -49,7 +49,7 @@ int lf_cmd_plan(int argc, char **argv)
                               "certified bounds on the optimum (blocks, windows, forced cuts), "
                               "instead of failing", NULL},
         {"output", "FILE", "(or -o) write the plan to FILE (.json, .xml, .dot, .svg/.png drawn by Graphviz, .onnx annotated ONNX, .yaml Stream mapping; docs/exports.md)", NULL},
-        {"format", "FMT", "json, dot, xml, svg, png, onnx, stream (Stream 1.13), stream-stacks (Stream's layer_stacks API) or html (default: from the file extension)", NULL},
+        {"format", "FMT", "json, dot, xml, svg, png, onnx, onnx-groups (each group one ONNX function, for Netron), stream (Stream 1.13), stream-stacks (Stream's layer_stacks API) or html (default: from the file extension)", NULL},
         {"pareto", "FILE", "nsga2: write the plan with its Pareto front (DRAM vs groups) as JSON", NULL},
         {"quiet", NULL, "print only the summary line, not the group table", NULL},
         {"from-annotations", NULL, "with --onnx PLAN.onnx (an annotated ONNX export): take its plan, "

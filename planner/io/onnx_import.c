@@ -18,7 +18,8 @@ static lf_status lf__import(const void *bytes, size_t len, int mapped, const cha
     g.bytes_mapped = mapped;
     if ((st = lf__ox_load(&g, bytes, len, base_dir)) == LF_OK) {
         lf__onnx_report_set_file(g.report, g.opset, g.n_nodes);
-        if ((st = lf__ox_infer(&g)) == LF_OK && (st = lf__ox_rewrite(&g)) == LF_OK)
+        if ((st = lf__ox_infer(&g)) == LF_OK && (st = lf__ox_rewrite(&g)) == LF_OK &&
+            (st = lf__ox_ir_parts(&g)) == LF_OK)
             st = lf__ox_lower(&g, out);
     }
     if (st == LF_OK && report) {

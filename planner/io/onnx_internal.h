@@ -93,10 +93,27 @@ typedef struct lf__ox_node {
                           fusionplan's own export (metadata fusionplan.ir_zero) */
     int32_t ir_keep;   /* an IR op of fusionplan's export (metadata fusionplan.ir_keep):
                           the rewrites that merge or drop nodes leave it as it is */
+    int32_t ir_part;   /* fusionplan's export (metadata fusionplan.ir_part): a node that
+                          spells part of its reader's IR op (LF__OX_PART_*), folded into
+                          that reader by onnx_ir_parts.c */
+    int32_t ir_causal; /* the IR flags those nodes carried: Softmax causal (the g of */
+    int32_t ir_trans_a, ir_trans_b; /* lf_attrs.causal), MatMul trans_a / trans_b */
 } lf__ox_node;
 
-/* Bits of lf__ox_node.ir_zero, in the order of the names "kh,kw,sh,sw,dh,dw,groups". */
-#define LF__OX_IR_ZERO_NAMES {"kh", "kw", "sh", "sw", "dh", "dw", "groups"}
+/* Values of lf__ox_node.ir_part: a Transpose of the last two axes read by a
+ * MatMul as its A or B operand; an Add of a causal mask read by a Softmax
+ * (LF__OX_PART_CAUSAL + g, g >= 1 the lf_attrs.causal stacks). */
+enum { LF__OX_PART_NONE = 0, LF__OX_PART_TRANS_A, LF__OX_PART_TRANS_B, LF__OX_PART_CAUSAL };
+
+
+/* Bits of lf__ox_node.ir_zero, in the order of the names "kh,kw,sh,sw,dh,dw,groups"
+ * (written 1, the IR's 0), then "epsilon" (written 1e-5, the IR's 0); and the
+ * bit LF__OX_IR_SET_SHAPE_N: a Reshape whose IR target spells N though it
+ * keeps the input's (metadata fusionplan.ir_set = "shape_n"; the importer
+ * otherwise says 0, "keep"). */
+#define LF__OX_IR_ZERO_NAMES {"kh", "kw", "sh", "sw", "dh", "dw", "groups", "epsilon"}
+#define LF__OX_IR_ZERO_EPSILON (1u << 7)
+#define LF__OX_IR_SET_SHAPE_N (1u << 16)
 
 typedef struct lf__ox_graph {
     lf_arena arena;        /* names, attributes, small arrays */
@@ -168,5 +185,8 @@ lf_status lf__ox_infer(lf__ox_graph *g);
 lf_status lf__ox_rewrite(lf__ox_graph *g);
 /* onnx_lower.c */
 lf_status lf__ox_lower(lf__ox_graph *g, lf_graph **out);
+/* onnx_ir_parts.c: folds the nodes marked fusionplan.ir_part into their
+ * readers (after the rewrites, before lowering). */
+lf_status lf__ox_ir_parts(lf__ox_graph *g);
 
 #endif

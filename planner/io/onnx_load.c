@@ -190,7 +190,33 @@ static lf_status lf__load_ir_zero(lf__ox_graph *g, int32_t id, const Onnx__NodeP
         return lf__ox_fail(g, id, LF_EPARSE, "%s", lf_last_error());
     g->nodes[id].ir_keep = keep && strcmp(keep, "1") == 0;
     free(keep);
-    return LF_OK;
+    char *set = lf__ox_node_meta_get(n, "fusionplan.ir_set", &st);
+    if (st != LF_OK)
+        return lf__ox_fail(g, id, LF_EPARSE, "%s", lf_last_error());
+    if (set && strcmp(set, "shape_n") == 0)
+        g->nodes[id].ir_zero |= LF__OX_IR_SET_SHAPE_N;
+    else if (set)
+        st = lf__ox_fail(g, id, LF_EPARSE, "metadata fusionplan.ir_set: unknown field '%.40s'", set);
+    free(set);
+    if (st != LF_OK)
+        return st;
+    char *part = lf__ox_node_meta_get(n, "fusionplan.ir_part", &st);
+    if (st != LF_OK)
+        return lf__ox_fail(g, id, LF_EPARSE, "%s", lf_last_error());
+    if (part) {
+        char *end = NULL;
+        long cg = strncmp(part, "causal:", 7) == 0 ? strtol(part + 7, &end, 10) : 0;
+        if (strcmp(part, "trans_a") == 0)
+            g->nodes[id].ir_part = LF__OX_PART_TRANS_A;
+        else if (strcmp(part, "trans_b") == 0)
+            g->nodes[id].ir_part = LF__OX_PART_TRANS_B;
+        else if (end && !*end && cg >= 1 && cg <= 65536)
+            g->nodes[id].ir_part = LF__OX_PART_CAUSAL + (int32_t)cg;
+        else
+            st = lf__ox_fail(g, id, LF_EPARSE, "metadata fusionplan.ir_part: unknown value '%.40s'", part);
+        free(part);
+    }
+    return st;
 }
 
 static lf_status lf__load_node(lf__ox_graph *g, const Onnx__NodeProto *n, int32_t index,

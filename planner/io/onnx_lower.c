@@ -42,6 +42,10 @@ static lf_status lf__add_node(lf__lower *L, int32_t i)
         for (size_t k = 0; k < sizeof f / sizeof f[0]; k++)
             if ((n->ir_zero & (1u << k)) && *f[k] == 1)
                 *f[k] = 0;
+        if ((n->ir_zero & LF__OX_IR_ZERO_EPSILON) && o.a.epsilon == 1e-5f)
+            o.a.epsilon = 0.0f;
+        if ((n->ir_zero & LF__OX_IR_SET_SHAPE_N) && o.type == LF_OP_RESHAPE && o.a.shape_n == 0)
+            o.a.shape_n = (int32_t)lf__frame(y->dims, y->rank).n;
     }
     lf_shape want = lf__frame(y->dims, y->rank), got;
     char err[256] = "";

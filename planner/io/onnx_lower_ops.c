@@ -277,6 +277,8 @@ lf_status lf__lower_node(lf__lower *L, int32_t i, lf__lowered *o)
         if (r < 3 && !(r == 2 && b->rank >= 3))
             return lf__unsupported(L, i, "MatMul of rank %d by rank %d", (int)r, (int)b->rank);
         o->type = LF_OP_MATMUL;
+        a->trans_a = n->ir_trans_a; /* fusionplan's export (onnx_ir_parts.c) */
+        a->trans_b = n->ir_trans_b;
         int32_t out = yr > 2 ? yr : 3;
         if ((st = lf__operand(L, i, 0, r == 2 ? 3 : out, o)) != LF_OK)
             return st;
@@ -460,6 +462,7 @@ lf_status lf__lower_node(lf__lower *L, int32_t i, lf__lowered *o)
         a->axes = lf__mask(axes, cnt, r);
         if (a->axes == LF_AXES(LF_DIM_C))
             a->axes = 0;
+        a->causal = n->ir_causal; /* fusionplan's export (onnx_ir_parts.c) */
         return lf__operand(L, i, 0, r, o);
     }
     if (strcmp(op, "ChannelShuffle") == 0) { /* made by the channel-shuffle rewrite */

@@ -337,7 +337,7 @@ static void lf__reshape_flatten(lf__ox_graph *g)
 {
     for (int32_t i = 0; i < g->n_nodes; i++) {
         lf__ox_node *n = &g->nodes[i];
-        if (!lf__ox_rw_is(n, "Reshape"))
+        if (!lf__ox_rw_is(n, "Reshape") || n->ir_keep) /* ir_keep: an IR Reshape of fusionplan's export */
             continue;
         const lf__ox_value *x = &g->values[n->in[0]], *y = &g->values[n->out[0]];
         if (x->rank < 3 || y->rank != 2 || y->dims[0] != x->dims[0])

@@ -15,8 +15,9 @@
  *   `fusionplan.ir_zero` metadata, which the importer reads back;
  * - a Concat or Identity carries `fusionplan.ir_keep` so that the importer
  *   neither merges nested Concats nor drops the Identity;
- * - tensors are rank 4 [N, C, H, W], except the outputs of Flatten and Gemm
- *   and what element-wise ops compute from them ([N, C]);
+ * - tensors are rank 4 [N, C, H, W], except the outputs of Flatten and Gemm,
+ *   a Reshape to [N, C, 1, 1] read only by Gemms, and what element-wise ops
+ *   compute from them ([N, C]);
  * - constants are initializers in the layout the importer expects (Conv W
  *   [out, in/g, kh, kw], bias [out], Gemm W [out, in] with transB), with
  *   their values or, when the graph holds only shapes, the reference
@@ -43,10 +44,19 @@ int8_t lf__ow_rank_of(const lf__ow *w, int32_t v)
     case LF_OP_FLATTEN:
     case LF_OP_GEMM:
         return 2;
+    case LF_OP_RESHAPE: {
+        /* [N, C] when only Gemms read it (a vision transformer's token rows
+         * into nn.MultiheadAttention's out_proj, torch's reshape before the
+         * head), as the importer reads a rank-2 Reshape back */
+        int gemms = op->n_consumers > 0 && op->out.h == 1 && op->out.w == 1 && !op->is_output;
+        for (int32_t k = 0; k < op->n_consumers && gemms; k++)
+            gemms = w->g->ops[op->consumers[k]].type == LF_OP_GEMM;
+        return gemms ? 2 : 4;
+    }
     case LF_OP_INPUT: case LF_OP_CONV: case LF_OP_CONVTRANSPOSE: case LF_OP_MAXPOOL: case LF_OP_AVGPOOL:
     case LF_OP_GLOBALAVGPOOL: case LF_OP_GLOBALMAXPOOL: case LF_OP_RESIZE: case LF_OP_PAD:
-    case LF_OP_TRANSPOSE: case LF_OP_RESHAPE: case LF_OP_EXPAND: case LF_OP_CHANNELSHUFFLE:
-    case LF_OP_SLICE:
+    case LF_OP_TRANSPOSE: case LF_OP_EXPAND: case LF_OP_CHANNELSHUFFLE:
+    case LF_OP_SLICE: case LF_OP_MATMUL:
         return 4;
     default:
         break;
@@ -98,9 +108,11 @@ static Onnx__ValueInfoProto *lf__ow_value_info(lf__ow *w, const char *name, cons
 /* value_info for the tensors the nodes of op v (w->nodes[first..]) make,
  * but a graph output: Stream's ONNX reader (and any reader without shape
  * inference) needs a shape for each. A helper node's output has the op's
- * shape (Conv before its BatchNormalization, SiLU's Sigmoid); the 5-D
- * tensors inside ChannelShuffle's Reshape-Transpose-Reshape are left to
- * shape inference. */
+ * shape (Conv before its BatchNormalization, SiLU's Sigmoid, the steps of a
+ * written-out Gelu, a causal mask's Add); helpers that change the shape
+ * (the 5-D tensors inside ChannelShuffle's Reshape-Transpose-Reshape, a
+ * MatMul operand's Transpose, a rank change's Flatten or Reshape) are left
+ * to shape inference. */
 static lf_status lf__ow_inner_shapes(lf__ow *w, int32_t v, size_t first, void ***arr, size_t *n, size_t *cap)
 {
     const lf_op *op = &w->g->ops[v];
@@ -108,7 +120,8 @@ static lf_status lf__ow_inner_shapes(lf__ow *w, int32_t v, size_t first, void **
     for (size_t k = first; k < w->n_nodes; k++) {
         const Onnx__NodeProto *nd = w->nodes[k];
         int helper_5d = k + 1 < w->n_nodes && nd->op_type &&
-                        (strcmp(nd->op_type, "Transpose") == 0 || strcmp(nd->op_type, "Reshape") == 0);
+                        (strcmp(nd->op_type, "Transpose") == 0 || strcmp(nd->op_type, "Reshape") == 0 ||
+                         strcmp(nd->op_type, "Flatten") == 0);
         for (size_t o = 0; o < nd->n_output; o++) {
             const char *t = nd->output[o];
             int mine = t && strcmp(t, w->tensor[v]) == 0;
@@ -125,6 +138,17 @@ static lf_status lf__ow_inner_shapes(lf__ow *w, int32_t v, size_t first, void **
 static lf_status lf__ow_build(lf__ow *w, uint64_t seed, uint8_t **out, size_t *len)
 {
     const lf_graph *g = w->g;
+    /* One protobuf message holds at most 2 GB (ONNX keeps bigger weights as
+     * external data, which this writer does not write): refused before the
+     * weights are drawn. */
+    double bytes = 0;
+    for (int32_t j = 0; j < g->n_consts; j++)
+        bytes += 4.0 * (double)lf_const_elems(&g->consts[j]);
+    if (bytes >= 2147483648.0)
+        return lf_set_error(LF_EUNSUPPORTED,
+                            "ONNX export of '%s': %.2f GB of weights, over protobuf's 2 GB limit for one "
+                            "ONNX file (weights as external data are not written)",
+                            g->name, bytes / 1e9);
     lf_exec_options eo = {0};
     eo.seed = seed;
     eo.threads = 1;

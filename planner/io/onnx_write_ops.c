@@ -3,6 +3,7 @@
  * folded BatchNorm, activations, element-wise, reductions, views and the
  * rest; an op type with no ONNX form is LF_EUNSUPPORTED naming the op. */
 #include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,6 +260,133 @@ static lf_status lf__ow_operands(lf__ow *w, int32_t v, int32_t r, const char **i
     return LF_OK;
 }
 
+/* Marks a helper node that spells part of its reader's IR op
+ * (onnx_ir_parts.c folds it back on import). */
+static lf_status lf__ow_part(lf__ow *w, Onnx__NodeProto *n, const char *part)
+{
+    lf__ox_prop pr = {"fusionplan.ir_part", lf_arena_strdup(&w->arena, part)};
+    return pr.value ? lf__ox_node_meta_add(&w->arena, n, &pr, 1) : lf__ow_oom();
+}
+
+/* MatMul: operands of rank 4 (a constant [1, 1, K, M] as the matrix [K, M]
+ * that torch writes), a trans_a / trans_b operand through a Transpose of
+ * its last two axes marked fusionplan.ir_part. */
+static lf_status lf__ow_matmul(lf__ow *w, int32_t v)
+{
+    const lf_op *op = &w->g->ops[v];
+    const char *in[2];
+    for (int32_t k = 0; k < 2; k++) {
+        if (op->n_operands != 2)
+            return lf__ow_fail(w, v, "not two operands");
+        const lf_operand *o = &op->operands[k];
+        int trans = k ? op->attr.trans_b : op->attr.trans_a;
+        int32_t r = 4;
+        if (o->kind == LF_OPND_TENSOR) {
+            in[k] = lf__ow_act(w, v, o->id, 4);
+        } else {
+            const lf_const *c = lf_op_const(w->g, v, k);
+            if (!c)
+                return lf__ow_oom();
+            int64_t d[4] = {c->shape.n, c->shape.c, c->shape.h, c->shape.w};
+            r = c->shape.n == 1 && c->shape.c == 1 ? 2 : 4;
+            in[k] = lf__ow_const(w, v, k, d + 4 - r, r);
+        }
+        if (!in[k])
+            return lf__ow_oom();
+        if (trans) {
+            char want[400];
+            snprintf(want, sizeof want, "%.300s/%s", op->name, k ? "trans_b" : "trans_a");
+            const char *t = lf__ow_unique(w, want);
+            int64_t perm[4] = {0, 1, 3, 2};
+            Onnx__NodeProto *n;
+            lf_status st;
+            if (!t || !(n = lf__ow_node(w, t, "Transpose", &in[k], 1, t)))
+                return lf__ow_oom();
+            if ((st = lf__ow_ints(w, n, "perm", r == 2 ? (int64_t[]){1, 0} : perm, r)) != LF_OK ||
+                (st = lf__ow_part(w, n, k ? "trans_b" : "trans_a")) != LF_OK)
+                return st;
+            in[k] = t;
+        }
+    }
+    return lf__ow_node(w, op->name, "MatMul", in, 2, w->tensor[v]) ? LF_OK : lf__ow_oom();
+}
+
+/* A one-input op named `name` of type t. */
+static const char *lf__ow_unary(lf__ow *w, const char *name, const char *t, const char *x)
+{
+    const char *nm = lf__ow_unique(w, name);
+    return nm && lf__ow_node(w, nm, t, &x, 1, nm) ? nm : NULL;
+}
+
+/* A two-input op: x `t` (scalar s), named from the op and suffix. */
+static const char *lf__ow_with_scalar(lf__ow *w, int32_t v, const char *suffix, const char *t, const char *x,
+                                      float s, const char *out)
+{
+    const char *opn = w->g->ops[v].name;
+    char want[400];
+    snprintf(want, sizeof want, "%.300s/%s", opn, suffix);
+    const char *nm = out ? opn : lf__ow_unique(w, want);
+    const char *in[2] = {x, lf__ow_scalar(w, nm ? nm : opn, suffix, s)};
+    if (!nm || !in[1])
+        return NULL;
+    return lf__ow_node(w, nm, t, in, 2, out ? out : nm) ? (out ? out : nm) : NULL;
+}
+
+/* Gelu, which ONNX has from opset 20 only, written out as torch writes it
+ * below that (the importer's `gelu` rewrite makes it one Gelu again, named
+ * like the last Mul, which is the op's name):
+ *   erf:  0.5 * (x * (1 + Erf(x / sqrt 2)))
+ *   tanh: 0.5 * (x * (1 + Tanh(sqrt(2/pi) * (x + 0.044715 * x^3)))) */
+static lf_status lf__ow_gelu(lf__ow *w, int32_t v)
+{
+    const lf_op *op = &w->g->ops[v];
+    const char *x = lf__ow_act(w, v, op->inputs[0], w->rank[v]), *f;
+    char want[400];
+    if (!x)
+        return lf__ow_oom();
+    if (op->attr.approximate) {
+        const char *cube = lf__ow_with_scalar(w, v, "pow", "Pow", x, 3.0f, NULL);
+        const char *sc = cube ? lf__ow_with_scalar(w, v, "cube_scale", "Mul", cube, 0.044715f, NULL) : NULL;
+        snprintf(want, sizeof want, "%.300s/inner", op->name);
+        const char *nm = sc ? lf__ow_unique(w, want) : NULL, *in[2] = {x, sc};
+        const char *sum = nm && lf__ow_node(w, nm, "Add", in, 2, nm) ? nm : NULL;
+        const char *k = sum ? lf__ow_with_scalar(w, v, "scale", "Mul", sum, 0.7978845608028654f, NULL) : NULL;
+        snprintf(want, sizeof want, "%.300s/tanh", op->name);
+        f = k ? lf__ow_unary(w, want, "Tanh", k) : NULL;
+    } else {
+        const char *d = lf__ow_with_scalar(w, v, "div", "Div", x, 1.4142135623730951f, NULL);
+        snprintf(want, sizeof want, "%.300s/erf", op->name);
+        f = d ? lf__ow_unary(w, want, "Erf", d) : NULL;
+    }
+    const char *one = f ? lf__ow_with_scalar(w, v, "one_plus", "Add", f, 1.0f, NULL) : NULL;
+    snprintf(want, sizeof want, "%.300s/times_x", op->name);
+    const char *nm = one ? lf__ow_unique(w, want) : NULL, *in[2] = {x, one};
+    const char *prod = nm && lf__ow_node(w, nm, "Mul", in, 2, nm) ? nm : NULL;
+    return prod && lf__ow_with_scalar(w, v, "half", "Mul", prod, 0.5f, w->tensor[v]) ? LF_OK : lf__ow_oom();
+}
+
+/* The causal mask of Softmax op v (lf_attrs.causal = g stacks of Nq = H / g
+ * query rows over W keys): [H, W], 0 where row h (token h mod Nq) sees key
+ * j <= h mod Nq + W - Nq, -inf elsewhere; one initializer per shape. */
+static const char *lf__ow_causal_mask(lf__ow *w, int32_t v)
+{
+    const lf_op *op = &w->g->ops[v];
+    int64_t h = op->out.h, wd = op->out.w, g = op->attr.causal, nq = h / g;
+    char want[160];
+    snprintf(want, sizeof want, "causal_mask_%lldx%lldx%lld", (long long)g, (long long)nq, (long long)wd);
+    void *x;
+    if (lf_strmap_get(&w->names, want, &x))
+        return lf_arena_strdup(&w->arena, want); /* written for an earlier Softmax */
+    float *m = lf_arena_alloc(&w->arena, (size_t)(h * wd) * sizeof *m);
+    if (!m)
+        return NULL;
+    for (int64_t r = 0; r < h; r++)
+        for (int64_t j = 0; j < wd; j++)
+            m[r * wd + j] = j <= r % nq + wd - nq ? 0.0f : -INFINITY;
+    int64_t dims[2] = {h, wd};
+    return lf__ow_init(w, want, dims, 2, m, NULL, h * wd);
+}
+
 lf_status lf__ow_op(lf__ow *w, int32_t v)
 {
     const lf_op *op = &w->g->ops[v];
@@ -444,10 +572,19 @@ lf_status lf__ow_op(lf__ow *w, int32_t v)
     case LF_OP_EXPAND: {
         int64_t sz[4] = {op->out.n, op->out.c, op->out.h, op->out.w};
         in[0] = lf__ow_act(w, v, op->inputs[0], w->rank[op->inputs[0]]);
-        in[1] = lf__ow_ints_init(w, op->name, "shape", sz, 4);
+        in[1] = lf__ow_ints_init(w, op->name, "shape", sz, r == 2 ? 2 : 4);
         if (!in[0] || !in[1])
             return lf__ow_oom();
-        return lf__ow_node(w, op->name, op->type == LF_OP_RESHAPE ? "Reshape" : "Expand", in, 2, out) ? LF_OK : lf__ow_oom();
+        if (!(n = lf__ow_node(w, op->name, op->type == LF_OP_RESHAPE ? "Reshape" : "Expand", in, 2, out)))
+            return lf__ow_oom();
+        if (op->type == LF_OP_RESHAPE && r == 2 && (st = lf__ow_keep(w, n)) != LF_OK)
+            return st; /* not the importer's Flatten */
+        if (op->type == LF_OP_RESHAPE && a->shape_n != 0 && a->shape_n == w->g->ops[op->inputs[0]].out.n) {
+            /* N spelled though kept: the importer would say 0 ("keep") */
+            lf__ox_prop pr = {"fusionplan.ir_set", "shape_n"};
+            return lf__ox_node_meta_add(&w->arena, n, &pr, 1);
+        }
+        return LF_OK;
     }
     case LF_OP_TRANSPOSE: {
         int64_t perm[4];
@@ -463,9 +600,23 @@ lf_status lf__ow_op(lf__ow *w, int32_t v)
         int32_t d = lf__ow_single_dim(a->axes);
         if (d < 0)
             return lf__ow_fail(w, v, "over more than one dim");
-        if (a->causal)
-            return lf__ow_fail(w, v, "with a causal mask (ONNX has no such attribute)");
         const char *x = lf__ow_act(w, v, op->inputs[0], r);
+        if (a->causal) {
+            /* Add(S, mask) -> Softmax, the Add marked for the importer */
+            if (d != LF_DIM_W || r != 4 || a->causal < 1 || op->out.h % a->causal != 0 ||
+                op->out.w < op->out.h / a->causal)
+                return lf__ow_fail(w, v, "a causal mask not over the keys of [.., H, W] scores");
+            char want[400];
+            snprintf(want, sizeof want, "%.300s/causal_mask", op->name);
+            const char *nm = lf__ow_unique(w, want), *min[2] = {x, lf__ow_causal_mask(w, v)};
+            char part[32];
+            snprintf(part, sizeof part, "causal:%d", (int)a->causal);
+            if (!nm || !min[0] || !min[1] || !(n = lf__ow_node(w, nm, "Add", min, 2, nm)))
+                return lf__ow_oom();
+            if ((st = lf__ow_part(w, n, part)) != LF_OK)
+                return st;
+            x = nm;
+        }
         if (!x || !(n = lf__ow_node(w, op->name, op->type == LF_OP_SOFTMAX ? "Softmax" : "LogSoftmax", &x, 1, out)))
             return lf__ow_oom();
         return lf__ow_int(w, n, "axis", lf__ow_axis(d, r));
@@ -491,6 +642,11 @@ lf_status lf__ow_op(lf__ow *w, int32_t v)
             return lf__ow_oom();
         if ((st = lf__ow_int(w, n, "axis", lo)) != LF_OK)
             return st;
+        if (a->epsilon == 0.0f) { /* "0 means 1e-5": restored by the importer */
+            lf__ox_prop pr = {"fusionplan.ir_zero", "epsilon"};
+            if ((st = lf__ox_node_meta_add(&w->arena, n, &pr, 1)) != LF_OK)
+                return st;
+        }
         return lf__ow_float(w, n, "epsilon", a->epsilon != 0.0f ? a->epsilon : 1e-5f);
     }
     case LF_OP_CHANNELSHUFFLE: {
@@ -513,6 +669,10 @@ lf_status lf__ow_op(lf__ow *w, int32_t v)
             return lf__ow_oom();
         return LF_OK;
     }
+    case LF_OP_MATMUL:
+        return lf__ow_matmul(w, v);
+    case LF_OP_GELU:
+        return lf__ow_gelu(w, v);
     default:
         return lf__ow_fail(w, v, "no ONNX form in the exporter");
     }

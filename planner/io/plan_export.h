@@ -52,6 +52,11 @@ lf_status lf_plan_write_image(FILE *f, const char *format, const lf_plan *p, lf_
  * .dram_all, .optimal and .plan (this plan as JSON). lf_plan_doc_read reads
  * it back. */
 lf_status lf_plan_write_onnx(FILE *f, const lf_plan *p, lf_cost_model *cm, const lf_plan_meta *meta);
+/* The same model with every fusion group as one ONNX function (a
+ * model-local FunctionProto `group_K` of domain fusionplan.groups, called by
+ * one node of the graph), which Netron shows as one node per group
+ * (planner/io/onnx_write_groups.c; `--format onnx-groups`). */
+lf_status lf_plan_write_onnx_groups(FILE *f, const lf_plan *p, lf_cost_model *cm, const lf_plan_meta *meta);
 
 /* Mappings for Stream (KULeuven-MICAS/stream; docs/exports.md), naming the
  * nodes of the annotated ONNX export of the same plan (lf_plan_write_onnx):

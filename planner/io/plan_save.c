@@ -49,7 +49,7 @@ lf_status lf_plan_save(const char *path, const char *format, const lf_plan *p, l
     lf_status st;
     if (!format && (st = lf_plan_format_of(path, &format)) != LF_OK)
         return st;
-    enum { LF__JSON, LF__DOT, LF__XML, LF__SVG, LF__PNG, LF__ONNX, LF__STREAM, LF__STACKS, LF__HTML } kind;
+    enum { LF__JSON, LF__DOT, LF__XML, LF__SVG, LF__PNG, LF__ONNX, LF__ONNX_GROUPS, LF__STREAM, LF__STACKS, LF__HTML } kind;
     if (strcmp(format, "json") == 0)
         kind = LF__JSON;
     else if (strcmp(format, "dot") == 0)
@@ -62,6 +62,8 @@ lf_status lf_plan_save(const char *path, const char *format, const lf_plan *p, l
         kind = LF__PNG;
     else if (strcmp(format, "onnx") == 0)
         kind = LF__ONNX;
+    else if (strcmp(format, "onnx-groups") == 0)
+        kind = LF__ONNX_GROUPS;
     else if (strcmp(format, "stream") == 0)
         kind = LF__STREAM;
     else if (strcmp(format, "stream-stacks") == 0)
@@ -69,7 +71,7 @@ lf_status lf_plan_save(const char *path, const char *format, const lf_plan *p, l
     else if (strcmp(format, "html") == 0)
         kind = LF__HTML;
     else
-        return lf_set_error(LF_EINVAL, "unknown plan format '%s' (known: json, dot, xml, svg, png, onnx, stream, stream-stacks, html)",
+        return lf_set_error(LF_EINVAL, "unknown plan format '%s' (known: json, dot, xml, svg, png, onnx, onnx-groups, stream, stream-stacks, html)",
                             format);
     lf_atomic_file af;
     st = lf_atomic_open(&af, path);
@@ -80,6 +82,7 @@ lf_status lf_plan_save(const char *path, const char *format, const lf_plan *p, l
          : kind == LF__SVG ? lf_plan_write_image(af.f, "svg", p, cm, meta)
          : kind == LF__PNG ? lf_plan_write_image(af.f, "png", p, cm, meta)
          : kind == LF__ONNX ? lf_plan_write_onnx(af.f, p, cm, meta)
+         : kind == LF__ONNX_GROUPS ? lf_plan_write_onnx_groups(af.f, p, cm, meta)
          : kind == LF__STREAM ? lf_plan_write_stream(af.f, p, cm, meta)
          : kind == LF__STACKS ? lf_plan_write_stream_stacks(af.f, p, cm, meta)
          : kind == LF__HTML ? lf_plan_write_html(af.f, p, cm, meta)

@@ -102,7 +102,8 @@ class Plan:
     def save(self, path, format=None):
         """Writes the plan: .json, .xml, .dot/.gv, .svg, .png, .onnx (annotated
         ONNX), .yaml/.yml (Stream mapping), .html (self-contained page), or
-        format= json, dot, xml, svg, png, onnx, stream, html."""
+        format= json, dot, xml, svg, png, onnx, onnx-groups (each fusion group
+        one ONNX function), stream, stream-stacks, html."""
         _lib.check(lib.lf_api_plan_save(self._h, _lib.enc(str(path)), _lib.enc(format)))
 
     def validate(self):

@@ -1,9 +1,18 @@
 /* Rewriter: builds the graph after one substitution. The graph's ops other
  * than the matched ones are added to a fresh builder under their own names,
- * then the rule's target adds its ops (mapped ones under the names of the
- * ops they replace, so readers need no renaming). Weight-only target ops
- * (a Concat of two weights, a padded kernel) are folded by the builder with
- * the reference executor. The old graph is only read. */
+ * then the rule's target adds its ops. Weight-only target ops (a Concat of
+ * two weights, a padded kernel) are folded by the builder with the reference
+ * executor. The old graph is only read.
+ *
+ * Names (docs/subst.md, "Names after a rewrite"): a target op that replaces
+ * a source op's output is named after the first op of the chain it absorbs,
+ * so a user maps it back to the op that does the work: conv_relu's fused
+ * Conv keeps the Conv's name (not the Relu's), a Conv with a BatchNorm
+ * folded in keeps the Conv's. The chain runs back from the replaced op
+ * through removed source ops that only it reads. A replaced op that is a
+ * graph output keeps its own name (an output's name is the model's
+ * interface). Readers of the replaced op are renamed to match; ops the
+ * target adds beyond those are named `<first matched op>~k`. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +20,20 @@
 #include "planner/exec/exec.h"
 #include "planner/util/arena.h"
 #include "search/subst/subst_internal.h"
+
+/* Old and new names of the replaced source ops (lf__rename). */
+typedef struct lf__renames {
+    int32_t n;
+    const char *from[32], *to[32];
+} lf__renames;
+
+static const char *lf__renamed(const lf__renames *rn, const char *name)
+{
+    for (int32_t i = 0; rn && i < rn->n; i++)
+        if (strcmp(rn->from[i], name) == 0)
+            return rn->to[i];
+    return name;
+}
 
 struct lf_subst_tctx {
     const lf_graph *g;
@@ -21,6 +44,7 @@ struct lf_subst_tctx {
     const char *base;      /* prefix of fresh names */
     int32_t counter;
     uint32_t emitted;      /* bit i: the target replaced source node i */
+    const char *name_of[32]; /* per mapped source node: its target op's name */
 };
 
 const lf_subst_rule *lf__subst_t_rule(const lf_subst_tctx *t) { return t->r; }
@@ -65,7 +89,7 @@ lf_status lf_subst_t_add(lf_subst_tctx *t, lf_op_type type, const lf_attrs *a,
             return lf_set_error(LF_EINVAL, "rule '%s': target maps source op %d twice or unmapped",
                                 t->r->name, (int)maps);
         t->emitted |= 1u << maps;
-        nm = t->g->ops[t->m->op[maps]].name;
+        nm = t->name_of[maps];
     } else {
         nm = lf__fresh(t);
     }
@@ -95,16 +119,45 @@ lf_status lf_subst_t_const(lf_subst_tctx *t, lf_shape s, float *data, const char
     return LF_OK;
 }
 
-static int lf__matched(const lf_subst_match *m, const lf_subst_rule *r, int32_t v)
+/* The source node index op v has in match m, or -1. */
+static int32_t lf__node_of(const lf_subst_match *m, const lf_subst_rule *r, int32_t v)
 {
     for (int32_t i = 0; i < r->n_nodes; i++)
         if (m->op[i] == v)
-            return 1;
-    return 0;
+            return i;
+    return -1;
 }
 
-/* Adds op v of g to b unchanged (operands by name). */
-static lf_status lf__copy_op(const lf_graph *g, int32_t v, lf_graph_builder *b)
+static int lf__matched(const lf_subst_match *m, const lf_subst_rule *r, int32_t v)
+{
+    return lf__node_of(m, r, v) >= 0;
+}
+
+/* The name of mapped source node i's target op (the rule above). */
+static const char *lf__target_name(const lf_graph *g, const lf_subst_rule *r, const lf_subst_match *m, int32_t i)
+{
+    int32_t v = m->op[i];
+    if (g->ops[v].is_output)
+        return g->ops[v].name;
+    for (int32_t steps = 0; steps < r->n_nodes; steps++) {
+        int32_t next = -1, cnt = 0;
+        for (int32_t k = 0; k < g->ops[v].n_inputs; k++) {
+            int32_t u = g->ops[v].inputs[k], j = lf__node_of(m, r, u);
+            if (j >= 0 && !(r->mapped & (1u << j)) && g->ops[u].n_consumers == 1 && !g->ops[u].is_output) {
+                next = u;
+                cnt++;
+            }
+        }
+        if (cnt != 1)
+            break;
+        v = next;
+    }
+    return g->ops[v].name;
+}
+
+/* Adds op v of g to b unchanged (operands by name, those of replaced ops
+ * renamed by rn). */
+static lf_status lf__copy_op(const lf_graph *g, int32_t v, lf_graph_builder *b, const lf__renames *rn)
 {
     const lf_op *op = &g->ops[v];
     const char *names[64];
@@ -112,7 +165,7 @@ static lf_status lf__copy_op(const lf_graph *g, int32_t v, lf_graph_builder *b)
         return lf_set_error(LF_ELIMIT, "rewrite: op '%s' has %d operands", op->name, (int)op->n_operands);
     for (int32_t p = 0; p < op->n_operands; p++) {
         const lf_operand *o = &op->operands[p];
-        names[p] = o->kind == LF_OPND_CONST ? g->consts[o->id].name : g->ops[o->id].name;
+        names[p] = o->kind == LF_OPND_CONST ? g->consts[o->id].name : lf__renamed(rn, g->ops[o->id].name);
     }
     int32_t id = lf_graph_builder_add_op(b, op->type, op->name, &op->attr, names, op->n_operands);
     if (id < 0)
@@ -126,7 +179,7 @@ static lf_status lf__copy_op(const lf_graph *g, int32_t v, lf_graph_builder *b)
  * shape only when values is NULL) and every op except those matched by m
  * (NULL: none). */
 static lf_status lf__copy(const lf_graph *g, const lf_subst_rule *r, const lf_subst_match *m,
-                          const float *const *values, lf_graph_builder **out)
+                          const float *const *values, const lf__renames *rn, lf_graph_builder **out)
 {
     lf_graph_builder *b = NULL;
     lf_status st = lf_graph_builder_create(&b, g->name);
@@ -141,7 +194,7 @@ static lf_status lf__copy(const lf_graph *g, const lf_subst_rule *r, const lf_su
     }
     for (int32_t v = 0; v < g->n_ops && !st; v++)
         if (!m || !lf__matched(m, r, v))
-            st = lf__copy_op(g, v, b);
+            st = lf__copy_op(g, v, b, rn);
     if (st) {
         lf_graph_builder_free(b);
         return st;
@@ -176,7 +229,15 @@ lf_status lf_subst_apply(const lf_graph *g, const lf_subst_rule *r, const lf_sub
     t.r = r;
     t.m = m;
     lf_arena_init(&t.arena);
-    lf_status st = lf__copy(g, r, m, vals, &t.b);
+    lf__renames rn;
+    rn.n = 0;
+    for (int32_t i = 0; i < r->n_nodes && i < 32; i++)
+        if (r->mapped & (1u << i)) {
+            t.name_of[i] = lf__target_name(g, r, m, i);
+            rn.from[rn.n] = g->ops[m->op[i]].name;
+            rn.to[rn.n++] = t.name_of[i];
+        }
+    lf_status st = lf__copy(g, r, m, vals, &rn, &t.b);
     free(vals);
     if (!st) {
         char base[256];
@@ -193,7 +254,7 @@ lf_status lf_subst_apply(const lf_graph *g, const lf_subst_rule *r, const lf_sub
     for (int32_t i = 0; i < r->n_nodes && !st; i++) {
         const lf_op *op = &g->ops[m->op[i]];
         if ((r->mapped & (1u << i)) && op->is_output && op->n_consumers > 0)
-            st = lf_graph_builder_mark_output(t.b, op->name);
+            st = lf_graph_builder_mark_output(t.b, t.name_of[i]);
     }
     lf_graph *ng = NULL;
     if (!st)
@@ -215,7 +276,7 @@ lf_status lf_subst_strip(const lf_graph *g, lf_graph **out)
 {
     lf_graph_builder *b = NULL;
     *out = NULL;
-    lf_status st = lf__copy(g, NULL, NULL, NULL, &b);
+    lf_status st = lf__copy(g, NULL, NULL, NULL, NULL, &b);
     if (!st)
         st = lf_graph_builder_build(b, out);
     lf_graph_builder_free(b);
@@ -235,7 +296,7 @@ lf_status lf_subst_materialize(const lf_graph *g, uint64_t seed, lf_graph **out)
         vals[j] = lf_exec_const_values(ex, j);
     lf_graph_builder *b = NULL;
     if (!st)
-        st = lf__copy(g, NULL, NULL, vals, &b);
+        st = lf__copy(g, NULL, NULL, vals, NULL, &b);
     if (!st)
         st = lf_graph_builder_build(b, out);
     lf_graph_builder_free(b);

@@ -114,6 +114,11 @@ def test_save_every_format(cli, tmp_path):
     page = p.to_html()
     assert page.encode() == read(tmp_path / "py.html")
     assert '<script type="application/json" id="fp-plan-0">' + p.to_json() + "</script>" in page
+    # every group one ONNX function (docs/exports.md): the same bytes as the CLI's
+    p.save(tmp_path / "py-groups.onnx", format="onnx-groups")
+    cli("plan", *net, "--format", "onnx-groups", "-o", tmp_path / "cli-groups.onnx")
+    assert read(tmp_path / "py-groups.onnx") == read(tmp_path / "cli-groups.onnx")
+    assert b"fusionplan.groups" in read(tmp_path / "py-groups.onnx")
     with pytest.raises(fp.Error, match="format"):
         p.save(tmp_path / "plan.txt")
 
