@@ -128,7 +128,7 @@ lf_status lf__api_size(const json_t *o, const char *what, const char *key, int64
 lf_status lf__api_hw(const char *hw_json, lf_hw *hw)
 {
     static const char *const allowed[] = {"xml", "buffer", "bandwidth", "act_bytes", "weight_bytes",
-                                          "dram_pj_per_byte", "peak_macs", NULL};
+                                          "dram_pj_per_byte", "peak_macs", "attention", NULL};
     json_t *o;
     lf_status st = lf__api_object(hw_json, "hardware", allowed, &o);
     if (st != LF_OK)
@@ -155,6 +155,11 @@ lf_status lf__api_hw(const char *hw_json, lf_hw *hw)
         st = lf__api_num(o, "hardware", "dram_pj_per_byte", 0.0, 1e9, &hw->dram_pj_per_byte);
     if (st == LF_OK)
         st = lf__api_num(o, "hardware", "peak_macs", 0.0, 1e24, &hw->peak_macs);
+    const json_t *att = lf__member(o, "attention");
+    if (st == LF_OK && att && !json_is_boolean(att))
+        st = lf_set_error(LF_EINVAL, "hardware: attention: expected true or false");
+    if (st == LF_OK && att)
+        hw->no_attention = json_is_false(att);
     json_decref(o);
     return st;
 }
@@ -235,5 +240,9 @@ lf_status lf_api_hw_json(const char *hw_json, char **out)
                           hw.dram_bandwidth, "dram_pj_per_byte",
                           hw.dram_pj_per_byte > 0 ? json_real(hw.dram_pj_per_byte) : json_null(),
                           "peak_macs", hw.peak_macs > 0 ? json_real(hw.peak_macs) : json_null());
+    if (v && json_object_set_new(v, "attention", json_boolean(!hw.no_attention)) != 0) {
+        json_decref(v);
+        v = NULL;
+    }
     return v ? lf__api_dump(v, out) : lf_set_error(LF_ENOMEM, "out of memory");
 }

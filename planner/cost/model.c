@@ -168,7 +168,8 @@ lf_status lf_cost_model_create(lf_cost_model **out, const lf_graph *g, const lf_
     for (int32_t v = 0; st == LF_OK && v < g->n_ops; v++)
         lf__op_constants(g, hw, v, &cm->ops[v]);
     if (st == LF_OK)
-        lf__attn_analyze(cm);
+        if (!hw->no_attention)
+            lf__attn_analyze(cm);
     for (int32_t v = 0; st == LF_OK && v < g->n_ops; v++) {
         if (g->ops[v].type == LF_OP_INPUT)
             continue;

@@ -130,6 +130,8 @@ static void lf__json_header(FILE *f, const lf_graph *g, lf_cost_model *cm, const
     lf__json_quantity(f, hw->dram_pj_per_byte);
     fputs(",\n    \"peak_macs\": ", f);
     lf__json_quantity(f, hw->peak_macs);
+    if (hw->no_attention) /* written only when off: plans without it read as before */
+        fputs(",\n    \"attention\": false", f);
     fputs("\n  },\n  \"scheme\": ", f);
     lf_json_string(f, lf_cost_scheme_name(cm));
     fprintf(f, ",\n  \"beta\": %" PRId64 ",\n  \"search\": {\n    \"algorithm\": ", lf_cost_beta(cm));

@@ -24,17 +24,19 @@ class Hardware:
 
     buffer: bytes or a size with a unit; bandwidth: bytes/s or "25.6GB/s";
     dtype (both), act_dtype, weight_dtype: a type name or bytes per element;
-    dram_pj_per_byte, peak_macs: energy and compute figures. The library
-    checks every value here, so a bad one raises fusionplan.Error at once."""
+    dram_pj_per_byte, peak_macs: energy and compute figures; attention=False
+    prices products of two activations with both operands whole, not as
+    attention groups (DESIGN §16's comparison). The library checks every value here, so a bad one raises fusionplan.Error at once."""
 
     def __init__(self, buffer=None, bandwidth=None, dtype=None, act_dtype=None, weight_dtype=None,
-                 dram_pj_per_byte=None, peak_macs=None, xml=None):
+                 dram_pj_per_byte=None, peak_macs=None, xml=None, attention=None):
         act = _bytes_of(act_dtype if act_dtype is not None else dtype)
         weight = _bytes_of(weight_dtype if weight_dtype is not None else dtype)
         self.spec = {k: v for k, v in {"xml": None if xml is None else str(xml), "buffer": buffer,
                                        "bandwidth": bandwidth, "act_bytes": act,
                                        "weight_bytes": weight, "dram_pj_per_byte": dram_pj_per_byte,
-                                       "peak_macs": peak_macs}.items() if v is not None}
+                                       "peak_macs": peak_macs,
+                                       "attention": attention}.items() if v is not None}
         self.resolved = _lib.call_json(lib.lf_api_hw_json, _lib.dumps(self.spec))
 
     @classmethod
