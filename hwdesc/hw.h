@@ -28,6 +28,9 @@ typedef struct lf_hw {
     int64_t buffer_bytes;          /* on-chip buffer size beta */
     int32_t act_bytes;             /* bytes per activation element */
     int32_t weight_bytes;          /* bytes per weight element */
+    int32_t no_attention;          /* 1: price a product of two activations with both operands
+                                      whole (DESIGN §5), not as attention groups (§16): the
+                                      comparison "without attention groups" */
     double dram_bandwidth;         /* bytes/s */
     double dram_pj_per_byte;       /* energy per DRAM byte in pJ, 0 when not given */
     double peak_macs;              /* multiply-accumulates per second, 0 when not given */

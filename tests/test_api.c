@@ -109,8 +109,18 @@ static void test_options_checked(void)
     CHECK(h && json_integer_value(json_object_get(h, "buffer_bytes")) == 1000 &&
           json_real_value(json_object_get(h, "dram_bandwidth")) == 1e9 &&
           json_integer_value(json_object_get(h, "act_bytes")) == 2);
+    CHECK(h && json_is_true(json_object_get(h, "attention")));
     json_decref(h);
     lf_api_free(hw);
+    hw = NULL;
+    CHECK_OK(lf_api_hw_json("{\"attention\": false}", &hw));
+    h = hw ? json_loads(hw, 0, NULL) : NULL;
+    CHECK(h && json_is_false(json_object_get(h, "attention")));
+    json_decref(h);
+    lf_api_free(hw);
+    hw = NULL;
+    CHECK(lf_api_hw_json("{\"attention\": 0}", &hw) == LF_EINVAL && hw == NULL);
+    CHECK(strstr(lf_last_error(), "attention: expected true or false") != NULL);
     lf_graph_free(g);
 }
 

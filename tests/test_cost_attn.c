@@ -204,11 +204,14 @@ static void test_causal(void)
         CHECK_EQ_I64(c.kv_dram, 192);
         lf_graph_free(g);
     }
-    /* A mask that is not causal is a weight (64 B) read once, and K and V
-     * are read in full by every tile. */
+    /* A mask that is not causal is a constant of the scores' rows (64 B)
+     * read once, streaming with the query rows: one row (8 B) in flight in
+     * the weight terms, the other 56 B an input; K and V are read in full
+     * by every tile. */
     lf_graph *g = causal_core(2);
     lf_group_cost c = eval_names(g, 1000, "lbdf", ops, 4);
-    CHECK_EQ_I64(c.weights, 64);
+    CHECK_EQ_I64(c.weights, 8);
+    CHECK_EQ_I64(c.in_bytes, 3 * 64 + 56);
     CHECK_EQ_I64(c.attn & LF_ATTN_CAUSAL, 0);
     CHECK_EQ_I64(c.f_d, 256 + 64);
     lf_graph_free(g);
@@ -458,8 +461,86 @@ static void test_exact_chain(void)
     CHECK(compared >= 40);
 }
 
+/* A lone MatMul by a constant over 16 rows, x 16 x 8 times B 8 x 32 (int8):
+ * weights 256 B (one output column 8 B), x 128 B, y 512 B. By rows (BRR,
+ * DESIGN §5): one row step holds x's row 8 + y's row 32 = 40 B plus a
+ * column, F_beta 48; tiles of h rows need 40 h + 8. By column blocks
+ * (DESIGN §16): one x row, Bc columns and Bc outputs, 8 + 9 Bc, the matrix
+ * read once and x once per block. */
+static void test_column_blocks(void)
+{
+    lf_graph_builder *b;
+    lf_graph_builder_create(&b, "cols");
+    tg_input(b, "x", 1, 16, 8);
+    CHECK(lf_graph_builder_add_const(b, "w", (lf_shape){1, 1, 8, 32}, NULL) >= 0);
+    const char *in[2] = {"x", "w"};
+    CHECK(lf_graph_builder_add_op(b, LF_OP_MATMUL, "y", NULL, in, 2) >= 0);
+    lf_graph *g = tf_build(b);
+    static const char *const y[] = {"y"};
+    /* beta 100: rows fit h = 2 (88 B), 8 weight reads: 128 + 512 + 8 x 256
+     * = 2,688; columns fit Bc = 8 (80 B; 10 is not a width of the ladder
+     * 32, 16, 11, 8, ...): 4 blocks, 128 + 512 + 256 + 3 x 128 = 1,280. */
+    lf_group_cost c = eval_names(g, 100, "brr", y, 1);
+    CHECK(c.valid);
+    CHECK_EQ_I64(c.f_beta, 17);
+    CHECK_EQ_I64(c.col_bc, 8);
+    CHECK_EQ_I64(c.col_blocks, 4);
+    CHECK_EQ_I64(c.col_dram, 384);
+    CHECK_EQ_I64(c.f_d, 1280);
+    CHECK_EQ_I64(c.mbu, 80);
+    CHECK_EQ_I64(c.weight_reads, 1);
+    /* beta 300: all weights fit beside the rows (296 B), as do 32 columns:
+     * the same 896 B, and the tie keeps the rows. */
+    c = eval_names(g, 300, "brr", y, 1);
+    CHECK_EQ_I64(c.f_d, 896);
+    CHECK_EQ_I64(c.col_blocks, 0);
+    CHECK_EQ_I64(c.mbu, 296);
+    /* beta 30: rows do not fit (48); columns of width 2 do (26 B), 16
+     * blocks: 896 + 15 x 128. */
+    c = eval_names(g, 30, "brr", y, 1);
+    CHECK(c.valid);
+    CHECK_EQ_I64(c.col_blocks, 16);
+    CHECK_EQ_I64(c.f_d, 896 + 15 * 128);
+    /* beta 17: one column needs 17 B, not < 17. */
+    c = eval_names(g, 17, "brr", y, 1);
+    CHECK(!c.valid);
+    CHECK_EQ_I64(c.f_beta, 17);
+    /* LBDF keeps its rule: all weights resident. */
+    c = eval_names(g, 100, "lbdf", y, 1);
+    CHECK(!c.valid);
+    CHECK_EQ_I64(c.col_blocks, 0);
+    lf_graph_free(g);
+}
+
+/* A constant of the output's rows added element-wise (a position table,
+ * 16 x 8 int8 = 128 B) streams one row per output row: read once like an
+ * input, one row (8 B) in flight in the weight terms, under both schemes
+ * and whatever the tile height. */
+static void test_streamed_constant(void)
+{
+    lf_graph_builder *b;
+    lf_graph_builder_create(&b, "pos");
+    tg_input(b, "x", 1, 16, 8);
+    CHECK(lf_graph_builder_add_const(b, "pos", (lf_shape){1, 1, 16, 8}, NULL) >= 0);
+    const char *in[2] = {"x", "pos"};
+    CHECK(lf_graph_builder_add_op(b, LF_OP_ADD, "y", NULL, in, 2) >= 0);
+    lf_graph *g = tf_build(b);
+    static const char *const y[] = {"y"};
+    for (int brr = 0; brr <= 1; brr++) {
+        lf_group_cost c = eval_names(g, 40, brr ? "brr" : "lbdf", y, 1);
+        CHECK(c.valid);
+        CHECK_EQ_I64(c.weights, 8);
+        CHECK_EQ_I64(c.in_bytes, 128 + 120);
+        CHECK_EQ_I64(c.f_d, 128 + 128 + 128);
+        CHECK_EQ_I64(c.weight_reads, 1);
+    }
+    lf_graph_free(g);
+}
+
 int main(void)
 {
+    test_column_blocks();
+    test_streamed_constant();
     lf_graph *g = core(2, 8, 4);
     test_resident_and_streamed(g);
     test_partial(g);

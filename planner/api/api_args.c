@@ -129,7 +129,7 @@ lf_status lf__api_hw(const char *hw_json, lf_hw *hw)
 {
     static const char *const allowed[] = {"xml", "buffer", "bandwidth", "act_bytes", "weight_bytes",
                                           "dram_pj_per_byte", "peak_macs", "dram", "sram_pj_per_byte",
-                                          "mac_pj", NULL};
+                                          "mac_pj", "attention", NULL};
     json_t *o;
     lf_status st = lf__api_object(hw_json, "hardware", allowed, &o);
     if (st != LF_OK)
@@ -177,6 +177,11 @@ lf_status lf__api_hw(const char *hw_json, lf_hw *hw)
         st = lf__api_num(o, "hardware", "mac_pj", 0.0, 1e4, &hw->mac_pj);
     if (st == LF_OK && (lf__member(o, "sram_pj_per_byte") || lf__member(o, "mac_pj")))
         hw->has_energy = 1;
+    const json_t *att = lf__member(o, "attention");
+    if (st == LF_OK && att && !json_is_boolean(att))
+        st = lf_set_error(LF_EINVAL, "hardware: attention: expected true or false");
+    if (st == LF_OK && att)
+        hw->no_attention = json_is_false(att);
     json_decref(o);
     return st;
 }
@@ -264,6 +269,10 @@ lf_status lf_api_hw_json(const char *hw_json, char **out)
         json_object_set_new(v, "sram_pj_per_byte", on ? json_real(e.sram_pj_per_byte) : json_null());
         json_object_set_new(v, "mac_pj", on ? json_real(e.mac_pj) : json_null());
         json_object_set_new(v, "energy_dram_pj_per_byte", on ? json_real(e.dram_pj_per_byte) : json_null());
+    }
+    if (v && json_object_set_new(v, "attention", json_boolean(!hw.no_attention)) != 0) {
+        json_decref(v);
+        v = NULL;
     }
     return v ? lf__api_dump(v, out) : lf_set_error(LF_ENOMEM, "out of memory");
 }

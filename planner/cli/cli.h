@@ -81,7 +81,7 @@ int lf_cli_double(const lf_cli_command *cmd, const char *name, double def, doubl
                   double *out);
 
 /* Options shared by the commands that work on a model: --model, --input-size,
- * --batch, --hw, --buffer, --scheme. */
+ * --batch, --hw, --buffer, --scheme, --no-attention. */
 #define LF_CLI_MODEL_OPTS                                                                      \
     {"model", "NAME", "built-in network (see `fusionplan models`; default resnet50)", NULL},   \
         {"input-size", "N", "square input resolution (default: the network's own)", NULL},     \
@@ -90,6 +90,8 @@ int lf_cli_double(const lf_cli_command *cmd, const char *name, double def, doubl
         {"hw", "FILE", "hardware description XML (default: built-in 256 KB accelerator)", NULL}, \
         {"buffer", "SIZE", "override the on-chip buffer size, e.g. 128KB, 1MiB", NULL},        \
         {"scheme", "NAME", "cost model: lbdf (default) or brr", NULL},                         \
+        {"no-attention", NULL, "price products of two activations with both operands whole, "  \
+                               "not as attention groups (the comparison of DESIGN §16)", NULL}, \
         LF_CLI_ONNX_OPTS
 
 /* Options of the built-in transformers (models/registry.h, DESIGN §16). */

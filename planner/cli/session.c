@@ -96,6 +96,7 @@ int lf_cli_session_open(lf_cli_session *s, const lf_cli_command *cmd)
             return lf_cli_usage_error(cmd, "--buffer: %s", lf_last_error());
         s->hw.buffer_bytes = bytes;
     }
+    s->hw.no_attention = lf_cli_get(cmd, "no-attention") != NULL;
     if ((rc = lf_cli_load_graph(cmd, &src, &s->graph, NULL)))
         return rc;
     s->model_name = src.onnx ? s->graph->name : lf_model_source_name(&src);

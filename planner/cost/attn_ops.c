@@ -159,6 +159,7 @@ static void lf__score_chain(lf_cost_model *cm, int32_t s)
                 /* Generated on chip from the indices, never read. */
                 cm->ops[v].weight_bytes = 0;
                 cm->ops[v].wblk = 0;
+                cm->ops[v].stream_bytes = 0;
                 causal = 1;
             }
         }

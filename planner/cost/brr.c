@@ -5,7 +5,82 @@
  * so the tile height h* is chosen as large as the buffer allows. */
 #include "planner/cost/cost_internal.h"
 
-static lf_status lf__brr_price(const lf__priced *p, int64_t beta, lf_group_cost *out,
+/* Column blocks (DESIGN §16, docs/cost-models.md "Column blocks"). A lone
+ * MatMul by a constant matrix over many rows (a Linear over tokens, a tied
+ * LM head) may instead keep Bc columns of the matrix on chip while every
+ * input row streams past: the matrix is read once, the input once per block
+ * of columns, and the buffer holds one input row, the Bc columns and Bc
+ * outputs. The widths tried, widest first, are ceil(M / C) for C = 1 .. 64
+ * blocks and, narrower, round(2^(i/4)): a fixed ladder, so that the price
+ * and the staircase (at most 64 + 4 log2 M steps) agree. */
+#define LF__COL_EVEN 64
+#define LF__COL_MAX (LF__COL_EVEN + 4 * 64)
+
+static int32_t lf__col_widths(int64_t m, int64_t *bc)
+{
+    int32_t n = 0;
+    for (int64_t c = 1; c <= LF__COL_EVEN && c <= m; c++) {
+        int64_t w = (m + c - 1) / c;
+        if (n == 0 || w < bc[n - 1])
+            bc[n++] = w;
+    }
+    int64_t below = n > 0 ? bc[n - 1] : m + 1;
+    int32_t top = 0;
+    while (top < 4 * 62 && ((int64_t)1 << (top / 4)) < below)
+        top++;
+    for (int32_t i = top; i >= 0 && n < LF__COL_MAX; i--) {
+        /* round(2^(i/4)) in integers: 2^(i/4) = 2^(i div 4) * 2^((i mod 4) / 4) */
+        static const int64_t frac[4] = {10000, 11892, 14142, 16818};
+        int64_t w = (((int64_t)1 << (i / 4)) * frac[i % 4] + 5000) / 10000;
+        if (w >= 1 && w < below && (n == 0 || w < bc[n - 1]))
+            bc[n++] = w;
+    }
+    return n;
+}
+
+static int64_t lf__col_need(const lf__priced *p, int64_t w)
+{
+    return p->col_krow + w * (p->wblk + p->col_a);
+}
+
+static int64_t lf__col_fd(const lf__priced *p, int64_t w)
+{
+    int64_t blocks = (p->col_m + w - 1) / w;
+    return p->in + p->out + p->weights + (blocks - 1) * p->col_x;
+}
+
+/* Replaces the row-tiled price in out with the widest column block that
+ * fits when that is valid where rows are not, or moves fewer bytes. */
+static void lf__brr_cols(const lf__priced *p, int64_t beta, lf_group_cost *out)
+{
+    int64_t bc[LF__COL_MAX];
+    int32_t n = lf__col_widths(p->col_m, bc);
+    if (n == 0)
+        return;
+    int64_t least = lf__col_need(p, bc[n - 1]);
+    out->col_able = 1;
+    for (int32_t k = 0; k < n; k++) {
+        int64_t need = lf__col_need(p, bc[k]);
+        if (need >= beta)
+            continue;
+        int64_t fd = lf__col_fd(p, bc[k]);
+        if (!out->valid || fd < out->f_d) {
+            out->valid = 1;
+            out->f_d = fd;
+            out->mbu = need;
+            out->weight_reads = 1;
+            out->tile_rows = 1;
+            out->col_bc = (int32_t)bc[k];
+            out->col_blocks = (int32_t)((p->col_m + bc[k] - 1) / bc[k]);
+            out->col_dram = (out->col_blocks - 1) * p->col_x;
+        }
+        break;
+    }
+    if (least < out->f_beta)
+        out->f_beta = least;
+}
+
+static lf_status lf__brr_rows(const lf__priced *p, int64_t beta, lf_group_cost *out,
                                lf__peak *peak)
 {
     int64_t in = p->in, outb = p->out;
@@ -82,6 +157,15 @@ static lf_status lf__brr_price(const lf__priced *p, int64_t beta, lf_group_cost 
     return LF_OK;
 }
 
+static lf_status lf__brr_price(const lf__priced *p, int64_t beta, lf_group_cost *out,
+                               lf__peak *peak)
+{
+    lf_status st = lf__brr_rows(p, beta, out, peak);
+    if (st == LF_OK && p->col_m > 0)
+        lf__brr_cols(p, beta, out);
+    return st;
+}
+
 /* Every tile height that lowers the weight re-reads ceil(H/h) is one step:
  * from h = 1 (the validity threshold) through the smallest h of each smaller
  * re-read count, up to all weights resident. F_feat grows with h (as the
@@ -110,6 +194,11 @@ static lf_status lf__brr_steps(const lf__priced *p, int64_t below, lf_cost_step 
     }
     if (st == LF_OK && weights + feat1 < below)
         st = lf__step_push(steps, cap, n, weights + feat1, in + outb + weights);
+    int64_t bc[LF__COL_MAX];
+    int32_t nc = p->col_m > 0 ? lf__col_widths(p->col_m, bc) : 0;
+    for (int32_t k = 0; st == LF_OK && k < nc; k++)
+        if (lf__col_need(p, bc[k]) < below)
+            st = lf__step_push(steps, cap, n, lf__col_need(p, bc[k]), lf__col_fd(p, bc[k]));
     return st;
 }
 
@@ -120,6 +209,8 @@ static int lf__brr_settles(const lf__priced *p, int64_t beta)
 {
     int64_t feat1 = p->features(p->ctx, 1, NULL);
     int64_t base = p->in + p->out, height = *p->height;
+    if (p->col_m > 0)
+        return 0; /* column blocks may fit where rows do not: price it */
     if (feat1 + p->wblk >= beta)
         return 1;
     if (p->weights + feat1 < beta || p->weights == 0)

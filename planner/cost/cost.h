@@ -49,6 +49,13 @@ typedef struct lf_group_cost {
                                  K/V made inside the group) */
     int64_t pass_dram;        /* DRAM added by reading the group's inputs again after a
                                  K/V made inside it is complete */
+    /* BRR, a lone MatMul by a constant tiled by output columns (brr.c):
+     * col_bc columns of the matrix on chip at a time, col_blocks blocks,
+     * the input read once per block (col_dram: the reads after the first).
+     * 0 when tiled by rows. col_able: such an op, whose f_beta is then one
+     * input row, one column and one output (the least of both ways). */
+    int32_t col_bc, col_blocks, col_able;
+    int64_t col_dram;
 } lf_group_cost;
 
 enum {

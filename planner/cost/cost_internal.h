@@ -36,6 +36,14 @@ typedef struct lf__op_cost {
     int32_t heads;          /* global product: heads it runs (its output's N x C) */
     int64_t row_floor;      /* a floor of the bytes any window of this tensor holds per
                                row (the exact planner's bound, lf_cost_row_floor) */
+    /* A constant with the output's rows added element-wise (a learned
+     * position table): it streams by rows beside the activations, read once
+     * like an input; weight_bytes and wblk keep only one row of it. */
+    int64_t stream_bytes;
+    /* BRR, a MatMul by a constant matrix over several rows (a Linear, a
+     * tied LM head): its output columns (0: not such an op) and one input
+     * row's bytes, for tiling by output columns (brr.c). */
+    int64_t col_m, col_krow;
 } lf__op_cost;
 
 /* Finds the attention structure of the graph (attn_ops.c): global
@@ -189,6 +197,10 @@ int64_t lf__term_bytes(const lf__row_term *t, int64_t h);
  * F_D exceeds it (f_d is then only known to be larger). */
 typedef struct lf__priced {
     int64_t in, out, weights, wblk;
+    /* A group of one MatMul by a constant (lf__op_cost.col_m): output
+     * columns, one input row's bytes, the input's bytes, one output
+     * element's bytes; col_m = 0 for any other group. */
+    int64_t col_m, col_krow, col_x, col_a;
     const int64_t *height;
     int64_t limit; /* F_D above it need not be exact (INT64_MAX: always exact) */
     int64_t (*features)(void *ctx, int64_t h, lf__peak *peak);

@@ -55,7 +55,10 @@ static void lf__print_terms(FILE *out, lf_cost_model *cm, const lf_bitset *group
     lf_format_commas(c->mbu, mbu, sizeof mbu);
     fprintf(out, "group     %d ops of %s under %s, beta %s B\n", (int)lf_bitset_count(group),
             lf_cost_graph(cm)->name, lf_cost_scheme_name(cm), beta);
-    if (c->f_beta == c->weights + c->features) {
+    if (c->col_able) {
+        fprintf(out, "F_beta    %s B = one input row + one column of the matrix + one output  -> %s\n",
+                fb, c->valid ? "valid" : "INVALID (F_beta >= beta)");
+    } else if (c->f_beta == c->weights + c->features) {
         fprintf(out, "F_beta    %s B = weights %s + feature rows %s  -> %s\n", fb, w, f,
                 c->valid ? "valid" : "INVALID (F_beta >= beta)");
     } else {
@@ -77,7 +80,15 @@ static void lf__print_terms(FILE *out, lf_cost_model *cm, const lf_bitset *group
         lf_format_commas(c->pass_dram, pd, sizeof pd);
         fprintf(out, " + K/V streamed %s + inputs read in both passes %s", kv, pd);
     }
+    if (c->col_blocks > 0) {
+        char cd[32];
+        lf_format_commas(c->col_dram, cd, sizeof cd);
+        fprintf(out, " + input read again per column block %s", cd);
+    }
     fprintf(out, "\n");
+    if (c->col_blocks > 0)
+        fprintf(out, "columns   %d blocks of %d output columns: the matrix read once, the input %d times\n",
+                (int)c->col_blocks, (int)c->col_bc, (int)c->col_blocks);
     if (c->attn)
         lf__print_attn(out, c);
     if (c->wait_resident || c->reread_bytes > 0)

@@ -374,14 +374,14 @@ static lf__priced lf__pair_priced(int64_t in, int64_t out, int64_t weights, int6
                                   lf_cost_side *head, int64_t limit,
                                   int64_t (*fn)(void *, int64_t, lf__peak *), void *ctx)
 {
-    return (lf__priced){in + head->in,
-                        out + head->out,
-                        weights + head->weights,
-                        wblk > head->wblk ? wblk : head->wblk,
-                        &head->height,
-                        limit,
-                        fn,
-                        ctx};
+    return (lf__priced){.in = in + head->in,
+                        .out = out + head->out,
+                        .weights = weights + head->weights,
+                        .wblk = wblk > head->wblk ? wblk : head->wblk,
+                        .height = &head->height,
+                        .limit = limit,
+                        .features = fn,
+                        .ctx = ctx};
 }
 
 /* The pricing source of the joined group. */

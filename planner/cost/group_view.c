@@ -318,9 +318,11 @@ void lf__group_io(const lf__group *G, int64_t *in_bytes, int64_t *out_bytes)
     int64_t in = 0, out = 0;
     for (int32_t t = G->n; t < G->nt; t++)
         in += oc[G->tensor[t]].tensor_bytes;
-    for (int32_t i = 0; i < G->n; i++)
+    for (int32_t i = 0; i < G->n; i++) {
+        in += oc[G->tensor[i]].stream_bytes; /* row-shaped constants, read once */
         if (G->out[i])
             out += oc[G->tensor[i]].tensor_bytes;
+    }
     *in_bytes = in;
     *out_bytes = out;
 }
@@ -334,7 +336,7 @@ int64_t lf_cost_fd_floor(const lf_cost_model *cm, const int32_t *members, int32_
     for (int32_t i = 0; i < n; i++) { /* what lf__group_io and lf__group_weights add up */
         int32_t v = members[i];
         const lf_op *op = &g->ops[v];
-        f += oc[v].weight_bytes;
+        f += oc[v].weight_bytes + oc[v].stream_bytes;
         for (int32_t j = 0; j < op->n_inputs; j++) {
             int32_t p = op->inputs[j];
             if (!in_group[p] && !seen[p]) {

@@ -61,6 +61,30 @@ static void lf__op_constants(const lf_graph *g, const lf_hw *hw, int32_t v, lf__
     c->wblk = lf_op_weight_block(g, v) * hw->weight_bytes;
     for (int32_t j = 0; j < op->n_inputs; j++)
         c->reads_spatial |= g->ops[op->inputs[j]].out.h > 1;
+    /* A constant of the output's height > 1 added or multiplied element-wise
+     * (GPT-2's and BERT's position rows) streams a row per output row: it is
+     * an input read once, not a weight re-read per tile (DESIGN §16). Its
+     * one row in flight stays in the weight terms, so F_beta holds it. */
+    int elementwise = op->type == LF_OP_ADD || op->type == LF_OP_MUL || op->type == LF_OP_SUB ||
+                      op->type == LF_OP_DIV;
+    for (int32_t j = 0; elementwise && op->out.h > 1 && j < op->n_operands; j++) {
+        const lf_const *k = lf_op_const(g, v, j);
+        if (!k || k->shape.h != op->out.h)
+            continue;
+        int64_t bytes = lf_const_elems(k) * hw->weight_bytes, row = bytes / k->shape.h;
+        c->stream_bytes += bytes - row;
+        c->weight_bytes -= bytes - row;
+        c->wblk = c->weight_bytes;
+    }
+    if (op->type == LF_OP_MATMUL && op->n_inputs == 1 && op->n_operands == 2 &&
+        op->operands[0].kind != LF_OPND_CONST && op->operands[1].kind == LF_OPND_CONST &&
+        !op->attr.trans_a && op->out.n * op->out.c == 1 && op->out.h > 1 && op->out.w > 1) {
+        const lf_const *b = lf_op_const(g, v, 1);
+        if (b && b->shape.n == 1 && b->shape.c == 1) {
+            c->col_m = op->out.w;
+            c->col_krow = g->ops[op->inputs[0]].out.w * hw->act_bytes;
+        }
+    }
 }
 
 /* The scheme's evaluation with the squeeze-and-excite wait priced (DESIGN
@@ -144,7 +168,8 @@ lf_status lf_cost_model_create(lf_cost_model **out, const lf_graph *g, const lf_
     for (int32_t v = 0; st == LF_OK && v < g->n_ops; v++)
         lf__op_constants(g, hw, v, &cm->ops[v]);
     if (st == LF_OK)
-        lf__attn_analyze(cm);
+        if (!hw->no_attention)
+            lf__attn_analyze(cm);
     for (int32_t v = 0; st == LF_OK && v < g->n_ops; v++) {
         if (g->ops[v].type == LF_OP_INPUT)
             continue;

@@ -639,6 +639,14 @@ void lf__group_priced(lf__group *G, lf__priced *p)
     lf__group_io(G, &p->in, &p->out);
     p->weights = lf__group_weights(G);
     p->wblk = lf__group_wblk(G);
+    p->col_m = p->col_krow = p->col_x = p->col_a = 0;
+    const lf__op_cost *oc = &G->cm->ops[G->tensor[0]];
+    if (G->n == 1 && oc->col_m > 0) { /* alone, so its input comes from DRAM */
+        p->col_m = oc->col_m;
+        p->col_krow = oc->col_krow;
+        p->col_x = G->cm->ops[G->cm->g->ops[G->tensor[0]].inputs[0]].tensor_bytes;
+        p->col_a = G->cm->hw.act_bytes;
+    }
     p->height = &G->main_href;
     p->limit = INT64_MAX;
     p->features = lf__view_features;

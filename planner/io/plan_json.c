@@ -179,6 +179,8 @@ static void lf__json_header(FILE *f, const lf_graph *g, lf_cost_model *cm, const
         fputs(",\n    \"mac_pj\": ", f);
         lf_json_double(f, e.mac_pj);
     }
+    if (hw->no_attention) /* written only when off: plans without it read as before */
+        fputs(",\n    \"attention\": false", f);
     fputs("\n  },\n  \"scheme\": ", f);
     lf_json_string(f, lf_cost_scheme_name(cm));
     fprintf(f, ",\n  \"beta\": %" PRId64 ",\n  \"search\": {\n    \"algorithm\": ", lf_cost_beta(cm));

@@ -236,6 +236,12 @@ static lf_status lf__header(const lf__reader *r, json_t *root, lf_plan_doc *d)
              (st = lf__num(r, hw, "hardware", "mac_pj", 0, &d->hw.mac_pj))))
             return st;
     }
+    if (json_object_get(hw, "attention")) {
+        int32_t on = 1;
+        if ((st = lf__bool(r, hw, "hardware", "attention", &on)))
+            return st;
+        d->hw.no_attention = !on;
+    }
     if (!(d->hw.dram_bandwidth > 0))
         return lf__bad(r, "hardware.dram_bandwidth", "expected a bandwidth > 0");
     if ((st = lf__str(r, root, "", "scheme", d->scheme, sizeof d->scheme)) ||

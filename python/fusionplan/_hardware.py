@@ -27,12 +27,14 @@ class Hardware:
     dram_pj_per_byte, peak_macs: energy and compute figures; dram: a DRAM
     preset of Accelergy's table ("LPDDR4", "HBM2", ...), sram_pj_per_byte,
     mac_pj: buffer and MAC energy (any of these turns energy on; what is not
-    given takes the documented default, docs/hardware-format.md). The library
+    given takes the documented default, docs/hardware-format.md);
+    attention=False prices products of two activations with both operands
+    whole, not as attention groups (DESIGN §16's comparison). The library
     checks every value here, so a bad one raises fusionplan.Error at once."""
 
     def __init__(self, buffer=None, bandwidth=None, dtype=None, act_dtype=None, weight_dtype=None,
                  dram_pj_per_byte=None, peak_macs=None, xml=None, dram=None, sram_pj_per_byte=None,
-                 mac_pj=None):
+                 mac_pj=None, attention=None):
         act = _bytes_of(act_dtype if act_dtype is not None else dtype)
         weight = _bytes_of(weight_dtype if weight_dtype is not None else dtype)
         self.spec = {k: v for k, v in {"xml": None if xml is None else str(xml), "buffer": buffer,
@@ -40,7 +42,7 @@ class Hardware:
                                        "weight_bytes": weight, "dram_pj_per_byte": dram_pj_per_byte,
                                        "peak_macs": peak_macs, "dram": dram,
                                        "sram_pj_per_byte": sram_pj_per_byte,
-                                       "mac_pj": mac_pj}.items() if v is not None}
+                                       "mac_pj": mac_pj, "attention": attention}.items() if v is not None}
         self.resolved = _lib.call_json(lib.lf_api_hw_json, _lib.dumps(self.spec))
 
     @classmethod

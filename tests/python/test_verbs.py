@@ -147,6 +147,19 @@ def test_hardware_keywords(tmp_path):
     assert fp.Hardware.from_xml(xml, buffer="96KB").buffer_bytes == 96 * 1024
 
 
+def test_attention_switch_equals_cli(cli, tmp_path):
+    # Hardware(attention=False) is the CLI's --no-attention: the plan file says so, and a
+    # product of two activations then needs both operands whole (more ops unfusable)
+    out = tmp_path / "cli.json"
+    cli("plan", "--model", "vit_b_16", "--buffer", "256KB", "--search", "layer", "--no-attention", "-o", out)
+    off = fp.plan("vit_b_16", fp.Hardware(buffer="256KB", attention=False), search="layer")
+    assert off.to_json().encode() == read(out)
+    assert off.json["hardware"]["attention"] is False and fp.Hardware(attention=False).attention is False
+    on = fp.plan("vit_b_16", fp.Hardware(buffer="256KB"), search="layer")
+    assert "attention" not in on.json["hardware"] and on.dram_fusable > off.dram_fusable
+    assert on.dram_all == off.dram_all  # layer by layer moves the same bytes either way
+
+
 def test_curve_equals_cli(cli, tmp_path):
     out = tmp_path / "c.json"
     cli("curve", "--model", "squeezenet1_1", "--min", "64KB", "--max", "1MB", "--json", out)
