@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "explain/gnn_training.h"
-#include "planner/util/progress.h"
+#include "planner/util/clock.h"
 
 void lf_gnn_training_config_default(lf_gnn_training_config *cfg)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "planner/util/pool.h"
-#include "planner/util/progress.h"
+#include "planner/util/clock.h"
 #include "planner/util/rng.h"
 
 void lf_gnn_train_config_default(lf_gnn_train_config *c)

@@ -8,7 +8,7 @@
 
 #include "explain/proposer_named.h"
 #include "planner/registry.h"
-#include "planner/util/progress.h"
+#include "planner/util/clock.h"
 #include "search/partition/simple.h"
 #include "splitter/exact_split.h"
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "planner/util/format.h"
-#include "planner/util/progress.h"
+#include "planner/util/clock.h"
 #include "splitter/explain_group.h"
 #include "splitter/splitter.h"
 

@@ -8,7 +8,7 @@
 #include "planner/util/busy_clock.h"
 #include "planner/util/hashmap.h"
 #include "planner/util/mutex.h"
-#include "planner/util/progress.h"
+#include "planner/util/clock.h"
 #include "planner/util/rng.h"
 #include "splitter/refine_split.h"
 #include "splitter/tree.h"

@@ -12,7 +12,7 @@
 #include "models/registry.h"
 #include "planner/exact/exact.h"
 #include "planner/exact/solve.h"
-#include "planner/util/progress.h"
+#include "planner/util/clock.h"
 #include "random_dags.h"
 #include "search/partition/simple.h"
 #include "fixtures.h"

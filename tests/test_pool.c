@@ -11,7 +11,7 @@
 
 #include "planner/util/busy_clock.h"
 #include "planner/util/pool.h"
-#include "planner/util/progress.h"
+#include "planner/util/clock.h"
 #include "planner/util/stash.h"
 #include "tests/testlib.h"
 

@@ -15,7 +15,8 @@
 #include "planner/graph.h"
 #include "planner/pipeline.h"
 #include "planner/registry.h"
-#include "planner/util/progress.h"
+#include "planner/cli/terminal_bar.h"
+#include "planner/util/clock.h"
 #include "search/subst/subst.h"
 
 /* Exit statuses: 0 success, 1 failure while working, 2 bad input or usage. */

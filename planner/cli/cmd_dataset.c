@@ -8,7 +8,7 @@
 #include "explain/dataset.h"
 #include "planner/cli/cli.h"
 #include "planner/registry.h"
-#include "planner/util/progress.h"
+#include "planner/util/clock.h"
 
 static int lf__parse_scale(const lf_cli_command *cmd, const char *s, double *out)
 {

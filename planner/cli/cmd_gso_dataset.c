@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "planner/cli/cli.h"
-#include "planner/util/progress.h"
+#include "planner/util/clock.h"
 #include "search/subst/gso/gso.h"
 
 static void lf__progress(void *user, int32_t done, int32_t total)

@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "planner/cli/cli.h"
-#include "planner/util/progress.h"
+#include "planner/util/clock.h"
 #include "search/subst/gso/gso.h"
 
 int lf_cmd_gso_train(int argc, char **argv)

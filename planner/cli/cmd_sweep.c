@@ -15,7 +15,7 @@
 #include "planner/cli/cli.h"
 #include "planner/cli/sweep.h"
 #include "planner/registry.h"
-#include "planner/util/progress.h"
+#include "planner/util/clock.h"
 
 /* The library's notices on stderr: a missing exact optimum always, the
  * group count like the progress lines (not with --quiet). */

@@ -7,7 +7,7 @@
 
 #include "explain/explainer_training.h"
 #include "planner/cli/cli.h"
-#include "planner/util/progress.h"
+#include "planner/util/clock.h"
 
 static void lf__line(void *user, const char *line)
 {

@@ -44,7 +44,7 @@ typedef struct lf_cmp_out {
     const char *title; /* the page's title: the command's name */
 } lf_cmp_out;
 
-/* The tables and budget curves as one HTML page (compare_html.c). */
+/* The tables and budget curves as one HTML page (compare_report.c). */
 lf_status lf_cmp_write_html(FILE *f, const char *title, const lf_cmp_table *tables, int32_t n);
 
 lf_status lf_cmp_emit(const lf_cmp_out *o, lf_cmp_table *tables, int32_t n);

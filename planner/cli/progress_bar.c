@@ -1,5 +1,5 @@
 /* The CLI's progress bar, fed by the library's progress callback: the
- * library reports, the front end draws (planner/util/progress.h). */
+ * library reports, the front end draws (planner/util/clock.h). */
 #include "planner/cli/cli.h"
 
 void lf_cli_progress_report(void *user, const char *stage, int64_t done, int64_t total,

@@ -5,7 +5,7 @@
 
 #include "planner/exact/downsets.h"
 #include "planner/exact/solve.h"
-#include "planner/util/progress.h"
+#include "planner/util/clock.h"
 
 /* Articulation ops: cut ops c such that every op after c reads only tensors
  * of c and of ops after c (so splitting a group at c adds at most c's output

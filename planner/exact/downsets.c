@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "planner/optable.h"
-#include "planner/util/progress.h"
+#include "planner/util/clock.h"
 
 /* Candidate sets between two looks at the clock and the memory charge. */
 #define LF__CHECK_EVERY 1024

@@ -18,7 +18,7 @@
 
 #include "planner/exact/exact.h"
 #include "planner/exact/solve.h"
-#include "planner/util/progress.h"
+#include "planner/util/clock.h"
 
 /* Groups in a topological order of the quotient; among ready groups the one
  * with the smallest op first (Kahn's algorithm with a scan: plans have at

@@ -34,7 +34,7 @@
 
 #include "planner/exact/downsets.h"
 #include "planner/exact/solve.h"
-#include "planner/util/progress.h"
+#include "planner/util/clock.h"
 
 /* Window sizes: the first pass, and the last one without a time limit. */
 #define LF__WIN_FIRST 16

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "planner/util/progress.h"
+#include "planner/util/clock.h"
 
 lf_status lf_busy_clock_init(lf_busy_clock *c)
 {

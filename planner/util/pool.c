@@ -12,7 +12,7 @@
 #include <omp.h>
 #endif
 
-#include "planner/util/progress.h"
+#include "planner/util/clock.h"
 
 /* How often an idle worker of an open batch looks for a parked owner. */
 #define LF__POLL_S 0.0001

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "planner/util/busy_clock.h"
-#include "planner/util/progress.h"
+#include "planner/util/clock.h"
 #include "search/partition/genome.h"
 
 struct lf__cache_entry {

@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "planner/util/progress.h"
+#include "planner/util/clock.h"
 #include "search/partition/search_internal.h"
 
 typedef struct lf__nsga {

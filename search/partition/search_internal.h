@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "planner/util/busy_clock.h"
-#include "planner/util/progress.h"
+#include "planner/util/clock.h"
 #include "planner/util/pool.h"
 #include "planner/util/rng.h"
 #include "search/partition/genome.h"

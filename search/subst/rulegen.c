@@ -9,25 +9,9 @@
 #include "search/subst/rulegen_internal.h"
 #include "search/subst/subst_internal.h"
 
-const int32_t lf__rg_types[LF_RG_NTYPES] = {LF_RG_CONV, LF_RG_RELU, LF_RG_CONCAT, LF_RG_ADD, LF_RG_MUL, LF_RG_MATMUL};
-const char *const lf__rg_type_names[LF_RG_NTYPES] = {"conv", "relu", "concat", "add", "mul", "matmul"};
-
 /* Members of one fingerprint class beyond this are not paired (the classes of
  * K <= 4 stay far below it). */
 #define RG_CLASS_CAP 256
-
-int lf__rg_recs_push(lf__rg_recs *rs, const lf__rg_rec *r)
-{
-    if (rs->n == rs->cap) {
-        int64_t cap = rs->cap ? 2 * rs->cap : 1024;
-        lf__rg_rec *nr = realloc(rs->r, (size_t)cap * sizeof *nr);
-        if (!nr)
-            return 1;
-        rs->r = nr, rs->cap = cap;
-    }
-    rs->r[rs->n++] = *r;
-    return 0;
-}
 
 static lf_status rg_parse_types(const char *list, uint32_t *types)
 {

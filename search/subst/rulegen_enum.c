@@ -25,6 +25,24 @@
 #include "planner/optable.h"
 #include "search/subst/rulegen_internal.h"
 
+/* The vocabulary and the record list every step of the generator shares. */
+const int32_t lf__rg_types[LF_RG_NTYPES] = {LF_RG_CONV, LF_RG_RELU, LF_RG_CONCAT, LF_RG_ADD, LF_RG_MUL, LF_RG_MATMUL};
+const char *const lf__rg_type_names[LF_RG_NTYPES] = {"conv", "relu", "concat", "add", "mul", "matmul"};
+
+int lf__rg_recs_push(lf__rg_recs *rs, const lf__rg_rec *r)
+{
+    if (rs->n == rs->cap) {
+        int64_t cap = rs->cap ? 2 * rs->cap : 1024;
+        lf__rg_rec *nr = realloc(rs->r, (size_t)cap * sizeof *nr);
+        if (!nr)
+            return 1;
+        rs->r = nr, rs->cap = cap;
+    }
+    rs->r[rs->n++] = *r;
+    return 0;
+}
+
+
 static uint64_t rg_mix(uint64_t h, uint64_t v)
 {
     h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);

@@ -8,7 +8,7 @@
 #include "models/registry.h"
 #include "planner/cost/cost.h"
 #include "planner/exact/curve.h"
-#include "planner/util/progress.h"
+#include "planner/util/clock.h"
 
 const char *lf_bench_exact_outcome(lf_status st)
 {

@@ -10,7 +10,7 @@
 
 #include "models/registry.h"
 #include "planner/registry.h"
-#include "planner/util/progress.h"
+#include "planner/util/clock.h"
 
 #define LF__DEFAULT_FROM (128 * 1024)
 #define LF__DEFAULT_TO (2048 * 1024)

@@ -19,7 +19,7 @@
 #include "planner/io/onnx.h"
 #include "planner/pipeline.h"
 #include "planner/plan.h"
-#include "planner/util/progress.h"
+#include "planner/util/clock.h"
 #include "search/sweep/sweep_internal.h"
 
 /* The exact optimum of one (network, scheme, buffer). */

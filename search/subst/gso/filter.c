@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "explain/weights_dir.h"
-#include "planner/util/progress.h"
+#include "planner/util/clock.h"
 #include "search/subst/gso/gso.h"
 
 lf_status lf_gso_filter(const lf_gso_set *s, const lf_graph *g, const lf_subst_ruleset *rs,

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "planner/util/progress.h"
+#include "planner/util/clock.h"
 #include "search/subst/gso/gso_bench.h"
 
 void lf_gso_bench_config_default(lf_gso_bench_config *cfg)

@@ -1,8 +1,8 @@
 /* A one-line progress bar on stderr, drawn only when stderr is a terminal and
  * never more often than every 100 ms, so that it costs nothing in pipes, CI
  * logs or tests. Thread-safe to update from a single thread only. */
-#ifndef LF_PROGRESS_H
-#define LF_PROGRESS_H
+#ifndef LF_TERMINAL_BAR_H
+#define LF_TERMINAL_BAR_H
 
 #include <stdint.h>
 
@@ -20,7 +20,5 @@ void lf_progress_start(lf_progress *p, const char *label, int64_t total, int qui
 void lf_progress_update(lf_progress *p, int64_t done, const char *note); /* note may be NULL */
 void lf_progress_finish(lf_progress *p);    /* clears the line */
 
-/* Monotonic wall clock in seconds (also used by timers elsewhere). */
-double lf_now_seconds(void);
 
 #endif

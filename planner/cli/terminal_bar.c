@@ -1,22 +1,18 @@
-#include "planner/util/progress.h"
+/* The CLI's one-line progress bar on stderr (the library only reports
+ * progress through its callbacks; planner/cli/progress_bar.c draws them). */
+#include "planner/cli/terminal_bar.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "planner/util/clock.h"
+
 #define LF__BAR_WIDTH 24
 #define LF__MIN_INTERVAL 0.1 /* seconds: at most 10 redraws a second */
 #define LF__NOTE_MAX 40      /* keeps the line short enough not to wrap, which would defeat \r */
 
-double lf_now_seconds(void)
-{
-    /* CLOCK_MONOTONIC: immune to wall-clock adjustments during long searches. */
-    struct timespec ts;
-    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
-        return 0.0;
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Writes a duration as "12.3s", "4:05" or "1:02:03". */
 static void lf__format_duration(char *buf, size_t n, double s)
