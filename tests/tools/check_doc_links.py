@@ -15,7 +15,8 @@ import os
 import re
 import sys
 
-SKIP_DIRS = {".git", "thirdparty", "node_modules", "shared", "corpus"}
+# Not documentation: third-party trees, fuzz inputs, build and hidden folders.
+SKIP_DIRS = {"thirdparty", "node_modules", "shared", "corpus"}
 FENCE = re.compile(r"^\s*(```|~~~)")
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 CODE_SPAN = re.compile(r"(`+)(.+?)\1")
@@ -25,8 +26,8 @@ INLINE_LINK_TEXT = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 
 def markdown_files(root):
     for top, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs
-                         if d not in SKIP_DIRS and not d.startswith("build"))
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS
+                         and not d.startswith(("build", ".")))
         for f in sorted(files):
             if f.endswith(".md"):
                 yield os.path.join(top, f)
