@@ -21,7 +21,7 @@
  * be read) and the readers past its end solved with it (lf__win_ghosts), so
  * that the tensors it writes for them are internal too. NasNet-A at 256 KB
  * under LBDF, windows of 24 ops: 45.5 MB with neither, 50.1 ending at the
- * narrowest point, 59.7 with the readers as well (docs/RESULTS.md).
+ * narrowest point, 59.7 with the readers as well (docs/results/exact.md).
  *
  * Under BRR a part also pays the weight reads its group cannot avoid: when
  * the part's weights plus the floor of its windows reach beta, no group

@@ -51,7 +51,7 @@ grep -Eq 'certified bounds: the optimum \(DRAM over fusable ops\) is in \[[0-9]+
   || bad "no certified bounds: $(cat "$tmp/err")"
 lo=$(sed 's/.*is in \[\([0-9]*\), \([0-9]*\)\].*/\1/' "$tmp/err")
 hi=$(sed 's/.*is in \[\([0-9]*\), \([0-9]*\)\].*/\2/' "$tmp/err")
-# The optimum at 2 MB (docs/RESULTS.md, the exact planner without limits) lies between them.
+# The optimum at 2 MB (docs/results/exact.md, the exact planner without limits) lies between them.
 [ "$lo" -le 27426747 ] && [ "$hi" -ge 27426747 ] || bad "bounds [$lo, $hi] miss the optimum 27426747"
 # The upper bound is never above the greedy plan's DRAM.
 g=$("$fp" plan --model inception_v3 --buffer 2MB --search greedy --quiet | sed -n 's/.*DRAM \([0-9,]*\) B fusable.*/\1/p' | tr -d ,)

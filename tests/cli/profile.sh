@@ -97,7 +97,7 @@ if [ $? -ne 1 ] || ! grep -q 'has no cached GPU times' "$tmp/err"; then
   echo "FAIL: missing cache"; cat "$tmp/err"; fail=1
 fi
 # Real measurements: the cache an H200 wrote (examples/gpu/h200-op-times.txt,
-# docs/RESULTS.md "Measured GPU op costs") gives back the figures that run
+# docs/results/scheduling.md "Measured GPU op costs") gives back the figures that run
 # printed on the GPU: every ResNet-50 kernel, 3,608.645 us against 705.681 us.
 src=${2:-$(dirname "$0")/../..}
 h200=$src/examples/gpu/h200-op-times.txt
