@@ -78,6 +78,10 @@ if(LF_HAVE_CUDA)
     string(APPEND LF_PC_LIBS_PRIVATE " -l${CMAKE_DL_LIBS}") # cuBLAS is opened with dlopen
   endif()
 endif()
+if(LF_BLAS AND LF_CBLAS_INCLUDE_DIR AND LF_OPENBLAS_LIBRARY)
+  get_filename_component(_lf_blas_dir ${LF_OPENBLAS_LIBRARY} DIRECTORY)
+  string(APPEND LF_PC_LIBS_PRIVATE " -L${_lf_blas_dir} -lopenblas")
+endif()
 # The .pc file finds its prefix from its own folder, so an installed tree can be moved.
 file(RELATIVE_PATH LF_PC_UP /_root/${CMAKE_INSTALL_LIBDIR}/pkgconfig /_root)
 string(REGEX REPLACE "/$" "" LF_PC_UP "${LF_PC_UP}")

@@ -106,6 +106,13 @@ static pthread_once_t lf__blas_once = PTHREAD_ONCE_INIT;
 /* A threaded OpenBLAS build would split a call among its own threads, which
  * spin and may change the order of sums; the serial one ignores this. */
 static void lf__blas_serial(void) { openblas_set_num_threads(1); }
+/* Debian's serial OpenBLAS is built without USE_LOCKING: two threads inside
+ * it at once may share its work buffers. Every product (all its tiles, one
+ * after another on the calling thread) holds this lock, so concurrent
+ * executors (the optimizer's checks, Python threads) stay correct. The
+ * pthread build would not need it, but it starts threads when loaded and
+ * hangs at exit where they cannot be made (a memory limit). */
+static pthread_mutex_t lf__blas_lock = PTHREAD_MUTEX_INITIALIZER;
 #else
 static void lf__tiles_range(void *ctx, int64_t lo, int64_t hi)
 {
@@ -156,5 +163,12 @@ void lf__sgemm(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, con
     int64_t mt = (M + LF__MB - 1) / LF__MB, ntl = (N + LF__NB - 1) / LF__NB;
 #endif
     lf__sgemm_job j = {M, N, K, lda, ldb, ldc, ntl, A, B, C, accumulate};
+#ifdef LF_HAVE_BLAS
+    (void)nt;
+    pthread_mutex_lock(&lf__blas_lock);
+    lf__tiles_range(&j, 0, mt * ntl);
+    pthread_mutex_unlock(&lf__blas_lock);
+#else
     lf__parallel(mt * ntl, lf__threads_for(M * N * K, nt), lf__tiles_range, &j);
+#endif
 }

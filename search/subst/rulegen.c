@@ -280,7 +280,7 @@ static lf_status rg_verify(const rg_cand *c, int64_t n, int32_t threads, uint8_t
         lf_status s = lf_subst_verify(r, &good, why, sizeof why);
         if (s) {
 #ifdef _OPENMP
-#pragma omp critical(lf_rulegen_err)
+#pragma omp critical /* unnamed: a named one is a global symbol of the library */
 #endif
             err = s;
         } else if (index >= 0 && index < n) {
@@ -339,7 +339,7 @@ lf_status lf_subst_rulegen(const lf_subst_rulegen_opts *o, uint8_t **buf, size_t
         lf_status s = lf__rg_enumerate_root(&cfg, w, roots[w][k], (const float *const *)var_val[w], &per[i]);
         if (s) {
 #ifdef _OPENMP
-#pragma omp critical(lf_rulegen_err)
+#pragma omp critical /* unnamed: a named one is a global symbol of the library */
 #endif
             err = s;
         }
