@@ -1,5 +1,6 @@
 /* Name registries (see registry.h). The lists of schemes and analytic
- * proposers come from their owners (cost/model.c, splitter/proposer.c); the
+ * proposers and the export formats come from their owners (cost/model.c,
+ * splitter/proposer.c, io/plan_save.c); the
  * others are the library's entry points, kept here once. */
 #include "planner/registry.h"
 
@@ -7,6 +8,7 @@
 #include <string.h>
 
 #include "planner/cost/cost.h"
+#include "planner/io/plan_export.h"
 
 static const char *const lf__searches[] = {"greedy", "layer", "random", "local", "nsga2", "exact", NULL};
 static const char *const lf__heuristics[] = {"random", "local", "nsga2", NULL};
@@ -15,7 +17,6 @@ static const char *const lf__splits[] = {"random", "tree", "exact", NULL};
  * explain/proposer_named.c opens with their weights. */
 static const char *const lf__proposers[] = {"all", "random", "attrib", "gnne", "pg",
                                             "rg", "saliency", "occlusion", NULL};
-static const char *const lf__exporters[] = {"json", "dot", "xml", "svg", "png", "onnx", "onnx-groups", "stream", "stream-stacks", "html", NULL};
 
 static const char *const lf__nouns[LF_NAMES_COUNT] = {"search", "search", "scheme",
                                                       "split",  "proposer", "format"};
@@ -34,7 +35,7 @@ const char *const *lf_names(lf_name_kind kind)
     case LF_NAMES_PROPOSER:
         return lf__proposers;
     case LF_NAMES_EXPORTER:
-        return lf__exporters;
+        return lf_plan_formats(); /* the exporter table, planner/io/plan_save.c */
     default:
         return NULL;
     }

@@ -106,9 +106,7 @@ int lf_cmd_plan(int argc, char **argv)
         return lf_cli_usage_error(&cmd, "%s", lf_last_error());
     const char *output = lf_cli_get(&cmd, "output"), *pareto = lf_cli_get(&cmd, "pareto");
     if (output && !format && lf_plan_format_of(output, NULL) != LF_OK)
-        return lf_cli_usage_error(&cmd, "cannot tell the format of '%s': use a .json, .xml, "
-                                        ".dot, .svg, .png, .onnx or .yaml name, or --format",
-                                  output);
+        return lf_cli_usage_error(&cmd, "%s", lf_last_error()); /* the exporter table's extensions */
     if ((rc = lf_cli_choice(&cmd, "objectives", objective_sets, &objectives)))
         return rc;
     pc.objectives = strcmp(objectives, "dram") == 0 ? 1 : 3;

@@ -92,15 +92,20 @@ lf_status lf_plan_write_html_steps(FILE *f, const char *title, int32_t n, const 
  * script's {"kind": "report", ...} (planner/io/plan_html.js, report()). */
 lf_status lf_html_write_report(FILE *f, const char *title, const char *report_json);
 
-/* The format a path's extension names (.json, .dot or .gv, .xml, .svg,
- * .png, .onnx, .yaml or .yml, .html or .htm, any case) into *format (may be NULL): "json",
- * "dot", "xml", "svg", "png", "onnx", "stream", "stream-stacks" or "html"; any other extension is
- * LF_EINVAL. */
+/* The format a path's extension names into *format (may be NULL), by the
+ * exporter table of planner/io/plan_save.c (.json, .dot or .gv, .xml, .svg,
+ * .png, .onnx, .yaml or .yml, .html or .htm, any case); any other extension
+ * is LF_EINVAL. */
 lf_status lf_plan_format_of(const char *path, const char **format);
 
-/* format "json", "dot", "xml", "svg", "png", "onnx", "stream", "stream-stacks" or "html", or NULL to pick by the
- * path's extension (.json, .dot or .gv, .xml, .svg, .png, .onnx, .yaml or .yml, .html, any case); other extensions or formats give LF_EINVAL. Written atomically
- * (temporary file + rename): on any error nothing is left behind. */
+/* The export formats' names, NULL-terminated, in the exporter table's order
+ * (planner/io/plan_save.c): what --format and lf_plan_save accept. */
+const char *const *lf_plan_formats(void);
+
+/* format: one of lf_plan_formats(), or NULL to pick by the path's
+ * extension (lf_plan_format_of); other extensions or formats give LF_EINVAL.
+ * Written atomically (temporary file + rename): on any error nothing is left
+ * behind. */
 lf_status lf_plan_save(const char *path, const char *format, const lf_plan *p, lf_cost_model *cm,
                        const lf_plan_meta *meta);
 

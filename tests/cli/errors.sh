@@ -53,7 +53,7 @@ expect_error "--input-size must be between" plan --input-size 0 "${out[@]}"
 expect_error "--input-size expects an integer" plan --input-size 2x "${out[@]}"
 expect_error "needs a value" plan --model
 expect_error "given twice" plan --model resnet18 --model vgg16
-expect_error "cannot tell the format" plan -o "$tmp/plan.txt"
+expect_error "cannot tell the plan format of" plan -o "$tmp/plan.txt"
 expect_error "unexpected argument" plan resnet50
 expect_error "unknown command 'plna'" plna
 expect_error "--group is required" cost --model resnet18
