@@ -26,14 +26,17 @@ int lf_cmd_bench_subst(int argc, char **argv)
         {"budget", "N", "backtracking's expansions (default 1000)", NULL},
         {"enum-budget", "N", "exhaustive search's expansions before it gives up (default 200000)", NULL},
         {"threads", "T", "OpenMP threads over the candidates of an expansion (default 1)", NULL},
+        {"rules", "LIST", "rule sources: builtin (default), generated (the shipped generated set), generated=FILE, "
+                          "taso (with --taso-file)", NULL},
+        {"taso-file", "FILE", "TASO's rule file (graph_subst.pb) for the taso source", NULL},
     };
     lf_cli_command cmd = {"bench subst", "Backtracking against exhaustive substitution search.",
-                          "bench subst [--models LIST] [--alpha A] [--budget N] [--enum-budget N]",
+                          "bench subst [--models LIST] [--alpha A] [--budget N] [--enum-budget N] [--rules LIST]",
                           "For each network: the best cost backtracking finds (MetaFlow's alpha and "
                           "budget), the best\ncost of exhaustive enumeration of every distinct graph "
                           "the rules reach (complete when it\nran out of graphs before its budget), "
-                          "whether they agree, search time (without the final numeric check) and graphs\nexpanded per second. Built-in "
-                          "rules, verified first.",
+                          "whether they agree, search time (without the final numeric check) and graphs\nexpanded per second. The "
+                          "rules (--rules, default the built-in ones) are verified first.",
                           opts, (int)(sizeof opts / sizeof opts[0])};
     int rc = lf_cli_parse(&cmd, argc, argv);
     if (rc)
@@ -60,6 +63,8 @@ int lf_cmd_bench_subst(int argc, char **argv)
     if ((rc = lf_cli_subst_graph(&cmd, NULL, &none, &hw)))
         return rc;
     cfg.hw = &hw;
+    cfg.rules = lf_cli_get(&cmd, "rules");
+    cfg.taso_path = lf_cli_get(&cmd, "taso-file");
     lf_subst_bench b;
     lf_status st = lf_subst_bench_open(&b, &cfg);
     if (!st) {

@@ -41,7 +41,7 @@ lf_status lf_subst_bench_open(lf_subst_bench *b, const lf_subst_bench_config *cf
 {
     memset(b, 0, sizeof *b);
     b->cfg = *cfg;
-    lf_status st = lf_subst_ruleset_open(&b->rules, "builtin", NULL);
+    lf_status st = lf_subst_ruleset_open(&b->rules, cfg->rules ? cfg->rules : "builtin", cfg->taso_path);
     if (!st)
         st = lf_subst_ruleset_verify(&b->rules, &b->failed);
     lf_subst_coster_init(&b->coster, cfg->objective, cfg->hw, "lbdf");
@@ -114,10 +114,10 @@ lf_status lf_subst_bench_run(lf_subst_bench *b, void (*row)(void *user, const lf
 void lf_subst_bench_write_header(FILE *f, const lf_subst_bench *b)
 {
     const lf_subst_bench_config *cfg = &b->cfg;
-    fprintf(f, "objective %s; backtracking alpha %g budget %lld; exhaustive budget %lld; %d built-in rules "
-               "(%d disabled by verification)\n\n",
+    fprintf(f, "objective %s; backtracking alpha %g budget %lld; exhaustive budget %lld; %d rules (%s; "
+               "%d disabled by verification)\n\n",
             lf_subst_objective_name(cfg->objective), cfg->alpha, (long long)cfg->budget, (long long)cfg->enum_budget,
-            (int)b->rules.n, (int)b->failed);
+            (int)b->rules.n, cfg->rules ? cfg->rules : "builtin", (int)b->failed);
     fprintf(f, "| model | ops | start | backtrack best | expanded | s | graphs/s | exhaustive best | expanded | "
                "complete | s | graphs/s | same optimum |\n");
     fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---|\n");

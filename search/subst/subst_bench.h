@@ -25,6 +25,8 @@ typedef struct lf_subst_bench_config {
     double alpha;             /* backtracking's alpha (default 1.05) */
     lf_subst_objective objective; /* default time */
     const lf_hw *hw;          /* the roofline (NULL: the defaults) */
+    const char *rules;        /* rule sources (lf_subst_ruleset_open; NULL: "builtin") */
+    const char *taso_path;    /* TASO's rule file, for a "taso" source */
 } lf_subst_bench_config;
 
 /* alexnet, vgg16, inception_e13, resnet18 and the defaults above. */
@@ -50,7 +52,7 @@ typedef struct lf_subst_bench {
     lf_subst_bench_row rows[LF_SUBST_BENCH_MODELS];
 } lf_subst_bench;
 
-/* Opens and verifies the built-in rules. Safe to close after a failure. */
+/* Opens and verifies the rules (cfg->rules). Safe to close after a failure. */
 lf_status lf_subst_bench_open(lf_subst_bench *b, const lf_subst_bench_config *cfg);
 void lf_subst_bench_close(lf_subst_bench *b);
 /* Runs every network; row (may be NULL) is called after each. */

@@ -52,6 +52,12 @@ expect_error() { # name, expected text, command...
     say "$name: status $rc, stderr: $(cat "$tmp/e")"
   fi
 }
+# MetaFlow's Table 3 (bench subst) takes the rule sources too: the shipped set, verified
+"$fp" bench subst --models resnet18 --budget 5 --enum-budget 5 --rules generated >"$tmp/bs.out" 2>&1 ||
+  say "bench subst --rules generated failed: $(head -3 "$tmp/bs.out")"
+grep -q '; 2041 rules (generated; 0 disabled by verification)' "$tmp/bs.out" ||
+  say "bench subst --rules generated: $(head -1 "$tmp/bs.out")"
+expect_error "bench subst taso without a file" "--taso-file" "$fp" bench subst --models resnet18 --rules taso
 expect_error "max-ops 9" "max-ops" "$fp" rules --generate --max-ops 9 -o "$tmp/x"
 expect_error "bad type" "unknown op type 'softmax'" "$fp" rules --generate --types relu,softmax -o "$tmp/x"
 expect_error "no -o" "needs -o FILE" "$fp" rules --generate
