@@ -19,26 +19,6 @@
 #include "planner/io/onnx_internal.h"
 #include "planner/io/onnx_rewrite.h"
 
-/* The live node reading value v, its only reader, or -1. */
-static int32_t lf__reader(const lf__ox_graph *g, int32_t v)
-{
-    if (g->values[v].is_output)
-        return -1;
-    int32_t r = -1;
-    for (int32_t i = 0; i < g->n_nodes; i++) {
-        const lf__ox_node *n = &g->nodes[i];
-        if (n->dead)
-            continue;
-        for (int32_t k = 0; k < n->n_in; k++)
-            if (n->in[k] == v) {
-                if (r >= 0 && r != i)
-                    return -1;
-                r = i;
-            }
-    }
-    return r;
-}
-
 /* perm of a Transpose swaps the last two axes of a rank-r tensor. */
 static int lf__swaps_last_two(const lf__ox_node *n, int32_t r)
 {
@@ -82,7 +62,7 @@ lf_status lf__ox_ir_parts(lf__ox_graph *g)
         if (n->ir_part == LF__OX_PART_NONE)
             continue;
         int32_t y = n->n_out > 0 ? n->out[0] : -1, x = n->n_in > 0 ? n->in[0] : -1;
-        int32_t r = y >= 0 && x >= 0 ? lf__reader(g, y) : -1;
+        int32_t r = y >= 0 && x >= 0 ? lf__ox_rw_sole_reader(g, y) : -1;
         lf__ox_node *rd = r >= 0 ? &g->nodes[r] : NULL;
         if (n->ir_part == LF__OX_PART_TRANS_A || n->ir_part == LF__OX_PART_TRANS_B) {
             int32_t k = n->ir_part == LF__OX_PART_TRANS_A ? 0 : 1;
