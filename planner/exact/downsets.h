@@ -175,5 +175,8 @@ int64_t lf__dp_floor_of(lf__exact *x, const int32_t *ops, int32_t n, int64_t sto
 /* Looks at the clock and the memory charge (extra: bytes the caller holds
  * beside the states and the memo); sets the status past a limit. */
 void lf__dp_check_budget(lf__exact *x);
+/* Sets the status to LF_ELIMIT naming `what` past `limit` and the option that
+ * raises it (a status already set stays). */
+void lf__dp_limit(lf__exact *x, const char *what, int64_t limit, const char *option);
 
 #endif

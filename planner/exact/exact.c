@@ -1,5 +1,5 @@
 /* Exact planning by dynamic programming over downsets (see exact.h; the
- * state space and the enumeration of candidate groups are in downsets.c).
+ * state space is in downsets_states.c, the enumeration of candidate groups in downsets.c).
  * Each state keeps its best plan in the full key of DESIGN §4. */
 #include "planner/exact/exact.h"
 
