@@ -15,10 +15,9 @@
  *   rg          RG-Explainer: seed locator + policy growing a connected subgraph
  *               (rgexplainer.c, rgexplainer_train.c)
  *
- * lf_proposer_from_explainer turns any of them into an lf_proposer for the
- * tree splitter: the group is featurised with the cost model's beta and
- * hardware, standardised with the GNN's normaliser, explained, and the top k
- * edges (ties by (u, v)) are returned as op-id pairs. */
+ * The tree splitter turns any of them into an edge proposer
+ * (splitter/explainer_proposer.h); explain/ itself knows nothing of the
+ * splitter. */
 #ifndef LF_EXPLAIN_EXPLAINER_H
 #define LF_EXPLAIN_EXPLAINER_H
 
@@ -28,7 +27,6 @@
 #include "explain/gnn.h"
 #include "explain/train.h"
 #include "planner/cost/cost.h"
-#include "splitter/proposer.h"
 
 /* A group prepared for the GNN: ops in ascending id order (local index ->
  * op id), standardised features (beta column set from the cost model), and
@@ -68,11 +66,6 @@ struct lf_explainer {
 lf_status lf_explainer_run(const lf_explainer *e, const lf_gnn *m, const lf_gnn_graph *g,
                            uint64_t seed, double *score);
 void lf_explainer_free(lf_explainer *e); /* NULL is fine */
-
-/* Wraps e as a proposer named after it. Borrows e and m: both must outlive
- * the proposer. propose() fails with LF_EINVAL when the GNN was trained for
- * another cost scheme than the cost model's. */
-lf_status lf_proposer_from_explainer(lf_proposer **out, const lf_explainer *e, const lf_gnn *m);
 
 /* ---- baselines ---------------------------------------------------------- */
 

@@ -261,11 +261,6 @@ const lf_const *lf_op_const(const lf_graph *g, int32_t v, int32_t pos);
 /* Looks a constant up by name; returns its id or -1. Linear. */
 int32_t lf_graph_find_const(const lf_graph *g, const char *name);
 
-/* Writes the graph as JSON (name, hash, ops with type, attrs, inputs, shape,
- * weights, MACs, operands; constants with name, shape and whether they hold
- * values). */
-lf_status lf_graph_write_json(const lf_graph *g, FILE *f);
-
 /* Hash formatted as 16 lower-case hex digits. */
 void lf_graph_hash_hex(const lf_graph *g, char out[17]);
 

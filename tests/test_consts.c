@@ -11,6 +11,7 @@
 #include "planner/graph.h"
 #include "planner/optable.h"
 #include "testlib.h"
+#include "planner/io/graph_json.h"
 
 static lf_attrs input_attrs(int c, int h, int w)
 {

@@ -10,6 +10,7 @@
 
 #include "explain/dataset.h"
 #include "explain/explainer.h"
+#include "splitter/explainer_proposer.h"
 #include "explain/explainer_rg.h"
 #include "explain/train.h"
 #include "hwdesc/hw.h"

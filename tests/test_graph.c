@@ -6,6 +6,7 @@
 #include "planner/graph.h"
 #include "planner/optable.h"
 #include "testlib.h"
+#include "planner/io/graph_json.h"
 
 static lf_attrs conv_attrs(int out_c, int k, int s, int p, int groups)
 {

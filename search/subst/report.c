@@ -7,6 +7,7 @@
 #include "planner/io/json.h"
 #include "planner/util/fileio.h"
 #include "search/subst/report.h"
+#include "planner/io/graph_json.h"
 
 void lf_subst_roofline_write(FILE *f, const lf_subst_coster *c)
 {

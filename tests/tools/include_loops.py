@@ -5,9 +5,15 @@ An arrow X -> Y means that X (a .c file, or a header it includes) uses a
 function or variable that Y alone defines (non-static, with a declaration
 in a header X includes, directly or through other project headers).
 A loop is a strongly connected set of two files or more: a file that
-uses a file that uses it back.  Also reported: arrows from hwdesc/ up to
-planner/ (DESIGN §3: hwdesc depends on nothing of the project but the
-base utilities).
+uses a file that uses it back.  Also reported, as upward includes (DESIGN §3):
+- hwdesc/ including planner/ (hwdesc depends on nothing of the project
+  but the base utilities);
+- the core (planner/ outside planner/app/: graph, op table, cost models,
+  exact planner, executor, I/O, utilities) including the app layer
+  (planner/app/: CLI, library API, pipeline, registries) or the folders
+  above it (search/, splitter/, explain/, models/);
+- explain/ including splitter/ (the splitter uses the explainers, one
+  direction only).
 
 usage: tests/tools/include_loops.py [REPO]   (exit 1 when a loop or an
 upward arrow is found, 77 (skipped) without Universal Ctags; CTest runs it
@@ -34,6 +40,20 @@ def sources(root):
                 if f.endswith((".c", ".h")):
                     out.append(os.path.relpath(os.path.join(base, f), root))
     return sorted(out)
+
+
+CORE_ABOVE = ("planner/app/", "search/", "splitter/", "explain/", "models/")
+
+
+def upward(f, h):
+    """True when file f may not include header h (DESIGN §3 layering)."""
+    if f.startswith("hwdesc/"):
+        return h.startswith("planner/")
+    if f.startswith("planner/") and not f.startswith("planner/app/"):
+        return h.startswith(CORE_ABOVE)
+    if f.startswith("explain/"):
+        return h.startswith("splitter/")
+    return False
 
 
 def main():
@@ -130,11 +150,10 @@ def main():
             for b in sorted(arrows[a] & set(comp)):
                 print("  %s -> %s: %s" % (a, b, ", ".join(sorted(why[(a, b)])[:6])))
     for f in sorted(files):
-        if f.startswith("hwdesc/"):
-            for h in sorted(incs[f]):
-                if h.startswith("planner/"):
-                    bad += 1
-                    print("upward: %s includes %s" % (f, h))
+        for h in sorted(incs[f]):
+            if upward(f, h):
+                bad += 1
+                print("upward: %s includes %s" % (f, h))
     print("%d loop(s), %d file(s) read" % (len(sccs), len(files)))
     return 1 if bad else 0
 

@@ -1,0 +1,99 @@
+/* fusionplan curve: the optimal DRAM over all ops at every buffer size in a
+ * range, as a staircase computed in one run (planner/exact/curve.h), with a
+ * table, CSV, JSON (each step's plan as group_of) and an SVG step chart, all
+ * from search/sweep/curve_report.h. */
+#include <stdio.h>
+
+#include "planner/app/cli/cli.h"
+#include "planner/app/cli/exact_opts.h"
+#include "planner/util/fileio.h"
+#include "search/sweep/curve_report.h"
+
+int lf_cmd_curve(int argc, char **argv)
+{
+    lf_cli_opt opts[] = {
+        LF_CLI_MODEL_OPTS,
+        {"min", "SIZE", "smallest buffer of the range (default 64KB)", NULL},
+        {"max", "SIZE", "largest buffer of the range (default 4MB)", NULL},
+        {"csv", "FILE", "write the steps as CSV", NULL},
+        {"json", "FILE", "write the steps with each step's plan (group_of) as JSON", NULL},
+        {"svg", "FILE", "draw the staircase as an SVG step chart", NULL},
+        {"html", "FILE", "one self-contained page: the staircase with a slider showing each step's plan",
+         NULL},
+        {"check", NULL, "check every step against the single-buffer exact planner (at the step's "
+                        "buffer, one byte below it and at --max); nothing is written on a difference",
+         NULL},
+        LF_CLI_EXACT_OPTS,
+        LF_CLI_CURVE_THREADS_OPT,
+    };
+    lf_cli_command cmd = {"curve", "The optimal DRAM at every buffer size, in one run.",
+                          "curve [--model NAME] [--scheme lbdf|brr] [--min SIZE] [--max SIZE] "
+                          "[--csv FILE] [--json FILE] [--svg FILE] [--html FILE] [--threads N] [--check]",
+                          "Prints every step of the optimal DRAM over all ops as a function of the "
+                          "buffer size:\nthe smallest buffer at which each lower DRAM becomes "
+                          "reachable, with its plan (the exact\nplanner's optimum at that buffer; "
+                          "docs/search.md). Without options: resnet50, LBDF,\n64 KB to 4 MB.",
+                          opts, (int)(sizeof opts / sizeof opts[0])};
+    int rc = lf_cli_parse(&cmd, argc, argv);
+    if (rc)
+        return rc == 1 ? LF_EXIT_OK : rc;
+    if (lf_cli_get(&cmd, "buffer"))
+        return lf_cli_usage_error(&cmd, "curve covers a range of buffers: use --min and --max");
+    int64_t range[2] = {64 * 1024, 4 * 1024 * 1024};
+    const char *names[2] = {"min", "max"};
+    for (int i = 0; i < 2; i++) {
+        const char *v = lf_cli_get(&cmd, names[i]);
+        if (v && lf_hw_parse_size(v, &range[i]) != LF_OK)
+            return lf_cli_usage_error(&cmd, "--%s: %s", names[i], lf_last_error());
+    }
+    if (range[1] <= range[0])
+        return lf_cli_usage_error(&cmd, "--max must be larger than --min");
+    lf_exact_config ec;
+    if ((rc = lf_cli_exact_config(&cmd, &ec)) || (rc = lf_cli_curve_threads(&cmd, &ec)))
+        return rc;
+    /* --time-limit bounds the whole command: the staircase's DPs and
+     * --check's optima stop at one deadline. */
+    if (ec.time_limit_s > 0)
+        ec.deadline = lf_now_seconds() + ec.time_limit_s;
+    /* Every output is opened before the work and committed all or none. */
+    const char *paths[4] = {lf_cli_get(&cmd, "csv"), lf_cli_get(&cmd, "json"), lf_cli_get(&cmd, "svg"),
+                            lf_cli_get(&cmd, "html")};
+    lf_cli_session s;
+    if ((rc = lf_cli_session_open(&s, &cmd)))
+        return rc;
+    lf_atomic_file af[4] = {{0}, {0}, {0}, {0}};
+    lf_status st = LF_OK;
+    for (int i = 0; i < 4 && st == LF_OK; i++)
+        if (paths[i])
+            st = lf_atomic_open(&af[i], paths[i]);
+    lf_curve_report r = {0};
+    if (st == LF_OK)
+        st = lf_curve_report_compute(&r, s.graph, s.model_name, &s.hw, lf_cost_scheme_name(s.cm),
+                                     range[0], range[1], &ec);
+    int32_t checked = -1;
+    if (st == LF_OK && lf_cli_get(&cmd, "check"))
+        st = lf_curve_check(s.graph, &s.hw, lf_cost_scheme_name(s.cm), &r.curve, &ec, &checked);
+    if (st == LF_OK && paths[0])
+        lf_curve_report_csv(af[0].f, &r);
+    if (st == LF_OK && paths[1])
+        lf_curve_report_json(af[1].f, &r);
+    if (st == LF_OK && paths[2])
+        st = lf_curve_report_svg(af[2].f, &r);
+    if (st == LF_OK && paths[3])
+        st = lf_curve_report_html(af[3].f, &r, s.graph, &s.hw);
+    for (int i = 0; i < 4 && st == LF_OK; i++)
+        if (paths[i])
+            st = lf_atomic_commit(&af[i]);
+    if (st != LF_OK)
+        for (int i = 0; i < 4; i++)
+            lf_atomic_abort(&af[i]);
+    else
+        lf_curve_report_print(stdout, &r, range[0], range[1]);
+    if (st == LF_OK && checked >= 0)
+        printf("check: the single-buffer exact planner agrees at all %d buffers (every step, one "
+               "byte below each, and --max)\n",
+               (int)checked);
+    lf_curve_report_destroy(&r);
+    lf_cli_session_close(&s);
+    return st == LF_OK ? LF_EXIT_OK : lf_cli_fail(st);
+}

@@ -1,0 +1,494 @@
+/* The library pipeline (pipeline.h): planning a network on a cost model with
+ * the search, splitter and proposer named in the configuration, and the
+ * whole source → cost model → plan run. */
+#include "planner/app/pipeline.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "splitter/proposer_named.h"
+#include "planner/app/registry.h"
+#include "planner/util/clock.h"
+#include "search/partition/simple.h"
+#include "splitter/exact_split.h"
+
+void lf_planner_config_default(lf_planner_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->search = "greedy";
+    c->budget = 2000;
+    c->seed = 1;
+    c->population = 10;
+    c->objectives = 3;
+    c->split = "random";
+    c->proposer = "all";
+    c->k = 3;
+    lf_exact_config_default(&c->exact);
+}
+
+lf_status lf_planner_config_check(const lf_planner_config *c, int exact_limits_set)
+{
+    const char *search = c->search ? c->search : "greedy";
+    if (c->seed_plans && strcmp(search, "local") != 0 && strcmp(search, "nsga2") != 0)
+        return lf_set_error(LF_EINVAL, "--seed-plans applies to --search local or nsga2");
+    if (c->best_effort && strcmp(search, "exact") != 0)
+        return lf_set_error(LF_EINVAL, "--best-effort applies to --search exact");
+    if (exact_limits_set && strcmp(search, "exact") != 0 && !c->compare_exact && !c->seed_plans)
+        return lf_set_error(LF_EINVAL, "--time-limit, --memory-limit and --max-candidates apply "
+                                       "to --search exact, --compare-exact or --seed-plans");
+    return LF_OK;
+}
+
+/* What one planner run needs besides the configuration. */
+typedef struct lf__run {
+    lf_cost_model *cm;
+    const lf_planner_config *cfg;
+    const lf_splitter *splitter;
+    lf_planned *out;
+} lf__run;
+
+/* Ops per window of the polish that ends a best-effort run, and candidate
+ * sets per window, unless --polish says otherwise (then the polish's own
+ * default of candidates). A window past its candidates is left as it was,
+ * its time lost: RandWire at 256 KB under BRR spends 1.4 s at 100,000, 4.4 s
+ * at 300,000 and 9.0 s at 1,000,000 for the same plan, where NasNet-A
+ * under LBDF needs 300,000 to reach 77.0 MB (78.6 below) and 24 ops at
+ * 1,000,000 reach 71.6 MB in 3.6 s. */
+#define LF__BEST_EFFORT_POLISH 20
+#define LF__BEST_EFFORT_POLISH_CANDIDATES 300000
+
+/* --time-limit bounds the whole exact run (issue 41 item 9): one deadline,
+ * the limit from the start, is shared by the DP, the certified bounds and
+ * the best-effort plan's greedy, NSGA-II and polish. The DP has this share
+ * of it; of what the DP leaves, the bounds have LF__BOUNDS_SHARE and the
+ * upper bound's improvements the rest (each stops at the deadline). */
+#define LF__DP_SHARE 0.75
+#define LF__BOUNDS_SHARE 0.5
+
+static lf_status lf__plan_layer(lf__run *r) { return lf_plan_layer(r->cm, &r->out->plan); }
+static lf_status lf__plan_greedy(lf__run *r) { return lf_plan_greedy(r->cm, &r->out->plan); }
+
+/* Replaces *best (DRAM *upper) by the greedy plan, then by NSGA-II seeded
+ * with the better of the two (with guided edits) and polished by exact
+ * sub-solves, where they cost less; *from names the one kept. A failure here
+ * only leaves the bound where it was. */
+static void lf__better_upper(lf__run *r, double deadline, lf_plan *best, int64_t *upper,
+                             const char **from, int *late)
+{
+    lf_plan cand;
+    lf_plan_metrics m;
+    if (lf_plan_greedy(r->cm, &cand) == LF_OK) {
+        if (lf_plan_metrics_compute(&cand, r->cm, &m) == LF_OK && m.dram_fusable < *upper) {
+            lf_plan_destroy(best);
+            *best = cand;
+            *upper = m.dram_fusable;
+            *from = "the greedy plan";
+        } else {
+            lf_plan_destroy(&cand);
+        }
+    }
+    /* A seeded search never ends above its seed, and wide graphs, where
+     * the blocks run past their limits, are where it helps most (NasNet-A
+     * at 256 KB: greedy 175.0 MB, this 98.2 MB). */
+    lf_search_config sc;
+    lf_search_config_default(&sc);
+    sc.algorithm = "nsga2";
+    sc.budget = r->cfg->budget;
+    sc.seed = r->cfg->seed;
+    sc.threads = r->cfg->threads;
+    sc.population = r->cfg->population;
+    sc.seeds = best;
+    sc.n_seeds = 1;
+    sc.quiet = 1;
+    sc.guided = 1;
+    sc.deadline = deadline;
+    lf_search_result res;
+    if (deadline > 0 && lf_now_seconds() >= deadline) {
+        *late = 1; /* neither NSGA-II nor the polish: the greedy plan is all there was time for */
+        return;
+    }
+    lf_status sst = lf_search_run(r->cm, &sc, &res);
+    *late |= sst == LF_OK && res.plans_proposed < sc.budget;
+    if (sst == LF_OK && res.metrics.dram_fusable < *upper &&
+        lf_plan_copy(&cand, &res.best) == LF_OK) {
+        lf_plan_destroy(best);
+        *best = cand;
+        *upper = res.metrics.dram_fusable;
+        *from = "NSGA-II seeded with the better of the block and greedy plans";
+    }
+    if (sst == LF_OK)
+        lf_search_result_destroy(&res);
+    /* Exact sub-solves of short runs of groups (NasNet-A at 256 KB under
+     * LBDF: 78.6 -> 77.0 MB in 0.4 s, windows of 24 ops 71.6 MB in 2.4 s;
+     * windows of 32 ops take 25 s). */
+    lf_polish_config pc;
+    lf_polish_stats ps;
+    lf_polish_config_default(&pc);
+    if (r->cfg->polish > 0) {
+        pc.window_ops = r->cfg->polish;
+    } else {
+        pc.window_ops = LF__BEST_EFFORT_POLISH;
+        pc.max_candidates = LF__BEST_EFFORT_POLISH_CANDIDATES;
+    }
+    pc.deadline = deadline;
+    if (lf_plan_copy(&cand, best) != LF_OK)
+        return;
+    lf_status pst = lf_exact_polish(r->cm, &pc, &cand, &ps);
+    *late |= pst == LF_OK && ps.out_of_time;
+    if (pst == LF_OK && ps.dram_after < *upper) {
+        lf_plan_destroy(best);
+        *best = cand;
+        *upper = ps.dram_after;
+        *from = strcmp(*from, "the block plan") == 0
+                    ? "the block plan, polished"
+                    : strcmp(*from, "the greedy plan") == 0
+                          ? "the greedy plan, polished"
+                          : "NSGA-II seeded with the better of the block and greedy plans, polished";
+    } else {
+        lf_plan_destroy(&cand);
+    }
+}
+
+/* Past a limit, certified bounds on the optimum (lf_exact_bounds_compute,
+ * under the same limits): the message gives them, never a silent plan; with
+ * best_effort the best plan found is the result, its bounds beside it. */
+static lf_status lf__plan_exact(lf__run *r)
+{
+    lf_exact_config ec = r->cfg->exact, dp;
+    double limit = ec.time_limit_s;
+    if (limit > 0) {
+        double now = lf_now_seconds();
+        if (ec.deadline <= 0 || now + limit < ec.deadline)
+            ec.deadline = now + limit;
+    }
+    dp = ec; /* the DP stops at its share (its messages name the whole limit) */
+    if (limit > 0)
+        dp.deadline -= limit * (1 - LF__DP_SHARE);
+    lf_status st = lf_exact_plan(r->cm, &dp, &r->out->plan, &r->out->exact_stats);
+    if (st != LF_ELIMIT)
+        return st;
+    char why[512];
+    snprintf(why, sizeof why, "%s", lf_last_error());
+    lf_plan best;
+    lf_exact_bounds b;
+    /* The bounds have their share of what the DP left (all of the rest of
+     * the limit when it stopped early because its pace was hopeless:
+     * NasNet-A), half for the blocks and half for the windows. */
+    lf_exact_config bc = ec;
+    if (ec.deadline > 0) {
+        double now = lf_now_seconds(), share = (ec.deadline - now) * LF__BOUNDS_SHARE;
+        bc.time_limit_s = share > 1e-9 ? share : 1e-9;
+        if (share < ec.deadline - now)
+            bc.deadline = now + share;
+    }
+    if (lf_exact_bounds_certify_spare(r->cm, &bc, 0, &best, &b) != LF_OK)
+        return lf_set_error(LF_ELIMIT, "%s", why);
+    /* A block past the limits keeps its ops apart in the block plan; the
+     * greedy plan and a seeded search do better there (RandWire at 256 KB:
+     * 45.2 MB for the blocks, 15.1 MB greedy). */
+    const char *upper_from = "the block plan";
+    int late = 0;
+    lf__better_upper(r, ec.deadline, &best, &b.upper, &upper_from, &late);
+    char time_note[160] = "";
+    if (limit > 0)
+        snprintf(time_note, sizeof time_note, " (DP %g s of the %g s limit%s%s)", limit * LF__DP_SHARE,
+                 limit, b.out_of_time ? "; bounds cut short by it" : "",
+                 late ? "; upper bound's search cut short by it" : "");
+    char lower_from[128];
+    if (b.lower_windows >= b.lower_blocks)
+        snprintf(lower_from, sizeof lower_from,
+                 "windows of %d ops, %d halved past the limits, %d of %d solved", b.window_ops,
+                 b.windows_halved, b.windows_solved, b.windows);
+    else
+        snprintf(lower_from, sizeof lower_from, "blocks");
+    if (!r->cfg->best_effort) {
+        lf_plan_destroy(&best);
+        return lf_set_error(LF_ELIMIT,
+                            "%s%s; certified bounds: the optimum (DRAM over fusable ops) is in "
+                            "[%lld, %lld] B (upper: %s; lower: %s), a plan at the upper bound is within "
+                            "%.2f%% of it (%d blocks, %d solved exactly)",
+                            why, time_note, (long long)b.lower, (long long)b.upper, upper_from, lower_from,
+                            lf_exact_bounds_gap(&b), b.blocks, b.blocks_exact);
+    }
+    lf_plan_destroy(&r->out->plan);
+    r->out->plan = best;
+    r->out->search = "exact-best-effort"; /* not "exact": exports mark that one optimal */
+    r->out->lower_bound = b.lower;
+    snprintf(r->out->bound_note, sizeof r->out->bound_note,
+             "%s; lower bound from %s; %d blocks, %d solved exactly%s", upper_from, lower_from, b.blocks,
+             b.blocks_exact, time_note);
+    return LF_OK;
+}
+
+static lf_status lf__plan_search(lf__run *r)
+{
+    const lf_planner_config *c = r->cfg;
+    lf_search_config sc;
+    lf_search_config_default(&sc);
+    sc.algorithm = c->search;
+    sc.budget = c->budget;
+    sc.seed = c->seed;
+    sc.threads = c->threads;
+    sc.population = c->population;
+    sc.objectives = c->objectives;
+    sc.splitter = r->splitter;
+    sc.trace = c->trace;
+    sc.progress = c->progress;
+    sc.progress_user = c->progress_user;
+    lf_plan seeds[8];
+    int32_t n_seeds = 0;
+    lf_status st = LF_OK;
+    for (const char *p = c->seed_plans; st == LF_OK && p && *p;) {
+        size_t len = strcspn(p, ",");
+        if (n_seeds == (int32_t)(sizeof seeds / sizeof *seeds)) {
+            st = lf_set_error(LF_EINVAL, "at most 8 seed plans");
+        } else if (len == 6 && strncmp(p, "greedy", len) == 0) {
+            if ((st = lf_plan_greedy(r->cm, &seeds[n_seeds])) == LF_OK)
+                n_seeds++;
+        } else if (len == 6 && strncmp(p, "blocks", len) == 0) {
+            lf_exact_bounds b;
+            if ((st = lf_exact_bounds_compute(r->cm, &c->exact, 0, &seeds[n_seeds], &b)) == LF_OK)
+                n_seeds++;
+        } else {
+            st = lf_set_error(LF_EINVAL, "unknown seed plan '%.*s' (known: greedy, blocks)",
+                              (int)len, p);
+        }
+        p += len + (p[len] == ',');
+    }
+    sc.seeds = seeds;
+    sc.n_seeds = n_seeds;
+    sc.guided = c->guided;
+    if (st == LF_OK)
+        st = lf_search_run(r->cm, &sc, &r->out->search_result);
+    if (st == LF_OK)
+        st = lf_plan_copy(&r->out->plan, &r->out->search_result.best);
+    for (int32_t i = 0; i < n_seeds; i++)
+        lf_plan_destroy(&seeds[i]);
+    return st;
+}
+
+/* The planners by name (the registry's LF_NAMES_SEARCH, in its order). */
+static const struct {
+    const char *name;
+    int heuristic;
+    lf_status (*plan)(lf__run *r);
+} lf__planners[] = {
+    {"greedy", 0, lf__plan_greedy}, {"layer", 0, lf__plan_layer},   {"random", 1, lf__plan_search},
+    {"local", 1, lf__plan_search},  {"nsga2", 1, lf__plan_search},  {"exact", 0, lf__plan_exact},
+};
+
+/* The splitter the heuristic searches repair invalid groups with; NULL for
+ * the random split (the searches' default). */
+static lf_status lf__open_splitter(lf_cost_model *cm, const lf_planner_config *c,
+                                   lf_named_proposer *np, lf_splitter **sp)
+{
+    *sp = NULL;
+    if (strcmp(c->split, "exact") == 0)
+        return lf_splitter_exact_create(sp, LF_EXACT_SPLIT_DEFAULT_CANDIDATES);
+    if (strcmp(c->split, "tree") != 0)
+        return LF_OK;
+    lf_status st = lf_named_proposer_open(np, c->proposer, cm, c->gnn_weights, c->pg_weights,
+                                          c->rg_weights);
+    if (st != LF_OK)
+        return st;
+    lf_tree_options opt;
+    lf_tree_options_default(&opt);
+    opt.cost_continue = c->split_continue;
+    return lf_splitter_tree_create(sp, np->proposer, c->k, &opt);
+}
+
+/* Fills NULL names from the defaults and checks names and combinations
+ * (numbers are the search's to check: a population of 0 is an error, not a
+ * default). */
+static lf_status lf__resolve(const lf_planner_config *in, lf_planner_config *c, int *planner)
+{
+    lf_planner_config d;
+    lf_planner_config_default(&d);
+    *c = *in;
+    if (!c->search)
+        c->search = d.search;
+    if (!c->split)
+        c->split = d.split;
+    if (!c->proposer)
+        c->proposer = d.proposer;
+    lf_status st;
+    if ((st = lf_name_check(LF_NAMES_SEARCH, c->search)) != LF_OK ||
+        (st = lf_name_check(LF_NAMES_SPLIT, c->split)) != LF_OK ||
+        (st = lf_name_check(LF_NAMES_PROPOSER, c->proposer)) != LF_OK ||
+        (st = lf_named_proposer_check(c->proposer)) != LF_OK)
+        return st;
+    *planner = 0;
+    while (strcmp(lf__planners[*planner].name, c->search) != 0)
+        (*planner)++;
+    if (!lf__planners[*planner].heuristic && strcmp(c->split, "random") != 0)
+        return lf_set_error(LF_EINVAL, "a split applies to the searches random, local and nsga2");
+    if (c->split_continue && strcmp(c->split, "tree") != 0)
+        return lf_set_error(LF_EINVAL, "the split continuation applies to the tree splitter");
+    if (!lf__planners[*planner].heuristic && (c->seed_plans || c->guided))
+        return lf_set_error(LF_EINVAL, "seed plans and guided edits apply to the searches "
+                                       "random, local and nsga2");
+    if (c->polish != 0 && (c->polish < 2 || (strcmp(c->search, "exact") == 0 && !c->best_effort)))
+        return lf_set_error(LF_EINVAL, c->polish < 2 ? "a polish window needs at least 2 ops, got %d"
+                                                     : "polish applies to greedy, layer, random, "
+                                                       "local and nsga2, and to exact's best effort "
+                                                       "(exact is optimal already)",
+                            (int)c->polish);
+    if (lf__planners[*planner].heuristic && c->budget < 1)
+        return lf_set_error(LF_EINVAL, "search budget must be at least 1 plan, got %lld",
+                            (long long)c->budget);
+    return LF_OK;
+}
+
+lf_status lf_plan_network(lf_cost_model *cm, const lf_planner_config *cfg, lf_planned *out)
+{
+    memset(out, 0, sizeof *out);
+    out->exact_dram = -1;
+    out->budget = -1;
+    lf_planner_config c;
+    int pi;
+    lf_status st = lf__resolve(cfg, &c, &pi);
+    if (st != LF_OK)
+        return st;
+    out->search = lf__planners[pi].name;
+    out->heuristic = lf__planners[pi].heuristic;
+    if (out->heuristic) {
+        out->seed = c.seed;
+        out->budget = c.budget;
+    }
+    lf_named_proposer np;
+    memset(&np, 0, sizeof np);
+    lf_splitter *sp = NULL;
+    if (out->heuristic) {
+        st = lf__open_splitter(cm, &c, &np, &sp);
+        snprintf(out->split_name, sizeof out->split_name, "%s", sp ? sp->name : "random");
+    }
+    if (st == LF_OK) {
+        lf__run run = {cm, &c, sp, out};
+        double t0 = lf_now_seconds();
+        st = lf__planners[pi].plan(&run);
+        /* (exact's best effort polishes its upper bound itself) */
+        if (st == LF_OK && c.polish > 0 && strcmp(c.search, "exact") != 0) {
+            lf_polish_config pc;
+            lf_polish_config_default(&pc);
+            pc.window_ops = c.polish;
+            st = lf_exact_polish(cm, &pc, &out->plan, &out->polish);
+        }
+        out->wall_s = lf_now_seconds() - t0;
+    }
+    /* A measurement, not part of planning: after the clock stopped. */
+    if (st == LF_OK && sp && c.split_gap && strcmp(c.split, "tree") == 0)
+        st = lf_splitter_tree_measure_gaps(sp, cm);
+    if (st == LF_OK && sp && lf_splitter_tree_stats(sp, &out->tree_stats) == LF_OK)
+        out->have_tree_stats = 1;
+    lf_splitter_free(sp);
+    lf_named_proposer_close(&np);
+    if (st == LF_OK) {
+        lf_plan_canonicalize(&out->plan);
+        st = lf_plan_check(&out->plan, cm);
+    }
+    if (st == LF_OK)
+        st = lf_plan_metrics_compute(&out->plan, cm, &out->metrics);
+    if (st != LF_OK)
+        return st;
+    if (strcmp(out->search, "exact") == 0) {
+        out->exact_dram = out->metrics.dram_fusable; /* the plan is the optimum: no second run */
+    } else if (c.compare_exact) {
+        /* One deadline for the optimum and its fallback bound, as for
+         * --search exact: the DP has its share, the certificate the rest. */
+        lf_exact_config xc = c.exact, dp;
+        double limit = xc.time_limit_s;
+        if (limit > 0) {
+            double now = lf_now_seconds();
+            if (xc.deadline <= 0 || now + limit < xc.deadline)
+                xc.deadline = now + limit;
+        }
+        dp = xc;
+        if (limit > 0)
+            dp.deadline -= limit * (1 - LF__DP_SHARE);
+        lf_plan opt;
+        lf_plan_metrics mo;
+        lf_status xs = lf_exact_plan(cm, &dp, &opt, NULL);
+        if (xs == LF_OK && lf_plan_metrics_compute(&opt, cm, &mo) == LF_OK)
+            out->exact_dram = mo.dram_fusable;
+        else
+            snprintf(out->exact_error, sizeof out->exact_error, "%s", lf_last_error());
+        if (xs == LF_OK)
+            lf_plan_destroy(&opt);
+        /* Past a limit, a certified lower bound still bounds the gap from
+         * above (never a silent heuristic). */
+        lf_exact_bounds b;
+        if (xs == LF_ELIMIT) {
+            double now = lf_now_seconds();
+            if (xc.deadline > 0)
+                xc.time_limit_s = xc.deadline - now > 1e-3 ? xc.deadline - now : 1e-3;
+        }
+        if (xs == LF_ELIMIT && lf_exact_bounds_certify(cm, &xc, &opt, &b) == LF_OK) {
+            lf_plan_destroy(&opt);
+            out->lower_bound = b.lower;
+        }
+    }
+    return LF_OK;
+}
+
+void lf_planned_destroy(lf_planned *r)
+{
+    lf_plan_destroy(&r->plan);
+    lf_search_result_destroy(&r->search_result);
+    memset(r, 0, sizeof *r);
+    r->exact_dram = -1;
+}
+
+void lf_pipeline_config_default(lf_pipeline_config *c)
+{
+    memset(c, 0, sizeof *c);
+    lf_hw_default(&c->hw);
+    c->scheme = "lbdf";
+    lf_planner_config_default(&c->planner);
+}
+
+lf_status lf_pipeline_open(lf_pipeline *p, const lf_pipeline_config *cfg)
+{
+    memset(p, 0, sizeof *p);
+    p->result.exact_dram = -1;
+    const char *scheme = cfg->scheme ? cfg->scheme : "lbdf";
+    lf_status st = lf_name_check(LF_NAMES_SCHEME, scheme);
+    if (st == LF_OK)
+        st = lf_model_source_load(&cfg->source, &p->graph, NULL);
+    if (st == LF_OK)
+        st = lf_cost_model_create(&p->cm, p->graph, &cfg->hw, scheme);
+    if (st == LF_OK)
+        p->model_name = cfg->source.onnx ? p->graph->name : lf_model_source_name(&cfg->source);
+    if (st == LF_OK)
+        p->onnx_source = cfg->source.onnx;
+    return st;
+}
+
+lf_status lf_pipeline_run(lf_pipeline *p, const lf_pipeline_config *cfg)
+{
+    lf_status st = lf_pipeline_open(p, cfg);
+    return st == LF_OK ? lf_plan_network(p->cm, &cfg->planner, &p->result) : st;
+}
+
+lf_status lf_pipeline_save(lf_pipeline *p, const char *path, const char *format, int pareto)
+{
+    const lf_planned *r = &p->result;
+    lf_plan_meta meta = {p->model_name,
+                         r->search,
+                         r->heuristic ? r->seed : 0,
+                         r->heuristic ? r->budget : -1,
+                         pareto ? r->search_result.n_pareto : 0,
+                         pareto ? r->search_result.pareto : NULL,
+                         p->onnx_source,
+                         p->residency};
+    if (format && !lf_name_known(LF_NAMES_EXPORTER, format))
+        return lf_name_check(LF_NAMES_EXPORTER, format);
+    return lf_plan_save(path, format, &r->plan, p->cm, &meta);
+}
+
+void lf_pipeline_close(lf_pipeline *p)
+{
+    lf_planned_destroy(&p->result);
+    lf_cost_model_free(p->cm);
+    lf_graph_free(p->graph);
+    memset(p, 0, sizeof *p);
+}
