@@ -15,7 +15,8 @@
  *              every valid plan; all of it is paid by groups outside D, which
  *              hold v and its readers)
  *            + for a fusable v, its weight bytes times the reads every group
- *              holding v needs (lf_cost_tile_floors: 1 under LBDF).
+ *              holding v needs (lf_cost_tile_floors where v's weights and
+ *              rows alone already reach beta; else 1, and 1 under LBDF).
  *
  * So the optimum is at least the smallest dram + h over the states of size
  * > s reached so far and, for each cut op whose state is larger than s,
@@ -64,8 +65,19 @@ lf_status lf__frontier_create(lf__exact *x)
             f->phi[v] = 0;
             continue;
         }
-        if (x->fusable[v])
-            f->phi[v] += (int64_t)tiles[v] * lf_cost_weight_bytes(x->cm, v);
+        if (x->fusable[v]) {
+            /* The tile floor holds for groups whose weights do not all fit
+             * beside their windows: certain for every group holding v when
+             * v's weights and the monotone floor of v's own rows already
+             * reach beta (both only grow with the group); else once. */
+            int64_t w = lf_cost_weight_bytes(x->cm, v), reads = 1;
+            if (tiles[v] > 1 && w > 0) {
+                int64_t rows = lf__dp_floor_of(x, &v, 1, INT64_MAX) - x->wterm[v] - x->wblk[v];
+                if (w + rows >= x->beta)
+                    reads = tiles[v];
+            }
+            f->phi[v] += reads * w;
+        }
         f->h_all += f->phi[v];
     }
     free(tiles);
