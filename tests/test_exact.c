@@ -116,6 +116,42 @@ static void brute_rec(brute *b, int32_t i, int32_t n_labels)
     }
 }
 
+/* The frontier bound of a run stopped at max_states = k (frontier.c) for k
+ * from 1 up: never above the optimum opt, never falling as k grows, and opt
+ * itself once the run finishes. Returns how many stopped runs proved more
+ * than the first stopped run did (0 when none stopped). */
+static int frontier_steps(lf_cost_model *cm, int64_t opt, int64_t states)
+{
+    lf_exact_config cfg;
+    lf_exact_config_default(&cfg);
+    cfg.lower_bound = 1;
+    int64_t last = -1, first = -1;
+    int rises = 0;
+    int64_t step = states / 12 > 1 ? states / 12 : 1;
+    for (int64_t k = 1;; k += step) {
+        cfg.max_states = k;
+        lf_plan p;
+        lf_exact_stats st;
+        lf_status s = lf_exact_plan(cm, &cfg, &p, &st);
+        CHECK(s == LF_OK || s == LF_ELIMIT);
+        CHECK(st.lower <= opt);
+        CHECK(st.lower >= last);
+        if (st.lower > opt || st.lower < last)
+            fprintf(stderr, "  frontier: %lld states: %lld (last %lld, optimum %lld)\n", (long long)k,
+                    (long long)st.lower, (long long)last, (long long)opt);
+        last = st.lower;
+        if (s == LF_OK) {
+            CHECK_EQ_I64(st.lower, opt);
+            lf_plan_destroy(&p);
+            break;
+        }
+        if (first < 0)
+            first = st.lower;
+        rises += st.lower > first;
+    }
+    return rises;
+}
+
 /* The exact plan is the best plan of brute force in the full key of DESIGN
  * §4: equal DRAM and group count, and the same sorted list of group minima
  * (the brute-force best is kept by its own comparison, not lf_plan_compare). */
@@ -125,6 +161,7 @@ static void test_against_brute_force(void)
     const char *schemes[] = {"lbdf", "brr"};
     int compared = 0;
     int64_t ties = 0, tie_cases = 0, skipped = 0, found = 0;
+    int frontier_rises = 0;
     for (int fam = 0; fam < RDAG_FAMILIES; fam++)
         for (uint64_t seed = 0; seed < 14; seed++) {
             lf_graph *g = rdag_build(seed, fam, seed % 2 ? BRUTE_OPS : BRUTE_OPS - 1);
@@ -165,6 +202,7 @@ static void test_against_brute_force(void)
                         same = me[k] == mb[k];
                     CHECK(same);
                     CHECK(lf_plan_compare(&exact, &m, &b.best, &b.best_m) == 0);
+                    frontier_rises += frontier_steps(b.cm, b.best_dram, st.states) > 0;
                     if (m.dram_fusable != b.best_dram || !same)
                         fprintf(stderr, "  family %s seed %d beta %lld %s\n", rdag_family_names[fam],
                                 (int)seed, (long long)betas[bi], schemes[si]);
@@ -186,6 +224,11 @@ static void test_against_brute_force(void)
     fprintf(stderr, "  brute force: %d settings, %lld with ties in (DRAM, groups), %lld tied plans\n",
             compared, (long long)tie_cases, (long long)ties);
     CHECK(tie_cases >= 10);
+    /* The frontier bound rises with the states allowed on many of them, or
+     * the monotonicity checked above could not fail. */
+    fprintf(stderr, "  frontier bound: rises with the state limit in %d of %d settings\n", frontier_rises,
+            compared);
+    CHECK(frontier_rises >= compared / 4);
 }
 
 /* The connected candidates grown by ESU from their smallest op are the
@@ -335,9 +378,14 @@ static void test_networks(void)
             lf_cost_model *cm = tf_model_default(g, 128 * 1024, s ? "brr" : "lbdf");
             lf_plan exact, greedy;
             lf_plan_metrics me, mg;
-            CHECK_OK(lf_exact_plan(cm, NULL, &exact, NULL));
+            lf_exact_stats xs;
+            CHECK_OK(lf_exact_plan(cm, NULL, &exact, &xs));
             CHECK_OK(lf_plan_check(&exact, cm));
             CHECK_OK(lf_plan_metrics_compute(&exact, cm, &me));
+            CHECK_EQ_I64(xs.lower, me.dram_fusable);
+            /* Stopped runs' frontier bounds on a real network (width 2). */
+            if (i == 2)
+                CHECK(frontier_steps(cm, me.dram_fusable, xs.states) > 0);
             CHECK_OK(lf_plan_greedy(cm, &greedy));
             lf_plan_canonicalize(&greedy);
             CHECK_OK(lf_plan_metrics_compute(&greedy, cm, &mg));

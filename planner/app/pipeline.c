@@ -164,6 +164,7 @@ static lf_status lf__plan_exact(lf__run *r)
     dp = ec; /* the DP stops at its share (its messages name the whole limit) */
     if (limit > 0)
         dp.deadline -= limit * (1 - LF__DP_SHARE);
+    dp.lower_bound = 1; /* a stopped DP still proves a lower bound (frontier.c) */
     lf_status st = lf_exact_plan(r->cm, &dp, &r->out->plan, &r->out->exact_stats);
     if (st != LF_ELIMIT)
         return st;
@@ -183,6 +184,11 @@ static lf_status lf__plan_exact(lf__run *r)
     }
     if (lf_exact_bounds_certify_spare(r->cm, &bc, 0, &best, &b) != LF_OK)
         return lf_set_error(LF_ELIMIT, "%s", why);
+    /* The stopped DP's own bound (frontier.c; PP-OCRv4 detection at 256 KB:
+     * tighter than the windows') counts where it is the larger. */
+    int64_t dp_lower = r->out->exact_stats.lower;
+    if (dp_lower > b.lower)
+        b.lower = dp_lower;
     /* A block past the limits keeps its ops apart in the block plan; the
      * greedy plan and a seeded search do better there (RandWire at 256 KB:
      * 45.2 MB for the blocks, 15.1 MB greedy). */
@@ -195,7 +201,9 @@ static lf_status lf__plan_exact(lf__run *r)
                  limit, b.out_of_time ? "; bounds cut short by it" : "",
                  late ? "; upper bound's search cut short by it" : "");
     char lower_from[128];
-    if (b.lower_windows >= b.lower_blocks)
+    if (dp_lower > 0 && dp_lower == b.lower)
+        snprintf(lower_from, sizeof lower_from, "the DP's frontier");
+    else if (b.lower_windows >= b.lower_blocks)
         snprintf(lower_from, sizeof lower_from,
                  "windows of %d ops, %d halved past the limits, %d of %d solved", b.window_ops,
                  b.windows_halved, b.windows_solved, b.windows);
@@ -405,9 +413,11 @@ lf_status lf_plan_network(lf_cost_model *cm, const lf_planner_config *cfg, lf_pl
         dp = xc;
         if (limit > 0)
             dp.deadline -= limit * (1 - LF__DP_SHARE);
+        dp.lower_bound = 1;
         lf_plan opt;
         lf_plan_metrics mo;
-        lf_status xs = lf_exact_plan(cm, &dp, &opt, NULL);
+        lf_exact_stats xst;
+        lf_status xs = lf_exact_plan(cm, &dp, &opt, &xst);
         if (xs == LF_OK && lf_plan_metrics_compute(&opt, cm, &mo) == LF_OK)
             out->exact_dram = mo.dram_fusable;
         else
@@ -424,7 +434,7 @@ lf_status lf_plan_network(lf_cost_model *cm, const lf_planner_config *cfg, lf_pl
         }
         if (xs == LF_ELIMIT && lf_exact_bounds_certify(cm, &xc, &opt, &b) == LF_OK) {
             lf_plan_destroy(&opt);
-            out->lower_bound = b.lower;
+            out->lower_bound = b.lower > xst.lower ? b.lower : xst.lower;
         }
     }
     return LF_OK;

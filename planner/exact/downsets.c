@@ -2,6 +2,7 @@
  * downsets.h; the state table and the limits are in downsets_states.c). The number of candidates per state is bounded by the number
  * of downsets, which grows with the graph's width, not its depth. */
 #include "planner/exact/downsets.h"
+#include "planner/exact/frontier.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -578,6 +579,7 @@ void lf_exact_config_default(lf_exact_config *c)
     c->memory_limit = LF_EXACT_DEFAULT_MEMORY;
     c->threads = 0;
     c->deadline = 0;
+    c->lower_bound = 0;
 }
 
 lf_status lf__dp_setup(lf__exact *x, lf_cost_model *cm, const lf_bitset *universe,
@@ -816,11 +818,14 @@ int32_t lf__dp_run(lf__exact *x)
         x->dram[start] = 0;
         x->groups[start] = 0;
     }
-    for (int32_t size = 0; size < n_u && x->status == LF_OK; size++)
+    for (int32_t size = 0; size < n_u && x->status == LF_OK; size++) {
         for (int32_t k = 0; k < x->bucket_n[size] && x->status == LF_OK; k++) {
             x->progress = (size + (double)k / x->bucket_n[size]) / n_u;
             lf__expand(x, x->bucket[size][k], stack);
         }
+        if (x->front && x->status == LF_OK)
+            lf__frontier_boundary(x, size);
+    }
     int32_t goal = x->status == LF_OK ? lf__dp_state(x, full, n_u) : -1;
     lf__dp_check_budget(x); /* the peak memory, for the statistics */
     x->st.wall_s = lf_now_seconds() - x->t0;

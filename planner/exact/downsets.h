@@ -26,6 +26,7 @@ typedef struct lf__undo {
 } lf__undo;
 
 typedef struct lf__join lf__join;
+typedef struct lf__frontier lf__frontier;
 
 typedef struct lf__exact {
     /* The graph and its universe. */
@@ -121,6 +122,7 @@ typedef struct lf__exact {
     void (*on_expanded)(struct lf__exact *x);
     struct lf_pool *pool; /* workers for the staircase's joined pairs (NULL: this thread) */
     struct lf__join *join; /* cut_join.c's tails */
+    lf__frontier *front;   /* the frontier bound (frontier.c; NULL: not kept) */
     void *user;
 } lf__exact;
 

@@ -8,6 +8,7 @@
 
 #include "planner/exact/cut_join.h"
 #include "planner/exact/downsets.h"
+#include "planner/exact/frontier.h"
 #include "planner/exact/solve.h"
 
 /* Negative when the set of op ids a precedes b in the order of DESIGN §4's
@@ -108,8 +109,11 @@ static void lf__on_head(lf__exact *x, int32_t c) { lf__join_head(x, c, lf__on_pa
 
 static void lf__on_tail(lf__exact *x, int32_t c)
 {
-    if (x->dram[x->cur] != INT64_MAX)
-        lf__join_tail(x, c, 0);
+    if (x->dram[x->cur] == INT64_MAX)
+        return;
+    if (x->front)
+        lf__frontier_tail(x, c);
+    lf__join_tail(x, c, 0);
 }
 
 /* Runs the DP over U and writes the best partition of U into *out. */
@@ -156,8 +160,13 @@ lf_status lf_exact_plan(lf_cost_model *cm, const lf_exact_config *cfg, lf_plan *
     /* Half the memory limit for the memo, the other half for the states. */
     int64_t memo_before =
         x.cfg.memory_limit > 0 ? lf_cost_memo_limit(cm, x.cfg.memory_limit / 2) : -1;
+    if (st == LF_OK && x.cfg.lower_bound)
+        st = lf__frontier_create(&x);
     if (st == LF_OK)
         st = lf__solve(&x, out, &dram);
+    /* Proven optimal: the bound is the optimum itself. */
+    x.st.lower = st == LF_OK ? dram : lf__frontier_lower(&x);
+    lf__frontier_free(&x);
     if (memo_before >= 0)
         lf_cost_memo_limit(cm, memo_before);
     if (stats)

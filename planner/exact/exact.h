@@ -29,6 +29,9 @@ typedef struct lf_exact_config {
     double deadline;        /* lf_now_seconds() at which every DP stops, whatever
                                time_limit_s leaves (one deadline shared by the planner,
                                its bounds and polish: planner/app/pipeline.c); 0: none */
+    int lower_bound;        /* lf_exact_plan: keep the DP's frontier bound (frontier.c)
+                               in stats->lower, for a run stopped at a limit; 0 (default):
+                               not kept (its setup costs a pass over the graph) */
 } lf_exact_config;
 
 /* Defaults chosen so that the planner stops within a minute and 4 GB on a
@@ -44,6 +47,10 @@ typedef struct lf_exact_stats {
     int64_t groups;         /* candidate groups found (valid or not) */
     int64_t groups_skipped; /* of those, not priced: their F_D floor could not beat the target's plan */
     int64_t memory_bytes;   /* peak bytes of states and cost memo, as charged to the limit */
+    int64_t lower;          /* lf_exact_plan: the optimum's DRAM over fusable ops when it
+                               returns a plan; after LF_ELIMIT with cfg.lower_bound, a
+                               certified lower bound on it from the states expanded
+                               (frontier.c; it never falls as the limits grow); else 0 */
     double wall_s;
 } lf_exact_stats;
 

@@ -1,0 +1,165 @@
+/* A certified lower bound from an exact run stopped at a limit: the
+ * frontier of the downset DP (issue 46).
+ *
+ * The DP expands states by increasing size. Once every state of size <= s is
+ * expanded, take any plan and its chain of downsets from the empty set to U:
+ * its first state D_j of size > s has a predecessor D_{j-1} that was
+ * expanded, so D_j was relaxed with a DRAM no larger than the chain's prefix
+ * (or the step is a group joined across a cut op c whose state, all ops up
+ * to c, is not expanded yet: cut_join.c prices it only then). The rest of
+ * the plan costs at least h(D_j), a floor that holds for every way to place
+ * the ops outside D_j:
+ *
+ *     h(D) = sum over ops v of U outside D of phi(v),
+ *     phi(v) = v's tensor's forced-cut floor (cut_bound.c: bytes it moves in
+ *              every valid plan; all of it is paid by groups outside D, which
+ *              hold v and its readers)
+ *            + for a fusable v, its weight bytes times the reads every group
+ *              holding v needs (lf_cost_tile_floors where v's weights and
+ *              rows alone already reach beta; else 1, and 1 under LBDF).
+ *
+ * So the optimum is at least the smallest dram + h over the states of size
+ * > s reached so far and, for each cut op whose state is larger than s,
+ * over the states that offered a tail of it (each tail's plan pays at least
+ * h of its state after that state's DRAM). That is this file's bound at the
+ * boundary s; the run keeps the largest over the boundaries it passed, so a
+ * longer run (more time, more states) never ends with a smaller one, and the
+ * boundaries do not depend on the clock, so neither do the values. */
+#include "planner/exact/frontier.h"
+
+#include <stdlib.h>
+
+#include "planner/exact/solve.h"
+
+struct lf__frontier {
+    int64_t *phi;      /* per op of U; 0 elsewhere */
+    int64_t h_all;     /* h of the empty state */
+    int64_t *h;        /* per state, filled up to n_h */
+    int64_t n_h, cap_h;
+    int64_t *tail_min; /* per cut op: smallest dram + h over the states that offered a tail */
+    int64_t lower;     /* the largest bound over the boundaries passed */
+};
+
+lf_status lf__frontier_create(lf__exact *x)
+{
+    lf__frontier *f = calloc(1, sizeof *f);
+    size_t n = (size_t)x->n;
+    int32_t *tiles = malloc((n + 1) * sizeof *tiles);
+    if (!f || !tiles || !(f->phi = calloc(n + 1, sizeof *f->phi)) ||
+        !(f->tail_min = malloc((n + 1) * sizeof *f->tail_min))) {
+        free(tiles);
+        if (f) {
+            free(f->phi);
+            free(f);
+        }
+        return lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
+    }
+    lf_status st = lf__cut_tensor_floors(x->cm, f->phi);
+    if (st == LF_OK)
+        st = lf_cost_tile_floors(x->cm, tiles);
+    for (int32_t v = 0; v < x->n && st == LF_OK; v++) {
+        f->tail_min[v] = INT64_MAX;
+        if (!x->in_u[v]) {
+            /* Inputs and ops outside U: placed from the start, and their
+             * tensors' reads are paid before or after any state alike. */
+            f->phi[v] = 0;
+            continue;
+        }
+        if (x->fusable[v]) {
+            /* The tile floor holds for groups whose weights do not all fit
+             * beside their windows: certain for every group holding v when
+             * v's weights and the monotone floor of v's own rows already
+             * reach beta (both only grow with the group); else once. */
+            int64_t w = lf_cost_weight_bytes(x->cm, v), reads = 1;
+            if (tiles[v] > 1 && w > 0) {
+                int64_t rows = lf__dp_floor_of(x, &v, 1, INT64_MAX) - x->wterm[v] - x->wblk[v];
+                if (w + rows >= x->beta)
+                    reads = tiles[v];
+            }
+            f->phi[v] += reads * w;
+        }
+        f->h_all += f->phi[v];
+    }
+    free(tiles);
+    f->lower = 0;
+    x->front = f;
+    return st;
+}
+
+void lf__frontier_free(lf__exact *x)
+{
+    lf__frontier *f = x->front;
+    if (!f)
+        return;
+    free(f->phi);
+    free(f->h);
+    free(f->tail_min);
+    free(f);
+    x->front = NULL;
+}
+
+/* h of every state created since the last call. */
+static int lf__frontier_fill(lf__exact *x)
+{
+    lf__frontier *f = x->front;
+    if (x->n_states > f->cap_h) {
+        int64_t cap = f->cap_h ? f->cap_h : 1024;
+        while (cap < x->n_states)
+            cap *= 2;
+        int64_t *h = realloc(f->h, (size_t)cap * sizeof *h);
+        if (!h)
+            return 0;
+        x->extra_bytes += (cap - f->cap_h) * (int64_t)sizeof *h;
+        f->h = h;
+        f->cap_h = cap;
+    }
+    for (; f->n_h < x->n_states; f->n_h++) {
+        const uint64_t *w = x->words + (size_t)f->n_h * x->nwords;
+        int64_t h = f->h_all;
+        for (int32_t i = 0; i < x->nwords; i++)
+            for (uint64_t b = w[i]; b; b &= b - 1)
+                h -= f->phi[i * 64 + __builtin_ctzll(b)];
+        f->h[f->n_h] = h;
+    }
+    return 1;
+}
+
+void lf__frontier_tail(lf__exact *x, int32_t c)
+{
+    lf__frontier *f = x->front;
+    if (!lf__frontier_fill(x)) {
+        /* Without h the tail counts as the empty state's floor: smaller,
+         * still a bound. */
+        f->tail_min[c] = 0;
+        return;
+    }
+    int64_t v = x->dram[x->cur] + f->h[x->cur];
+    if (v < f->tail_min[c])
+        f->tail_min[c] = v;
+}
+
+void lf__frontier_boundary(lf__exact *x, int32_t s)
+{
+    lf__frontier *f = x->front;
+    if (!lf__frontier_fill(x))
+        return; /* no new bound: the last one stays valid */
+    int64_t best = INT64_MAX;
+    for (int32_t t = s + 1; t <= x->n; t++)
+        for (int32_t k = 0; k < x->bucket_n[t]; k++) {
+            int32_t d = x->bucket[t][k];
+            if (x->dram[d] != INT64_MAX && x->dram[d] + f->h[d] < best)
+                best = x->dram[d] + f->h[d];
+        }
+    for (int32_t c = 0; c < x->n; c++)
+        if (x->is_cut[c] && x->u_before[c] + 1 > s && f->tail_min[c] < best)
+            best = f->tail_min[c];
+    /* No reached state beyond s and no pending tail: the goal was reached
+     * (its DRAM is then the optimum, given by the caller). */
+    if (best != INT64_MAX && best > f->lower)
+        f->lower = best;
+}
+
+int64_t lf__frontier_lower(const lf__exact *x)
+{
+    return x->front ? x->front->lower : 0;
+}
