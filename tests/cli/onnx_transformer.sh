@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 d="$src/tests/data/onnx/transformer"
 
-"$fp" conformance "$d" --failures >"$tmp/c" 2>&1 && grep -qF "total: 15 cases, 15 pass, 0 fail" "$tmp/c" ||
+"$fp" conformance "$d" --failures >"$tmp/c" 2>&1 && grep -qF "total: 18 cases, 18 pass, 0 fail" "$tmp/c" ||
   { echo "FAIL: transformer fixtures"; cat "$tmp/c"; fail=1; }
 
 expect_import() { # case, op line regex, report line
@@ -31,7 +31,10 @@ expect_import attention_kv_cache "^MatMul  *2 " "attn: Attention (2 query, 2 key
 expect_import rotary_interleaved "^Concat  *1 " "rope: RotaryEmbedding (interleaved, 4 of 4 features) is Slice, Mul, Sub, Add and Concat"
 expect_import rotary_partial "^Slice  *4 " "rope: RotaryEmbedding (rotate-half, 4 of 6 features)"
 expect_import pixel_shuffle_view "^Transpose  *2 " "rank-views       shuffle: Transpose of rank 6 moving 5 runs of axes is 2 rank-4 Transposes"
-expect_import rmsnorm_op "^ReduceMean  *1 " "RMSNormalization over axes 2.. (epsilon 1e-06) is Mul, ReduceMean"
+expect_import rmsnorm_op "^RMSNorm  *1 " "opset 23, 1 ONNX nodes"
+expect_import rmsnorm_rsqrt "^RMSNorm  *1  *8 " "rmsnorm          scale: RMSNorm written out over axes 2.. (epsilon 1e-05)"
+expect_import rmsnorm_reciprocal "^RMSNorm  *1  *24 " "rmsnorm          scale: RMSNorm written out over axes 2.. (epsilon 1e-06)"
+expect_import rmsnorm_no_weight "^RMSNorm  *1  *8 " "normalize: RMSNorm written out over axes 2.. (epsilon 1e-05), no scale"
 
 # An Attention whose qk_matmul_output is read is refused with one line naming the node.
 "$fp" import "$src/tests/data/onnx/attention_qk_output.onnx" >"$tmp/out" 2>"$tmp/err"
@@ -43,8 +46,11 @@ rc=$?
 # Switched off, each pattern stays op by op (and still runs).
 "$fp" import "$d/gelu_erf/model.onnx" --no-rewrite gelu >"$tmp/g" 2>&1 && grep -q "^Erf  *1 " "$tmp/g" ||
   { echo "FAIL: --no-rewrite gelu"; cat "$tmp/g"; fail=1; }
-"$fp" import "$d/layernorm_written/model.onnx" --no-rewrite layernorm >"$tmp/l" 2>&1 &&
+"$fp" import "$d/layernorm_written/model.onnx" --no-rewrite layernorm,rmsnorm >"$tmp/l" 2>&1 &&
   grep -q "^ReduceMean  *2 " "$tmp/l" || { echo "FAIL: --no-rewrite layernorm"; cat "$tmp/l"; fail=1; }
+"$fp" import "$d/rmsnorm_rsqrt/model.onnx" --no-rewrite rmsnorm >"$tmp/r" 2>&1 &&
+  grep -q "^ReduceMean  *1 " "$tmp/r" && grep -q "^Sqrt  *1 " "$tmp/r" ||
+  { echo "FAIL: --no-rewrite rmsnorm"; cat "$tmp/r"; fail=1; }
 "$fp" import "$d/swin_windows/model.onnx" --no-rewrite rank-views >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&

@@ -150,6 +150,34 @@ def rmsnorm():
          [("y", y)], [f32(w, "w")], opset=23, check=False)
 
 
+def rmsnorm_written():
+    """RMSNorm written out as torch exports Llama's (HF LlamaRMSNorm: weight * (x * rsqrt(mean(x^2) + eps)),
+    rsqrt as 1 / Sqrt) and as Reciprocal(Sqrt) with Pow, a float Cast and the weight on the right; and
+    one without a weight (a scale of ones); each becomes one RMSNormalization (`rmsnorm` rewrite)."""
+    x = rng.standard_normal((1, 5, 8)).astype(np.float32)
+    w = rng.standard_normal(8).astype(np.float32)
+    y = w * (x * (1 / np.sqrt((x * x).mean(-1, keepdims=True) + 1e-5)))
+    nodes = [N("Mul", ["x", "x"], ["sq"], "square"), N("ReduceMean", ["sq"], ["ms"], "mean", axes=[-1]),
+             N("Add", ["ms", "eps"], ["pe"], "add_eps"), N("Sqrt", ["pe"], ["s"], "sqrt"),
+             N("Div", ["one", "s"], ["r"], "rsqrt"), N("Mul", ["x", "r"], ["n"], "normalize"),
+             N("Mul", ["w", "n"], ["y"], "scale")]
+    case("rmsnorm_rsqrt", nodes, [("x", x)], [("y", y)], [f32(1e-5, "eps"), f32([1.0], "one"), f32(w, "w")])
+    x = rng.standard_normal((1, 2, 4, 6)).astype(np.float32)
+    w = rng.standard_normal((4, 6)).astype(np.float32)
+    y = x * (1 / np.sqrt((x ** 2).mean((-2, -1), keepdims=True) + 1e-6)) * w
+    nodes = [N("Pow", ["x", "two"], ["sq"], "pow"), N("ReduceMean", ["sq"], ["ms"], "mean", axes=[2, 3]),
+             N("Add", ["eps", "ms"], ["pe"], "add_eps"), N("Sqrt", ["pe"], ["s"], "sqrt"),
+             N("Reciprocal", ["s"], ["r"], "inv"), N("Mul", ["r", "x"], ["n"], "normalize"),
+             N("Cast", ["n"], ["c"], "cast", to=TensorProto.FLOAT), N("Mul", ["c", "w"], ["y"], "scale")]
+    case("rmsnorm_reciprocal", nodes, [("x", x)], [("y", y)], [f32(2.0, "two"), f32(1e-6, "eps"), f32(w, "w")])
+    x = rng.standard_normal((1, 3, 8)).astype(np.float32)
+    y = x / np.sqrt((x * x).mean(-1, keepdims=True) + 1e-5)
+    nodes = [N("Mul", ["x", "x"], ["sq"], "square"), N("ReduceMean", ["sq"], ["ms"], "mean", axes=[-1]),
+             N("Add", ["ms", "eps"], ["pe"], "add_eps"), N("Sqrt", ["pe"], ["s"], "sqrt"),
+             N("Div", ["x", "s"], ["y"], "normalize")]
+    case("rmsnorm_no_weight", nodes, [("x", x)], [("y", y)], [f32(1e-5, "eps")])
+
+
 def softmax(s):
     e = np.exp(s - s.max(-1, keepdims=True))
     return e / e.sum(-1, keepdims=True)
@@ -247,6 +275,7 @@ def main():
     attention_refused()
     rotary()
     pixel_shuffle()
+    rmsnorm_written()
 
 
 if __name__ == "__main__":
