@@ -190,28 +190,31 @@ static int32_t lf__swap_last(lf__ox_graph *g, int32_t i, int32_t v, int swap, co
 static int lf__matmul(lf__ox_graph *g, int32_t i, int32_t A, const char *a, int la, int32_t B, const char *b, int lb,
                       const char *o, int lo)
 {
-    int r = la;
-    int ok = la == lb && la == lo && la >= 2 && memcmp(a, b, (size_t)(r - 2)) == 0 &&
-             memcmp(a, o, (size_t)(r - 2)) == 0;
+    /* the output's rank r; an operand of rank 2 (a weight without batch
+     * letters) broadcasts over the batch as MatMul does */
+    int r = lo;
+    int ok = r >= 2 && (la == r || la == 2) && (lb == r || lb == 2) && (la == r || lb == r);
+    const char *pa = a + la - 2, *pb = b + lb - 2, *po = o + r - 2; /* the matrix letters */
+    for (int q = 0; ok && q < r - 2; q++) /* batch letters: the output's, once in each operand */
+        ok = (la == 2 || a[q] == o[q]) && (lb == 2 || b[q] == o[q]) && lf__pos(pa, 2, o[q]) < 0 &&
+             lf__pos(pb, 2, o[q]) < 0 && lf__pos(po, 2, o[q]) < 0;
     /* contraction letter j: in both last pairs, not in the output */
     char j = 0;
-    for (int q = r - 2; ok && q < r; q++)
-        if (lf__pos(b + r - 2, 2, a[q]) >= 0 && lf__pos(o + r - 2, 2, a[q]) < 0)
-            j = a[q];
+    for (int q = 0; ok && q < 2; q++)
+        if (lf__pos(pb, 2, pa[q]) >= 0 && lf__pos(po, 2, pa[q]) < 0)
+            j = pa[q];
     char ii = 0, kk = 0;
     if (ok && j) {
-        ii = a[r - 2] == j ? a[r - 1] : a[r - 2];
-        kk = b[r - 2] == j ? b[r - 1] : b[r - 2];
+        ii = pa[0] == j ? pa[1] : pa[0];
+        kk = pb[0] == j ? pb[1] : pb[0];
     }
-    for (int q = 0; ok && q < r - 2; q++) /* batch letters appear once in each operand */
-        ok = lf__pos(a + r - 2, 2, a[q]) < 0 && lf__pos(b + r - 2, 2, a[q]) < 0;
-    if (!ok || !j || ii == kk || ii == j || kk == j || lf__pos(o + r - 2, 2, ii) < 0 || lf__pos(o + r - 2, 2, kk) < 0)
+    if (!ok || !j || ii == kk || ii == j || kk == j || lf__pos(po, 2, ii) < 0 || lf__pos(po, 2, kk) < 0)
         return 0;
-    for (int q = 0; q < r - 2; q++) /* batch axes equal or broadcast as MatMul does */
+    for (int q = 0; la == lb && q < r - 2; q++) /* batch axes equal or broadcast as MatMul does */
         if (g->values[A].dims[q] != g->values[B].dims[q] && g->values[A].dims[q] != 1 && g->values[B].dims[q] != 1)
             return 0;
-    int swap_out = o[r - 2] == kk; /* C^T = B^T A^T */
-    int ta = a[r - 1] != j, tb = b[r - 2] != j;
+    int swap_out = po[0] == kk; /* C^T = B^T A^T */
+    int ta = pa[1] != j, tb = pb[0] != j;
     if (swap_out) { /* out = (k i): compute B^T A^T */
         int32_t t = A;
         A = B;
@@ -318,13 +321,17 @@ lf_status lf__ox_rewrite_einsum(lf__ox_graph *g, int32_t i)
     int done = 0;
     if (e.n_ops == 1) {
         st = lf__one(g, i, v[0], e.in[0], e.len[0], e.out, e.len_out);
-        what = "a ReduceSum and a Transpose (where needed)";
+        what = "a ReduceSum or a Transpose (as needed)";
     } else if ((done = lf__matmul(g, i, v[0], e.in[0], e.len[0], v[1], e.in[1], e.len[1], e.out, e.len_out)) != 0) {
         st = done < 0 ? (lf_status)done : LF_OK;
         what = "a MatMul";
     } else {
         st = lf__product(g, i, v[0], e.in[0], e.len[0], v[1], e.in[1], e.len[1], e.out, e.len_out);
-        what = "a broadcast Mul and a ReduceSum";
+        int summed = 0;
+        for (int k = 0; k < 2; k++)
+            for (int q = 0; q < e.len[k]; q++)
+                summed |= lf__pos(e.out, e.len_out, e.in[k][q]) < 0;
+        what = summed ? "a broadcast Mul and a ReduceSum" : "a broadcast Mul";
     }
     if (st == LF_OK)
         lf__ox_note(g, LF_ONNX_FOLD_CONSTANTS, i, "Einsum '%s' is %s%s", eq, what,

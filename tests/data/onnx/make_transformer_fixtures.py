@@ -178,6 +178,22 @@ def rmsnorm_written():
     case("rmsnorm_no_weight", nodes, [("x", x)], [("y", y)], [f32(1e-5, "eps")])
 
 
+def einsum_forms():
+    """Einsum beyond the matrix product: a batched trace of activations ("bii->b"), an outer
+    product ("bi,bj->bij"), and an implicit-output matrix product with an ellipsis ("...ij,jk")."""
+    x = rng.standard_normal((2, 4, 4)).astype(np.float32)
+    nodes = [N("Relu", ["x"], ["r"], "relu"), N("Einsum", ["r"], ["y"], "trace", equation="bii->b")]
+    case("einsum_trace", nodes, [("x", x)], [("y", np.einsum("bii->b", np.maximum(x, 0)))], opset=12)
+    a = rng.standard_normal((2, 3)).astype(np.float32)
+    b = rng.standard_normal((2, 5)).astype(np.float32)
+    case("einsum_outer", [N("Einsum", ["a", "b"], ["y"], "outer", equation="bi,bj->bij")],
+         [("a", a), ("b", b)], [("y", np.einsum("bi,bj->bij", a, b))], opset=12)
+    x = rng.standard_normal((2, 3, 4)).astype(np.float32)
+    w = rng.standard_normal((4, 5)).astype(np.float32)
+    case("einsum_implicit", [N("Einsum", ["x", "w"], ["y"], "proj", equation="...ij,jk")],
+         [("x", x)], [("y", np.einsum("...ij,jk", x, w))], [f32(w, "w")], opset=12)
+
+
 def softmax(s):
     e = np.exp(s - s.max(-1, keepdims=True))
     return e / e.sum(-1, keepdims=True)
@@ -276,6 +292,7 @@ def main():
     rotary()
     pixel_shuffle()
     rmsnorm_written()
+    einsum_forms()
 
 
 if __name__ == "__main__":
