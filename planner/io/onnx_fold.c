@@ -262,11 +262,12 @@ lf_status lf__ox_fold_node(lf__ox_graph *g, int32_t i)
          * ones): element (row, col) of the last two axes kept where
          * col - row >= k (upper) or <= k (lower), else 0 */
         const lf__ox_value *x = &g->values[n->in[0]];
-        int64_t k = n->n_in > 1 && n->in[1] >= 0 ? lf__ox_f2i(lf__get(&g->values[n->in[1]].data, 0)) : 0;
+        const lf__ox_data *kd = n->n_in > 1 && n->in[1] >= 0 ? &g->values[n->in[1]].data : NULL;
+        int64_t k = kd && kd->count == 1 ? lf__ox_f2i(lf__get(kd, 0)) : 0;
         int upper = lf__ox_attr_int(n, "upper", 1) != 0;
-        if (x->rank < 2) {
+        if (x->rank < 2 || (kd && kd->count != 1)) {
             lf__ox_data_free(&d);
-            return lf__ox_fail(g, i, LF_EGRAPH, "input of rank %d (at least 2)", (int)x->rank);
+            return lf__ox_fail(g, i, LF_EGRAPH, "input of rank %d (at least 2) or k not a scalar", (int)x->rank);
         }
         for (int64_t e = 0; e < d.count; e++, lf__next_index(idx, out->dims, out->rank)) {
             int64_t diff = idx[x->rank - 1] - idx[x->rank - 2];
