@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 d="$src/tests/data/onnx/transformer"
 
-"$fp" conformance "$d" --failures >"$tmp/c" 2>&1 && grep -qF "total: 21 cases, 21 pass, 0 fail" "$tmp/c" ||
+"$fp" conformance "$d" --failures >"$tmp/c" 2>&1 && grep -qF "total: 22 cases, 22 pass, 0 fail" "$tmp/c" ||
   { echo "FAIL: transformer fixtures"; cat "$tmp/c"; fail=1; }
 
 expect_import() { # case, op line regex, report line
@@ -28,6 +28,7 @@ expect_import einsum_scores "^MatMul  *1 " "Einsum 'bhqd,bhkd->bhqk' is a MatMul
 expect_import einsum_trace "^ReduceSum  *2 " "Einsum 'bii->b' is a ReduceSum or a Transpose (as needed) of diagonals"
 expect_import einsum_outer "^Mul  *1 " "Einsum 'bi,bj->bij' is a broadcast Mul"
 expect_import einsum_implicit "^MatMul  *1 " "Einsum '...ij,jk' is a MatMul"
+expect_import causal_int64 "^Add  *1 " "tril: all inputs constant, evaluated once"
 expect_import where_causal "^Add  *1 " "Where with a constant condition is a masked sum"
 expect_import attention_gqa_causal "^Softmax  *1 " "attn: Attention (4 query, 2 key/value heads, causal, masked) is MatMul, Softmax and MatMul"
 expect_import attention_kv_cache "^MatMul  *2 " "attn: Attention (2 query, 2 key/value heads, masked, with a KV cache)"

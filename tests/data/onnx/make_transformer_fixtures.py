@@ -194,6 +194,20 @@ def einsum_forms():
          [("x", x)], [("y", np.einsum("...ij,jk", x, w))], [f32(w, "w")], opset=12)
 
 
+def int64_causal_mask():
+    """A causal mask built in int64 as torch exports `torch.ones(T, T, dtype=torch.long).tril()` then
+    `scores.masked_fill(mask == 0, lowest)`: Trilu and Equal on int64 constants fold, the Where has a
+    constant condition."""
+    x = rng.standard_normal((1, 2, 4, 4)).astype(np.float32)
+    low = np.float32(np.finfo(np.float32).min)
+    nodes = [N("Relu", ["x"], ["r"], "relu"), N("Trilu", ["ones", "k"], ["m"], "tril", upper=0),
+             N("Equal", ["m", "zero"], ["c"], "is_zero"), N("Where", ["c", "low", "r"], ["y"], "mask")]
+    m = np.tril(np.ones((4, 4), np.int64))
+    y = np.where(m == 0, low, np.maximum(x, 0))
+    case("causal_int64", nodes, [("x", x)], [("y", y)],
+         [i64(np.ones((4, 4)), "ones"), i64(0, "k"), i64(0, "zero"), f32(low, "low")], opset=14)
+
+
 def softmax(s):
     e = np.exp(s - s.max(-1, keepdims=True))
     return e / e.sum(-1, keepdims=True)
@@ -293,6 +307,7 @@ def main():
     pixel_shuffle()
     rmsnorm_written()
     einsum_forms()
+    int64_causal_mask()
 
 
 if __name__ == "__main__":
