@@ -439,9 +439,8 @@ lf_status lf__lower_node(lf__lower *L, int32_t i, lf__lowered *o)
         if (lf__ox_int_list(g, n, "perm", -1, perm, LF__OX_MAX_RANK, &cnt) != 1)
             for (cnt = 0; cnt < r; cnt++)
                 perm[cnt] = r - 1 - cnt;
-        if (r == 2)
-            return lf__unsupported(L, i, "Transpose of a matrix ([N, F] is N x F x 1 x 1 in the IR)");
-        /* Output ONNX axis k reads input axis perm[k]; in frame dims. */
+        /* Output ONNX axis k reads input axis perm[k]; in frame dims (a matrix
+         * [N, F] is N x F x 1 x 1: its transpose swaps N and C). */
         int32_t p4[4] = {0, 1, 2, 3};
         for (int32_t k = 0; k < r; k++)
             p4[lf__frame_dim(k, r)] = lf__frame_dim((int32_t)perm[k], r);
