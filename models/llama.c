@@ -9,9 +9,9 @@
  *              m = post_attention_layernorm(a)
  *   logits = lm_head(norm(h))
  *
- * RMSNorm is exported op by op as HF's module computes it: x * x, ReduceMean
- * over D, + epsilon (1e-5, a scalar constant with its value), Sqrt, x / that,
- * times the weight. Rotary embeddings act on q and k after the heads are
+ * RMSNorm is one op (LF_OP_RMSNORM, ONNX's RMSNormalization) over D with
+ * epsilon 1e-5 and HF's weight; the importer makes torch's written-out form
+ * (Pow, ReduceMean, Add, Sqrt, Div or Reciprocal, Mul) that op too. Rotary embeddings act on q and k after the heads are
  * split (B x heads x T x 128): x * cos + rotate_half(x) * sin with
  * rotate_half(x) = Concat(-x[64:], x[:64]) over W. cos and sin (T x 128, from
  * the positions and theta 500000) are activations in HF's graph, computed
@@ -43,19 +43,16 @@ static int32_t lf__op2(lf_mb *m, lf_op_type t, const char *name, const lf_attrs 
     return lf_mb_op(m, t, name, a, in, 2);
 }
 
+/* One RMSNorm op over D (x / sqrt(mean(x^2) + 1e-5) * weight), named like
+ * HF's module, its weight HF's `NAME.weight`. */
 static int32_t lf__rmsnorm(lf_mb *m, const char *name, int32_t x)
 {
     lf_mb_push(m, "%s", name);
-    int32_t sq = lf__op2(m, LF_OP_MUL, "square", NULL, x, x);
-    lf_attrs r = {0};
-    r.axes = LF_AXES(LF_DIM_W);
-    int32_t ms = lf_mb_op(m, LF_OP_REDUCEMEAN, "mean", &r, &sq, 1);
-    int32_t eps = lf_mb_scalar(m, "epsilon", 1e-5f);
-    ms = lf__op2(m, LF_OP_ADD, "add_epsilon", NULL, ms, eps);
-    ms = lf_mb_op(m, LF_OP_SQRT, "sqrt", NULL, &ms, 1);
-    int32_t y = lf__op2(m, LF_OP_DIV, "normalize", NULL, x, ms);
-    int32_t w = lf_mb_const(m, "weight", 1, 1, 1, lf_mb_shape(m, x).w);
-    y = lf__op2(m, LF_OP_MUL, "scale", NULL, y, w);
+    lf_attrs a = {0};
+    a.axes = LF_AXES(LF_DIM_W);
+    a.epsilon = 1e-5f;
+    int32_t in[2] = {x, lf_mb_const(m, "weight", 1, 1, 1, lf_mb_shape(m, x).w)};
+    int32_t y = lf_mb_op(m, LF_OP_RMSNORM, NULL, &a, in, 2);
     lf_mb_pop(m);
     return y;
 }

@@ -86,6 +86,7 @@ typedef enum lf_op_type {
     LF_OP_REDUCESUMSQUARE,
     LF_OP_REDUCEL2,
     LF_OP_GLOBALMAXPOOL,
+    LF_OP_RMSNORM, /* issue 36: RMSNormalization (Llama's RMSNorm as one op) */
     LF_OP_TYPE_COUNT
 } lf_op_type;
 

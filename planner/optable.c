@@ -178,6 +178,11 @@ static const lf_op_info lf__ops[LF_OP_TYPE_COUNT] = {
     [LF_OP_GLOBALMAXPOOL] = {"GlobalMaxPool", "GlobalMaxPool", 1, 1, LF_ROWS_REDUCTION, 0, 0,
         .infer = lf__infer_global_pool,
         .gpu = LF_GPU_POOL, .features_as = LF_OP_GLOBALAVGPOOL},
+    /* x / sqrt(mean(x^2) + eps) * scale over D: streams token rows like LayerNorm */
+    [LF_OP_RMSNORM] = {"RMSNorm", "RMSNormalization", 1, 2, LF_ROWS_WINDOW, 0, 0x2u,
+        .implied_consts = lf__consts_layernorm, .row_kind = lf__rows_normalize,
+        .weight_block = lf__wblock_whole,
+        .features_as = LF_OP_BATCHNORM},
 };
 
 static const char *const lf__act_names[LF_ACT_COUNT] = {

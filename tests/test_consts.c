@@ -113,7 +113,7 @@ static void test_builtin_constants(void)
         for (int32_t c = 0; c < g->n_consts; c++) {
             from_consts += lf_const_elems(&g->consts[c]);
             /* shape only, but for the scalars a transformer computes with
-             * (llama3_8b's RMSNorm epsilon), which must not be drawn */
+             * (an exponent, an epsilon), which must not be drawn */
             CHECK(g->consts[c].data == NULL || lf_const_elems(&g->consts[c]) == 1);
         }
         for (int32_t v = 0; v < g->n_ops; v++) {

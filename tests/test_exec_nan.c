@@ -170,8 +170,24 @@ static void test_reduce_softmax_specials(void)
     check_same(y, (float[]){0, -I, N, N, N, N, N, N}, 8, "log softmax");
 }
 
+/* RMSNormalization as ONNX's reference computes it, x * Reciprocal(Sqrt(
+ * ReduceMean(x^2) + eps)): a NaN makes its row NaN; an infinite element
+ * makes the mean infinite and the factor 0, so it gives NaN (inf * 0) and
+ * the finite elements of its row 0. */
+static void test_rmsnorm_specials(void)
+{
+    const float I = INFINITY, N = NAN;
+    float x[8] = {3, 4, 1, N, I, 2, -I, 0}, y[8];
+    lf__dims one = {{1, 1, 1, 1}};
+    CHECK_OK(lf__rmsnorm(x, D(1, 1, 4, 2), 1u << 3, 0.0f, NULL, one, y, 1));
+    /* row (3, 4): mean of squares 12.5 */
+    float k = (float)(1.0 / sqrt(12.5));
+    check_same(y, (float[]){3 * k, 4 * k, N, N, N, 0, N, 0}, 8, "rmsnorm");
+}
+
 int main(void)
 {
+    test_rmsnorm_specials();
     test_unary_specials();
     test_binary_specials();
     test_pool_specials();

@@ -123,6 +123,16 @@ static void test_norm_reduce(void)
     a.epsilon = 1e-12f;
     eval_case("layernorm C", LF_OP_LAYERNORM, &a, ln, 3, S(1, 2, 3, 1), (float[]){-1, 1, 1, 3, -1, -1}, 1e-5);
 
+    /* RMSNorm over W of 2 tokens (rows (1, 7) and (3, 4)): mean squares 25
+     * and 12.5, eps 0, times the scale (2, -1). */
+    float rt[4] = {1, 7, 3, 4}, rg[2] = {2, -1};
+    lf_tensor rn[2] = {{S(1, 1, 2, 2), rt}, {S(1, 1, 1, 2), rg}};
+    a = (lf_attrs){0};
+    a.axes = LF_AXES(LF_DIM_W);
+    a.epsilon = 1e-30f;
+    const float q = 1.0f / sqrtf(12.5f);
+    eval_case("rmsnorm W", LF_OP_RMSNORM, &a, rn, 2, S(1, 1, 2, 2), (float[]){0.4f, -1.4f, 6 * q, -4 * q}, 1e-6);
+
     /* ReduceMean over H and W equals the global average pool. */
     float im[8] = {1, 2, 3, 4, 10, 20, 30, 40};
     lf_tensor r[1] = {{S(1, 2, 2, 2), im}};

@@ -224,8 +224,42 @@ static void test_sched_units(void)
     lf_graph_free(g);
 }
 
+/* RMSNorm is priced like LayerNorm: over D (W) it streams token rows, over
+ * H it needs the whole map; its scale is one weight block of D values,
+ * implied by the attributes when not given. */
+static void test_rmsnorm_rows(void)
+{
+    lf_mb m;
+    lf_mb_init(&m, "rmsnorm");
+    int32_t x = lf_mb_input(&m, "x", 1, 1, 16, 64);
+    lf_attrs a = {0};
+    a.axes = LF_AXES(LF_DIM_W);
+    int32_t y = lf_mb_op(&m, LF_OP_RMSNORM, "rms_w", &a, &x, 1);
+    a.axes = LF_AXES(LF_DIM_H) | LF_AXES(LF_DIM_W);
+    lf_mb_op(&m, LF_OP_RMSNORM, "rms_hw", &a, &y, 1);
+    a.axes = LF_AXES(LF_DIM_W);
+    lf_mb_op(&m, LF_OP_LAYERNORM, "ln_w", &a, &y, 1);
+    lf_graph *g = NULL;
+    CHECK_OK(lf_mb_finish(&m, &g));
+    if (!g)
+        return;
+    int32_t w = lf_graph_find(g, "rms_w"), hw = lf_graph_find(g, "rms_hw"), ln = lf_graph_find(g, "ln_w");
+    CHECK(w >= 0 && hw >= 0 && ln >= 0);
+    if (w >= 0 && hw >= 0 && ln >= 0) {
+        CHECK_EQ_I64(lf_op_row_kind(g, w), LF_ROWS_WINDOW);
+        CHECK_EQ_I64(lf_op_row_kind(g, hw), LF_ROWS_FULL);
+        CHECK_EQ_I64(lf_op_weight_block(g, w), 64);
+        CHECK_EQ_I64(lf_op_weight_block(g, w), lf_op_weight_block(g, ln));
+        CHECK_EQ_I64(g->ops[w].weight_elems, 64);
+        CHECK_EQ_I64(g->ops[hw].weight_elems, 16 * 64);
+        CHECK_EQ_I64(lf_op_macs(LF_OP_RMSNORM, &g->ops[w].attr, &g->ops[w].out, 1, &g->ops[w].out), 0);
+    }
+    lf_graph_free(g);
+}
+
 int main(void)
 {
+    test_rmsnorm_rows();
     test_flags_by_type();
     test_entry_invariants();
     lf_graph *g = build_net();

@@ -24,6 +24,7 @@ static lf_value_role lf__role(const lf_op *op, int32_t pos, const lf_shape *s, i
         /* X, scale, shift (the IR's affine form) or X, scale, B, mean, var. */
         return pos == 1 ? LF_VALUE_SCALE : (pos == 4 ? LF_VALUE_VARIANCE : LF_VALUE_BIAS);
     case LF_OP_LAYERNORM:
+    case LF_OP_RMSNORM:
         return pos == 1 ? LF_VALUE_SCALE : LF_VALUE_BIAS;
     case LF_OP_DIV:
     case LF_OP_POW:

@@ -159,6 +159,12 @@ void lf__batchnorm(const float *x, lf__dims xd, const float *scale, const float 
 lf_status lf__layernorm(const float *x, lf__dims xd, unsigned mask, float eps, const float *scale,
                         lf__dims sd, const float *bias, lf__dims bd, float *y, int nt);
 
+/* RMSNormalization over the axes in mask (k_rmsnorm.c): per position of the
+ * other axes, y = x / sqrt(mean(x^2) + eps), then * scale with broadcasting
+ * (scale may be NULL; sd its dims). */
+lf_status lf__rmsnorm(const float *x, lf__dims xd, unsigned mask, float eps, const float *scale,
+                      lf__dims sd, float *y, int nt);
+
 /* ---- pooling (k_pool.c) ------------------------------------------------- */
 
 typedef struct lf__pool {

@@ -497,6 +497,15 @@ lf_status lf_exec_eval_op(lf_op_type t, const lf_attrs *a, const lf_tensor *x, i
                              n > 1 ? lf__dims_of(x[1].shape) : one, n > 2 ? x[2].data : NULL,
                              n > 2 ? lf__dims_of(x[2].shape) : one, out->data, nt);
     }
+    case LF_OP_RMSNORM: {
+        lf_status st = lf__need(t, n, 1, 2);
+        if (st)
+            return st;
+        float eps = a->epsilon > 0.0f ? a->epsilon : 1e-5f;
+        lf__dims one = {{1, 1, 1, 1}};
+        return lf__rmsnorm(x[0].data, xd, lf__mask(a->axes), eps, n > 1 ? x[1].data : NULL,
+                           n > 1 ? lf__dims_of(x[1].shape) : one, out->data, nt);
+    }
     case LF_OP_ADD:
     case LF_OP_MUL:
     case LF_OP_SUB:

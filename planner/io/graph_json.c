@@ -101,7 +101,7 @@ static void lf__json_attrs(FILE *f, const lf_op *op)
     LF_ATTR(a->nearest_mode, "nearest_mode", a->nearest_mode);
     LF_ATTR(a->pad_mode, "pad_mode", a->pad_mode);
     LF_ATTR(a->causal, "causal", a->causal);
-    if (op->type == LF_OP_LAYERNORM) {
+    if (op->type == LF_OP_LAYERNORM || op->type == LF_OP_RMSNORM) {
         fprintf(f, "%s\"epsilon\": %g", sep, (double)(a->epsilon > 0 ? a->epsilon : 1e-5f));
         sep = ", ";
     }

@@ -36,6 +36,7 @@ typedef enum lf_onnx_rewrite {
     LF_ONNX_LAYERNORM,          /* LayerNorm written out (ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div) -> LayerNormalization */
     LF_ONNX_GELU,               /* GELU written out, erf and tanh forms -> Gelu */
     LF_ONNX_RANK_VIEWS,         /* ops on tensors of rank 5 and 6 between views -> the same op at rank <= 4 */
+    LF_ONNX_RMSNORM,            /* RMSNorm written out (Pow, ReduceMean, Add, Sqrt, Div or Reciprocal) -> RMSNormalization */
     LF_ONNX_REWRITE_COUNT
 } lf_onnx_rewrite;
 
@@ -71,6 +72,13 @@ typedef struct lf_onnx_options {
      * need a constant (weights, shapes, pads, bounds) are bound. */
     const struct lf_onnx_tensor *bind;
     int32_t n_bind;
+    /* 1: a model whose inputs are all bound (ONNX's one-node tests of
+     * integer ops: Trilu or Where on int64 tensors) and whose outputs all
+     * fold to constants imports as no graph (*out NULL, LF_OK) with the
+     * outputs' values in the report (lf_onnx_report_constant); when such
+     * an output does not fold, LF_EUNSUPPORTED. 0: graph outputs are never
+     * folded (they stay computed by their node). */
+    int32_t const_outputs;
 } lf_onnx_options;
 
 /* What the import did: rewrites with reasons, and op counts. Opaque. */
@@ -99,6 +107,10 @@ int32_t lf_onnx_report_nodes(const lf_onnx_report *r);
 /* The IR op computing the file's graph output onnx_name (NULL when unknown;
  * onnx_name NULL: the only graph output). */
 const char *lf_onnx_report_output_op(const lf_onnx_report *r, const char *onnx_name);
+/* The values of graph output onnx_name (NULL: the only output) when the
+ * import folded it to a constant (lf_onnx_options.const_outputs): 1 with
+ * *data (float32, row-major, owned by the report) and *count; 0 otherwise. */
+int lf_onnx_report_constant(const lf_onnx_report *r, const char *onnx_name, const float **data, int64_t *count);
 /* Writes one line per rewrite: "  fold-bn      layer1.0.bn1 into layer1.0.conv1 (epsilon 1e-05)". */
 void lf_onnx_report_write(const lf_onnx_report *r, FILE *f);
 

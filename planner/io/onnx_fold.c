@@ -108,7 +108,7 @@ lf_status lf__ox_fold_node(lf__ox_graph *g, int32_t i)
             any_float = 1;
     }
     lf__ox_value *out = &g->values[n->out[0]];
-    if (out->is_output)
+    if (out->is_output && !g->const_graph)
         return LF_OK; /* a graph output stays computed by its node */
     int is_int = !any_float;
     if (strcmp(op, "Cast") == 0)
@@ -257,6 +257,23 @@ lf_status lf__ox_fold_node(lf__ox_graph *g, int32_t i)
         const lf__ox_value *x = &g->values[n->in[0]];
         for (int64_t k = 0; k < d.count; k++, lf__next_index(idx, out->dims, out->rank))
             LF__PUT(k, lf__get(a, lf__bcast_offset(idx, out->rank, x->dims, x->rank)));
+    } else if (strcmp(op, "Trilu") == 0) {
+        /* a causal mask built from constants (torch.triu / tril on int64
+         * ones): element (row, col) of the last two axes kept where
+         * col - row >= k (upper) or <= k (lower), else 0 */
+        const lf__ox_value *x = &g->values[n->in[0]];
+        const lf__ox_data *kd = n->n_in > 1 && n->in[1] >= 0 ? &g->values[n->in[1]].data : NULL;
+        int64_t k = kd && kd->count == 1 ? lf__ox_f2i(lf__get(kd, 0)) : 0;
+        int upper = lf__ox_attr_int(n, "upper", 1) != 0;
+        if (x->rank < 2 || (kd && kd->count != 1)) {
+            lf__ox_data_free(&d);
+            return lf__ox_fail(g, i, LF_EGRAPH, "input of rank %d (at least 2) or k not a scalar", (int)x->rank);
+        }
+        for (int64_t e = 0; e < d.count; e++, lf__next_index(idx, out->dims, out->rank)) {
+            int64_t diff = idx[x->rank - 1] - idx[x->rank - 2];
+            int keep = upper ? diff >= k : diff <= k;
+            LF__PUT(e, keep ? lf__get(a, e) : 0.0);
+        }
     } else if (rule->shape == LF__OX_SH_CONSTANT_OF_SHAPE) {
         const lf__ox_attr *va = lf__ox_attr_get(n, "value");
         double v = va && va->tensor >= 0 && g->values[va->tensor].data.count > 0

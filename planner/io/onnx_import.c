@@ -7,6 +7,31 @@
 #include "planner/io/onnx_proto.h"
 #include "planner/io/onnx_report.h"
 
+/* A model whose inputs are all bound (opt.const_outputs): its outputs'
+ * values go to the report, and there is no graph. */
+static lf_status lf__const_graph(lf__ox_graph *g)
+{
+    for (int32_t v = 0; v < g->n_values; v++) {
+        const lf__ox_value *x = &g->values[v];
+        if (!x->is_output)
+            continue;
+        if (!x->is_const || (!x->data.f && !x->data.i))
+            return lf__ox_fail(g, x->producer, LF_EUNSUPPORTED,
+                               "every graph input is bound to values, and output '%s' does not fold to a constant",
+                               x->name);
+        float *f = malloc((size_t)(x->data.count ? x->data.count : 1) * sizeof *f);
+        if (!f)
+            return lf_set_error(LF_ENOMEM, "out of memory importing %s", g->path);
+        for (int64_t e = 0; e < x->data.count; e++)
+            f[e] = x->data.f ? x->data.f[e] : (float)x->data.i[e];
+        lf_status st = lf__onnx_report_constant(g->report, x->name, f, x->data.count);
+        free(f);
+        if (st != LF_OK)
+            return st;
+    }
+    return LF_OK;
+}
+
 static lf_status lf__import(const void *bytes, size_t len, int mapped, const char *path,
                             const char *base_dir, const lf_onnx_options *opt, lf_graph **out,
                             lf_onnx_report **report)
@@ -18,8 +43,9 @@ static lf_status lf__import(const void *bytes, size_t len, int mapped, const cha
     g.bytes_mapped = mapped;
     if ((st = lf__ox_load(&g, bytes, len, base_dir)) == LF_OK) {
         lf__onnx_report_set_file(g.report, g.opset, g.n_nodes);
-        if ((st = lf__ox_infer(&g)) == LF_OK && (st = lf__ox_rewrite(&g)) == LF_OK &&
-            (st = lf__ox_ir_parts(&g)) == LF_OK)
+        if ((st = lf__ox_infer(&g)) == LF_OK && g.const_graph)
+            st = lf__const_graph(&g);
+        else if (st == LF_OK && (st = lf__ox_rewrite(&g)) == LF_OK && (st = lf__ox_ir_parts(&g)) == LF_OK)
             st = lf__ox_lower(&g, out);
     }
     if (st == LF_OK && report) {

@@ -108,7 +108,7 @@ static int lf__const_position(const char *op, int32_t k)
                                         "Upsample", "Clip", "Split", "Squeeze", "Unsqueeze", "ReduceMean",
                                         "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd",
                                         "ReduceSumSquare", "ReduceL2", "Expand", "Gather", "PRelu",
-                                        "Trilu"};
+                                        "Trilu", "RMSNormalization"};
     if (k == 0)
         return strcmp(op, "ConstantOfShape") == 0 || strcmp(op, "Where") == 0;
     if (strcmp(op, "Attention") == 0) /* the mask */
@@ -136,11 +136,16 @@ static lf_status lf__bind_inputs(lf__ox_graph *g)
                     used = 1;
                     only_const &= lf__const_position(g->nodes[i].op, k);
                 }
-        if (!used || !only_const)
-            continue;
-        lf__ox_data d;
         int is_int = g->values[v].elem_type != LF__OX_FLOAT && g->values[v].elem_type != LF__OX_DOUBLE &&
                      g->values[v].elem_type != LF__OX_FLOAT16 && g->values[v].elem_type != 0;
+        /* an integer input (int8 to uint64, bool) cannot be an activation (the
+         * IR is float32): with values given, it is a constant wherever it is
+         * read (an int64 mask into Trilu or Where folds) */
+        int32_t et = g->values[v].elem_type;
+        int integer = (et >= 2 && et <= 7) || et == 9 || et == 12 || et == 13;
+        if (!used || (!only_const && !integer))
+            continue;
+        lf__ox_data d;
         lf_status st = lf__ox_data_alloc(g, &d, is_int, bt->rank, bt->dims);
         if (st != LF_OK)
             return st;
@@ -215,6 +220,9 @@ lf_status lf__ox_infer(lf__ox_graph *g)
     if ((st = lf__bind_inputs(g)) != LF_OK || (st = lf__input_shapes(g)) != LF_OK ||
         (st = lf__ox_toposort(g)) != LF_OK)
         return st;
+    g->const_graph = g->opt.const_outputs != 0;
+    for (int32_t v = 0; v < g->n_values && g->const_graph; v++)
+        g->const_graph = !(g->values[v].is_input && !g->values[v].is_const);
     for (int32_t k = 0; k < g->n_order; k++) {
         int32_t i = g->order[k];
         lf__ox_node *n = &g->nodes[i];

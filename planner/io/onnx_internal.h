@@ -132,6 +132,8 @@ typedef struct lf__ox_graph {
     lf_onnx_report *report;
     int bytes_mapped;      /* the model's bytes are a private file map (onnx_files.c): its
                               pages are given back once unpacked */
+    int const_graph;       /* opt.const_outputs and every graph input bound to values:
+                              graph outputs fold too (onnx_infer.c) */
 } lf__ox_graph;
 
 /* ---- graph storage (onnx_graph.c) ---- */

@@ -292,7 +292,7 @@ lf_status lf__lower_node(lf__lower *L, int32_t i, lf__lowered *o)
             return st;
         return lf__batchnorm(L, i, o);
     }
-    if (strcmp(op, "LayerNormalization") == 0) {
+    if (strcmp(op, "LayerNormalization") == 0 || strcmp(op, "RMSNormalization") == 0) {
         int32_t axis = lf__ox_axis(lf__ox_attr_int(n, "axis", -1), r);
         if (axis < 0)
             return lf__unsupported(L, i, "axis out of range");
@@ -300,10 +300,10 @@ lf_status lf__lower_node(lf__lower *L, int32_t i, lf__lowered *o)
         int32_t cnt = 0;
         for (int32_t q = axis; q < r; q++)
             axes[cnt++] = q;
-        o->type = LF_OP_LAYERNORM;
+        o->type = op[0] == 'L' ? LF_OP_LAYERNORM : LF_OP_RMSNORM;
         a->axes = lf__mask(axes, cnt, r);
         a->epsilon = lf__ox_attr_float(n, "epsilon", 1e-5f);
-        a->has_bias = n->n_in > 2 && n->in[2] >= 0;
+        a->has_bias = o->type == LF_OP_LAYERNORM && n->n_in > 2 && n->in[2] >= 0;
         for (int32_t q = 0; q < n->n_in; q++)
             if (n->in[q] >= 0 && (st = lf__operand(L, i, q, r, o)) != LF_OK)
                 return st;
@@ -439,9 +439,8 @@ lf_status lf__lower_node(lf__lower *L, int32_t i, lf__lowered *o)
         if (lf__ox_int_list(g, n, "perm", -1, perm, LF__OX_MAX_RANK, &cnt) != 1)
             for (cnt = 0; cnt < r; cnt++)
                 perm[cnt] = r - 1 - cnt;
-        if (r == 2)
-            return lf__unsupported(L, i, "Transpose of a matrix ([N, F] is N x F x 1 x 1 in the IR)");
-        /* Output ONNX axis k reads input axis perm[k]; in frame dims. */
+        /* Output ONNX axis k reads input axis perm[k]; in frame dims (a matrix
+         * [N, F] is N x F x 1 x 1: its transpose swaps N and C). */
         int32_t p4[4] = {0, 1, 2, 3};
         for (int32_t k = 0; k < r; k++)
             p4[lf__frame_dim(k, r)] = lf__frame_dim((int32_t)perm[k], r);

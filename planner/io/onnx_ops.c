@@ -43,7 +43,7 @@ static const lf__ox_op_rule lf__rules[] = {
     {"Squeeze", 1, 2, LF__OX_SH_SQUEEZE, 1},    {"Unsqueeze", 1, 2, LF__OX_SH_UNSQUEEZE, 1},
     {"Pad", 1, 4, LF__OX_SH_PAD, 0},            {"Resize", 1, 4, LF__OX_SH_RESIZE, 0},
     {"Upsample", 1, 2, LF__OX_SH_RESIZE, 0},     {"Expand", 2, 2, LF__OX_SH_EXPAND, 1},
-    {"Trilu", 1, 2, LF__OX_SH_SAME, 0},         {"RMSNormalization", 2, 2, LF__OX_SH_SAME, 0},         {"Einsum", 1, -1, LF__OX_SH_EINSUM, 0},
+    {"Trilu", 1, 2, LF__OX_SH_SAME, 1},         {"RMSNormalization", 2, 2, LF__OX_SH_SAME, 0},         {"Einsum", 1, -1, LF__OX_SH_EINSUM, 0},
     /* opset 23's attention ops, lowered by onnx_attention.c and onnx_rotary.c */
     {"Attention", 3, 7, LF__OX_SH_ATTENTION, 0},
     {"RotaryEmbedding", 3, 4, LF__OX_SH_SAME, 0},

@@ -66,7 +66,22 @@ typedef struct lf__ox_slice {
 } lf__ox_slice;
 lf_status lf__ox_slice_params(lf__ox_graph *g, int32_t i, lf__ox_slice *s);
 
-/* Einsum's output shape from its equation (onnx_einsum.c). */
+/* Einsum's equation spelled out (onnx_einsum.c): each operand's letters, one
+ * per axis (an ellipsis replaced by letters of its own), and the output's
+ * (the implicit output made explicit). */
+#define LF__OX_EINSUM_MAX_OPS 8
+typedef struct lf__ox_einsum {
+    int n_ops;
+    char in[LF__OX_EINSUM_MAX_OPS][LF__OX_MAX_RANK];
+    int len[LF__OX_EINSUM_MAX_OPS];
+    char out[LF__OX_MAX_RANK];
+    int len_out;
+} lf__ox_einsum;
+lf_status lf__ox_einsum_parse(const lf__ox_graph *g, int32_t i, lf__ox_einsum *e);
+/* The size of a letter (the largest of its operands' axes, 1 broadcasting),
+ * -1 if no operand has it, -2 when two differ and neither is 1. */
+int64_t lf__ox_einsum_dim(const lf__ox_graph *g, int32_t i, const lf__ox_einsum *e, char letter);
+/* Einsum's output shape from its equation. */
 lf_status lf__ox_einsum_shape(lf__ox_graph *g, int32_t i);
 
 /* Attention's output shapes (onnx_attention.c). */

@@ -18,6 +18,10 @@ struct lf_onnx_report {
     int32_t nodes;
     char **out_onnx, **out_ir; /* graph outputs: file name -> IR op name */
     int32_t n_out, cap_out;
+    char **k_name;             /* graph outputs folded to constants (const_outputs) */
+    float **k_data;
+    int64_t *k_count;
+    int32_t n_k;
 };
 
 static const char *const lf__rewrite_names[LF_ONNX_REWRITE_COUNT] = {
@@ -28,7 +32,7 @@ static const char *const lf__rewrite_names[LF_ONNX_REWRITE_COUNT] = {
     [LF_ONNX_SPLIT] = "split",                   [LF_ONNX_RESHAPE_FLATTEN] = "reshape-flatten",
     [LF_ONNX_CHANNEL_SHUFFLE] = "channel-shuffle", [LF_ONNX_GATHER_SLICE] = "gather-slice",
     [LF_ONNX_LAYERNORM] = "layernorm",           [LF_ONNX_GELU] = "gelu",
-    [LF_ONNX_RANK_VIEWS] = "rank-views",
+    [LF_ONNX_RANK_VIEWS] = "rank-views",         [LF_ONNX_RMSNORM] = "rmsnorm",
 };
 
 const char *lf_onnx_rewrite_name(lf_onnx_rewrite k)
@@ -61,6 +65,13 @@ void lf_onnx_report_free(lf_onnx_report *r)
     }
     free(r->out_onnx);
     free(r->out_ir);
+    for (int32_t i = 0; i < r->n_k; i++) {
+        free(r->k_name[i]);
+        free(r->k_data[i]);
+    }
+    free(r->k_name);
+    free(r->k_data);
+    free(r->k_count);
     free(r);
 }
 
@@ -148,4 +159,42 @@ const char *lf_onnx_report_output_op(const lf_onnx_report *r, const char *onnx_n
         if (strcmp(r->out_onnx[i], onnx_name) == 0)
             return r->out_ir[i];
     return NULL;
+}
+
+lf_status lf__onnx_report_constant(lf_onnx_report *r, const char *onnx_name, const float *data, int64_t count)
+{
+    if (!r)
+        return LF_OK;
+    char **kn = realloc(r->k_name, (size_t)(r->n_k + 1) * sizeof *kn);
+    if (kn)
+        r->k_name = kn;
+    float **kd = kn ? realloc(r->k_data, (size_t)(r->n_k + 1) * sizeof *kd) : NULL;
+    if (kd)
+        r->k_data = kd;
+    int64_t *kc = kd ? realloc(r->k_count, (size_t)(r->n_k + 1) * sizeof *kc) : NULL;
+    if (kc)
+        r->k_count = kc;
+    char *name = kc ? strdup(onnx_name) : NULL;
+    float *copy = name ? malloc((size_t)(count ? count : 1) * sizeof *copy) : NULL;
+    if (!copy) {
+        free(name);
+        return lf_set_error(LF_ENOMEM, "out of memory for the constant output '%s'", onnx_name);
+    }
+    if (count)
+        memcpy(copy, data, (size_t)count * sizeof *copy);
+    r->k_name[r->n_k] = name;
+    r->k_data[r->n_k] = copy;
+    r->k_count[r->n_k++] = count;
+    return LF_OK;
+}
+
+int lf_onnx_report_constant(const lf_onnx_report *r, const char *onnx_name, const float **data, int64_t *count)
+{
+    for (int32_t i = 0; r && i < r->n_k; i++)
+        if (onnx_name ? strcmp(r->k_name[i], onnx_name) == 0 : r->n_k == 1) {
+            *data = r->k_data[i];
+            *count = r->k_count[i];
+            return 1;
+        }
+    return 0;
 }

@@ -10,6 +10,8 @@ lf_onnx_report *lf__onnx_report_create(void);
 void lf__onnx_report_add(lf_onnx_report *r, lf_onnx_rewrite kind, const char *node, const char *why);
 /* Records which IR op computes a graph output of the file. */
 void lf__onnx_report_output(lf_onnx_report *r, const char *onnx_name, const char *ir_name);
+/* Records the values of a graph output folded to a constant (a copy). */
+lf_status lf__onnx_report_constant(lf_onnx_report *r, const char *onnx_name, const float *data, int64_t count);
 void lf__onnx_report_set_file(lf_onnx_report *r, int64_t opset, int32_t nodes);
 
 #endif

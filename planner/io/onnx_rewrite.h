@@ -41,6 +41,9 @@ lf_status lf__ox_rewrite_ops(lf__ox_graph *g);
  * (node i) lowered to MatMul, Softmax, Slice, Mul and Concat. */
 lf_status lf__ox_rewrite_attention(lf__ox_graph *g, int32_t i);
 lf_status lf__ox_rewrite_rotary(lf__ox_graph *g, int32_t i);
+/* onnx_rewrite_einsum.c: Einsum (node i) as MatMul, or Mul and ReduceSum,
+ * with Transposes and diagonals. */
+lf_status lf__ox_rewrite_einsum(lf__ox_graph *g, int32_t i);
 /* onnx_rewrite_reduce.c: ReduceL1, ReduceLogSum, ReduceLogSumExp, Mean and
  * Celu written with ReduceSum, ReduceMax, Abs, Log, Exp, Sum, Elu, Mul. */
 lf_status lf__ox_rewrite_reduce(lf__ox_graph *g);

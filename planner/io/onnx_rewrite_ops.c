@@ -10,13 +10,7 @@
  *   stays exact). An infinite value in an activation branch where the mask
  *   removes it gives NaN (inf * 0), unlike ONNX; attention scores are
  *   finite. A Where whose condition is computed is refused at lowering.
- * - Einsum of a (batched) matrix product, the form exporters write for
- *   attention scores ("bhqd,bhkd->bhqk") and projections: two operands of one
- *   rank, the same leading batch letters in the same order, the last two
- *   letters {i, j} and {j, k} in any order, output batch + i k (or k i):
- *   MatMul with Transposes of the last two axes where needed.
- * - RMSNormalization (opset 23): x / Sqrt(ReduceMean(x * x) + epsilon) * scale
- *   over the axes from `axis` on, the ops Llama's RMSNorm is written with.
+ * - Einsum: onnx_rewrite_einsum.c.
  * - LayerNormalization whose Mean or InvStdDev output is read (ONNX's
  *   training outputs; its conformance tests read them): the IR op gives Y,
  *   ReduceMean, Sub, Mul, ReduceMean, Add, Sqrt and Reciprocal give the
@@ -154,168 +148,6 @@ static lf_status lf__where(lf__ox_graph *g, int32_t i)
     return LF_OK;
 }
 
-static int lf__pos(const char *s, int len, char ch)
-{
-    for (int q = 0; q < len; q++)
-        if (s[q] == ch)
-            return q;
-    return -1;
-}
-
-/* A Transpose of the last two axes of v, or v itself. */
-static int32_t lf__swap_last(lf__ox_graph *g, int32_t i, int32_t v, int swap, const char *suffix)
-{
-    if (!swap)
-        return v;
-    int32_t r = g->values[v].rank;
-    int64_t dims[LF__OX_MAX_RANK], perm[LF__OX_MAX_RANK];
-    memcpy(dims, g->values[v].dims, sizeof dims);
-    dims[r - 2] = g->values[v].dims[r - 1];
-    dims[r - 1] = g->values[v].dims[r - 2];
-    for (int32_t q = 0; q < r; q++)
-        perm[q] = q;
-    perm[r - 2] = r - 1;
-    perm[r - 1] = r - 2;
-    char name[300];
-    snprintf(name, sizeof name, "%.240s/%s", g->nodes[i].name, suffix);
-    int32_t t = lf__ox_rw_node(g, name, "Transpose", &v, 1, r, dims);
-    if (t < 0)
-        return t;
-    lf_status st = lf__ox_rw_set_ints(g, &g->nodes[g->values[t].producer], "perm", perm, r);
-    return st != LF_OK ? (int32_t)st : t;
-}
-
-/* Einsum of one operand without repeated letters ("ij->ji", "ij->i"): a
- * ReduceSum over the letters the output drops, then a Transpose to the
- * output's order. */
-static lf_status lf__einsum_one(lf__ox_graph *g, int32_t i, const char *eq, const char *a, int la, const char *o,
-                                int lo)
-{
-    int32_t x = g->nodes[i].in[0];
-    int64_t axes[16], perm[16], kept[16], rd[LF__OX_MAX_RANK];
-    int32_t na = 0, nk = 0;
-    int ok = g->values[x].rank == la && lo <= la;
-    for (int q = 0; ok && q < la; q++) {
-        ok = lf__pos(a, q, a[q]) < 0;
-        if (lf__pos(o, lo, a[q]) < 0)
-            axes[na++] = q;
-        else
-            kept[nk++] = q;
-    }
-    for (int q = 0; ok && q < lo; q++)
-        ok = lf__pos(a, la, o[q]) >= 0 && lf__pos(o, q, o[q]) < 0;
-    if (!ok)
-        return lf__ox_fail(g, i, LF_EUNSUPPORTED, "equation '%s' (one operand: only sums and transposes)", eq);
-    int32_t v = x;
-    for (int32_t q = 0; q < nk; q++)
-        rd[q] = g->values[x].dims[kept[q]];
-    int identity = 1;
-    for (int q = 0; q < lo; q++) { /* perm over the kept axes, in their order */
-        for (int32_t k = 0; k < nk; k++)
-            if (a[kept[k]] == o[q])
-                perm[q] = k;
-        identity &= perm[q] == q;
-    }
-    if (na && !identity) { /* the ReduceSum first, the node becomes the Transpose */
-        char name[300];
-        int64_t zero = 0;
-        snprintf(name, sizeof name, "%.240s/sum", g->nodes[i].name);
-        v = lf__ox_rw_node(g, name, "ReduceSum", &x, 1, nk, rd);
-        lf_status st;
-        if (v < 0 || (st = lf__ox_rw_set_ints(g, &g->nodes[g->values[v].producer], "axes", axes, na)) != LF_OK ||
-            (st = lf__ox_rw_set_ints(g, &g->nodes[g->values[v].producer], "keepdims", &zero, -1)) != LF_OK)
-            return v < 0 ? (lf_status)v : st;
-    }
-    lf_status st = lf__ox_rw_set_inputs(g, &g->nodes[i], &v, 1);
-    if (st != LF_OK)
-        return st;
-    lf__ox_node *n = &g->nodes[i];
-    n->n_attr = 0;
-    if (!identity) {
-        n->op = "Transpose";
-        st = lf__ox_rw_set_ints(g, n, "perm", perm, lo);
-    } else if (na) {
-        int64_t zero = 0;
-        n->op = "ReduceSum";
-        if ((st = lf__ox_rw_set_ints(g, n, "axes", axes, na)) == LF_OK)
-            st = lf__ox_rw_set_ints(g, n, "keepdims", &zero, -1);
-    } else {
-        n->op = "Identity";
-    }
-    lf__ox_note(g, LF_ONNX_FOLD_CONSTANTS, i, "Einsum '%s' is a%s%s%s", eq, na ? " ReduceSum" : "",
-                na && !identity ? " and a" : "", !identity ? " Transpose" : na ? "" : "n Identity");
-    return st;
-}
-
-static lf_status lf__einsum(lf__ox_graph *g, int32_t i)
-{
-    const char *eq = lf__ox_attr_str(&g->nodes[i], "equation", "");
-    char a[16], b[16], o[16];
-    int la = 0, lb = 0, lo = 0, part = 0;
-    int n_in1 = g->nodes[i].n_in == 1; /* one operand: "ij->ji" */
-    for (const char *p = eq; *p; p++) {
-        if (*p == ' ')
-            continue;
-        if (*p == ',' && part == 0) {
-            part = 1;
-        } else if (*p == '-' && p[1] == '>' && (part == 1 || (part == 0 && n_in1))) {
-            part = 2;
-            p++;
-        } else if (*p >= 'a' && *p <= 'z' && (part == 0 ? la : part == 1 ? lb : lo) < 15) {
-            char *dst = part == 0 ? a : part == 1 ? b : o;
-            int *len = part == 0 ? &la : part == 1 ? &lb : &lo;
-            dst[(*len)++] = *p;
-        } else {
-            part = 9;
-            break;
-        }
-    }
-    const lf__ox_node *n = &g->nodes[i];
-    if (part == 2 && n->n_in == 1)
-        return lf__einsum_one(g, i, eq, a, la, o, lo);
-    int r = la;
-    int ok = part == 2 && n->n_in == 2 && la == lb && la == lo && la >= 2 &&
-             g->values[n->in[0]].rank == la && g->values[n->in[1]].rank == lb &&
-             memcmp(a, b, (size_t)(r - 2)) == 0 && memcmp(a, o, (size_t)(r - 2)) == 0;
-    /* contraction letter j: in both last pairs, not in the output */
-    char j = 0;
-    for (int q = r - 2; ok && q < r; q++)
-        if (lf__pos(b + r - 2, 2, a[q]) >= 0 && lf__pos(o + r - 2, 2, a[q]) < 0)
-            j = a[q];
-    char ii = 0, kk = 0;
-    if (ok && j) {
-        ii = a[r - 2] == j ? a[r - 1] : a[r - 2];
-        kk = b[r - 2] == j ? b[r - 1] : b[r - 2];
-    }
-    for (int q = 0; ok && q < r - 2; q++) /* batch letters appear once in each operand */
-        ok = lf__pos(a + r - 2, 2, a[q]) < 0 && lf__pos(b + r - 2, 2, a[q]) < 0;
-    if (!ok || !j || ii == kk || ii == j || kk == j || lf__pos(o + r - 2, 2, ii) < 0 ||
-        lf__pos(o + r - 2, 2, kk) < 0)
-        return lf__ox_fail(g, i, LF_EUNSUPPORTED, "equation '%s' is not a (batched) matrix product", eq);
-    int swap_out = o[r - 2] == kk; /* C^T = B^T A^T */
-    int ta = a[r - 1] != j, tb = b[r - 2] != j;
-    int32_t A = n->in[0], B = n->in[1];
-    if (swap_out) { /* out = (k i): compute B^T A^T */
-        int32_t t = A;
-        A = B;
-        B = t;
-        int tt = ta;
-        ta = !tb;
-        tb = !tt;
-    }
-    int32_t va = lf__swap_last(g, i, A, ta, "a_t"), vb = va >= 0 ? lf__swap_last(g, i, B, tb, "b_t") : va;
-    if (vb < 0)
-        return (lf_status)vb;
-    int32_t in[2] = {va, vb};
-    lf_status st = lf__ox_rw_set_inputs(g, &g->nodes[i], in, 2);
-    if (st != LF_OK)
-        return st;
-    g->nodes[i].op = "MatMul";
-    g->nodes[i].n_attr = 0;
-    lf__ox_note(g, LF_ONNX_FOLD_CONSTANTS, i, "Einsum '%s' is a MatMul", eq);
-    return LF_OK;
-}
-
 static lf_status lf__layernorm_stats(lf__ox_graph *g, int32_t i)
 {
     lf__ox_node *n = &g->nodes[i];
@@ -391,61 +223,6 @@ static lf_status lf__layernorm_stats(lf__ox_graph *g, int32_t i)
     return LF_OK;
 }
 
-static lf_status lf__rmsnorm(lf__ox_graph *g, int32_t i)
-{
-    lf__ox_node *n = &g->nodes[i];
-    int32_t x = n->in[0], scale = n->in[1], r = g->values[x].rank;
-    int32_t axis = lf__ox_axis(lf__ox_attr_int(n, "axis", -1), r);
-    if (axis < 0)
-        return lf__ox_fail(g, i, LF_EGRAPH, "axis out of range");
-    float eps = lf__ox_attr_float(n, "epsilon", 1e-5f);
-    int64_t xd[LF__OX_MAX_RANK], sd[LF__OX_MAX_RANK], axes[LF__OX_MAX_RANK], one = 1;
-    memcpy(xd, g->values[x].dims, sizeof xd);
-    memcpy(sd, xd, sizeof sd);
-    for (int32_t q = axis; q < r; q++) {
-        sd[q] = 1;
-        axes[q - axis] = q;
-    }
-    char name[300];
-    const char *base = n->name;
-    int32_t in[2] = {x, x};
-    snprintf(name, sizeof name, "%.240s/square", base);
-    int32_t sq = lf__ox_rw_node(g, name, "Mul", in, 2, r, xd);
-    snprintf(name, sizeof name, "%.240s/mean_square", base);
-    int32_t ms = sq < 0 ? sq : lf__ox_rw_node(g, name, "ReduceMean", &sq, 1, r, sd);
-    lf_status st;
-    if (ms < 0 || (st = lf__ox_rw_set_ints(g, &g->nodes[g->values[ms].producer], "axes", axes, r - axis)) != LF_OK)
-        return ms < 0 ? (lf_status)ms : st;
-    lf__ox_data ed;
-    if ((st = lf__ox_data_alloc(g, &ed, 0, 1, &one)) != LF_OK)
-        return st;
-    ed.f[0] = eps;
-    snprintf(name, sizeof name, "%.240s.epsilon", base);
-    int32_t ec = lf__ox_rw_const(g, name, &ed, 1, &one);
-    in[0] = ms;
-    in[1] = ec;
-    snprintf(name, sizeof name, "%.240s/plus_eps", base);
-    int32_t pe = ec < 0 ? ec : lf__ox_rw_node(g, name, "Add", in, 2, r, sd);
-    snprintf(name, sizeof name, "%.240s/rms", base);
-    int32_t rms = pe < 0 ? pe : lf__ox_rw_node(g, name, "Sqrt", &pe, 1, r, sd);
-    in[0] = x;
-    in[1] = rms;
-    snprintf(name, sizeof name, "%.240s/normalised", base);
-    int32_t nv = rms < 0 ? rms : lf__ox_rw_node(g, name, "Div", in, 2, r, xd);
-    if (nv < 0)
-        return (lf_status)nv;
-    in[0] = nv;
-    in[1] = scale;
-    if ((st = lf__ox_rw_set_inputs(g, &g->nodes[i], in, 2)) != LF_OK)
-        return st;
-    g->nodes[i].op = "Mul";
-    g->nodes[i].n_attr = 0;
-    g->nodes[i].n_out = 1;
-    lf__ox_note(g, LF_ONNX_FOLD_CONSTANTS, i, "RMSNormalization over axes %d.. (epsilon %g) is Mul, ReduceMean, Add, "
-                "Sqrt, Div and Mul", (int)axis, eps);
-    return LF_OK;
-}
-
 lf_status lf__ox_rewrite_ops(lf__ox_graph *g)
 {
     int32_t n0 = g->n_nodes;
@@ -459,9 +236,7 @@ lf_status lf__ox_rewrite_ops(lf__ox_graph *g)
         else if (strcmp(n->op, "Where") == 0 && n->n_in == 3)
             st = lf__where(g, i);
         else if (strcmp(n->op, "Einsum") == 0)
-            st = lf__einsum(g, i);
-        else if (strcmp(n->op, "RMSNormalization") == 0)
-            st = lf__rmsnorm(g, i);
+            st = lf__ox_rewrite_einsum(g, i);
         else if (strcmp(n->op, "LayerNormalization") == 0)
             st = lf__layernorm_stats(g, i);
         else if (strcmp(n->op, "Attention") == 0)

@@ -13,6 +13,13 @@
  *   tanh form (GPT-2's "gelu_new", F.gelu(approximate='tanh')):
  *   0.5 * x * (1 + Tanh(sqrt(2/pi) * (x + 0.044715 * x^3))) with x^3 as
  *   Pow(x, 3) or x * x * x -> Gelu(approximate = tanh).
+ * - RMSNorm, as torch writes Llama's (HF LlamaRMSNorm, T5's LayerNorm) and
+ *   fusionplan's own export below opset 23: v = ReduceMean(x^2) (Pow(x, 2)
+ *   or x * x) over trailing axes, s = Sqrt(v + eps), then x / s, or
+ *   x * r with r = Reciprocal(s) or 1 / s (torch.rsqrt), then an optional
+ *   Cast to float and * gamma (a constant over the normalised axes, either
+ *   side) -> RMSNormalization(x, gamma; axis, epsilon), named like the last
+ *   node. Without gamma the scale is a constant of ones.
  * Every intermediate must have no reader outside the pattern. */
 #include <math.h>
 #include <stdio.h>
@@ -212,6 +219,65 @@ static int lf__affine_ok(const lf__ox_graph *g, int32_t v, int32_t x, int32_t ax
     return 1;
 }
 
+/* A constant of ones shaped like x's axes from `axis` on (a norm without gamma). */
+static int32_t lf__ones_scale(lf__ox_graph *g, int32_t x, int32_t axis, const char *node_name)
+{
+    int64_t dims[LF__OX_MAX_RANK];
+    int32_t rr = g->values[x].rank - axis;
+    memcpy(dims, g->values[x].dims + axis, (size_t)rr * sizeof *dims);
+    lf__ox_data d;
+    lf_status st = lf__ox_data_alloc(g, &d, 0, rr, dims);
+    if (st != LF_OK)
+        return (int32_t)st;
+    for (int64_t e = 0; e < d.count; e++)
+        d.f[e] = 1.0f;
+    char name[300];
+    snprintf(name, sizeof name, "%.240s.scale", node_name);
+    return lf__ox_rw_const(g, name, &d, rr, dims);
+}
+
+/* Node n becomes op(in; axis, epsilon) with no other attribute. */
+static lf_status lf__make_norm(lf__ox_graph *g, int32_t node, const char *op, const int32_t *in, int32_t n_in,
+                               int32_t axis, double eps)
+{
+    lf_status st = lf__ox_rw_set_inputs(g, &g->nodes[node], in, n_in);
+    int64_t ax = axis;
+    if (st != LF_OK)
+        return st;
+    lf__ox_node *ln = &g->nodes[node];
+    ln->n_attr = 0;
+    if ((st = lf__ox_rw_set_ints(g, ln, "axis", &ax, -1)) != LF_OK)
+        return st;
+    /* epsilon as a float attribute */
+    lf__ox_attr *ea = lf_arena_alloc(&g->arena, (size_t)(ln->n_attr + 1) * sizeof *ea);
+    if (!ea)
+        return lf_set_error(LF_ENOMEM, "out of memory importing %s", g->path);
+    memcpy(ea, ln->attr, (size_t)ln->n_attr * sizeof *ea);
+    memset(&ea[ln->n_attr], 0, sizeof *ea);
+    ea[ln->n_attr].name = "epsilon";
+    ea[ln->n_attr].type = 1;
+    ea[ln->n_attr].f = (float)eps;
+    ea[ln->n_attr].tensor = -1;
+    ln->attr = ea;
+    ln->n_attr++;
+    ln->op = op;
+    return LF_OK;
+}
+
+/* Add(t, eps) with a positive scalar eps (either side) read only by
+ * `reader`; *t and *eps are set. Returns the Add or -1. */
+static int32_t lf__plus_eps(const lf__ox_graph *g, int32_t v, int32_t reader, int32_t *t, double *eps)
+{
+    int32_t a = lf__only(g, v, reader, "Add");
+    *eps = NAN;
+    for (int32_t k = 0; a >= 0 && k < 2 && isnan(*eps); k++)
+        if (!isnan(lf__ox_rw_scalar(g, &g->nodes[a], k))) {
+            *eps = lf__ox_rw_scalar(g, &g->nodes[a], k);
+            *t = g->nodes[a].in[1 - k];
+        }
+    return a >= 0 && !isnan(*eps) && *eps > 0 ? a : -1;
+}
+
 static lf_status lf__layernorm(lf__ox_graph *g)
 {
     for (int32_t i = 0; i < g->n_nodes; i++) {
@@ -271,51 +337,13 @@ static lf_status lf__layernorm(lf__ox_graph *g)
                 }
             }
         }
-        if (gamma < 0) { /* a scale of ones */
-            int64_t dims[LF__OX_MAX_RANK];
-            int32_t rr = g->values[x].rank - axis;
-            memcpy(dims, g->values[x].dims + axis, (size_t)rr * sizeof *dims);
-            lf__ox_data d;
-            lf_status st = lf__ox_data_alloc(g, &d, 0, rr, dims);
-            if (st != LF_OK)
-                return st;
-            for (int64_t e = 0; e < d.count; e++)
-                d.f[e] = 1.0f;
-            char name[300];
-            snprintf(name, sizeof name, "%.240s.scale", g->nodes[i].name);
-            if ((gamma = lf__ox_new_value(g, name)) < 0) {
-                lf__ox_data_free(&d);
-                return (lf_status)gamma;
-            }
-            g->values[gamma].rank = rr;
-            memcpy(g->values[gamma].dims, dims, (size_t)rr * sizeof *dims);
-            g->values[gamma].elem_type = LF__OX_FLOAT;
-            g->values[gamma].is_const = 1;
-            if ((st = lf__ox_set_const(g, gamma, &d)) != LF_OK)
-                return st;
-        }
+        if (gamma < 0 && (gamma = lf__ones_scale(g, x, axis, g->nodes[i].name)) < 0)
+            return (lf_status)gamma;
         int32_t in[3] = {x, gamma, beta};
-        lf_status st = lf__ox_rw_set_inputs(g, &g->nodes[i], in, beta >= 0 ? 3 : 2);
-        int64_t ax = axis;
+        lf_status st = lf__make_norm(g, i, "LayerNormalization", in, beta >= 0 ? 3 : 2, axis, eps);
         if (st != LF_OK)
             return st;
         lf__ox_node *ln = &g->nodes[i];
-        ln->n_attr = 0;
-        if ((st = lf__ox_rw_set_ints(g, ln, "axis", &ax, -1)) != LF_OK)
-            return st;
-        /* epsilon as a float attribute */
-        lf__ox_attr *ea = lf_arena_alloc(&g->arena, (size_t)(ln->n_attr + 1) * sizeof *ea);
-        if (!ea)
-            return lf_set_error(LF_ENOMEM, "out of memory importing %s", g->path);
-        memcpy(ea, ln->attr, (size_t)ln->n_attr * sizeof *ea);
-        memset(&ea[ln->n_attr], 0, sizeof *ea);
-        ea[ln->n_attr].name = "epsilon";
-        ea[ln->n_attr].type = 1;
-        ea[ln->n_attr].f = (float)eps;
-        ea[ln->n_attr].tensor = -1;
-        ln->attr = ea;
-        ln->n_attr++;
-        ln->op = "LayerNormalization";
         if (out != i) {
             g->values[ln->out[0]].producer = -1;
             lf__ox_rw_take_output(g, i, g->nodes[out].out[0]);
@@ -332,12 +360,97 @@ static lf_status lf__layernorm(lf__ox_graph *g)
     return LF_OK;
 }
 
+/* The normalised x of an RMSNorm from its Sqrt s: x / s, x * Reciprocal(s)
+ * or x * (1 / s), each intermediate read once; dead gets the
+ * nodes between s and the result; returns the node giving x / s or -1. */
+static int32_t lf__rms_divide(const lf__ox_graph *g, int32_t s, int32_t x, int32_t *dead, int32_t *nd)
+{
+    int32_t sv = g->nodes[s].out[0], r = lf__ox_rw_sole_reader(g, sv), o;
+    if (r < 0)
+        return -1;
+    const lf__ox_node *n = &g->nodes[r];
+    if (lf__ox_rw_is(n, "Div") && n->n_in == 2 && n->in[0] == x && n->in[1] == sv)
+        return r;
+    int inv = (lf__ox_rw_is(n, "Reciprocal") && n->n_in == 1) ||
+              (lf__ox_rw_is(n, "Div") && n->n_in == 2 && n->in[1] == sv && lf__near(lf__ox_rw_scalar(g, n, 0), 1.0));
+    if (!inv || (o = lf__ox_rw_sole_reader(g, n->out[0])) < 0 || !lf__ox_rw_is(&g->nodes[o], "Mul") ||
+        g->nodes[o].n_in != 2)
+        return -1;
+    for (int32_t k = 0; k < 2; k++)
+        if (g->nodes[o].in[k] == n->out[0] && g->nodes[o].in[1 - k] == x) {
+            dead[(*nd)++] = r;
+            return o;
+        }
+    return -1;
+}
+
+static lf_status lf__rmsnorm(lf__ox_graph *g)
+{
+    for (int32_t s = 0; s < g->n_nodes; s++) {
+        if (!lf__ox_rw_is(&g->nodes[s], "Sqrt") || g->nodes[s].n_in != 1)
+            continue;
+        int32_t t = -1, vr, p, x = -1, dead[8], nd = 0, o;
+        double eps;
+        int32_t a = lf__plus_eps(g, g->nodes[s].in[0], s, &t, &eps);
+        if (a < 0 || (vr = lf__only(g, t, a, "ReduceMean")) < 0 ||
+            (p = lf__ox_rw_producer(g, g->nodes[vr].in[0])) < 0 ||
+            lf__ox_rw_sole_reader(g, g->nodes[vr].in[0]) != vr)
+            continue;
+        const lf__ox_node *pn = &g->nodes[p];
+        if (!lf__bin(g, p, "Pow", 2.0, &x) &&
+            !(lf__ox_rw_is(pn, "Mul") && pn->n_in == 2 && (x = pn->in[0]) == pn->in[1]))
+            continue;
+        int32_t axis = lf__trailing_axes(g, vr);
+        if (axis < 0 || x < 0 || g->values[x].rank != g->values[g->nodes[vr].in[0]].rank ||
+            (o = lf__rms_divide(g, s, x, dead, &nd)) < 0)
+            continue;
+        /* optional Cast to float, then * gamma */
+        int32_t out = o, gamma = -1, v = g->nodes[o].out[0], r1 = lf__ox_rw_sole_reader(g, v), cast = -1;
+        if (r1 >= 0 && lf__ox_rw_is(&g->nodes[r1], "Cast") && lf__ox_attr_int(&g->nodes[r1], "to", 0) == LF__OX_FLOAT) {
+            cast = r1;
+            r1 = lf__ox_rw_sole_reader(g, g->nodes[cast].out[0]);
+            v = g->nodes[cast].out[0];
+        }
+        if (r1 >= 0 && lf__ox_rw_is(&g->nodes[r1], "Mul") && g->nodes[r1].n_in == 2) {
+            int32_t k = g->nodes[r1].in[0] == v ? 1 : 0;
+            if (g->nodes[r1].in[1 - k] == v && lf__affine_ok(g, g->nodes[r1].in[k], x, axis)) {
+                gamma = g->nodes[r1].in[k];
+                out = r1;
+            }
+        }
+        if (out == o)
+            cast = -1; /* no gamma: the Cast stays after the norm */
+        else
+            dead[nd++] = o;
+        if (cast >= 0)
+            dead[nd++] = cast;
+        int had_gamma = gamma >= 0;
+        if (gamma < 0 && (gamma = lf__ones_scale(g, x, axis, g->nodes[out].name)) < 0)
+            return (lf_status)gamma;
+        int32_t in[2] = {x, gamma};
+        lf_status st = lf__make_norm(g, out, "RMSNormalization", in, 2, axis, eps);
+        if (st != LF_OK)
+            return st;
+        dead[nd++] = p;
+        dead[nd++] = vr;
+        dead[nd++] = a;
+        dead[nd++] = s;
+        for (int32_t q = 0; q < nd; q++)
+            g->nodes[dead[q]].dead = 1;
+        lf__ox_note(g, LF_ONNX_RMSNORM, out, "RMSNorm written out over axes %d.. (epsilon %g)%s", (int)axis, eps,
+                    had_gamma ? "" : ", no scale");
+    }
+    return LF_OK;
+}
+
 lf_status lf__ox_rewrite_tf(lf__ox_graph *g)
 {
     lf_status st;
     if (lf__ox_rw_on(g, LF_ONNX_LAYERNORM) && (st = lf__layernorm(g)) != LF_OK)
         return st;
     if (lf__ox_rw_on(g, LF_ONNX_GELU) && (st = lf__gelu(g)) != LF_OK)
+        return st;
+    if (lf__ox_rw_on(g, LF_ONNX_RMSNORM) && (st = lf__rmsnorm(g)) != LF_OK)
         return st;
     return LF_OK;
 }

@@ -127,7 +127,12 @@ static lf_status lf__ow_inner_shapes(lf__ow *w, int32_t v, size_t first, void **
             int mine = t && strcmp(t, w->tensor[v]) == 0;
             if (!t || !*t || (mine && op->is_output) || (!mine && helper_5d))
                 continue;
-            Onnx__ValueInfoProto *vi = lf__ow_value_info(w, t, d, w->rank[v]);
+            int64_t dr[4] = {d[0], d[1], d[2], d[3]};
+            for (int32_t q = 0; q < w->n_reduced && !mine; q++)
+                if (strcmp(t, w->reduced[q]) == 0)
+                    for (int32_t k2 = 0; k2 < 4; k2++)
+                        dr[k2] = (w->reduced_mask & LF_AXES(k2)) ? 1 : dr[k2];
+            Onnx__ValueInfoProto *vi = lf__ow_value_info(w, t, dr, w->rank[v]);
             if (!vi || !lf__ow_push(arr, n, cap, vi))
                 return lf__ow_oom();
         }
@@ -178,6 +183,7 @@ static lf_status lf__ow_build(lf__ow *w, uint64_t seed, uint8_t **out, size_t *l
         const lf_op *op = &g->ops[v];
         w->rank[v] = lf__ow_rank_of(w, v);
         w->op = v;
+        w->n_reduced = 0;
         if (op->type == LF_OP_INPUT) {
             int64_t d[4] = {op->out.n, op->out.c, op->out.h, op->out.w};
             if (!(inputs[n_inputs++] = lf__ow_value_info(w, w->tensor[v], d, 4)))

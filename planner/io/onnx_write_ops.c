@@ -365,6 +365,67 @@ static lf_status lf__ow_gelu(lf__ow *w, int32_t v)
     return prod && lf__ow_with_scalar(w, v, "half", "Mul", prod, 0.5f, w->tensor[v]) ? LF_OK : lf__ow_oom();
 }
 
+/* RMSNorm, which ONNX has from opset 23 only, written out as torch writes
+ * Llama's below that (the importer's `rmsnorm` rewrite makes it one
+ * RMSNormalization again under the op's name, the last Mul's):
+ *   Mul(x / Sqrt(ReduceMean(x * x) + epsilon), scale)
+ * over the trailing dims from `lo`; epsilon 0 ("means 1e-5") is written
+ * 1e-5 and marked fusionplan.ir_zero on the last Mul. */
+static lf_status lf__ow_rmsnorm(lf__ow *w, int32_t v, int32_t lo)
+{
+    const lf_op *op = &w->g->ops[v];
+    const lf_attrs *a = &op->attr;
+    const char *x = lf__ow_act(w, v, op->inputs[0], 4), *scale = NULL;
+    char want[400];
+    if (op->n_operands > 1) {
+        const lf_const *c = lf_op_const(w->g, v, 1);
+        if (!c)
+            return lf__ow_fail(w, v, "the scale is not a constant");
+        int64_t all[4] = {c->shape.n, c->shape.c, c->shape.h, c->shape.w};
+        if (!(scale = lf__ow_const(w, v, 1, all + lo, 4 - lo)))
+            return lf__ow_oom();
+    }
+    snprintf(want, sizeof want, "%.300s/square", op->name);
+    const char *sq = x ? lf__ow_unique(w, want) : NULL, *in[2] = {x, x};
+    if (!sq || !lf__ow_node(w, sq, "Mul", in, 2, sq))
+        return lf__ow_oom();
+    snprintf(want, sizeof want, "%.300s/mean", op->name);
+    const char *ms = lf__ow_unique(w, want);
+    Onnx__NodeProto *n = ms ? lf__ow_node(w, ms, "ReduceMean", &sq, 1, ms) : NULL;
+    int64_t axes[4];
+    int32_t cnt = 0;
+    for (int32_t d = lo; d < 4; d++)
+        axes[cnt++] = d;
+    lf_status st;
+    if (!n)
+        return lf__ow_oom();
+    if ((st = lf__ow_ints(w, n, "axes", axes, cnt)) != LF_OK || (st = lf__ow_int(w, n, "keepdims", 1)) != LF_OK)
+        return st;
+    const char *pe = lf__ow_with_scalar(w, v, "add_epsilon", "Add", ms, a->epsilon != 0.0f ? a->epsilon : 1e-5f, NULL);
+    snprintf(want, sizeof want, "%.300s/sqrt", op->name);
+    const char *rt = pe ? lf__ow_unary(w, want, "Sqrt", pe) : NULL;
+    if (!rt)
+        return lf__ow_oom();
+    w->reduced[0] = ms, w->reduced[1] = pe, w->reduced[2] = rt;
+    w->n_reduced = 3;
+    w->reduced_mask = (int32_t)(LF_AXES(4) - LF_AXES(lo));
+    snprintf(want, sizeof want, "%.300s/normalize", op->name);
+    const char *nm = scale ? lf__ow_unique(w, want) : w->tensor[v];
+    in[1] = rt;
+    if (!nm || !(n = lf__ow_node(w, scale ? nm : op->name, "Div", in, 2, nm)))
+        return lf__ow_oom();
+    if (scale) {
+        const char *min[2] = {nm, scale};
+        if (!(n = lf__ow_node(w, op->name, "Mul", min, 2, w->tensor[v])))
+            return lf__ow_oom();
+    }
+    if (a->epsilon == 0.0f) {
+        lf__ox_prop pr = {"fusionplan.ir_zero", "epsilon"};
+        return lf__ox_node_meta_add(&w->arena, n, &pr, 1);
+    }
+    return LF_OK;
+}
+
 /* The causal mask of Softmax op v (lf_attrs.causal = g stacks of Nq = H / g
  * query rows over W keys): [H, W], 0 where row h (token h mod Nq) sees key
  * j <= h mod Nq + W - Nq, -inf elsewhere; one initializer per shape. */
@@ -621,13 +682,16 @@ lf_status lf__ow_op(lf__ow *w, int32_t v)
             return lf__ow_oom();
         return lf__ow_int(w, n, "axis", lf__ow_axis(d, r));
     }
-    case LF_OP_LAYERNORM: {
+    case LF_OP_LAYERNORM:
+    case LF_OP_RMSNORM: {
         int32_t lo = -1;
         for (int32_t d = 0; d < 4 && lo < 0; d++)
             if (a->axes & LF_AXES(d))
                 lo = d;
         if (lo < 0 || a->axes != ((LF_AXES(4) - 1) & ~(LF_AXES(lo) - 1)))
             return lf__ow_fail(w, v, "not over the trailing dims");
+        if (op->type == LF_OP_RMSNORM)
+            return lf__ow_rmsnorm(w, v, lo);
         in[0] = lf__ow_act(w, v, op->inputs[0], 4);
         n_in = 1;
         for (int32_t k = 1; k < op->n_operands; k++) {

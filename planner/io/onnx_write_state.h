@@ -26,6 +26,11 @@ typedef struct lf__ow {
     Onnx__TensorProto **inits;
     size_t n_inits, cap_inits;
     int32_t op;                /* the IR op being written (for annotations) */
+    /* Helper outputs of op `op` reduced over the dims of reduced_mask (a
+     * written-out RMSNorm's mean of squares): their value_info has those
+     * dims 1, not the op's shape. Reset per op. */
+    const char *reduced[4];
+    int32_t n_reduced, reduced_mask;
 } lf__ow;
 
 lf_status lf__ow_oom(void);

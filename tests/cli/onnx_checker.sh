@@ -19,7 +19,11 @@ fail=0
 "$fp" plan --model inception_v3 --input-size 96 --search layer --quiet -o "$tmp/i.onnx" >/dev/null 2>&1 || { echo "FAIL: plan inception_v3"; fail=1; }
 "$fp" plan --model bert_base --layers 1 --seq-len 16 --quiet -o "$tmp/t.onnx" >/dev/null 2>&1 || { echo "FAIL: plan bert_base"; fail=1; }
 "$fp" optimize --model resnet18 --input-size 64 --objective dram --budget 50 -o "$tmp/o.onnx" >/dev/null 2>&1 || { echo "FAIL: optimize"; fail=1; }
-for f in p i t o; do
+# an RMSNorm op written out at opset 17 (Mul, ReduceMean, Add, Sqrt, Div, Mul; the reduced
+# helpers' value_info of the reduced shape)
+"$fp" optimize --onnx "$2/tests/data/onnx/transformer/rmsnorm_rsqrt/model.onnx" --budget 1 -o "$tmp/r.onnx" >/dev/null 2>&1 ||
+  { echo "FAIL: optimize rmsnorm_rsqrt"; fail=1; }
+for f in p i t o r; do
   "$py" -c '
 import sys, onnx
 m = onnx.load(sys.argv[1])

@@ -31,5 +31,5 @@ expect_rewrites vit_b_16 "layernorm 5" "gelu 2"
 expect_rewrites swin_t "layernorm 21" "gelu 8" "rank-views 91"
 expect_rewrites bert "layernorm 4" "gelu 2"
 expect_rewrites gpt2 "layernorm 5" "gelu 2"
-expect_rewrites llama "silu 2" "rank-views 4"
+expect_rewrites llama "silu 2" "rank-views 4" "rmsnorm 5"
 exit $fail

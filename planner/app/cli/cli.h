@@ -115,7 +115,8 @@ int lf_cli_seq_options(const lf_cli_command *cmd, lf_model_source *src);
         {"no-rewrite", "LIST", "ONNX normalisations to switch off, comma-separated "            \
                                "(fold-constants, fold-bn, drop-identity, clip, hardswish, "    \
                                "silu, fold-pad, flatten-concat, split, reshape-flatten, "      \
-                               "channel-shuffle, gather-slice, layernorm, gelu, rank-views)", NULL}
+                               "channel-shuffle, gather-slice, layernorm, gelu, rank-views, "  \
+                               "rmsnorm)", NULL}
 
 /* A name option checked against a library registry (planner/app/registry.h):
  * *out is its value or def; an unknown name is one usage error "unknown

@@ -150,6 +150,64 @@ def rmsnorm():
          [("y", y)], [f32(w, "w")], opset=23, check=False)
 
 
+def rmsnorm_written():
+    """RMSNorm written out as torch exports Llama's (HF LlamaRMSNorm: weight * (x * rsqrt(mean(x^2) + eps)),
+    rsqrt as 1 / Sqrt) and as Reciprocal(Sqrt) with Pow, a float Cast and the weight on the right; and
+    one without a weight (a scale of ones); each becomes one RMSNormalization (`rmsnorm` rewrite)."""
+    x = rng.standard_normal((1, 5, 8)).astype(np.float32)
+    w = rng.standard_normal(8).astype(np.float32)
+    y = w * (x * (1 / np.sqrt((x * x).mean(-1, keepdims=True) + 1e-5)))
+    nodes = [N("Mul", ["x", "x"], ["sq"], "square"), N("ReduceMean", ["sq"], ["ms"], "mean", axes=[-1]),
+             N("Add", ["ms", "eps"], ["pe"], "add_eps"), N("Sqrt", ["pe"], ["s"], "sqrt"),
+             N("Div", ["one", "s"], ["r"], "rsqrt"), N("Mul", ["x", "r"], ["n"], "normalize"),
+             N("Mul", ["w", "n"], ["y"], "scale")]
+    case("rmsnorm_rsqrt", nodes, [("x", x)], [("y", y)], [f32(1e-5, "eps"), f32([1.0], "one"), f32(w, "w")])
+    x = rng.standard_normal((1, 2, 4, 6)).astype(np.float32)
+    w = rng.standard_normal((4, 6)).astype(np.float32)
+    y = x * (1 / np.sqrt((x ** 2).mean((-2, -1), keepdims=True) + 1e-6)) * w
+    nodes = [N("Pow", ["x", "two"], ["sq"], "pow"), N("ReduceMean", ["sq"], ["ms"], "mean", axes=[2, 3]),
+             N("Add", ["eps", "ms"], ["pe"], "add_eps"), N("Sqrt", ["pe"], ["s"], "sqrt"),
+             N("Reciprocal", ["s"], ["r"], "inv"), N("Mul", ["r", "x"], ["n"], "normalize"),
+             N("Cast", ["n"], ["c"], "cast", to=TensorProto.FLOAT), N("Mul", ["c", "w"], ["y"], "scale")]
+    case("rmsnorm_reciprocal", nodes, [("x", x)], [("y", y)], [f32(2.0, "two"), f32(1e-6, "eps"), f32(w, "w")])
+    x = rng.standard_normal((1, 3, 8)).astype(np.float32)
+    y = x / np.sqrt((x * x).mean(-1, keepdims=True) + 1e-5)
+    nodes = [N("Mul", ["x", "x"], ["sq"], "square"), N("ReduceMean", ["sq"], ["ms"], "mean", axes=[-1]),
+             N("Add", ["ms", "eps"], ["pe"], "add_eps"), N("Sqrt", ["pe"], ["s"], "sqrt"),
+             N("Div", ["x", "s"], ["y"], "normalize")]
+    case("rmsnorm_no_weight", nodes, [("x", x)], [("y", y)], [f32(1e-5, "eps")])
+
+
+def einsum_forms():
+    """Einsum beyond the matrix product: a batched trace of activations ("bii->b"), an outer
+    product ("bi,bj->bij"), and an implicit-output matrix product with an ellipsis ("...ij,jk")."""
+    x = rng.standard_normal((2, 4, 4)).astype(np.float32)
+    nodes = [N("Relu", ["x"], ["r"], "relu"), N("Einsum", ["r"], ["y"], "trace", equation="bii->b")]
+    case("einsum_trace", nodes, [("x", x)], [("y", np.einsum("bii->b", np.maximum(x, 0)))], opset=12)
+    a = rng.standard_normal((2, 3)).astype(np.float32)
+    b = rng.standard_normal((2, 5)).astype(np.float32)
+    case("einsum_outer", [N("Einsum", ["a", "b"], ["y"], "outer", equation="bi,bj->bij")],
+         [("a", a), ("b", b)], [("y", np.einsum("bi,bj->bij", a, b))], opset=12)
+    x = rng.standard_normal((2, 3, 4)).astype(np.float32)
+    w = rng.standard_normal((4, 5)).astype(np.float32)
+    case("einsum_implicit", [N("Einsum", ["x", "w"], ["y"], "proj", equation="...ij,jk")],
+         [("x", x)], [("y", np.einsum("...ij,jk", x, w))], [f32(w, "w")], opset=12)
+
+
+def int64_causal_mask():
+    """A causal mask built in int64 as torch exports `torch.ones(T, T, dtype=torch.long).tril()` then
+    `scores.masked_fill(mask == 0, lowest)`: Trilu and Equal on int64 constants fold, the Where has a
+    constant condition."""
+    x = rng.standard_normal((1, 2, 4, 4)).astype(np.float32)
+    low = np.float32(np.finfo(np.float32).min)
+    nodes = [N("Relu", ["x"], ["r"], "relu"), N("Trilu", ["ones", "k"], ["m"], "tril", upper=0),
+             N("Equal", ["m", "zero"], ["c"], "is_zero"), N("Where", ["c", "low", "r"], ["y"], "mask")]
+    m = np.tril(np.ones((4, 4), np.int64))
+    y = np.where(m == 0, low, np.maximum(x, 0))
+    case("causal_int64", nodes, [("x", x)], [("y", y)],
+         [i64(np.ones((4, 4)), "ones"), i64(0, "k"), i64(0, "zero"), f32(low, "low")], opset=14)
+
+
 def softmax(s):
     e = np.exp(s - s.max(-1, keepdims=True))
     return e / e.sum(-1, keepdims=True)
@@ -247,6 +305,9 @@ def main():
     attention_refused()
     rotary()
     pixel_shuffle()
+    rmsnorm_written()
+    einsum_forms()
+    int64_causal_mask()
 
 
 if __name__ == "__main__":
