@@ -578,6 +578,7 @@ void lf_exact_config_default(lf_exact_config *c)
     c->memory_limit = LF_EXACT_DEFAULT_MEMORY;
     c->threads = 0;
     c->deadline = 0;
+    c->objective = 0;
 }
 
 lf_status lf__dp_setup(lf__exact *x, lf_cost_model *cm, const lf_bitset *universe,

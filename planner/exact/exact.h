@@ -29,6 +29,10 @@ typedef struct lf_exact_config {
     double deadline;        /* lf_now_seconds() at which every DP stops, whatever
                                time_limit_s leaves (one deadline shared by the planner,
                                its bounds and polish: planner/pipeline.c); 0: none */
+    int32_t objective;      /* the staircase's objective (lf_curve_compute, lf_curve_check:
+                               lf_plan_objective, planner/cost/objective.h; 0: DRAM). The
+                               single-buffer planner minimises its cost model's objective
+                               (lf_cost_set_objective) and ignores this */
 } lf_exact_config;
 
 /* Defaults chosen so that the planner stops within a minute and 4 GB on a
