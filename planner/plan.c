@@ -1,10 +1,10 @@
 /* Plan storage, canonical numbering, validity checks and metrics. */
 #include "planner/plan.h"
 
-#include "planner/cost/objective.h"
-
 #include <stdlib.h>
 #include <string.h>
+
+#include "planner/cost/objective.h"
 
 lf_status lf_plan_init(lf_plan *p, int32_t n_ops)
 {

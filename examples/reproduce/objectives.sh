@@ -19,8 +19,11 @@ for net in "resnet18" "mobilenet_v2" "squeezenet1_1" "inception_v3" \
   for buf in 128KB 256KB 512KB 1MB 2MB; do
     for obj in dram energy latency; do
       # shellcheck disable=SC2086
-      /usr/bin/time -f '%U %S' -o "$TMP/t" "$FP" plan --model $net --hw "$HW" --buffer "$buf" \
-        --search exact --objective "$obj" --threads 1 --quiet -o "$TMP/$obj.json" > /dev/null
+      if ! /usr/bin/time -f '%U %S' -o "$TMP/t" "$FP" plan --model $net --hw "$HW" --buffer "$buf" \
+        --search exact --objective "$obj" --threads 1 --quiet -o "$TMP/$obj.json" > /dev/null 2> "$TMP/err"; then
+        printf '| %s | %s | %s-optimal | %s |\n' "${net%% *}" "$buf" "$obj" "$(tail -1 "$TMP/err" | cut -c1-120)"
+        continue
+      fi
       python3 - "$TMP/$obj.json" "$TMP/t" "${net%% *}" "$buf" "$obj" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
