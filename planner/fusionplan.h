@@ -11,6 +11,7 @@
 #include "planner/graph.h"
 #include "planner/plan.h"
 #include "planner/cost/cost.h"
+#include "planner/cost/objective.h"
 #include "planner/exact/exact.h"
 #include "planner/io/plan_export.h"
 #include "planner/pipeline.h"
