@@ -35,6 +35,10 @@ for o in energy latency; do
     >"$tmp/c" 2>&1 || bad "curve --objective $o --check: $(tail -1 "$tmp/c")"
   head -1 "$tmp/c" | grep -q "optimal $o over all ops" || bad "curve summary: $(head -1 "$tmp/c")"
 done
+# optimize's fusion-aware energy objective: the exact energy optimum before and after.
+"$fp" optimize --model squeezenet1_1 --hw "$hw" --objective energy --search backtrack --budget 1 \
+  >"$tmp/opt" 2>&1 || bad "optimize --objective energy: $(tail -1 "$tmp/opt")"
+grep -q '^energy (uJ) ' "$tmp/opt" || bad "optimize --objective energy prints no energy row"
 # One-line errors.
 for args in "plan --objective joules" "curve --objective joules" "optimize --objective joules" \
             "plan --search exact --objective energy --best-effort" "plan --objective energy --compare-exact"; do
