@@ -6,7 +6,7 @@
 
 #include "planner/cost/objective.h"
 #include "planner/optable.h"
-#include "planner/pipeline.h"
+#include "planner/app/pipeline.h"
 #include "planner/residency.h"
 #include "planner/util/format.h"
 #include "search/partition/simple.h"

@@ -15,7 +15,7 @@
 #include "planner/cost/objective.h"
 #include "planner/exact/curve.h"
 #include "planner/exact/exact.h"
-#include "planner/pipeline.h"
+#include "planner/app/pipeline.h"
 #include "planner/plan.h"
 #include "random_dags.h"
 #include "testlib.h"

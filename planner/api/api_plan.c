@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "planner/cost/objective.h"
-#include "planner/api/api_internal.h"
+#include "planner/app/api/api_internal.h"
 #include "planner/io/plan_read.h"
-#include "planner/pipeline.h"
-#include "planner/registry.h"
+#include "planner/app/pipeline.h"
+#include "planner/app/registry.h"
 
 struct lf_api_plan {
     lf_pipeline p;  /* p.graph is the caller's: never freed here */

@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "planner/cost/objective.h"
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 #include "planner/io/plan_read.h"
 
 static void lf__print_issue(void *user, const char *message)
