@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "planner/cost/objective.h"
+
 lf_status lf_plan_init(lf_plan *p, int32_t n_ops)
 {
     p->n_ops = n_ops;
@@ -259,6 +261,7 @@ lf_status lf_plan_metrics_compute(const lf_plan *p, lf_cost_model *cm, lf_plan_m
             if (st == LF_OK) {
                 lf_group_perf_add(&m->perf, &perf);
                 m->n_compute_bound += perf.bound == LF_BOUND_COMPUTE;
+                m->objective_all += lf_cost_objective_unfusable(cm, first[gi], d);
             }
             m->dram_all += d;
             m->n_unfusable++;
@@ -273,6 +276,9 @@ lf_status lf_plan_metrics_compute(const lf_plan *p, lf_cost_model *cm, lf_plan_m
         m->n_compute_bound += perf.bound == LF_BOUND_COMPUTE;
         m->dram_fusable += c.f_d;
         m->dram_all += c.f_d;
+        int64_t obj = lf_cost_objective_of(cm, &members, &c);
+        m->objective += obj;
+        m->objective_all += obj;
         if (c.mbu > m->mbu)
             m->mbu = c.mbu;
         m->n_groups++;
@@ -292,8 +298,8 @@ lf_status lf_plan_metrics_compute(const lf_plan *p, lf_cost_model *cm, lf_plan_m
 int lf_plan_compare(const lf_plan *a, const lf_plan_metrics *ma, const lf_plan *b,
                     const lf_plan_metrics *mb)
 {
-    if (ma->dram_fusable != mb->dram_fusable)
-        return ma->dram_fusable < mb->dram_fusable ? -1 : 1;
+    if (ma->objective != mb->objective)
+        return ma->objective < mb->objective ? -1 : 1;
     if (ma->n_groups != mb->n_groups)
         return ma->n_groups < mb->n_groups ? -1 : 1;
     /* In canonical numbering group k starts at its minimum op, so the k-th

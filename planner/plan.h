@@ -57,11 +57,15 @@ typedef struct lf_plan_metrics {
     int32_t has_energy;     /* lf_hw_has_energy */
     int32_t has_latency;    /* the hardware gives a compute peak */
     int32_t n_compute_bound; /* groups (unfusable ops included) limited by compute */
+    /* The cost model's objective (planner/cost/objective.h) summed over the
+     * groups of fusable ops (objective_all: over all ops), in its unit:
+     * dram_fusable under the default objective. Plans compare by it. */
+    int64_t objective, objective_all;
 } lf_plan_metrics;
 
 lf_status lf_plan_metrics_compute(const lf_plan *p, lf_cost_model *cm, lf_plan_metrics *m);
 
-/* Orders plans: less fusable-op DRAM, then fewer groups, then the
+/* Orders plans: less of the objective over fusable ops (DRAM by default), then fewer groups, then the
  * lexicographically smallest list of group minimum op ids (both plans
  * canonical). Negative when a is better. */
 int lf_plan_compare(const lf_plan *a, const lf_plan_metrics *ma, const lf_plan *b,

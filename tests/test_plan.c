@@ -295,22 +295,23 @@ static void test_metrics(void)
     lf_graph_free(g);
 }
 
-/* Ties: equal DRAM -> fewer groups; equal groups too -> the smaller list of
- * group minimum op ids. compare reads only these two metrics. */
+/* Ties: equal objective (DRAM by default) -> fewer groups; equal groups too
+ * -> the smaller list of group minimum op ids. compare reads only these two
+ * metrics. */
 static void test_compare_ties(void)
 {
     lf_plan_metrics ma = {0}, mb = {0};
     const int32_t a_go[] = {-1, 0, 0, 1, 1}; /* minima 1, 3 */
     const int32_t b_go[] = {-1, 0, 1, 1, 1}; /* minima 1, 2 */
     lf_plan a = plan_of(a_go, 5), b = plan_of(b_go, 5);
-    ma.dram_fusable = mb.dram_fusable = 1000;
+    ma.objective = mb.objective = 1000;
     ma.n_groups = mb.n_groups = 2;
     CHECK(lf_plan_compare(&a, &ma, &b, &mb) > 0);
     CHECK(lf_plan_compare(&b, &mb, &a, &ma) < 0);
     CHECK_EQ_I64(lf_plan_compare(&a, &ma, &a, &ma), 0);
     mb.n_groups = 3;
     CHECK(lf_plan_compare(&a, &ma, &b, &mb) < 0);
-    mb.dram_fusable = 999;
+    mb.objective = 999;
     CHECK(lf_plan_compare(&a, &ma, &b, &mb) > 0);
     lf_plan_destroy(&a);
     lf_plan_destroy(&b);

@@ -12,6 +12,7 @@
 #include "planner/io/graph_json.h"
 #include "planner/plan.h"
 #include "planner/cost/cost.h"
+#include "planner/cost/objective.h"
 #include "planner/exact/exact.h"
 #include "planner/io/plan_export.h"
 #include "planner/app/pipeline.h"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "splitter/proposer_named.h"
+#include "planner/cost/objective.h"
 #include "planner/app/registry.h"
 #include "planner/util/clock.h"
 #include "search/partition/simple.h"
@@ -341,6 +342,14 @@ static lf_status lf__resolve(const lf_planner_config *in, lf_planner_config *c, 
                                                        "local and nsga2, and to exact's best effort "
                                                        "(exact is optimal already)",
                             (int)c->polish);
+    lf_plan_objective o = lf_plan_objective_from_name(c->objective);
+    if (o == LF_PLAN_OBJ_COUNT)
+        return lf_set_error(LF_EINVAL, "unknown objective '%.40s' (use dram, energy or latency)",
+                            c->objective);
+    /* The certified bounds and the comparison's gap are in DRAM bytes. */
+    if (o != LF_PLAN_OBJ_DRAM && (c->best_effort || c->compare_exact))
+        return lf_set_error(LF_EINVAL, "%s applies to --objective dram",
+                            c->best_effort ? "--best-effort" : "--compare-exact");
     if (lf__planners[*planner].heuristic && c->budget < 1)
         return lf_set_error(LF_EINVAL, "search budget must be at least 1 plan, got %lld",
                             (long long)c->budget);
@@ -356,6 +365,8 @@ lf_status lf_plan_network(lf_cost_model *cm, const lf_planner_config *cfg, lf_pl
     int pi;
     lf_status st = lf__resolve(cfg, &c, &pi);
     if (st != LF_OK)
+        return st;
+    if ((st = lf_cost_set_objective(cm, lf_plan_objective_from_name(c.objective))) != LF_OK)
         return st;
     out->search = lf__planners[pi].name;
     out->heuristic = lf__planners[pi].heuristic;

@@ -75,6 +75,9 @@ lf_status lf_model_source_for_plan(lf_model_source *src, const char *path, const
  * as given (the search rejects a population or budget below 1). */
 typedef struct lf_planner_config {
     const char *search;      /* greedy (default), layer, random, local, nsga2, exact */
+    const char *objective;   /* what exact and the searches minimise: dram (default),
+                                energy or latency (planner/cost/objective.h); set on the
+                                cost model by lf_plan_network */
     int64_t budget;          /* random/local/nsga2: plans proposed (default 2000) */
     uint64_t seed;           /* default 1 */
     int32_t threads;         /* 0: all cores or OMP_NUM_THREADS; results do not depend on it */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "planner/cost/objective.h"
 #include "planner/optable.h"
 #include "planner/app/pipeline.h"
 #include "planner/residency.h"
@@ -47,9 +48,13 @@ void lf_planned_print_summary(FILE *f, const lf_planned *r, lf_cost_model *cm, c
     else if (r->lower_bound > 0 && strcmp(r->search, "exact-best-effort") != 0)
         snprintf(gap, sizeof gap, "; gap to optimum at most %.2f%% (certified)",
                  100.0 * (double)(m->dram_fusable - r->lower_bound) / (double)r->lower_bound);
-    fprintf(f, "%s %s %s %s: DRAM %s B fusable ops (%.3f MB), %s B all ops; MBU %s B; %d groups, "
+    /* The objective is named only when it is not DRAM (outputs as before). */
+    char obj[40] = "";
+    if (lf_cost_objective(cm) != LF_PLAN_OBJ_DRAM)
+        snprintf(obj, sizeof obj, " (objective %s)", lf_plan_objective_name(lf_cost_objective(cm)));
+    fprintf(f, "%s %s %s %s%s: DRAM %s B fusable ops (%.3f MB), %s B all ops; MBU %s B; %d groups, "
                "%d unfusable",
-            model, beta, lf_cost_scheme_name(cm), r->search, fus, (double)m->dram_fusable / 1e6, all,
+            model, beta, lf_cost_scheme_name(cm), r->search, obj, fus, (double)m->dram_fusable / 1e6, all,
             mbu, (int)m->n_groups, (int)m->n_unfusable);
     fprintf(f, "; DRAM time %.3f ms", m->dram_time_s * 1e3);
     if (m->has_energy)

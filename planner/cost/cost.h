@@ -179,6 +179,12 @@ lf_status lf_cost_eval(lf_cost_model *cm, const lf_bitset *group, lf_group_cost 
  * planner's groups that span a cut op), so the memo keeps what is reused. */
 lf_status lf_cost_eval_once(lf_cost_model *cm, const lf_bitset *group, lf_group_cost *out);
 
+/* The evaluation of the n distinct ops `members` as if the buffer were
+ * beta (not the model's): no memo. The staircase prices each of a group's
+ * buffer steps with it where the objective needs the schedule's row steps. */
+lf_status lf_cost_eval_at(lf_cost_model *cm, const int32_t *members, int32_t n, int64_t beta,
+                          lf_group_cost *out);
+
 /* DRAM of op v alone charged by the BRR rule (weights streamed per row tile):
  * how the all-ops metric charges an unfusable op under any scheme. */
 lf_status lf_cost_unfusable_dram(lf_cost_model *cm, int32_t v, int64_t *bytes);

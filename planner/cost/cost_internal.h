@@ -263,6 +263,8 @@ struct lf_cost_model {
     int32_t n_unfusable;
     int32_t has_attn; /* some product reads a global-window operand (attn_ops.c) */
     lf__memo *memo;
+    lf_hw_energy energy; /* lf_hw_energy_model of hw, once (energy.c prices with it) */
+    int32_t objective;   /* lf_plan_objective (objective.c) */
 };
 
 #endif

@@ -9,10 +9,19 @@
  * weights from the buffer once per step, since the MAC array keeps one
  * step's weights, not the group's. The last term is what makes energy differ
  * from DRAM: a larger group runs smaller row tiles under BRR, so more steps,
- * while fusing across a stride shares a step between an op's rows. */
+ * while fusing across a stride shares a step between an op's rows.
+ *
+ * A lone MatMul by a constant tiled by output columns (brr.c, col_blocks >
+ * 0) runs another schedule: for each block of Bc columns, every input row
+ * streams past, meets the block's weights and writes its Bc outputs. So its
+ * input is read from the buffer once per block, its output written once and
+ * its weights read once per input row (H rows x the block's share, over all
+ * blocks: H times the weights), whatever the row steps would have been. */
 #include "planner/cost/energy.h"
 
 #include <string.h>
+
+#include "planner/cost/cost_internal.h"
 
 const char *lf_bound_name(lf_bound b)
 {
@@ -35,8 +44,7 @@ static int64_t lf__act_traffic(const lf_cost_model *cm, int32_t v)
 static void lf__finish(const lf_cost_model *cm, int64_t dram, lf_group_perf *out)
 {
     const lf_hw *hw = lf_cost_hw(cm);
-    lf_hw_energy e;
-    lf_hw_energy_model(hw, &e);
+    const lf_hw_energy e = cm->energy;
     out->sram_bytes = out->sram_dram + out->sram_act + out->sram_weights;
     out->dram_pj = (double)dram * e.dram_pj_per_byte;
     out->sram_pj = (double)out->sram_bytes * e.sram_pj_per_byte;
@@ -57,14 +65,32 @@ static void lf__add_op(const lf_cost_model *cm, int32_t v, int64_t steps, lf_gro
     out->sram_weights += lf_cost_weight_bytes(cm, v) * steps;
 }
 
+/* The column-block schedule of lone op v (c->col_blocks > 0): its input
+ * read once per block, its weights once per input row. */
+static void lf__add_col_op(const lf_cost_model *cm, int32_t v, const lf_group_cost *c, lf_group_perf *out)
+{
+    const lf_op *op = &lf_cost_graph(cm)->ops[v];
+    int64_t rows = op->out.h > 1 ? op->out.h : 1;
+    out->macs += op->macs;
+    out->sram_act += (int64_t)c->col_blocks * lf_cost_tensor_bytes(cm, op->inputs[0]) +
+                     lf_cost_tensor_bytes(cm, v);
+    out->sram_weights += lf_cost_weight_bytes(cm, v) * rows;
+}
+
+/* The steps the weights are read in (at least one). */
+static int64_t lf__steps(const lf_group_cost *c) { return c->steps > 1 ? c->steps : 1; }
+
 lf_status lf_group_perf_ops(lf_cost_model *cm, const int32_t *members, int32_t n,
                             const lf_group_cost *c, lf_group_perf *out)
 {
     if (!cm || (!members && n > 0) || !c || !out)
         return lf_set_error(LF_EINVAL, "lf_group_perf_ops: NULL argument");
     memset(out, 0, sizeof *out);
-    for (int32_t i = 0; i < n; i++)
-        lf__add_op(cm, members[i], c->steps > 1 ? c->steps : 1, out);
+    if (n == 1 && c->col_blocks > 0)
+        lf__add_col_op(cm, members[0], c, out);
+    else
+        for (int32_t i = 0; i < n; i++)
+            lf__add_op(cm, members[i], lf__steps(c), out);
     out->sram_dram = c->f_d;
     lf__finish(cm, c->f_d, out);
     return LF_OK;
@@ -76,9 +102,12 @@ lf_status lf_group_perf_eval(lf_cost_model *cm, const lf_bitset *group, const lf
     if (!cm || !group || !c || !out)
         return lf_set_error(LF_EINVAL, "lf_group_perf_eval: NULL argument");
     memset(out, 0, sizeof *out);
-    for (int32_t v = 0; v < lf_cost_graph(cm)->n_ops; v++)
-        if (lf_bitset_test(group, v))
-            lf__add_op(cm, v, c->steps > 1 ? c->steps : 1, out);
+    int32_t first = lf_bitset_next(group, 0);
+    if (c->col_blocks > 0 && first >= 0 && lf_bitset_next(group, first + 1) < 0)
+        lf__add_col_op(cm, first, c, out);
+    else
+        for (int32_t v = first; v >= 0; v = lf_bitset_next(group, v + 1))
+            lf__add_op(cm, v, lf__steps(c), out);
     out->sram_dram = c->f_d;
     lf__finish(cm, c->f_d, out);
     return LF_OK;

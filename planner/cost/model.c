@@ -129,8 +129,8 @@ static lf_status lf__eval_waits(lf__group *G, const lf__scheme *scheme, int64_t 
     return st;
 }
 
-static lf_status lf__compute(const lf_cost_model *cm, const lf__scheme *scheme,
-                             const int32_t *members, int32_t n, lf_group_cost *out, lf__peak *peak)
+static lf_status lf__compute_at(const lf_cost_model *cm, const lf__scheme *scheme, int64_t beta,
+                                const int32_t *members, int32_t n, lf_group_cost *out, lf__peak *peak)
 {
     lf__group G;
     lf_status st = lf__group_init(&G, cm, members, n);
@@ -138,11 +138,17 @@ static lf_status lf__compute(const lf_cost_model *cm, const lf__scheme *scheme,
         return st;
     lf__peak local;
     int handled = 0;
-    st = lf__attn_price(&G, scheme, cm->hw.buffer_bytes, out, peak ? peak : &local, &handled);
+    st = lf__attn_price(&G, scheme, beta, out, peak ? peak : &local, &handled);
     if (st == LF_OK && !handled)
-        st = lf__eval_waits(&G, scheme, cm->hw.buffer_bytes, out, peak ? peak : &local);
+        st = lf__eval_waits(&G, scheme, beta, out, peak ? peak : &local);
     lf__group_destroy(&G);
     return st;
+}
+
+static lf_status lf__compute(const lf_cost_model *cm, const lf__scheme *scheme,
+                             const int32_t *members, int32_t n, lf_group_cost *out, lf__peak *peak)
+{
+    return lf__compute_at(cm, scheme, cm->hw.buffer_bytes, members, n, out, peak);
 }
 
 lf_status lf_cost_model_create(lf_cost_model **out, const lf_graph *g, const lf_hw *hw,
@@ -161,6 +167,7 @@ lf_status lf_cost_model_create(lf_cost_model **out, const lf_graph *g, const lf_
     cm->g = g;
     cm->hw = *hw;
     cm->scheme = sc;
+    lf_hw_energy_model(hw, &cm->energy);
     cm->ops = calloc((size_t)g->n_ops, sizeof *cm->ops);
     cm->fusable = calloc((size_t)g->n_ops, 1);
     lf_status st = (cm->ops && cm->fusable) ? lf__memo_create(&cm->memo)
@@ -265,6 +272,14 @@ lf_status lf_cost_eval_once(lf_cost_model *cm, const lf_bitset *group, lf_group_
     st = lf__compute(cm, cm->scheme, members, n, out, NULL);
     free(members);
     return st;
+}
+
+lf_status lf_cost_eval_at(lf_cost_model *cm, const int32_t *members, int32_t n, int64_t beta,
+                          lf_group_cost *out)
+{
+    if (!cm || !members || n < 1 || beta < 1 || !out)
+        return lf_set_error(LF_EINVAL, "lf_cost_eval_at: bad argument");
+    return lf__compute_at(cm, cm->scheme, beta, members, n, out, NULL);
 }
 
 /* Steps of a member list under a scheme. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "planner/cost/objective.h"
 #include "planner/exact/cut_join.h"
 #include "planner/exact/downsets.h"
 #include "planner/util/pool.h"
@@ -271,6 +272,45 @@ static void lf__extend_from(const lf__exact *x, lf__join_acc *acc, int32_t from,
     }
 }
 
+/* Under energy or latency (cfg.objective) the steps carry the objective's
+ * figure instead of F_D: each step priced at its own buffer (need + 1), so
+ * with the row steps and blocks of the schedule the model takes there, and
+ * a step no cheaper than the one before it (more need) dropped, so that the
+ * figures descend as lf__extend_from assumes. For op v alone (op >= 0),
+ * steps needing less than its F_beta alone (fb1) are its unfusable charges
+ * (lf_cost_singleton_steps) and the others the scheme's own (lf_cost_steps),
+ * kept apart because F_D alone may rank them otherwise; an op valid at the
+ * range's smallest buffer lo keeps none of its unfusable charges: no buffer
+ * of the range prices it so (lf_curve_compute splits the range where an
+ * op's figure rises as it becomes fusable). */
+static lf_status lf__steps_objective(lf_cost_model *cm, const int32_t *members, int32_t n_members,
+                                     int32_t op, int64_t fb1, int64_t lo, lf_cost_step *steps,
+                                     int32_t *n)
+{
+    if (lf_cost_objective(cm) == LF_PLAN_OBJ_DRAM)
+        return LF_OK;
+    int32_t kept = 0;
+    for (int32_t k = 0; k < *n; k++) {
+        int64_t v;
+        if (op >= 0 && steps[k].need < fb1) {
+            if (fb1 < lo)
+                continue;
+            v = lf_cost_objective_unfusable(cm, op, steps[k].f_d);
+        } else {
+            lf_group_cost gc;
+            lf_status st = lf_cost_eval_at(cm, members, n_members, steps[k].need + 1, &gc);
+            if (st != LF_OK)
+                return st;
+            v = gc.valid ? lf_cost_objective_value(cm, members, n_members, &gc) : INT64_MAX;
+        }
+        if (v == INT64_MAX || (kept > 0 && v >= steps[kept - 1].f_d))
+            continue;
+        steps[kept++] = (lf_cost_step){steps[k].need, v};
+    }
+    *n = kept;
+    return LF_OK;
+}
+
 /* lf__extend_from the current state on the DP's thread. */
 static void lf__extend_to(lf__exact *x, int32_t t, const lf_cost_step *steps, int32_t n_steps,
                           int64_t floor)
@@ -361,7 +401,7 @@ static int lf__curve_dominated(lf__exact *x)
     int32_t t = lf__dp_target_find(x, &x->sbits);
     int64_t need = lf__dp_set_need_floor(x), alone = lf__members_need(x);
     return lf__front_dominated(x, x->cur, t, need > alone ? need : alone,
-                               lf_cost_fd_floor(x->cm, x->sub, x->n_sub, x->in_s, x->seen));
+                               lf_cost_objective_floor(x->cm, x->sub, x->n_sub, x->in_s, x->seen));
 }
 
 /* Extends by the steps of group `set` below the largest buffer (none: it
@@ -375,6 +415,8 @@ static void lf__curve_price_steps(lf__exact *x, const lf_bitset *set, int32_t n_
     lf__curve_dp *c = x->user;
     int32_t n = 0;
     lf_status st = lf_cost_steps(x->cm, set, c->beta_max, c->steps, LF_COST_MAX_STEPS, &n);
+    if (st == LF_OK)
+        st = lf__steps_objective(x->cm, x->sub, x->n_sub, -1, 0, c->beta_min, c->steps, &n);
     if (st != LF_OK) {
         x->status = st;
         return;
@@ -421,10 +463,11 @@ static void lf__curve_price(lf__exact *x, const lf_bitset *set, int32_t n_ops, i
          * group is valid (gc, priced at the largest buffer, says how much).
          * A group with a squeeze-and-excite wait has a step for each way
          * through it (lf_cost_steps). */
-        c->steps[0] = (lf_cost_step){thr, gc.f_d};
+        c->steps[0] = (lf_cost_step){thr, lf_cost_objective_value(x->cm, x->sub, x->n_sub, &gc)};
         n = 1;
     } else if ((st = lf_cost_steps(x->cm, set, c->beta_max, c->steps, LF_COST_MAX_STEPS, &n)) !=
-               LF_OK) {
+                   LF_OK ||
+               (st = lf__steps_objective(x->cm, x->sub, x->n_sub, -1, 0, c->beta_min, c->steps, &n)) != LF_OK) {
         x->status = st;
         return;
     } else if (n > 0 && c->steps[0].need < gc.f_beta) {
@@ -541,6 +584,20 @@ static lf_status lf__curve_prepare(lf__curve_dp *c, lf_cost_model *cm)
         c->fb1[v] = gc.f_beta;
         int32_t n = 0;
         st = lf_cost_singleton_steps(cm, v, c->beta_max, c->steps, LF_COST_MAX_STEPS, &n);
+        if (st == LF_OK && lf_cost_objective(cm) != LF_PLAN_OBJ_DRAM) {
+            /* the unfusable charges, then the scheme's own steps (above) */
+            int64_t fb1 = gc.valid ? gc.f_beta : INT64_MAX;
+            int32_t m = 0, more = 0;
+            while (m < n && c->steps[m].need < fb1)
+                m++;
+            lf_bitset_set(&one, v);
+            if (gc.valid)
+                st = lf_cost_steps(cm, &one, c->beta_max, c->steps + m, LF_COST_MAX_STEPS - m, &more);
+            lf_bitset_reset(&one, v);
+            n = m + more;
+            if (st == LF_OK)
+                st = lf__steps_objective(cm, &v, 1, v, fb1, c->beta_min, c->steps, &n);
+        }
         if (st == LF_OK && !(c->single[v] = malloc((size_t)(n ? n : 1) * sizeof(lf_cost_step))))
             st = lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
         if (st == LF_OK) {
@@ -576,8 +633,8 @@ static lf_status lf__curve_plan(lf__exact *x, int32_t s, int32_t i, lf_plan *out
     return LF_OK;
 }
 
-lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t beta_min,
-                           int64_t beta_max, const lf_exact_config *cfg, lf_curve *out)
+static lf_status lf__curve_run(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t beta_min,
+                               int64_t beta_max, const lf_exact_config *cfg, lf_curve *out)
 {
     memset(out, 0, sizeof *out);
     out->beta_min = beta_min;
@@ -586,11 +643,17 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
         return lf_set_error(LF_EINVAL, "curve: the buffer range [%lld, %lld] B is empty",
                             (long long)beta_min, (long long)beta_max);
     lf_hw h = *hw;
+    if (cfg && cfg->objective != 0) /* energy: one SRAM figure (curve.h) */
+        lf_curve_fix_sram(&h);
     h.buffer_bytes = beta_max;
     lf_cost_model *cm = NULL;
     lf_status st = lf_cost_model_create(&cm, g, &h, scheme);
-    if (st != LF_OK)
+    if (st == LF_OK)
+        st = lf_cost_set_objective(cm, (lf_plan_objective)(cfg ? cfg->objective : 0));
+    if (st != LF_OK) {
+        lf_cost_model_free(cm);
         return st;
+    }
     lf__curve_dp c;
     memset(&c, 0, sizeof c);
     c.beta_min = beta_min;
@@ -609,7 +672,8 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
         x.on_tail = lf__curve_tail;
         x.on_head = lf__curve_head;
         x.on_expanded = lf__curve_flush;
-        x.join_cuts = x.n_cuts > 0;
+        /* Joins at cut ops prune with floors of F_D (cut_join.c): DRAM only. */
+        x.join_cuts = x.n_cuts > 0 && lf_cost_objective(cm) == LF_PLAN_OBJ_DRAM;
         if (x.join_cuts && (st = lf__join_create(&x)) != LF_OK)
             x.status = st;
         /* Workers for the joined pairs, which are nearly all of the time
@@ -665,6 +729,123 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
     lf__curve_free(&c, g->n_ops);
     lf__dp_teardown(&x);
     lf_cost_model_free(cm);
+    if (st != LF_OK)
+        lf_curve_destroy(out);
+    return st;
+}
+
+/* Under energy or latency an op alone can cost more once it is fusable
+ * than charged as unfusable just below (LBDF reads a group's weights from
+ * the buffer once per row step; the unfusable charge streams them once),
+ * so its figure is not a step function that only falls, which the Pareto
+ * DP assumes. The buffers where that happens (an op's F_beta alone + 1)
+ * are collected into cuts (ascending, n_cuts of them inside
+ * (beta_min, beta_max]). */
+static lf_status lf__rising_cuts(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t beta_min,
+                                 int64_t beta_max, const lf_exact_config *cfg, int64_t *cuts, int32_t *n_cuts)
+{
+    lf_hw h = *hw;
+    lf_curve_fix_sram(&h);
+    h.buffer_bytes = beta_max;
+    lf_cost_model *cm = NULL;
+    lf_status st = lf_cost_model_create(&cm, g, &h, scheme);
+    if (st == LF_OK)
+        st = lf_cost_set_objective(cm, (lf_plan_objective)cfg->objective);
+    lf_cost_step steps[LF_COST_MAX_STEPS];
+    *n_cuts = 0;
+    for (int32_t v = 0; v < g->n_ops && st == LF_OK; v++) {
+        if (g->ops[v].type == LF_OP_INPUT)
+            continue;
+        lf_group_cost alone, above;
+        if ((st = lf_cost_eval_at(cm, &v, 1, beta_max, &alone)) != LF_OK)
+            break;
+        int64_t t = alone.f_beta + 1; /* the smallest buffer where v is fusable */
+        if (!alone.valid || t <= beta_min || t > beta_max)
+            continue;
+        int32_t n = 0;
+        if ((st = lf_cost_singleton_steps(cm, v, beta_max, steps, LF_COST_MAX_STEPS, &n)) != LF_OK ||
+            (st = lf_cost_eval_at(cm, &v, 1, t, &above)) != LF_OK)
+            break;
+        int32_t k = -1; /* the unfusable charge at buffer t - 1 */
+        while (k + 1 < n && steps[k + 1].need < t - 1)
+            k++;
+        if (k < 0)
+            continue;
+        if (lf_cost_objective_value(cm, &v, 1, &above) > lf_cost_objective_unfusable(cm, v, steps[k].f_d))
+            cuts[(*n_cuts)++] = t;
+    }
+    lf_cost_model_free(cm);
+    /* ascending, each once */
+    for (int32_t i = 1; i < *n_cuts; i++)
+        for (int32_t j = i; j > 0 && cuts[j - 1] > cuts[j]; j--) {
+            int64_t x = cuts[j];
+            cuts[j] = cuts[j - 1];
+            cuts[j - 1] = x;
+        }
+    int32_t m = 0;
+    for (int32_t i = 0; i < *n_cuts; i++)
+        if (m == 0 || cuts[m - 1] != cuts[i])
+            cuts[m++] = cuts[i];
+    *n_cuts = m;
+    return st;
+}
+
+lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t beta_min,
+                           int64_t beta_max, const lf_exact_config *cfg, lf_curve *out)
+{
+    if (!cfg || cfg->objective == 0 || beta_min < 1 || beta_max <= beta_min)
+        return lf__curve_run(g, hw, scheme, beta_min, beta_max, cfg, out);
+    int64_t *cuts = malloc(((size_t)g->n_ops + 2) * sizeof *cuts);
+    int32_t n_cuts = 0;
+    lf_status st = cuts ? lf__rising_cuts(g, hw, scheme, beta_min, beta_max, cfg, cuts, &n_cuts)
+                        : lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
+    if (st != LF_OK || n_cuts == 0) {
+        free(cuts);
+        return st != LF_OK ? st : lf__curve_run(g, hw, scheme, beta_min, beta_max, cfg, out);
+    }
+    /* One DP per range between cuts, each over [lo, next cut] so that no
+     * range is a single byte; its points from the next cut on are the next
+     * range's. Points are kept where a range starts even at an equal or
+     * higher figure: the plan before may not price the same there. */
+    memset(out, 0, sizeof *out);
+    out->beta_min = beta_min;
+    out->beta_max = beta_max;
+    out->threads = 1;
+    for (int32_t r = 0; r <= n_cuts && st == LF_OK; r++) {
+        int64_t lo = r == 0 ? beta_min : cuts[r - 1], hi = r < n_cuts ? cuts[r] : beta_max;
+        if (hi <= lo)
+            continue;
+        lf_curve part;
+        if ((st = lf__curve_run(g, hw, scheme, lo, hi, cfg, &part)) != LF_OK)
+            break;
+        lf_curve_point *p = realloc(out->points, ((size_t)out->n + (size_t)part.n) * sizeof *p);
+        if (!p) {
+            lf_curve_destroy(&part);
+            st = lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
+            break;
+        }
+        out->points = p;
+        for (int32_t k = 0; k < part.n; k++) {
+            if (r < n_cuts && part.points[k].beta >= hi) {
+                lf_plan_destroy(&part.points[k].plan);
+                continue;
+            }
+            out->points[out->n++] = part.points[k];
+        }
+        free(part.points);
+        out->stats.states += part.stats.states;
+        out->stats.candidates += part.stats.candidates;
+        out->stats.groups += part.stats.groups;
+        out->stats.groups_skipped += part.stats.groups_skipped;
+        out->stats.wall_s += part.stats.wall_s;
+        if (part.stats.memory_bytes > out->stats.memory_bytes)
+            out->stats.memory_bytes = part.stats.memory_bytes;
+        out->front_points += part.front_points;
+        out->threads = part.threads > out->threads ? part.threads : out->threads;
+        out->batches += part.batches;
+        out->parallel_batches += part.parallel_batches;
+    }
+    free(cuts);
     if (st != LF_OK)
         lf_curve_destroy(out);
     return st;

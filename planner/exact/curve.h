@@ -20,13 +20,17 @@
 
 typedef struct lf_curve_point {
     int64_t beta;       /* the smallest buffer (bytes, >= the curve's min) with this optimum */
-    int64_t dram_all;   /* the optimal DRAM over all ops from beta on, up to the next point */
+    int64_t dram_all;   /* the optimal DRAM over all ops from beta on, up to the next point;
+                           under cfg->objective energy or latency that objective's optimum
+                           over all ops instead (fJ or fs, planner/cost/objective.h) */
     lf_plan plan;       /* a plan reaching it at beta (canonical) */
 } lf_curve_point;
 
 typedef struct lf_curve {
     int64_t beta_min, beta_max;
-    int32_t n;          /* points: beta ascending, dram_all strictly descending */
+    int32_t n;          /* points: beta ascending, dram_all strictly descending (under
+                           energy or latency also a point where an op's figure rises as it
+                           becomes fusable: lf_curve_compute) */
     lf_curve_point *points;
     lf_exact_stats stats;
     int64_t front_points; /* Pareto points kept over all states */
@@ -45,6 +49,12 @@ typedef struct lf_curve {
 lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t beta_min,
                            int64_t beta_max, const lf_exact_config *cfg, lf_curve *out);
 void lf_curve_destroy(lf_curve *c);
+
+/* The staircase of energy prices the buffer's SRAM at one figure across its
+ * range: the description's (given, or the size model at its own buffer
+ * size), not the model at each buffer, so that a step is a change of plan.
+ * lf_curve_compute and lf_curve_check fix it in their copy of hw with this. */
+void lf_curve_fix_sram(lf_hw *hw);
 
 /* Checks c (computed for g, hw and scheme) against lf_exact_plan under cfg
  * (NULL: defaults) at every step's buffer, one byte below each (within the

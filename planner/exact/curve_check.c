@@ -5,23 +5,34 @@
 #include <string.h>
 
 #include "planner/cost/cost.h"
+#include "planner/cost/objective.h"
 #include "planner/exact/curve.h"
+
+void lf_curve_fix_sram(lf_hw *hw)
+{
+    if (hw->sram_pj_per_byte <= 0)
+        hw->sram_pj_per_byte = lf_hw_sram_pj_model(hw->buffer_bytes);
+}
 
 /* The optimum over all ops at beta, by lf_exact_plan under cfg. */
 static lf_status lf__optimum_at(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t beta,
                                 const lf_exact_config *cfg, int64_t *dram_all)
 {
     lf_hw h = *hw;
+    if (cfg && cfg->objective != 0) /* energy: one SRAM figure (curve.h) */
+        lf_curve_fix_sram(&h);
     h.buffer_bytes = beta;
     lf_cost_model *cm = NULL;
     lf_status st = lf_cost_model_create(&cm, g, &h, scheme);
+    if (st == LF_OK)
+        st = lf_cost_set_objective(cm, (lf_plan_objective)(cfg ? cfg->objective : 0));
     lf_plan p;
     memset(&p, 0, sizeof p);
     if (st == LF_OK)
         st = lf_exact_plan(cm, cfg, &p, NULL);
     lf_plan_metrics m;
     if (st == LF_OK && (st = lf_plan_metrics_compute(&p, cm, &m)) == LF_OK)
-        *dram_all = m.dram_all;
+        *dram_all = m.objective_all; /* dram_all under the default objective */
     if (p.group_of)
         lf_plan_destroy(&p);
     lf_cost_model_free(cm);

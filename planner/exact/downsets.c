@@ -580,6 +580,7 @@ void lf_exact_config_default(lf_exact_config *c)
     c->threads = 0;
     c->deadline = 0;
     c->lower_bound = 0;
+    c->objective = 0;
 }
 
 lf_status lf__dp_setup(lf__exact *x, lf_cost_model *cm, const lf_bitset *universe,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "planner/cost/objective.h"
 #include "planner/exact/cut_join.h"
 #include "planner/exact/downsets.h"
 #include "planner/exact/frontier.h"
@@ -78,7 +79,7 @@ static void lf__on_group(lf__exact *x)
      * count or the minima). dram[] only falls, so the answer holds later. */
     int32_t t = lf__dp_target_find(x, &x->sbits);
     if (t >= 0 && x->dram[t] != INT64_MAX &&
-        x->dram[x->cur] + lf_cost_fd_floor(x->cm, x->sub, x->n_sub, x->in_s, x->seen) > x->dram[t]) {
+        x->dram[x->cur] + lf_cost_objective_floor(x->cm, x->sub, x->n_sub, x->in_s, x->seen) > x->dram[t]) {
         x->st.groups_skipped++;
         return;
     }
@@ -87,8 +88,9 @@ static void lf__on_group(lf__exact *x)
                                           : lf_cost_eval(x->cm, &x->sbits, &c);
     if (s != LF_OK)
         x->status = s;
-    else if (c.valid)
-        lf__relax(x, &x->sbits, x->n_sub, c.f_d, 1, x->sub[0], t);
+    else if (c.valid) /* dram[] holds the objective: F_D unless energy or latency */
+        lf__relax(x, &x->sbits, x->n_sub, lf_cost_objective_value(x->cm, x->sub, x->n_sub, &c), 1,
+                  x->sub[0], t);
 }
 
 static void lf__on_forced(lf__exact *x, int32_t v)
@@ -123,7 +125,8 @@ static lf_status lf__solve(lf__exact *x, lf_plan *out, int64_t *dram)
     x->on_forced = lf__on_forced;
     x->on_tail = lf__on_tail;
     x->on_head = lf__on_head;
-    x->join_cuts = x->n_cuts > 0;
+    /* Joins at cut ops prune with floors of F_D (cut_join.c): DRAM only. */
+    x->join_cuts = x->n_cuts > 0 && lf_cost_objective(x->cm) == LF_PLAN_OBJ_DRAM;
     lf_status st = x->join_cuts ? lf__join_create(x) : LF_OK;
     int32_t goal = st == LF_OK ? lf__dp_run(x) : -1;
     lf__join_free(x);

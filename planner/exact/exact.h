@@ -32,6 +32,10 @@ typedef struct lf_exact_config {
     int lower_bound;        /* lf_exact_plan: keep the DP's frontier bound (frontier.c)
                                in stats->lower, for a run stopped at a limit; 0 (default):
                                not kept (its setup costs a pass over the graph) */
+    int32_t objective;      /* the staircase's objective (lf_curve_compute, lf_curve_check:
+                               lf_plan_objective, planner/cost/objective.h; 0: DRAM). The
+                               single-buffer planner minimises its cost model's objective
+                               (lf_cost_set_objective) and ignores this */
 } lf_exact_config;
 
 /* Defaults chosen so that the planner stops within a minute and 4 GB on a

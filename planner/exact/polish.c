@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "planner/exact/exact.h"
+#include "planner/cost/objective.h"
 #include "planner/exact/solve.h"
 #include "planner/util/clock.h"
 
@@ -92,7 +93,7 @@ static lf_status lf__window_dram(lf_cost_model *cm, const lf_plan *p, const int3
         lf_status st = lf_cost_eval(cm, tmp, &c);
         if (st != LF_OK)
             return st;
-        *dram += c.f_d;
+        *dram += lf_cost_objective_of(cm, tmp, &c); /* F_D unless energy or latency */
     }
     return LF_OK;
 }

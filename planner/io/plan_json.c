@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "planner/cost/objective.h"
 #include "planner/io/json.h"
 #include "planner/io/plan_view_internal.h"
 #include "planner/optable.h"
@@ -183,6 +184,10 @@ static void lf__json_header(FILE *f, const lf_graph *g, lf_cost_model *cm, const
         fputs(",\n    \"attention\": false", f);
     fputs("\n  },\n  \"scheme\": ", f);
     lf_json_string(f, lf_cost_scheme_name(cm));
+    if (lf_cost_objective(cm) != LF_PLAN_OBJ_DRAM) { /* only when not the default */
+        fputs(",\n  \"objective\": ", f);
+        lf_json_string(f, lf_plan_objective_name(lf_cost_objective(cm)));
+    }
     fprintf(f, ",\n  \"beta\": %" PRId64 ",\n  \"search\": {\n    \"algorithm\": ", lf_cost_beta(cm));
     lf__json_opt_string(f, meta ? meta->search : NULL);
     fprintf(f, ",\n    \"seed\": %" PRIu64 ",\n    \"budget\": ", meta ? meta->seed : (uint64_t)0);

@@ -10,6 +10,8 @@
 
 #include "planner/io/onnx_proto.h"
 #include "planner/io/plan_read.h"
+
+#include "planner/cost/objective.h"
 #include "planner/io/plan_read_internal.h"
 #include "planner/util/fileio.h"
 
@@ -247,6 +249,12 @@ static lf_status lf__header(const lf__reader *r, json_t *root, lf_plan_doc *d)
     if ((st = lf__str(r, root, "", "scheme", d->scheme, sizeof d->scheme)) ||
         (st = lf__int(r, root, "", "beta", 1, (int64_t)1 << 40, &d->beta)))
         return st;
+    /* Written only when not the default (plans of DRAM read as before). */
+    snprintf(d->objective, sizeof d->objective, "dram");
+    if (json_object_get(root, "objective") &&
+        ((st = lf__str(r, root, "", "objective", d->objective, sizeof d->objective)) ||
+         lf_plan_objective_from_name(d->objective) == LF_PLAN_OBJ_COUNT))
+        return st ? st : lf__bad(r, "objective", "expected dram, energy or latency");
     json_t *m = lf__object(r, root, "metrics", &st);
     if (st != LF_OK)
         return st;

@@ -48,6 +48,7 @@ typedef struct lf_plan_doc {
     int32_t n_ops, compute_ops;
     lf_hw hw;                      /* the "hardware" object over lf_hw_default */
     char scheme[16];
+    char objective[16];            /* what the planner minimised: "dram" when absent */
     int64_t beta;
     lf_plan plan;                  /* group_of as written; n_groups = largest index + 1 */
     lf_plan_metrics metrics;

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "planner/cost/objective.h"
 #include "planner/io/plan_view_internal.h"
 #include "planner/optable.h"
 
@@ -133,6 +134,8 @@ static void lf__header(FILE *f, const lf_graph *g, lf_cost_model *cm, const lf_p
           "version=\"1\"",
           f);
     lf__attr(f, "scheme", lf_cost_scheme_name(cm));
+    if (lf_cost_objective(cm) != LF_PLAN_OBJ_DRAM) /* only when not the default */
+        lf__attr(f, "objective", lf_plan_objective_name(lf_cost_objective(cm)));
     fprintf(f, " beta=\"%" PRId64 "\">\n  <tool name=\"fusionplan\"", lf_cost_beta(cm));
     lf__attr(f, "version", LF_VERSION);
     fputs("/>\n  <model", f);

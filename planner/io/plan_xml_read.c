@@ -131,7 +131,7 @@ static int lf__is(xmlNodePtr n, const char *name)
 
 static json_t *lf__to_json(xmlNodePtr root)
 {
-    static const char *const plan_a[] = {"format", "version", "scheme", "beta", NULL};
+    static const char *const plan_a[] = {"format", "version", "scheme", "beta", "objective", NULL};
     static const char *const model_a[] = {"name", "graph", "graph_hash", "ops", "compute_ops", NULL};
     static const char *const hw_a[] = {"name",         "source",         "buffer_bytes",
                                        "act_bytes",    "weight_bytes",   "dram_bandwidth",
@@ -146,7 +146,7 @@ static json_t *lf__to_json(xmlNodePtr root)
     json_t *plan = json_object();
     if (!plan)
         return NULL;
-    lf__attrs(plan, root, plan_a, "sisi");
+    lf__attrs(plan, root, plan_a, "sisis");
     for (xmlNodePtr c = root->children; c; c = c->next) {
         json_t *o = NULL;
         if (lf__is(c, "model"))

@@ -73,13 +73,15 @@ class Curve:
                     html.escape(self.json["model"]), self.json["scheme"], len(self.steps), rows))
 
 
-def curve(graph, hw=None, *, min=None, max=None, scheme=None, time_limit=None, max_states=None,
-          max_candidates=None, memory_limit=None, threads=None):
+def curve(graph, hw=None, *, min=None, max=None, scheme=None, objective=None, time_limit=None,
+          max_states=None, max_candidates=None, memory_limit=None, threads=None):
     """The staircase of graph over buffers [min, max] (bytes or "64KB";
-    default 64 KB to 4 MB), each step with its optimal plan."""
+    default 64 KB to 4 MB), each step with its optimal plan. objective="energy"
+    or "latency": the staircase of that optimum (dram_all then holds it in fJ
+    or fs, and each step's "dram" its plan's DRAM bytes)."""
     g = as_graph(graph)
     h = as_hardware(hw)
-    opts = {"min": min, "max": max, "scheme": scheme,
+    opts = {"min": min, "max": max, "scheme": scheme, "objective": objective,
             "time_limit": None if time_limit is None else float(time_limit), "max_states": max_states,
             "max_candidates": max_candidates, "memory_limit": memory_limit, "threads": threads}
     js, svg = ctypes.c_void_p(), ctypes.c_void_p()

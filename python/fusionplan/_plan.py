@@ -139,7 +139,7 @@ class Plan:
                     bound, rows))
 
 
-def plan(graph, hw=None, *, scheme=None, search=None, budget=None, seed=None, threads=None,
+def plan(graph, hw=None, *, scheme=None, search=None, objective=None, budget=None, seed=None, threads=None,
          population=None, objectives=None, split=None, proposer=None, k=None, gnn_weights=None,
          pg_weights=None, rg_weights=None, split_continue=None, split_gap=None, compare_exact=None,
          seed_plans=None, guided=None, polish=None, best_effort=None, time_limit=None,
@@ -147,7 +147,8 @@ def plan(graph, hw=None, *, scheme=None, search=None, budget=None, seed=None, th
          optimize_objective="dram", optimize_budget=30, progress=None):
     """Plans graph (a Graph or a built-in network's name) on hw (a Hardware;
     None: the 256 KB default). The options are the CLI's `plan` options
-    (docs/search.md); optimize="backtrack" (or enum, split) rewrites the
+    (docs/search.md); objective="energy" or "latency" minimises that instead
+    of DRAM bytes (docs/cost-models.md "Objectives"); optimize="backtrack" (or enum, split) rewrites the
     graph with the substitution optimizer first, as `plan --optimize`."""
     g = as_graph(graph)
     h = as_hardware(hw)
@@ -155,7 +156,7 @@ def plan(graph, hw=None, *, scheme=None, search=None, budget=None, seed=None, th
         from ._verbs import optimize as _optimize
         g = _optimize(g, h, search=optimize, objective=optimize_objective, budget=optimize_budget,
                       seed=seed, scheme=scheme)
-    opts = {"scheme": scheme, "search": search, "budget": budget, "seed": seed, "threads": threads,
+    opts = {"scheme": scheme, "search": search, "objective": objective, "budget": budget, "seed": seed, "threads": threads,
             "population": population, "objectives": objectives, "split": split, "proposer": proposer,
             "k": k, "gnn_weights": gnn_weights, "pg_weights": pg_weights, "rg_weights": rg_weights,
             "split_continue": split_continue, "split_gap": split_gap, "compare_exact": compare_exact,

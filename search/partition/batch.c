@@ -39,7 +39,7 @@ static lf_status lf__archive_add(lf__search *s, const lf__cand *x)
     int32_t obj = s->objectives;
     for (int32_t i = 0; i < s->n_arch; i++) {
         lf__cand *a = &s->arch[i];
-        int equal = (!(obj & 1) || a->key.dram_fusable == x->key.dram_fusable) &&
+        int equal = (!(obj & 1) || a->key.objective == x->key.objective) &&
                     (!(obj & 2) || a->key.n_groups == x->key.n_groups);
         if (equal) {
             if (lf__cand_compare(x, a) < 0)
@@ -112,6 +112,7 @@ static void lf__batch_run(void *ctx, int32_t w)
     lf__stats_add(&k->delta, &before, -1.0);
     if (k->st == LF_OK) {
         c->key.dram_fusable = c->sum.dram;
+        c->key.objective = c->sum.obj;
         c->key.n_groups = c->sum.n_groups;
         /* A valid plan and its repaired genome determine each other, and
          * the genome is the shorter of the two to hash. */
@@ -174,7 +175,7 @@ lf_status lf__search_batch(lf__search *s, int32_t n, lf__propose_fn fn, void *ar
             s->have_best = 1;
         }
         if (s->trace && s->proposed + i < s->cfg->budget)
-            s->trace[s->proposed + i] = s->best.key.dram_fusable;
+            s->trace[s->proposed + i] = s->best.key.objective;
         if (s->use_archive)
             st = lf__archive_add(s, &out[i]);
     }

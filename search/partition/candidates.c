@@ -80,9 +80,9 @@ int lf__dominates(const lf__cand *a, const lf__cand *b, int32_t objectives)
 {
     int better = 0;
     if (objectives & 1) {
-        if (a->key.dram_fusable > b->key.dram_fusable)
+        if (a->key.objective > b->key.objective)
             return 0;
-        better |= a->key.dram_fusable < b->key.dram_fusable;
+        better |= a->key.objective < b->key.objective;
     }
     if (objectives & 2) {
         if (a->key.n_groups > b->key.n_groups)

@@ -6,11 +6,12 @@
 
 #include "planner/util/busy_clock.h"
 #include "planner/util/clock.h"
+#include "planner/cost/objective.h"
 #include "search/partition/genome.h"
 
 struct lf__cache_entry {
     uint64_t hash;  /* lf_bitset_hash of the group; the entry is used when used != 0 */
-    int64_t f_d, mbu;
+    int64_t f_d, obj, mbu;
     int32_t valid, used;
 };
 
@@ -107,8 +108,9 @@ void lf_decoder_stats(const lf_decoder *d, lf_decode_stats *st) { *st = d->st; }
 
 void lf_decoder_set_busy_clock(lf_decoder *d, lf_busy_clock *clock) { d->clock = clock; }
 
-/* Cost of the group in d->scratch: the decoder's cache, else the memo. */
-static lf_status lf__eval(lf_decoder *d, int64_t *f_d, int64_t *mbu, int *valid)
+/* Cost of the group in d->scratch (F_D and the objective's figure): the
+ * decoder's cache, else the memo. */
+static lf_status lf__eval(lf_decoder *d, int64_t *f_d, int64_t *obj, int64_t *mbu, int *valid)
 {
     int32_t nw = d->scratch.nwords;
     uint64_t h = lf_bitset_hash(&d->scratch);
@@ -117,6 +119,7 @@ static lf_status lf__eval(lf_decoder *d, int64_t *f_d, int64_t *mbu, int *valid)
     if (e->used && e->hash == h && memcmp(words, d->scratch.words, (size_t)nw * sizeof(uint64_t)) == 0) {
         d->st.local_hits++;
         *f_d = e->f_d;
+        *obj = e->obj;
         *mbu = e->mbu;
         *valid = e->valid;
         return LF_OK;
@@ -127,6 +130,7 @@ static lf_status lf__eval(lf_decoder *d, int64_t *f_d, int64_t *mbu, int *valid)
         return st;
     e->hash = h;
     e->f_d = *f_d = c.f_d;
+    e->obj = *obj = lf_cost_objective_of(d->cm, &d->scratch, &c);
     e->mbu = *mbu = c.mbu;
     e->valid = *valid = c.valid;
     e->used = 1;
@@ -191,7 +195,7 @@ lf_status lf_genome_decode(lf_decoder *d, const uint8_t *genome, lf_plan *out, u
         return lf_set_error(LF_EINVAL, "plan of %d ops for a graph of %d ops", (int)out->n_ops,
                             (int)d->n);
     lf_status st = LF_OK;
-    lf_decoded s = {0, 0, 0};
+    lf_decoded s = {0, 0, 0, 0};
     if (genome != d->bits)
         memcpy(d->bits, genome, (size_t)d->m->n_edges);
     lf__decoder_components(d);
@@ -200,7 +204,7 @@ lf_status lf_genome_decode(lf_decoder *d, const uint8_t *genome, lf_plan *out, u
         int32_t rs = 0, split_any = 0;
         lf__decoder_repair(d, &rs);
         lf__decoder_members(d);
-        s.dram = s.mbu = 0;
+        s.dram = s.obj = s.mbu = 0;
         s.n_groups = 0;
         int32_t ng = d->ng;
         for (int32_t k = 0; k < ng && st == LF_OK; k++) {
@@ -208,17 +212,18 @@ lf_status lf_genome_decode(lf_decoder *d, const uint8_t *genome, lf_plan *out, u
             int32_t size = d->gstart[k + 1] - d->gstart[k];
             if (size == 1 && !lf_cost_fusable(d->cm, mem[0]))
                 continue;
-            int64_t f_d = 0, mbu = 0;
+            int64_t f_d = 0, obj = 0, mbu = 0;
             int valid = 0;
             for (int32_t i = 0; i < size; i++)
                 lf_bitset_set(&d->scratch, mem[i]);
-            st = lf__eval(d, &f_d, &mbu, &valid);
+            st = lf__eval(d, &f_d, &obj, &mbu, &valid);
             if (st == LF_OK && !valid) {
                 d->st.invalid_groups++;
                 st = lf__split_group(d, k);
                 split_any = 1;
             } else if (st == LF_OK) {
                 s.dram += f_d;
+                s.obj += obj;
                 s.mbu = mbu > s.mbu ? mbu : s.mbu;
                 s.n_groups++;
             }

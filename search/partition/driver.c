@@ -172,6 +172,7 @@ static lf_status lf__fill_result(lf__search *s, lf_search_result *res)
     if ((st = lf_plan_metrics_compute(&res->best, s->cm, &res->metrics)) != LF_OK)
         return st;
     if (res->metrics.dram_fusable != s->best.key.dram_fusable ||
+        res->metrics.objective != s->best.key.objective ||
         res->metrics.n_groups != s->best.key.n_groups)
         return lf_set_error(LF_EPLAN, "internal error: the search's DRAM figure %lld differs from "
                                       "the plan's %lld", (long long)s->best.key.dram_fusable,

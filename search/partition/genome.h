@@ -72,6 +72,8 @@ typedef struct lf_decode_stats {
 /* Summary of one decoded plan (the search's objectives). */
 typedef struct lf_decoded {
     int64_t dram;           /* sum of F_D over groups of fusable ops */
+    int64_t obj;            /* sum of the cost model's objective over them (= dram by
+                               default; planner/cost/objective.h): the fitness */
     int64_t mbu;            /* largest MBU over those groups */
     int32_t n_groups;       /* groups of fusable ops */
 } lf_decoded;

@@ -100,7 +100,7 @@ static double lf__obj(const lf__cand *c, int32_t objectives, int32_t m)
 {
     /* m-th selected objective: DRAM first when both are selected. */
     if ((objectives & 1) && m == 0)
-        return (double)c->key.dram_fusable;
+        return (double)c->key.objective;
     return (double)c->key.n_groups;
 }
 

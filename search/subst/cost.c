@@ -21,12 +21,19 @@
 
 #include "hwdesc/hw.h"
 #include "planner/cost/cost.h"
+#include "planner/cost/objective.h"
 #include "planner/exact/exact.h"
 #include "planner/optable.h"
 #include "planner/plan.h"
 #include "search/subst/subst.h"
 
-static const char *const lf__obj_names[LF_OBJ_COUNT] = {"time", "flops", "bytes", "kernels", "dram"};
+static const char *const lf__obj_names[LF_OBJ_COUNT] = {"time", "flops", "bytes", "kernels", "dram",
+                                                         "energy", "latency"};
+
+int lf_subst_objective_fused(lf_subst_objective o)
+{
+    return o == LF_OBJ_DRAM || o == LF_OBJ_ENERGY || o == LF_OBJ_LATENCY;
+}
 
 const char *lf_subst_objective_name(lf_subst_objective o)
 {
@@ -89,7 +96,7 @@ static int lf__free_concat(const lf_graph *g, const lf_op *op)
 void lf_subst_op_cost(const lf_subst_coster *c, const lf_graph *g, const lf_op *op, lf_subst_costs *out)
 {
     memset(out, 0, sizeof *out);
-    out->dram = -1.0;
+    out->dram = out->energy_pj = out->latency_s = -1.0;
     if (lf__is_view(op) || (op->type == LF_OP_CONCAT && lf__free_concat(g, op)))
         return;
     double bytes = lf__elems(op->out) + (double)op->weight_elems;
@@ -115,7 +122,7 @@ int lf_subst_op_roofline(const lf_subst_coster *c, const lf_graph *g, int32_t v,
 lf_status lf_subst_cost(const lf_subst_coster *c, const lf_graph *g, int with_dram, lf_subst_costs *out)
 {
     memset(out, 0, sizeof *out);
-    out->dram = -1.0;
+    out->dram = out->energy_pj = out->latency_s = -1.0;
     for (int32_t v = 0; v < g->n_ops; v++) {
         lf_subst_costs k;
         lf_subst_op_cost(c, g, &g->ops[v], &k);
@@ -138,6 +145,8 @@ lf_status lf_subst_cost(const lf_subst_coster *c, const lf_graph *g, int with_dr
         lf_hw_default(&hw);
     lf_cost_model *cm = NULL;
     lf_status st = lf_cost_model_create(&cm, g, &hw, c->scheme);
+    if (!st && (c->objective == LF_OBJ_ENERGY || c->objective == LF_OBJ_LATENCY))
+        st = lf_cost_set_objective(cm, c->objective == LF_OBJ_ENERGY ? LF_PLAN_OBJ_ENERGY : LF_PLAN_OBJ_LATENCY);
     lf_plan plan;
     memset(&plan, 0, sizeof plan);
     lf_exact_config cfg;
@@ -148,8 +157,13 @@ lf_status lf_subst_cost(const lf_subst_coster *c, const lf_graph *g, int with_dr
     lf_plan_metrics m;
     if (!st)
         st = lf_plan_metrics_compute(&plan, cm, &m);
-    if (!st)
+    if (!st) {
         out->dram = (double)m.dram_all;
+        if (c->objective == LF_OBJ_ENERGY)
+            out->energy_pj = m.perf.total_pj;
+        if (c->objective == LF_OBJ_LATENCY)
+            out->latency_s = m.perf.latency_s;
+    }
     lf_plan_destroy(&plan);
     lf_cost_model_free(cm);
     return st;
@@ -162,6 +176,8 @@ double lf_subst_cost_value(const lf_subst_coster *c, const lf_subst_costs *k)
     case LF_OBJ_BYTES: return k->bytes;
     case LF_OBJ_KERNELS: return k->kernels;
     case LF_OBJ_DRAM: return k->dram;
+    case LF_OBJ_ENERGY: return k->energy_pj;
+    case LF_OBJ_LATENCY: return k->latency_s;
     default: return k->time_s;
     }
 }

@@ -42,7 +42,7 @@ lf_status lf_subst_job_run(const lf_graph *g, const lf_subst_job_config *cfg, lf
     if (!st)
         st = lf_subst_optimize(g, &job->rules, &job->coster, &job->options, &job->result);
     /* the planner's view of both graphs, for any objective */
-    if (!st && cfg->with_dram && job->coster.objective != LF_OBJ_DRAM) {
+    if (!st && cfg->with_dram && !lf_subst_objective_fused(job->coster.objective)) {
         st = lf_subst_cost(&job->coster, g, 1, &job->result.before);
         if (!st)
             st = lf_subst_cost(&job->coster, job->result.graph, 1, &job->result.after);

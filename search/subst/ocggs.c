@@ -41,7 +41,7 @@ lf_status lf__oc_init(lf__oc *x, const lf_subst_ruleset *rs, const lf_subst_cost
     x->rs = rs;
     x->c = c;
     x->o = o;
-    x->with_dram = c->objective == LF_OBJ_DRAM;
+    x->with_dram = lf_subst_objective_fused(c->objective);
     x->K = o->max_steps > 0 ? o->max_steps : 10;
     /* a new match containing a created op has its root within the diameter;
      * one more edge also finds matches a step made valid next to it (an

@@ -93,7 +93,7 @@ lf_status lf_ocggs_bench_open(lf_ocggs_bench *b, const lf_ocggs_bench_config *cf
 {
     memset(b, 0, sizeof *b);
     b->cfg = *cfg;
-    if (cfg->objective == LF_OBJ_DRAM || cfg->objective < 0 || cfg->objective >= LF_OBJ_COUNT)
+    if (lf_subst_objective_fused(cfg->objective) || cfg->objective < 0 || cfg->objective >= LF_OBJ_COUNT)
         return lf_set_error(LF_EINVAL, "bench ocggs: objective time, flops, bytes or kernels");
     if (cfg->n_models < 1 || cfg->n_ks < 1 || cfg->n_searches < 1)
         return lf_set_error(LF_EINVAL, "bench ocggs: no networks, searches or lengths");

@@ -107,7 +107,7 @@ lf_status lf_subst_optimize(const lf_graph *g, const lf_subst_ruleset *rs, const
     if (!st)
         st = lf_subst_strip(g, &start);
     if (!st)
-        st = lf_subst_cost(c, start, c->objective == LF_OBJ_DRAM, &res->before);
+        st = lf_subst_cost(c, start, lf_subst_objective_fused(c->objective), &res->before);
     int ocggs = o->search == LF_SEARCH_PRUNE || o->search == LF_SEARCH_DPP || o->search == LF_SEARCH_SAMPLE;
     if (!st && ocggs) {
         lf__oc x;

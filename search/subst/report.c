@@ -19,11 +19,14 @@ void lf_subst_roofline_write(FILE *f, const lf_subst_coster *c)
 void lf_subst_costs_write(FILE *f, const lf_subst_costs *b, const lf_subst_costs *a)
 {
     fprintf(f, "%-14s %16s %16s %9s\n", "", "before", "after", "change");
-    const char *names[] = {"time (us)", "GFLOPs", "MB moved", "kernels", "DRAM (bytes)"};
-    double x[] = {b->time_s * 1e6, b->flops / 1e9, b->bytes / 1e6, b->kernels, b->dram};
-    double y[] = {a->time_s * 1e6, a->flops / 1e9, a->bytes / 1e6, a->kernels, a->dram};
-    for (int i = 0; i < 5; i++) {
-        if (i == 4 && b->dram < 0)
+    const char *names[] = {"time (us)", "GFLOPs", "MB moved", "kernels", "DRAM (bytes)", "energy (uJ)",
+                           "latency (us)"};
+    double x[] = {b->time_s * 1e6, b->flops / 1e9, b->bytes / 1e6, b->kernels, b->dram, b->energy_pj / 1e6,
+                  b->latency_s * 1e6};
+    double y[] = {a->time_s * 1e6, a->flops / 1e9, a->bytes / 1e6, a->kernels, a->dram, a->energy_pj / 1e6,
+                  a->latency_s * 1e6};
+    for (int i = 0; i < 7; i++) {
+        if ((i == 4 && b->dram < 0) || (i == 5 && b->energy_pj < 0) || (i == 6 && b->latency_s < 0))
             continue;
         fprintf(f, "%-14s %16.3f %16.3f %+8.2f%%\n", names[i], x[i], y[i],
                 x[i] != 0 ? 100.0 * (y[i] - x[i]) / x[i] : 0.0);
@@ -123,6 +126,14 @@ static void lf__json_costs(FILE *f, const char *key, const lf_subst_costs *k)
     if (k->dram >= 0) {
         fprintf(f, ", \"dram\": ");
         lf_json_double(f, k->dram);
+    }
+    if (k->energy_pj >= 0) {
+        fprintf(f, ", \"energy_pj\": ");
+        lf_json_double(f, k->energy_pj);
+    }
+    if (k->latency_s >= 0) {
+        fprintf(f, ", \"latency_s\": ");
+        lf_json_double(f, k->latency_s);
     }
     fprintf(f, "},\n");
 }

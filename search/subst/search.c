@@ -48,7 +48,7 @@ lf_status lf__search_init(lf__search *s, const lf_subst_ruleset *rs, const lf_su
     s->rs = rs;
     s->c = c;
     s->o = o;
-    s->with_dram = c->objective == LF_OBJ_DRAM;
+    s->with_dram = lf_subst_objective_fused(c->objective);
     s->best = -1;
     s->deadline = o->time_limit_s > 0 ? lf__subst_clock(o) + o->time_limit_s : 0;
     s->heap0 = lf__subst_heap_bytes();

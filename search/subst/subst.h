@@ -319,8 +319,15 @@ lf_status lf_subst_rules_cover(const uint8_t *gen, size_t gen_len, const uint8_t
 /* ---- cost functions (search/subst/cost.c) ------------------------------------------ */
 
 typedef enum lf_subst_objective {
-    LF_OBJ_TIME = 0, LF_OBJ_FLOPS, LF_OBJ_BYTES, LF_OBJ_KERNELS, LF_OBJ_DRAM, LF_OBJ_COUNT
+    LF_OBJ_TIME = 0, LF_OBJ_FLOPS, LF_OBJ_BYTES, LF_OBJ_KERNELS, LF_OBJ_DRAM,
+    LF_OBJ_ENERGY,  /* the exact energy optimum of the fusion plan (planner/cost/objective.h) */
+    LF_OBJ_LATENCY, /* the exact latency optimum of the fusion plan */
+    LF_OBJ_COUNT
 } lf_subst_objective;
+
+/* 1 for the fusion-aware objectives (dram, energy, latency): each candidate
+ * graph is planned exactly (lf_subst_cost with_dram). */
+int lf_subst_objective_fused(lf_subst_objective o);
 
 const char *lf_subst_objective_name(lf_subst_objective o);
 lf_subst_objective lf_subst_objective_from_name(const char *s); /* LF_OBJ_COUNT when unknown */
@@ -333,6 +340,8 @@ typedef struct lf_subst_costs {
     double bytes;    /* bytes read and written by kernels (weights included) */
     double kernels;  /* kernel launches */
     double dram;     /* exact fusion optimum at the buffer (all ops), -1 when not computed */
+    double energy_pj, latency_s; /* the energy or latency optimum over all ops when the objective
+                                    is energy or latency (its plan's DRAM is dram), -1 otherwise */
 } lf_subst_costs;
 
 typedef struct lf_subst_coster {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "planner/cost/cost.h"
+#include "planner/cost/objective.h"
 #include "planner/io/svg_chart.h"
 #include "planner/util/format.h"
 #include "search/partition/simple.h"
@@ -17,6 +18,7 @@ lf_status lf_curve_report_compute(lf_curve_report *r, const lf_graph *g, const c
     memset(r, 0, sizeof *r);
     r->model = model;
     r->scheme = scheme;
+    r->objective = ec ? ec->objective : 0;
     lf_status st = lf_curve_compute(g, hw, scheme, lo, hi, ec, &r->curve);
     if (st != LF_OK)
         return st;
@@ -27,22 +29,27 @@ lf_status lf_curve_report_compute(lf_curve_report *r, const lf_graph *g, const c
         return lf_set_error(LF_ENOMEM, "out of memory");
     for (int32_t k = 0; k < c->n && st == LF_OK; k++) {
         lf_hw h = *hw;
+        if (r->objective != 0)
+            lf_curve_fix_sram(&h);
         h.buffer_bytes = c->points[k].beta;
         lf_cost_model *cm = NULL;
         st = lf_cost_model_create(&cm, g, &h, scheme);
         if (st == LF_OK)
+            st = lf_cost_set_objective(cm, (lf_plan_objective)r->objective);
+        if (st == LF_OK)
             st = lf_plan_metrics_compute(&c->points[k].plan, cm, &r->metrics[k]);
-        if (st == LF_OK && r->metrics[k].dram_all != c->points[k].dram_all)
-            st = lf_set_error(LF_EPLAN, "curve: internal error: the plan at %lld B costs %lld B, "
-                                        "not %lld B",
-                              (long long)c->points[k].beta, (long long)r->metrics[k].dram_all,
+        if (st == LF_OK && r->metrics[k].objective_all != c->points[k].dram_all)
+            st = lf_set_error(LF_EPLAN, "curve: internal error: the plan at %lld B costs %lld %s, "
+                                        "not %lld",
+                              (long long)c->points[k].beta, (long long)r->metrics[k].objective_all,
+                              lf_plan_objective_unit((lf_plan_objective)r->objective),
                               (long long)c->points[k].dram_all);
         /* Layer by layer at the same buffer (unfusable ops stream their weights). */
         lf_plan lp;
         lf_plan_metrics lm;
         if (st == LF_OK && (st = lf_plan_layer(cm, &lp)) == LF_OK) {
             st = lf_plan_metrics_compute(&lp, cm, &lm);
-            r->layer_all[k] = lm.dram_all;
+            r->layer_all[k] = lm.objective_all;
             lf_plan_destroy(&lp);
         }
         lf_cost_model_free(cm);
@@ -58,19 +65,37 @@ void lf_curve_report_destroy(lf_curve_report *r)
     memset(r, 0, sizeof *r);
 }
 
+/* What the staircase's figures are: name, unit, the large unit and its scale. */
+static void lf__what(const lf_curve_report *r, const char **name, const char **unit, const char **big,
+                     double *scale)
+{
+    static const char *const names[] = {"DRAM", "energy", "latency"}, *const bigs[] = {"MB", "uJ", "us"};
+    int o = r->objective >= 0 && r->objective < 3 ? r->objective : 0;
+    *name = names[o];
+    *unit = lf_plan_objective_unit((lf_plan_objective)o);
+    *big = bigs[o];
+    *scale = o == 0 ? 1e6 : 1e9;
+}
+
 void lf_curve_report_print(FILE *f, const lf_curve_report *r, int64_t lo, int64_t hi)
 {
     const lf_curve *c = &r->curve;
+    const char *what, *unit, *big;
+    double scale;
+    lf__what(r, &what, &unit, &big, &scale);
+    char col1[32], col2[32];
+    snprintf(col1, sizeof col1, "%s all (%s)", what, unit);
+    snprintf(col2, sizeof col2, "%s (%s)", what, big);
     char los[32], his[32];
     lf_hw_format_size(lo, los, sizeof los);
     lf_hw_format_size(hi, his, sizeof his);
-    fprintf(f, "%s %s: optimal DRAM over all ops from %s to %s in %d steps; %lld downsets, %lld "
+    fprintf(f, "%s %s: optimal %s over all ops from %s to %s in %d steps; %lld downsets, %lld "
                "candidate sets, %lld groups priced, %lld front points; wall %.3f s\n\n",
-            r->model, r->scheme, los, his, (int)c->n, (long long)c->stats.states,
+            r->model, r->scheme, what, los, his, (int)c->n, (long long)c->stats.states,
             (long long)c->stats.candidates, (long long)(c->stats.groups - c->stats.groups_skipped),
             (long long)c->front_points,
             c->stats.wall_s);
-    fprintf(f, "%14s %16s %11s %7s %10s %12s %9s\n", "from buffer", "DRAM all (B)", "DRAM (MB)",
+    fprintf(f, "%14s %16s %11s %7s %10s %12s %9s\n", "from buffer", col1, col2,
             "groups", "unfusable", "MBU (B)", "vs layer");
     for (int32_t k = 0; k < c->n; k++) {
         char b[32], d[32], u[32];
@@ -78,7 +103,7 @@ void lf_curve_report_print(FILE *f, const lf_curve_report *r, int64_t lo, int64_
         lf_format_commas(c->points[k].beta, b, sizeof b);
         lf_format_commas(c->points[k].dram_all, d, sizeof d);
         lf_format_commas(m->mbu, u, sizeof u);
-        fprintf(f, "%14s %16s %11.3f %7d %10d %12s %8.1f%%\n", b, d, (double)c->points[k].dram_all / 1e6,
+        fprintf(f, "%14s %16s %11.3f %7d %10d %12s %8.1f%%\n", b, d, (double)c->points[k].dram_all / scale,
                 (int)m->n_groups, (int)m->n_unfusable, u,
                 r->layer_all[k] > 0 ? 100.0 * (double)(c->points[k].dram_all - r->layer_all[k]) /
                                           (double)r->layer_all[k]
@@ -100,16 +125,23 @@ void lf_curve_report_csv(FILE *f, const lf_curve_report *r)
 void lf_curve_report_json(FILE *f, const lf_curve_report *r)
 {
     const lf_curve *c = &r->curve;
-    fprintf(f, "{\n  \"model\": \"%s\",\n  \"scheme\": \"%s\",\n  \"min\": %lld,\n  \"max\": %lld,\n"
-               "  \"points\": [",
-            r->model, r->scheme, (long long)c->beta_min, (long long)c->beta_max);
+    fprintf(f, "{\n  \"model\": \"%s\",\n  \"scheme\": \"%s\",\n", r->model, r->scheme);
+    if (r->objective != 0) /* only when not the default: dram_all holds its figure */
+        fprintf(f, "  \"objective\": \"%s\",\n  \"unit\": \"%s\",\n",
+                lf_plan_objective_name((lf_plan_objective)r->objective),
+                lf_plan_objective_unit((lf_plan_objective)r->objective));
+    fprintf(f, "  \"min\": %lld,\n  \"max\": %lld,\n  \"points\": [", (long long)c->beta_min,
+            (long long)c->beta_max);
     for (int32_t k = 0; k < c->n; k++) {
         const lf_plan *p = &c->points[k].plan;
         const lf_plan_metrics *m = &r->metrics[k];
         fprintf(f, "%s\n    {\"buffer_from\": %lld, \"dram_all\": %lld, \"groups\": %d, "
-                   "\"unfusable\": %d, \"mbu\": %lld, \"layer_dram_all\": %lld, \"group_of\": [",
+                   "\"unfusable\": %d, \"mbu\": %lld, \"layer_dram_all\": %lld, ",
                 k ? "," : "", (long long)c->points[k].beta, (long long)c->points[k].dram_all,
                 (int)m->n_groups, (int)m->n_unfusable, (long long)m->mbu, (long long)r->layer_all[k]);
+        if (r->objective != 0)
+            fprintf(f, "\"dram\": %lld, ", (long long)m->dram_all);
+        fputs("\"group_of\": [", f);
         for (int32_t v = 0; v < p->n_ops; v++)
             fprintf(f, "%s%d", v ? ", " : "", (int)p->group_of[v]);
         fprintf(f, "]}");
@@ -120,6 +152,9 @@ void lf_curve_report_json(FILE *f, const lf_curve_report *r)
 lf_status lf_curve_report_svg(FILE *f, const lf_curve_report *r)
 {
     const lf_curve *c = &r->curve;
+    const char *what, *unit, *big;
+    double scale;
+    lf__what(r, &what, &unit, &big, &scale);
     int32_t n = 2 * c->n + 1;
     double *x = malloc((size_t)n * 2 * sizeof(double));
     if (!x)
@@ -129,18 +164,19 @@ lf_status lf_curve_report_svg(FILE *f, const lf_curve_report *r)
     for (int32_t k = 0; k < c->n; k++) {
         if (k > 0) {
             x[j] = (double)c->points[k].beta / 1024.0;
-            y[j++] = (double)c->points[k - 1].dram_all / 1e6;
+            y[j++] = (double)c->points[k - 1].dram_all / scale;
         }
         x[j] = (double)c->points[k].beta / 1024.0;
-        y[j++] = (double)c->points[k].dram_all / 1e6;
+        y[j++] = (double)c->points[k].dram_all / scale;
     }
     x[j] = (double)c->beta_max / 1024.0;
-    y[j++] = (double)c->points[c->n - 1].dram_all / 1e6;
-    char title[160], label[96];
-    snprintf(title, sizeof title, "%s, %s: optimal DRAM against the buffer", r->model, r->scheme);
+    y[j++] = (double)c->points[c->n - 1].dram_all / scale;
+    char title[160], label[96], axis[64];
+    snprintf(title, sizeof title, "%s, %s: optimal %s against the buffer", r->model, r->scheme, what);
+    snprintf(axis, sizeof axis, "%s over all ops (%s)", what, big);
     snprintf(label, sizeof label, "%s %s optimum", r->model, r->scheme);
     lf_chart_series s = {label, x, y, j};
-    lf_chart ch = {title, "buffer (KB)", "DRAM over all ops (MB)", 1, 0, 0, &s, 1, 0};
+    lf_chart ch = {title, "buffer (KB)", axis, 1, 0, 0, &s, 1, 0};
     char *svg = NULL;
     lf_status st = lf_chart_svg(&ch, &svg);
     if (st == LF_OK)

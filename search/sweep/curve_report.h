@@ -17,7 +17,9 @@ typedef struct lf_curve_report {
     const char *model, *scheme;
     lf_curve curve;
     lf_plan_metrics *metrics; /* per step: its plan's figures at the step's buffer */
-    int64_t *layer_all;       /* per step: layer-by-layer DRAM over all ops at that buffer */
+    int64_t *layer_all;       /* per step: layer-by-layer DRAM over all ops at that buffer
+                                 (the objective's figure under energy or latency) */
+    int32_t objective;        /* ec->objective: the points' dram_all are in its unit */
 } lf_curve_report;
 
 /* The staircase of g (named model) under scheme over [lo, hi] with limits

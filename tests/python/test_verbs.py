@@ -160,6 +160,37 @@ def test_attention_switch_equals_cli(cli, tmp_path):
     assert on.dram_all == off.dram_all  # layer by layer moves the same bytes either way
 
 
+def test_objective_equals_cli(cli, tmp_path):
+    # --objective energy / latency (docs/cost-models.md "Objectives"): the same plan file as the
+    # CLI's, recording the objective, and validate reads it back
+    hw = str(Path(__file__).resolve().parents[2] / "examples" / "hw" / "npu-edge-lpddr4.xml")
+    for objective in ("energy", "latency"):
+        out = tmp_path / ("p-%s.json" % objective)
+        cli("plan", "--model", "squeezenet1_1", "--hw", hw, "--buffer", "256KB", "--search", "exact",
+            "--objective", objective, "-o", out, "--quiet")
+        p = fp.plan("squeezenet1_1", fp.Hardware.from_xml(hw, buffer="256KB"), search="exact",
+                    objective=objective)
+        mine = tmp_path / ("q-%s.json" % objective)
+        p.save(str(mine))
+        doc = json.loads(read(out))
+        assert doc["objective"] == objective
+        assert json.loads(read(mine))["objective"] == objective
+        assert json.loads(read(mine))["group_of"] == doc["group_of"]
+        cli("validate", out)
+    dram = fp.plan("squeezenet1_1", fp.Hardware.from_xml(hw, buffer="256KB"), search="exact")
+    energy = fp.plan("squeezenet1_1", fp.Hardware.from_xml(hw, buffer="256KB"), search="exact",
+                     objective="energy")
+    assert dram.dram_all <= energy.dram_all
+    with pytest.raises(fp.Error, match="objective"):
+        fp.plan("squeezenet1_1", search="exact", objective="joules")
+    c = fp.curve("squeezenet1_1", fp.Hardware.from_xml(hw), min="128KB", max="512KB", objective="latency")
+    cj = tmp_path / "c.json"
+    cli("curve", "--model", "squeezenet1_1", "--hw", hw, "--min", "128KB", "--max", "512KB",
+        "--objective", "latency", "--json", cj)
+    assert c.to_json().encode() == read(cj)
+    assert c.json["objective"] == "latency" and c.json["unit"] == "fs"
+
+
 def test_curve_equals_cli(cli, tmp_path):
     out = tmp_path / "c.json"
     cli("curve", "--model", "squeezenet1_1", "--min", "64KB", "--max", "1MB", "--json", out)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "planner/cost/objective.h"
 #include "planner/app/api/api_internal.h"
 #include "planner/io/plan_read.h"
 #include "planner/app/pipeline.h"
@@ -24,6 +25,7 @@ static lf_status lf__planner_options(const json_t *o, lf_planner_config *pc, con
     int64_t seed = (int64_t)pc->seed;
     lf_status st;
     if ((st = lf__api_str(o, w, "scheme", scheme)) || (st = lf__api_str(o, w, "search", &pc->search)) ||
+        (st = lf__api_str(o, w, "objective", &pc->objective)) ||
         (st = lf__api_int(o, w, "budget", 1, INT64_MAX / 2, &pc->budget)) ||
         (st = lf__api_int(o, w, "seed", 0, INT64_MAX / 2, &seed)) ||
         (st = lf__api_i32(o, w, "threads", 0, 1024, &pc->threads)) ||
@@ -47,6 +49,9 @@ static lf_status lf__planner_options(const json_t *o, lf_planner_config *pc, con
         (st = lf__api_int(o, w, "memory_limit", 0, INT64_MAX, &pc->exact.memory_limit)))
         return st;
     pc->seed = (uint64_t)seed;
+    if (lf_plan_objective_from_name(pc->objective) == LF_PLAN_OBJ_COUNT)
+        return lf_set_error(LF_EINVAL, "options: objective: unknown '%.40s' (use dram, energy or latency)",
+                            pc->objective);
     if (objectives && strcmp(objectives, "dram") && strcmp(objectives, "dram,groups"))
         return lf_set_error(LF_EINVAL, "options: objectives: unknown '%s' (use dram,groups or dram)",
                             objectives);
@@ -67,7 +72,7 @@ lf_status lf_api_plan_run(const lf_graph *g, const char *hw_json, const char *op
         "scheme", "search", "budget", "seed", "threads", "population", "objectives", "split",
         "proposer", "k", "gnn_weights", "pg_weights", "rg_weights", "split_continue", "split_gap",
         "compare_exact", "seed_plans", "guided", "polish", "best_effort", "time_limit",
-        "max_states", "max_candidates", "memory_limit", NULL};
+        "max_states", "max_candidates", "memory_limit", "objective", NULL};
     *out = NULL;
     if (!g)
         return lf_set_error(LF_EINVAL, "plan: no graph");

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "planner/cost/objective.h"
 #include "planner/app/api/api_internal.h"
 #include "planner/cost/cost.h"
 #include "planner/exact/exact.h"
@@ -44,7 +45,7 @@ lf_status lf_api_curve(const lf_graph *g, const char *hw_json, const char *optio
                        char **json, char **svg)
 {
     static const char *const allowed[] = {"scheme", "min", "max", "time_limit", "max_states",
-                                          "max_candidates", "memory_limit", "threads", NULL};
+                                          "max_candidates", "memory_limit", "threads", "objective", NULL};
     static const char *w = "options";
     *json = NULL;
     if (svg)
@@ -53,7 +54,7 @@ lf_status lf_api_curve(const lf_graph *g, const char *hw_json, const char *optio
     lf_status st = lf__api_object(options_json, w, allowed, &o);
     if (st != LF_OK)
         return st;
-    const char *scheme = "lbdf";
+    const char *scheme = "lbdf", *objective = NULL;
     int64_t lo = 64 * 1024, hi = 4 * 1024 * 1024;
     lf_exact_config ec;
     lf_exact_config_default(&ec);
@@ -65,6 +66,7 @@ lf_status lf_api_curve(const lf_graph *g, const char *hw_json, const char *optio
         (st = lf__api_int(o, w, "max_candidates", 1, INT64_MAX, &ec.max_candidates)) ||
         (st = lf__api_int(o, w, "memory_limit", 0, INT64_MAX, &ec.memory_limit)) ||
         (st = lf__api_i32(o, w, "threads", 0, 1024, &ec.threads)) ||
+        (st = lf__api_str(o, w, "objective", &objective)) ||
         (st = lf_name_check(LF_NAMES_SCHEME, scheme)) || (st = lf__api_hw(hw_json, &hw))) {
         json_decref(o);
         return st;
@@ -72,6 +74,12 @@ lf_status lf_api_curve(const lf_graph *g, const char *hw_json, const char *optio
     if (hi <= lo) {
         json_decref(o);
         return lf_set_error(LF_EINVAL, "curve: max must be larger than min");
+    }
+    ec.objective = (int32_t)lf_plan_objective_from_name(objective);
+    if (ec.objective == LF_PLAN_OBJ_COUNT) {
+        json_decref(o);
+        return lf_set_error(LF_EINVAL, "options: objective: unknown '%.40s' (use dram, energy or latency)",
+                            objective);
     }
     lf_curve_report r;
     memset(&r, 0, sizeof r);

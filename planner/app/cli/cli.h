@@ -158,6 +158,14 @@ int lf_cli_list(const lf_cli_command *cmd, const char *opt, const char *def, int
  * INT64_MAX/2, default 1), --threads, --population (default 10), --k
  * (default 3) and, where it repeats seeds, --seeds (default 3). */
 #define LF_CLI_DEFAULT_BUDGET 2000
+/* --objective (planner/cost/objective.h): what exact, the staircase and the
+ * searches minimise; values in lf_cli_plan_objectives, dram first. */
+#define LF_CLI_OBJECTIVE_OPT                                                                    \
+    {"objective", "NAME", "what the planner minimises: dram (default, bytes), energy or latency " \
+                          "(the hardware's energy and compute figures, or their defaults; "      \
+                          "docs/cost-models.md \"Objectives\")", NULL}
+extern const char *const lf_cli_plan_objectives[];
+
 #define LF_CLI_SEARCH_OPTS                                                                      \
     {"budget", "N", "plans proposed by random/local/nsga2 (default 2000)", NULL},              \
         {"seed", "S", "seed of the search (default 1)", NULL},                                  \

@@ -65,7 +65,7 @@ int lf_cmd_bench_ocggs(int argc, char **argv)
     cfg.cpu_clock = !clock || strcmp(clock, "cpu") == 0;
     const char *obj_name = lf_cli_get(&cmd, "objective");
     cfg.objective = obj_name ? lf_subst_objective_from_name(obj_name) : LF_OBJ_TIME;
-    if (cfg.objective == LF_OBJ_COUNT || cfg.objective == LF_OBJ_DRAM)
+    if (cfg.objective == LF_OBJ_COUNT || lf_subst_objective_fused(cfg.objective))
         return lf_cli_usage_error(&cmd, "--objective: '%s' (time, flops, bytes or kernels)", obj_name);
     static const char *const lists[3] = {"models", "searches", "max-steps"};
     lf_status (*const set[3])(lf_ocggs_bench_config *, const char *) = {

@@ -23,6 +23,7 @@ int lf_cmd_curve(int argc, char **argv)
         {"check", NULL, "check every step against the single-buffer exact planner (at the step's "
                         "buffer, one byte below it and at --max); nothing is written on a difference",
          NULL},
+        LF_CLI_OBJECTIVE_OPT,
         LF_CLI_EXACT_OPTS,
         LF_CLI_CURVE_THREADS_OPT,
     };
@@ -49,8 +50,13 @@ int lf_cmd_curve(int argc, char **argv)
     if (range[1] <= range[0])
         return lf_cli_usage_error(&cmd, "--max must be larger than --min");
     lf_exact_config ec;
-    if ((rc = lf_cli_exact_config(&cmd, &ec)) || (rc = lf_cli_curve_threads(&cmd, &ec)))
+    const char *objective;
+    if ((rc = lf_cli_exact_config(&cmd, &ec)) || (rc = lf_cli_curve_threads(&cmd, &ec)) ||
+        (rc = lf_cli_choice(&cmd, "objective", lf_cli_plan_objectives, &objective)))
         return rc;
+    for (int i = 0; lf_cli_plan_objectives[i]; i++)
+        if (lf_cli_plan_objectives[i] == objective)
+            ec.objective = i; /* the list's order is lf_plan_objective's */
     /* --time-limit bounds the whole command: the staircase's DPs and
      * --check's optima stop at one deadline. */
     if (ec.time_limit_s > 0)

@@ -21,7 +21,7 @@ int lf_cmd_optimize(int argc, char **argv)
         LF_CLI_MODEL_OPTS,
         {"search", "NAME", "backtrack (default), enum (exhaustive to --max-len), split (flow-based), or OCGGS's "
                            "prune, dpp (exact to --max-steps) and sample (sampling)", NULL},
-        {"objective", "NAME", "time (default), flops, bytes, kernels or dram (exact fusion DRAM at --buffer)", NULL},
+        {"objective", "NAME", "time (default), flops, bytes, kernels, or the exact fusion plan's optimum at --buffer: dram, energy or latency (docs/cost-models.md \"Objectives\")", NULL},
         {"alpha", "A", "backtrack: queue graphs cheaper than A x best (default 1.05)", NULL},
         {"budget", "N", "graphs expanded (default 1000; split: shared by the parts)", NULL},
         {"max-len", "K", "enum: longest sequence (default 3)", NULL},
@@ -56,7 +56,7 @@ int lf_cmd_optimize(int argc, char **argv)
     lf_cli_command cmd = {"optimize", "Rewrite a network with verified substitutions.",
                           "optimize [--model NAME | --onnx FILE] [--search backtrack|enum|split|prune|dpp|sample] "
                           "[--max-steps K] [--time-limit SECONDS] "
-                          "[--objective time|flops|bytes|kernels|dram] [--cache FILE --cache-device UUID] "
+                          "[--objective time|flops|bytes|kernels|dram|energy|latency] [--cache FILE --cache-device UUID] "
                           "[--filter gso|lr|none] [-o out.json|out.onnx]",
                           "Searches for a cheaper equivalent graph with the substitution rules "
                           "(every rule is verified\nnumerically first; failing rules are disabled). "
@@ -94,7 +94,7 @@ int lf_cmd_optimize(int argc, char **argv)
         return lf_cli_usage_error(&cmd, "unknown --search '%s' (backtrack, enum, split, prune, dpp, sample)", search);
     lf_subst_objective obj = objective ? lf_subst_objective_from_name(objective) : LF_OBJ_TIME;
     if (obj == LF_OBJ_COUNT)
-        return lf_cli_usage_error(&cmd, "unknown --objective '%s' (time, flops, bytes, kernels, dram)", objective);
+        return lf_cli_usage_error(&cmd, "unknown --objective '%s' (time, flops, bytes, kernels, dram, energy, latency)", objective);
     const char *output = lf_cli_get(&cmd, "output"), *taso = lf_cli_get(&cmd, "taso-file");
     if ((rc = lf_cli_check_outputs(&output, 1)))
         return rc;

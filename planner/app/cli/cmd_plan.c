@@ -15,6 +15,7 @@ int lf_cmd_plan(int argc, char **argv)
     lf_cli_opt opts[] = {
         LF_CLI_MODEL_OPTS,
         {"search", "NAME", "greedy (default), layer, random, local, nsga2 or exact", NULL},
+        LF_CLI_OBJECTIVE_OPT,
         LF_CLI_SEARCH_OPTS,
         {"objectives", "LIST", "nsga2: dram,groups (default, the paper's) or dram", NULL},
         {"split", "NAME", "repair of invalid groups: random (default, the paper's baseline), tree, "
@@ -102,12 +103,14 @@ int lf_cmd_plan(int argc, char **argv)
     pc.split_continue = lf_cli_get(&cmd, "split-continue") != NULL;
     pc.compare_exact = lf_cli_get(&cmd, "compare-exact") != NULL;
     pc.best_effort = lf_cli_get(&cmd, "best-effort") != NULL;
+    pc.objective = lf_cli_get(&cmd, "objective");
     if (lf_planner_config_check(&pc, lf_cli_exact_opts_given(&cmd)) != LF_OK)
         return lf_cli_usage_error(&cmd, "%s", lf_last_error());
     const char *output = lf_cli_get(&cmd, "output"), *pareto = lf_cli_get(&cmd, "pareto");
     if (output && !format && lf_plan_format_of(output, NULL) != LF_OK)
         return lf_cli_usage_error(&cmd, "%s", lf_last_error()); /* the exporter table's extensions */
-    if ((rc = lf_cli_choice(&cmd, "objectives", objective_sets, &objectives)))
+    if ((rc = lf_cli_choice(&cmd, "objectives", objective_sets, &objectives)) ||
+        (rc = lf_cli_choice(&cmd, "objective", lf_cli_plan_objectives, &pc.objective)))
         return rc;
     pc.objectives = strcmp(objectives, "dram") == 0 ? 1 : 3;
     const char *outputs[2] = {output, pareto};

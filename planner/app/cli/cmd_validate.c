@@ -4,6 +4,7 @@
  * be read or is for another graph. */
 #include <stdio.h>
 
+#include "planner/cost/objective.h"
 #include "planner/app/cli/cli.h"
 #include "planner/io/plan_read.h"
 
@@ -67,7 +68,8 @@ int lf_cmd_validate(int argc, char **argv)
         return rc ? rc : lf_cli_fail(st);
     }
     int32_t n_issues = 0;
-    if ((st = lf_cost_model_create(&cm, g, &hw, doc.scheme)) == LF_OK)
+    if ((st = lf_cost_model_create(&cm, g, &hw, doc.scheme)) == LF_OK &&
+        (st = lf_cost_set_objective(cm, lf_plan_objective_from_name(doc.objective))) == LF_OK)
         st = lf_plan_validate(&doc, cm, lf__print_issue, (void *)file, &n_issues);
     if (st != LF_OK) {
         fprintf(stderr, "fusionplan: %s\n", lf_last_error());

@@ -48,7 +48,7 @@ int lf_cli_plan_optimize(const lf_cli_command *cmd, lf_cli_session *s, const lf_
     lf_subst_objective obj = objective ? lf_subst_objective_from_name(objective) : LF_OBJ_DRAM;
     if (obj == LF_OBJ_COUNT)
         return lf_cli_usage_error(cmd, "unknown --optimize-objective '%s' (dram, time, flops, bytes, "
-                                       "kernels)", objective);
+                                       "kernels, energy, latency)", objective);
     int64_t budget = 0;
     int rc;
     if ((rc = lf_cli_int(cmd, "optimize-budget", 30, 1, 100000000, &budget)))

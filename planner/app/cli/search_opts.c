@@ -22,6 +22,8 @@ static const struct {
     {"polish", 0, 0, 100000},
 };
 
+const char *const lf_cli_plan_objectives[] = {"dram", "energy", "latency", NULL};
+
 int lf_cli_search_opt(const lf_cli_command *cmd, const char *name, int64_t def, int64_t *out)
 {
     for (size_t i = 0; i < sizeof lf__search_opts / sizeof lf__search_opts[0]; i++)
