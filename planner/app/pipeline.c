@@ -165,9 +165,13 @@ static lf_status lf__plan_exact(lf__run *r)
     dp = ec; /* the DP stops at its share (its messages name the whole limit) */
     if (limit > 0)
         dp.deadline -= limit * (1 - LF__DP_SHARE);
-    dp.lower_bound = 1; /* a stopped DP still proves a lower bound (frontier.c) */
+    /* A stopped DP still proves a lower bound (frontier.c); its floors and
+     * the certified bounds below are DRAM bytes, so another objective's
+     * stopped run ends with the limit's message alone. */
+    int dram_objective = lf_cost_objective(r->cm) == LF_PLAN_OBJ_DRAM;
+    dp.lower_bound = dram_objective;
     lf_status st = lf_exact_plan(r->cm, &dp, &r->out->plan, &r->out->exact_stats);
-    if (st != LF_ELIMIT)
+    if (st != LF_ELIMIT || !dram_objective)
         return st;
     char why[512];
     snprintf(why, sizeof why, "%s", lf_last_error());

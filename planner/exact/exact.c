@@ -163,7 +163,8 @@ lf_status lf_exact_plan(lf_cost_model *cm, const lf_exact_config *cfg, lf_plan *
     /* Half the memory limit for the memo, the other half for the states. */
     int64_t memo_before =
         x.cfg.memory_limit > 0 ? lf_cost_memo_limit(cm, x.cfg.memory_limit / 2) : -1;
-    if (st == LF_OK && x.cfg.lower_bound)
+    /* The frontier's floors are DRAM bytes: no bound for another objective. */
+    if (st == LF_OK && x.cfg.lower_bound && lf_cost_objective(cm) == LF_PLAN_OBJ_DRAM)
         st = lf__frontier_create(&x);
     if (st == LF_OK)
         st = lf__solve(&x, out, &dram);

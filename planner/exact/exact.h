@@ -31,7 +31,8 @@ typedef struct lf_exact_config {
                                its bounds and polish: planner/app/pipeline.c); 0: none */
     int lower_bound;        /* lf_exact_plan: keep the DP's frontier bound (frontier.c)
                                in stats->lower, for a run stopped at a limit; 0 (default):
-                               not kept (its setup costs a pass over the graph) */
+                               not kept (its setup costs a pass over the graph). Only
+                               under the DRAM objective: its floors are bytes */
     int32_t objective;      /* the staircase's objective (lf_curve_compute, lf_curve_check:
                                lf_plan_objective, planner/cost/objective.h; 0: DRAM). The
                                single-buffer planner minimises its cost model's objective
@@ -51,8 +52,10 @@ typedef struct lf_exact_stats {
     int64_t groups;         /* candidate groups found (valid or not) */
     int64_t groups_skipped; /* of those, not priced: their F_D floor could not beat the target's plan */
     int64_t memory_bytes;   /* peak bytes of states and cost memo, as charged to the limit */
-    int64_t lower;          /* lf_exact_plan: the optimum's DRAM over fusable ops when it
-                               returns a plan; after LF_ELIMIT with cfg.lower_bound, a
+    int64_t lower;          /* lf_exact_plan: the optimum's figure over fusable ops (DRAM
+                               bytes, or the cost model's objective: fJ, fs) when it
+                               returns a plan; after LF_ELIMIT with cfg.lower_bound
+                               under the DRAM objective, a
                                certified lower bound on it from the states expanded
                                (frontier.c; it never falls as the limits grow); else 0 */
     double wall_s;
