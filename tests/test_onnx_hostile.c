@@ -283,10 +283,55 @@ static void test_nesting(void)
     CHECK(g == NULL);
 }
 
+/* The importer unpacks a model without its initializers and reads each one
+ * in place from the bytes (onnx_strip.c); protobuf's rules must hold as if
+ * protobuf-c had read it all: a graph written as two `graph` fields is one
+ * graph (here its initializer in the first, its node in the second), and of
+ * two raw_data fields in one tensor the last one counts. */
+static void test_initializers_in_place(void)
+{
+    wbuf g1 = {0}, g2 = {0}, t = {0}, m = {0}, op = {0}, out = {0};
+    int64_t dims[4] = {1, 1, 1, 4};
+    float_input(&g1, "x", dims, 4);
+    float wrong[4] = {9, 9, 9, 9}, w[4] = {1.5f, -2.0f, 0.25f, 8.0f};
+    put_int(&t, 1, 4); /* dims */
+    put_int(&t, 2, 1); /* data_type FLOAT */
+    put_bytes(&t, 9, wrong, sizeof wrong);
+    put_str(&t, 8, "w");
+    put_bytes(&t, 9, w, sizeof w); /* the raw_data that counts */
+    put_msg(&g1, 5, &t);
+    const char *in[2] = {"x", "w"};
+    node(&g2, "Add", "a", in, 2, "y");
+    put_str(&out, 1, "y");
+    put_msg(&g2, 12, &out);
+    put_int(&m, 1, 7);
+    put_int(&op, 2, 13);
+    put_msg(&m, 8, &op);
+    put_msg(&m, 7, &g1);
+    put_msg(&m, 7, &g2);
+    lf_graph *g = NULL;
+    lf_status st = lf_onnx_import_memory(m.p, m.n, "split.onnx", NULL, &g, NULL);
+    CHECK(st == LF_OK);
+    int found = 0;
+    for (int32_t c = 0; g && c < g->n_consts; c++)
+        if (g->consts[c].data && g->consts[c].shape.n * g->consts[c].shape.c * g->consts[c].shape.h *
+                                         g->consts[c].shape.w == 4) {
+            found = 1;
+            CHECK(memcmp(g->consts[c].data, w, sizeof w) == 0);
+        }
+    CHECK(found);
+    lf_graph_free(g);
+    /* Cut inside the second raw_data: refused, never read past the end. */
+    st = lf_onnx_import_memory(m.p, m.n - 30, "cut.onnx", NULL, &g, NULL);
+    CHECK(st != LF_OK && !g);
+    free(m.p);
+}
+
 int main(void)
 {
     test_nesting();
     test_slice_extremes();
     test_pad_extremes();
+    test_initializers_in_place();
     return lf_test_result();
 }

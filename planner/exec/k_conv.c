@@ -2,6 +2,7 @@
  * fused activation: im2col then lf__sgemm per group, a direct loop for
  * depthwise convs, and no copy at all for 1x1 stride-1 unpadded convs. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "planner/exec/kernels.h"
 
@@ -37,10 +38,24 @@ static void lf__im2col_range(void *ctx, int64_t lo, int64_t hi)
             }
             const float *xr = xc + ih * W;
             int64_t off = j * dw - p->pad_left;
-            for (int64_t ow = 0; ow < OW; ow++) {
-                int64_t iw = ow * sw + off;
-                o[ow] = iw >= 0 && iw < W ? xr[iw] : 0.0f;
-            }
+            /* Columns ow in [lo, hi) read inside the row (iw = ow*sw + off in
+             * [0, W)); the padding on either side is zeros. The middle is a
+             * plain (for stride 1: contiguous) copy without a test per value. */
+            int64_t lo = off >= 0 ? 0 : (-off + sw - 1) / sw;
+            int64_t hi = W - off <= 0 ? 0 : (W - off + sw - 1) / sw;
+            if (hi > OW)
+                hi = OW;
+            if (lo > hi)
+                lo = hi;
+            for (int64_t ow = 0; ow < lo; ow++)
+                o[ow] = 0.0f;
+            if (sw == 1)
+                memcpy(o + lo, xr + lo + off, (size_t)(hi - lo) * sizeof *o);
+            else
+                for (int64_t ow = lo; ow < hi; ow++)
+                    o[ow] = xr[ow * sw + off];
+            for (int64_t ow = hi; ow < OW; ow++)
+                o[ow] = 0.0f;
         }
     }
 }

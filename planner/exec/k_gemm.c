@@ -1,25 +1,26 @@
-/* Single-precision matrix product C = A * B (+ C), cache-blocked with a 4 x 16
- * register tile. The core of Conv (after im2col), Gemm and MatMul.
+/* Single-precision matrix product C = op(A) * op(B) (+ C), cache-blocked with a
+ * 4 x 16 register tile. The core of Conv (after im2col), Gemm and MatMul.
  *
- * With OpenBLAS (LF_HAVE_BLAS) each tile of C is one single-threaded
- * cblas_sgemm call instead; OpenBLAS packs and sums with its own kernel
- * (fused multiply-adds), about 5-10x faster than the loop below.
+ * With OpenBLAS (LF_HAVE_BLAS) each product is one single-threaded
+ * cblas_sgemm call instead, with the transposes and leading dimensions
+ * passed through (no copies); OpenBLAS packs and sums with its own kernel
+ * (fused multiply-adds), about 5-10x faster than the loop below. OpenBLAS
+ * picks its kernel for the CPU when loaded (AVX-512 ones where the CPU has
+ * them) unless OPENBLAS_CORETYPE names one: on a machine whose environment
+ * sets OPENBLAS_CORETYPE=Haswell, products run 1.6-1.8x slower.
  *
- * Determinism: tiles are fixed by the matrix sizes and handed to threads
- * whole, so the thread count changes who computes an element, never how.
- * In the fallback every element of C is one accumulator that adds its K
- * products in the order k = 0..K-1 (blocks of K only pause the sum in C). */
+ * Determinism: with OpenBLAS a product is the same call whatever the thread
+ * count. In the fallback, tiles are fixed by the matrix sizes and handed to
+ * threads whole, so the thread count changes who computes an element, never
+ * how: every element of C is one accumulator that adds its K products in the
+ * order k = 0..K-1 (blocks of K only pause the sum in C). */
+#include <stdlib.h>
+
 #include "planner/exec/kernels.h"
 
 #ifdef LF_HAVE_BLAS
 #include <cblas.h>
 #include <pthread.h>
-
-/* Tiles of C handed to threads when OpenBLAS computes them: big enough that
- * each call runs near the library's full speed, small enough that the late
- * stages of a CNN (512 x 49 outputs) still give two threads work. */
-#define LF__BLAS_MB 128
-#define LF__BLAS_NB 512
 #endif
 
 #ifndef LF_HAVE_BLAS
@@ -87,28 +88,14 @@ typedef struct lf__sgemm_job {
 } lf__sgemm_job;
 
 #ifdef LF_HAVE_BLAS
-/* One tile is one single-threaded BLAS call with the whole K: the same call
- * for the same tile whatever the thread count. */
-static void lf__tiles_range(void *ctx, int64_t lo, int64_t hi)
-{
-    const lf__sgemm_job *j = ctx;
-    for (int64_t t = lo; t < hi; t++) {
-        int64_t m0 = (t / j->ntl) * LF__BLAS_MB, n0 = (t % j->ntl) * LF__BLAS_NB;
-        int64_t mb = j->M - m0 < LF__BLAS_MB ? j->M - m0 : LF__BLAS_MB;
-        int64_t nb = j->N - n0 < LF__BLAS_NB ? j->N - n0 : LF__BLAS_NB;
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (blasint)mb, (blasint)nb, (blasint)j->K,
-                    1.0f, j->A + m0 * j->lda, (blasint)j->lda, j->B + n0, (blasint)j->ldb,
-                    j->accumulate ? 1.0f : 0.0f, j->C + m0 * j->ldc + n0, (blasint)j->ldc);
-    }
-}
 
 static pthread_once_t lf__blas_once = PTHREAD_ONCE_INIT;
 /* A threaded OpenBLAS build would split a call among its own threads, which
  * spin and may change the order of sums; the serial one ignores this. */
 static void lf__blas_serial(void) { openblas_set_num_threads(1); }
 /* Debian's serial OpenBLAS is built without USE_LOCKING: two threads inside
- * it at once may share its work buffers. Every product (all its tiles, one
- * after another on the calling thread) holds this lock, so concurrent
+ * it at once may share its work buffers. Every product (one call on the
+ * calling thread) holds this lock, so concurrent
  * executors (the optimizer's checks, Python threads) stay correct. The
  * pthread build would not need it, but it starts threads when loaded and
  * hangs at exit where they cannot be made (a memory limit). */
@@ -144,31 +131,61 @@ static void lf__tiles_range(void *ctx, int64_t lo, int64_t hi)
 }
 #endif
 
-void lf__sgemm(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, const float *B,
-               int64_t ldb, float *C, int64_t ldc, int accumulate, int nt)
+#ifndef LF_HAVE_BLAS
+/* rows x cols (row stride ld) -> cols x rows, packed. */
+static float *lf__transposed(const float *x, int64_t rows, int64_t cols, int64_t ld)
+{
+    float *t = malloc((size_t)(rows * cols) * sizeof *t);
+    if (t)
+        for (int64_t i = 0; i < rows; i++)
+            for (int64_t j = 0; j < cols; j++)
+                t[j * rows + i] = x[i * ld + j];
+    return t;
+}
+#endif
+
+lf_status lf__sgemm_t(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, int trans_a,
+                      const float *B, int64_t ldb, int trans_b, float *C, int64_t ldc, int accumulate, int nt)
 {
     if (M <= 0 || N <= 0)
-        return;
+        return LF_OK;
     if (K <= 0) {
         if (!accumulate)
             for (int64_t i = 0; i < M; i++)
                 for (int64_t j = 0; j < N; j++)
                     C[i * ldc + j] = 0.0f;
-        return;
+        return LF_OK;
     }
 #ifdef LF_HAVE_BLAS
-    pthread_once(&lf__blas_once, lf__blas_serial);
-    int64_t mt = (M + LF__BLAS_MB - 1) / LF__BLAS_MB, ntl = (N + LF__BLAS_NB - 1) / LF__BLAS_NB;
-#else
-    int64_t mt = (M + LF__MB - 1) / LF__MB, ntl = (N + LF__NB - 1) / LF__NB;
-#endif
-    lf__sgemm_job j = {M, N, K, lda, ldb, ldc, ntl, A, B, C, accumulate};
-#ifdef LF_HAVE_BLAS
     (void)nt;
+    pthread_once(&lf__blas_once, lf__blas_serial);
     pthread_mutex_lock(&lf__blas_lock);
-    lf__tiles_range(&j, 0, mt * ntl);
+    cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans,
+                (blasint)M, (blasint)N, (blasint)K, 1.0f, A, (blasint)lda, B, (blasint)ldb,
+                accumulate ? 1.0f : 0.0f, C, (blasint)ldc);
     pthread_mutex_unlock(&lf__blas_lock);
+    return LF_OK;
 #else
+    float *ta = NULL, *tb = NULL;
+    if (trans_a && !(ta = lf__transposed(A, K, M, lda)))
+        return lf_set_error(LF_ENOMEM, "out of memory transposing a %lldx%lld matrix operand",
+                            (long long)K, (long long)M);
+    if (trans_b && !(tb = lf__transposed(B, N, K, ldb))) {
+        free(ta);
+        return lf_set_error(LF_ENOMEM, "out of memory transposing a %lldx%lld matrix operand",
+                            (long long)N, (long long)K);
+    }
+    int64_t mt = (M + LF__MB - 1) / LF__MB, ntl = (N + LF__NB - 1) / LF__NB;
+    lf__sgemm_job j = {M, N, K, ta ? K : lda, tb ? N : ldb, ldc, ntl, ta ? ta : A, tb ? tb : B, C, accumulate};
     lf__parallel(mt * ntl, lf__threads_for(M * N * K, nt), lf__tiles_range, &j);
+    free(ta);
+    free(tb);
+    return LF_OK;
 #endif
+}
+
+void lf__sgemm(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, const float *B,
+               int64_t ldb, float *C, int64_t ldc, int accumulate, int nt)
+{
+    (void)lf__sgemm_t(M, N, K, A, lda, 0, B, ldb, 0, C, ldc, accumulate, nt);
 }

@@ -112,10 +112,16 @@ lf_status lf__binary(lf__binary_kind k, const float *a, lf__dims ad, const float
 void lf__sgemm(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, const float *B,
                int64_t ldb, float *C, int64_t ldc, int accumulate, int nt);
 
+/* The same with op(A) = A^T when trans_a (A is then K x M, row stride lda)
+ * and op(B) = B^T when trans_b (B is N x K, row stride ldb): OpenBLAS reads
+ * the transposed operands in place; the fallback kernel works on transposed
+ * copies (LF_ENOMEM when they cannot be made). */
+lf_status lf__sgemm_t(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, int trans_a,
+                      const float *B, int64_t ldb, int trans_b, float *C, int64_t ldc, int accumulate, int nt);
+
 /* ONNX Gemm: Y = alpha * op(A) * op(B) + beta * C, op = optional transpose,
  * A is M x K after op, B is K x N after op, C (may be NULL) broadcasts as
- * c_rows x c_cols with each 1 or full. The activation is applied last.
- * Allocates a scratch copy of a transposed operand. */
+ * c_rows x c_cols with each 1 or full. The activation is applied last. */
 lf_status lf__gemm(const float *A, int trans_a, const float *B, int trans_b, const float *C,
                    int64_t c_rows, int64_t c_cols, float alpha, float beta, int64_t M, int64_t N,
                    int64_t K, const lf__unary *act, float *Y, int nt);

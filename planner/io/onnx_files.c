@@ -169,8 +169,13 @@ void lf__ox_file_drop_pages(const void *data, size_t len)
 {
     /* A private read-only file map: the pages go back to the page cache and
      * would be read again from the file if touched. */
-    if (data && len)
-        madvise((void *)(uintptr_t)data, len, MADV_DONTNEED);
+    if (!data || !len)
+        return;
+    /* Whole pages around the range: those it shares with its neighbours
+     * are only read, so they come back from the file if touched again. */
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t lo = (uintptr_t)data & ~(page - 1), hi = ((uintptr_t)data + len + page - 1) & ~(page - 1);
+    madvise((void *)lo, hi - lo, MADV_DONTNEED);
 }
 
 /* Refuses a location that is empty, absolute or has a ".." component. */
@@ -228,4 +233,21 @@ lf_status lf__ox_open_external(const lf__ox_graph *g, const char *base_dir, cons
     *fd_out = fd;
     *size = (int64_t)sb.st_size;
     return LF_OK;
+}
+
+void lf__ox_prefault(const void *data, size_t len, int write)
+{
+#if defined(MADV_POPULATE_READ) && defined(MADV_POPULATE_WRITE)
+    /* The pages strictly inside the range (a malloc'd block shares its
+     * first and last page with the heap's bookkeeping). A hint: older
+     * kernels answer EINVAL and the copy faults the pages in itself. */
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t lo = ((uintptr_t)data + page - 1) & ~(page - 1), hi = ((uintptr_t)data + len) & ~(page - 1);
+    if (hi > lo)
+        madvise((void *)lo, hi - lo, write ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
+#else
+    (void)data;
+    (void)len;
+    (void)write;
+#endif
 }

@@ -41,8 +41,11 @@ void lf__ox_data_free(lf__ox_data *d)
 
 void lf__ox_destroy(lf__ox_graph *g)
 {
-    for (int32_t v = 0; v < g->n_values; v++)
+    for (int32_t v = 0; v < g->n_values; v++) {
+        if (g->values[v].data_lent) /* the lowered graph's now (onnx_operand.c) */
+            g->values[v].data.f = NULL;
         lf__ox_data_free(&g->values[v].data);
+    }
     for (int32_t n = 0; n < g->n_nodes; n++) {
         free(g->nodes[n].in);
         free(g->nodes[n].out);

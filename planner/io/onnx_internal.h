@@ -63,6 +63,7 @@ typedef struct lf__ox_value {
     int32_t is_const;                 /* initializer, Constant output or folded */
     lf__ox_data data;                 /* values when is_const (may be absent: shape only) */
     int32_t n_uses;                   /* live nodes reading it (onnx_infer.c) */
+    int32_t data_lent;                /* data.f handed to the lowered graph, which frees it */
 } lf__ox_value;
 
 typedef struct lf__ox_attr {

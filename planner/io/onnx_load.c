@@ -268,7 +268,40 @@ static lf_status lf__load_node(lf__ox_graph *g, const Onnx__NodeProto *n, int32_
     return lf__load_attrs(g, &g->nodes[id], n, base_dir);
 }
 
-static lf_status lf__load_model(lf__ox_graph *g, const Onnx__ModelProto *m, const char *base_dir)
+/* The graph's initializers, left in the file by lf__ox_strip_initializers:
+ * each unpacked on its own with its raw_data read in place, converted into
+ * the importer's constants, then the file's pages under it given back. */
+typedef struct lf__lazy_inits {
+    const uint8_t *bytes;
+    const lf__ox_span *span;
+    size_t n;
+    ProtobufCAllocator *al;
+} lf__lazy_inits;
+
+static lf_status lf__load_lazy_inits(lf__ox_graph *g, const lf__lazy_inits *li, const char *base_dir)
+{
+    for (size_t k = 0; k < li->n; k++) {
+        const uint8_t *tb = li->bytes + li->span[k].off;
+        Onnx__TensorProto *t = lf__ox_tensor_unpack_lazy(li->al, tb, li->span[k].len);
+        if (!t)
+            return lf__ox_fail(g, -1, LF_EPARSE, "initializer #%zu is not a valid TensorProto (at byte %zu)", k,
+                               li->span[k].off);
+        lf_status st = LF_OK;
+        if (!t->name || !*t->name)
+            st = lf__ox_fail(g, -1, LF_EPARSE, "initializer #%zu has no name", k);
+        else
+            st = lf__load_const(g, t->name, t, base_dir, NULL);
+        if (g->bytes_mapped && t->has_raw_data)
+            lf__ox_file_drop_pages(t->raw_data.data, t->raw_data.len);
+        lf__ox_tensor_free_lazy(li->al, t);
+        if (st != LF_OK)
+            return st;
+    }
+    return LF_OK;
+}
+
+static lf_status lf__load_model(lf__ox_graph *g, const Onnx__ModelProto *m, const char *base_dir,
+                                const lf__lazy_inits *li)
 {
     const Onnx__GraphProto *gp = m->graph;
     if (!gp)
@@ -300,6 +333,8 @@ static lf_status lf__load_model(lf__ox_graph *g, const Onnx__ModelProto *m, cons
         if ((st = lf__load_const(g, t->name, t, base_dir, NULL)) != LF_OK)
             return st;
     }
+    if ((st = lf__load_lazy_inits(g, li, base_dir)) != LF_OK)
+        return st;
     for (size_t k = 0; k < gp->n_input; k++)
         if ((st = lf__load_input(g, gp->input[k])) != LF_OK)
             return st;
@@ -333,15 +368,27 @@ lf_status lf__ox_load(lf__ox_graph *g, const void *bytes, size_t len, const char
     if (cap < 16 * (int64_t)len)
         cap = 16 * (int64_t)len;
     lf__ox_alloc_init(&al, cap);
-    Onnx__ModelProto *m = onnx__model_proto__unpack(&al.base, len, bytes);
-    if (g->bytes_mapped) /* protobuf-c copied what it keeps: the file's pages can go */
-        lf__ox_file_drop_pages(bytes, len);
-    if (!m && al.used + 4096 >= al.cap)
-        return lf__ox_fail(g, -1, LF_ERANGE, "the protobuf expands beyond %lld bytes in memory",
-                           (long long)cap);
-    if (!m)
+    /* Unpacked without the initializers, which are read from the bytes in
+     * place one by one (onnx_strip.c): their weights are copied once. */
+    uint8_t *shell;
+    size_t shell_len, n_inits;
+    lf__ox_span *inits;
+    if ((st = lf__ox_strip_initializers(bytes, len, &shell, &shell_len, &inits, &n_inits)) != LF_OK)
+        return lf__ox_fail(g, -1, st, "%s", lf_last_error());
+    Onnx__ModelProto *m = onnx__model_proto__unpack(&al.base, shell_len, shell);
+    free(shell);
+    if (!m) {
+        free(inits);
+        if (al.used + 4096 >= al.cap)
+            return lf__ox_fail(g, -1, LF_ERANGE, "the protobuf expands beyond %lld bytes in memory",
+                               (long long)cap);
         return lf__ox_fail(g, -1, LF_EPARSE, "not a valid ONNX model (truncated or corrupt protobuf)");
-    st = lf__load_model(g, m, base_dir);
+    }
+    lf__lazy_inits li = {bytes, inits, n_inits, &al.base};
+    st = lf__load_model(g, m, base_dir, &li);
+    free(inits);
     onnx__model_proto__free_unpacked(m, &al.base);
+    if (g->bytes_mapped) /* what is left of the file's pages: nodes and names */
+        lf__ox_file_drop_pages(bytes, len);
     return st;
 }

@@ -77,6 +77,24 @@ lf_status lf__operand_new_const(lf__lower *L, const char *base, lf_shape shape, 
     return lf__push(L, -1, o, nm, shape);
 }
 
+/* Whether exactly one input slot of one live node reads value v. */
+static int lf__read_once(const lf__ox_graph *g, int32_t v)
+{
+    if (g->values[v].is_output)
+        return 0;
+    int reads = 0;
+    for (int32_t i = 0; i < g->n_nodes && reads < 2; i++) {
+        const lf__ox_node *n = &g->nodes[i];
+        if (n->dead)
+            continue;
+        for (int32_t k = 0; k < n->n_in; k++)
+            reads += n->in[k] == v;
+        for (int32_t k = 0; k < n->n_attr; k++)
+            reads += n->attr[k].tensor == v;
+    }
+    return reads == 1;
+}
+
 lf_status lf__operand(lf__lower *L, int32_t i, int32_t k, int32_t out_rank, lf__lowered *o)
 {
     lf__ox_graph *g = L->g;
@@ -131,7 +149,12 @@ lf_status lf__operand(lf__lower *L, int32_t i, int32_t k, int32_t out_rank, lf__
         return lf__push(L, i, o, (const char *)have, s);
     int64_t count = val->data.count;
     float *data = NULL;
-    if (val->data.f || val->data.i) {
+    if (val->data.f && !val->data_lent && lf__read_once(g, v)) {
+        /* Its only reader: the lowered graph takes the values themselves
+         * (the layout is the same in any frame), no second copy. */
+        data = val->data.f;
+        g->values[v].data_lent = 1;
+    } else if (val->data.f || val->data.i) {
         data = malloc((size_t)(count > 0 ? count : 1) * sizeof *data);
         if (!data)
             return lf_set_error(LF_ENOMEM, "out of memory importing %s", g->path);

@@ -39,9 +39,15 @@ lf_status lf__ox_read_capped(const char *path, int64_t cap, const ProtobufCMessa
 lf_status lf__ox_map_capped(const char *path, int64_t cap, const ProtobufCMessageDescriptor *desc,
                             const char *what, uint8_t **data, size_t *len, int *mapped);
 void lf__ox_file_release(uint8_t *data, size_t len, int mapped);
-/* Gives back the resident pages of a mapped file once nothing reads it
- * (the file stays mapped until lf__ox_file_release). */
+/* Gives back the resident pages of a mapped file under [data, data+len),
+ * whole pages, once nothing reads them (the file stays mapped until
+ * lf__ox_file_release; a page touched again is read from the file). */
 void lf__ox_file_drop_pages(const void *data, size_t len);
+/* Makes the pages under [data, data+len) present in one call before a large
+ * copy reads (write = 0) or writes (write = 1) them: one page fault each
+ * costs more than the copy on a virtual machine (Linux 5.14+; elsewhere
+ * nothing). */
+void lf__ox_prefault(const void *data, size_t len, int write);
 
 /* Opens external data `location` of tensor `what` (onnx_files.c): a
  * relative path without "..", whose real path lies inside base_dir's real
@@ -73,6 +79,21 @@ lf__ox_wire_result lf__ox_wire_scan(const uint8_t *p, size_t len, uint64_t limit
  * every unpack of bytes from outside. */
 lf_status lf__ox_wire_check(const uint8_t *p, size_t len, const ProtobufCMessageDescriptor *top,
                             const char *path, const char *what);
+
+/* Where a sub-message lies in the bytes it was found in. */
+typedef struct lf__ox_span {
+    size_t off, len;
+} lf__ox_span;
+
+/* ModelProto bytes (checked by lf__ox_wire_check) -> a malloc'd copy
+ * without the graph's initializers (*out, *out_len) and where each of them
+ * lies in p, in file order (*inits, malloc'd); onnx_strip.c. */
+lf_status lf__ox_strip_initializers(const uint8_t *p, size_t len, uint8_t **out, size_t *out_len,
+                                    lf__ox_span **inits, size_t *n_inits);
+/* A TensorProto's bytes -> the message with raw_data pointing into p (not
+ * copied); NULL when it does not unpack. Free with lf__ox_tensor_free_lazy. */
+Onnx__TensorProto *lf__ox_tensor_unpack_lazy(ProtobufCAllocator *al, const uint8_t *p, size_t len);
+void lf__ox_tensor_free_lazy(ProtobufCAllocator *al, Onnx__TensorProto *t);
 
 /* Folder part of path ("." when there is none). */
 void lf__ox_dirname(const char *path, char *out, size_t len);

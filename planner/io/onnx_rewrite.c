@@ -40,6 +40,28 @@ static void lf__drop_identity(lf__ox_graph *g)
     }
 }
 
+/* A constant that no live node reads any more (a weight BatchNormalization
+ * was folded into) keeps its shape but gives its values back, so that a
+ * model's weights are not held twice while it is imported. */
+static void lf__drop_unread(lf__ox_graph *g, int32_t v)
+{
+    if (v < 0 || !g->values[v].is_const || g->values[v].is_output || !g->values[v].data.f)
+        return;
+    for (int32_t i = 0; i < g->n_nodes; i++) {
+        const lf__ox_node *n = &g->nodes[i];
+        if (n->dead)
+            continue;
+        for (int32_t k = 0; k < n->n_in; k++)
+            if (n->in[k] == v)
+                return;
+        for (int32_t k = 0; k < n->n_attr; k++)
+            if (n->attr[k].tensor == v)
+                return;
+    }
+    g->const_bytes -= g->values[v].data.count * 4;
+    lf__ox_data_free(&g->values[v].data);
+}
+
 static lf_status lf__fold_bn(lf__ox_graph *g)
 {
     for (int32_t i = 0; i < g->n_nodes; i++) {
@@ -66,11 +88,24 @@ static lf_status lf__fold_bn(lf__ox_graph *g)
                                                   lf__ox_attr_float(c, "beta", 1) != 1.0f)))
             continue;
         double eps = lf__ox_attr_float(bn, "epsilon", 1e-5f);
-        /* New weight and bias values (the originals may be shared). */
+        /* New weight and bias values (the originals may be shared); a weight
+         * only this node reads is scaled where it lies instead. */
         lf__ox_data nw, nb;
-        lf_status st = lf__ox_data_alloc(g, &nw, 0, w->rank, w->dims);
-        if (st != LF_OK)
+        lf_status st = LF_OK;
+        int32_t wv = c->in[1];
+        int in_place = lf__ox_rw_sole_reader(g, wv) == p && !g->values[wv].is_output;
+        for (int32_t k = 0; in_place && k < c->n_in; k++)
+            in_place = k == 1 || c->in[k] != wv;
+        if (in_place) {
+            nw = g->values[wv].data;
+            memset(&g->values[wv].data, 0, sizeof g->values[wv].data);
+            g->values[wv].data.rank = nw.rank;
+            memcpy(g->values[wv].data.dims, nw.dims, sizeof nw.dims);
+            g->values[wv].data.count = nw.count;
+            w = &nw;
+        } else if ((st = lf__ox_data_alloc(g, &nw, 0, w->rank, w->dims)) != LF_OK) {
             return st;
+        }
         int64_t one[1] = {oc};
         if ((st = lf__ox_data_alloc(g, &nb, 0, 1, one)) != LF_OK) {
             lf__ox_data_free(&nw);
@@ -100,9 +135,11 @@ static lf_status lf__fold_bn(lf__ox_graph *g)
         }
         lf__ox_set_const(g, vw, &nw);
         lf__ox_set_const(g, vb, &nb);
-        int32_t in[3] = {c->in[0], vw, vb};
+        int32_t in[3] = {c->in[0], vw, vb}, old_w = c->in[1], old_b = c->n_in > 2 ? c->in[2] : -1;
         if ((st = lf__ox_rw_set_inputs(g, c, in, 3)) != LF_OK)
             return st;
+        lf__drop_unread(g, old_w);
+        lf__drop_unread(g, old_b);
         g->values[c->out[0]].producer = -1;
         lf__ox_rw_take_output(g, p, bn->out[0]);
         c->folded_bn = 1;

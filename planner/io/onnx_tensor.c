@@ -170,6 +170,10 @@ lf_status lf__ox_tensor_read(lf__ox_graph *g, const Onnx__TensorProto *t, const 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
         /* float32 weights, the bulk of a model: raw_data is already our layout */
         if (type == LF__OX_FLOAT && !is_int) {
+            if (n >= 65536) {
+                lf__ox_prefault(raw, (size_t)n * sizeof *out->f, 0);
+                lf__ox_prefault(out->f, (size_t)n * sizeof *out->f, 1);
+            }
             if (n > 0)
                 memcpy(out->f, raw, (size_t)n * sizeof *out->f);
             free(ext);
