@@ -1,7 +1,8 @@
-/* Name registries (see registry.h). The lists of schemes and analytic
- * proposers and the export formats come from their owners (cost/model.c,
- * splitter/proposer.c, io/plan_save.c); the
- * others are the library's entry points, kept here once. */
+/* Name registries (see registry.h). Each list comes from its owner's table:
+ * the searches from search/partition/searches.def, the schemes from
+ * cost/model.c, the export formats from io/plan_save.c; the splits and the
+ * proposers are kept here once. (This file names searches, so it belongs
+ * with the pipeline above the core.) */
 #include "planner/registry.h"
 
 #include <stdio.h>
@@ -9,9 +10,8 @@
 
 #include "planner/cost/cost.h"
 #include "planner/io/plan_export.h"
+#include "search/partition/search.h"
 
-static const char *const lf__searches[] = {"greedy", "layer", "random", "local", "nsga2", "exact", NULL};
-static const char *const lf__heuristics[] = {"random", "local", "nsga2", NULL};
 static const char *const lf__splits[] = {"random", "tree", "exact", NULL};
 /* The analytic proposers (splitter/proposer.c), then the explainers that
  * explain/proposer_named.c opens with their weights. */
@@ -25,9 +25,9 @@ const char *const *lf_names(lf_name_kind kind)
 {
     switch (kind) {
     case LF_NAMES_SEARCH:
-        return lf__searches;
+        return lf_search_names(0);
     case LF_NAMES_HEURISTIC:
-        return lf__heuristics;
+        return lf_search_names(1);
     case LF_NAMES_SCHEME:
         return lf_cost_scheme_names();
     case LF_NAMES_SPLIT:

@@ -14,7 +14,7 @@ int lf_cmd_plan(int argc, char **argv)
 {
     lf_cli_opt opts[] = {
         LF_CLI_MODEL_OPTS,
-        {"search", "NAME", "greedy (default), layer, random, local, nsga2 or exact", NULL},
+        {"search", "NAME", "{search} (default greedy; below)", NULL},
         LF_CLI_SEARCH_OPTS,
         {"objectives", "LIST", "nsga2: dram,groups (default, the paper's) or dram", NULL},
         {"split", "NAME", "repair of invalid groups: random (default, the paper's baseline), tree, "
