@@ -1,6 +1,7 @@
-/* Little-endian packing helpers for explain/ file formats (see binio.h). */
-#include "explain/binio.h"
+/* The weight and dataset files' container and packing (see binfile.h). */
+#include "planner/util/binfile.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,4 +134,69 @@ int lf__r_checksum_ok(const unsigned char *data, size_t len)
     lf__rbuf r = {data, len, len - 8, 0};
     uint64_t want = lf__r_u64(&r);
     return want == lf_hash_bytes(data, len - 8, 0x6c66676e6e636b73ULL);
+}
+
+/* ---- the container ----------------------------------------------------- */
+
+void lf__bin_begin(lf__wbuf *b, const lf__binfile *f)
+{
+    lf__w_bytes(b, f->magic, 8);
+    lf__w_u32(b, f->version);
+    lf__w_u64(b, f->schema);
+}
+
+lf_status lf__bin_commit(lf__wbuf *b, const char *path)
+{
+    lf__w_checksum(b);
+    lf_status st = lf__w_commit(b, path);
+    lf__w_free(b);
+    return st;
+}
+
+lf_status lf__bin_open(const lf__binfile *f, const void *data, size_t len, const char *origin,
+                       lf__rbuf *body)
+{
+    lf__rbuf r = {data, len, 0, 0};
+    memset(body, 0, sizeof *body);
+    char magic[8];
+    lf__r_bytes(&r, magic, 8);
+    if (r.short_ || memcmp(magic, f->magic, 8) != 0)
+        return lf_set_error(LF_EPARSE, "%s: not a fusionplan %s (bad magic)", origin, f->what);
+    uint32_t version = lf__r_u32(&r);
+    uint64_t schema = lf__r_u64(&r);
+    if (r.short_ || len < LF__BIN_HEADER + LF__BIN_TRAILER)
+        return lf_set_error(LF_EPARSE, "%s: truncated %s (header)", origin, f->what);
+    if (version != f->version)
+        return lf_set_error(LF_EUNSUPPORTED, "%s: %s format version %" PRIu32
+                                             ", this build reads version %" PRIu32,
+                            origin, f->what, version, f->version);
+    if (schema != f->schema)
+        return lf_set_error(LF_EINVAL, "%s: %s made for feature schema %016" PRIx64
+                                       ", this build's is %016" PRIx64 " (%s)",
+                            origin, f->what, schema, f->schema, f->remedy);
+    if (!lf__r_checksum_ok(data, len))
+        return lf_set_error(LF_EPARSE, "%s: %s truncated or corrupted (checksum mismatch)", origin, f->what);
+    *body = (lf__rbuf){data, len - LF__BIN_TRAILER, LF__BIN_HEADER, 0};
+    return LF_OK;
+}
+
+lf_status lf__bin_read(const lf__binfile *f, const char *path, int64_t cap, char **data, size_t *len)
+{
+    *data = NULL;
+    *len = 0;
+    lf_status st = lf_check_file_magic(path, f->magic, 8, f->what);
+    long n = 0;
+    if (st == LF_OK)
+        st = lf_read_file_capped(path, cap, f->what, data, &n);
+    *len = (size_t)n;
+    return st;
+}
+
+lf_status lf__bin_done(const lf__binfile *f, const lf__rbuf *body, const char *origin, const char *field)
+{
+    if (body->short_)
+        return lf_set_error(LF_EPARSE, "%s: truncated %s (%s)", origin, f->what, field);
+    if (body->pos != body->len)
+        return lf_set_error(LF_EPARSE, "%s: %zu bytes after %s", origin, body->len - body->pos, field);
+    return LF_OK;
 }
