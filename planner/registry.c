@@ -1,22 +1,20 @@
 /* Name registries (see registry.h). Each list comes from its owner's table:
  * the searches from search/partition/searches.def, the schemes from
- * cost/model.c, the export formats from io/plan_save.c; the splits and the
- * proposers are kept here once. (This file names searches, so it belongs
- * with the pipeline above the core.) */
+ * cost/model.c, the proposers from explain/proposer_named.c, the export
+ * formats from io/plan_save.c; the splits are kept here once. (This file
+ * names searches and proposers, so it belongs with the pipeline above the
+ * core.) */
 #include "planner/registry.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "explain/proposer_named.h"
 #include "planner/cost/cost.h"
 #include "planner/io/plan_export.h"
 #include "search/partition/search.h"
 
 static const char *const lf__splits[] = {"random", "tree", "exact", NULL};
-/* The analytic proposers (splitter/proposer.c), then the explainers that
- * explain/proposer_named.c opens with their weights. */
-static const char *const lf__proposers[] = {"all", "random", "attrib", "gnne", "pg",
-                                            "rg", "saliency", "occlusion", NULL};
 
 static const char *const lf__nouns[LF_NAMES_COUNT] = {"search", "search", "scheme",
                                                       "split",  "proposer", "format"};
@@ -33,7 +31,7 @@ const char *const *lf_names(lf_name_kind kind)
     case LF_NAMES_SPLIT:
         return lf__splits;
     case LF_NAMES_PROPOSER:
-        return lf__proposers;
+        return lf_named_proposer_names(); /* explain/proposer_named.c */
     case LF_NAMES_EXPORTER:
         return lf_plan_formats(); /* the exporter table, planner/io/plan_save.c */
     default:

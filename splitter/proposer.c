@@ -149,13 +149,17 @@ const lf_proposer *lf_proposer_attrib(void) { return &lf__attrib; }
 
 lf_status lf_proposer_find(const char *name, const lf_proposer **out)
 {
-    static const lf_proposer *const table[] = {&lf__all, &lf__random, &lf__attrib};
+#define LF__ROW(n) &lf__##n,
+#define LF__NAME(n) " " #n
+    static const lf_proposer *const table[] = {LF_PROPOSERS_ANALYTIC(LF__ROW)};
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (name && strcmp(name, table[i]->name) == 0) {
             *out = table[i];
             return LF_OK;
         }
     *out = NULL;
-    return lf_set_error(LF_ENOTFOUND, "unknown edge proposer '%s' (known: all, random, attrib)",
+    return lf_set_error(LF_ENOTFOUND, "unknown edge proposer '%s' (known:" LF_PROPOSERS_ANALYTIC(LF__NAME) ")",
                         name ? name : "(null)");
+#undef LF__ROW
+#undef LF__NAME
 }

@@ -53,8 +53,7 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
         {"threads", "T", "OpenMP threads (default: all cores; the output does not depend on it)",
          NULL},
         {"split", "NAME", "repair of invalid groups: random (default) or tree", NULL},
-        {"proposer", "NAME", "tree splitter's edge proposer: all (default), random, attrib, gnne, "
-                             "pg, rg, saliency, occlusion; gnne:epochs=N:patience=N:top=N sets GNNExplainer's "
+        {"proposer", "NAME", "tree splitter's edge proposer: {proposer} (default all); gnne:epochs=N:patience=N:top=N sets GNNExplainer's "
                              "iterations (100) and early stop", NULL},
         {"k", "N", "edges the proposer may return (default 3; 0: all)", NULL},
         {"no-exact", NULL, "skip the exact optimum (no exact and gap columns)", NULL},

@@ -205,9 +205,11 @@ lf_status lf_cmp_grid_check(const lf_cmp_config *cfg, const lf_cmp_grid *grid)
                                 lf_search_aliases_format(list, sizeof list));
         }
     for (int32_t i = 0; i < cfg->n_proposers; i++)
-        if (!lf_cmp_proposer_known(cfg->proposers[i]))
-            return lf_set_error(LF_EINVAL, "unknown proposer '%s' (use none, gnne, pg, rg, attrib, all, "
-                                           "random, saliency or occlusion)", cfg->proposers[i]);
+        if (!lf_cmp_proposer_known(cfg->proposers[i])) {
+            char list[256];
+            return lf_set_error(LF_EINVAL, "unknown proposer '%s' (use none, %s)", cfg->proposers[i],
+                                lf_names_format(LF_NAMES_PROPOSER, list, sizeof list));
+        }
     return LF_OK;
 }
 

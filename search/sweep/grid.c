@@ -137,9 +137,10 @@ static lf_status lf__add_item(lf_sweep_grid *g, const char *axis, const char *it
         return lf__add_name(g->searches, &g->n_searches, axis, s);
     }
     if (!strcmp(axis, "proposers")) {
+        char list[256];
         if (strcmp(item, "none") && !lf_named_proposer_known(item))
-            return lf_set_error(LF_EINVAL, "unknown proposer '%s' (use none, gnne, pg, rg, "
-                                           "attrib, all, random, saliency or occlusion)", item);
+            return lf_set_error(LF_EINVAL, "unknown proposer '%s' (use none, %s)", item,
+                                lf_names_format(LF_NAMES_PROPOSER, list, sizeof list));
         return lf__add_name(g->proposers, &g->n_proposers, axis, item);
     }
     if (!strcmp(axis, "buffers")) {
