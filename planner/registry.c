@@ -1,7 +1,8 @@
 /* Name registries (see registry.h). Each list comes from its owner's table:
  * the searches from search/partition/searches.def, the schemes from
  * cost/model.c, the proposers from explain/proposer_named.c, the export
- * formats from io/plan_save.c; the splits are kept here once. (This file
+ * formats from io/plan_save.c, the rule sources from search/subst/ruleset.c;
+ * the splits are kept here once. (This file
  * names searches and proposers, so it belongs with the pipeline above the
  * core.) */
 #include "planner/registry.h"
@@ -13,11 +14,12 @@
 #include "planner/cost/cost.h"
 #include "planner/io/plan_export.h"
 #include "search/partition/search.h"
+#include "search/subst/subst.h"
 
 static const char *const lf__splits[] = {"random", "tree", "exact", NULL};
 
-static const char *const lf__nouns[LF_NAMES_COUNT] = {"search", "search", "scheme",
-                                                      "split",  "proposer", "format"};
+static const char *const lf__nouns[LF_NAMES_COUNT] = {"search", "search", "scheme",      "split",
+                                                      "proposer", "format", "rule source"};
 
 const char *const *lf_names(lf_name_kind kind)
 {
@@ -34,6 +36,8 @@ const char *const *lf_names(lf_name_kind kind)
         return lf_named_proposer_names(); /* explain/proposer_named.c */
     case LF_NAMES_EXPORTER:
         return lf_plan_formats(); /* the exporter table, planner/io/plan_save.c */
+    case LF_NAMES_RULES:
+        return lf_subst_rule_sources(); /* search/subst/ruleset.c */
     default:
         return NULL;
     }
@@ -42,10 +46,14 @@ const char *const *lf_names(lf_name_kind kind)
 int lf_name_known(lf_name_kind kind, const char *name)
 {
     const char *const *n = lf_names(kind);
-    /* A proposer may carry settings after a colon ("gnne:epochs=20"): the
-     * name is what precedes it; explain/proposer_named.c checks the rest. */
+    /* A proposer may carry settings after a colon ("gnne:epochs=20"), a rule
+     * source a file after '=' ("generated=FILE"): the name is what precedes
+     * it; explain/proposer_named.c and search/subst/ruleset.c check the rest. */
     size_t len = name ? strlen(name) : 0;
-    const char *colon = kind == LF_NAMES_PROPOSER && name ? strchr(name, ':') : NULL;
+    const char *colon = !name                       ? NULL
+                        : kind == LF_NAMES_PROPOSER ? strchr(name, ':')
+                        : kind == LF_NAMES_RULES    ? strchr(name, '=')
+                                                    : NULL;
     if (colon)
         len = (size_t)(colon - name);
     for (int i = 0; name && n && n[i]; i++)

@@ -17,6 +17,7 @@ typedef enum lf_name_kind {
     LF_NAMES_SPLIT,     /* repairs of invalid groups: random, tree, exact */
     LF_NAMES_PROPOSER,  /* tree splitter's edge proposers: all, random, attrib, gnne, ... */
     LF_NAMES_EXPORTER,  /* plan export formats: json, dot, xml, svg, png */
+    LF_NAMES_RULES,     /* substitution rule sources: builtin, taso, generated[=FILE] */
     LF_NAMES_COUNT
 } lf_name_kind;
 

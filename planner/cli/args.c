@@ -100,7 +100,8 @@ static int lf__help_line(FILE *f, const char *help)
         lf_name_kind kind;
     } lists[] = {{"{search}", LF_NAMES_SEARCH},     {"{heuristic}", LF_NAMES_HEURISTIC},
                  {"{scheme}", LF_NAMES_SCHEME},     {"{split}", LF_NAMES_SPLIT},
-                 {"{proposer}", LF_NAMES_PROPOSER}, {"{format}", LF_NAMES_EXPORTER}};
+                 {"{proposer}", LF_NAMES_PROPOSER}, {"{format}", LF_NAMES_EXPORTER},
+                 {"{rules}", LF_NAMES_RULES}};
     int searches = 0;
     for (const char *p = help; *p;) {
         size_t i = 0, n = sizeof lists / sizeof lists[0];
