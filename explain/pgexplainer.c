@@ -85,12 +85,9 @@ lf_status lf_pgx_init(lf_pgx *p, const lf_gnn *m, int32_t hidden, uint64_t seed)
     lf_rng r;
     lf_rng_seed(&r, seed, 0);
     int32_t d2 = 2 * p->emb_dim, h = p->hidden;
-    double b1 = 1.0 / sqrt((double)d2), b2 = 1.0 / sqrt((double)h);
-    float *w = p->params;
-    for (int64_t i = 0; i < (int64_t)h * d2 + h; i++)
-        w[i] = (float)((2 * lf_rng_uniform(&r) - 1) * b1);
-    for (int64_t i = (int64_t)h * d2 + h; i < p->n_params; i++)
-        w[i] = (float)((2 * lf_rng_uniform(&r) - 1) * b2);
+    int64_t first = (int64_t)h * d2 + h;
+    lf_linear_init(&r, p->params, first, d2);
+    lf_linear_init(&r, p->params + first, p->n_params - first, h);
     return LF_OK;
 }
 

@@ -67,13 +67,6 @@ static lf_status lf__rgx_alloc(lf_rgx *p, int32_t d, int32_t max_size)
     return LF_OK;
 }
 
-static void lf__uniform(lf_rng *r, float *w, int64_t n, double fan_in)
-{
-    double b = 1.0 / sqrt(fan_in);
-    for (int64_t i = 0; i < n; i++)
-        w[i] = (float)((2 * lf_rng_uniform(r) - 1) * b);
-}
-
 lf_status lf_rgx_init(lf_rgx *p, const lf_gnn *m, int32_t max_size, uint64_t seed)
 {
     lf_status st = lf__rgx_alloc(p, m->cfg.hidden, max_size);
@@ -83,19 +76,19 @@ lf_status lf_rgx_init(lf_rgx *p, const lf_gnn *m, int32_t max_size, uint64_t see
     lf_rng_seed(&r, seed, 0);
     int32_t d = p->emb_dim;
     float *w = p->params;
-    lf__uniform(&r, w, 64LL * 2 * d + 64, 2.0 * d);
+    lf_linear_init(&r, w, 64LL * 2 * d + 64, 2.0 * d);
     w += 64LL * 2 * d + 64;
-    lf__uniform(&r, w, 8 * 64 + 8, 64);
+    lf_linear_init(&r, w, 8 * 64 + 8, 64);
     w += 8 * 64 + 8;
-    lf__uniform(&r, w, 9, 8);
+    lf_linear_init(&r, w, 9, 8);
     lf_rgx_pol v;
     lf__rg_pol_view(p, p->params + p->n_loc, &v);
-    lf__uniform(&r, v.ws, H, 1);
-    lf__uniform(&r, v.wn, H, 1);
-    lf__uniform(&r, v.wa, (int64_t)H * F + H, F); /* W_a and b_a */
+    lf_linear_init(&r, v.ws, H, 1);
+    lf_linear_init(&r, v.wn, H, 1);
+    lf_linear_init(&r, v.wa, (int64_t)H * F + H, F); /* W_a and b_a */
     for (int k = 0; k < 2; k++)
-        lf__uniform(&r, v.R[k], (int64_t)H * H + H, H); /* R_k and r_k */
-    lf__uniform(&r, v.watt, H, H);
+        lf_linear_init(&r, v.R[k], (int64_t)H * H + H, H); /* R_k and r_k */
+    lf_linear_init(&r, v.watt, H, H);
     /* w_node and W_stop stay 0 (the authors' zero init). */
     return LF_OK;
 }
