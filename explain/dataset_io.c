@@ -185,11 +185,8 @@ lf_status lf_dataset_load_memory(lf_dataset *ds, const void *data, size_t len, c
         slot = &ds->groups[ds->n_groups++];
         *slot = g;
     }
-    if (r.pos != r.len) {
-        st = lf_set_error(LF_EPARSE, "%s: %zu trailing bytes in dataset file", origin,
-                          r.len - r.pos);
+    if ((st = lf__bin_done(&bf, &r, origin, "the last group")) != LF_OK)
         goto fail;
-    }
     return LF_OK;
 fail:
     lf_dataset_destroy(ds);

@@ -454,10 +454,8 @@ lf_status lf_pgx_load_memory(lf_pgx *p, const void *data, size_t len, const char
         np != (uint64_t)lf__pgx_count((int32_t)d, (int32_t)h))
         return lf_set_error(LF_EINVAL, "%s: inconsistent dimensions (%u, %u, %llu parameters)",
                             origin, (unsigned)d, (unsigned)h, (unsigned long long)np);
-    size_t need = r.pos + 4 * (size_t)np;
-    if (r.len != need)
-        return lf_set_error(LF_EPARSE, "%s: %s PGExplainer weight file (%zu bytes, expected %zu)", origin,
-                            r.len < need ? "truncated" : "oversized", len, need + LF__BIN_TRAILER);
+    if ((st = lf__bin_rest(&bf, &r, 4 * np, origin)) != LF_OK)
+        return st;
     st = lf__pgx_alloc(p, (int32_t)d, (int32_t)h);
     if (st != LF_OK)
         return st;

@@ -279,10 +279,8 @@ lf_status lf_rgx_load_memory(lf_rgx *p, const void *data, size_t len, const char
     if (d == 0 || d > LF_GNN_MAX_WIDTH || h != H || ms < 2 || ms > 100000 ||
         np != (uint64_t)(lf__rg_loc_count((int32_t)d) + lf__rg_pol_count()))
         return lf_set_error(LF_EINVAL, "%s: inconsistent dimensions", origin);
-    size_t need = r.pos + 4 * (size_t)np;
-    if (r.len != need)
-        return lf_set_error(LF_EPARSE, "%s: %s RG-Explainer weight file (%zu bytes, expected %zu)", origin,
-                            r.len < need ? "truncated" : "oversized", len, need + LF__BIN_TRAILER);
+    if ((st = lf__bin_rest(&bf, &r, 4 * np, origin)) != LF_OK)
+        return st;
     st = lf__rgx_alloc(p, (int32_t)d, (int32_t)ms);
     if (st != LF_OK)
         return st;

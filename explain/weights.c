@@ -107,11 +107,9 @@ lf_status lf_gnn_load_memory(lf_gnn *m, const void *data, size_t len, const char
         return lf_set_error(LF_EINVAL, "%s: %llu parameters, the dimensions imply %lld", origin,
                             (unsigned long long)n_params, (long long)m->n_params);
     }
-    size_t need = r.pos + 4 * (2 * (size_t)LF_FEAT_DIM + (size_t)n_params);
-    if (r.len != need) {
+    if ((st = lf__bin_rest(&bf, &r, 4 * (2 * (uint64_t)LF_FEAT_DIM + n_params), origin)) != LF_OK) {
         lf_gnn_destroy(m);
-        return lf_set_error(LF_EPARSE, "%s: %s GNN weight file (%zu bytes, expected %zu)", origin,
-                            r.len < need ? "truncated" : "oversized", len, need + LF__BIN_TRAILER);
+        return st;
     }
     for (int32_t c = 0; c < LF_FEAT_DIM; c++)
         m->norm.mean[c] = lf__r_f32(&r);

@@ -58,6 +58,12 @@ static void test_round_trip(void)
     CHECK_OK(lf__bin_open(&kind, data, len, path, &r));
     CHECK_EQ_I64(r.pos, LF__BIN_HEADER);
     CHECK_EQ_I64(r.len, len - LF__BIN_TRAILER);
+    CHECK_OK(lf__bin_rest(&kind, &r, 24, path));
+    CHECK(lf__bin_rest(&kind, &r, 28, "f") == LF_EPARSE);
+    CHECK_STR(lf_last_error(), "f: truncated test file (52 bytes, expected 56)");
+    CHECK(lf__bin_rest(&kind, &r, 20, "f") == LF_EPARSE);
+    CHECK_STR(lf_last_error(), "f: oversized test file (52 bytes, expected 48)");
+    CHECK(lf__bin_rest(&kind, &r, UINT64_MAX, "f") == LF_EPARSE); /* an absurd size from a header */
     CHECK_EQ_I64(lf__r_u32(&r), 5);
     CHECK(lf__bin_done(&kind, &r, path, "the values") == LF_EPARSE); /* 20 bytes left */
     CHECK_STR(strstr(lf_last_error(), "20 bytes after the values"), "20 bytes after the values");

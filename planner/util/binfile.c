@@ -192,6 +192,17 @@ lf_status lf__bin_read(const lf__binfile *f, const char *path, int64_t cap, char
     return st;
 }
 
+lf_status lf__bin_rest(const lf__binfile *f, const lf__rbuf *body, uint64_t rest, const char *origin)
+{
+    uint64_t left = body->short_ ? 0 : (uint64_t)(body->len - body->pos);
+    if (!body->short_ && left == rest)
+        return LF_OK;
+    uint64_t have = (uint64_t)body->len + LF__BIN_TRAILER, want = (uint64_t)body->pos + LF__BIN_TRAILER;
+    want = rest > UINT64_MAX - want ? UINT64_MAX : want + rest;
+    return lf_set_error(LF_EPARSE, "%s: %s %s (%" PRIu64 " bytes, expected %" PRIu64 ")", origin,
+                        left < rest ? "truncated" : "oversized", f->what, have, want);
+}
+
 lf_status lf__bin_done(const lf__binfile *f, const lf__rbuf *body, const char *origin, const char *field)
 {
     if (body->short_)

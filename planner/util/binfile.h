@@ -89,6 +89,11 @@ lf_status lf__bin_open(const lf__binfile *f, const void *data, size_t len, const
  * *data is freed by the caller. */
 lf_status lf__bin_read(const lf__binfile *f, const char *path, int64_t cap, char **data, size_t *len);
 
+/* LF_OK when exactly `rest` bytes of the body are left to read (a reader
+ * that knows its size from the header checks it before allocating); else
+ * LF_EPARSE "ORIGIN: truncated|oversized WHAT (N bytes, expected M)". */
+lf_status lf__bin_rest(const lf__binfile *f, const lf__rbuf *body, uint64_t rest, const char *origin);
+
 /* LF_OK when the body was read to its end; else LF_EPARSE naming the file
  * and `field`: "truncated WHAT (FIELD)" or "N bytes after FIELD". */
 lf_status lf__bin_done(const lf__binfile *f, const lf__rbuf *body, const char *origin, const char *field);
