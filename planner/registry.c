@@ -21,6 +21,20 @@ static const char *const lf__splits[] = {"random", "tree", "exact", NULL};
 static const char *const lf__nouns[LF_NAMES_COUNT] = {"search", "search", "scheme",      "split",
                                                       "proposer", "format", "rule source"};
 
+static const char *const lf__keys[LF_NAMES_COUNT] = {"search",   "heuristic", "scheme", "split",
+                                                     "proposer", "format",    "rules"};
+
+lf_status lf_name_kind_parse(const char *key, lf_name_kind *kind)
+{
+    for (int k = 0; k < LF_NAMES_COUNT; k++)
+        if (key && strcmp(key, lf__keys[k]) == 0) {
+            *kind = (lf_name_kind)k;
+            return LF_OK;
+        }
+    return lf_set_error(LF_EINVAL, "unknown kind of name '%s' (search, heuristic, scheme, split, proposer, "
+                                   "format or rules)", key ? key : "(none)");
+}
+
 const char *const *lf_names(lf_name_kind kind)
 {
     switch (kind) {
