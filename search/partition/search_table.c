@@ -5,17 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "search/partition/search_internal.h"
-
-/* Redeclared for the rows a test build adds (search_internal.h sees only
- * the normal build's). */
-#define LF_SEARCH_PLAN(name, aliases, fn, help) lf_status fn(lf_cost_model *cm, lf_plan *out);
-#define LF_SEARCH_BUDGET(name, aliases, fn, help) lf_status fn(lf__search *s);
-#define LF_SEARCH_EXACT(name, aliases, help)
-#include "search/partition/searches.def"
-#undef LF_SEARCH_PLAN
-#undef LF_SEARCH_BUDGET
-#undef LF_SEARCH_EXACT
+#include "search/partition/search_internal.h" /* declares the rows' functions, extra rows too */
 
 static const lf_search_entry lf__rows[] = {
 #define LF_SEARCH_PLAN(n, a, fn, h) {#n, a, h, LF_SEARCH_KIND_PLAN, fn},
