@@ -1,16 +1,16 @@
 /* Name registries (see registry.h). Each list comes from its owner's table:
  * the searches from search/partition/searches.def, the schemes from
- * cost/model.c, the proposers from explain/proposer_named.c, the export
+ * cost/model.c, the proposers from splitter/proposer_named.c, the export
  * formats from io/plan_save.c, the rule sources from search/subst/ruleset.c;
  * the splits are kept here once. (This file
  * names searches and proposers, so it belongs with the pipeline above the
  * core.) */
-#include "planner/registry.h"
+#include "planner/app/registry.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "explain/proposer_named.h"
+#include "splitter/proposer_named.h"
 #include "planner/cost/cost.h"
 #include "planner/io/plan_export.h"
 #include "search/partition/search.h"
@@ -47,7 +47,7 @@ const char *const *lf_names(lf_name_kind kind)
     case LF_NAMES_SPLIT:
         return lf__splits;
     case LF_NAMES_PROPOSER:
-        return lf_named_proposer_names(); /* explain/proposer_named.c */
+        return lf_named_proposer_names(); /* splitter/proposer_named.c */
     case LF_NAMES_EXPORTER:
         return lf_plan_formats(); /* the exporter table, planner/io/plan_save.c */
     case LF_NAMES_RULES:
@@ -62,7 +62,7 @@ int lf_name_known(lf_name_kind kind, const char *name)
     const char *const *n = lf_names(kind);
     /* A proposer may carry settings after a colon ("gnne:epochs=20"), a rule
      * source a file after '=' ("generated=FILE"): the name is what precedes
-     * it; explain/proposer_named.c and search/subst/ruleset.c check the rest. */
+     * it; splitter/proposer_named.c and search/subst/ruleset.c check the rest. */
     size_t len = name ? strlen(name) : 0;
     const char *colon = !name                       ? NULL
                         : kind == LF_NAMES_PROPOSER ? strchr(name, ':')

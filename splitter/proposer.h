@@ -73,7 +73,7 @@ struct lf_proposer {
 
 /* The built-in (analytic) proposers by name, in the order help texts list
  * them: the one list, read by lf_proposer_find and by the named proposers'
- * table (explain/proposer_named.c) that the registry hands out. A new one is
+ * table (splitter/proposer_named.c) that the registry hands out. A new one is
  * its lf_proposer in proposer.c and its name here. */
 #define LF_PROPOSERS_ANALYTIC(X) X(all) X(random) X(attrib)
 

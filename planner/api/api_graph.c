@@ -4,10 +4,10 @@
 #include <string.h>
 
 #include "models/registry.h"
-#include "planner/api/api_internal.h"
+#include "planner/app/api/api_internal.h"
 #include "planner/io/onnx.h"
-#include "planner/pipeline.h"
-#include "planner/registry.h"
+#include "planner/app/pipeline.h"
+#include "planner/app/registry.h"
 
 lf_status lf_api_graph_load(const char *source_json, lf_graph **out)
 {

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "planner/cli/cli.h"
-#include "planner/registry.h"
+#include "planner/app/cli/cli.h"
+#include "planner/app/registry.h"
 #include "planner/util/fileio.h"
 #include "planner/util/format.h"
 #include "search/partition/search.h"
