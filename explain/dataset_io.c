@@ -1,9 +1,7 @@
-/* Dataset files.
+/* Dataset files, in the container of planner/util/binfile.h (magic
+ * "LFGNNDS", version LF_DS_VERSION, schema lf_feat_schema_hash, checksum).
  *
- * Layout, all little-endian:
- *   8 bytes  magic "LFGNNDS\0"
- *   u32      format version (LF_DS_VERSION)
- *   u64      feature-schema hash (lf_feat_schema_hash)
+ * Body, all little-endian:
  *   u32      feature width (LF_FEAT_DIM)
  *   8 bytes  scheme, NUL-padded
  *   u64      seed
@@ -16,18 +14,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain/binio.h"
 #include "explain/dataset.h"
-#include "planner/util/fileio.h"
+#include "planner/util/binfile.h"
 
-static const char lf__dmagic[8] = {'L', 'F', 'G', 'N', 'N', 'D', 'S', '\0'};
+static lf__binfile lf__ds_file(void)
+{
+    return (lf__binfile){"LFGNNDS", LF_DS_VERSION, lf_feat_schema_hash(), "GNN dataset file",
+                         "rebuild it with `fusionplan dataset`"};
+}
 
 lf_status lf_dataset_save(const lf_dataset *ds, const char *path)
 {
     lf__wbuf b = {0};
-    lf__w_bytes(&b, lf__dmagic, 8);
-    lf__w_u32(&b, LF_DS_VERSION);
-    lf__w_u64(&b, lf_feat_schema_hash());
+    lf__binfile bf = lf__ds_file();
+    lf__bin_begin(&b, &bf);
     lf__w_u32(&b, LF_FEAT_DIM);
     char scheme[8] = {0};
     memcpy(scheme, ds->scheme, 7);
@@ -60,10 +60,7 @@ lf_status lf_dataset_save(const lf_dataset *ds, const char *path)
         for (int32_t e = 0; e < g->n_edges; e++)
             lf__w_u32(&b, (uint32_t)g->dst[e]);
     }
-    lf__w_checksum(&b);
-    lf_status st = lf__w_commit(&b, path);
-    lf__w_free(&b);
-    return st;
+    return lf__bin_commit(&b, path);
 }
 
 #define LF__TRUNC(origin) lf_set_error(LF_EPARSE, "%s: truncated dataset file", origin)
@@ -71,31 +68,16 @@ lf_status lf_dataset_save(const lf_dataset *ds, const char *path)
 lf_status lf_dataset_load_memory(lf_dataset *ds, const void *data, size_t len, const char *origin)
 {
     memset(ds, 0, sizeof *ds);
-    lf__rbuf r = {data, len, 0, 0};
-    char magic[8];
-    lf__r_bytes(&r, magic, 8);
-    if (r.short_ || memcmp(magic, lf__dmagic, 8) != 0)
-        return lf_set_error(LF_EPARSE, "%s: not a fusionplan GNN dataset file (bad magic)", origin);
-    uint32_t version = lf__r_u32(&r);
-    uint64_t schema = lf__r_u64(&r);
+    lf__binfile bf = lf__ds_file();
+    lf__rbuf r;
+    lf_status st = lf__bin_open(&bf, data, len, origin, &r);
+    if (st != LF_OK)
+        return st;
     uint32_t width = lf__r_u32(&r);
-    if (r.short_)
-        return LF__TRUNC(origin);
-    if (version != LF_DS_VERSION)
-        return lf_set_error(LF_EUNSUPPORTED,
-                            "%s: dataset format version %u, this build reads version %d", origin,
-                            (unsigned)version, LF_DS_VERSION);
-    if (schema != lf_feat_schema_hash() || width != LF_FEAT_DIM)
-        return lf_set_error(LF_EINVAL,
-                            "%s: dataset built with feature schema %016llx (%u columns), this "
-                            "build uses %016llx (%d columns); rebuild it with `fusionplan dataset`",
-                            origin, (unsigned long long)schema, (unsigned)width,
-                            (unsigned long long)lf_feat_schema_hash(), (int)LF_FEAT_DIM);
-    if (!lf__r_checksum_ok(data, len))
-        return lf_set_error(LF_EPARSE, "%s: truncated or corrupted dataset file (checksum mismatch)",
-                            origin);
-    r.len = len - 8; /* the checksum is not content */
-    lf_status st = LF_OK;
+    if (width != LF_FEAT_DIM)
+        return lf_set_error(LF_EINVAL, "%s: dataset of %u feature columns, this build uses %d; "
+                                       "rebuild it with `fusionplan dataset`",
+                            origin, (unsigned)width, (int)LF_FEAT_DIM);
     char scheme[8];
     lf__r_bytes(&r, scheme, 8);
     scheme[7] = '\0';
@@ -203,11 +185,8 @@ lf_status lf_dataset_load_memory(lf_dataset *ds, const void *data, size_t len, c
         slot = &ds->groups[ds->n_groups++];
         *slot = g;
     }
-    if (r.pos != r.len) {
-        st = lf_set_error(LF_EPARSE, "%s: %zu trailing bytes in dataset file", origin,
-                          r.len - r.pos);
+    if ((st = lf__bin_done(&bf, &r, origin, "the last group")) != LF_OK)
         goto fail;
-    }
     return LF_OK;
 fail:
     lf_dataset_destroy(ds);
@@ -218,15 +197,12 @@ lf_status lf_dataset_load(lf_dataset *ds, const char *path)
 {
     memset(ds, 0, sizeof *ds);
     char *data = NULL;
-    long len = 0;
-    /* The magic first: a wrong file or an endless device is refused before
-     * up to 1 GiB is read. */
-    lf_status st = lf_check_file_magic(path, lf__dmagic, sizeof lf__dmagic, "dataset file");
-    if (st == LF_OK)
-        st = lf_read_file_capped(path, LF_DATASET_FILE_MAX, "dataset file", &data, &len);
+    size_t len = 0;
+    lf__binfile bf = lf__ds_file();
+    lf_status st = lf__bin_read(&bf, path, LF_DATASET_FILE_MAX, &data, &len);
     if (st != LF_OK)
         return st;
-    st = lf_dataset_load_memory(ds, data, (size_t)len, path);
+    st = lf_dataset_load_memory(ds, data, len, path);
     free(data);
     return st;
 }

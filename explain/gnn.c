@@ -52,13 +52,6 @@ void lf_gnn_head_view(const lf_gnn *m, float *flat, lf_head *out)
     out->b = out->w + (int64_t)out->in * out->out;
 }
 
-static void lf__uniform(lf_rng *r, float *p, int64_t n, int32_t fan_in)
-{
-    double bound = 1.0 / sqrt((double)fan_in);
-    for (int64_t i = 0; i < n; i++)
-        p[i] = (float)((2.0 * lf_rng_uniform(r) - 1.0) * bound);
-}
-
 lf_status lf_gnn_init(lf_gnn *m, const lf_gnn_config *cfg, uint64_t seed)
 {
     memset(m, 0, sizeof *m);
@@ -84,14 +77,14 @@ lf_status lf_gnn_init(lf_gnn *m, const lf_gnn_config *cfg, uint64_t seed)
         lf_gconv L;
         lf_gnn_layer_view(m, m->params, l, &L);
         int64_t w = (int64_t)L.in * L.out;
-        lf__uniform(&r, L.w_root, w, L.in);
-        lf__uniform(&r, L.w_rel, w, L.in);
-        lf__uniform(&r, L.b, L.out, L.in);
+        lf_linear_init(&r, L.w_root, w, L.in);
+        lf_linear_init(&r, L.w_rel, w, L.in);
+        lf_linear_init(&r, L.b, L.out, L.in);
     }
     lf_head H;
     lf_gnn_head_view(m, m->params, &H);
-    lf__uniform(&r, H.w, (int64_t)H.in * H.out, H.in);
-    lf__uniform(&r, H.b, H.out, H.in);
+    lf_linear_init(&r, H.w, (int64_t)H.in * H.out, H.in);
+    lf_linear_init(&r, H.b, H.out, H.in);
     return LF_OK;
 }
 

@@ -15,6 +15,8 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "planner/util/rng.h"
+
 /* ---- dense kernels (matmul.c) -------------------------------------------- */
 
 /* C[m x n] (+)= A[m x k] B[k x n]; accumulate = 0 overwrites C. Row by
@@ -115,6 +117,12 @@ static inline double lf_sigmoid(double x)
 {
     return x >= 0 ? 1.0 / (1.0 + exp(-x)) : exp(x) / (1.0 + exp(x));
 }
+
+/* ---- initialization (linear_init.c) ------------------------------------- */
+
+/* PyTorch Linear's initialization: n values drawn from r, uniform in
+ * [-1/sqrt(fan_in), 1/sqrt(fan_in)), for weights and bias alike. */
+void lf_linear_init(lf_rng *r, float *w, int64_t n, double fan_in);
 
 /* ---- Adam (adam.c) ------------------------------------------------------- */
 

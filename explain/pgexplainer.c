@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain/binio.h"
 #include "explain/weights.h"
+#include "planner/util/binfile.h"
 #include "planner/util/fileio.h"
 #include "planner/util/rng.h"
 #include "planner/util/stash.h"
@@ -37,7 +37,11 @@
 #define LF_PGX_VECTOR_CLONES
 #endif
 
-static const char lf__pgmagic[8] = {'L', 'F', 'P', 'G', 'X', 'W', 'T', '\0'};
+static lf__binfile lf__pg_file(void)
+{
+    return (lf__binfile){"LFPGXWT", LF_PGX_WEIGHTS_VERSION, lf_feat_schema_hash(),
+                         "PGExplainer weight file", "retrain it"};
+}
 
 void lf_pgx_config_default(lf_pgx_config *c)
 {
@@ -81,12 +85,9 @@ lf_status lf_pgx_init(lf_pgx *p, const lf_gnn *m, int32_t hidden, uint64_t seed)
     lf_rng r;
     lf_rng_seed(&r, seed, 0);
     int32_t d2 = 2 * p->emb_dim, h = p->hidden;
-    double b1 = 1.0 / sqrt((double)d2), b2 = 1.0 / sqrt((double)h);
-    float *w = p->params;
-    for (int64_t i = 0; i < (int64_t)h * d2 + h; i++)
-        w[i] = (float)((2 * lf_rng_uniform(&r) - 1) * b1);
-    for (int64_t i = (int64_t)h * d2 + h; i < p->n_params; i++)
-        w[i] = (float)((2 * lf_rng_uniform(&r) - 1) * b2);
+    int64_t first = (int64_t)h * d2 + h;
+    lf_linear_init(&r, p->params, first, d2);
+    lf_linear_init(&r, p->params + first, p->n_params - first, h);
     return LF_OK;
 }
 
@@ -427,55 +428,35 @@ lf_status lf_pgx_save(const lf_pgx *p, const char *path)
     if (!p || !p->params || !path)
         return lf_set_error(LF_EINVAL, "lf_pgx_save: NULL argument");
     lf__wbuf b = {0};
-    lf__w_bytes(&b, lf__pgmagic, 8);
-    lf__w_u32(&b, LF_PGX_WEIGHTS_VERSION);
-    lf__w_u64(&b, lf_feat_schema_hash());
+    lf__binfile bf = lf__pg_file();
+    lf__bin_begin(&b, &bf);
     lf__w_u32(&b, (uint32_t)p->emb_dim);
     lf__w_u32(&b, (uint32_t)p->hidden);
     lf__w_u64(&b, (uint64_t)p->n_params);
     for (int64_t i = 0; i < p->n_params; i++)
         lf__w_f32(&b, p->params[i]);
-    lf__w_checksum(&b);
-    lf_status st = lf__w_commit(&b, path);
-    lf__w_free(&b);
-    return st;
+    return lf__bin_commit(&b, path);
 }
 
 lf_status lf_pgx_load_memory(lf_pgx *p, const void *data, size_t len, const char *origin)
 {
     memset(p, 0, sizeof *p);
-    lf__rbuf r = {data, len, 0, 0};
-    char magic[8];
-    lf__r_bytes(&r, magic, 8);
-    if (r.short_ || memcmp(magic, lf__pgmagic, 8) != 0)
-        return lf_set_error(LF_EPARSE, "%s: not a fusionplan PGExplainer weight file (bad magic)",
-                            origin);
-    uint32_t version = lf__r_u32(&r);
-    if (r.short_)
-        return lf_set_error(LF_EPARSE, "%s: truncated PGExplainer weight file", origin);
-    if (version != LF_PGX_WEIGHTS_VERSION)
-        return lf_set_error(LF_EUNSUPPORTED,
-                            "%s: PGExplainer weight format version %u, this build reads version %d",
-                            origin, (unsigned)version, LF_PGX_WEIGHTS_VERSION);
-    uint64_t schema = lf__r_u64(&r);
+    lf__binfile bf = lf__pg_file();
+    lf__rbuf r;
+    lf_status st = lf__bin_open(&bf, data, len, origin, &r);
+    if (st != LF_OK)
+        return st;
     uint32_t d = lf__r_u32(&r), h = lf__r_u32(&r);
     uint64_t np = lf__r_u64(&r);
     if (r.short_)
-        return lf_set_error(LF_EPARSE, "%s: truncated PGExplainer weight file", origin);
-    if (schema != lf_feat_schema_hash())
-        return lf_set_error(LF_EINVAL, "%s: built for another feature schema", origin);
+        return lf_set_error(LF_EPARSE, "%s: truncated PGExplainer weight file (header)", origin);
     if (d == 0 || h == 0 || d > LF_GNN_MAX_WIDTH || h > LF_GNN_MAX_WIDTH ||
         np != (uint64_t)lf__pgx_count((int32_t)d, (int32_t)h))
         return lf_set_error(LF_EINVAL, "%s: inconsistent dimensions (%u, %u, %llu parameters)",
                             origin, (unsigned)d, (unsigned)h, (unsigned long long)np);
-    size_t need = r.pos + 4 * (size_t)np + 8;
-    if (len != need)
-        return lf_set_error(LF_EPARSE, "%s: %s PGExplainer weight file (%zu bytes, expected %zu)",
-                            origin, len < need ? "truncated" : "oversized", len, need);
-    if (!lf__r_checksum_ok(data, len))
-        return lf_set_error(LF_EPARSE, "%s: corrupted PGExplainer weight file (bad checksum)",
-                            origin);
-    lf_status st = lf__pgx_alloc(p, (int32_t)d, (int32_t)h);
+    if ((st = lf__bin_rest(&bf, &r, 4 * np, origin)) != LF_OK)
+        return st;
+    st = lf__pgx_alloc(p, (int32_t)d, (int32_t)h);
     if (st != LF_OK)
         return st;
     for (uint64_t i = 0; i < np; i++)
@@ -492,11 +473,12 @@ lf_status lf_pgx_load(lf_pgx *p, const char *path)
 {
     memset(p, 0, sizeof *p);
     char *data = NULL;
-    long len = 0;
-    lf_status st = lf_read_file_capped(path, LF_GNN_FILE_MAX, "PGExplainer weight file", &data, &len);
+    size_t len = 0;
+    lf__binfile bf = lf__pg_file();
+    lf_status st = lf__bin_read(&bf, path, LF_GNN_FILE_MAX, &data, &len);
     if (st != LF_OK)
         return st;
-    st = lf_pgx_load_memory(p, data, (size_t)len, path);
+    st = lf_pgx_load_memory(p, data, len, path);
     free(data);
     return st;
 }

@@ -7,17 +7,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain/binio.h"
 #include "explain/weights.h"
 #include "explain/explainer_rg.h"
 #include "explain/vector_clones.h"
+#include "planner/util/binfile.h"
 #include "planner/util/fileio.h"
 #include "planner/util/rng.h"
 
 #define H LF_RGX_HIDDEN
 #define F LF_FEAT_DIM
 
-static const char lf__rgmagic[8] = {'L', 'F', 'R', 'G', 'X', 'W', 'T', '\0'};
+static lf__binfile lf__rg_file(void)
+{
+    return (lf__binfile){"LFRGXWT", LF_RGX_WEIGHTS_VERSION, lf_feat_schema_hash(),
+                         "RG-Explainer weight file", "retrain it"};
+}
 
 void lf_rgx_config_default(lf_rgx_config *c)
 {
@@ -63,13 +67,6 @@ static lf_status lf__rgx_alloc(lf_rgx *p, int32_t d, int32_t max_size)
     return LF_OK;
 }
 
-static void lf__uniform(lf_rng *r, float *w, int64_t n, double fan_in)
-{
-    double b = 1.0 / sqrt(fan_in);
-    for (int64_t i = 0; i < n; i++)
-        w[i] = (float)((2 * lf_rng_uniform(r) - 1) * b);
-}
-
 lf_status lf_rgx_init(lf_rgx *p, const lf_gnn *m, int32_t max_size, uint64_t seed)
 {
     lf_status st = lf__rgx_alloc(p, m->cfg.hidden, max_size);
@@ -79,19 +76,19 @@ lf_status lf_rgx_init(lf_rgx *p, const lf_gnn *m, int32_t max_size, uint64_t see
     lf_rng_seed(&r, seed, 0);
     int32_t d = p->emb_dim;
     float *w = p->params;
-    lf__uniform(&r, w, 64LL * 2 * d + 64, 2.0 * d);
+    lf_linear_init(&r, w, 64LL * 2 * d + 64, 2.0 * d);
     w += 64LL * 2 * d + 64;
-    lf__uniform(&r, w, 8 * 64 + 8, 64);
+    lf_linear_init(&r, w, 8 * 64 + 8, 64);
     w += 8 * 64 + 8;
-    lf__uniform(&r, w, 9, 8);
+    lf_linear_init(&r, w, 9, 8);
     lf_rgx_pol v;
     lf__rg_pol_view(p, p->params + p->n_loc, &v);
-    lf__uniform(&r, v.ws, H, 1);
-    lf__uniform(&r, v.wn, H, 1);
-    lf__uniform(&r, v.wa, (int64_t)H * F + H, F); /* W_a and b_a */
+    lf_linear_init(&r, v.ws, H, 1);
+    lf_linear_init(&r, v.wn, H, 1);
+    lf_linear_init(&r, v.wa, (int64_t)H * F + H, F); /* W_a and b_a */
     for (int k = 0; k < 2; k++)
-        lf__uniform(&r, v.R[k], (int64_t)H * H + H, H); /* R_k and r_k */
-    lf__uniform(&r, v.watt, H, H);
+        lf_linear_init(&r, v.R[k], (int64_t)H * H + H, H); /* R_k and r_k */
+    lf_linear_init(&r, v.watt, H, H);
     /* w_node and W_stop stay 0 (the authors' zero init). */
     return LF_OK;
 }
@@ -256,55 +253,35 @@ lf_status lf_rgx_save(const lf_rgx *p, const char *path)
     if (!p || !p->params || !path)
         return lf_set_error(LF_EINVAL, "lf_rgx_save: NULL argument");
     lf__wbuf b = {0};
-    lf__w_bytes(&b, lf__rgmagic, 8);
-    lf__w_u32(&b, LF_RGX_WEIGHTS_VERSION);
-    lf__w_u64(&b, lf_feat_schema_hash());
+    lf__binfile bf = lf__rg_file();
+    lf__bin_begin(&b, &bf);
     lf__w_u32(&b, (uint32_t)p->emb_dim);
     lf__w_u32(&b, (uint32_t)H);
     lf__w_u32(&b, (uint32_t)p->max_size);
     lf__w_u64(&b, (uint64_t)(p->n_loc + p->n_pol));
     for (int64_t i = 0; i < p->n_loc + p->n_pol; i++)
         lf__w_f32(&b, p->params[i]);
-    lf__w_checksum(&b);
-    lf_status st = lf__w_commit(&b, path);
-    lf__w_free(&b);
-    return st;
+    return lf__bin_commit(&b, path);
 }
 
 lf_status lf_rgx_load_memory(lf_rgx *p, const void *data, size_t len, const char *origin)
 {
     memset(p, 0, sizeof *p);
-    lf__rbuf r = {data, len, 0, 0};
-    char magic[8];
-    lf__r_bytes(&r, magic, 8);
-    if (r.short_ || memcmp(magic, lf__rgmagic, 8) != 0)
-        return lf_set_error(LF_EPARSE, "%s: not a fusionplan RG-Explainer weight file (bad magic)",
-                            origin);
-    uint32_t version = lf__r_u32(&r);
-    if (r.short_)
-        return lf_set_error(LF_EPARSE, "%s: truncated RG-Explainer weight file", origin);
-    if (version != LF_RGX_WEIGHTS_VERSION)
-        return lf_set_error(LF_EUNSUPPORTED,
-                            "%s: RG-Explainer weight format version %u, this build reads %d",
-                            origin, (unsigned)version, LF_RGX_WEIGHTS_VERSION);
-    uint64_t schema = lf__r_u64(&r);
+    lf__binfile bf = lf__rg_file();
+    lf__rbuf r;
+    lf_status st = lf__bin_open(&bf, data, len, origin, &r);
+    if (st != LF_OK)
+        return st;
     uint32_t d = lf__r_u32(&r), h = lf__r_u32(&r), ms = lf__r_u32(&r);
     uint64_t np = lf__r_u64(&r);
     if (r.short_)
-        return lf_set_error(LF_EPARSE, "%s: truncated RG-Explainer weight file", origin);
-    if (schema != lf_feat_schema_hash())
-        return lf_set_error(LF_EINVAL, "%s: built for another feature schema", origin);
+        return lf_set_error(LF_EPARSE, "%s: truncated RG-Explainer weight file (header)", origin);
     if (d == 0 || d > LF_GNN_MAX_WIDTH || h != H || ms < 2 || ms > 100000 ||
         np != (uint64_t)(lf__rg_loc_count((int32_t)d) + lf__rg_pol_count()))
         return lf_set_error(LF_EINVAL, "%s: inconsistent dimensions", origin);
-    size_t need = r.pos + 4 * (size_t)np + 8;
-    if (len != need)
-        return lf_set_error(LF_EPARSE, "%s: %s RG-Explainer weight file (%zu bytes, expected %zu)",
-                            origin, len < need ? "truncated" : "oversized", len, need);
-    if (!lf__r_checksum_ok(data, len))
-        return lf_set_error(LF_EPARSE, "%s: corrupted RG-Explainer weight file (bad checksum)",
-                            origin);
-    lf_status st = lf__rgx_alloc(p, (int32_t)d, (int32_t)ms);
+    if ((st = lf__bin_rest(&bf, &r, 4 * np, origin)) != LF_OK)
+        return st;
+    st = lf__rgx_alloc(p, (int32_t)d, (int32_t)ms);
     if (st != LF_OK)
         return st;
     for (uint64_t i = 0; i < np; i++) {
@@ -321,11 +298,12 @@ lf_status lf_rgx_load(lf_rgx *p, const char *path)
 {
     memset(p, 0, sizeof *p);
     char *data = NULL;
-    long len = 0;
-    lf_status st = lf_read_file_capped(path, LF_GNN_FILE_MAX, "RG-Explainer weight file", &data, &len);
+    size_t len = 0;
+    lf__binfile bf = lf__rg_file();
+    lf_status st = lf__bin_read(&bf, path, LF_GNN_FILE_MAX, &data, &len);
     if (st != LF_OK)
         return st;
-    st = lf_rgx_load_memory(p, data, (size_t)len, path);
+    st = lf_rgx_load_memory(p, data, len, path);
     free(data);
     return st;
 }

@@ -5,10 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain/binio.h"
+#include "planner/util/binfile.h"
 #include "planner/util/fileio.h"
 
-static const char lf__wmagic[8] = {'L', 'F', 'G', 'N', 'N', 'W', 'T', '\0'};
+static lf__binfile lf__gnn_file(void)
+{
+    return (lf__binfile){"LFGNNWT", LF_GNN_WEIGHTS_VERSION, lf_feat_schema_hash(), "GNN weight file",
+                         "retrain the GNN"};
+}
 
 lf_status lf_gnn_save(const lf_gnn *m, const char *path)
 {
@@ -16,9 +20,8 @@ lf_status lf_gnn_save(const lf_gnn *m, const char *path)
         return lf_set_error(LF_EINVAL, "GNN input width %d differs from the feature schema (%d)",
                             (int)m->cfg.in_dim, (int)LF_FEAT_DIM);
     lf__wbuf b = {0};
-    lf__w_bytes(&b, lf__wmagic, 8);
-    lf__w_u32(&b, LF_GNN_WEIGHTS_VERSION);
-    lf__w_u64(&b, lf_feat_schema_hash());
+    lf__binfile bf = lf__gnn_file();
+    lf__bin_begin(&b, &bf);
     lf__w_u32(&b, (uint32_t)m->cfg.in_dim);
     lf__w_u32(&b, (uint32_t)m->cfg.hidden);
     lf__w_u32(&b, (uint32_t)m->cfg.n_layers);
@@ -35,29 +38,18 @@ lf_status lf_gnn_save(const lf_gnn *m, const char *path)
         lf__w_f32(&b, m->norm.std[c]);
     for (int64_t i = 0; i < m->n_params; i++)
         lf__w_f32(&b, m->params[i]);
-    lf__w_checksum(&b);
-    lf_status st = lf__w_commit(&b, path);
-    lf__w_free(&b);
-    return st;
+    return lf__bin_commit(&b, path);
 }
 
 lf_status lf_gnn_load_memory(lf_gnn *m, const void *data, size_t len, const char *origin,
                              const lf_gnn_config *expect)
 {
     memset(m, 0, sizeof *m);
-    lf__rbuf r = {data, len, 0, 0};
-    char magic[8];
-    lf__r_bytes(&r, magic, 8);
-    if (r.short_ || memcmp(magic, lf__wmagic, 8) != 0)
-        return lf_set_error(LF_EPARSE, "%s: not a fusionplan GNN weight file (bad magic)", origin);
-    uint32_t version = lf__r_u32(&r);
-    if (r.short_)
-        return lf_set_error(LF_EPARSE, "%s: truncated GNN weight file", origin);
-    if (version != LF_GNN_WEIGHTS_VERSION)
-        return lf_set_error(LF_EUNSUPPORTED,
-                            "%s: GNN weight format version %u, this build reads version %d", origin,
-                            (unsigned)version, LF_GNN_WEIGHTS_VERSION);
-    uint64_t schema = lf__r_u64(&r);
+    lf__binfile bf = lf__gnn_file();
+    lf__rbuf r;
+    lf_status st = lf__bin_open(&bf, data, len, origin, &r);
+    if (st != LF_OK)
+        return st;
     lf_gnn_config cfg;
     cfg.in_dim = (int32_t)lf__r_u32(&r);
     cfg.hidden = (int32_t)lf__r_u32(&r);
@@ -69,12 +61,6 @@ lf_status lf_gnn_load_memory(lf_gnn *m, const void *data, size_t len, const char
     uint64_t n_params = lf__r_u64(&r);
     if (r.short_)
         return lf_set_error(LF_EPARSE, "%s: truncated GNN weight file (header)", origin);
-    if (schema != lf_feat_schema_hash())
-        return lf_set_error(LF_EINVAL,
-                            "%s: feature schema %016llx differs from this build's %016llx "
-                            "(retrain the GNN)",
-                            origin, (unsigned long long)schema,
-                            (unsigned long long)lf_feat_schema_hash());
     if (cfg.in_dim != LF_FEAT_DIM)
         return lf_set_error(LF_EINVAL, "%s: input width %d, the feature schema has %d", origin,
                             (int)cfg.in_dim, (int)LF_FEAT_DIM);
@@ -108,7 +94,7 @@ lf_status lf_gnn_load_memory(lf_gnn *m, const void *data, size_t len, const char
     if (implied != n_params)
         return lf_set_error(LF_EINVAL, "%s: %llu parameters, the dimensions imply %llu", origin,
                             (unsigned long long)n_params, (unsigned long long)implied);
-    lf_status st = lf_gnn_init(m, &cfg, 0);
+    st = lf_gnn_init(m, &cfg, 0);
     if (st != LF_OK) {
         /* The message is rewritten in the buffer it lives in: copy it first. */
         char inner[512];
@@ -121,16 +107,9 @@ lf_status lf_gnn_load_memory(lf_gnn *m, const void *data, size_t len, const char
         return lf_set_error(LF_EINVAL, "%s: %llu parameters, the dimensions imply %lld", origin,
                             (unsigned long long)n_params, (long long)m->n_params);
     }
-    size_t need = r.pos + 4 * (2 * (size_t)LF_FEAT_DIM + (size_t)n_params) + 8;
-    if (len != need) {
+    if ((st = lf__bin_rest(&bf, &r, 4 * (2 * (uint64_t)LF_FEAT_DIM + n_params), origin)) != LF_OK) {
         lf_gnn_destroy(m);
-        return lf_set_error(LF_EPARSE, "%s: %s GNN weight file (%zu bytes, expected %zu)", origin,
-                            len < need ? "truncated" : "oversized", len, need);
-    }
-    if (!lf__r_checksum_ok(data, len)) {
-        lf_gnn_destroy(m);
-        return lf_set_error(LF_EPARSE, "%s: GNN weight file is corrupted (checksum mismatch)",
-                            origin);
+        return st;
     }
     for (int32_t c = 0; c < LF_FEAT_DIM; c++)
         m->norm.mean[c] = lf__r_f32(&r);
@@ -147,11 +126,12 @@ lf_status lf_gnn_load(lf_gnn *m, const char *path, const lf_gnn_config *expect)
 {
     memset(m, 0, sizeof *m);
     char *data = NULL;
-    long len = 0;
-    lf_status st = lf_read_file_capped(path, LF_GNN_FILE_MAX, "GNN weight file", &data, &len);
+    size_t len = 0;
+    lf__binfile bf = lf__gnn_file();
+    lf_status st = lf__bin_read(&bf, path, LF_GNN_FILE_MAX, &data, &len);
     if (st != LF_OK)
         return st;
-    st = lf_gnn_load_memory(m, data, (size_t)len, path, expect);
+    st = lf_gnn_load_memory(m, data, len, path, expect);
     free(data);
     return st;
 }

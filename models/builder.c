@@ -434,14 +434,6 @@ int32_t lf_mb_resize(lf_mb *m, const char *name, int32_t x, int32_t out_h, int32
     return lf_mb_op(m, LF_OP_RESIZE, name, &a, &x, 1);
 }
 
-int32_t lf_mb_slice(lf_mb *m, const char *name, int32_t x, int32_t begin, int32_t end)
-{
-    lf_attrs a = {0};
-    a.slice_begin = begin;
-    a.slice_end = end;
-    return lf_mb_op(m, LF_OP_SLICE, name, &a, &x, 1);
-}
-
 int32_t lf_mb_make_divisible(double v, int32_t divisor)
 {
     /* Python: max(divisor, int(v + divisor / 2) // divisor * divisor), then +divisor if

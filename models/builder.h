@@ -143,9 +143,6 @@ int32_t lf_mb_gemm(lf_mb *m, const char *name, int32_t x, int32_t out_features, 
 int32_t lf_mb_resize(lf_mb *m, const char *name, int32_t x, int32_t out_h, int32_t out_w,
                      int32_t linear);
 
-/* Channels [begin, end) of x. */
-int32_t lf_mb_slice(lf_mb *m, const char *name, int32_t x, int32_t begin, int32_t end);
-
 /* torchvision's _make_divisible: v rounded to the nearest multiple of divisor
  * (at least divisor), bumped up one step if rounding lost more than 10%. */
 int32_t lf_mb_make_divisible(double v, int32_t divisor);

@@ -213,11 +213,3 @@ const char *lf_act_name(lf_act a)
     return lf__act_names[a];
 }
 
-lf_act lf_act_from_name(const char *name)
-{
-    for (int a = 0; a < LF_ACT_COUNT; a++)
-        if (strcmp(lf__act_names[a], name) == 0)
-            return (lf_act)a;
-    return LF_ACT_COUNT;
-}
-

@@ -116,7 +116,6 @@ const lf_op_info *lf_op_info_of(lf_op_type t);
 lf_op_type lf_op_type_from_name(const char *name);
 
 const char *lf_act_name(lf_act a);
-lf_act lf_act_from_name(const char *name); /* LF_ACT_COUNT when unknown */
 
 /* Shape inference: computes *out from the operand shapes (ONNX order,
  * activations and constants alike). Weight operands may be left off (n_in

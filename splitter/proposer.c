@@ -5,6 +5,7 @@
 #include "splitter/proposer.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,13 +150,18 @@ const lf_proposer *lf_proposer_attrib(void) { return &lf__attrib; }
 
 lf_status lf_proposer_find(const char *name, const lf_proposer **out)
 {
-    static const lf_proposer *const table[] = {&lf__all, &lf__random, &lf__attrib};
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+#define LF__ROW(n) &lf__##n,
+    static const lf_proposer *const table[] = {LF_PROPOSERS_ANALYTIC(LF__ROW)};
+#undef LF__ROW
+    size_t n = sizeof table / sizeof table[0], used = 0;
+    for (size_t i = 0; i < n; i++)
         if (name && strcmp(name, table[i]->name) == 0) {
             *out = table[i];
             return LF_OK;
         }
     *out = NULL;
-    return lf_set_error(LF_ENOTFOUND, "unknown edge proposer '%s' (known: all, random, attrib)",
-                        name ? name : "(null)");
+    char known[128] = "";
+    for (size_t i = 0; i < n && used < sizeof known; i++)
+        used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "", table[i]->name);
+    return lf_set_error(LF_ENOTFOUND, "unknown edge proposer '%s' (known: %s)", name ? name : "(null)", known);
 }

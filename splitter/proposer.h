@@ -71,6 +71,12 @@ struct lf_proposer {
     void *ctx;
 };
 
+/* The built-in (analytic) proposers by name, in the order help texts list
+ * them: the one list, read by lf_proposer_find and by the named proposers'
+ * table (splitter/proposer_named.c) that the registry hands out. A new one is
+ * its lf_proposer in proposer.c and its name here. */
+#define LF_PROPOSERS_ANALYTIC(X) X(all) X(random) X(attrib)
+
 /* The built-in proposers (static instances; lf_proposer_free does nothing). */
 const lf_proposer *lf_proposer_all(void);
 const lf_proposer *lf_proposer_random(void);

@@ -8,13 +8,26 @@
 #include "explain/weights_dir.h"
 #include "splitter/explainer_proposer.h"
 
-static int lf__is_explainer(const char *name)
+/* The GNN explainers as proposers, in the order help texts list them: one
+ * row each, naming lf__open_NAME below. With LF_PROPOSERS_ANALYTIC
+ * (splitter/proposer.h) they make the list the registry hands out
+ * (lf_names(LF_NAMES_PROPOSER)). */
+#define LF__EXPLAINERS(X) X(gnne) X(pg) X(rg) X(saliency) X(occlusion)
+
+#define LF__NAME(n) #n,
+static const char *const lf__names[] = {LF_PROPOSERS_ANALYTIC(LF__NAME) LF__EXPLAINERS(LF__NAME) NULL};
+static const char *const lf__explainer_names[] = {LF__EXPLAINERS(LF__NAME)};
+#undef LF__NAME
+
+const char *const *lf_named_proposer_names(void) { return lf__names; }
+
+/* The explainer's row, -1 for another name. */
+static int lf__explainer(const char *name)
 {
-    const char *names[] = {"gnne", "pg", "rg", "saliency", "occlusion"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(name, names[i]) == 0)
-            return 1;
-    return 0;
+    for (int i = 0; i < (int)(sizeof lf__explainer_names / sizeof *lf__explainer_names); i++)
+        if (strcmp(name, lf__explainer_names[i]) == 0)
+            return i;
+    return -1;
 }
 
 /* Splits "NAME[:KEY=VALUE]..." into the base name and GNNExplainer's
@@ -71,7 +84,7 @@ lf_status lf_named_proposer_check(const char *name)
     lf_gnne_config gc;
     const lf_proposer *p;
     lf_status st = lf__parse(name, base, sizeof base, &gc);
-    if (st == LF_OK && !lf__is_explainer(base) && lf_proposer_find(base, &p) != LF_OK)
+    if (st == LF_OK && lf__explainer(base) < 0 && lf_proposer_find(base, &p) != LF_OK)
         st = lf_set_error(LF_EINVAL, "unknown proposer '%s'", name);
     return st;
 }
@@ -90,6 +103,62 @@ static const char *lf__weights_path(char *buf, size_t len, const char *given, co
     return lf_weights_find(file, buf, len) == LF_OK ? buf : NULL;
 }
 
+/* What an explainer's opening needs besides the GNN, loaded before. */
+typedef struct lf__open_args {
+    const lf_gnne_config *gc;
+    const char *scheme, *pg_path, *rg_path;
+} lf__open_args;
+
+static lf_status lf__open_saliency(lf_named_proposer *cp, const lf__open_args *a)
+{
+    (void)a;
+    cp->explainer = lf_explainer_saliency();
+    return LF_OK;
+}
+
+static lf_status lf__open_occlusion(lf_named_proposer *cp, const lf__open_args *a)
+{
+    (void)a;
+    cp->explainer = lf_explainer_occlusion();
+    return LF_OK;
+}
+
+static lf_status lf__open_gnne(lf_named_proposer *cp, const lf__open_args *a)
+{
+    lf_status st = lf_explainer_gnne_create(&cp->owned, a->gc);
+    cp->explainer = cp->owned;
+    return st;
+}
+
+static lf_status lf__open_pg(lf_named_proposer *cp, const lf__open_args *a)
+{
+    char buf[4096];
+    const char *path = lf__weights_path(buf, sizeof buf, a->pg_path, "pg", a->scheme);
+    lf_status st = path ? lf_pgx_load(&cp->pg, path) : LF_EIO;
+    cp->have_pg = st == LF_OK;
+    if (st == LF_OK)
+        st = lf_explainer_pg_create(&cp->owned, &cp->pg);
+    cp->explainer = cp->owned;
+    return st;
+}
+
+static lf_status lf__open_rg(lf_named_proposer *cp, const lf__open_args *a)
+{
+    char buf[4096];
+    const char *path = lf__weights_path(buf, sizeof buf, a->rg_path, "rg", a->scheme);
+    lf_status st = path ? lf_rgx_load(&cp->rg, path) : LF_EIO;
+    cp->have_rg = st == LF_OK;
+    if (st == LF_OK)
+        st = lf_explainer_rg_create(&cp->owned, &cp->rg);
+    cp->explainer = cp->owned;
+    return st;
+}
+
+#define LF__OPEN(n) lf__open_##n,
+static lf_status (*const lf__opens[])(lf_named_proposer *cp, const lf__open_args *a) = {
+    LF__EXPLAINERS(LF__OPEN)};
+#undef LF__OPEN
+
 lf_status lf_named_proposer_open(lf_named_proposer *cp, const char *name, lf_cost_model *cm,
                                const char *gnn_path, const char *pg_path, const char *rg_path)
 {
@@ -99,40 +168,19 @@ lf_status lf_named_proposer_open(lf_named_proposer *cp, const char *name, lf_cos
     lf_status st = lf__parse(name, base, sizeof base, &gc);
     if (st != LF_OK)
         return st;
-    name = base;
-    if (!lf__is_explainer(name))
-        return lf_proposer_find(name, &cp->proposer);
-    const char *scheme = lf_cost_scheme_name(cm);
+    int row = lf__explainer(base);
+    if (row < 0)
+        return lf_proposer_find(base, &cp->proposer);
+    lf__open_args a = {&gc, lf_cost_scheme_name(cm), pg_path, rg_path};
     char buf[4096];
-    const char *path = lf__weights_path(buf, sizeof buf, gnn_path, "gnn", scheme);
+    const char *path = lf__weights_path(buf, sizeof buf, gnn_path, "gnn", a.scheme);
     if (!path)
         return LF_EIO;
     st = lf_gnn_load(&cp->gnn, path, NULL);
     if (st != LF_OK)
         return st;
     cp->have_gnn = 1;
-    if (strcmp(name, "saliency") == 0) {
-        cp->explainer = lf_explainer_saliency();
-    } else if (strcmp(name, "occlusion") == 0) {
-        cp->explainer = lf_explainer_occlusion();
-    } else if (strcmp(name, "gnne") == 0) {
-        st = lf_explainer_gnne_create(&cp->owned, &gc);
-        cp->explainer = cp->owned;
-    } else if (strcmp(name, "pg") == 0) {
-        path = lf__weights_path(buf, sizeof buf, pg_path, "pg", scheme);
-        st = path ? lf_pgx_load(&cp->pg, path) : LF_EIO;
-        cp->have_pg = st == LF_OK;
-        if (st == LF_OK)
-            st = lf_explainer_pg_create(&cp->owned, &cp->pg);
-        cp->explainer = cp->owned;
-    } else {
-        path = lf__weights_path(buf, sizeof buf, rg_path, "rg", scheme);
-        st = path ? lf_rgx_load(&cp->rg, path) : LF_EIO;
-        cp->have_rg = st == LF_OK;
-        if (st == LF_OK)
-            st = lf_explainer_rg_create(&cp->owned, &cp->rg);
-        cp->explainer = cp->owned;
-    }
+    st = lf__opens[row](cp, &a);
     if (st == LF_OK)
         st = lf_proposer_from_explainer(&cp->wrapped, cp->explainer, &cp->gnn);
     if (st == LF_OK)

@@ -10,6 +10,11 @@
 #include "planner/cost/cost.h"
 #include "splitter/splitter.h"
 
+/* Every proposer name, NULL-terminated, in the order help texts list them:
+ * the analytic ones (splitter/proposer.h), then the explainers
+ * (lf_names(LF_NAMES_PROPOSER) hands this list out). */
+const char *const *lf_named_proposer_names(void);
+
 /* A proposer with whatever it needs kept alive. */
 typedef struct lf_named_proposer {
     const lf_proposer *proposer;

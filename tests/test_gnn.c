@@ -11,6 +11,7 @@
 #include "explain/layers.h"
 #include "explain/train.h"
 #include "explain/weights.h"
+#include "planner/util/binfile.h"
 #include "planner/util/rng.h"
 #include "tests/testlib.h"
 
@@ -539,6 +540,21 @@ static lf_status load_patched(const unsigned char *img, size_t len, size_t off, 
     return st;
 }
 
+/* The same with the checksum made good again, so that the check of the
+ * patched field itself answers (the container checks the checksum first). */
+static lf_status load_patched_summed(const unsigned char *img, size_t len, size_t off, unsigned char val)
+{
+    lf__wbuf b = {0};
+    lf__w_bytes(&b, img, len - LF__BIN_TRAILER);
+    b.p[off] = val;
+    lf__w_checksum(&b);
+    lf_gnn m;
+    lf_status st = lf_gnn_load_memory(&m, b.p, b.len, "patched", NULL);
+    lf_gnn_destroy(&m);
+    lf__w_free(&b);
+    return st;
+}
+
 static void test_weight_files(void)
 {
     lf_gnn_config c;
@@ -577,7 +593,10 @@ static void test_weight_files(void)
         CHECK(strstr(lf_last_error(), "version") != NULL);
         CHECK(load_patched(img, len, 12, img[12] ^ 1, len, NULL) == LF_EINVAL); /* schema */
         CHECK(strstr(lf_last_error(), "feature schema") != NULL);
-        CHECK(load_patched(img, len, 24, 32, len, NULL) == LF_EINVAL);       /* hidden 16 -> 32 */
+        CHECK(load_patched(img, len, 24, 32, len, NULL) == LF_EPARSE);       /* hidden 16 -> 32 */
+        CHECK(strstr(lf_last_error(), "patched: GNN weight file truncated or corrupted (checksum mismatch)"));
+        CHECK(load_patched_summed(img, len, 24, 32) == LF_EINVAL);           /* the same, summed */
+        CHECK(strstr(lf_last_error(), "parameters, the dimensions imply") != NULL);
         lf_gnn_config other = c;
         other.hidden = 128;
         CHECK(load_patched(img, len, len, 0, len, &other) == LF_EINVAL);     /* expected dims */

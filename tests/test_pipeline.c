@@ -45,6 +45,30 @@ static void test_registries(void)
     for (const char *const *s = lf_names(LF_NAMES_SCHEME); *s; s++)
         CHECK(lf_cost_scheme_weights_resident(*s) >= 0);
     CHECK(lf_cost_scheme_weights_resident("nope") == -1);
+    /* Each kind's list is its owner's table. */
+    CHECK_STR(lf_names_format(LF_NAMES_PROPOSER, buf, sizeof buf),
+              "all, random, attrib, gnne, pg, rg, saliency or occlusion");
+    CHECK_STR(lf_names_format(LF_NAMES_HEURISTIC, buf, sizeof buf), "random, local or nsga2");
+    CHECK_STR(lf_names_format(LF_NAMES_RULES, buf, sizeof buf), "builtin, taso or generated");
+    CHECK(lf_name_known(LF_NAMES_RULES, "generated=my.bin") && !lf_name_known(LF_NAMES_RULES, "generatedx"));
+    CHECK(lf_name_check(LF_NAMES_RULES, "tasso") == LF_EINVAL);
+    CHECK_STR(lf_last_error(), "unknown rule source 'tasso' (use builtin, taso or generated)");
+    /* Searches: every row is in the registry's list, aliases resolve, and
+     * the budgeted ones are the heuristics. */
+    int n = 0;
+    const lf_search_entry *e = lf_search_table(&n);
+    CHECK_EQ_I64(n, 6);
+    for (int i = 0; i < n; i++) {
+        CHECK(lf_name_known(LF_NAMES_SEARCH, e[i].name));
+        CHECK(lf_name_known(LF_NAMES_HEURISTIC, e[i].name) == (e[i].kind == LF_SEARCH_KIND_BUDGET));
+        CHECK(lf_search_find(e[i].name) == &e[i] && e[i].help[0] != '\0');
+        CHECK((e[i].kind == LF_SEARCH_KIND_PLAN) == (e[i].plan != NULL));
+    }
+    CHECK(lf_search_find("rs") == lf_search_find("random") && lf_search_find("nsga-ii") == lf_search_find("nsga2"));
+    CHECK(lf_search_find("r") == NULL && lf_search_find("") == NULL && lf_search_find(NULL) == NULL);
+    CHECK_STR(lf_search_aliases_format(buf, sizeof buf), "random (rs), local (ls) or nsga2 (nsga-ii, nsga)");
+    char tiny[12];
+    CHECK_STR(lf_search_aliases_format(tiny, sizeof tiny), "random (rs)"); /* cut, still a string */
 }
 
 static void test_pipeline_matches_planners(void)

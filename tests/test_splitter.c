@@ -628,6 +628,7 @@ static void test_proposers(void)
     CHECK_OK(lf_proposer_find("attrib", &p));
     CHECK(p == lf_proposer_attrib());
     CHECK(lf_proposer_find("nope", &p) == LF_ENOTFOUND);
+    CHECK_STR(lf_last_error(), "unknown edge proposer 'nope' (known: all, random, attrib)");
     /* A proposer breaking the contract is caught. */
     fixed_ctx f = {1, {id(g, "stem")}, {id(g, "dw")}};
     lf_proposer fixed = {"fixed", 0, fixed_propose, NULL, &f};

@@ -368,7 +368,7 @@ static void test_compare_grid(void)
     schemes[1] = "brr";
     searches[0] = "foo";
     CHECK_EQ_I64(lf_cmp_grid_check(&c, &grid), LF_EINVAL);
-    CHECK_STR(lf_last_error(), "unknown search 'foo' (use ls, rs or nsga2)");
+    CHECK_STR(lf_last_error(), "unknown search 'foo' (use random (rs), local (ls) or nsga2 (nsga-ii, nsga))");
     searches[0] = "nsga-ii";
     proposers[1] = "bar";
     CHECK_EQ_I64(lf_cmp_grid_check(&c, &grid), LF_EINVAL);

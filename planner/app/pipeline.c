@@ -66,8 +66,6 @@ typedef struct lf__run {
 #define LF__DP_SHARE 0.75
 #define LF__BOUNDS_SHARE 0.5
 
-static lf_status lf__plan_layer(lf__run *r) { return lf_plan_layer(r->cm, &r->out->plan); }
-static lf_status lf__plan_greedy(lf__run *r) { return lf_plan_greedy(r->cm, &r->out->plan); }
 
 /* Replaces *best (DRAM *upper) by the greedy plan, then by NSGA-II seeded
  * with the better of the two (with guided edits) and polished by exact
@@ -280,14 +278,17 @@ static lf_status lf__plan_search(lf__run *r)
     return st;
 }
 
-/* The planners by name (the registry's LF_NAMES_SEARCH, in its order). */
-static const struct {
-    const char *name;
-    int heuristic;
-    lf_status (*plan)(lf__run *r);
-} lf__planners[] = {
-    {"greedy", 0, lf__plan_greedy}, {"layer", 0, lf__plan_layer},   {"random", 1, lf__plan_search},
-    {"local", 1, lf__plan_search},  {"nsga2", 1, lf__plan_search},  {"exact", 0, lf__plan_exact},
+/* How the pipeline runs each kind of row of the search table
+ * (search/partition/searches.def). */
+static lf_status lf__plan_direct(lf__run *r)
+{
+    return lf_search_find(r->cfg->search)->plan(r->cm, &r->out->plan);
+}
+
+static lf_status (*const lf__by_kind[])(lf__run *r) = {
+    [LF_SEARCH_KIND_PLAN] = lf__plan_direct,
+    [LF_SEARCH_KIND_BUDGET] = lf__plan_search,
+    [LF_SEARCH_KIND_EXACT] = lf__plan_exact,
 };
 
 /* The splitter the heuristic searches repair invalid groups with; NULL for
@@ -313,7 +314,8 @@ static lf_status lf__open_splitter(lf_cost_model *cm, const lf_planner_config *c
 /* Fills NULL names from the defaults and checks names and combinations
  * (numbers are the search's to check: a population of 0 is an error, not a
  * default). */
-static lf_status lf__resolve(const lf_planner_config *in, lf_planner_config *c, int *planner)
+static lf_status lf__resolve(const lf_planner_config *in, lf_planner_config *c,
+                             const lf_search_entry **planner)
 {
     lf_planner_config d;
     lf_planner_config_default(&d);
@@ -330,16 +332,16 @@ static lf_status lf__resolve(const lf_planner_config *in, lf_planner_config *c, 
         (st = lf_name_check(LF_NAMES_PROPOSER, c->proposer)) != LF_OK ||
         (st = lf_named_proposer_check(c->proposer)) != LF_OK)
         return st;
-    *planner = 0;
-    while (strcmp(lf__planners[*planner].name, c->search) != 0)
-        (*planner)++;
-    if (!lf__planners[*planner].heuristic && strcmp(c->split, "random") != 0)
-        return lf_set_error(LF_EINVAL, "a split applies to the searches random, local and nsga2");
+    *planner = lf_search_find(c->search);
+    int heuristic = (*planner)->kind == LF_SEARCH_KIND_BUDGET;
+    char budgeted[128];
+    lf_names_format(LF_NAMES_HEURISTIC, budgeted, sizeof budgeted);
+    if (!heuristic && strcmp(c->split, "random") != 0)
+        return lf_set_error(LF_EINVAL, "a split applies to the searches %s", budgeted);
     if (c->split_continue && strcmp(c->split, "tree") != 0)
         return lf_set_error(LF_EINVAL, "the split continuation applies to the tree splitter");
-    if (!lf__planners[*planner].heuristic && (c->seed_plans || c->guided))
-        return lf_set_error(LF_EINVAL, "seed plans and guided edits apply to the searches "
-                                       "random, local and nsga2");
+    if (!heuristic && (c->seed_plans || c->guided))
+        return lf_set_error(LF_EINVAL, "seed plans and guided edits apply to the searches %s", budgeted);
     if (c->polish != 0 && (c->polish < 2 || (strcmp(c->search, "exact") == 0 && !c->best_effort)))
         return lf_set_error(LF_EINVAL, c->polish < 2 ? "a polish window needs at least 2 ops, got %d"
                                                      : "polish applies to greedy, layer, random, "
@@ -354,7 +356,7 @@ static lf_status lf__resolve(const lf_planner_config *in, lf_planner_config *c, 
     if (o != LF_PLAN_OBJ_DRAM && (c->best_effort || c->compare_exact))
         return lf_set_error(LF_EINVAL, "%s applies to --objective dram",
                             c->best_effort ? "--best-effort" : "--compare-exact");
-    if (lf__planners[*planner].heuristic && c->budget < 1)
+    if (heuristic && c->budget < 1)
         return lf_set_error(LF_EINVAL, "search budget must be at least 1 plan, got %lld",
                             (long long)c->budget);
     return LF_OK;
@@ -366,14 +368,14 @@ lf_status lf_plan_network(lf_cost_model *cm, const lf_planner_config *cfg, lf_pl
     out->exact_dram = -1;
     out->budget = -1;
     lf_planner_config c;
-    int pi;
+    const lf_search_entry *pi;
     lf_status st = lf__resolve(cfg, &c, &pi);
     if (st != LF_OK)
         return st;
     if ((st = lf_cost_set_objective(cm, lf_plan_objective_from_name(c.objective))) != LF_OK)
         return st;
-    out->search = lf__planners[pi].name;
-    out->heuristic = lf__planners[pi].heuristic;
+    out->search = pi->name;
+    out->heuristic = pi->kind == LF_SEARCH_KIND_BUDGET;
     if (out->heuristic) {
         out->seed = c.seed;
         out->budget = c.budget;
@@ -388,7 +390,7 @@ lf_status lf_plan_network(lf_cost_model *cm, const lf_planner_config *cfg, lf_pl
     if (st == LF_OK) {
         lf__run run = {cm, &c, sp, out};
         double t0 = lf_now_seconds();
-        st = lf__planners[pi].plan(&run);
+        st = lf__by_kind[pi->kind](&run);
         /* (exact's best effort polishes its upper bound itself) */
         if (st == LF_OK && c.polish > 0 && strcmp(c.search, "exact") != 0) {
             lf_polish_config pc;

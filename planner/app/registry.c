@@ -1,41 +1,57 @@
-/* Name registries (see registry.h). The lists of schemes and analytic
- * proposers and the export formats come from their owners (cost/model.c,
- * splitter/proposer.c, io/plan_save.c); the
- * others are the library's entry points, kept here once. */
+/* Name registries (see registry.h). Each list comes from its owner's table:
+ * the searches from search/partition/searches.def, the schemes from
+ * cost/model.c, the proposers from splitter/proposer_named.c, the export
+ * formats from io/plan_save.c, the rule sources from search/subst/ruleset.c;
+ * the splits are kept here once. (This file
+ * names searches and proposers, so it belongs with the pipeline above the
+ * core.) */
 #include "planner/app/registry.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "splitter/proposer_named.h"
 #include "planner/cost/cost.h"
 #include "planner/io/plan_export.h"
+#include "search/partition/search.h"
+#include "search/subst/subst.h"
 
-static const char *const lf__searches[] = {"greedy", "layer", "random", "local", "nsga2", "exact", NULL};
-static const char *const lf__heuristics[] = {"random", "local", "nsga2", NULL};
 static const char *const lf__splits[] = {"random", "tree", "exact", NULL};
-/* The analytic proposers (splitter/proposer.c), then the explainers that
- * splitter/proposer_named.c opens with their weights. */
-static const char *const lf__proposers[] = {"all", "random", "attrib", "gnne", "pg",
-                                            "rg", "saliency", "occlusion", NULL};
 
-static const char *const lf__nouns[LF_NAMES_COUNT] = {"search", "search", "scheme",
-                                                      "split",  "proposer", "format"};
+static const char *const lf__nouns[LF_NAMES_COUNT] = {"search", "search", "scheme",      "split",
+                                                      "proposer", "format", "rule source"};
+
+static const char *const lf__keys[LF_NAMES_COUNT] = {"search",   "heuristic", "scheme", "split",
+                                                     "proposer", "format",    "rules"};
+
+lf_status lf_name_kind_parse(const char *key, lf_name_kind *kind)
+{
+    for (int k = 0; k < LF_NAMES_COUNT; k++)
+        if (key && strcmp(key, lf__keys[k]) == 0) {
+            *kind = (lf_name_kind)k;
+            return LF_OK;
+        }
+    return lf_set_error(LF_EINVAL, "unknown kind of name '%s' (search, heuristic, scheme, split, proposer, "
+                                   "format or rules)", key ? key : "(none)");
+}
 
 const char *const *lf_names(lf_name_kind kind)
 {
     switch (kind) {
     case LF_NAMES_SEARCH:
-        return lf__searches;
+        return lf_search_names(0);
     case LF_NAMES_HEURISTIC:
-        return lf__heuristics;
+        return lf_search_names(1);
     case LF_NAMES_SCHEME:
         return lf_cost_scheme_names();
     case LF_NAMES_SPLIT:
         return lf__splits;
     case LF_NAMES_PROPOSER:
-        return lf__proposers;
+        return lf_named_proposer_names(); /* splitter/proposer_named.c */
     case LF_NAMES_EXPORTER:
         return lf_plan_formats(); /* the exporter table, planner/io/plan_save.c */
+    case LF_NAMES_RULES:
+        return lf_subst_rule_sources(); /* search/subst/ruleset.c */
     default:
         return NULL;
     }
@@ -44,10 +60,14 @@ const char *const *lf_names(lf_name_kind kind)
 int lf_name_known(lf_name_kind kind, const char *name)
 {
     const char *const *n = lf_names(kind);
-    /* A proposer may carry settings after a colon ("gnne:epochs=20"): the
-     * name is what precedes it; splitter/proposer_named.c checks the rest. */
+    /* A proposer may carry settings after a colon ("gnne:epochs=20"), a rule
+     * source a file after '=' ("generated=FILE"): the name is what precedes
+     * it; splitter/proposer_named.c and search/subst/ruleset.c check the rest. */
     size_t len = name ? strlen(name) : 0;
-    const char *colon = kind == LF_NAMES_PROPOSER && name ? strchr(name, ':') : NULL;
+    const char *colon = !name                       ? NULL
+                        : kind == LF_NAMES_PROPOSER ? strchr(name, ':')
+                        : kind == LF_NAMES_RULES    ? strchr(name, '=')
+                                                    : NULL;
     if (colon)
         len = (size_t)(colon - name);
     for (int i = 0; name && n && n[i]; i++)

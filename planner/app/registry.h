@@ -17,10 +17,16 @@ typedef enum lf_name_kind {
     LF_NAMES_SPLIT,     /* repairs of invalid groups: random, tree, exact */
     LF_NAMES_PROPOSER,  /* tree splitter's edge proposers: all, random, attrib, gnne, ... */
     LF_NAMES_EXPORTER,  /* plan export formats: json, dot, xml, svg, png */
+    LF_NAMES_RULES,     /* substitution rule sources: builtin, taso, generated[=FILE] */
     LF_NAMES_COUNT
 } lf_name_kind;
 
 const char *const *lf_names(lf_name_kind kind);
+
+/* The kind a key names: "search", "heuristic", "scheme", "split",
+ * "proposer", "format" or "rules" (for bindings, which pass strings).
+ * LF_EINVAL naming the keys otherwise. */
+lf_status lf_name_kind_parse(const char *key, lf_name_kind *kind);
 
 /* 1 when name is in the list of kind. */
 int lf_name_known(lf_name_kind kind, const char *name);

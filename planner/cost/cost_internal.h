@@ -241,8 +241,15 @@ lf_status lf__attn_price(lf__group *G, const lf__scheme *scheme, int64_t beta,
 lf_status lf__attn_steps(lf__group *G, const lf__scheme *scheme, int64_t below,
                          lf_cost_step *steps, int32_t cap, int32_t *n, int *handled);
 
-extern const lf__scheme lf__scheme_lbdf;
-extern const lf__scheme lf__scheme_brr;
+/* The schemes, one row each in the order help texts list them: the row
+ * X(NAME) stands for `lf__scheme_NAME`, defined in cost/NAME.c with .name
+ * "NAME". cost/model.c makes the scheme table and the registry's name list
+ * (lf_names(LF_NAMES_SCHEME)) from these rows. */
+#define LF__SCHEMES(X) X(lbdf) X(brr)
+
+#define LF__SCHEME_DECLARE(n) extern const lf__scheme lf__scheme_##n;
+LF__SCHEMES(LF__SCHEME_DECLARE)
+#undef LF__SCHEME_DECLARE
 
 /* Thread-safe memo of group costs keyed by the group bitset. */
 typedef struct lf__memo lf__memo;

@@ -5,12 +5,12 @@
 
 #include "planner/cost/cost_internal.h"
 
-/* The schemes, in the order help texts list them; the name list follows. */
-static const lf__scheme *const lf__schemes[] = {&lf__scheme_lbdf, &lf__scheme_brr};
-static const char *const lf__scheme_names[] = {"lbdf", "brr", NULL};
-_Static_assert(sizeof lf__schemes / sizeof lf__schemes[0] + 1 ==
-                   sizeof lf__scheme_names / sizeof lf__scheme_names[0],
-               "every scheme in lf__schemes needs its name in lf__scheme_names, in the same order");
+/* The schemes and their names, from the rows of LF__SCHEMES
+ * (cost_internal.h), in the order help texts list them. */
+#define LF__SCHEME_PTR(n) &lf__scheme_##n,
+#define LF__SCHEME_NAME(n) #n,
+static const lf__scheme *const lf__schemes[] = {LF__SCHEMES(LF__SCHEME_PTR)};
+static const char *const lf__scheme_names[] = {LF__SCHEMES(LF__SCHEME_NAME) NULL};
 
 const char *const *lf_cost_scheme_names(void) { return lf__scheme_names; }
 

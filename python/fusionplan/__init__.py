@@ -13,9 +13,9 @@ from ._curve import Curve, Step, curve
 from ._graph import Graph, Op
 from ._hardware import Hardware
 from ._plan import Group, Plan, plan
-from ._verbs import info, models, optimize, run, schedule, validate
+from ._verbs import info, models, names, optimize, run, schedule, validate
 
 __version__ = _lib_handle.lf_api_version().decode()
 
 __all__ = ["Error", "Graph", "Op", "Hardware", "Plan", "Group", "Curve", "Step", "plan", "curve",
-           "optimize", "schedule", "run", "models", "validate", "info", "__version__"]
+           "optimize", "schedule", "run", "models", "names", "validate", "info", "__version__"]

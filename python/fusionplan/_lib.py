@@ -73,6 +73,7 @@ _SIGS = {
     "lf_api_graph_json": (ctypes.c_int, [_P, _OUT]),
     "lf_api_graph_save_onnx": (ctypes.c_int, [_P, _S, ctypes.c_uint64]),
     "lf_api_models_json": (ctypes.c_int, [_OUT]),
+    "lf_api_names_json": (ctypes.c_int, [_S, _OUT]),
     "lf_api_hw_json": (ctypes.c_int, [_S, _OUT]),
     "lf_api_plan_run": (ctypes.c_int, [_P, _S, _S, PROGRESS, _P, _OUT]),
     "lf_api_plan_free": (None, [_P]),

@@ -114,6 +114,13 @@ def models():
     return _lib.call_json(lib.lf_api_models_json)
 
 
+def names(kind):
+    """The names the library accepts for one kind, in the order its help
+    lists them: "search", "heuristic" (the budgeted searches), "scheme",
+    "split", "proposer", "format" or "rules" (the registry, lf_names)."""
+    return _lib.call_json(lib.lf_api_names_json, _lib.enc(kind))
+
+
 def validate(path, graph=None, hw=None):
     """A plan file (JSON, XML or annotated ONNX) re-checked (`fusionplan
     validate`): {"model", "scheme", "issues"}; issues is [] when it checks."""

@@ -1,34 +1,13 @@
-/* The partition search driver: configuration, the algorithm table, the run
- * (set-up, dispatch, result) and the result's clean-up. Candidates are in
- * candidates.c, the parallel batch evaluator in batch.c; the algorithms call
- * those, never back into the driver. */
+/* The partition search driver: configuration, the run (set-up, dispatch to
+ * the budgeted search's row of searches.def, result) and the result's
+ * clean-up. Candidates are in candidates.c, the parallel batch evaluator in
+ * batch.c; the algorithms call those, never back into the driver. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "search/partition/search_internal.h"
-
-/* The algorithms by name: the one place that lists them. */
-typedef struct lf__algorithm {
-    const char *name;
-    lf_status (*run)(lf__search *s);
-} lf__algorithm;
-
-static const lf__algorithm lf__algorithm_table[] = {
-    {"random", lf__search_random},
-    {"local", lf__search_local},
-    {"nsga2", lf__search_nsga2},
-};
-#define LF__N_ALGORITHMS ((int)(sizeof lf__algorithm_table / sizeof lf__algorithm_table[0]))
-
-static const lf__algorithm *lf__algorithm_find(const char *name)
-{
-    for (int i = 0; name && i < LF__N_ALGORITHMS; i++)
-        if (strcmp(name, lf__algorithm_table[i].name) == 0)
-            return &lf__algorithm_table[i];
-    return NULL;
-}
 
 void lf_search_config_default(lf_search_config *c)
 {
@@ -48,11 +27,15 @@ void lf_search_config_default(lf_search_config *c)
 
 static lf_status lf__check_config(const lf_search_config *cfg)
 {
+    char list[160];
+    const char *const *n = lf_search_names(1);
+    list[0] = '\0';
+    for (size_t used = 0; *n && used < sizeof list; n++)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", *n);
     if (!cfg->algorithm)
-        return lf_set_error(LF_EINVAL, "no search algorithm given (random, local, nsga2)");
-    if (!lf__algorithm_find(cfg->algorithm))
-        return lf_set_error(LF_EINVAL, "unknown search algorithm '%s' (known: random, local, nsga2)",
-                            cfg->algorithm);
+        return lf_set_error(LF_EINVAL, "no search algorithm given (%s)", list);
+    if (!lf__search_budget_fn(cfg->algorithm))
+        return lf_set_error(LF_EINVAL, "unknown search algorithm '%s' (known: %s)", cfg->algorithm, list);
     if (cfg->budget < 1)
         return lf_set_error(LF_EINVAL, "search budget must be at least 1 plan, got %lld",
                             (long long)cfg->budget);
@@ -224,7 +207,7 @@ lf_status lf_search_run(lf_cost_model *cm, const lf_search_config *cfg, lf_searc
     lf__search s;
     st = lf__search_init(&s, cm, cfg);
     if (st == LF_OK) {
-        st = lf__algorithm_find(cfg->algorithm)->run(&s);
+        st = lf__search_budget_fn(cfg->algorithm)(&s);
     }
     if (st == LF_OK && !s.have_best)
         st = lf_set_error(LF_EINVAL, "the search proposed no plan");

@@ -36,6 +36,7 @@
 #ifndef LF_SEARCH_PARTITION_H
 #define LF_SEARCH_PARTITION_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "planner/plan.h"
@@ -122,5 +123,35 @@ void lf_search_config_default(lf_search_config *c);
 lf_status lf_search_run(lf_cost_model *cm, const lf_search_config *cfg, lf_search_result *res);
 
 void lf_search_result_destroy(lf_search_result *res);
+
+/* ---- the table of searches (searches.def) ------------------------------ */
+
+typedef enum lf_search_kind {
+    LF_SEARCH_KIND_PLAN,   /* one plan from the cost model (greedy, layer) */
+    LF_SEARCH_KIND_BUDGET, /* --budget plans through lf_search_run (random, local, nsga2) */
+    LF_SEARCH_KIND_EXACT   /* the exact planner, run by the pipeline */
+} lf_search_kind;
+
+typedef struct lf_search_entry {
+    const char *name;
+    const char *aliases; /* comma-separated further names ("" for none) */
+    const char *help;    /* one line */
+    lf_search_kind kind;
+    lf_status (*plan)(lf_cost_model *cm, lf_plan *out); /* LF_SEARCH_KIND_PLAN only */
+} lf_search_entry;
+
+/* The rows in table order; *n gets their count. */
+const lf_search_entry *lf_search_table(int *n);
+
+/* The row named `name` or one of its aliases; NULL when none. */
+const lf_search_entry *lf_search_find(const char *name);
+
+/* The names, NULL-terminated, in table order: every search, or (budgeted)
+ * those of kind LF_SEARCH_KIND_BUDGET. */
+const char *const *lf_search_names(int budgeted);
+
+/* The budgeted searches with their aliases as prose, for messages:
+ * "random (rs), local (ls) or nsga2 (nsga-ii, nsga)". Returns buf. */
+const char *lf_search_aliases_format(char *buf, size_t len);
 
 #endif

@@ -122,8 +122,17 @@ void lf__cands_free(lf__cand *c, int32_t n);
  * in one. */
 int lf__dominates(const lf__cand *a, const lf__cand *b, int32_t objectives);
 
-lf_status lf__search_random(lf__search *s);
-lf_status lf__search_local(lf__search *s);
-lf_status lf__search_nsga2(lf__search *s);
+/* The searches' entry points, declared from their rows in searches.def (so
+ * a new search needs no line here); the driver finds a budgeted one by name
+ * with lf__search_budget_fn (NULL for a name that is not one). */
+#define LF_SEARCH_PLAN(name, aliases, fn, help) lf_status fn(lf_cost_model *cm, lf_plan *out);
+#define LF_SEARCH_BUDGET(name, aliases, fn, help) lf_status fn(lf__search *s);
+#define LF_SEARCH_EXACT(name, aliases, help)
+#include "search/partition/searches.def"
+#undef LF_SEARCH_PLAN
+#undef LF_SEARCH_BUDGET
+#undef LF_SEARCH_EXACT
+typedef lf_status (*lf__search_fn)(lf__search *s);
+lf__search_fn lf__search_budget_fn(const char *name);
 
 #endif

@@ -40,26 +40,77 @@ static lf_status lf__load_generated(const char *path, lf__taso_rules **out)
     return st;
 }
 
+/* The rule sources, one row each: X(NAME, takes "=FILE"), in the order
+ * their rules are numbered in a set and help texts list them. The names
+ * reach the registry (lf_names(LF_NAMES_RULES)) and the messages from here;
+ * each source's loading is its branch in lf_subst_ruleset_open. */
+#define LF__RULE_SOURCES(X) X(builtin, 0) X(taso, 0) X(generated, 1)
+
+enum {
+#define LF__ENUM(n, f) LF__SRC_##n,
+    LF__RULE_SOURCES(LF__ENUM) LF__N_SOURCES
+#undef LF__ENUM
+};
+static const struct {
+    const char *name;
+    int file;
+} lf__sources[] = {
+#define LF__ROW(n, f) {#n, f},
+    LF__RULE_SOURCES(LF__ROW)
+#undef LF__ROW
+};
+static const char *const lf__source_names[] = {
+#define LF__NAME(n, f) #n,
+    LF__RULE_SOURCES(LF__NAME)
+#undef LF__NAME
+        NULL};
+
+const char *const *lf_subst_rule_sources(void) { return lf__source_names; }
+
+/* The source row of one item of a spec ("generated=FILE": *file gets FILE),
+ * -1 when none. */
+static int lf__source(const char *tok, const char **file)
+{
+    *file = NULL;
+    for (int i = 0; i < LF__N_SOURCES; i++) {
+        size_t n = strlen(lf__sources[i].name);
+        if (strncmp(tok, lf__sources[i].name, n) != 0)
+            continue;
+        if (tok[n] == '\0')
+            return i;
+        if (lf__sources[i].file && tok[n] == '=' && tok[n + 1]) {
+            *file = tok + n + 1;
+            return i;
+        }
+    }
+    return -1;
+}
+
 lf_status lf_subst_ruleset_open(lf_subst_ruleset *rs, const char *spec, const char *taso_path)
 {
     memset(rs, 0, sizeof *rs);
-    int builtin = 0, taso = 0, generated = 0;
+    int on[LF__N_SOURCES] = {0};
     const char *gen_path = NULL;
     char buf[4096];
     snprintf(buf, sizeof buf, "%s", spec && *spec ? spec : "builtin");
     char *save = NULL;
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (strcmp(tok, "builtin") == 0)
-            builtin = 1;
-        else if (strcmp(tok, "taso") == 0)
-            taso = 1;
-        else if (strcmp(tok, "generated") == 0)
-            generated = 1, gen_path = NULL;
-        else if (strncmp(tok, "generated=", 10) == 0 && tok[10])
-            generated = 1, gen_path = tok + 10;
-        else
-            return lf_set_error(LF_EINVAL, "unknown rule source '%s' (builtin, generated, generated=FILE, taso)", tok);
+        const char *file;
+        int i = lf__source(tok, &file);
+        if (i < 0) {
+            char list[128] = "";
+            for (int k = 0, used = 0; k < LF__N_SOURCES && used < (int)sizeof list; k++)
+                used += snprintf(list + used, sizeof list - (size_t)used, "%s%s%s%s%s", k ? ", " : "",
+                                 lf__sources[k].name, lf__sources[k].file ? ", " : "",
+                                 lf__sources[k].file ? lf__sources[k].name : "",
+                                 lf__sources[k].file ? "=FILE" : "");
+            return lf_set_error(LF_EINVAL, "unknown rule source '%s' (%s)", tok, list);
+        }
+        on[i] = 1;
+        if (i == LF__SRC_generated)
+            gen_path = file;
     }
+    int builtin = on[LF__SRC_builtin], taso = on[LF__SRC_taso], generated = on[LF__SRC_generated];
     int32_t nb = 0, nt = 0, ng = 0;
     const lf_subst_rule *b = builtin ? lf_subst_builtin_rules(&nb) : NULL;
     if (taso) {

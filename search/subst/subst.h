@@ -261,6 +261,9 @@ typedef struct lf_subst_ruleset {
  * as the explainer weights are: lf_subst_generated_path) or "generated=FILE"
  * (a file `fusionplan rules --generate` wrote). */
 lf_status lf_subst_ruleset_open(lf_subst_ruleset *rs, const char *spec, const char *taso_path);
+/* The sources' names, NULL-terminated, in the order a set numbers their
+ * rules: builtin, taso, generated (the table in ruleset.c). */
+const char *const *lf_subst_rule_sources(void);
 void lf_subst_ruleset_close(lf_subst_ruleset *rs); /* safe after a failed open */
 /* Path of the shipped generated rule set (LF_SUBST_GENERATED_FILE):
  * $FUSIONPLAN_WEIGHTS_DIR, share/fusionplan/weights next to the executable or

@@ -71,13 +71,8 @@ void lf_cmp_table_free(lf_cmp_table *t)
 
 const char *lf_cmp_search_name(const char *s)
 {
-    if (!strcmp(s, "ls") || !strcmp(s, "local"))
-        return "local";
-    if (!strcmp(s, "rs") || !strcmp(s, "random"))
-        return "random";
-    if (!strcmp(s, "nsga2") || !strcmp(s, "nsga-ii") || !strcmp(s, "nsga"))
-        return "nsga2";
-    return NULL;
+    const lf_search_entry *e = lf_search_find(s);
+    return e && e->kind == LF_SEARCH_KIND_BUDGET ? e->name : NULL;
 }
 
 int lf_cmp_proposer_known(const char *name)
@@ -204,12 +199,17 @@ lf_status lf_cmp_grid_check(const lf_cmp_config *cfg, const lf_cmp_grid *grid)
         if (!lf_name_known(LF_NAMES_SCHEME, grid->schemes[i]))
             return lf_set_error(LF_EINVAL, "unknown scheme '%s' (use lbdf or brr)", grid->schemes[i]);
     for (int32_t i = 0; i < cfg->n_searches; i++)
-        if (!lf_cmp_search_name(cfg->searches[i]))
-            return lf_set_error(LF_EINVAL, "unknown search '%s' (use ls, rs or nsga2)", cfg->searches[i]);
+        if (!lf_cmp_search_name(cfg->searches[i])) {
+            char list[160];
+            return lf_set_error(LF_EINVAL, "unknown search '%s' (use %s)", cfg->searches[i],
+                                lf_search_aliases_format(list, sizeof list));
+        }
     for (int32_t i = 0; i < cfg->n_proposers; i++)
-        if (!lf_cmp_proposer_known(cfg->proposers[i]))
-            return lf_set_error(LF_EINVAL, "unknown proposer '%s' (use none, gnne, pg, rg, attrib, all, "
-                                           "random, saliency or occlusion)", cfg->proposers[i]);
+        if (!lf_cmp_proposer_known(cfg->proposers[i])) {
+            char list[256];
+            return lf_set_error(LF_EINVAL, "unknown proposer '%s' (use none, %s)", cfg->proposers[i],
+                                lf_names_format(LF_NAMES_PROPOSER, list, sizeof list));
+        }
     return LF_OK;
 }
 

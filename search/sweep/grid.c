@@ -11,6 +11,7 @@
 #include "models/registry.h"
 #include "planner/io/onnx.h"
 #include "planner/app/registry.h"
+#include "search/partition/search.h"
 #include "search/sweep/sweep_internal.h"
 
 static void lf__free_names(char **v, int32_t *n)
@@ -68,15 +69,12 @@ void lf_sweep_grid_destroy(lf_sweep_grid *g)
     g->input_shape = NULL;
 }
 
+/* A budgeted search by name or alias ("ls", "rs", ...), canonical; NULL
+ * when unknown. */
 static const char *lf__search_name(const char *s)
 {
-    if (!strcmp(s, "ls") || !strcmp(s, "local"))
-        return "local";
-    if (!strcmp(s, "rs") || !strcmp(s, "random"))
-        return "random";
-    if (!strcmp(s, "nsga2") || !strcmp(s, "nsga-ii") || !strcmp(s, "nsga"))
-        return "nsga2";
-    return NULL;
+    const lf_search_entry *e = lf_search_find(s);
+    return e && e->kind == LF_SEARCH_KIND_BUDGET ? e->name : NULL;
 }
 
 static int lf__model_known(const char *name)
@@ -132,14 +130,17 @@ static lf_status lf__add_item(lf_sweep_grid *g, const char *axis, const char *it
     }
     if (!strcmp(axis, "searches")) {
         const char *s = lf__search_name(item);
+        char list[160];
         if (!s)
-            return lf_set_error(LF_EINVAL, "unknown search '%s' (use ls, rs or nsga2)", item);
+            return lf_set_error(LF_EINVAL, "unknown search '%s' (use %s)", item,
+                                lf_search_aliases_format(list, sizeof list));
         return lf__add_name(g->searches, &g->n_searches, axis, s);
     }
     if (!strcmp(axis, "proposers")) {
+        char list[256];
         if (strcmp(item, "none") && !lf_named_proposer_known(item))
-            return lf_set_error(LF_EINVAL, "unknown proposer '%s' (use none, gnne, pg, rg, "
-                                           "attrib, all, random, saliency or occlusion)", item);
+            return lf_set_error(LF_EINVAL, "unknown proposer '%s' (use none, %s)", item,
+                                lf_names_format(LF_NAMES_PROPOSER, list, sizeof list));
         return lf__add_name(g->proposers, &g->n_proposers, axis, item);
     }
     if (!strcmp(axis, "buffers")) {

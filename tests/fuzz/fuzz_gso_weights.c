@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "explain/binio.h"
+#include "planner/util/binfile.h"
 #include "fuzz_check.h"
 #include "search/subst/gso/gso.h"
 

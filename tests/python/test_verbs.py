@@ -24,6 +24,22 @@ def test_models_match_cli(cli):
         assert (m["input_size"], m["ops"], m["params"]) == (int(cols[1]), int(cols[2]), int(cols[3].replace(",", "")))
 
 
+def test_names_are_the_registry(cli):
+    # The lists the CLI's help prints come from the same tables.
+    help_ = cli("plan", "--help").stdout
+    searches = fp.names("search")
+    assert searches[:6] == ["greedy", "layer", "random", "local", "nsga2", "exact"]
+    assert "--search NAME            %s or %s (default" % (", ".join(searches[:-1]), searches[-1]) in help_
+    assert fp.names("heuristic") == ["random", "local", "nsga2"]
+    assert fp.names("scheme") == ["lbdf", "brr"]
+    assert fp.names("rules") == ["builtin", "taso", "generated"]
+    assert "json" in fp.names("format") and "gnne" in fp.names("proposer")
+    for s in fp.names("heuristic"):
+        assert fp.plan("squeezenet1_1", search=s, budget=5, threads=1).dram_fusable > 0
+    with pytest.raises(fp.Error, match="unknown kind of name 'searches'"):
+        fp.names("searches")
+
+
 def test_info_text_equals_cli(cli):
     want = cli("info", "--model", "mobilenet_v2", "--buffer", "128KB", "--scheme", "brr").stdout
     assert fp.info("mobilenet_v2", fp.Hardware(buffer="128KB"), scheme="brr") == want

@@ -45,6 +45,11 @@ lf_status lf_api_graph_save_onnx(const lf_graph *g, const char *path, uint64_t s
  * "description"} (`fusionplan models`). */
 lf_status lf_api_models_json(char **out);
 
+/* The registry's names of one kind ("search", "heuristic", "scheme",
+ * "split", "proposer", "format" or "rules": lf_name_kind_parse) as a JSON
+ * array, in the order help texts list them. */
+lf_status lf_api_names_json(const char *kind, char **out);
+
 /* ---- hardware ---------------------------------------------------------------- */
 
 /* The hardware a description object names, as the "hardware" object of a

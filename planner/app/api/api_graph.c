@@ -1,5 +1,5 @@
 /* Networks for bindings: a graph from a source object, its JSON, its ONNX
- * file, and the list of built-in networks. */
+ * file, the list of built-in networks, and the registry's lists of names. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,6 +7,7 @@
 #include "planner/app/api/api_internal.h"
 #include "planner/io/onnx.h"
 #include "planner/app/pipeline.h"
+#include "planner/app/registry.h"
 #include "planner/io/graph_json.h"
 
 lf_status lf_api_graph_load(const char *source_json, lf_graph **out)
@@ -77,5 +78,23 @@ lf_status lf_api_models_json(char **out)
         json_decref(list);
         return st;
     }
+    return lf__api_dump(list, out);
+}
+
+lf_status lf_api_names_json(const char *kind, char **out)
+{
+    *out = NULL;
+    lf_name_kind k;
+    lf_status st = lf_name_kind_parse(kind, &k);
+    if (st != LF_OK)
+        return st;
+    json_t *list = json_array();
+    for (const char *const *n = lf_names(k); list && n && *n; n++)
+        if (json_array_append_new(list, json_string(*n))) {
+            json_decref(list);
+            list = NULL;
+        }
+    if (!list)
+        return lf_set_error(LF_ENOMEM, "out of memory");
     return lf__api_dump(list, out);
 }

@@ -8,8 +8,10 @@
 #include <string.h>
 
 #include "planner/app/cli/cli.h"
+#include "planner/app/registry.h"
 #include "planner/util/fileio.h"
 #include "planner/util/format.h"
+#include "search/partition/search.h"
 
 static lf_cli_opt *lf__find_opt(lf_cli_command *cmd, const char *name, size_t len)
 {
@@ -88,19 +90,61 @@ int lf_cli_parse(lf_cli_command *cmd, int argc, char **argv)
     return 0;
 }
 
+/* Writes an option's help with each "{KIND}" replaced by the registry's
+ * list of that kind ("{search}" -> "greedy, layer, ... or exact"), so help
+ * texts never copy a table. Returns 1 when it named "{search}". */
+static int lf__help_line(FILE *f, const char *help)
+{
+    static const struct {
+        const char *token;
+        lf_name_kind kind;
+    } lists[] = {{"{search}", LF_NAMES_SEARCH},     {"{heuristic}", LF_NAMES_HEURISTIC},
+                 {"{scheme}", LF_NAMES_SCHEME},     {"{split}", LF_NAMES_SPLIT},
+                 {"{proposer}", LF_NAMES_PROPOSER}, {"{format}", LF_NAMES_EXPORTER},
+                 {"{rules}", LF_NAMES_RULES}};
+    int searches = 0;
+    for (const char *p = help; *p;) {
+        size_t i = 0, n = sizeof lists / sizeof lists[0];
+        if (*p == '{')
+            while (i < n && strncmp(p, lists[i].token, strlen(lists[i].token)) != 0)
+                i++;
+        if (*p != '{' || i == n) {
+            fputc(*p++, f);
+            continue;
+        }
+        char buf[256];
+        fputs(lf_names_format(lists[i].kind, buf, sizeof buf), f);
+        searches |= lists[i].kind == LF_NAMES_SEARCH;
+        p += strlen(lists[i].token);
+    }
+    fputc('\n', f);
+    return searches;
+}
+
 void lf_cli_help(const lf_cli_command *cmd, FILE *f)
 {
     fprintf(f, "usage: fusionplan %s\n\n%s\n", cmd->usage, cmd->summary);
     if (cmd->description)
         fprintf(f, "\n%s\n", cmd->description);
     fprintf(f, "\noptions:\n");
+    int searches = 0;
     for (int i = 0; i < cmd->n_opts; i++) {
         char left[64];
         snprintf(left, sizeof left, "--%s%s%s", cmd->opts[i].name, cmd->opts[i].metavar ? " " : "",
                  cmd->opts[i].metavar ? cmd->opts[i].metavar : "");
-        fprintf(f, "  %-24s %s\n", left, cmd->opts[i].help);
+        fprintf(f, "  %-24s ", left);
+        searches |= lf__help_line(f, cmd->opts[i].help);
     }
     fprintf(f, "  %-24s %s\n", "--help", "show this help");
+    if (!searches)
+        return;
+    /* The table's help lines (search/partition/searches.def). */
+    int n;
+    const lf_search_entry *e = lf_search_table(&n);
+    fprintf(f, "\nsearches:\n");
+    for (int i = 0; i < n; i++)
+        fprintf(f, "  %-24s %s%s%s%s\n", e[i].name, e[i].help, *e[i].aliases ? " (sweeps also: " : "",
+                e[i].aliases, *e[i].aliases ? ")" : "");
 }
 
 const char *lf_cli_get(const lf_cli_command *cmd, const char *name)

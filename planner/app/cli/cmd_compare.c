@@ -20,9 +20,9 @@ int lf_cmd_compare(int argc, char **argv)
         {"scheme", "LIST", "cost models: lbdf, brr or lbdf,brr (default lbdf)", NULL},
         {"buffer", "LIST", "on-chip buffer sizes, e.g. 128KB or 128KB,256KB (default: the hardware's)", NULL},
         {"hw", "FILE", "hardware description XML (default: built-in 256 KB accelerator)", NULL},
-        {"search", "LIST", "searches: ls, rs, nsga2 (also local, random; default ls,rs,nsga2)", NULL},
-        {"proposer", "LIST", "splitters: none (the random split) and tree proposers gnne, pg, rg, attrib, "
-                             "all, random, saliency, occlusion (default none,gnne,pg,rg); gnne:epochs=N:patience=N:top=N "
+        {"search", "LIST", "searches: {heuristic} or their short names ls, rs (default ls,rs,nsga2)", NULL},
+        {"proposer", "LIST", "splitters: none (the random split) and tree proposers {proposer} "
+                             "(default none,gnne,pg,rg); gnne:epochs=N:patience=N:top=N "
                              "sets GNNExplainer's iterations (100) and early stop", NULL},
         {"budget", "N", "plans proposed per search (default 2000)", NULL},
         {"seeds", "K", "runs per pair, seeds S .. S+K-1 (default 3)", NULL},

@@ -33,7 +33,7 @@ int lf_cmd_optimize(int argc, char **argv)
         {"sample-size", "Q", "sample: sequences kept per level (default 20)", NULL},
         {"cpu-time", NULL, "--time-limit counts the process's CPU time, not the wall clock", NULL},
         {"blocks", "N", "resnet_blocks, inception_e, inception_e13, nasnet_a, bert, nasrnn: repeated blocks", NULL},
-        {"rules", "LIST", "rule sources: builtin, generated (the shipped generated set), generated=FILE, taso (needs --taso-file); default builtin,generated (and taso with --taso-file)", NULL},
+        {"rules", "LIST", "rule sources: {rules} (generated: the shipped generated set, generated=FILE another; taso needs --taso-file); default builtin,generated (and taso with --taso-file)", NULL},
         {"taso-file", "FILE", "TASO's rule collection (for the taso rule source)", NULL},
         {"seed", "S", "values of generated weights and inputs for the numeric check (default 1)", NULL},
         {"threads", "T", "OpenMP threads over the candidates of an expansion (default 1); results do not depend on it", NULL},

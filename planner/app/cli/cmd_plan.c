@@ -14,15 +14,14 @@ int lf_cmd_plan(int argc, char **argv)
 {
     lf_cli_opt opts[] = {
         LF_CLI_MODEL_OPTS,
-        {"search", "NAME", "greedy (default), layer, random, local, nsga2 or exact", NULL},
+        {"search", "NAME", "{search} (default greedy; below)", NULL},
         LF_CLI_OBJECTIVE_OPT,
         LF_CLI_SEARCH_OPTS,
         {"objectives", "LIST", "nsga2: dram,groups (default, the paper's) or dram", NULL},
         {"split", "NAME", "repair of invalid groups: random (default, the paper's baseline), tree, "
                           "or exact (each group's optimal split where it takes at most 1,000,000 "
                           "candidate sets, else random)", NULL},
-        {"proposer", "NAME", "tree splitter's edge proposer: all (default), random, attrib, or the "
-                             "GNN explainers gnne, pg, rg, saliency, occlusion; gnne:epochs=N:patience=N:top=N sets "
+        {"proposer", "NAME", "tree splitter's edge proposer: {proposer} (default all); gnne:epochs=N:patience=N:top=N sets "
                              "GNNExplainer's iterations (100) and early stop (docs/explainers.md)", NULL},
         {"gnn-weights", "FILE", "GNN weights for the explainers (default: the shipped gnn-SCHEME.bin)", NULL},
         {"pg-weights", "FILE", "PGExplainer weights (default: the shipped pg-SCHEME.bin)", NULL},

@@ -13,7 +13,7 @@ int lf_cmd_rules(int argc, char **argv)
         if (strcmp(argv[i], "--generate") == 0)
             return lf_cmd_rules_generate(argc, argv);
     lf_cli_opt opts[] = {
-        {"rules", "LIST", "rule sources, comma-separated: builtin, generated, generated=FILE, taso (needs --taso-file); default builtin", NULL},
+        {"rules", "LIST", "rule sources, comma-separated: {rules} (generated=FILE: another generated set; taso needs --taso-file); default builtin", NULL},
         {"taso-file", "FILE", "TASO's rule collection (for the taso rule source)", NULL},
         {"verify", NULL, "verify every rule numerically; prints NAME ok or NAME FAIL reason", NULL},
         {"model", "NAME", "count each rule's matches in this built-in network (also alexnet, inception_e, inception_e13, sru)", NULL},

@@ -14,8 +14,7 @@ int lf_cmd_split(int argc, char **argv)
     lf_cli_opt opts[] = {
         LF_CLI_MODEL_OPTS,
         {"group", "OPS", "ops of the group: names or ids, comma-separated; id ranges like 3-9", NULL},
-        {"proposer", "NAME", "edge proposer: all, random, attrib (default), or the GNN explainers "
-                             "gnne, pg, rg, saliency, occlusion; gnne:epochs=N:patience=N:top=N sets GNNExplainer's "
+        {"proposer", "NAME", "edge proposer: {proposer} (default attrib); gnne:epochs=N:patience=N:top=N sets GNNExplainer's "
                              "iterations (100) and early stop (docs/explainers.md)", NULL},
         {"gnn-weights", "FILE", "GNN weights for the explainers (default: the shipped gnn-SCHEME.bin)", NULL},
         {"pg-weights", "FILE", "PGExplainer weights (default: the shipped pg-SCHEME.bin)", NULL},

@@ -47,14 +47,13 @@ int lf_cmd_sweep_buffer(int argc, char **argv)
         {"to", "SIZE", "largest buffer (default 2048KB), --from times a power of two", NULL},
         {"buffers", "LIST", "explicit buffer sizes instead, ascending, at most 8", NULL},
         {"hw", "FILE", "hardware description XML (element sizes; the buffer is swept)", NULL},
-        {"search", "NAME", "random, local (default) or nsga2", NULL},
+        {"search", "NAME", "{heuristic} (default local)", NULL},
         {"budget", "N", "plans proposed per point (default 1000)", NULL},
         {"seed", "S", "seed of the search and the group sample (default 1)", NULL},
         {"threads", "T", "OpenMP threads (default: all cores; the output does not depend on it)",
          NULL},
         {"split", "NAME", "repair of invalid groups: random (default) or tree", NULL},
-        {"proposer", "NAME", "tree splitter's edge proposer: all (default), random, attrib, gnne, "
-                             "pg, rg, saliency, occlusion; gnne:epochs=N:patience=N:top=N sets GNNExplainer's "
+        {"proposer", "NAME", "tree splitter's edge proposer: {proposer} (default all); gnne:epochs=N:patience=N:top=N sets GNNExplainer's "
                              "iterations (100) and early stop", NULL},
         {"k", "N", "edges the proposer may return (default 3; 0: all)", NULL},
         {"no-exact", NULL, "skip the exact optimum (no exact and gap columns)", NULL},

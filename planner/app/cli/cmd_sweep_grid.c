@@ -124,9 +124,9 @@ int lf_cmd_sweep_grid(int argc, char **argv)
                                 "inputs)", NULL},
         {"schemes", "LIST", "cost models: lbdf, brr (default lbdf)", NULL},
         {"buffers", "LIST", "on-chip buffer sizes, e.g. 128KB,256KB (default: the hardware's)", NULL},
-        {"searches", "LIST", "ls, rs, nsga2 (default all three)", NULL},
-        {"proposers", "LIST", "none (the random split), gnne, pg, rg, attrib, all, random, saliency, "
-                              "occlusion (default none,gnne,pg,rg); gnne:epochs=N:patience=N:top=N sets GNNExplainer's "
+        {"searches", "LIST", "{heuristic} or their short names ls, rs (default all three)", NULL},
+        {"proposers", "LIST", "none (the random split), {proposer} (default none,gnne,pg,rg); "
+                              "gnne:epochs=N:patience=N:top=N sets GNNExplainer's "
                               "iterations (100) and early stop", NULL},
         {"budget", "N", "plans proposed per search (default 2000)", NULL},
         {"seeds", "K|LIST", "K seeds from --seed (default 3), or a list 1,4,9 or range 1-10", NULL},

@@ -1,21 +1,24 @@
-/* GSO dataset files.
+/* GSO dataset files, in the container of planner/util/binfile.h (magic
+ * "LFGSODS", version LF_GSO_DATASET_VERSION, schema lf_gso_schema_hash,
+ * checksum).
  *
- * Layout, all little-endian, written atomically:
- *   8 bytes "LFGSODS\0", u32 version (LF_GSO_DATASET_VERSION), u64 schema hash,
+ * Body, all little-endian:
  *   u32 feature width, u32 n_rules, per rule: u32 length, name;
  *   u32 n_graphs, u32 n_train, per graph: u32 origin length, origin,
  *   u32 n_nodes, u32 n_edges, f32 x[n_nodes * width], u32 src[n_edges],
  *   u32 dst[n_edges], labels: per rule ceil(n_nodes / 8) bytes, node v in bit
- *   v % 8 of byte v / 8;
- *   u64 checksum of everything before it. */
+ *   v % 8 of byte v / 8. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain/binio.h"
-#include "planner/util/fileio.h"
+#include "planner/util/binfile.h"
 #include "search/subst/gso/gso_internal.h"
 
-static const char lf__dsmagic[8] = {'L', 'F', 'G', 'S', 'O', 'D', 'S', '\0'};
+static lf__binfile lf__gso_ds_file(void)
+{
+    return (lf__binfile){"LFGSODS", LF_GSO_DATASET_VERSION, lf_gso_schema_hash(), "GSO dataset",
+                         "rebuild: fusionplan gso-dataset"};
+}
 #define LF__GSO_DS_MAX ((int64_t)1 << 30)
 #define LF__GSO_MAX_NODES 1000000
 
@@ -29,9 +32,8 @@ static void lf__w_str(lf__wbuf *b, const char *s)
 lf_status lf_gso_dataset_save(const lf_gso_dataset *d, const char *path)
 {
     lf__wbuf b = {0};
-    lf__w_bytes(&b, lf__dsmagic, 8);
-    lf__w_u32(&b, LF_GSO_DATASET_VERSION);
-    lf__w_u64(&b, lf_gso_schema_hash());
+    lf__binfile bf = lf__gso_ds_file();
+    lf__bin_begin(&b, &bf);
     lf__w_u32(&b, LF_GSO_FEAT_DIM);
     lf__w_u32(&b, (uint32_t)d->n_rules);
     for (int32_t k = 0; k < d->n_rules; k++)
@@ -59,10 +61,7 @@ lf_status lf_gso_dataset_save(const lf_gso_dataset *d, const char *path)
             }
         }
     }
-    lf__w_checksum(&b);
-    lf_status st = lf__w_commit(&b, path);
-    lf__w_free(&b);
-    return st;
+    return lf__bin_commit(&b, path);
 }
 
 /* Reads a length-prefixed string into a new buffer; NULL on a bad length or
@@ -132,30 +131,22 @@ static lf_status lf__read_graph(lf__rbuf *r, lf_gso_dataset *d, int32_t i, const
 
 static lf_status lf__load(lf_gso_dataset *d, const unsigned char *data, size_t len, const char *path)
 {
-    lf__rbuf r = {data, len, 0, 0};
-    char magic[8];
-    lf__r_bytes(&r, magic, 8);
-    if (r.short_ || memcmp(magic, lf__dsmagic, 8) != 0)
-        return lf_set_error(LF_EPARSE, "%s: not a fusionplan GSO dataset (bad magic)", path);
-    uint32_t version = lf__r_u32(&r);
-    uint64_t schema = lf__r_u64(&r);
+    lf__binfile bf = lf__gso_ds_file();
+    lf__rbuf r;
+    lf_status st = lf__bin_open(&bf, data, len, path, &r);
+    if (st != LF_OK)
+        return st;
     uint32_t width = lf__r_u32(&r), nr = lf__r_u32(&r);
     if (r.short_)
         return lf_set_error(LF_EPARSE, "%s: truncated GSO dataset (header)", path);
-    if (version != LF_GSO_DATASET_VERSION)
-        return lf_set_error(LF_EUNSUPPORTED, "%s: GSO dataset version %u, this build reads version %d", path,
-                            (unsigned)version, LF_GSO_DATASET_VERSION);
-    if (schema != lf_gso_schema_hash() || width != LF_GSO_FEAT_DIM)
-        return lf_set_error(LF_EINVAL, "%s: feature schema differs from this build's (rebuild: fusionplan "
-                            "gso-dataset)", path);
+    if (width != LF_GSO_FEAT_DIM)
+        return lf_set_error(LF_EINVAL, "%s: %u feature columns, this build has %d (rebuild: fusionplan "
+                            "gso-dataset)", path, (unsigned)width, LF_GSO_FEAT_DIM);
     if (nr > 100000 || nr > len)
         return lf_set_error(LF_EPARSE, "%s: bad rule count %u", path, (unsigned)nr);
-    if (!lf__r_checksum_ok(data, len))
-        return lf_set_error(LF_EPARSE, "%s: GSO dataset is corrupted (checksum mismatch)", path);
     char **rules = calloc(nr ? nr : 1, sizeof *rules);
     if (!rules)
         return lf_set_error(LF_ENOMEM, "%s: out of memory", path);
-    lf_status st = LF_OK;
     for (uint32_t k = 0; k < nr && !st; k++)
         if (!(rules[k] = lf__r_str(&r)))
             st = lf_set_error(LF_EPARSE, "%s: rule %u: bad or truncated name", path, (unsigned)k);
@@ -174,8 +165,8 @@ static lf_status lf__load(lf_gso_dataset *d, const unsigned char *data, size_t l
     }
     for (uint32_t i = 0; i < ng && !st; i++)
         st = lf__read_graph(&r, d, (int32_t)i, path);
-    if (!st && r.pos + 8 != len)
-        st = lf_set_error(LF_EPARSE, "%s: %zu bytes after the last graph", path, len - 8 - r.pos);
+    if (!st)
+        st = lf__bin_done(&bf, &r, path, "the last graph");
     for (uint32_t k = 0; k < nr; k++)
         free(rules[k]);
     free(rules);
@@ -186,15 +177,12 @@ lf_status lf_gso_dataset_load(lf_gso_dataset *d, const char *path)
 {
     memset(d, 0, sizeof *d);
     char *data = NULL;
-    long len = 0;
-    lf_status st = lf_read_file_capped(path, LF__GSO_DS_MAX, "GSO dataset", &data, &len);
+    size_t len = 0;
+    lf__binfile bf = lf__gso_ds_file();
+    lf_status st = lf__bin_read(&bf, path, LF__GSO_DS_MAX, &data, &len);
     if (st)
         return st;
-    if (len < 16) {
-        free(data);
-        return lf_set_error(LF_EPARSE, "%s: not a fusionplan GSO dataset (%ld bytes)", path, len);
-    }
-    st = lf__load(d, (const unsigned char *)data, (size_t)len, path);
+    st = lf__load(d, (const unsigned char *)data, len, path);
     free(data);
     if (st)
         lf_gso_dataset_destroy(d);

@@ -29,25 +29,17 @@ void lf_gso_train_options_default(lf_gso_train_options *o)
     o->threads = 1;
 }
 
-/* PyTorch Linear's initialization: U(-1/sqrt(fan_in), 1/sqrt(fan_in)). */
-static void lf__uniform(lf_rng *r, float *p, int64_t n, int32_t fan_in)
-{
-    double b = 1.0 / sqrt((double)fan_in);
-    for (int64_t i = 0; i < n; i++)
-        p[i] = (float)((2 * lf_rng_uniform(r) - 1) * b);
-}
-
 static void lf__init(lf_gso_kind k, lf_rng *r, float *p)
 {
     if (k == LF_GSO_LR) {
-        lf__uniform(r, p, LF_GSO_FEAT_DIM + 1, LF_GSO_FEAT_DIM);
+        lf_linear_init(r, p, LF_GSO_FEAT_DIM + 1, LF_GSO_FEAT_DIM);
         return;
     }
     float *w1 = p, *w2 = w1 + LF_GSO_FEAT_DIM * LF_GSO_H1 + LF_GSO_H1;
     float *w3 = w2 + LF_GSO_H1 * LF_GSO_H2 + LF_GSO_H2;
-    lf__uniform(r, w1, LF_GSO_FEAT_DIM * LF_GSO_H1 + LF_GSO_H1, LF_GSO_FEAT_DIM);
-    lf__uniform(r, w2, LF_GSO_H1 * LF_GSO_H2 + LF_GSO_H2, LF_GSO_H1);
-    lf__uniform(r, w3, LF_GSO_H2 + 1, LF_GSO_H2);
+    lf_linear_init(r, w1, LF_GSO_FEAT_DIM * LF_GSO_H1 + LF_GSO_H1, LF_GSO_FEAT_DIM);
+    lf_linear_init(r, w2, LF_GSO_H1 * LF_GSO_H2 + LF_GSO_H2, LF_GSO_H1);
+    lf_linear_init(r, w3, LF_GSO_H2 + 1, LF_GSO_H2);
 }
 
 /* Trains rule k's model into p. */

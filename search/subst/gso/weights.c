@@ -1,13 +1,16 @@
-/* GSO weight files (format in gso.h), packed with explain/'s bounds-checked
- * binary reader and atomic writer like the explainer weights. */
+/* GSO weight files (format in gso.h), in the container of the explainer
+ * weights (planner/util/binfile.h). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain/binio.h"
-#include "planner/util/fileio.h"
+#include "planner/util/binfile.h"
 #include "search/subst/gso/gso_internal.h"
 
-static const char lf__gmagic[8] = {'L', 'F', 'G', 'S', 'O', 'W', 'T', '\0'};
+static lf__binfile lf__gso_file(void)
+{
+    return (lf__binfile){"LFGSOWT", LF_GSO_WEIGHTS_VERSION, lf_gso_schema_hash(), "GSO weight file",
+                         "retrain: fusionplan gso-train"};
+}
 #define LF__GSO_FILE_MAX ((int64_t)64 << 20)
 #define LF__GSO_MAX_MODELS 100000
 #define LF__GSO_MAX_NAME 4096
@@ -16,9 +19,8 @@ lf_status lf_gso_save(const lf_gso_set *s, const char *path)
 {
     lf__wbuf b = {0};
     int64_t np = lf_gso_n_params(s->kind);
-    lf__w_bytes(&b, lf__gmagic, 8);
-    lf__w_u32(&b, LF_GSO_WEIGHTS_VERSION);
-    lf__w_u64(&b, lf_gso_schema_hash());
+    lf__binfile bf = lf__gso_file();
+    lf__bin_begin(&b, &bf);
     lf__w_u32(&b, (uint32_t)s->kind);
     lf__w_u32(&b, LF_GSO_FEAT_DIM);
     lf__w_u32(&b, LF_GSO_H1);
@@ -34,33 +36,21 @@ lf_status lf_gso_save(const lf_gso_set *s, const char *path)
         for (int64_t j = 0; s->positives[i] > 0 && j < np; j++)
             lf__w_f32(&b, p[j]);
     }
-    lf__w_checksum(&b);
-    lf_status st = lf__w_commit(&b, path);
-    lf__w_free(&b);
-    return st;
+    return lf__bin_commit(&b, path);
 }
 
 static lf_status lf__load_image(lf_gso_set *s, const unsigned char *data, size_t len, const char *path)
 {
-    lf__rbuf r = {data, len, 0, 0};
-    char magic[8];
-    lf__r_bytes(&r, magic, 8);
-    if (r.short_ || memcmp(magic, lf__gmagic, 8) != 0)
-        return lf_set_error(LF_EPARSE, "%s: not a fusionplan GSO weight file (bad magic)", path);
-    uint32_t version = lf__r_u32(&r);
-    uint64_t schema = lf__r_u64(&r);
+    lf__binfile bf = lf__gso_file();
+    lf__rbuf r;
+    lf_status st = lf__bin_open(&bf, data, len, path, &r);
+    if (st != LF_OK)
+        return st;
     uint32_t kind = lf__r_u32(&r), fd = lf__r_u32(&r), h1 = lf__r_u32(&r), h2 = lf__r_u32(&r);
     uint32_t n = lf__r_u32(&r);
     uint64_t np = lf__r_u64(&r);
     if (r.short_)
         return lf_set_error(LF_EPARSE, "%s: truncated GSO weight file (header)", path);
-    if (version != LF_GSO_WEIGHTS_VERSION)
-        return lf_set_error(LF_EUNSUPPORTED, "%s: GSO weight format version %u, this build reads version %d",
-                            path, (unsigned)version, LF_GSO_WEIGHTS_VERSION);
-    if (schema != lf_gso_schema_hash())
-        return lf_set_error(LF_EINVAL, "%s: feature schema %016llx differs from this build's %016llx (retrain: "
-                            "fusionplan gso-train)", path, (unsigned long long)schema,
-                            (unsigned long long)lf_gso_schema_hash());
     if (kind > LF_GSO_LR || fd != LF_GSO_FEAT_DIM || h1 != LF_GSO_H1 || h2 != LF_GSO_H2 ||
         np != (uint64_t)lf_gso_n_params((lf_gso_kind)kind))
         return lf_set_error(LF_EINVAL, "%s: model kind %u with dimensions %u/%u/%u and %llu parameters, this "
@@ -69,12 +59,9 @@ static lf_status lf__load_image(lf_gso_set *s, const unsigned char *data, size_t
     if (n > LF__GSO_MAX_MODELS || (uint64_t)n * 9 > len)
         return lf_set_error(LF_EPARSE, "%s: truncated GSO weight file (%u models in %zu bytes)", path,
                             (unsigned)n, len);
-    if (!lf__r_checksum_ok(data, len))
-        return lf_set_error(LF_EPARSE, "%s: GSO weight file is corrupted (checksum mismatch)", path);
     char **names = calloc(n ? n : 1, sizeof *names);
     if (!names)
         return lf_set_error(LF_ENOMEM, "%s: out of memory", path);
-    lf_status st = LF_OK;
     size_t *at = calloc(n ? n : 1, sizeof *at);
     uint32_t *pos = calloc(n ? n : 1, sizeof *pos);
     if (!at || !pos)
@@ -109,12 +96,12 @@ static lf_status lf__load_image(lf_gso_set *s, const unsigned char *data, size_t
         if (r.short_)
             st = lf_set_error(LF_EPARSE, "%s: truncated GSO weight file (model %u)", path, (unsigned)i);
     }
-    if (!st && r.pos + 8 != len)
-        st = lf_set_error(LF_EPARSE, "%s: %zu bytes after the last model", path, len - 8 - r.pos);
+    if (!st)
+        st = lf__bin_done(&bf, &r, path, "the last model");
     if (!st)
         st = lf_gso_set_init(s, (lf_gso_kind)kind, (int32_t)n, (const char *const *)names);
     for (uint32_t i = 0; i < n && !st; i++) {
-        lf__rbuf q = {data, len, at[i], 0};
+        lf__rbuf q = {data, r.len, at[i], 0};
         float *p = lf_gso_set_params(s, (int32_t)i);
         if (pos[i] == 0)
             lf__gso_never((lf_gso_kind)kind, p);
@@ -133,8 +120,6 @@ static lf_status lf__load_image(lf_gso_set *s, const unsigned char *data, size_t
 lf_status lf_gso_load_memory(lf_gso_set *s, const void *data, size_t len, const char *origin)
 {
     memset(s, 0, sizeof *s);
-    if (len < 16)
-        return lf_set_error(LF_EPARSE, "%s: not a fusionplan GSO weight file (%zu bytes)", origin, len);
     lf_status st = lf__load_image(s, (const unsigned char *)data, len, origin);
     if (st)
         lf_gso_set_destroy(s);
@@ -145,11 +130,12 @@ lf_status lf_gso_load(lf_gso_set *s, const char *path)
 {
     memset(s, 0, sizeof *s);
     char *data = NULL;
-    long len = 0;
-    lf_status st = lf_read_file_capped(path, LF__GSO_FILE_MAX, "GSO weight file", &data, &len);
+    size_t len = 0;
+    lf__binfile bf = lf__gso_file();
+    lf_status st = lf__bin_read(&bf, path, LF__GSO_FILE_MAX, &data, &len);
     if (st)
         return st;
-    st = lf_gso_load_memory(s, data, (size_t)len, path);
+    st = lf_gso_load_memory(s, data, len, path);
     free(data);
     return st;
 }
