@@ -32,6 +32,7 @@ typedef struct lf__inl {
     size_t n, cap;
     lf_strmap values; /* every value name in use */
     lf_strmap names;  /* every node name in use */
+    lf_strmap next;   /* prefix/want -> the last counter lf__fresh gave it */
     int32_t stack[LF__OX_MAX_FUNCTION_DEPTH];
     int32_t depth;
 } lf__inl;
@@ -55,18 +56,23 @@ static int32_t lf__callee(const lf__inl *I, const Onnx__NodeProto *n)
     return -1;
 }
 
-/* A name not yet in *set: want, else prefix/want, else prefix/want_N;
+/* A name not yet in *set: want, else prefix/want, else prefix/want_N (N
+ * from a counter kept per prefix/want, so many calls of one name stay
+ * linear; lengths capped so the counter always fits and the loop ends);
  * recorded in the set; memory from the arena. */
 static const char *lf__fresh(lf__inl *I, lf_strmap *set, const char *prefix, const char *want)
 {
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", want);
+    char buf[512], base[480];
     void *x;
-    for (int k = 0; lf_strmap_get(set, buf, &x); k++) {
-        if (k == 0)
-            snprintf(buf, sizeof buf, "%s/%s", prefix, want);
-        else
-            snprintf(buf, sizeof buf, "%s/%s_%d", prefix, want, k);
+    snprintf(buf, sizeof buf, "%s", want);
+    if (lf_strmap_get(set, buf, &x)) {
+        snprintf(base, sizeof base, "%.200s/%.250s", prefix, want);
+        snprintf(buf, sizeof buf, "%s", base);
+        intptr_t k = lf_strmap_get(&I->next, base, &x) ? (intptr_t)x : 0;
+        while (lf_strmap_get(set, buf, &x))
+            snprintf(buf, sizeof buf, "%s_%d", base, (int)++k);
+        if (lf_strmap_put(&I->next, base, (void *)k) != LF_OK)
+            return NULL;
     }
     char *s = lf_arena_strdup(I->a, buf);
     if (!s || lf_strmap_put(set, s, (void *)1) != LF_OK)
@@ -397,6 +403,11 @@ lf_status lf__ox_functions_inline(const Onnx__ModelProto *m, const char *origin,
         lf_strmap_destroy(&I.values);
         return lf_set_error(LF_ENOMEM, "%s: out of memory inlining functions", origin);
     }
+    if (lf_strmap_init(&I.next, 64) != LF_OK) {
+        lf_strmap_destroy(&I.values);
+        lf_strmap_destroy(&I.names);
+        return lf_set_error(LF_ENOMEM, "%s: out of memory inlining functions", origin);
+    }
     lf_status st = lf__collect_names(&I);
     for (size_t k = 0; k < gp->n_node && st == LF_OK; k++) {
         Onnx__NodeProto *n = gp->node[k];
@@ -425,5 +436,6 @@ lf_status lf__ox_functions_inline(const Onnx__ModelProto *m, const char *origin,
     free(I.out);
     lf_strmap_destroy(&I.values);
     lf_strmap_destroy(&I.names);
+    lf_strmap_destroy(&I.next);
     return st;
 }
