@@ -538,8 +538,43 @@ static void test_networks(void)
     CHECK(lf_subst_network("lenet", 0, &g) == LF_ENOTFOUND);
 }
 
+/* The rule pre-filter by op type (type_filter.c) is sound: a rule it drops
+ * for a graph has no match there, over the built-in and generated rules;
+ * and it drops most generated rules on a CNN block (no MatMul, Transpose,
+ * Split there) but keeps conv_relu. */
+static void test_type_filter(void)
+{
+    lf_subst_ruleset rs;
+    CHECK_OK(lf_subst_ruleset_open(&rs, "builtin,generated", NULL));
+    lf_graph *gs[2] = {inception_like(0), NULL};
+    CHECK_OK(lf_subst_network("sru", 0, &gs[1]));
+    for (int i = 0; i < 2; i++) {
+        if (!gs[i] || rs.n == 0)
+            continue;
+        uint64_t types = lf_subst_graph_types(gs[i]);
+        int32_t kept = 0, unsound = 0;
+        for (int32_t k = 0; k < rs.n; k++) {
+            int ok = lf_subst_rule_possible(rs.rule[k], types);
+            kept += ok;
+            lf_subst_matches ms = {0, 0, NULL};
+            CHECK_OK(lf_subst_find(gs[i], rs.rule[k], &ms));
+            unsound += !ok && ms.n > 0;
+            lf_subst_matches_free(&ms);
+        }
+        CHECK_EQ_I64(unsound, 0);
+        CHECK(kept > 0 && kept < rs.n / 2);
+        if (i == 0)
+            CHECK(lf_subst_rule_possible(rule("conv_relu"), types));
+    }
+    CHECK(!lf_subst_rule_possible(rule("conv_relu"), LF_SUBST_TYPE(LF_OP_RELU)));
+    for (int i = 0; i < 2; i++)
+        lf_graph_free(gs[i]);
+    lf_subst_ruleset_close(&rs);
+}
+
 int main(void)
 {
+    test_type_filter();
     test_networks();
     test_costs();
     test_search();

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "planner/io/onnx_functions.h"
 #include "planner/io/onnx_ops.h"
 #include "planner/io/onnx_proto.h"
 #include "planner/io/onnx_write_internal.h"
@@ -385,7 +386,24 @@ lf_status lf__ox_load(lf__ox_graph *g, const void *bytes, size_t len, const char
         return lf__ox_fail(g, -1, LF_EPARSE, "not a valid ONNX model (truncated or corrupt protobuf)");
     }
     lf__lazy_inits li = {bytes, inits, n_inits, &al.base};
-    st = lf__load_model(g, m, base_dir, &li);
+    /* Calls of model-local functions become their bodies (onnx_functions.c). */
+    lf_arena fa;
+    lf_arena_init(&fa);
+    Onnx__NodeProto **nodes = NULL;
+    size_t n_nodes = 0;
+    st = lf__ox_functions_inline(m, g->path, g->opt.max_nodes, &fa, &nodes, &n_nodes);
+    if (st == LF_OK && m->graph) {
+        Onnx__NodeProto **own = m->graph->node;
+        size_t n_own = m->graph->n_node;
+        m->graph->node = nodes;
+        m->graph->n_node = n_nodes;
+        st = lf__load_model(g, m, base_dir, &li);
+        m->graph->node = own; /* protobuf-c frees its own list */
+        m->graph->n_node = n_own;
+    } else if (st == LF_OK) {
+        st = lf__load_model(g, m, base_dir, &li);
+    }
+    lf_arena_destroy(&fa);
     free(inits);
     onnx__model_proto__free_unpacked(m, &al.base);
     if (g->bytes_mapped) /* what is left of the file's pages: nodes and names */

@@ -295,6 +295,24 @@ lf_status lf_plan_write_onnx_groups(FILE *f, const lf_plan *p, lf_cost_model *cm
         else
             have_map = 1;
     }
+    /* Every node records its flat position (fusionplan.pos): the importer
+     * puts the inlined bodies back in the flat order (onnx_functions.c), so
+     * the grouped file imports with the flat file's op ids and graph hash. */
+    size_t *old_nu = st == LF_OK ? calloc(R.n + 1, sizeof *old_nu) : NULL;
+    ProtobufCMessageUnknownField **old_u = st == LF_OK ? calloc(R.n + 1, sizeof *old_u) : NULL;
+    size_t n_saved = 0;
+    if (st == LF_OK && (!old_nu || !old_u))
+        st = lf__oom();
+    for (size_t k = 0; k < R.n && st == LF_OK; k++) {
+        Onnx__NodeProto *nd = m->graph->node[k];
+        old_nu[k] = nd->base.n_unknown_fields;
+        old_u[k] = nd->base.unknown_fields;
+        n_saved = k + 1;
+        char pos[24];
+        snprintf(pos, sizeof pos, "%zu", k);
+        lf__ox_prop pr = {"fusionplan.pos", lf_arena_strdup(&arena, pos)};
+        st = pr.value ? lf__ox_node_meta_add(&arena, nd, &pr, 1) : lf__oom();
+    }
     /* units: one per group (in order of first appearance), one per other node */
     lf_strmap gunit;
     int have_g = st == LF_OK && lf_strmap_init(&gunit, 64) == LF_OK;
@@ -397,6 +415,12 @@ lf_status lf_plan_write_onnx_groups(FILE *f, const lf_plan *p, lf_cost_model *cm
     free(R.unit);
     free(R.group_of_unit);
     free(R.first_node);
+    for (size_t k = 0; k < n_saved; k++) {
+        m->graph->node[k]->base.n_unknown_fields = old_nu[k];
+        m->graph->node[k]->base.unknown_fields = old_u[k];
+    }
+    free(old_nu);
+    free(old_u);
     if (m)
         onnx__model_proto__free_unpacked(m, NULL);
     lf_arena_destroy(&arena);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "planner/io/onnx_functions.h"
 #include "planner/io/onnx_proto.h"
 #include "planner/io/onnx_write_internal.h"
 #include "planner/io/plan_read_internal.h"
@@ -316,6 +317,40 @@ static lf_status lf__collect_figs(const char *origin, json_t *root, lf_strmap *f
     return LF_OK;
 }
 
+/* Each call of a group function (domain fusionplan.groups) carries the
+ * fusionplan.group of every annotated node of its body. */
+static lf_status lf__check_calls(const char *origin, const Onnx__ModelProto *m)
+{
+    lf_status st = LF_OK;
+    for (size_t k = 0; k < m->graph->n_node && st == LF_OK; k++) {
+        const Onnx__NodeProto *c = m->graph->node[k];
+        if (!c->domain || strcmp(c->domain, "fusionplan.groups") != 0)
+            continue;
+        char *want = lf__ox_node_meta_get(c, "fusionplan.group", &st);
+        for (size_t f = 0; f < m->n_functions && st == LF_OK && want; f++) {
+            const Onnx__FunctionProto *fp = m->functions[f];
+            if (!fp->name || !c->op_type || strcmp(fp->name, c->op_type) != 0 || !fp->domain ||
+                strcmp(fp->domain, c->domain) != 0)
+                continue;
+            for (size_t j = 0; j < fp->n_node && st == LF_OK; j++) {
+                char *got = lf__ox_node_meta_get(fp->node[j], "fusionplan.group", &st);
+                if (st != LF_OK)
+                    st = lf_set_error(LF_EPARSE, "%s: function '%s': node '%s': %s", origin, fp->name,
+                                      fp->node[j]->name ? fp->node[j]->name : "", lf_last_error());
+                else if (got && strcmp(got, want) != 0)
+                    st = lf_set_error(LF_EPARSE, "%s: node '%s': metadata fusionplan.group is %.20s but its "
+                                      "function's node '%s' says %.20s", origin, c->name ? c->name : "", want,
+                                      fp->node[j]->name ? fp->node[j]->name : "", got);
+                free(got);
+            }
+        }
+        if (st != LF_OK && !want)
+            st = lf_set_error(LF_EPARSE, "%s: node '%s': %s", origin, c->name ? c->name : "", lf_last_error());
+        free(want);
+    }
+    return st;
+}
+
 lf_status lf__plan_onnx_to_json(const void *data, size_t len, const char *origin, json_t **out)
 {
     *out = NULL;
@@ -358,8 +393,19 @@ lf_status lf__plan_onnx_to_json(const void *data, size_t len, const char *origin
         have = 1;
     if (st == LF_OK)
         st = lf__collect_figs(origin, root, &figs, &store, &n_store);
-    for (size_t k = 0; st == LF_OK && k < m->graph->n_node; k++)
-        st = lf__check_node(origin, m->graph->node[k], k, &figs);
+    /* A grouped export (--format onnx-groups): its calls' group ids are
+     * their bodies', and the bodies are read inlined, as the importer does. */
+    lf_arena fa;
+    lf_arena_init(&fa);
+    Onnx__NodeProto **nodes = NULL;
+    size_t n_nodes = 0;
+    if (st == LF_OK)
+        st = lf__check_calls(origin, m);
+    if (st == LF_OK)
+        st = lf__ox_functions_inline(m, origin, 1000000, &fa, &nodes, &n_nodes);
+    for (size_t k = 0; st == LF_OK && k < n_nodes; k++)
+        st = lf__check_node(origin, nodes[k], k, &figs);
+    lf_arena_destroy(&fa);
     if (have)
         lf_strmap_destroy(&figs);
     free(store);

@@ -188,8 +188,11 @@ lf_status lf__oc_step(lf__oc *x, lf__opath *path, int32_t depth, const lf_graph 
 lf_status lf__oc_matches(lf__oc *x, const lf_graph *g, const lf__label *lab, const uint8_t *roots, lf__ocands *out)
 {
     lf_status st = LF_OK;
+    uint64_t types = lf_subst_graph_types(g);
     for (int32_t k = 0; k < x->rs->n && !st; k++) {
         if (!lf_subst_rule_active(x->rs, x->o, k)) /* enabled and not filtered out (GSO) */
+            continue;
+        if (!lf_subst_rule_possible(x->rs->rule[k], types)) /* an op type g lacks */
             continue;
         const lf_subst_rule *r = x->rs->rule[k];
         lf_subst_matches ms = {0, 0, NULL};

@@ -97,7 +97,7 @@ lf_status lf_ocggs_bench_open(lf_ocggs_bench *b, const lf_ocggs_bench_config *cf
         return lf_set_error(LF_EINVAL, "bench ocggs: objective time, flops, bytes or kernels");
     if (cfg->n_models < 1 || cfg->n_ks < 1 || cfg->n_searches < 1)
         return lf_set_error(LF_EINVAL, "bench ocggs: no networks, searches or lengths");
-    lf_status st = lf_subst_ruleset_open(&b->rules, cfg->rules ? cfg->rules : "builtin", NULL);
+    lf_status st = lf_subst_ruleset_open(&b->rules, cfg->rules ? cfg->rules : "builtin", cfg->taso_path);
     if (!st)
         st = lf_subst_ruleset_verify(&b->rules, &b->failed);
     b->cells = calloc((size_t)(cfg->n_models * cfg->n_ks * cfg->n_searches), sizeof *b->cells);

@@ -29,6 +29,7 @@ typedef struct lf_ocggs_bench_config {
     int64_t budget;          /* backtrack and split: graphs expanded (default 1000) */
     uint64_t seed;           /* sample's tie-breaking (default 1) */
     const char *rules;       /* rule sources (lf_subst_ruleset_open; NULL: "builtin") */
+    const char *taso_path;   /* TASO's rule file, for a "taso" source */
     lf_subst_objective objective; /* time (default), flops, bytes or kernels */
     const lf_hw *hw;         /* the roofline's <gpu> figures (NULL: the defaults) */
 } lf_ocggs_bench_config;

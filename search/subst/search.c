@@ -186,8 +186,9 @@ lf_status lf__search_expand(lf__search *s, int32_t i, int32_t *first)
     lf__cand *c = NULL;
     int32_t n = 0, cap = 0;
     lf_status st = LF_OK;
+    uint64_t types = lf_subst_graph_types(g);
     for (int32_t k = 0; k < s->rs->n && !st; k++) {
-        if (!lf_subst_rule_active(s->rs, s->o, k))
+        if (!lf_subst_rule_active(s->rs, s->o, k) || !lf_subst_rule_possible(s->rs->rule[k], types))
             continue;
         const lf_subst_rule *r = s->rs->rule[k];
         lf_subst_matches ms = {0, 0, NULL};

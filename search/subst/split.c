@@ -173,8 +173,9 @@ static lf_status lf__capacities(const lf_graph *g, const lf_subst_ruleset *rs, c
 {
     for (int32_t v = 0; v < g->n_ops; v++)
         capacity[v] = 1;
+    uint64_t types = lf_subst_graph_types(g);
     for (int32_t k = 0; k < rs->n; k++) {
-        if (!lf_subst_rule_active(rs, o, k))
+        if (!lf_subst_rule_active(rs, o, k) || !lf_subst_rule_possible(rs->rule[k], types))
             continue;
         lf_subst_matches ms = {0, 0, NULL};
         lf_status st = lf_subst_find(g, rs->rule[k], &ms);

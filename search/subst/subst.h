@@ -426,6 +426,13 @@ typedef struct lf_subst_options {
  * out): the one test every search makes before matching a rule. */
 int lf_subst_rule_active(const lf_subst_ruleset *rs, const lf_subst_options *o, int32_t k);
 
+/* The op types g holds (bit LF_SUBST_TYPE(t)), and whether rule r can
+ * match a graph holding only those (every source node accepts one of them):
+ * the searches drop the rules that cannot, once per graph, before matching
+ * (type_filter.c). */
+uint64_t lf_subst_graph_types(const lf_graph *g);
+int lf_subst_rule_possible(const lf_subst_rule *r, uint64_t types);
+
 void lf_subst_options_default(lf_subst_options *o);
 
 typedef struct lf_subst_step {

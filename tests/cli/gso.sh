@@ -76,7 +76,7 @@ expect_error "LR weights for --filter gso" "holds lr models" "$fp" optimize --mo
 head -c 300 "$tmp/w1" >"$tmp/short"
 expect_error "truncated weights" "short" "$fp" optimize --model alexnet --filter gso --gso-weights "$tmp/short"
 expect_error "plan --optimize-filter alone" "needs --optimize" "$fp" plan --model alexnet --optimize-filter gso
-FUSIONPLAN_WEIGHTS_DIR="$tmp" expect_error "no shipped weights" "gso-gcn.bin not found" "$fp" optimize --model alexnet --filter gso
+FUSIONPLAN_WEIGHTS_DIR="$tmp" expect_error "no shipped weights" "gso-gcn-generated.bin not found" "$fp" optimize --model alexnet --filter gso
 # GSO's Figure 7 setting: OCGGS's exact searches on ResNet blocks keep the optimum with the filter.
 "$fp" bench gso --models resnet_blocks:2,resnet_blocks:4 --search dpp --repeat 1 --taso-file "$src/../shared/data/taso/graph_subst.pb" >"$tmp/fig7" 2>&1 || fail=1
 [ "$(grep -c '^| resnet_blocks:[24] | .* | yes / yes |$' "$tmp/fig7")" = 2 ] ||

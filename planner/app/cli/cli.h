@@ -305,7 +305,8 @@ int lf_cmd_bench_ocggs(int argc, char **argv); /* `bench ocggs` */
 int lf_cli_subst_graph(const lf_cli_command *cmd, const char *def, lf_graph **g, lf_hw *hw);
 
 /* --filter gso|lr|none (gso_opts.c): option `opt` names the filter and
- * `weights_opt` an optional weight file (default: the shipped models). For
+ * `weights_opt` an optional weight file (default: the shipped models trained
+ * on the rule sources `rules`, lf_gso_load_for_rules). For
  * gso and lr, loads the models into *set (the caller destroys it) and points
  * *filter at it (for lf_subst_job_config.filter); for none, *filter is NULL.
  * Returns 0 or an exit status after printing the error.
@@ -313,8 +314,8 @@ int lf_cli_subst_graph(const lf_cli_command *cmd, const char *def, lf_graph **g,
  * kept as one line on standard output. */
 typedef struct lf_gso_set lf_gso_set;
 typedef struct lf_subst_job lf_subst_job;
-int lf_cli_gso_filter(const lf_cli_command *cmd, const char *opt, const char *weights_opt, lf_gso_set *set,
-                      const lf_gso_set **filter);
+int lf_cli_gso_filter(const lf_cli_command *cmd, const char *opt, const char *weights_opt, const char *rules,
+                      lf_gso_set *set, const lf_gso_set **filter);
 void lf_cli_gso_filtered(void *user, const lf_subst_job *job);
 
 /* plan --optimize (plan_optimize.c): rewrites s's graph with the substitution

@@ -36,7 +36,9 @@ int lf_cmd_bench_ocggs(int argc, char **argv)
         {"hw", "FILE", "hardware description XML: the roofline's <gpu> figures", NULL},
         {"objective", "NAME", "time (default), flops, bytes or kernels", NULL},
         {"seed", "S", "sample's tie-breaking seed (default 1)", NULL},
-        {"rules", "LIST", "rule sources: builtin (default), generated (the shipped generated set), generated=FILE", NULL},
+        {"rules", "LIST", "rule sources: builtin (default), generated (the shipped generated set), generated=FILE, "
+                          "taso (with --taso-file)", NULL},
+        {"taso-file", "FILE", "TASO's rule file (graph_subst.pb) for the taso source", NULL},
         {"svg", "PREFIX", "charts PREFIX-cost.svg, PREFIX-time.svg, PREFIX-memory.svg against K (several K) "
                           "or against the networks' blocks", NULL},
     };
@@ -79,6 +81,7 @@ int lf_cmd_bench_ocggs(int argc, char **argv)
         return rc;
     cfg.hw = &hw;
     cfg.rules = lf_cli_get(&cmd, "rules");
+    cfg.taso_path = lf_cli_get(&cmd, "taso-file");
     lf_ocggs_bench b;
     lf_status st = lf_ocggs_bench_open(&b, &cfg);
     if (!st) {

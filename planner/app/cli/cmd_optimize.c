@@ -106,7 +106,7 @@ int lf_cmd_optimize(int argc, char **argv)
     lf_hw hw;
     lf_gso_set set;
     if ((rc = lf_cli_subst_graph(&cmd, "resnet50", &g, &hw)) ||
-        (rc = lf_cli_gso_filter(&cmd, "filter", "gso-weights", &set, &cfg.filter))) {
+        (rc = lf_cli_gso_filter(&cmd, "filter", "gso-weights", cfg.rules, &set, &cfg.filter))) {
         lf_graph_free(g);
         return rc;
     }

@@ -9,8 +9,8 @@
 #include "search/subst/gso/gso.h"
 #include "search/subst/job.h"
 
-int lf_cli_gso_filter(const lf_cli_command *cmd, const char *opt, const char *weights_opt, lf_gso_set *set,
-                      const lf_gso_set **filter)
+int lf_cli_gso_filter(const lf_cli_command *cmd, const char *opt, const char *weights_opt, const char *rules,
+                      lf_gso_set *set, const lf_gso_set **filter)
 {
     memset(set, 0, sizeof *set);
     *filter = NULL;
@@ -23,15 +23,15 @@ int lf_cli_gso_filter(const lf_cli_command *cmd, const char *opt, const char *we
             return lf_cli_usage_error(cmd, "--%s needs --%s gso or lr", weights_opt, opt);
         return 0;
     }
-    lf_status st = lf_gso_load_or_shipped(set, kind, wpath);
+    const char *file = NULL; /* the models trained on the rules searched */
+    lf_status st = lf_gso_load_for_rules(set, kind, wpath, rules, &file);
     if (st)
         return lf_cli_fail(st);
     if (set->kind != kind) {
         lf_gso_kind has = set->kind;
         lf_gso_set_destroy(set);
-        return lf_cli_usage_error(cmd, "%s holds %s models, --%s asks for %s",
-                                  wpath ? wpath : kind == LF_GSO_LR ? LF_GSO_SHIPPED_LR : LF_GSO_SHIPPED_GCN,
-                                  lf_gso_kind_name(has), opt, lf_gso_kind_name(kind));
+        return lf_cli_usage_error(cmd, "%s holds %s models, --%s asks for %s", file, lf_gso_kind_name(has), opt,
+                                  lf_gso_kind_name(kind));
     }
     *filter = set;
     return 0;

@@ -62,7 +62,7 @@ int lf_cli_plan_optimize(const lf_cli_command *cmd, lf_cli_session *s, const lf_
     lf_subst_job_config_default(&cfg);
     cfg.options = o;
     lf_gso_set set;
-    if ((rc = lf_cli_gso_filter(cmd, "optimize-filter", "optimize-gso-weights", &set, &cfg.filter)))
+    if ((rc = lf_cli_gso_filter(cmd, "optimize-filter", "optimize-gso-weights", "builtin", &set, &cfg.filter)))
         return rc;
     lf_subst_coster_init(&cfg.coster, obj, &s->hw, lf_cost_scheme_name(s->cm));
     lf_cli_gpu_costs gc = {0}; /* time objective on a GPU: measured op times (docs/gpu.md) */

@@ -79,6 +79,36 @@ lf_status lf_gso_load_or_shipped(lf_gso_set *s, lf_gso_kind kind, const char *pa
     return st ? st : lf_gso_load(s, found);
 }
 
+/* 1 when the comma-separated list has the item word. */
+static int lf__list_has(const char *list, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = list; p && *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && strncmp(p, word, n) == 0)
+            return 1;
+        p = e ? e + 1 : NULL;
+    }
+    return 0;
+}
+
+lf_status lf_gso_load_for_rules(lf_gso_set *s, lf_gso_kind kind, const char *path, const char *rules,
+                                const char **file)
+{
+    memset(s, 0, sizeof *s);
+    int gen = lf__list_has(rules, "generated");
+    const char *name = kind == LF_GSO_LR ? (gen ? LF_GSO_SHIPPED_LR_GENERATED : LF_GSO_SHIPPED_LR)
+                                         : (gen ? LF_GSO_SHIPPED_GCN_GENERATED : LF_GSO_SHIPPED_GCN);
+    if (file)
+        *file = path ? path : name;
+    if (path)
+        return lf_gso_load(s, path);
+    char found[4200];
+    lf_status st = lf_weights_find(name, found, sizeof found);
+    return st ? st : lf_gso_load(s, found);
+}
+
 lf_status lf_gso_filter_timed(const lf_gso_set *s, const lf_graph *g, const lf_subst_ruleset *rs,
                               double threshold, uint8_t *keep, lf_gso_filter_stats *stats)
 {

@@ -37,6 +37,10 @@
 /* The shipped weights (explain/weights/, found with lf_weights_find). */
 #define LF_GSO_SHIPPED_GCN "gso-gcn.bin"
 #define LF_GSO_SHIPPED_LR "gso-lr.bin"
+/* The same retrained on the generated rules (`gso-dataset --rules
+ * builtin,generated`): the models for optimize's default rule set. */
+#define LF_GSO_SHIPPED_GCN_GENERATED "gso-gcn-generated.bin"
+#define LF_GSO_SHIPPED_LR_GENERATED "gso-lr-generated.bin"
 
 typedef enum lf_gso_kind { LF_GSO_GCN = 0, LF_GSO_LR = 1, LF_GSO_NONE = 2 } lf_gso_kind;
 const char *lf_gso_kind_name(lf_gso_kind k);
@@ -107,6 +111,13 @@ lf_status lf_gso_load_memory(lf_gso_set *s, const void *data, size_t len, const 
  * (LF_GSO_SHIPPED_GCN or _LR, found with lf_weights_find). The file's kind is
  * the file's: callers that need a given kind compare s->kind. */
 lf_status lf_gso_load_or_shipped(lf_gso_set *s, lf_gso_kind kind, const char *path);
+/* The same, choosing the shipped file by the rule sources searched (a
+ * comma-separated list as `--rules` takes): the models trained on the
+ * generated rules when the list names the shipped generated set
+ * ("generated"), the ones trained on the built-in and TASO rules otherwise;
+ * *file (may be NULL) receives the file's base name, or path. */
+lf_status lf_gso_load_for_rules(lf_gso_set *s, lf_gso_kind kind, const char *path, const char *rules,
+                                const char **file);
 
 /* Per-node probabilities of one model on gg: prob[n]. ws: scratch of
  * lf_gso_ws_floats(gg->n) floats. */

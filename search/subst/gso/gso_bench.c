@@ -31,9 +31,10 @@ lf_status lf_gso_bench_open(lf_gso_bench *b, const lf_gso_bench_config *cfg)
     b->cfg = *cfg;
     if (cfg->repeat < 1 || cfg->repeat > 64)
         return lf_set_error(LF_EINVAL, "bench gso: %d filter runs (1 to 64)", (int)cfg->repeat);
-    lf_status st = lf_gso_load_or_shipped(&b->sets[0], LF_GSO_GCN, cfg->gcn_weights);
+    /* the shipped models trained on the rules benchmarked */
+    lf_status st = lf_gso_load_for_rules(&b->sets[0], LF_GSO_GCN, cfg->gcn_weights, cfg->rules, NULL);
     if (!st)
-        st = lf_gso_load_or_shipped(&b->sets[1], LF_GSO_LR, cfg->lr_weights);
+        st = lf_gso_load_for_rules(&b->sets[1], LF_GSO_LR, cfg->lr_weights, cfg->rules, NULL);
     if (!st)
         st = lf_subst_ruleset_open(&b->rules, cfg->rules ? cfg->rules : "builtin,taso", cfg->taso_path);
     if (!st)
