@@ -2,7 +2,6 @@
  * downsets.h; the state table and the limits are in downsets_states.c). The number of candidates per state is bounded by the number
  * of downsets, which grows with the graph's width, not its depth. */
 #include "planner/exact/downsets.h"
-#include "planner/exact/frontier.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -824,8 +823,8 @@ int32_t lf__dp_run(lf__exact *x)
             x->progress = (size + (double)k / x->bucket_n[size]) / n_u;
             lf__expand(x, x->bucket[size][k], stack);
         }
-        if (x->front && x->status == LF_OK)
-            lf__frontier_boundary(x, size);
+        if (x->on_size_done && x->status == LF_OK)
+            x->on_size_done(x, size);
     }
     int32_t goal = x->status == LF_OK ? lf__dp_state(x, full, n_u) : -1;
     lf__dp_check_budget(x); /* the peak memory, for the statistics */

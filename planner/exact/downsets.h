@@ -123,6 +123,9 @@ typedef struct lf__exact {
     struct lf_pool *pool; /* workers for the staircase's joined pairs (NULL: this thread) */
     struct lf__join *join; /* cut_join.c's tails */
     lf__frontier *front;   /* the frontier bound (frontier.c; NULL: not kept) */
+    /* After every state of one size is expanded (NULL: nothing to do; the
+     * frontier bound sets it, so the DP never calls up into frontier.c). */
+    void (*on_size_done)(struct lf__exact *x, int32_t size);
     void *user;
 } lf__exact;
 

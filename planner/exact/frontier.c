@@ -83,6 +83,7 @@ lf_status lf__frontier_create(lf__exact *x)
     free(tiles);
     f->lower = 0;
     x->front = f;
+    x->on_size_done = lf__frontier_boundary;
     return st;
 }
 
@@ -96,6 +97,7 @@ void lf__frontier_free(lf__exact *x)
     free(f->tail_min);
     free(f);
     x->front = NULL;
+    x->on_size_done = NULL;
 }
 
 /* h of every state created since the last call. */
