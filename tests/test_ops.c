@@ -556,6 +556,7 @@ static void test_names(void)
         {"ReduceMax", LF_OP_REDUCEMAX}, {"ReduceMin", LF_OP_REDUCEMIN},
         {"ReduceProd", LF_OP_REDUCEPROD}, {"ReduceSumSquare", LF_OP_REDUCESUMSQUARE},
         {"ReduceL2", LF_OP_REDUCEL2}, {"GlobalMaxPool", LF_OP_GLOBALMAXPOOL},
+        {"Gather", LF_OP_GATHER},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         CHECK_EQ_I64(lf_op_type_from_name(names[i].name), names[i].t);
