@@ -10,7 +10,7 @@
 
 include(CMakePackageConfigHelpers)
 
-# Public headers: exactly those planner/fusionplan.h reaches through its
+# Public headers: exactly those planner/app/fusionplan.h reaches through its
 # #include "..." lines (followed transitively at configure time; editing one
 # of them re-runs the configure step), installed under their source paths.
 # Everything else (internal declarations, the CLI, the ONNX importer's
@@ -18,7 +18,7 @@ include(CMakePackageConfigHelpers)
 # compiles every installed header on its own and checks that none declares
 # an lf__ name.
 set(_lf_public_headers)
-set(_lf_header_queue planner/fusionplan.h)
+set(_lf_header_queue planner/app/fusionplan.h)
 while(_lf_header_queue)
   list(POP_FRONT _lf_header_queue _lf_h)
   if(_lf_h IN_LIST _lf_public_headers)
@@ -37,7 +37,7 @@ while(_lf_header_queue)
 endwhile()
 foreach(_lf_h ${_lf_public_headers})
   get_filename_component(_lf_dir ${_lf_h} DIRECTORY)
-  if(_lf_h STREQUAL "planner/fusionplan.h")
+  if(_lf_h STREQUAL "planner/app/fusionplan.h")
     set(_lf_dir "")
   endif()
   install(FILES ${PROJECT_SOURCE_DIR}/${_lf_h} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/fusionplan/${_lf_dir})

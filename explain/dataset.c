@@ -8,7 +8,7 @@
 
 #include "models/registry.h"
 #include "planner/plan.h"
-#include "planner/registry.h"
+#include "planner/app/registry.h"
 #include "planner/util/hashmap.h"
 #include "planner/util/rng.h"
 #include "search/partition/genome.h"

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain/proposer_named.h"
+#include "splitter/proposer_named.h"
 #include "explain/weights.h"
 #include "explain/weights_dir.h"
 #include "splitter/proposer.h"

@@ -2,7 +2,7 @@
  * PREFIX/include/fusionplan/fusionplan.h (include <fusionplan/fusionplan.h>
  * with the flags of `pkg-config --cflags fusionplan` or the
  * fusionplan::fusionplan CMake target); in the source tree it is
- * planner/fusionplan.h. Every function returns an lf_status and sets a
+ * planner/app/fusionplan.h. Every function returns an lf_status and sets a
  * message read with lf_last_error(); nothing prints or exits. */
 #ifndef LF_FUSIONPLAN_H
 #define LF_FUSIONPLAN_H
@@ -13,15 +13,15 @@
 #include "planner/cost/cost.h"
 #include "planner/exact/exact.h"
 #include "planner/io/plan_export.h"
-#include "planner/pipeline.h"
-#include "planner/registry.h"
+#include "planner/app/pipeline.h"
+#include "planner/app/registry.h"
 #include "hwdesc/hw.h"
 #include "models/registry.h"
 #include "search/partition/search.h"
 #include "search/sweep/sweep.h"
 #include "splitter/splitter.h"
-#include "explain/proposer_named.h"
-#include "planner/api/api.h"
+#include "splitter/proposer_named.h"
+#include "planner/app/api/api.h"
 
 /* The library behind each command (docs/library.md): ONNX import, plan files
  * read back and validated, the executor, reports, sweeps and benchmarks,

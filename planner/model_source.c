@@ -7,7 +7,7 @@
 #include "models/registry.h"
 #include "planner/exec/exec.h"
 #include "planner/io/onnx.h"
-#include "planner/pipeline.h"
+#include "planner/app/pipeline.h"
 
 #define LF__MAX_INPUT_SHAPES 16
 

@@ -1,13 +1,13 @@
 /* The library pipeline (pipeline.h): planning a network on a cost model with
  * the search, splitter and proposer named in the configuration, and the
  * whole source → cost model → plan run. */
-#include "planner/pipeline.h"
+#include "planner/app/pipeline.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "explain/proposer_named.h"
-#include "planner/registry.h"
+#include "splitter/proposer_named.h"
+#include "planner/app/registry.h"
 #include "planner/util/clock.h"
 #include "search/partition/simple.h"
 #include "splitter/exact_split.h"

@@ -15,7 +15,7 @@
  *
  * Nothing here prints: long runs report through cfg.planner.progress. Names
  * (searches, schemes, splits, proposers, export formats) resolve through
- * planner/registry.h. */
+ * planner/app/registry.h. */
 #ifndef LF_PIPELINE_H
 #define LF_PIPELINE_H
 
@@ -186,7 +186,7 @@ lf_status lf_pipeline_open(lf_pipeline *p, const lf_pipeline_config *cfg);
 lf_status lf_pipeline_run(lf_pipeline *p, const lf_pipeline_config *cfg);
 
 /* Writes the plan (and, with pareto set, its Pareto front) to path in format
- * (planner/registry.h exporters; NULL: by extension), atomically. */
+ * (planner/app/registry.h exporters; NULL: by extension), atomically. */
 lf_status lf_pipeline_save(lf_pipeline *p, const char *path, const char *format, int pareto);
 
 void lf_pipeline_close(lf_pipeline *p);

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "planner/optable.h"
-#include "planner/pipeline.h"
+#include "planner/app/pipeline.h"
 #include "planner/residency.h"
 #include "planner/util/format.h"
 #include "search/partition/simple.h"

@@ -2,7 +2,7 @@
  * proposers and the export formats come from their owners (cost/model.c,
  * splitter/proposer.c, io/plan_save.c); the
  * others are the library's entry points, kept here once. */
-#include "planner/registry.h"
+#include "planner/app/registry.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -14,7 +14,7 @@ static const char *const lf__searches[] = {"greedy", "layer", "random", "local",
 static const char *const lf__heuristics[] = {"random", "local", "nsga2", NULL};
 static const char *const lf__splits[] = {"random", "tree", "exact", NULL};
 /* The analytic proposers (splitter/proposer.c), then the explainers that
- * explain/proposer_named.c opens with their weights. */
+ * splitter/proposer_named.c opens with their weights. */
 static const char *const lf__proposers[] = {"all", "random", "attrib", "gnne", "pg",
                                             "rg", "saliency", "occlusion", NULL};
 
@@ -45,7 +45,7 @@ int lf_name_known(lf_name_kind kind, const char *name)
 {
     const char *const *n = lf_names(kind);
     /* A proposer may carry settings after a colon ("gnne:epochs=20"): the
-     * name is what precedes it; explain/proposer_named.c checks the rest. */
+     * name is what precedes it; splitter/proposer_named.c checks the rest. */
     size_t len = name ? strlen(name) : 0;
     const char *colon = kind == LF_NAMES_PROPOSER && name ? strchr(name, ':') : NULL;
     if (colon)

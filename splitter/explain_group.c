@@ -1,5 +1,5 @@
 /* One group's explanation (splitter/explain_group.h): the explainer opened by
- * name (explain/proposer_named.h), the GNN's prediction, the ranked edges. */
+ * name (splitter/proposer_named.h), the GNN's prediction, the ranked edges. */
 #include <stdlib.h>
 #include <string.h>
 

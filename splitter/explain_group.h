@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "explain/explainer.h"
-#include "explain/proposer_named.h"
+#include "splitter/proposer_named.h"
 #include "planner/cost/cost.h"
 #include "planner/graph.h"
 #include "planner/status.h"

@@ -1,4 +1,4 @@
-/* The binding API (planner/api/api.h): each call gives what the pipeline
+/* The binding API (planner/app/api/api.h): each call gives what the pipeline
  * gives for the same inputs (the plan JSON byte for byte against
  * lf_pipeline_run and lf_plan_write_json), option objects are checked
  * member by member with one-line messages, handles are safe to free after
@@ -8,9 +8,9 @@
 
 #include <jansson.h>
 
-#include "planner/api/api.h"
+#include "planner/app/api/api.h"
 #include "planner/io/plan_export.h"
-#include "planner/pipeline.h"
+#include "planner/app/pipeline.h"
 #include "testlib.h"
 
 /* The plan file lf_pipeline_run's plan would be written as. */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "models/registry.h"
-#include "planner/pipeline.h"
+#include "planner/app/pipeline.h"
 #include "planner/exact/exact.h"
 #include "search/partition/simple.h"
 #include "planner/exact/curve.h"

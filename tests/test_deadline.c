@@ -9,7 +9,7 @@
 
 #include "models/registry.h"
 #include "planner/exact/exact.h"
-#include "planner/pipeline.h"
+#include "planner/app/pipeline.h"
 #include "planner/util/clock.h"
 #include "search/partition/search.h"
 #include "search/partition/simple.h"

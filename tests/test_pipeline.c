@@ -1,5 +1,5 @@
-/* The library pipeline (planner/pipeline.h) and the name registries
- * (planner/registry.h): a pipeline run gives exactly the plan of the
+/* The library pipeline (planner/app/pipeline.h) and the name registries
+ * (planner/app/registry.h): a pipeline run gives exactly the plan of the
  * planner it names, progress arrives through the callback (done rising to
  * the budget), names and combinations are checked, sources load and refuse
  * as documented. */
@@ -8,8 +8,8 @@
 
 #include "models/registry.h"
 #include "planner/exact/exact.h"
-#include "planner/pipeline.h"
-#include "planner/registry.h"
+#include "planner/app/pipeline.h"
+#include "planner/app/registry.h"
 #include "search/partition/simple.h"
 #include "testlib.h"
 

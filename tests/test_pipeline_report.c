@@ -1,4 +1,4 @@
-/* The pipeline's report formatters and checks (planner/pipeline.h,
+/* The pipeline's report formatters and checks (planner/app/pipeline.h,
  * planner/cost/cost.h, planner/io/plan_export.h, planner/util/format.h):
  * the summary line and group table of `fusionplan plan`, the network
  * summary and op table of `info` and the group explanation of `cost` equal
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "planner/io/plan_export.h"
-#include "planner/pipeline.h"
+#include "planner/app/pipeline.h"
 #include "planner/util/fileio.h"
 #include "planner/util/format.h"
 #include "tests/testlib.h"

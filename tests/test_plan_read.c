@@ -14,7 +14,7 @@
 #include "models/registry.h"
 #include "planner/io/plan_export.h"
 #include "planner/io/plan_read.h"
-#include "planner/pipeline.h"
+#include "planner/app/pipeline.h"
 #include "search/partition/simple.h"
 #include "testlib.h"
 

@@ -9,7 +9,7 @@
 
 #include "models/registry.h"
 #include "planner/exact/exact.h"
-#include "planner/pipeline.h"
+#include "planner/app/pipeline.h"
 #include "random_dags.h"
 #include "search/partition/simple.h"
 #include "fixtures.h"

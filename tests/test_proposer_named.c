@@ -1,14 +1,14 @@
-/* Proposers by name (explain/proposer_named.h): GNNExplainer's settings
+/* Proposers by name (splitter/proposer_named.h): GNNExplainer's settings
  * after the name ("gnne:epochs=7") reach the explainer exactly (the proposal
  * equals the one of an explainer created with that config, and differs from
  * the default's), other proposers take none, and every malformed setting is
  * refused with a message naming it, before any weights are read. */
 #include <string.h>
 
-#include "explain/proposer_named.h"
+#include "splitter/proposer_named.h"
 #include "explain/weights.h"
 #include "models/registry.h"
-#include "planner/registry.h"
+#include "planner/app/registry.h"
 #include "tests/fixtures.h"
 #include "tests/testlib.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "explain/proposer_named.h"
+#include "splitter/proposer_named.h"
 #include "models/registry.h"
 #include "planner/exact/exact.h"
 #include "planner/io/split_dot.h"

@@ -16,7 +16,7 @@
 #include "planner/util/fileio.h"
 #include "search/partition/search.h"
 #include "search/partition/simple.h"
-#include "planner/pipeline.h"
+#include "planner/app/pipeline.h"
 #include "search/sweep/buffer_sweep.h"
 #include "search/sweep/compare.h"
 #include "search/sweep/sweep.h"

@@ -21,7 +21,7 @@
 #include "planner/util/bitset.h"
 #include "planner/util/fileio.h"
 #include "planner/util/hashmap.h"
-#include "planner/cli/terminal_bar.h"
+#include "planner/app/cli/terminal_bar.h"
 #include "planner/util/clock.h"
 #include "planner/util/rng.h"
 #include "tests/testlib.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "planner/api/api_internal.h"
+#include "planner/app/api/api_internal.h"
 
 void lf_api_free(void *p) { free(p); }
 

@@ -4,9 +4,9 @@
 #include <string.h>
 
 #include "models/registry.h"
-#include "planner/api/api_internal.h"
+#include "planner/app/api/api_internal.h"
 #include "planner/io/onnx.h"
-#include "planner/pipeline.h"
+#include "planner/app/pipeline.h"
 
 lf_status lf_api_graph_load(const char *source_json, lf_graph **out)
 {

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "hwdesc/hw.h"
-#include "planner/api/api.h"
+#include "planner/app/api/api.h"
 
 /* Parses text (NULL or "" is {}) as a JSON object whose members are all in
  * the NULL-terminated list allowed; what names it in messages ("options"). */

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "planner/api/api_internal.h"
+#include "planner/app/api/api_internal.h"
 #include "planner/io/plan_read.h"
-#include "planner/pipeline.h"
-#include "planner/registry.h"
+#include "planner/app/pipeline.h"
+#include "planner/app/registry.h"
 
 struct lf_api_plan {
     lf_pipeline p;  /* p.graph is the caller's: never freed here */

@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "planner/api/api_internal.h"
+#include "planner/app/api/api_internal.h"
 #include "planner/cost/cost.h"
 #include "planner/exact/exact.h"
-#include "planner/pipeline.h"
-#include "planner/registry.h"
+#include "planner/app/pipeline.h"
+#include "planner/app/registry.h"
 #include "search/schedule/schedule.h"
 #include "search/subst/job.h"
 #include "search/subst/report.h"

@@ -8,14 +8,14 @@
 #include <stdio.h>
 
 #include "explain/explainer.h"
-#include "explain/proposer_named.h"
+#include "splitter/proposer_named.h"
 #include "hwdesc/hw.h"
 #include "splitter/splitter.h"
 #include "planner/cost/cost.h"
 #include "planner/graph.h"
-#include "planner/pipeline.h"
-#include "planner/registry.h"
-#include "planner/cli/terminal_bar.h"
+#include "planner/app/pipeline.h"
+#include "planner/app/registry.h"
+#include "planner/app/cli/terminal_bar.h"
 #include "planner/util/clock.h"
 #include "search/subst/subst.h"
 
@@ -117,7 +117,7 @@ int lf_cli_seq_options(const lf_cli_command *cmd, lf_model_source *src);
                                "silu, fold-pad, flatten-concat, split, reshape-flatten, "      \
                                "channel-shuffle, gather-slice, layernorm, gelu, rank-views)", NULL}
 
-/* A name option checked against a library registry (planner/registry.h):
+/* A name option checked against a library registry (planner/app/registry.h):
  * *out is its value or def; an unknown name is one usage error "unknown
  * --OPT 'x' (use a, b or c)". Returns 0 or LF_EXIT_USAGE. */
 int lf_cli_name(const lf_cli_command *cmd, const char *opt, lf_name_kind kind, const char *def,

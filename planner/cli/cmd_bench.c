@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "planner/cli/cli.h"
-#include "planner/registry.h"
+#include "planner/app/cli/cli.h"
+#include "planner/app/registry.h"
 #include "search/sweep/bench_search.h"
 
 #define LF_BENCH_MAX_ITEMS 32

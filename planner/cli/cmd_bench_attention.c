@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "planner/attn_io.h"
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 #include "planner/cost/cost.h"
 
 int lf_cmd_bench_attention(int argc, char **argv)

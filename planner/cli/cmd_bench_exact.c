@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "models/registry.h"
-#include "planner/cli/cli.h"
-#include "planner/cli/exact_opts.h"
+#include "planner/app/cli/cli.h"
+#include "planner/app/cli/exact_opts.h"
 #include "planner/util/pool.h"
-#include "planner/registry.h"
+#include "planner/app/registry.h"
 #include "search/sweep/bench_exact.h"
 
 #define LF__BENCH_MAX LF_BENCH_EXACT_MAX

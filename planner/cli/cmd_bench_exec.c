@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "models/registry.h"
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 #include "planner/exec/exec_bench.h"
 #include "search/sweep/bench_threads.h"
 

@@ -6,7 +6,7 @@
  * figures and never fails on timing. */
 #include <stdio.h>
 
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 #include "search/subst/gso/gso_bench.h"
 
 static void lf__row(void *user, const lf_gso_bench *b, int32_t i)

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 #include "search/subst/ocggs_bench.h"
 
 static void lf__notice(void *user, const char *line)

@@ -5,7 +5,7 @@
  * never fails on timing. */
 #include <stdio.h>
 
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 #include "search/subst/subst_bench.h"
 
 static void lf__row(void *user, const lf_subst_bench *b, int32_t i)

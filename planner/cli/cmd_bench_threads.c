@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "planner/cli/cli.h"
-#include "planner/registry.h"
+#include "planner/app/cli/cli.h"
+#include "planner/app/registry.h"
 #include "search/sweep/bench_threads.h"
 
 static void lf__row(void *user, const lf_bench_threads_row *r)

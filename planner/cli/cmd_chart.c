@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 #include "planner/io/table_chart.h"
 #include "planner/io/text_table.h"
 #include "planner/util/fileio.h"

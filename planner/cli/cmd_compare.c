@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "planner/cli/cli.h"
-#include "planner/cli/compare.h"
+#include "planner/app/cli/cli.h"
+#include "planner/app/cli/compare.h"
 #include "planner/util/pool.h"
 
 #define LF_CMP_MAX_ITEMS 16

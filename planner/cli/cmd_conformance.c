@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 #include "planner/io/onnx_conformance.h"
 
 int lf_cmd_conformance(int argc, char **argv)

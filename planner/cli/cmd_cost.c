@@ -1,7 +1,7 @@
 /* fusionplan cost: one group's F_beta and F_D with the row windows behind them. */
 #include <stdio.h>
 
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 
 int lf_cmd_cost(int argc, char **argv)
 {

@@ -4,8 +4,8 @@
  * from search/sweep/curve_report.h. */
 #include <stdio.h>
 
-#include "planner/cli/cli.h"
-#include "planner/cli/exact_opts.h"
+#include "planner/app/cli/cli.h"
+#include "planner/app/cli/exact_opts.h"
 #include "planner/util/fileio.h"
 #include "search/sweep/curve_report.h"
 

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "explain/dataset.h"
-#include "planner/cli/cli.h"
-#include "planner/registry.h"
+#include "planner/app/cli/cli.h"
+#include "planner/app/registry.h"
 #include "planner/util/clock.h"
 
 static int lf__parse_scale(const lf_cli_command *cmd, const char *s, double *out)

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 #include "planner/util/fileio.h"
 #include "splitter/explain_group.h"
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 #include "planner/util/clock.h"
 #include "search/subst/gso/gso.h"
 

@@ -3,7 +3,7 @@
  * and recall on the test graphs (DESIGN §11, docs/substitution.md). */
 #include <stdio.h>
 
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 #include "planner/util/clock.h"
 #include "search/subst/gso/gso.h"
 

@@ -2,7 +2,7 @@
  * parameters, MACs) and what the importer folded or rewrote, and why. */
 #include <stdio.h>
 
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 #include "planner/io/onnx.h"
 #include "planner/optable.h"
 

@@ -1,7 +1,7 @@
 /* fusionplan info: a network under a hardware description, layer by layer. */
 #include <stdio.h>
 
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 
 int lf_cmd_info(int argc, char **argv)
 {

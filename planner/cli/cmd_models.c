@@ -2,7 +2,7 @@
 #include <stdio.h>
 
 #include "models/registry.h"
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 
 int lf_cmd_models(int argc, char **argv)
 {

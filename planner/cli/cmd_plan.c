@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "planner/cli/cli.h"
-#include "planner/cli/exact_opts.h"
-#include "planner/registry.h"
+#include "planner/app/cli/cli.h"
+#include "planner/app/cli/exact_opts.h"
+#include "planner/app/registry.h"
 #include "planner/residency.h"
 #include "planner/io/plan_export.h"
 #include "planner/util/fileio.h"

@@ -5,7 +5,7 @@
  * machine without a GPU. */
 #include <stdio.h>
 
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 #include "planner/gpu/opcost.h"
 #include "search/subst/op_profile.h"
 #include "search/subst/report.h"

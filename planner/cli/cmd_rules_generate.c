@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 #include "planner/util/fileio.h"
 #include "search/subst/subst.h"
 

@@ -3,7 +3,7 @@
  * from the seed, outputs optionally written as TensorProto files. */
 #include <stdio.h>
 
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 #include "planner/exec/exec.h"
 #include "planner/io/exec_files.h"
 

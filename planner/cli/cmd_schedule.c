@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 #include "planner/gpu/cache.h"
 #include "planner/gpu/opcost.h"
 #include "planner/util/fileio.h"

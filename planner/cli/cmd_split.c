@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 #include "planner/io/split_dot.h"
 #include "splitter/split_report.h"
 

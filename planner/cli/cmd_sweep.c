@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "planner/cli/cli.h"
-#include "planner/cli/sweep.h"
-#include "planner/registry.h"
+#include "planner/app/cli/cli.h"
+#include "planner/app/cli/sweep.h"
+#include "planner/app/registry.h"
 #include "planner/util/clock.h"
 
 /* The library's notices on stderr: a missing exact optimum always, the

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 #include "search/sweep/sweep.h"
 
 /* Axes and settings from the flags (after the grid file, so flags win). */

@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "planner/cli/cli.h"
-#include "planner/cli/compare.h"
+#include "planner/app/cli/cli.h"
+#include "planner/app/cli/compare.h"
 #include "search/sweep/report.h"
 
 static void lf__notice(void *user, const char *message)

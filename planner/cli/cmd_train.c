@@ -5,8 +5,8 @@
 
 #include "explain/gnn_training.h"
 #include "explain/weights.h"
-#include "planner/cli/cli.h"
-#include "planner/registry.h"
+#include "planner/app/cli/cli.h"
+#include "planner/app/registry.h"
 
 static void lf__line(void *user, const char *line)
 {

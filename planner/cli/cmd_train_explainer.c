@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "explain/explainer_training.h"
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 #include "planner/util/clock.h"
 
 static void lf__line(void *user, const char *line)

@@ -4,7 +4,7 @@
  * be read or is for another graph. */
 #include <stdio.h>
 
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 #include "planner/io/plan_read.h"
 
 static void lf__print_issue(void *user, const char *message)

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "planner/cli/compare.h"
+#include "planner/app/cli/compare.h"
 #include "planner/io/json.h"
 #include "planner/io/plan_export.h"
 #include "planner/io/svg_chart.h"

@@ -1,5 +1,5 @@
 /* Parsing of the exact planner's limit options (see exact_opts.h). */
-#include "planner/cli/exact_opts.h"
+#include "planner/app/cli/exact_opts.h"
 
 #include <errno.h>
 #include <math.h>

@@ -3,7 +3,7 @@
 #ifndef LF_CLI_EXACT_OPTS_H
 #define LF_CLI_EXACT_OPTS_H
 
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 #include "planner/exact/exact.h"
 
 #define LF_CLI_EXACT_OPTS                                                                        \

@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 #include "planner/io/plan_export.h"
-#include "planner/pipeline.h"
+#include "planner/app/pipeline.h"
 
 int lf_cli_is_stream(const char *path, const char *format)
 {

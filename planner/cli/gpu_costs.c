@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 #include "planner/gpu/cache.h"
 #include "planner/gpu/device.h"
 #include "planner/gpu/opcost.h"

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 #include "search/subst/gso/gso.h"
 #include "search/subst/job.h"
 

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 #include "planner/gpu/device.h"
 #include "search/sweep/sweep.h"
 

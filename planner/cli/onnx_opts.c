@@ -1,9 +1,9 @@
 /* --onnx FILE, --input-shape and --no-rewrite: importing an ONNX model for
  * any command that works on a model (the options are parsed by the library's
- * lf_model_source, planner/pipeline.h). */
+ * lf_model_source, planner/app/pipeline.h). */
 #include <string.h>
 
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 
 int lf_cli_onnx_load(const lf_cli_command *cmd, const char *path, lf_graph **g, lf_onnx_report **rep)
 {

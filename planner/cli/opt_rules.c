@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 
 int lf_cli_name(const lf_cli_command *cmd, const char *opt, lf_name_kind kind, const char *def,
                 const char **out)

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 #include "planner/io/plan_read.h"
 
 static void lf__issue(void *user, const char *message)

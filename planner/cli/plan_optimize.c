@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 #include "search/subst/gso/gso.h"
 #include "search/subst/job.h"
 

@@ -1,6 +1,6 @@
 /* The CLI's progress bar, fed by the library's progress callback: the
  * library reports, the front end draws (planner/util/clock.h). */
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 
 void lf_cli_progress_report(void *user, const char *stage, int64_t done, int64_t total,
                             const char *note)

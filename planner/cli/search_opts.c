@@ -5,7 +5,7 @@
  * table's default. */
 #include <string.h>
 
-#include "planner/cli/cli.h"
+#include "planner/app/cli/cli.h"
 
 /* Seeds stop at INT64_MAX / 2 so that a run of --seeds K from --seed S
  * (compare, sweep) never wraps. */

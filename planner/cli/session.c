@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "models/registry.h"
-#include "planner/cli/cli.h"
-#include "planner/registry.h"
+#include "planner/app/cli/cli.h"
+#include "planner/app/registry.h"
 
 int lf_cli_seq_options(const lf_cli_command *cmd, lf_model_source *src)
 {

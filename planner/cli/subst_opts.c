@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "models/registry.h"
-#include "planner/cli/cli.h"
-#include "planner/pipeline.h"
-#include "planner/registry.h"
+#include "planner/app/cli/cli.h"
+#include "planner/app/pipeline.h"
+#include "planner/app/registry.h"
 #include "search/subst/subst.h"
 
 int lf_cli_subst_graph(const lf_cli_command *cmd, const char *def, lf_graph **g, lf_hw *hw)

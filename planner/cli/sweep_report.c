@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "planner/cli/sweep.h"
+#include "planner/app/cli/sweep.h"
 #include "planner/io/json.h"
 #include "planner/io/svg_chart.h"
 

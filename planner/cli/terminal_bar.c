@@ -1,6 +1,6 @@
 /* The CLI's one-line progress bar on stderr (the library only reports
- * progress through its callbacks; planner/cli/progress_bar.c draws them). */
-#include "planner/cli/terminal_bar.h"
+ * progress through its callbacks; planner/app/cli/progress_bar.c draws them). */
+#include "planner/app/cli/terminal_bar.h"
 
 #include <math.h>
 #include <stdio.h>

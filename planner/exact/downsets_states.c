@@ -64,7 +64,7 @@ void lf__dp_check_budget(lf__exact *x)
     /* A run whose pace says it would take many times the limit stops as
      * soon as that is clear (NasNet-A at 256 KB: 2% of the sizes in 4 s),
      * not at the limit: a best-effort run spends the rest on bounds
-     * instead (planner/pipeline.c). The pace is the states expanded per
+     * instead (planner/app/pipeline.c). The pace is the states expanded per
      * size, which on these networks only slows as groups grow. */
     double pace = x->progress > 0 ? now / x->progress : 0;
     if (x->cfg.time_limit_s > 0 && now > x->cfg.time_limit_s) {

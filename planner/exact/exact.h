@@ -28,7 +28,7 @@ typedef struct lf_exact_config {
                                (lf_pool_default_threads); the result is the same with any */
     double deadline;        /* lf_now_seconds() at which every DP stops, whatever
                                time_limit_s leaves (one deadline shared by the planner,
-                               its bounds and polish: planner/pipeline.c); 0: none */
+                               its bounds and polish: planner/app/pipeline.c); 0: none */
 } lf_exact_config;
 
 /* Defaults chosen so that the planner stops within a minute and 4 GB on a

@@ -1,6 +1,6 @@
 """The shared library, opened once with ctypes, and the calls' signatures.
 
-Every function of the binding API (planner/api/api.h) takes strings and
+Every function of the binding API (planner/app/api/api.h) takes strings and
 pointers and returns an lf_status; results come back as JSON text that this
 module decodes. ctypes releases the GIL around each call into a CDLL, so
 long plans let other Python threads run.

@@ -4,9 +4,9 @@
 
 #include <string.h>
 
-#include "explain/proposer_named.h"
+#include "splitter/proposer_named.h"
 #include "hwdesc/hw.h"
-#include "planner/registry.h"
+#include "planner/app/registry.h"
 
 lf_status lf_bench_split_check(const char *split)
 {

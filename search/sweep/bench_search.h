@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "planner/cost/cost.h"
-#include "planner/pipeline.h"
+#include "planner/app/pipeline.h"
 #include "planner/plan.h"
 #include "planner/status.h"
 

@@ -16,7 +16,7 @@
 
 #include "hwdesc/hw.h"
 #include "models/registry.h"
-#include "planner/pipeline.h"
+#include "planner/app/pipeline.h"
 
 static int lf__split_list(char *s, char **items, int max)
 {

@@ -11,7 +11,7 @@
 #include "planner/cost/cost.h"
 #include "planner/exact/curve.h"
 #include "planner/exact/exact.h"
-#include "planner/pipeline.h"
+#include "planner/app/pipeline.h"
 
 double lf_buffer_sweep_pct(int64_t num, int64_t den)
 {

@@ -13,7 +13,7 @@
 #include "explain/dataset.h"
 #include "hwdesc/hw.h"
 #include "planner/graph.h"
-#include "planner/pipeline.h"
+#include "planner/app/pipeline.h"
 #include "planner/plan.h"
 #include "planner/status.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "models/registry.h"
-#include "planner/registry.h"
+#include "planner/app/registry.h"
 #include "planner/util/clock.h"
 
 #define LF__DEFAULT_FROM (128 * 1024)

@@ -17,7 +17,7 @@
 #include "planner/exact/exact.h"
 #include "planner/io/json.h"
 #include "planner/io/onnx.h"
-#include "planner/pipeline.h"
+#include "planner/app/pipeline.h"
 #include "planner/plan.h"
 #include "planner/util/clock.h"
 #include "search/sweep/sweep_internal.h"
@@ -183,7 +183,7 @@ static lf_status lf__measure(lf_sweep_runner *r, const lf_sweep_cell *c, const l
             o->ops++;
             o->unfusable += !lf_cost_fusable(cm, v);
         }
-    /* The run through the library pipeline (planner/pipeline.h). */
+    /* The run through the library pipeline (planner/app/pipeline.h). */
     lf_planner_config pc;
     lf_planner_config_default(&pc);
     pc.search = c->search;

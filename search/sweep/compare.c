@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain/proposer_named.h"
+#include "splitter/proposer_named.h"
 #include "planner/cost/cost.h"
-#include "planner/pipeline.h"
-#include "planner/registry.h"
+#include "planner/app/pipeline.h"
+#include "planner/app/registry.h"
 
 /* Budget curves keep at most this many evenly spaced points. */
 #define LF_CMP_CURVE_POINTS 100

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain/proposer_named.h"
+#include "splitter/proposer_named.h"
 #include "models/registry.h"
 #include "planner/io/onnx.h"
-#include "planner/registry.h"
+#include "planner/app/registry.h"
 #include "search/sweep/sweep_internal.h"
 
 static void lf__free_names(char **v, int32_t *n)

@@ -36,7 +36,7 @@ fi
 if grep -rln '\blf__[A-Za-z0-9_]*[[:space:]]*(' "$tmp/prefix/include" | grep -q .; then
   say "installed headers declare internal lf__ functions: $(grep -rlw 'lf__[A-Za-z0-9_]*' "$tmp/prefix/include" | head -5)"
 fi
-for h in planner/util/bitset.h planner/graph.h planner/api/api.h; do
+for h in planner/util/bitset.h planner/graph.h planner/app/api/api.h; do
   [ -e "$tmp/prefix/include/fusionplan/$h" ] || say "public header $h (reached from fusionplan.h) is not installed"
 done
 for h in planner/exec/kernels.h planner/exact/downsets.h planner/util/scc.h planner/io/onnx_proto.h; do

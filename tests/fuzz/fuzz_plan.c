@@ -17,7 +17,7 @@
 #include "fuzz_check.h"
 #include "models/registry.h"
 #include "planner/io/plan_read.h"
-#include "planner/registry.h"
+#include "planner/app/registry.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
