@@ -2,7 +2,7 @@
  * uncased, vocabulary 30522): an encoder of post-LayerNorm blocks and the
  * pooler.
  *
- *   e = LayerNorm(inputs_embeds + position rows + token type row 0)
+ *   e = LayerNorm(word[input_ids] + token_type[token_type_ids] + position[position_ids])
  *   per block: a = LayerNorm(x + attention.output.dense(attn(query(x), key(x), value(x))))
  *              x = LayerNorm(a + output.dense(gelu(intermediate.dense(a))))
  *   outputs: x (last_hidden_state) and pooler: tanh(dense(x[:, 0]))
@@ -12,17 +12,20 @@
  * epsilon 1e-12. base: D = 768, 12 layers, 12 heads; large: D = 1024, 24
  * layers, 16 heads; FFN 4D.
  *
- * Embeddings: the graph input `inputs_embeds` is the T rows of the word table
- * that the lookup read (the table, 30522 x D, is outside the graph); the
- * position table's rows 0..T-1 and the token type table's row 0 (every token
- * of one segment) are constants of those rows. Default length 128, up to 512
- * (the position table). */
+ * Embeddings: three Gathers (word, position, token type tables) by the graph
+ * inputs `input_ids`, `position_ids`, `token_type_ids` (T ids each); the cost
+ * models price the T rows each reads (the 2-row token type table, smaller
+ * than that, whole). Default length 128, up to 512 (the position table). */
 #include "models/networks.h"
 
 typedef struct bert_cfg {
     const char *name;
     int32_t d, heads;
 } bert_cfg;
+
+#define LF__BERT_VOCAB 30522  /* uncased WordPiece */
+#define LF__BERT_POSITIONS 512
+#define LF__BERT_TYPES 2      /* segments A and B */
 
 static int32_t lf__op2(lf_mb *m, lf_op_type t, const char *name, const lf_attrs *a, int32_t x,
                        int32_t y)
@@ -75,10 +78,12 @@ static lf_status lf__build(const bert_cfg *cfg, const lf_model_options *opt,
     lf_mb mb, *m = &mb;
     lf_tf_sizes z;
     lf_tf_begin(m, cfg->name, opt, seq, &z);
-    int32_t x = lf_tf_embed(m, cfg->d, &z);
+    int32_t ids = lf_tf_ids(m, "input_ids", &z), pids = lf_tf_ids(m, "position_ids", &z);
+    int32_t tids = lf_tf_ids(m, "token_type_ids", &z);
     lf_mb_push(m, "embeddings");
-    int32_t pos = lf_mb_const(m, "position_embeddings.weight", 1, 1, z.seq, cfg->d);
-    int32_t type = lf_mb_const(m, "token_type_embeddings.weight", 1, 1, 1, cfg->d);
+    int32_t x = lf_tf_lookup(m, "word_embeddings", ids, LF__BERT_VOCAB, cfg->d, NULL);
+    int32_t pos = lf_tf_lookup(m, "position_embeddings", pids, LF__BERT_POSITIONS, cfg->d, NULL);
+    int32_t type = lf_tf_lookup(m, "token_type_embeddings", tids, LF__BERT_TYPES, cfg->d, NULL);
     x = lf__op2(m, LF_OP_ADD, "add_token_type", NULL, x, type);
     x = lf__op2(m, LF_OP_ADD, "add_positions", NULL, x, pos);
     x = lf__layernorm(m, "LayerNorm", x);

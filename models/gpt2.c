@@ -11,9 +11,11 @@
  * the scores is folded into the query columns of c_attn, so the attention
  * core is MatMul, causal Softmax, MatMul (transformer.c).
  *
- * Embeddings: the graph input `inputs_embeds` is the T rows of the token
- * table that the lookup read (so the rows are priced, not the table); the position table's rows 0..T-1 (decode: row
- * P) are a constant of T rows. The LM head reads the whole table once.
+ * Embeddings: Gathers of the token table by `input_ids` and of the position
+ * table by `position_ids` (graph inputs of T ids; decode: one id, position P);
+ * the cost models price the T rows each reads, not the tables. The LM head
+ * reads the whole token table once (the same constant: counted once in the
+ * parameters, lf_graph_params).
  *
  * Decode (--phase decode --context P): one token; per layer the cached keys
  * and values of P tokens are graph inputs `past_key_values.L.key` / `.value`
@@ -27,6 +29,7 @@ typedef struct gpt2_cfg {
 } gpt2_cfg;
 
 #define LF__GPT2_VOCAB 50257
+#define LF__GPT2_POSITIONS 1024
 
 static int32_t lf__slice_w(lf_mb *m, const char *name, int32_t x, int32_t begin, int32_t end)
 {
@@ -83,10 +86,10 @@ static lf_status lf__build(const gpt2_cfg *cfg, const lf_model_options *opt,
     lf_mb mb, *m = &mb;
     lf_tf_sizes z;
     lf_tf_begin(m, cfg->name, opt, seq, &z);
-    int32_t x = lf_tf_embed(m, cfg->d, &z);
-    int32_t wte = lf_mb_const(m, "transformer.wte.weight", 1, 1, LF__GPT2_VOCAB, cfg->d);
-    /* the rows of the position table this graph reads: 0..T-1, or P in decode */
-    int32_t wpe = lf_mb_const(m, "transformer.wpe.weight", 1, 1, z.seq, cfg->d);
+    int32_t ids = lf_tf_ids(m, "input_ids", &z), pos = lf_tf_ids(m, "position_ids", &z), wte;
+    int32_t x = lf_tf_lookup(m, "transformer.wte", ids, LF__GPT2_VOCAB, cfg->d, &wte);
+    /* positions 0..T-1, or P in decode: the rows of the table this graph reads */
+    int32_t wpe = lf_tf_lookup(m, "transformer.wpe", pos, LF__GPT2_POSITIONS, cfg->d, NULL);
     int32_t in[2] = {x, wpe};
     x = lf_mb_op(m, LF_OP_ADD, "transformer.add_positions", NULL, in, 2);
     for (int32_t l = 0; l < z.layers; l++)

@@ -22,8 +22,9 @@
  * stacked along H (transformer.c, lf_tf_attention), so K and V are read per
  * key/value head; the Softmax's causal attribute is 4 (four stacks).
  *
- * The token lookup is the graph input `inputs_embeds` (the rows it read);
- * the table (128256 x 4096, 525,336,576 parameters) is outside the graph.
+ * The token lookup is a Gather of `model.embed_tokens` (128256 x 4096,
+ * untied from the LM head) by the graph input `input_ids`; the cost models
+ * price the T rows it reads.
  * Default length 2048 tokens, up to 8192 (the context Llama 3 was trained
  * for). Decode: as GPT-2 (gpt2.c), the caches are B x 8 x P x 128 per layer,
  * the keys cached after the rotation. */
@@ -123,9 +124,10 @@ static lf_status lf__build(const lf_model_options *opt, const lf_model_seq_optio
     lf_mb mb, *m = &mb;
     lf_tf_sizes z;
     lf_tf_begin(m, "llama3_8b", opt, seq, &z);
-    int32_t x = lf_tf_embed(m, LF__LLAMA_D, &z);
+    int32_t ids = lf_tf_ids(m, "input_ids", &z);
     int32_t cos = lf_mb_input(m, "rope_cos", 1, 1, z.seq, LF__LLAMA_HEAD_DIM);
     int32_t sin = lf_mb_input(m, "rope_sin", 1, 1, z.seq, LF__LLAMA_HEAD_DIM);
+    int32_t x = lf_tf_lookup(m, "model.embed_tokens", ids, LF__LLAMA_VOCAB, LF__LLAMA_D, NULL);
     for (int32_t l = 0; l < z.layers; l++)
         x = lf__block(m, &z, l, x, cos, sin);
     x = lf__rmsnorm(m, "model.norm", x);

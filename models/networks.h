@@ -142,10 +142,17 @@ int32_t lf_tf_merge_heads(lf_mb *m, const char *name, int32_t x);
  * stacks the query heads of one key/value head along H first. The 1/sqrt(dh)
  * scale is folded into the query projection. Returns O, B x Hq x Tq x dh. */
 int32_t lf_tf_attention(lf_mb *m, int32_t q, int32_t k, int32_t v, int causal);
-/* The token embeddings of this graph's tokens, B x 1 x T x d: the graph input
- * `inputs_embeds`, the rows the lookup read (the graph reads those, not the
- * table). */
-int32_t lf_tf_embed(lf_mb *m, int32_t d, const lf_tf_sizes *z);
+/* The graph input `name` of this graph's token ids, B x 1 x T x 1 (float
+ * values that are exact row numbers: docs/ir.md). Graph inputs come before
+ * every op (as an ONNX file lists them), so a network adds all of them first. */
+int32_t lf_tf_ids(lf_mb *m, const char *name, const lf_tf_sizes *z);
+/* An embedding lookup, B x 1 x T x d: Gather of the constant table
+ * `<name>.weight` (rows x d) by the ids (lf_tf_ids), the op named `name`.
+ * The cost models price the T rows it reads, not the table (DESIGN §16).
+ * *table, when not NULL, receives the table's handle (a tied LM head reads
+ * it again). */
+int32_t lf_tf_lookup(lf_mb *m, const char *name, int32_t ids, int64_t rows, int32_t d,
+                     int32_t *table);
 /* Decode: marks the new key and value rows *k, *v (B x h x 1 x dh) as graph
  * outputs and replaces them by Concat over H of the cache inputs `past_key`,
  * `past_value` (B x h x context x dh, named under the current prefix) and

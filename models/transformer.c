@@ -176,9 +176,20 @@ int32_t lf_tf_attention(lf_mb *m, int32_t q, int32_t k, int32_t v, int causal)
     return o;
 }
 
-int32_t lf_tf_embed(lf_mb *m, int32_t d, const lf_tf_sizes *z)
+int32_t lf_tf_ids(lf_mb *m, const char *name, const lf_tf_sizes *z)
 {
-    return lf_mb_input(m, "inputs_embeds", z->batch, 1, z->seq, d);
+    return lf_mb_input(m, name, z->batch, 1, z->seq, 1);
+}
+
+int32_t lf_tf_lookup(lf_mb *m, const char *name, int32_t ids, int64_t rows, int32_t d, int32_t *table)
+{
+    char wname[LF_MB_NAME_MAX];
+    snprintf(wname, sizeof wname, "%s.weight", name);
+    int32_t t = lf_mb_const(m, wname, 1, 1, rows, d);
+    if (table)
+        *table = t;
+    int32_t in[2] = {t, ids};
+    return lf_mb_op(m, LF_OP_GATHER, name, NULL, in, 2);
 }
 
 void lf_tf_decode_cache(lf_mb *m, int32_t *k, int32_t *v, const lf_tf_sizes *z)

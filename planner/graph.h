@@ -87,6 +87,7 @@ typedef enum lf_op_type {
     LF_OP_REDUCEL2,
     LF_OP_GLOBALMAXPOOL,
     LF_OP_RMSNORM, /* issue 36: RMSNormalization (Llama's RMSNorm as one op) */
+    LF_OP_GATHER, /* embedding lookup: rows of a constant table by token ids (DESIGN §16) */
     LF_OP_TYPE_COUNT
 } lf_op_type;
 
@@ -216,7 +217,8 @@ typedef struct lf_op {
     const int32_t *consumers;    /* distinct op ids reading this op's output, ascending */
     lf_shape out;                /* shape of the output tensor */
     int64_t weight_elems;        /* elements of its constant operands (weights, bias, ...) */
-    int64_t param_count;         /* framework parameters (a folded BN counts 2 per channel) */
+    int64_t param_count;         /* framework parameters (a folded BN counts 2 per channel; a
+                                    constant read by several ops counts at the first) */
     int64_t macs;                /* multiply-accumulates for one batch */
     int32_t is_output;           /* graph output (no consumers, or marked) */
     int32_t n_operands;

@@ -23,6 +23,7 @@ typedef struct lf__freezer {
     int32_t *const_id;    /* pending constant -> graph constant, -1 until used */
     lf_const *consts;     /* graph constants (capacity: pending + implied) */
     int32_t n_consts;
+    uint8_t *counted;     /* graph constant already in an earlier op's param_count */
 } lf__freezer;
 
 /* Graph id of pending constant c, adding it on first use (its values move
@@ -148,6 +149,10 @@ static lf_status lf__infer(lf__freezer *z, int32_t id, const lf_shape *shapes, i
                                 "constant, but reads op '%s'",
                                 gname, op->name, info->name, (int)j,
                                 z->g->ops[op->operands[j].id].name);
+    if (op->type == LF_OP_GATHER && n == 2 &&
+        (op->operands[0].kind != LF_OPND_CONST || op->operands[1].kind == LF_OPND_CONST))
+        return lf_set_error(LF_EGRAPH, "graph '%s': op '%s' (Gather): the table must be a constant and "
+                            "the ids an activation", gname, op->name);
     char err[200];
     lf_status st = lf_op_infer(op->type, &op->attr, shapes, n, &op->out, err, sizeof err);
     if (st != LF_OK)
@@ -157,10 +162,16 @@ static lf_status lf__infer(lf__freezer *z, int32_t id, const lf_shape *shapes, i
                             gname, op->name, (long long)op->out.c, (long long)op->out.h,
                             (long long)op->out.w);
     op->weight_elems = 0;
+    int64_t own = 0; /* a constant read by several ops (a tied LM head) counts once, at its first */
     for (int32_t j = 0; j < n; j++)
-        if (op->operands[j].kind == LF_OPND_CONST)
-            op->weight_elems += lf_const_elems(&z->consts[op->operands[j].id]);
-    op->param_count = op->weight_elems + lf_op_param_extra(op->type, &op->attr, &op->out);
+        if (op->operands[j].kind == LF_OPND_CONST) {
+            int32_t c = op->operands[j].id;
+            op->weight_elems += lf_const_elems(&z->consts[c]);
+            if (!z->counted[c])
+                own += lf_const_elems(&z->consts[c]);
+            z->counted[c] = 1;
+        }
+    op->param_count = own + lf_op_param_extra(op->type, &op->attr, &op->out);
     op->macs = lf_op_macs(op->type, &op->attr, shapes, n, &op->out);
     return LF_OK;
 }
@@ -284,8 +295,9 @@ lf_status lf__freeze(lf_graph_builder *b, lf__build_scratch *s, lf_graph **out)
         z.const_id[c] = -1;
     /* every implied weight set has at most 4 constants */
     z.consts = lf_arena_alloc(z.arena, ((size_t)b->nc + 4 * (size_t)b->n + 1) * sizeof(lf_const));
+    z.counted = calloc((size_t)b->nc + 4 * (size_t)b->n + 1, 1);
     z.g->name = lf_arena_strdup(z.arena, b->name);
-    lf_status st = (!z.consts || !z.g->name)
+    lf_status st = (!z.consts || !z.counted || !z.g->name)
                        ? lf_set_error(LF_ENOMEM, "out of memory building graph '%s'", b->name)
                        : lf__freeze_ops(&z);
     if (st == LF_OK)
@@ -293,6 +305,7 @@ lf_status lf__freeze(lf_graph_builder *b, lf__build_scratch *s, lf_graph **out)
     if (st == LF_OK)
         st = lf__folded_record(&z);
     free(z.const_id);
+    free(z.counted);
     if (st != LF_OK) {
         lf_graph_free(z.g);
         return st;

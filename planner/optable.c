@@ -183,6 +183,13 @@ static const lf_op_info lf__ops[LF_OP_TYPE_COUNT] = {
         .implied_consts = lf__consts_layernorm, .row_kind = lf__rows_normalize,
         .weight_block = lf__wblock_whole,
         .features_as = LF_OP_BATCHNORM},
+    /* (table, ids): ONNX order, the table first, so it is not a "weight
+     * operand" (those follow the activation); graph_freeze.c requires it
+     * constant. Its rows are read as the ids ask (cost/model.c prices the
+     * rows used, not the table). */
+    [LF_OP_GATHER] = {"Gather", "Gather", 2, 2, LF_ROWS_WINDOW, 0, 0,
+        .infer = lf__infer_gather, .weight_block = lf__wblock_whole,
+        .features_as = LF_OP_RESHAPE, .flops = lf__flops_none},
 };
 
 static const char *const lf__act_names[LF_ACT_COUNT] = {

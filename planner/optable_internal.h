@@ -28,6 +28,7 @@ LF__INFER_FN(lf__infer_reshaping);
 LF__INFER_FN(lf__infer_permute);
 LF__INFER_FN(lf__infer_expanding);
 LF__INFER_FN(lf__infer_channel_shuffle);
+LF__INFER_FN(lf__infer_gather);
 #undef LF__INFER_FN
 
 #define LF__CONSTS_FN(name)                                                                      \

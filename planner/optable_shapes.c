@@ -527,3 +527,16 @@ lf_status lf__infer_channel_shuffle(lf_op_type t, const lf_attrs *a, const lf_sh
     *out = in[0];
     return LF_OK;
 }
+
+/* Gather (table {1, 1, V, D}, indices): one table row per index, the indices
+ * in row-major order becoming the output's rows {N, 1, C*H*W, D} (tokens on H,
+ * DESIGN §16). */
+lf_status lf__infer_gather(lf_op_type t, const lf_attrs *a, const lf_shape *in, int32_t n_in,
+                           lf_shape *out, char *err, size_t errlen)
+{
+    (void)t, (void)a;
+    if (n_in != 2 || in[0].n != 1 || in[0].c != 1 || in[0].h < 1 || in[0].w < 1)
+        return lf__fail(err, errlen, "the table must be 1x1xVxD (one row per id)");
+    *out = (lf_shape){in[1].n, 1, in[1].c * in[1].h * in[1].w, in[0].w};
+    return LF_OK;
+}

@@ -94,7 +94,10 @@ lf_status lf_residency_compute(const lf_plan *p, lf_cost_model *cm, lf_residency
             goto done;
         group_reads[gi] = c.weight_reads > 0 ? c.weight_reads : 1;
     }
-    /* each constant operand's bytes, read as often as its op's group reads */
+    /* each constant operand's bytes, read as often as its op's group reads;
+     * reads[j] is the bytes constant j costs per step. An embedding lookup
+     * reads the rows its ids ask for (its weight and streamed bytes), not
+     * its table (DESIGN §16): those are its reads. */
     for (int32_t v = 0; v < g->n_ops; v++) {
         const lf_op *op = &g->ops[v];
         int32_t gi = p->group_of[v];
@@ -105,15 +108,17 @@ lf_status lf_residency_compute(const lf_plan *p, lf_cost_model *cm, lf_residency
             for (int32_t j = 0; j < k; j++)
                 dup |= op->operands[j].kind == LF_OPND_CONST &&
                        op->operands[j].id == op->operands[k].id;
+            int64_t bytes = lf_const_elems(&g->consts[op->operands[k].id]) * hw->weight_bytes;
+            int64_t rows = op->type == LF_OP_GATHER ? lf_cost_const_read_bytes(cm, v) : bytes;
             if (!dup)
-                reads[op->operands[k].id] += group_reads[gi];
+                reads[op->operands[k].id] += (rows < bytes ? rows : bytes) * group_reads[gi];
         }
     }
     int32_t n = 0;
     for (int32_t j = 0; j < nc; j++)
         if (reads[j] > 0) {
             size[n] = lf_const_elems(&g->consts[j]) * hw->weight_bytes;
-            value[n] = size[n] * reads[j];
+            value[n] = reads[j];
             ids[n++] = j;
         }
     out->n_weights = n;

@@ -72,6 +72,39 @@ static lf_group_cost eval_names(const lf_graph *g, int64_t beta, const char *sch
 
 static const char *const core_ops[] = {"s", "p", "o"};
 
+/* The step function of an attention group over the buffer (lf_cost_steps,
+ * the curve's input) holds every balanced tile height of N_q = 16 query rows
+ * (1, 2, 3, 4, 6, 8, 16: no balanced tile has 5 or 7 rows; the enumeration
+ * once looped forever at 7): at every buffer from 1 byte to past the last
+ * step, the step in force gives the F_D and validity lf_cost_eval gives. */
+static void test_steps_balanced(void)
+{
+    lf_graph *g = core(1, 16, 4);
+    lf_cost_model *cm = tf_model_hand(g, 1 << 20, "brr");
+    lf_bitset s;
+    lf_bitset_init(&s, g->n_ops);
+    for (int i = 0; i < 3; i++)
+        lf_bitset_set(&s, lf_graph_find(g, core_ops[i]));
+    lf_cost_step st[LF_COST_MAX_STEPS];
+    int32_t n = 0;
+    CHECK_OK(lf_cost_steps(cm, &s, INT64_MAX, st, LF_COST_MAX_STEPS, &n));
+    CHECK(n >= 2);
+    for (int32_t k = 1; k < n; k++)
+        CHECK(st[k].need > st[k - 1].need && st[k].f_d < st[k - 1].f_d);
+    int bad = 0;
+    for (int64_t beta = 1; n > 0 && beta <= st[n - 1].need + 2; beta++) {
+        lf_group_cost c = eval_names(g, beta, "brr", core_ops, 3);
+        int32_t k = -1;
+        while (k + 1 < n && st[k + 1].need < beta)
+            k++;
+        bad += c.valid != (k >= 0) || (k >= 0 && c.f_d != st[k].f_d);
+    }
+    CHECK_EQ_I64(bad, 0);
+    lf_bitset_destroy(&s);
+    lf_cost_model_free(cm);
+    lf_graph_free(g);
+}
+
 /* The configurations' needs at Br = h (no weights, so LBDF and BRR agree):
  *   heads inside a tile, K/V resident, whole rows:   32 h + 128
  *   ... streamed, whole rows (one key row each, 8):  32 h + 8
@@ -550,6 +583,7 @@ int main(void)
     test_brute_force();
     test_causal_attribute();
     test_exact_chain();
+    test_steps_balanced();
     lf_graph_free(g);
     return lf_test_result();
 }

@@ -204,15 +204,19 @@ static void test_llama_block(void)
 }
 
 /* GPT-2's ops in small (models/gpt2.c at D = 16, 2 heads, T = 6, a
- * vocabulary of 20): LayerNorm, the tanh Gelu, causal attention of one
+ * vocabulary of 20, 8 positions): the token and position lookups (Gathers
+ * by int64 id inputs), LayerNorm, the tanh Gelu, causal attention of one
  * stack, and the tied LM head, a MatMul by the transposed token table (a
- * Transpose of a constant marked trans_b). The built-in gpt2's is 150 MB,
- * too slow for a test under the sanitizers. */
+ * Transpose of a constant marked trans_b) that the token lookup reads too.
+ * The built-in gpt2's is 150 MB, too slow for a test under the sanitizers. */
 static void test_gpt_block(void)
 {
     lf_mb mb, *m = &mb;
     CHECK_OK(lf_mb_init(m, "gpt_small"));
-    int32_t x = lf_mb_input(m, "inputs_embeds", 1, 1, 6, 16);
+    lf_tf_sizes z = {1, 6, 1, 0, 0};
+    int32_t ids = lf_tf_ids(m, "input_ids", &z), pos = lf_tf_ids(m, "position_ids", &z), wte;
+    int32_t tok = lf_tf_lookup(m, "wte", ids, 20, 16, &wte);
+    int32_t x = op2(m, LF_OP_ADD, "add_positions", NULL, tok, lf_tf_lookup(m, "wpe", pos, 8, 16, NULL));
     int32_t h = lf_tf_layernorm(m, "ln_1", x);
     int32_t q = lf_tf_split_heads(m, "query", lf_tf_linear(m, "q", h, 16, 1), 2);
     int32_t k = lf_tf_split_heads(m, "key", lf_tf_linear(m, "k", h, 16, 1), 2);
@@ -226,7 +230,7 @@ static void test_gpt_block(void)
     x = op2(m, LF_OP_ADD, "add_1", NULL, lf_tf_linear(m, "mlp.c_proj", h, 16, 1), x);
     lf_attrs t = {0};
     t.trans_b = 1;
-    op2(m, LF_OP_MATMUL, "lm_head", &t, lf_tf_layernorm(m, "ln_f", x), lf_mb_const(m, "wte", 1, 1, 20, 16));
+    op2(m, LF_OP_MATMUL, "lm_head", &t, lf_tf_layernorm(m, "ln_f", x), wte);
     lf_graph *g = NULL;
     CHECK_OK(lf_mb_finish(m, &g));
     if (!g)

@@ -557,6 +557,7 @@ static void test_names(void)
         {"ReduceProd", LF_OP_REDUCEPROD}, {"ReduceSumSquare", LF_OP_REDUCESUMSQUARE},
         {"ReduceL2", LF_OP_REDUCEL2}, {"GlobalMaxPool", LF_OP_GLOBALMAXPOOL},
         {"RMSNormalization", LF_OP_RMSNORM}, {"RMSNorm", LF_OP_RMSNORM},
+        {"Gather", LF_OP_GATHER},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         CHECK_EQ_I64(lf_op_type_from_name(names[i].name), names[i].t);

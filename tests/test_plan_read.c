@@ -385,12 +385,73 @@ static void test_verdict_and_source(void)
     CHECK_STR(src.model, "resnet50");
 }
 
+/* The hardware's attention switch (--no-attention) survives the XML form as
+ * it does the JSON one: written as attention="false" only when off, valid
+ * against the schema, read back, and the plan validates against a cost
+ * model built with the switch it read (BERT's attention groups priced
+ * differently when off, so a lost switch would show as discrepancies). */
+static void test_xml_attention(void)
+{
+    xmlSchemaParserCtxtPtr pc = xmlSchemaNewParserCtxt(LF_SOURCE_DIR "/planner/io/plan.xsd");
+    xmlSchemaPtr schema = pc ? xmlSchemaParse(pc) : NULL;
+    xmlSchemaValidCtxtPtr vc = schema ? xmlSchemaNewValidCtxt(schema) : NULL;
+    CHECK(vc != NULL);
+    lf_model_seq_options so = {.seq_len = 16, .layers = 1};
+    lf_graph *g = NULL;
+    CHECK_OK(lf_model_build_seq("bert_base", NULL, &so, &g));
+    int64_t dram[2] = {0, 0};
+    for (int off = 0; vc && g && off <= 1; off++) {
+        lf_hw hw;
+        lf_hw_default(&hw);
+        hw.buffer_bytes = 16 << 10; /* 21,521,712 B on, 21,650,736 B off (greedy) */
+        hw.no_attention = off;
+        lf_cost_model *cm = NULL;
+        CHECK_OK(lf_cost_model_create(&cm, g, &hw, "lbdf"));
+        lf_plan p;
+        CHECK_OK(lf_plan_greedy(cm, &p));
+        char *xml = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&xml, &len);
+        lf_plan_meta meta = {.model = "bert_base", .search = "greedy", .budget = -1};
+        CHECK_OK(lf_plan_write_xml(f, &p, cm, &meta));
+        fclose(f);
+        CHECK((strstr(xml, " attention=\"false\"") != NULL) == off);
+        xmlDocPtr doc = xmlReadMemory(xml, (int)len, "plan.xml", NULL, XML_PARSE_NONET);
+        CHECK_EQ_I64(doc ? xmlSchemaValidateDoc(vc, doc) : -1, 0);
+        xmlFreeDoc(doc);
+        lf_plan_doc dx;
+        CHECK_OK(lf_plan_doc_read_memory(&dx, xml, len, "att.xml"));
+        CHECK_EQ_I64(dx.hw.no_attention, off);
+        dram[off] = dx.metrics.dram_all;
+        lf_cost_model *cm2 = NULL;
+        CHECK_OK(lf_cost_model_create(&cm2, g, &dx.hw, "lbdf"));
+        issues is = {0};
+        int32_t n = -1;
+        CHECK_OK(lf_plan_validate(&dx, cm2, collect, &is, &n));
+        CHECK_EQ_I64(n, 0);
+        if (is.n)
+            fprintf(stderr, "attention %d xml: %s", !off, is.all);
+        lf_plan_doc_destroy(&dx);
+        lf_cost_model_free(cm2);
+        lf_cost_model_free(cm);
+        lf_plan_destroy(&p);
+        free(xml);
+    }
+    CHECK_EQ_I64(dram[0], 21521712); /* the switch changes the plan's figures */
+    CHECK_EQ_I64(dram[1], 21650736);
+    lf_graph_free(g);
+    xmlSchemaFreeValidCtxt(vc);
+    xmlSchemaFree(schema);
+    xmlSchemaFreeParserCtxt(pc);
+}
+
 int main(void)
 {
     test_round_trip();
     test_truncations();
     test_damage();
     test_xml();
+    test_xml_attention();
     test_verdict_and_source();
     return lf_test_result();
 }

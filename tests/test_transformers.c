@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "models/registry.h"
+#include "planner/cost/cost.h"
 #include "planner/exec/exec.h"
 #include "planner/graph.h"
 #include "testlib.h"
@@ -66,9 +67,16 @@ static void test_gpt2(void)
         const lf_shape q = g->ops[s->inputs[0]].out;
         CHECK(q.n == 1 && q.c == 12 && q.h == T && q.w == 64);
     }
-    /* the LM head reads the token table (the one copy) transposed */
+    /* the LM head reads the token table (the one copy) transposed: the
+     * lookup's table, counted once in the parameters */
     const lf_op *head = find(g, "lm_head");
     CHECK(head && head->attr.trans_b == 1 && head->weight_elems == V * D && head->is_output);
+    const lf_op *wte = find(g, "transformer.wte"), *wpe = find(g, "transformer.wpe");
+    CHECK(wte && wte->type == LF_OP_GATHER && wte->out.h == T && wte->out.w == D);
+    CHECK(wte && head && wte->operands[0].kind == LF_OPND_CONST &&
+          wte->operands[0].id == head->operands[1].id && wte->param_count == V * D &&
+          head->param_count == 0);
+    CHECK(wpe && wpe->type == LF_OP_GATHER && wpe->weight_elems == 1024 * D);
     lf_graph_free(g);
 
     g = build("gpt2_medium", 1, 0, 0, 0, 0);
@@ -76,13 +84,13 @@ static void test_gpt2(void)
     lf_graph_free(g);
 }
 
-/* The published counts less what the graph does not hold: BERT (HF
- * BertModel: base 109,482,240, large 335,141,888) less its word table
- * (30522 D, the lookup's rows are the input), the position rows a 128-token
- * graph does not read (384 D) and token type row 1 (D); Llama 3 8B
- * (8,030,261,248) less its embedding table (128256 x 4096), its 65 RMSNorms
- * one op each with epsilon an attribute; ViT-B/16 is torchvision's 86,567,656 plus the 48 scalars of the
- * export (docs/RESULTS.md), 17.56 GMACs as torchvision's metadata. */
+/* The published counts: BERT (HF BertModel with its pooler: base
+ * 109,482,240, large 335,141,888; the word, position and token type tables
+ * are Gathers' tables, whole at any length); Llama 3 8B (8,030,261,248, its
+ * embed_tokens a Gather's table, the LM head untied) plus the 65 RMSNorm
+ * epsilons the graph holds as scalar constants; ViT-B/16 is torchvision's
+ * 86,567,656 plus the 12 attention scales of the export (docs/RESULTS.md),
+ * 17.56 GMACs as torchvision's metadata. */
 static void test_published(void)
 {
     struct {
@@ -90,9 +98,9 @@ static void test_published(void)
         int64_t params, macs_min, macs_max;
     } nets[] = {
         {"vit_b_16", 86567656 + 12, 17555000000LL, 17570000000LL},
-        {"bert_base", 109482240 - 30522 * 768 - 384 * 768 - 768, 0, 0},
-        {"bert_large", 335141888 - 30522 * 1024 - 384 * 1024 - 1024, 0, 0},
-        {"llama3_8b", 8030261248LL - 128256LL * 4096, 0, 0},
+        {"bert_base", 109482240, 0, 0},
+        {"bert_large", 335141888, 0, 0},
+        {"llama3_8b", 8030261248LL, 0, 0},
     };
     for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++) {
         lf_graph *g = build(nets[i].name, 1, 0, 0, 0, 0);
@@ -166,7 +174,7 @@ static void test_decode(void)
     CHECK(nv && nv->is_output);
     const lf_op *head = find(g, "lm_head");
     CHECK(head && head->out.h == 1);
-    /* weights do not depend on the phase, but the position table's rows do */
+    /* weights do not depend on the phase (the position table is whole) */
     int64_t prefill_params = 0;
     lf_graph *p = build("gpt2", 1, 1, 2, 0, 0);
     if (p)
@@ -254,8 +262,100 @@ static void test_run(void)
     }
 }
 
+/* Gather: output row r is table row ids[r]; an id that is not a row
+ * (fractional, negative, past the table) fails naming it; the ids generated
+ * for an unset input are rows of the table. */
+static void test_gather_exec(void)
+{
+    lf_graph_builder *b = NULL;
+    CHECK_OK(lf_graph_builder_create(&b, "lookup"));
+    lf_attrs in = {.batch = 1, .in_c = 1, .in_h = 3, .in_w = 1};
+    lf_graph_builder_add(b, LF_OP_INPUT, "ids", &in, NULL, 0);
+    float t[12] = {0, 1, 2, 10, 11, 12, 20, 21, 22, 30, 31, 32};
+    lf_graph_builder_add_const(b, "table", (lf_shape){1, 1, 4, 3}, t);
+    const char *ops[2] = {"table", "ids"};
+    CHECK(lf_graph_builder_add_op(b, LF_OP_GATHER, "lookup", NULL, ops, 2) >= 0);
+    lf_graph *g = NULL;
+    CHECK_OK(lf_graph_builder_build(b, &g));
+    lf_graph_builder_free(b);
+    if (!g)
+        return;
+    const lf_op *op = find(g, "lookup");
+    CHECK(op && op->out.n == 1 && op->out.c == 1 && op->out.h == 3 && op->out.w == 3);
+    CHECK_EQ_I64(lf_graph_params(g), 12);
+    lf_exec_options eo = {0, 1, 1};
+    lf_exec *ex = NULL;
+    CHECK_OK(lf_exec_create(&ex, g, &eo));
+    if (ex) {
+        CHECK_OK(lf_exec_run(ex)); /* generated ids: rows 0..3 */
+        const float *y = lf_exec_output(ex, lf_graph_find(g, "ids"), NULL);
+        for (int k = 0; y && k < 3; k++)
+            CHECK(y[k] >= 0 && y[k] <= 3 && y[k] == (float)(int)y[k]);
+        float ids[3] = {2, 0, 3};
+        CHECK_OK(lf_exec_set_input(ex, 0, ids, 3));
+        CHECK_OK(lf_exec_run(ex));
+        y = lf_exec_output(ex, lf_graph_find(g, "lookup"), NULL);
+        const float want[9] = {20, 21, 22, 0, 1, 2, 30, 31, 32};
+        CHECK(y && memcmp(y, want, sizeof want) == 0);
+        const float bad[3][3] = {{0, 1.5f, 2}, {0, 1, -1}, {4, 0, 0}};
+        const char *why[3] = {"Gather: id 1.5 at position 1 is not a row of the table (an integer 0 to 3)",
+                              "Gather: id -1 at position 2 is not", "Gather: id 4 at position 0 is not"};
+        for (int k = 0; k < 3; k++) {
+            CHECK_OK(lf_exec_set_input(ex, 0, bad[k], 3));
+            CHECK(lf_exec_run(ex) == LF_EINVAL);
+            CHECK(strstr(lf_last_error(), "op 'lookup': ") != NULL && strstr(lf_last_error(), why[k]) != NULL);
+            if (!strstr(lf_last_error(), why[k]))
+                fprintf(stderr, "message: %s\n", lf_last_error());
+        }
+    }
+    lf_exec_free(ex);
+    lf_graph_free(g);
+}
+
+/* The cost models price a lookup's rows, not its table (DESIGN §16): GPT-2
+ * at 16 tokens reads 16 rows of its 50257-row token table (one row in
+ * flight, 15 streamed), BERT's 2-row token type table is cheaper whole (an
+ * ordinary weight); the lookup alone as a group moves its ids, its rows and
+ * its output, by hand. */
+static void test_gather_cost(void)
+{
+    lf_graph *g = build("gpt2", 1, 16, 1, 0, 0);
+    lf_graph *bert = build("bert_base", 1, 16, 1, 0, 0);
+    CHECK(g && bert);
+    lf_hw hw;
+    lf_hw_default(&hw);
+    hw.buffer_bytes = 256 << 10;
+    lf_cost_model *cm = NULL, *cb = NULL;
+    if (g && bert && lf_cost_model_create(&cm, g, &hw, "lbdf") == LF_OK &&
+        lf_cost_model_create(&cb, bert, &hw, "lbdf") == LF_OK) {
+        int64_t wb = hw.weight_bytes, ab = hw.act_bytes;
+        int32_t v = lf_graph_find(g, "transformer.wte");
+        CHECK_EQ_I64(lf_cost_weight_bytes(cm, v), 768 * wb);
+        CHECK_EQ_I64(lf_cost_const_read_bytes(cm, v), 16 * 768 * wb);
+        lf_bitset one = {0};
+        CHECK_OK(lf_bitset_init(&one, g->n_ops));
+        lf_bitset_set(&one, v);
+        lf_group_cost c;
+        CHECK_OK(lf_cost_eval(cm, &one, &c));
+        CHECK(c.valid);
+        CHECK_EQ_I64(c.f_d, 16 * ab + 16 * 768 * wb + 16 * 768 * ab);
+        lf_bitset_destroy(&one);
+        int32_t t = lf_graph_find(bert, "embeddings.token_type_embeddings");
+        CHECK_EQ_I64(lf_cost_weight_bytes(cb, t), 2 * 768 * wb);
+        CHECK_EQ_I64(lf_cost_const_read_bytes(cb, t), 2 * 768 * wb);
+    } else {
+        CHECK(0);
+    }
+    lf_cost_model_free(cm);
+    lf_cost_model_free(cb);
+    lf_graph_free(g);
+    lf_graph_free(bert);
+}
+
 int main(void)
 {
+    test_gather_exec();
+    test_gather_cost();
     test_gpt2();
     test_published();
     test_sizes();

@@ -341,21 +341,48 @@ lf_status lf__attn_price(lf__group *G, const lf__scheme *scheme, int64_t beta, l
     if (st != LF_OK || !*handled)
         return st;
     memset(out, 0, sizeof *out);
-    a.p.features(a.p.ctx, 1, peak); /* where the windows peak, for the report */
+    /* Every configuration asks the row windows at several tile heights: the
+     * first evaluation records the windows (rows.c), so the later ones sum
+     * kept terms, and its value at one row is the cache's first entry. */
+    G->full_evals = 1;
+    int64_t f1 = a.p.features(a.p.ctx, 1, peak); /* where the windows peak, for the report */
+    int32_t k1 = (int32_t)((uint64_t)1 * 0x9e3779b97f4a7c15ull >> 59);
+    a.cache_h[k1] = 1;
+    a.cache_f[k1] = f1;
     lf__cfg cfg[16];
-    int32_t n = lf__cfgs(&a, cfg), best = -1, least = 0;
-    int64_t best_fd = 0, best_h = 1, least_need = 0;
+    int32_t n = lf__cfgs(&a, cfg), best = -1, least = 0, order[16];
+    int64_t best_fd = 0, best_h = 1, least_need = 0, floor_fd[16];
     for (int32_t k = 0; k < n; k++) {
         int64_t need1 = lf__need(&a, &cfg[k], 1);
         if (k == 0 || need1 < least_need) {
             least = k;
             least_need = need1;
         }
+        /* F_D falls as the tiles grow: one tile of all N_q rows is the
+         * least this configuration can move, whatever fits. */
+        floor_fd[k] = need1 < beta ? lf__fd(&a, &cfg[k], a.hq) : INT64_MAX;
+        int32_t at = k; /* insertion by floor, ties in the fixed order */
+        while (at > 0 && floor_fd[order[at - 1]] > floor_fd[k]) {
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = k;
+    }
+    /* The cheapest valid configuration, ties to the first in the fixed
+     * order, searched from the lowest floor: a configuration whose floor
+     * cannot beat the best so far (nor tie it from before it) is not
+     * searched, which changes no answer (the search is the costly part:
+     * each tile height prices the row windows). */
+    for (int32_t q = 0; q < n; q++) {
+        int32_t k = order[q];
+        if (floor_fd[k] == INT64_MAX || (best >= 0 && (floor_fd[k] > best_fd ||
+                                                       (floor_fd[k] == best_fd && k > best))))
+            continue;
         int64_t r = lf__tiles(&a, &cfg[k], beta);
         if (r == 0)
             continue;
         int64_t h = lf__cdiv(a.hq, r), fd = lf__fd(&a, &cfg[k], h);
-        if (best < 0 || fd < best_fd) {
+        if (best < 0 || fd < best_fd || (fd == best_fd && k < best)) {
             best = k;
             best_fd = fd;
             best_h = h;
@@ -379,12 +406,18 @@ lf_status lf__attn_steps(lf__group *G, const lf__scheme *scheme, int64_t below, 
     if (st != LF_OK || !*handled)
         return st;
     *n = 0;
+    G->full_evals = 1; /* many tile heights: record the windows at the first (rows.c) */
     lf__cfg cfg[16];
     int32_t nc = lf__cfgs(&a, cfg);
     for (int32_t k = 0; k < nc && st == LF_OK; k++) {
-        /* Every balanced tile height, smallest first, until one needs too much. */
+        /* Every balanced tile height ceil(N_q / R), smallest first, until one
+         * needs too much. The R tiles of a height h hold ceil(N_q / R) <= h
+         * rows; when that is below h, the next balanced height is that of one
+         * tile fewer (N_q = 16: 6 rows, then 8: no tile of 7 is balanced). */
         for (int64_t h = 1; h <= a.hq && st == LF_OK;) {
-            int64_t hb = lf__cdiv(a.hq, lf__cdiv(a.hq, h));
+            int64_t r = lf__cdiv(a.hq, h), hb = lf__cdiv(a.hq, r);
+            if (hb < h)
+                hb = lf__cdiv(a.hq, r - 1);
             int64_t need = lf__need(&a, &cfg[k], hb);
             if (need >= below)
                 break;

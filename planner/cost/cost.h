@@ -132,6 +132,9 @@ int64_t lf_cost_tensor_bytes(const lf_cost_model *cm, int32_t v);
 
 /* Bytes of op v's weights (what one read of them moves over DRAM). */
 int64_t lf_cost_weight_bytes(const lf_cost_model *cm, int32_t v);
+/* The bytes of constants op v reads once per pass: its weights plus the
+ * row-shaped constants it streams (position rows, an embedding lookup's rows). */
+int64_t lf_cost_const_read_bytes(const lf_cost_model *cm, int32_t v);
 
 /* 1 when the model's scheme keeps a group's whole weights on chip (LBDF: a
  * group's F_D is one step, whatever the buffer), 0 when weights stream

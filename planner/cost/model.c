@@ -76,6 +76,22 @@ static void lf__op_constants(const lf_graph *g, const lf_hw *hw, int32_t v, lf__
         c->weight_bytes -= bytes - row;
         c->wblk = c->weight_bytes;
     }
+    /* An embedding lookup reads the rows its ids ask for, one output row
+     * each, not the table (DESIGN §16): those rows stream like the position
+     * rows above, read once, one row in flight. A table with fewer rows than
+     * the lookups (BERT's two token types) is cheaper read whole, once: it
+     * stays an ordinary weight. (As many rows as lookups, GPT-2's positions
+     * at 1024 tokens: the same bytes either way, streamed needs one row.) */
+    if (op->type == LF_OP_GATHER && op->n_operands == 2 && op->operands[0].kind == LF_OPND_CONST) {
+        const lf_const *t = lf_op_const(g, v, 0);
+        int64_t rows = op->out.n * op->out.c * op->out.h;
+        if (t && rows <= t->shape.h) {
+            int64_t row = t->shape.w * hw->weight_bytes;
+            c->weight_bytes = row;
+            c->wblk = row;
+            c->stream_bytes = (rows - 1) * row;
+        }
+    }
     if (op->type == LF_OP_MATMUL && op->n_inputs == 1 && op->n_operands == 2 &&
         op->operands[0].kind != LF_OPND_CONST && op->operands[1].kind == LF_OPND_CONST &&
         !op->attr.trans_a && op->out.n * op->out.c == 1 && op->out.h > 1 && op->out.w > 1) {
@@ -230,6 +246,11 @@ int lf_cost_global_operand(const lf_cost_model *cm, int32_t v, int32_t j)
 
 int64_t lf_cost_tensor_bytes(const lf_cost_model *cm, int32_t v) { return cm->ops[v].tensor_bytes; }
 int64_t lf_cost_weight_bytes(const lf_cost_model *cm, int32_t v) { return cm->ops[v].weight_bytes; }
+
+int64_t lf_cost_const_read_bytes(const lf_cost_model *cm, int32_t v)
+{
+    return cm->ops[v].weight_bytes + cm->ops[v].stream_bytes;
+}
 
 /* Member list of a bitset; validates the size against the graph. */
 static lf_status lf__members(const lf_cost_model *cm, const lf_bitset *group, int32_t **members,

@@ -89,6 +89,24 @@ lf_status lf_exec_set_input(lf_exec *ex, int32_t op, const float *data, int64_t 
     return LF_OK;
 }
 
+/* The fewest table rows among the Gathers that read input v as their ids (0:
+ * none does): the range its generated values must keep to. */
+static int64_t lf__index_rows(const lf_graph *g, int32_t v)
+{
+    int64_t rows = 0;
+    const lf_op *op = &g->ops[v];
+    for (int32_t k = 0; k < op->n_consumers; k++) {
+        const lf_op *c = &g->ops[op->consumers[k]];
+        if (c->type != LF_OP_GATHER || c->n_operands != 2 || c->operands[1].kind == LF_OPND_CONST ||
+            c->operands[1].id != v || c->operands[0].kind != LF_OPND_CONST)
+            continue;
+        int64_t h = g->consts[c->operands[0].id].shape.h;
+        if (rows == 0 || h < rows)
+            rows = h;
+    }
+    return rows;
+}
+
 lf_status lf_exec_run(lf_exec *ex)
 {
     const lf_graph *g = ex->g;
@@ -105,8 +123,11 @@ lf_status lf_exec_run(lf_exec *ex)
                                 op->name, (long long)count);
         ex->buf[v] = y;
         if (op->type == LF_OP_INPUT) {
+            int64_t rows = lf__index_rows(g, v);
             if (ex->input[v])
                 memcpy(y, ex->input[v], (size_t)count * sizeof *y);
+            else if (rows > 0) /* ids of a lookup: valid rows, not values in [-1, 1] */
+                lf_exec_fill(ex->opt.seed, op->name, LF_VALUE_INDEX, rows, y, count);
             else
                 lf_exec_fill(ex->opt.seed, op->name, LF_VALUE_INPUT, 0, y, count);
             continue;

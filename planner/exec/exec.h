@@ -31,6 +31,7 @@ int64_t lf_shape_count(lf_shape s); /* n*c*h*w */
  *   BIAS      [-0.1, 0.1)        biases, BatchNorm shift and mean
  *   SCALE     [0.5, 1.5)         BatchNorm / LayerNorm scale
  *   VARIANCE  [0.5, 1.5)         BatchNorm running variance (positive)
+ *   INDEX     0 .. fan_in - 1    whole numbers: the ids a Gather reads (rows of its table)
  *   GENERIC   [-1, 1)            anything else */
 typedef enum lf_value_role {
     LF_VALUE_GENERIC = 0,
@@ -38,7 +39,8 @@ typedef enum lf_value_role {
     LF_VALUE_WEIGHT,
     LF_VALUE_BIAS,
     LF_VALUE_SCALE,
-    LF_VALUE_VARIANCE
+    LF_VALUE_VARIANCE,
+    LF_VALUE_INDEX /* row numbers of a Gather's table: integers in [0, fan_in) */
 } lf_value_role;
 
 /* Fills out[0..count) with the values of tensor `name` for `seed`: element i

@@ -26,6 +26,9 @@ static lf_value_role lf__role(const lf_op *op, int32_t pos, const lf_shape *s, i
     case LF_OP_LAYERNORM:
     case LF_OP_RMSNORM:
         return pos == 1 ? LF_VALUE_SCALE : LF_VALUE_BIAS;
+    case LF_OP_GATHER: /* an embedding table, rows of D (as the tied LM head reads it) */
+        *fan_in = s->w;
+        return LF_VALUE_WEIGHT;
     case LF_OP_DIV:
     case LF_OP_POW:
         /* Divisors and exponents away from zero keep generated values finite. */

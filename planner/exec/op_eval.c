@@ -361,6 +361,30 @@ static lf_status lf__eval_layout(lf_op_type t, const lf_attrs *a, const lf_tenso
     }
 }
 
+/* Gather: output row r is the table's row ids[r]. The IR is float32, so ids
+ * arrive as floats; each must be an exact row number (an integer in [0, V),
+ * exact in float below 2^24), else the op fails naming the first bad one. */
+static lf_status lf__eval_gather(const lf_tensor *x, int32_t n, lf_tensor *out)
+{
+    if (n != 2 || x[0].shape.n != 1 || x[0].shape.c != 1)
+        return lf_set_error(LF_EGRAPH, "Gather: needs a 1x1xVxD table and the ids");
+    int64_t v = x[0].shape.h, d = x[0].shape.w, rows = lf_shape_count(x[1].shape);
+    if (lf_shape_count(out->shape) != rows * d)
+        return lf_set_error(LF_EGRAPH, "Gather: output %lldx%lldx%lldx%lld does not fit %lld ids of "
+                            "rows of %lld", (long long)out->shape.n, (long long)out->shape.c,
+                            (long long)out->shape.h, (long long)out->shape.w, (long long)rows,
+                            (long long)d);
+    for (int64_t r = 0; r < rows; r++) {
+        float id = x[1].data[r];
+        if (!(id >= 0.0f && id < (float)v) || id != (float)(int64_t)id)
+            return lf_set_error(LF_EINVAL, "Gather: id %g at position %lld is not a row of the "
+                                "table (an integer 0 to %lld)", (double)id, (long long)r,
+                                (long long)(v - 1));
+        memcpy(out->data + r * d, x[0].data + (int64_t)id * d, (size_t)d * sizeof(float));
+    }
+    return LF_OK;
+}
+
 /* Kernels write as many values as the output shape says and trust it, so
  * the output's size is checked against the operands wherever it follows
  * from them (callers other than the graph executor pass shapes by hand). */
@@ -421,6 +445,7 @@ static lf_status lf__check_out_size(lf_op_type t, const lf_attrs *a, const lf_te
         return LF_OK;
     }
     case LF_OP_MATMUL:
+    case LF_OP_GATHER:
     case LF_OP_PAD:
     case LF_OP_RESIZE:
     case LF_OP_EXPAND:
@@ -525,6 +550,8 @@ lf_status lf_exec_eval_op(lf_op_type t, const lf_attrs *a, const lf_tensor *x, i
     case LF_OP_MAXPOOL:
     case LF_OP_AVGPOOL:
         return lf__eval_pool(t, a, x, out, nt);
+    case LF_OP_GATHER:
+        return lf__eval_gather(x, n, out);
     case LF_OP_GLOBALAVGPOOL:
     case LF_OP_GLOBALMAXPOOL:
         lf__global_pool(x[0].data, xd, out->data, t == LF_OP_GLOBALMAXPOOL, nt);

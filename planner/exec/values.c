@@ -48,6 +48,10 @@ void lf_exec_fill(uint64_t seed, const char *name, lf_value_role role, int64_t f
         lo = 0.5;
         hi = 1.5;
         break;
+    case LF_VALUE_INDEX: /* token ids: whole numbers below the table's rows */
+        for (int64_t i = 0; i < count; i++)
+            out[i] = (float)lf_rng_below(&r, (uint32_t)(fan_in > 0 ? fan_in : 1));
+        return;
     default:
         break;
     }

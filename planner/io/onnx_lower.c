@@ -83,6 +83,27 @@ static lf_status lf__add_node(lf__lower *L, int32_t i)
     return LF_OK;
 }
 
+/* 1 when graph input v holds integers read only as the ids of Gathers of a
+ * constant table (token ids): the IR carries them as exact floats. */
+static int lf__ids_only(const lf__ox_graph *g, int32_t v)
+{
+    int et = g->values[v].elem_type, used = 0;
+    if (et != LF__OX_INT64 && et != LF__OX_INT32)
+        return 0;
+    for (int32_t i = 0; i < g->n_nodes; i++) {
+        const lf__ox_node *n = &g->nodes[i];
+        if (n->dead)
+            continue;
+        for (int32_t k = 0; k < n->n_in; k++)
+            if (n->in[k] == v) {
+                if (strcmp(n->op, "Gather") != 0 || k != 1 || !g->values[n->in[0]].is_const)
+                    return 0;
+                used = 1;
+            }
+    }
+    return used;
+}
+
 static lf_status lf__add_input(lf__lower *L, int32_t v)
 {
     lf__ox_graph *g = L->g;
@@ -90,10 +111,11 @@ static lf_status lf__add_input(lf__lower *L, int32_t v)
     if (val->rank > 4)
         return lf__ox_fail(g, -1, LF_EUNSUPPORTED, "graph input '%s' has rank %d (at most 4)", val->name,
                            (int)val->rank);
-    if (val->elem_type && val->elem_type != 1 && val->elem_type != 10 && val->elem_type != 11)
+    if (val->elem_type && val->elem_type != 1 && val->elem_type != 10 && val->elem_type != 11 &&
+        !lf__ids_only(g, v))
         return lf__ox_fail(g, -1, LF_EUNSUPPORTED, "graph input '%s' has element type %d (the IR is float32)",
                            val->name, (int)val->elem_type);
-    lf_shape s = lf__frame(val->dims, val->rank);
+    lf_shape s = lf__ids_only(g, v) ? lf__ids_frame(val->dims, val->rank) : lf__frame(val->dims, val->rank);
     if (s.n > INT32_MAX || s.c > INT32_MAX || s.h > INT32_MAX || s.w > INT32_MAX)
         return lf__ox_fail(g, -1, LF_ERANGE, "graph input '%s' is too large", val->name);
     lf_attrs a = {0};

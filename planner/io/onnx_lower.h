@@ -28,6 +28,9 @@ typedef struct lf__lowered {
  * right-aligned {1, d0, d1, d2}, rank 2 {d0, d1, 1, 1} (the IR's Gemm frame),
  * rank 1 {1, d0, 1, 1}, scalars {1, 1, 1, 1}. Row-major order is the same. */
 lf_shape lf__frame(const int64_t *dims, int32_t rank);
+/* The IR shape of a graph input of token ids ([B, T], [B, 1, T], ...): B x 1 x
+ * (the rest) x 1, tokens on H as the built-in transformers take them. */
+lf_shape lf__ids_frame(const int64_t *dims, int32_t rank);
 /* The IR dim (LF_DIM_*) of ONNX axis `axis` (normalised) of a rank-r tensor. */
 int32_t lf__frame_dim(int32_t axis, int32_t rank);
 

@@ -203,6 +203,23 @@ lf_status lf__lower_node(lf__lower *L, int32_t i, lf__lowered *o)
         o->type = LF_OP_IDENTITY;
         return lf__operand(L, i, 0, yr, o);
     }
+    if (strcmp(op, "Gather") == 0 && n->n_in == 2 && x->is_const && !g->values[n->in[1]].is_const) {
+        /* An embedding lookup: rows of a constant [V, D] table by the ids of
+         * an activation (the ids' elem type may be integer: the IR carries
+         * them as exact floats, docs/ir.md). Constant ids were folded, one id
+         * of an activation became a Slice (gather-slice). */
+        if (r != 2 || lf__ox_axis(lf__ox_attr_int(n, "axis", 0), r) != 0)
+            return lf__unsupported(L, i, "Gather of a constant other than rows of a 2-D table (axis 0)");
+        if (g->values[n->in[1]].rank > 3)
+            return lf__unsupported(L, i, "ids of rank %d (at most 3)", (int)g->values[n->in[1]].rank);
+        o->type = LF_OP_GATHER;
+        const lf__ox_value *ids = &g->values[n->in[1]];
+        if ((st = lf__operand(L, i, 0, 4, o)) != LF_OK || (st = lf__operand(L, i, 1, ids->rank, o)) != LF_OK)
+            return st;
+        if (ids->is_input && (ids->elem_type == LF__OX_INT64 || ids->elem_type == LF__OX_INT32))
+            o->shape[1] = lf__ids_frame(ids->dims, ids->rank); /* as lf__add_input made it */
+        return LF_OK;
+    }
     if (strcmp(op, "Gelu") == 0) {
         o->type = LF_OP_GELU;
         a->approximate = strcmp(lf__ox_attr_str(n, "approximate", "none"), "tanh") == 0;

@@ -22,6 +22,14 @@ lf_shape lf__frame(const int64_t *dims, int32_t rank)
     }
 }
 
+lf_shape lf__ids_frame(const int64_t *dims, int32_t rank)
+{
+    int64_t rest = 1;
+    for (int32_t k = 1; k < rank; k++)
+        rest *= dims[k];
+    return (lf_shape){rank > 0 ? dims[0] : 1, 1, rest, 1};
+}
+
 int32_t lf__frame_dim(int32_t axis, int32_t rank)
 {
     switch (rank) {

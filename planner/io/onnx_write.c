@@ -56,7 +56,7 @@ int8_t lf__ow_rank_of(const lf__ow *w, int32_t v)
     case LF_OP_INPUT: case LF_OP_CONV: case LF_OP_CONVTRANSPOSE: case LF_OP_MAXPOOL: case LF_OP_AVGPOOL:
     case LF_OP_GLOBALAVGPOOL: case LF_OP_GLOBALMAXPOOL: case LF_OP_RESIZE: case LF_OP_PAD:
     case LF_OP_TRANSPOSE: case LF_OP_EXPAND: case LF_OP_CHANNELSHUFFLE:
-    case LF_OP_SLICE: case LF_OP_MATMUL:
+    case LF_OP_SLICE: case LF_OP_MATMUL: case LF_OP_GATHER:
         return 4;
     default:
         break;
@@ -69,6 +69,20 @@ int8_t lf__ow_rank_of(const lf__ow *w, int32_t v)
     }
     /* [N, C] only when the IR shape is that. */
     return r == 2 && op->out.h == 1 && op->out.w == 1 ? 2 : 4;
+}
+
+int lf__ow_ids_input(const lf_graph *g, int32_t u)
+{
+    const lf_op *op = &g->ops[u];
+    if (op->type != LF_OP_INPUT || op->n_consumers == 0 || op->out.c != 1 || op->out.w != 1)
+        return 0;
+    for (int32_t k = 0; k < op->n_consumers; k++) {
+        const lf_op *c = &g->ops[op->consumers[k]];
+        if (c->type != LF_OP_GATHER || c->n_operands != 2 || c->operands[1].kind != LF_OPND_TENSOR ||
+            c->operands[1].id != u || c->operands[0].kind != LF_OPND_CONST)
+            return 0;
+    }
+    return 1;
 }
 
 static Onnx__ValueInfoProto *lf__ow_value_info(lf__ow *w, const char *name, const int64_t *dims, int32_t rank)
@@ -186,8 +200,11 @@ static lf_status lf__ow_build(lf__ow *w, uint64_t seed, uint8_t **out, size_t *l
         w->n_reduced = 0;
         if (op->type == LF_OP_INPUT) {
             int64_t d[4] = {op->out.n, op->out.c, op->out.h, op->out.w};
-            if (!(inputs[n_inputs++] = lf__ow_value_info(w, w->tensor[v], d, 4)))
+            int ids = lf__ow_ids_input(g, v); /* token ids: int64 [N, 1, T], as ONNX's Gather wants */
+            if (!(inputs[n_inputs++] = lf__ow_value_info(w, w->tensor[v], d, ids ? 3 : 4)))
                 st = lf__ow_oom();
+            else if (ids)
+                inputs[n_inputs - 1]->type->tensor_type->elem_type = LF__OX_INT64;
             continue;
         }
         size_t first = w->n_nodes;

@@ -733,6 +733,20 @@ lf_status lf__ow_op(lf__ow *w, int32_t v)
             return lf__ow_oom();
         return LF_OK;
     }
+    case LF_OP_GATHER: {
+        /* Gather(table [V, D], ids int64 [N, 1, T]) -> [N, 1, T, D]: the IR's
+         * output, ids as lf__ow_ids_input declared them */
+        const lf_const *c = lf_op_const(w->g, v, 0);
+        if (op->n_operands != 2 || !c || op->operands[1].kind != LF_OPND_TENSOR ||
+            !lf__ow_ids_input(w->g, op->operands[1].id))
+            return lf__ow_fail(w, v, "ids that are not a graph input of token ids (N x 1 x T x 1)");
+        int64_t d[2] = {c->shape.h, c->shape.w};
+        in[0] = lf__ow_const(w, v, 0, d, 2);
+        in[1] = w->tensor[op->operands[1].id];
+        if (!in[0] || !lf__ow_node(w, op->name, "Gather", in, 2, out))
+            return lf__ow_oom();
+        return LF_OK;
+    }
     case LF_OP_MATMUL:
         return lf__ow_matmul(w, v);
     case LF_OP_GELU:

@@ -56,6 +56,9 @@ const char *lf__ow_const_frame(lf__ow *w, int32_t v, int32_t pos, int32_t r);
 const char *lf__ow_act(lf__ow *w, int32_t v, int32_t u, int32_t r);
 lf_status lf__ow_fail(const lf__ow *w, int32_t v, const char *why);
 int8_t lf__ow_rank_of(const lf__ow *w, int32_t v);
+/* 1 when graph input u is token ids (N x 1 x T x 1, read only as the ids of
+ * Gathers of constant tables): written as an int64 [N, 1, T] input. */
+int lf__ow_ids_input(const lf_graph *g, int32_t u);
 
 /* onnx_write_ops.c: the nodes of IR op v (one or a few), appended to w. */
 lf_status lf__ow_op(lf__ow *w, int32_t v);

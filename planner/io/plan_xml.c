@@ -155,6 +155,8 @@ static void lf__header(FILE *f, const lf_graph *g, lf_cost_model *cm, const lf_p
         lf_hw_energy_model(hw, &e);
         fprintf(f, " sram_pj_per_byte=\"%.17g\" mac_pj=\"%.17g\"", e.sram_pj_per_byte, e.mac_pj);
     }
+    if (hw->no_attention) /* as the JSON plan: written only when off */
+        fputs(" attention=\"false\"", f);
     fputs("/>\n  <search", f);
     if (meta && meta->search)
         lf__attr(f, "algorithm", meta->search);

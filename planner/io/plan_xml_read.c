@@ -136,7 +136,7 @@ static json_t *lf__to_json(xmlNodePtr root)
     static const char *const hw_a[] = {"name",         "source",         "buffer_bytes",
                                        "act_bytes",    "weight_bytes",   "dram_bandwidth",
                                        "dram_pj_per_byte", "peak_macs", "sram_pj_per_byte",
-                                       "mac_pj", NULL};
+                                       "mac_pj", "attention", NULL};
     static const char *const metrics_a[] = {"dram_fusable", "dram_all", "mbu", "groups", "unfusable",
                                             "invalid", "dram_time_s", "energy_j", "latency_s",
                                             "latency_serial_s", NULL};
@@ -152,7 +152,7 @@ static json_t *lf__to_json(xmlNodePtr root)
         if (lf__is(c, "model"))
             lf__attrs(o = json_object(), c, model_a, "sssii");
         else if (lf__is(c, "hardware"))
-            lf__attrs(o = json_object(), c, hw_a, "ssiiirrrrr");
+            lf__attrs(o = json_object(), c, hw_a, "ssiiirrrrrb");
         else if (lf__is(c, "metrics"))
             lf__metric_attrs(o = json_object(), c, metrics_a);
         else if (lf__is(c, "group_of"))

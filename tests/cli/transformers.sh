@@ -14,7 +14,7 @@ fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
 out=$("$fp" models) || bad "models exited $?"
-echo "$out" | grep -q '^gpt2  *1024  *327  *124,439,808  *145\.824$' || bad "models: gpt2 row: $(echo "$out" | grep '^gpt2 ')"
+echo "$out" | grep -q '^gpt2  *1024  *329  *124,439,808  *145\.824$' || bad "models: gpt2 row: $(echo "$out" | grep '^gpt2 ')"
 echo "$out" | grep -q '^vit_b_16  *197  *369  *86,567,668  *17\.564$' || bad "models: vit_b_16 row"
 echo "$out" | grep -q '^llama3_8b  *2048 ' || bad "models: no llama3_8b"
 
