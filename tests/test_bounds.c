@@ -132,9 +132,33 @@ static void test_networks(void)
     }
 }
 
+/* GPT-2's LM head alone under BRR takes column blocks (the matrix read
+ * once, the 64 token rows once per block): a lower bound that floors its
+ * weight reads by row tiles (13 reads of 38.6 MB at 256 KB) exceeds the
+ * optimum. One block at 64 tokens. */
+static void test_column_blocks(void)
+{
+    lf_graph *g = NULL;
+    lf_model_options opt = {0, 1};
+    lf_model_seq_options so = {64, 1, LF_PHASE_PREFILL, 0};
+    CHECK_OK(lf_model_build_seq("gpt2", &opt, &so, &g));
+    if (!g)
+        return;
+    lf_cost_model *cm = tf_model_default(g, 256 * 1024, "brr");
+    int64_t o = tf_exact_optimum(cm);
+    CHECK(o > 0);
+    lf_exact_bounds b;
+    check_bounds(cm, NULL, 0, o, &b);
+    fprintf(stderr, "  gpt2 (1 layer, 64 tokens) brr 262144: lower %lld optimum %lld upper %lld\n",
+            (long long)b.lower, (long long)o, (long long)b.upper);
+    lf_cost_model_free(cm);
+    lf_graph_free(g);
+}
+
 int main(void)
 {
     test_random_dags();
     test_networks();
+    test_column_blocks();
     return lf_test_result();
 }

@@ -171,6 +171,10 @@ static int32_t lf__op_floor(lf_cost_tiles *t, int32_t v, int64_t hmax)
     const lf__op_cost *oc = cm->ops;
     const lf_op *op = &g->ops[v];
     int64_t hv = oc[v].h, scaled = lf__scaled(t, v);
+    /* Alone in its group, a MatMul by a constant may take column blocks
+     * (brr.c), which read the matrix once: no floor above 1 holds. */
+    if (oc[v].col_m > 0)
+        return 1;
     if (!cm->fusable[v] || oc[v].weight_bytes == 0 || oc[v].kind != LF_ROWS_WINDOW || hv <= 1 ||
         scaled == 0 || t->hmin[v] == INT64_MAX || (op->n_consumers == 0 && !op->is_output))
         return 1;
@@ -318,8 +322,8 @@ int32_t lf_cost_tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n
         if (lf__fixed_hv(g, oc, v) && t->hmin[v] != INT64_MAX && t->hmin[v] > href)
             href = t->hmin[v];
     }
-    if (cm->scheme->weights_resident)
-        return 1;
+    if (cm->scheme->weights_resident || (n == 1 && oc[members[0]].col_m > 0))
+        return 1; /* resident weights; or a lone op's column blocks read its matrix once */
     /* Every member's output and every tensor a member reads, at the least
      * window the engine can give it in a group holding the set. */
     t->sets++;
