@@ -189,6 +189,37 @@ static void test_networks(void)
     }
 }
 
+/* A lone op below BRR's own threshold (an op that needs its whole input
+ * and does not fit) costs the unfusable price, not its first step's: ViT's
+ * class-token Concat reads its 150,528-byte input twice there, and the
+ * staircase said 595,579,676 B at 64 KB for a plan costing 595,730,204. */
+static void test_below_brr_threshold(void)
+{
+    lf_graph *g = network("vit_b_16");
+    if (!g)
+        return;
+    lf_hw hw;
+    lf_hw_default(&hw);
+    hw.no_attention = 1;
+    lf_curve c;
+    CHECK_OK(lf_curve_compute(g, &hw, "lbdf", 64 * 1024, 80 * 1024, NULL, &c));
+    for (int32_t k = 0; k < c.n; k++) {
+        lf_hw at = hw;
+        at.buffer_bytes = c.points[k].beta;
+        lf_cost_model *cm = NULL;
+        lf_plan_metrics m;
+        CHECK_OK(lf_cost_model_create(&cm, g, &at, "lbdf"));
+        CHECK_OK(lf_plan_metrics_compute(&c.points[k].plan, cm, &m));
+        CHECK_EQ_I64(m.dram_all, c.points[k].dram_all);
+        lf_cost_model_free(cm);
+    }
+    CHECK(c.n >= 1);
+    if (c.n >= 1)
+        CHECK_EQ_I64(c.points[0].dram_all, 595730204);
+    lf_curve_destroy(&c);
+    lf_graph_free(g);
+}
+
 /* The same staircase, plans and counts with any number of workers; with
  * two, the joined pairs of Inception-v3 under BRR do run on both. */
 static void test_threads(void)
@@ -276,6 +307,7 @@ int main(void)
 {
     test_random_dags();
     test_networks();
+    test_below_brr_threshold();
     test_threads();
     test_check();
     test_bad_range();

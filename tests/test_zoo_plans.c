@@ -15,6 +15,14 @@ static int64_t op_traffic(const lf_graph *g, int32_t v, int32_t ab, int32_t wb)
 {
     const lf_op *op = &g->ops[v];
     int64_t bytes = lf_tensor_bytes(g, v, ab) + op->weight_elems * wb;
+    /* An embedding lookup reads the rows its ids ask for (all of a table
+     * with fewer rows than lookups), not the table (DESIGN §16). */
+    const lf_const *t = op->type == LF_OP_GATHER ? lf_op_const(g, v, 0) : NULL;
+    if (t) {
+        int64_t rows = op->out.n * op->out.c * op->out.h;
+        bytes -= lf_const_elems(t) * wb;
+        bytes += (rows < t->shape.h ? rows : t->shape.h) * t->shape.w * wb;
+    }
     for (int32_t j = 0; j < op->n_inputs; j++) {
         int dup = 0;
         for (int32_t k = 0; k < j; k++)

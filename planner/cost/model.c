@@ -360,9 +360,16 @@ lf_status lf_cost_singleton_steps(lf_cost_model *cm, int32_t v, int64_t below, l
     lf_status st = lf__steps(cm, cm->scheme, &v, 1, below, steps, cap, n);
     if (st == LF_OK)
         st = lf__steps(cm, &lf__scheme_brr, &v, 1, INT64_MAX, brr, LF_COST_MAX_STEPS, &nb);
-    /* Below BRR's own threshold the op still runs, with one row per tile. */
-    if (st == LF_OK && nb > 0)
-        brr[0].need = 0;
+    /* Below BRR's own threshold the op still runs, one row per tile, at the
+     * price lf_cost_unfusable_dram gives there: the same as the first step's
+     * for most ops, more for one that needs its whole input (ViT's class
+     * token Concat reads its input twice). */
+    if (st == LF_OK && nb > 0 && brr[0].need > 0) {
+        lf_group_cost c;
+        st = lf__compute_at(cm, &lf__scheme_brr, brr[0].need, &v, 1, &c, NULL);
+        if (st == LF_OK)
+            st = lf__step_push(steps, cap, n, 0, c.f_d);
+    }
     for (int32_t k = 0; st == LF_OK && k < nb && brr[k].need < below; k++)
         st = lf__step_push(steps, cap, n, brr[k].need, brr[k].f_d);
     return st;

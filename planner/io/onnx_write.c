@@ -71,20 +71,6 @@ int8_t lf__ow_rank_of(const lf__ow *w, int32_t v)
     return r == 2 && op->out.h == 1 && op->out.w == 1 ? 2 : 4;
 }
 
-int lf__ow_ids_input(const lf_graph *g, int32_t u)
-{
-    const lf_op *op = &g->ops[u];
-    if (op->type != LF_OP_INPUT || op->n_consumers == 0 || op->out.c != 1 || op->out.w != 1)
-        return 0;
-    for (int32_t k = 0; k < op->n_consumers; k++) {
-        const lf_op *c = &g->ops[op->consumers[k]];
-        if (c->type != LF_OP_GATHER || c->n_operands != 2 || c->operands[1].kind != LF_OPND_TENSOR ||
-            c->operands[1].id != u || c->operands[0].kind != LF_OPND_CONST)
-            return 0;
-    }
-    return 1;
-}
-
 static Onnx__ValueInfoProto *lf__ow_value_info(lf__ow *w, const char *name, const int64_t *dims, int32_t rank)
 {
     Onnx__ValueInfoProto *vi = lf_arena_alloc(&w->arena, sizeof *vi);

@@ -255,3 +255,17 @@ lf_status lf__ow_fail(const lf__ow *w, int32_t v, const char *why)
     return lf_set_error(LF_EUNSUPPORTED, "ONNX export of '%s': op '%s' (%s): %s", w->g->name, op->name,
                         lf_op_info_of(op->type)->name, why);
 }
+
+int lf__ow_ids_input(const lf_graph *g, int32_t u)
+{
+    const lf_op *op = &g->ops[u];
+    if (op->type != LF_OP_INPUT || op->n_consumers == 0 || op->out.c != 1 || op->out.w != 1)
+        return 0;
+    for (int32_t k = 0; k < op->n_consumers; k++) {
+        const lf_op *c = &g->ops[op->consumers[k]];
+        if (c->type != LF_OP_GATHER || c->n_operands != 2 || c->operands[1].kind != LF_OPND_TENSOR ||
+            c->operands[1].id != u || c->operands[0].kind != LF_OPND_CONST)
+            return 0;
+    }
+    return 1;
+}
