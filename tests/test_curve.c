@@ -220,6 +220,28 @@ static void test_below_brr_threshold(void)
     lf_graph_free(g);
 }
 
+/* An attention group's K/V are resident or read again per query tile by
+ * the buffer, so under LBDF too it has a step for each way (the staircase
+ * priced BERT's at the largest buffer: 399,733,632 B at 64 KB for a plan
+ * costing 405,631,872). */
+static void test_attention_steps(void)
+{
+    lf_graph *g = NULL;
+    lf_model_options opt = {0, 1};
+    lf_model_seq_options so = {128, 1, LF_PHASE_PREFILL, 0};
+    CHECK_OK(lf_model_build_seq("bert_base", &opt, &so, &g));
+    if (!g)
+        return;
+    lf_hw hw;
+    lf_hw_default(&hw);
+    lf_curve c;
+    CHECK_OK(lf_curve_compute(g, &hw, "lbdf", 64 * 1024, 256 * 1024, NULL, &c));
+    CHECK(c.n >= 1);
+    check_point_plans(g, "lbdf", &c);
+    lf_curve_destroy(&c);
+    lf_graph_free(g);
+}
+
 /* The same staircase, plans and counts with any number of workers; with
  * two, the joined pairs of Inception-v3 under BRR do run on both. */
 static void test_threads(void)
@@ -308,6 +330,7 @@ int main(void)
     test_random_dags();
     test_networks();
     test_below_brr_threshold();
+    test_attention_steps();
     test_threads();
     test_check();
     test_bad_range();

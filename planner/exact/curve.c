@@ -456,13 +456,14 @@ static void lf__curve_price(lf__exact *x, const lf_bitset *set, int32_t n_ops, i
         return;
     int64_t floor = thr > c->beta_min - 1 ? thr : c->beta_min - 1;
     int32_t n = 0;
-    if (!gc.wait_resident && gc.reread_bytes == 0 &&
+    if (!gc.wait_resident && gc.reread_bytes == 0 && !gc.attn &&
         (x->resident || gc.weights + gc.features <= floor)) {
         /* One step: a scheme that keeps every weight resident (LBDF), or one
          * that streams them (BRR) with every weight resident wherever the
          * group is valid (gc, priced at the largest buffer, says how much).
          * A group with a squeeze-and-excite wait has a step for each way
-         * through it (lf_cost_steps). */
+         * through it (lf_cost_steps), and so has an attention group, whose
+         * K/V are resident or read again per query tile by the buffer. */
         c->steps[0] = (lf_cost_step){thr, lf_cost_objective_value(x->cm, x->sub, x->n_sub, &gc)};
         n = 1;
     } else if ((st = lf_cost_steps(x->cm, set, c->beta_max, c->steps, LF_COST_MAX_STEPS, &n)) !=
