@@ -429,7 +429,8 @@ lf_status lf__ox_functions_inline(const Onnx__ModelProto *m, const char *origin,
     if (st == LF_OK && !out)
         st = lf__oom(&I);
     if (st == LF_OK) {
-        memcpy(out, I.out, I.n * sizeof *out);
+        if (I.n > 0) /* a graph of no nodes has no list to copy */
+            memcpy(out, I.out, I.n * sizeof *out);
         *nodes = out;
         *n_nodes = I.n;
     }
