@@ -8,7 +8,9 @@
  *
  * The model itself is mapped rather than read when it is a regular file
  * (lf__ox_map_capped): reading 100 MB cost more kernel time than parsing it,
- * and the read buffer was one more copy of every weight. The map is private
+ * and the read buffer was one more copy of every weight. The file stays open
+ * while it is mapped: the weights themselves are read from it with pread
+ * (onnx_weights.c), only the records around them through the map. The map is private
  * and read-only; the wire check (nesting, lengths) runs over it before
  * protobuf-c unpacks it, as over a read buffer. One risk the read did not
  * have: another process that truncates the file while it is being unpacked
@@ -126,11 +128,12 @@ lf_status lf__ox_read_capped(const char *path, int64_t cap, const ProtobufCMessa
 }
 
 lf_status lf__ox_map_capped(const char *path, int64_t cap, const ProtobufCMessageDescriptor *desc,
-                            const char *what, uint8_t **data, size_t *len, int *mapped)
+                            const char *what, uint8_t **data, size_t *len, int *mapped, int *fd_out)
 {
     *data = NULL;
     *len = 0;
     *mapped = 0;
+    *fd_out = -1;
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
     if (fd < 0)
         return lf_set_error(LF_EIO, "%s: %s", path, strerror(errno));
@@ -142,14 +145,16 @@ lf_status lf__ox_map_capped(const char *path, int64_t cap, const ProtobufCMessag
                                 path, (long long)sb.st_size, (long long)cap);
         }
         void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        close(fd);
         if (m != MAP_FAILED) {
-            madvise(m, (size_t)sb.st_size, MADV_SEQUENTIAL); /* read ahead; a hint only */
+            /* No read-ahead hint: the map is read only around the records'
+             * headers; the weights between them come by pread (onnx_weights.c). */
             *data = m;
             *len = (size_t)sb.st_size;
             *mapped = 1;
+            *fd_out = fd;
             return LF_OK;
         }
+        close(fd);
     } else {
         close(fd);
     }
@@ -157,12 +162,14 @@ lf_status lf__ox_map_capped(const char *path, int64_t cap, const ProtobufCMessag
     return lf__ox_read_capped(path, cap, desc, what, data, len);
 }
 
-void lf__ox_file_release(uint8_t *data, size_t len, int mapped)
+void lf__ox_file_release(uint8_t *data, size_t len, int mapped, int fd)
 {
     if (mapped && data)
         munmap(data, len);
     else
         free(data);
+    if (fd >= 0)
+        close(fd);
 }
 
 void lf__ox_file_drop_pages(const void *data, size_t len)

@@ -11,6 +11,7 @@
 lf_status lf__ox_init(lf__ox_graph *g, const char *path, const lf_onnx_options *opt)
 {
     memset(g, 0, sizeof *g);
+    g->file_fd = -1;
     lf_arena_init(&g->arena);
     if (opt)
         g->opt = *opt;
@@ -215,8 +216,8 @@ int64_t lf__ox_count(const int64_t *dims, int32_t rank)
     return c;
 }
 
-lf_status lf__ox_data_alloc(lf__ox_graph *g, lf__ox_data *d, int is_int, int32_t rank,
-                            const int64_t *dims)
+static lf_status lf__data_alloc(lf__ox_graph *g, lf__ox_data *d, int is_int, int32_t rank,
+                                const int64_t *dims, int filled)
 {
     memset(d, 0, sizeof *d);
     if (rank < 0 || rank > LF__OX_MAX_RANK)
@@ -236,14 +237,26 @@ lf_status lf__ox_data_alloc(lf__ox_graph *g, lf__ox_data *d, int is_int, int32_t
     d->count = count;
     size_t n = (size_t)(count > 0 ? count : 1);
     if (is_int)
-        d->i = calloc(n, sizeof *d->i);
+        d->i = filled ? lf__ox_weights_alloc(n * sizeof *d->i) : calloc(n, sizeof *d->i);
     else
-        d->f = calloc(n, sizeof *d->f);
+        d->f = filled ? lf__ox_weights_alloc(n * sizeof *d->f) : calloc(n, sizeof *d->f);
     if (!d->i && !d->f)
         return lf_set_error(LF_ENOMEM, "out of memory for a tensor of %lld elements in %s",
                             (long long)count, g->path);
     g->const_bytes += bytes;
     return LF_OK;
+}
+
+lf_status lf__ox_data_alloc(lf__ox_graph *g, lf__ox_data *d, int is_int, int32_t rank,
+                            const int64_t *dims)
+{
+    return lf__data_alloc(g, d, is_int, rank, dims, 0);
+}
+
+lf_status lf__ox_data_alloc_filled(lf__ox_graph *g, lf__ox_data *d, int is_int, int32_t rank,
+                                   const int64_t *dims)
+{
+    return lf__data_alloc(g, d, is_int, rank, dims, 1);
 }
 
 lf_status lf__ox_set_const(lf__ox_graph *g, int32_t v, lf__ox_data *d)

@@ -32,7 +32,7 @@ static lf_status lf__const_graph(lf__ox_graph *g)
     return LF_OK;
 }
 
-static lf_status lf__import(const void *bytes, size_t len, int mapped, const char *path,
+static lf_status lf__import(const void *bytes, size_t len, int mapped, int fd, const char *path,
                             const char *base_dir, const lf_onnx_options *opt, lf_graph **out,
                             lf_onnx_report **report)
 {
@@ -41,6 +41,9 @@ static lf_status lf__import(const void *bytes, size_t len, int mapped, const cha
     if (st != LF_OK)
         return st;
     g.bytes_mapped = mapped;
+    g.file_fd = fd;
+    g.file_bytes = bytes;
+    g.file_len = len;
     if ((st = lf__ox_load(&g, bytes, len, base_dir)) == LF_OK) {
         lf__onnx_report_set_file(g.report, g.opset, g.n_nodes);
         if ((st = lf__ox_infer(&g)) == LF_OK && g.const_graph)
@@ -65,15 +68,15 @@ lf_status lf_onnx_import(const char *path, const lf_onnx_options *opt, lf_graph 
     int64_t cap = opt && opt->max_file_bytes > 0 ? opt->max_file_bytes : (int64_t)2 << 30;
     uint8_t *bytes;
     size_t len;
-    int mapped;
+    int mapped, fd;
     lf_status st = lf__ox_map_capped(path, cap, &onnx__model_proto__descriptor, "ONNX model", &bytes, &len,
-                                     &mapped);
+                                     &mapped, &fd);
     if (st != LF_OK)
         return st;
     char dir[4096];
     lf__ox_dirname(path, dir, sizeof dir);
-    st = lf__import(bytes, len, mapped, path, dir, opt, out, report);
-    lf__ox_file_release(bytes, len, mapped);
+    st = lf__import(bytes, len, mapped, fd, path, dir, opt, out, report);
+    lf__ox_file_release(bytes, len, mapped, fd);
     return st;
 }
 
@@ -84,7 +87,7 @@ lf_status lf_onnx_import_memory(const void *data, size_t len, const char *name,
     *out = NULL;
     if (report)
         *report = NULL;
-    return lf__import(data, len, 0, name ? name : "(memory)", NULL, opt, out, report);
+    return lf__import(data, len, 0, -1, name ? name : "(memory)", NULL, opt, out, report);
 }
 
 lf_status lf_onnx_parse_input_shape(const char *spec, lf_onnx_input_shape *out)

@@ -133,6 +133,10 @@ typedef struct lf__ox_graph {
     lf_onnx_report *report;
     int bytes_mapped;      /* the model's bytes are a private file map (onnx_files.c): its
                               pages are given back once unpacked */
+    int file_fd;           /* the mapped file, open (-1: none): raw_data inside
+                              [file_bytes, +file_len) is read from it with pread */
+    const uint8_t *file_bytes;
+    size_t file_len;
     int const_graph;       /* opt.const_outputs and every graph input bound to values:
                               graph outputs fold too (onnx_infer.c) */
 } lf__ox_graph;
@@ -158,6 +162,18 @@ void lf__ox_data_free(lf__ox_data *d);
 /* Allocates a float or int64 tensor of the given dims; checks overflow and the caps. */
 lf_status lf__ox_data_alloc(lf__ox_graph *g, lf__ox_data *d, int is_int, int32_t rank,
                             const int64_t *dims);
+/* The same, not zeroed, for a caller that writes every element (the tensor
+ * reader): large ones on huge pages (lf__ox_weights_alloc). */
+lf_status lf__ox_data_alloc_filled(lf__ox_graph *g, lf__ox_data *d, int is_int, int32_t rank,
+                                   const int64_t *dims);
+/* A buffer for bytes constant values the caller fills entirely, released
+ * with free(): 2 MiB-aligned with huge pages hinted from 2 MiB on
+ * (onnx_weights.c), malloc below. Not zeroed. */
+void *lf__ox_weights_alloc(size_t bytes);
+/* Reads len bytes at offset of fd into dst; -1 when the file ends first or a
+ * read fails (the file changed since it was checked). */
+int lf__ox_weights_pread(int fd, uint64_t offset, void *dst, size_t len);
+
 /* The one error line: "FILE: node 'NAME' (Op): message". node < 0 omits the node. */
 lf_status lf__ox_fail(const lf__ox_graph *g, int32_t node, lf_status st, const char *fmt, ...)
 #if defined(__GNUC__)

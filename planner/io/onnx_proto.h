@@ -34,11 +34,13 @@ lf_status lf__ox_read_capped(const char *path, int64_t cap, const ProtobufCMessa
 /* The model file for import: a regular file of at most cap bytes (checked
  * with fstat before any byte is read) is mapped read-only instead of read
  * (*mapped = 1), so the kernel's page cache holds its only copy; anything
- * else goes through lf__ox_read_capped (*mapped = 0). Release with
- * lf__ox_file_release. */
+ * else goes through lf__ox_read_capped (*mapped = 0). *fd is the open file
+ * while mapped, -1 otherwise. Release with lf__ox_file_release. */
 lf_status lf__ox_map_capped(const char *path, int64_t cap, const ProtobufCMessageDescriptor *desc,
-                            const char *what, uint8_t **data, size_t *len, int *mapped);
-void lf__ox_file_release(uint8_t *data, size_t len, int mapped);
+                            const char *what, uint8_t **data, size_t *len, int *mapped, int *fd);
+/* Unmaps or frees the bytes, closes fd when >= 0 (a mapped file's: kept open
+ * so that weights are read with pread, not through the map). */
+void lf__ox_file_release(uint8_t *data, size_t len, int mapped, int fd);
 /* Gives back the resident pages of a mapped file under [data, data+len),
  * whole pages, once nothing reads them (the file stays mapped until
  * lf__ox_file_release; a page touched again is read from the file). */

@@ -138,7 +138,7 @@ lf_status lf__ox_tensor_read(lf__ox_graph *g, const Onnx__TensorProto *t, const 
             return lf__ox_fail(g, -1, LF_EPARSE, "tensor '%s': negative dimension %lld", what,
                                (long long)t->dims[k]);
     int is_int = !lf__is_float_type(type);
-    lf_status st = lf__ox_data_alloc(g, out, is_int, (int32_t)t->n_dims, t->dims);
+    lf_status st = lf__ox_data_alloc_filled(g, out, is_int, (int32_t)t->n_dims, t->dims);
     if (st != LF_OK) {
         /* The reason already starts with the file's name: say it once. */
         const char *why = lf_last_error();
@@ -170,6 +170,18 @@ lf_status lf__ox_tensor_read(lf__ox_graph *g, const Onnx__TensorProto *t, const 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
         /* float32 weights, the bulk of a model: raw_data is already our layout */
         if (type == LF__OX_FLOAT && !is_int) {
+            size_t bytes = (size_t)n * sizeof *out->f;
+            uintptr_t at = (uintptr_t)raw, base = (uintptr_t)g->file_bytes;
+            if (!ext && g->file_fd >= 0 && bytes >= 4096 && at >= base && at - base <= g->file_len &&
+                bytes <= g->file_len - (at - base)) {
+                /* In the mapped file: read by the kernel, not through the map. */
+                if (lf__ox_weights_pread(g->file_fd, (uint64_t)(at - base), out->f, bytes) != 0) {
+                    st = lf__ox_fail(g, -1, LF_EIO, "tensor '%s': the file changed or failed while it was "
+                                     "read (%zu bytes at byte %zu)", what, bytes, (size_t)(at - base));
+                    goto fail;
+                }
+                return LF_OK;
+            }
             if (n >= 65536) {
                 lf__ox_prefault(raw, (size_t)n * sizeof *out->f, 0);
                 lf__ox_prefault(out->f, (size_t)n * sizeof *out->f, 1);
