@@ -301,6 +301,16 @@ int32_t lf_graph_builder_add_const(lf_graph_builder *b, const char *name, lf_sha
 int32_t lf_graph_builder_add_const_owned(lf_graph_builder *b, const char *name, lf_shape shape,
                                          float *data);
 
+/* One buffer for many constants' values (the ONNX importer's weights, on huge
+ * pages): lf_graph_builder_adopt hands the builder a malloc'd buffer, which
+ * the built graph frees in lf_graph_free (the builder in
+ * lf_graph_builder_free when it never built; also when the call fails);
+ * lf_graph_builder_add_const_in adds a constant whose data lies inside an
+ * adopted buffer, never freed on its own. */
+lf_status lf_graph_builder_adopt(lf_graph_builder *b, void *buf);
+int32_t lf_graph_builder_add_const_in(lf_graph_builder *b, const char *name, lf_shape shape,
+                                      float *data);
+
 /* Folding: an op whose operands are all constants is evaluated at build time
  * and replaced by a constant named like the op. When every operand has values
  * the builder calls the registered evaluator (the reference executor provides

@@ -32,8 +32,12 @@ void lf_graph_builder_free(lf_graph_builder *b)
     }
     for (int32_t i = 0; i < b->nc; i++) {
         free(b->consts[i].name);
-        free(b->consts[i].data);
+        if (!b->consts[i].borrowed)
+            free(b->consts[i].data);
     }
+    for (int32_t i = 0; i < b->n_adopted; i++) /* not moved to a built graph */
+        free(b->adopted[i]);
+    free(b->adopted);
     free(b->ops);
     free(b->consts);
     free(b->name);
@@ -105,22 +109,47 @@ int32_t lf_graph_builder_add_op(lf_graph_builder *b, lf_op_type type, const char
     return lf__add(b, type, name, attrs, operands, n_operands, 1);
 }
 
-int32_t lf_graph_builder_add_const_owned(lf_graph_builder *b, const char *name, lf_shape shape,
-                                         float *data)
+static int32_t lf__add_const(lf_graph_builder *b, const char *name, lf_shape shape, float *data,
+                             int borrowed)
 {
+    float *own = borrowed ? NULL : data;
     if (!name || !*name) {
-        free(data);
+        free(own);
         return lf_set_error(LF_EINVAL, "graph '%s': constant %d has an empty name", b->name,
                             (int)b->nc);
     }
     if (shape.n <= 0 || shape.c <= 0 || shape.h <= 0 || shape.w <= 0 ||
         shape.n > ((int64_t)1 << 40) / shape.c / shape.h / shape.w) {
-        free(data);
+        free(own);
         return lf_set_error(LF_ERANGE, "graph '%s': constant '%s' has shape %lldx%lldx%lldx%lld",
                             b->name, name, (long long)shape.n, (long long)shape.c,
                             (long long)shape.h, (long long)shape.w);
     }
-    return lf__builder_push_const(b, name, shape, data);
+    return lf__builder_push_const(b, name, shape, data, borrowed);
+}
+
+int32_t lf_graph_builder_add_const_owned(lf_graph_builder *b, const char *name, lf_shape shape,
+                                         float *data)
+{
+    return lf__add_const(b, name, shape, data, 0);
+}
+
+int32_t lf_graph_builder_add_const_in(lf_graph_builder *b, const char *name, lf_shape shape,
+                                      float *data)
+{
+    return lf__add_const(b, name, shape, data, 1);
+}
+
+lf_status lf_graph_builder_adopt(lf_graph_builder *b, void *buf)
+{
+    float **more = realloc(b->adopted, ((size_t)b->n_adopted + 1) * sizeof *more);
+    if (!more) {
+        free(buf);
+        return lf_set_error(LF_ENOMEM, "out of memory building graph '%s'", b->name);
+    }
+    b->adopted = more;
+    b->adopted[b->n_adopted++] = buf; /* on the graph's list of value buffers, freed alike */
+    return LF_OK;
 }
 
 int32_t lf_graph_builder_add_const(lf_graph_builder *b, const char *name, lf_shape shape,

@@ -95,7 +95,7 @@ lf_status lf__fold(lf_graph_builder *b, lf__build_scratch *s)
                 return st;
             }
         }
-        int32_t cid = lf__builder_push_const(b, op->name, out, res);
+        int32_t cid = lf__builder_push_const(b, op->name, out, res, 0);
         if (cid < 0)
             return (lf_status)cid;
         s->fold_const[v] = cid;

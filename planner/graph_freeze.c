@@ -47,7 +47,8 @@ static lf_status lf__use_const(lf__freezer *z, int32_t c, int32_t *id)
                 vals->bufs = bufs;
                 vals->cap = cap;
             }
-            vals->bufs[vals->n++] = p->data;
+            if (!p->borrowed) /* else its adopted buffer is on the list */
+                vals->bufs[vals->n++] = p->data;
             k->data = p->data;
             p->data = NULL;
         }
@@ -291,6 +292,13 @@ lf_status lf__freeze(lf_graph_builder *b, lf__build_scratch *s, lf_graph **out)
     lf_arena_init(z.arena);
     z.g->arena_ = z.arena;
     z.g->values_ = z.values;
+    /* The adopted buffers are the graph's from here, built or freed with it. */
+    if (b->n_adopted) {
+        z.values->bufs = b->adopted;
+        z.values->n = z.values->cap = b->n_adopted;
+        b->adopted = NULL;
+        b->n_adopted = 0;
+    }
     for (int32_t c = 0; c < b->nc; c++)
         z.const_id[c] = -1;
     /* every implied weight set has at most 4 constants */

@@ -27,6 +27,7 @@ typedef struct lf__pending_const {
     char *name;
     lf_shape shape;
     float *data;               /* owned; NULL when shape only */
+    int32_t borrowed;          /* data lies in an adopted buffer: not freed on its own */
 } lf__pending_const;
 
 struct lf_graph_builder {
@@ -38,6 +39,8 @@ struct lf_graph_builder {
     lf_fold_fn fold;
     void *fold_ctx;
     int built;
+    float **adopted;           /* buffers borrowed constants lie in (lf_graph_builder_adopt) */
+    int32_t n_adopted;
 };
 
 /* A resolved operand name: pending op `id` or pending constant `id`. */
@@ -59,8 +62,10 @@ typedef struct lf__build_scratch {
 
 /* ---- the builder's store (graph_names.c) -------------------------------- */
 
-/* Appends a pending constant (takes data). Returns its index or a negative status. */
-int32_t lf__builder_push_const(lf_graph_builder *b, const char *name, lf_shape shape, float *data);
+/* Appends a pending constant (takes data, or borrows it from an adopted
+ * buffer when borrowed). Returns its index or a negative status. */
+int32_t lf__builder_push_const(lf_graph_builder *b, const char *name, lf_shape shape, float *data,
+                               int borrowed);
 
 /* The name index: entry e < b->n is op e, otherwise constant e - b->n. */
 const char *lf__builder_entry_name(const lf_graph_builder *b, int32_t e);

@@ -6,13 +6,15 @@
 
 #include "planner/graph_internal.h"
 
-int32_t lf__builder_push_const(lf_graph_builder *b, const char *name, lf_shape shape, float *data)
+int32_t lf__builder_push_const(lf_graph_builder *b, const char *name, lf_shape shape, float *data,
+                               int borrowed)
 {
+    float *own = borrowed ? NULL : data; /* a borrowed one is the adopted buffer's */
     if (b->nc == b->ccap) {
         int32_t cap = b->ccap ? b->ccap * 2 : 64;
         lf__pending_const *cs = realloc(b->consts, (size_t)cap * sizeof *cs);
         if (!cs) {
-            free(data);
+            free(own);
             return lf_set_error(LF_ENOMEM, "out of memory adding constant '%s'", name);
         }
         b->consts = cs;
@@ -21,11 +23,12 @@ int32_t lf__builder_push_const(lf_graph_builder *b, const char *name, lf_shape s
     lf__pending_const *c = &b->consts[b->nc];
     c->name = strdup(name);
     if (!c->name) {
-        free(data);
+        free(own);
         return lf_set_error(LF_ENOMEM, "out of memory adding constant '%s'", name);
     }
     c->shape = shape;
     c->data = data;
+    c->borrowed = borrowed && data;
     return b->nc++;
 }
 

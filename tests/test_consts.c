@@ -200,6 +200,49 @@ static void test_values(void)
     lf_graph_free(g);
 }
 
+/* Constants inside one adopted buffer (the ONNX importer's weight block):
+ * the graph frees the buffer once, never a constant on its own; a builder
+ * freed unbuilt frees it too; a refused constant does not free it (ASan and
+ * the leak checker see any slip). */
+static void test_adopted_block(void)
+{
+    lf_graph_builder *b = NULL;
+    CHECK_OK(lf_graph_builder_create(&b, "block"));
+    lf_attrs in = input_attrs(2, 1, 1);
+    lf_graph_builder_add(b, LF_OP_INPUT, "x", &in, NULL, 0);
+    float *block = malloc(8 * sizeof(float));
+    for (int k = 0; k < 8; k++)
+        block[k] = (float)k + 0.5f;
+    CHECK_OK(lf_graph_builder_adopt(b, block));
+    CHECK_EQ_I64(lf_graph_builder_add_const_in(b, "scale", (lf_shape){1, 2, 1, 1}, block), 0);
+    CHECK_EQ_I64(lf_graph_builder_add_const_in(b, "bias", (lf_shape){1, 2, 1, 1}, block + 4), 1);
+    CHECK(lf_graph_builder_add_const_in(b, "unused", (lf_shape){1, 2, 1, 1}, block + 6) >= 0);
+    CHECK_EQ_I64(lf_graph_builder_add_const_in(b, "bad", (lf_shape){1, -1, 1, 1}, block + 2), LF_ERANGE);
+    float *own = malloc(2 * sizeof(float)); /* an owned constant beside them */
+    own[0] = 7.0f;
+    own[1] = 8.0f;
+    CHECK_EQ_I64(lf_graph_builder_add_const_owned(b, "own", (lf_shape){1, 2, 1, 1}, own), 3);
+    const char *mul[] = {"scale", "x"}, *add[] = {"mul", "bias"}, *add2[] = {"add", "own"};
+    CHECK(lf_graph_builder_add_op(b, LF_OP_MUL, "mul", NULL, mul, 2) >= 0);
+    CHECK(lf_graph_builder_add_op(b, LF_OP_ADD, "add", NULL, add, 2) >= 0);
+    CHECK(lf_graph_builder_add_op(b, LF_OP_ADD, "add2", NULL, add2, 2) >= 0);
+    lf_graph *g = NULL;
+    CHECK_OK(lf_graph_builder_build(b, &g));
+    lf_graph_builder_free(b);
+    if (g) {
+        CHECK_EQ_I64(g->n_consts, 3);
+        CHECK(g->consts[0].data == block && g->consts[0].data[1] == 1.5f);
+        CHECK(g->consts[1].data == block + 4 && g->consts[1].data[0] == 4.5f);
+        CHECK(g->consts[2].data == own);
+        lf_graph_free(g); /* frees block and own, once each */
+    }
+    CHECK_OK(lf_graph_builder_create(&b, "unbuilt"));
+    block = malloc(4 * sizeof(float));
+    CHECK_OK(lf_graph_builder_adopt(b, block));
+    CHECK(lf_graph_builder_add_const_in(b, "k", (lf_shape){1, 4, 1, 1}, block) >= 0);
+    lf_graph_builder_free(b); /* frees block */
+}
+
 /* A toy evaluator that knows Neg and Transpose (the executor's job). */
 static int fold_calls;
 static lf_status toy_fold(void *ctx, const lf_fold_request *rq)
@@ -422,6 +465,7 @@ int main(void)
     test_implied_equals_explicit();
     test_builtin_constants();
     test_values();
+    test_adopted_block();
     test_folding();
     test_errors();
     test_hash();

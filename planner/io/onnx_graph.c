@@ -34,8 +34,12 @@ lf_status lf__ox_init(lf__ox_graph *g, const char *path, const lf_onnx_options *
 
 void lf__ox_data_free(lf__ox_data *d)
 {
-    free(d->f);
+    if (d->in_block) /* the weight block's: its pages go back, the block stays */
+        lf__ox_block_forget(d->f, (size_t)d->count * sizeof *d->f);
+    else
+        free(d->f);
     free(d->i);
+    d->in_block = 0;
     d->f = NULL;
     d->i = NULL;
 }
@@ -43,10 +47,13 @@ void lf__ox_data_free(lf__ox_data *d)
 void lf__ox_destroy(lf__ox_graph *g)
 {
     for (int32_t v = 0; v < g->n_values; v++) {
-        if (g->values[v].data_lent) /* the lowered graph's now (onnx_operand.c) */
+        if (g->values[v].data_lent) { /* the lowered graph's now (onnx_operand.c) */
             g->values[v].data.f = NULL;
+            g->values[v].data.in_block = 0;
+        }
         lf__ox_data_free(&g->values[v].data);
     }
+    free(g->block); /* NULL once handed to the lowered graph (lf__ox_block_hand_over) */
     for (int32_t n = 0; n < g->n_nodes; n++) {
         free(g->nodes[n].in);
         free(g->nodes[n].out);
@@ -217,7 +224,7 @@ int64_t lf__ox_count(const int64_t *dims, int32_t rank)
 }
 
 static lf_status lf__data_alloc(lf__ox_graph *g, lf__ox_data *d, int is_int, int32_t rank,
-                                const int64_t *dims, int filled)
+                                const int64_t *dims, int filled, int in_block)
 {
     memset(d, 0, sizeof *d);
     if (rank < 0 || rank > LF__OX_MAX_RANK)
@@ -236,7 +243,9 @@ static lf_status lf__data_alloc(lf__ox_graph *g, lf__ox_data *d, int is_int, int
         memcpy(d->dims, dims, (size_t)rank * sizeof *dims);
     d->count = count;
     size_t n = (size_t)(count > 0 ? count : 1);
-    if (is_int)
+    if (!is_int && in_block && count > 0 && (d->f = lf__ox_block_take(g, n * sizeof *d->f)))
+        d->in_block = 1;
+    else if (is_int)
         d->i = filled ? lf__ox_weights_alloc(n * sizeof *d->i) : calloc(n, sizeof *d->i);
     else
         d->f = filled ? lf__ox_weights_alloc(n * sizeof *d->f) : calloc(n, sizeof *d->f);
@@ -250,13 +259,13 @@ static lf_status lf__data_alloc(lf__ox_graph *g, lf__ox_data *d, int is_int, int
 lf_status lf__ox_data_alloc(lf__ox_graph *g, lf__ox_data *d, int is_int, int32_t rank,
                             const int64_t *dims)
 {
-    return lf__data_alloc(g, d, is_int, rank, dims, 0);
+    return lf__data_alloc(g, d, is_int, rank, dims, 0, 0);
 }
 
 lf_status lf__ox_data_alloc_filled(lf__ox_graph *g, lf__ox_data *d, int is_int, int32_t rank,
-                                   const int64_t *dims)
+                                   const int64_t *dims, int in_block)
 {
-    return lf__data_alloc(g, d, is_int, rank, dims, 1);
+    return lf__data_alloc(g, d, is_int, rank, dims, 1, in_block);
 }
 
 lf_status lf__ox_set_const(lf__ox_graph *g, int32_t v, lf__ox_data *d)

@@ -50,6 +50,7 @@ typedef struct lf__ox_data {
     int64_t count; /* product of dims */
     float *f;      /* malloc'd; exactly one of f / i is set */
     int64_t *i;
+    int32_t in_block; /* f lies in the graph's weight block (onnx_weights.c), not malloc'd */
 } lf__ox_data;
 
 typedef struct lf__ox_value {
@@ -137,6 +138,9 @@ typedef struct lf__ox_graph {
                               [file_bytes, +file_len) is read from it with pread */
     const uint8_t *file_bytes;
     size_t file_len;
+    uint8_t *block;        /* the weights read from the mapped file, packed on huge pages
+                              (onnx_weights.c); handed to the lowered graph */
+    size_t block_used, block_cap;
     int const_graph;       /* opt.const_outputs and every graph input bound to values:
                               graph outputs fold too (onnx_infer.c) */
 } lf__ox_graph;
@@ -163,9 +167,10 @@ void lf__ox_data_free(lf__ox_data *d);
 lf_status lf__ox_data_alloc(lf__ox_graph *g, lf__ox_data *d, int is_int, int32_t rank,
                             const int64_t *dims);
 /* The same, not zeroed, for a caller that writes every element (the tensor
- * reader): large ones on huge pages (lf__ox_weights_alloc). */
+ * reader): large ones on huge pages (lf__ox_weights_alloc); with in_block,
+ * floats in the graph's weight block where it has room (lf__ox_block_take). */
 lf_status lf__ox_data_alloc_filled(lf__ox_graph *g, lf__ox_data *d, int is_int, int32_t rank,
-                                   const int64_t *dims);
+                                   const int64_t *dims, int in_block);
 /* A buffer for bytes constant values the caller fills entirely, released
  * with free(): 2 MiB-aligned with huge pages hinted from 2 MiB on
  * (onnx_weights.c), malloc below. Not zeroed. */
@@ -173,6 +178,13 @@ void *lf__ox_weights_alloc(size_t bytes);
 /* Reads len bytes at offset of fd into dst; -1 when the file ends first or a
  * read fails (the file changed since it was checked). */
 int lf__ox_weights_pread(int fd, uint64_t offset, void *dst, size_t len);
+/* bytes of the graph's weight block (created on first use, as large as the
+ * model file: only what is written becomes resident), 64-byte aligned; NULL
+ * when it has no room or cannot be made. */
+void *lf__ox_block_take(lf__ox_graph *g, size_t bytes);
+/* Gives back the pages strictly inside a block constant's bytes (its data
+ * is dropped: the block is never reused). */
+void lf__ox_block_forget(void *data, size_t bytes);
 
 /* The one error line: "FILE: node 'NAME' (Op): message". node < 0 omits the node. */
 lf_status lf__ox_fail(const lf__ox_graph *g, int32_t node, lf_status st, const char *fmt, ...)

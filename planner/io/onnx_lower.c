@@ -174,6 +174,23 @@ static lf_status lf__add_nodes_in_file_order(lf__lower *L)
     return st;
 }
 
+/* The importer's weight block (onnx_weights.c) goes to the builder, and
+ * with it to the built graph, which frees it in lf_graph_free. */
+static lf_status lf__block_hand_over(lf__ox_graph *g, lf_graph_builder *b)
+{
+    if (!g->block)
+        return LF_OK;
+    /* Values the lowered graph did not take are dropped now: the block is
+     * the graph's from here, and may be freed with it before the importer
+     * is destroyed. */
+    for (int32_t v = 0; v < g->n_values; v++)
+        if (g->values[v].data.in_block && !g->values[v].data_lent)
+            lf__ox_data_free(&g->values[v].data);
+    uint8_t *block = g->block;
+    g->block = NULL;
+    return lf_graph_builder_adopt(b, block); /* freed by it when it fails */
+}
+
 lf_status lf__ox_lower(lf__ox_graph *g, lf_graph **out)
 {
     lf__lower L;
@@ -209,6 +226,8 @@ lf_status lf__ox_lower(lf__ox_graph *g, lf_graph **out)
      * before its first reader. */
     if (st == LF_OK)
         st = lf__add_nodes_in_file_order(&L);
+    if (st == LF_OK && (st = lf__block_hand_over(g, L.b)) != LF_OK)
+        st = lf__ox_fail(g, -1, st, "%s", lf_last_error());
     if (st == LF_OK) {
         lf_graph *graph = NULL;
         if ((st = lf_graph_builder_build(L.b, &graph)) != LF_OK)

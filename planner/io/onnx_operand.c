@@ -72,17 +72,26 @@ static lf_status lf__push(lf__lower *L, int32_t i, lf__lowered *o, const char *n
     return LF_OK;
 }
 
-lf_status lf__operand_new_const(lf__lower *L, const char *base, lf_shape shape, float *data, lf__lowered *o)
+/* borrowed: data lies in the weight block the builder adopts (onnx_weights.c). */
+static lf_status lf__new_const(lf__lower *L, const char *base, lf_shape shape, float *data, int borrowed,
+                               lf__lowered *o)
 {
     const char *nm = lf__lower_unique(L, base);
     if (!nm) {
-        free(data);
+        if (!borrowed)
+            free(data);
         return lf_set_error(LF_ENOMEM, "out of memory importing %s", L->g->path);
     }
-    int32_t id = lf_graph_builder_add_const_owned(L->b, nm, shape, data);
+    int32_t id = borrowed ? lf_graph_builder_add_const_in(L->b, nm, shape, data)
+                          : lf_graph_builder_add_const_owned(L->b, nm, shape, data);
     if (id < 0)
         return lf__ox_fail(L->g, -1, (lf_status)id, "constant '%s': %s", nm, lf_last_error());
     return lf__push(L, -1, o, nm, shape);
+}
+
+lf_status lf__operand_new_const(lf__lower *L, const char *base, lf_shape shape, float *data, lf__lowered *o)
+{
+    return lf__new_const(L, base, shape, data, 0, o);
 }
 
 /* Whether exactly one input slot of one live node reads value v. */
@@ -157,10 +166,12 @@ lf_status lf__operand(lf__lower *L, int32_t i, int32_t k, int32_t out_rank, lf__
         return lf__push(L, i, o, (const char *)have, s);
     int64_t count = val->data.count;
     float *data = NULL;
+    int borrowed = 0;
     if (val->data.f && !val->data_lent && lf__read_once(g, v)) {
         /* Its only reader: the lowered graph takes the values themselves
          * (the layout is the same in any frame), no second copy. */
         data = val->data.f;
+        borrowed = val->data.in_block;
         g->values[v].data_lent = 1;
     } else if (val->data.f || val->data.i) {
         data = malloc((size_t)(count > 0 ? count : 1) * sizeof *data);
@@ -169,7 +180,7 @@ lf_status lf__operand(lf__lower *L, int32_t i, int32_t k, int32_t out_rank, lf__
         for (int64_t e = 0; e < count; e++)
             data[e] = val->data.f ? val->data.f[e] : (float)val->data.i[e];
     }
-    lf_status st = lf__operand_new_const(L, val->name, s, data, o);
+    lf_status st = lf__new_const(L, val->name, s, data, borrowed, o);
     if (st == LF_OK && lf_strmap_put(&L->consts, key, (void *)o->operand[o->n - 1]) != LF_OK)
         st = lf_set_error(LF_ENOMEM, "out of memory importing %s", g->path);
     return st;

@@ -138,7 +138,13 @@ lf_status lf__ox_tensor_read(lf__ox_graph *g, const Onnx__TensorProto *t, const 
             return lf__ox_fail(g, -1, LF_EPARSE, "tensor '%s': negative dimension %lld", what,
                                (long long)t->dims[k]);
     int is_int = !lf__is_float_type(type);
-    lf_status st = lf__ox_data_alloc_filled(g, out, is_int, (int32_t)t->n_dims, t->dims);
+    /* float32 raw_data inside the mapped file: into the weight block, read
+     * by the kernel rather than through the map (onnx_weights.c). */
+    uintptr_t at = t->has_raw_data ? (uintptr_t)t->raw_data.data : 0, base = (uintptr_t)g->file_bytes;
+    int in_file = g->file_fd >= 0 && type == LF__OX_FLOAT && at >= base && at - base <= g->file_len &&
+                  t->raw_data.len <= g->file_len - (at - base) &&
+                  !(t->has_data_location && t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL);
+    lf_status st = lf__ox_data_alloc_filled(g, out, is_int, (int32_t)t->n_dims, t->dims, in_file);
     if (st != LF_OK) {
         /* The reason already starts with the file's name: say it once. */
         const char *why = lf_last_error();
@@ -171,10 +177,7 @@ lf_status lf__ox_tensor_read(lf__ox_graph *g, const Onnx__TensorProto *t, const 
         /* float32 weights, the bulk of a model: raw_data is already our layout */
         if (type == LF__OX_FLOAT && !is_int) {
             size_t bytes = (size_t)n * sizeof *out->f;
-            uintptr_t at = (uintptr_t)raw, base = (uintptr_t)g->file_bytes;
-            if (!ext && g->file_fd >= 0 && bytes >= 4096 && at >= base && at - base <= g->file_len &&
-                bytes <= g->file_len - (at - base)) {
-                /* In the mapped file: read by the kernel, not through the map. */
+            if (in_file && bytes >= 4096) {
                 if (lf__ox_weights_pread(g->file_fd, (uint64_t)(at - base), out->f, bytes) != 0) {
                     st = lf__ox_fail(g, -1, LF_EIO, "tensor '%s': the file changed or failed while it was "
                                      "read (%zu bytes at byte %zu)", what, bytes, (size_t)(at - base));
