@@ -56,7 +56,9 @@ static lf_status lf__gemm_weight(lf__lower *L, int32_t i, int32_t k, int transpo
     int64_t out = transpose ? cols : rows, in = transpose ? rows : cols;
     float *t = NULL;
     if (d) {
-        t = malloc((size_t)(rows * cols > 0 ? rows * cols : 1) * sizeof *t);
+        /* huge pages from 2 MiB on: a classifier's matrix (8 MB in resnet50)
+         * written to fresh small pages cost a fault every 4 KiB */
+        t = lf__ox_weights_alloc((size_t)(rows * cols > 0 ? rows * cols : 1) * sizeof *t);
         if (!t)
             return lf_set_error(LF_ENOMEM, "out of memory importing %s", L->g->path);
         for (int64_t r = 0; r < rows; r++)
