@@ -40,7 +40,8 @@ done
 for m in "$out"/const/*.onnx; do
   n=$(basename "$m" .onnx)
   mkdir -p "$out/rt/$n"
-  "$fp" optimize --onnx "$m" --budget 1 -o "$out/rt/$n/model.onnx" >/dev/null 2>"$tmp/e" ||
+  # (builtin rules only: nothing applies to one op, and the 2,000 generated ones take seconds to verify)
+  "$fp" optimize --onnx "$m" --budget 1 --rules builtin -o "$out/rt/$n/model.onnx" >/dev/null 2>"$tmp/e" ||
     { echo "FAIL: export $n"; cat "$tmp/e"; fail=1; continue; }
   h1=$("$fp" import "$m" 2>&1 | grep -o 'hash [0-9a-f]*')
   h2=$("$fp" import "$out/rt/$n/model.onnx" 2>&1 | grep -o 'hash [0-9a-f]*')
