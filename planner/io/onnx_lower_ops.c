@@ -52,7 +52,8 @@ static int lf__broadcasts_to_x(const lf__ox_value *v, const lf__ox_value *x)
     return 1;
 }
 
-/* "scale [5] does not broadcast to X [2, 4, 6]" for input k of norm node i. */
+/* "scale 'w' of shape [5] does not broadcast to X's shape [2, 4, 6]" for
+ * input k of norm node i. */
 static lf_status lf__norm_shape_error(lf__lower *L, int32_t i, int32_t k)
 {
     const lf__ox_node *n = &L->g->nodes[i];
@@ -65,7 +66,8 @@ static lf_status lf__norm_shape_error(lf__lower *L, int32_t i, int32_t k)
         for (int32_t q = 0; q < u->rank && len < sizeof s[t] - 24; q++)
             len += (size_t)snprintf(s[t] + len, sizeof s[t] - len, "%s%lld", q ? ", " : "", (long long)u->dims[q]);
     }
-    return lf__unsupported(L, i, "%s '%s' of shape [%s] does not broadcast to X's shape [%s]", k == 1 ? "scale" : "bias", v->name, s[0], s[1]);
+    return lf__unsupported(L, i, "%s '%s' of shape [%s] does not broadcast to X's shape [%s]",
+                           k == 1 ? "scale" : "bias", v->name, s[0], s[1]);
 }
 
 /* Data of constant input k as floats (NULL when not a constant with values). */
