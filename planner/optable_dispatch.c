@@ -46,11 +46,18 @@ static lf_status lf__check_weights(lf_op_type t, const lf_attrs *a, const lf_sha
     if (n_in - 1 != n)
         return lf__fail(err, errlen, "%d weight operands given, the attributes imply %d",
                         (int)(n_in - 1), (int)n);
+    /* The norms' scale and bias broadcast to X (ONNX's unidirectional
+     * broadcast: a scale of [1] or [1, D], or one per row): the implied
+     * shape is only what a graph without them gets. */
+    int norm = t == LF_OP_LAYERNORM || t == LF_OP_RMSNORM;
     for (int32_t k = 0; k < n; k++)
-        if (!lf__same(&in[k + 1], &want[k])) {
+        if (norm ? !lf__broadcasts_to(&in[k + 1], &in[0]) : !lf__same(&in[k + 1], &want[k])) {
             char got[80], exp[80];
             lf__shape_str(&in[k + 1], got, sizeof got);
-            lf__shape_str(&want[k], exp, sizeof exp);
+            lf__shape_str(norm ? &in[0] : &want[k], exp, sizeof exp);
+            if (norm)
+                return lf__fail(err, errlen, "%s operand is %s, which does not broadcast to the input %s",
+                                suffix[k], got, exp);
             return lf__fail(err, errlen, "%s operand is %s, expected %s", suffix[k], got, exp);
         }
     return LF_OK;

@@ -73,5 +73,6 @@ lf_status lf__fail(char *err, size_t errlen, const char *fmt, ...)
     ;
 void lf__shape_str(const lf_shape *s, char *buf, size_t len);
 int lf__same(const lf_shape *a, const lf_shape *b);
+int lf__broadcasts_to(const lf_shape *a, const lf_shape *b);
 
 #endif

@@ -23,6 +23,14 @@ int lf__same(const lf_shape *a, const lf_shape *b)
     return a->n == b->n && a->c == b->c && a->h == b->h && a->w == b->w;
 }
 
+/* Shape a broadcasts to b without growing it: each dim equal or 1 (ONNX's
+ * unidirectional broadcast, in the 4-D frame). */
+int lf__broadcasts_to(const lf_shape *a, const lf_shape *b)
+{
+    return (a->n == 1 || a->n == b->n) && (a->c == 1 || a->c == b->c) && (a->h == 1 || a->h == b->h) &&
+           (a->w == 1 || a->w == b->w);
+}
+
 /* The dims of an axes mask; 0 means channels. */
 static int32_t lf__mask(int32_t axes) { return axes ? axes : LF_AXES(LF_DIM_C); }
 

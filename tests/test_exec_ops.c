@@ -132,6 +132,27 @@ static void test_norm_reduce(void)
     a.epsilon = 1e-30f;
     const float q = 1.0f / sqrtf(12.5f);
     eval_case("rmsnorm W", LF_OP_RMSNORM, &a, rn, 2, S(1, 1, 2, 2), (float[]){0.4f, -1.4f, 6 * q, -4 * q}, 1e-6);
+    /* Scales that broadcast (ONNX's [1], and one per row, [T, 1]): the
+     * normalised rows (0.2, 1.4) and (3q, 4q) times 2, then times 10 and -1. */
+    float one[1] = {2}, per_row[2] = {10, -1};
+    lf_tensor rb[2] = {{S(1, 1, 2, 2), rt}, {S(1, 1, 1, 1), one}};
+    eval_case("rmsnorm W, scale [1]", LF_OP_RMSNORM, &a, rb, 2, S(1, 1, 2, 2), (float[]){0.4f, 2.8f, 6 * q, 8 * q}, 1e-6);
+    rb[1] = (lf_tensor){S(1, 1, 2, 1), per_row};
+    eval_case("rmsnorm W, scale per row", LF_OP_RMSNORM, &a, rb, 2, S(1, 1, 2, 2), (float[]){2, 14, -3 * q, -4 * q},
+              1e-6);
+    /* LayerNorm over C of the 3 tokens above, scale [1] = 3, bias one per
+     * token (0, 1, 2): c0 = (-1, 1, 1) * 3 + bias, c1 = (1, -1, -1) * 3 + bias. */
+    float g3[1] = {3}, b3[3] = {0, 1, 2};
+    lf_tensor lb[3] = {{S(1, 2, 3, 1), tok}, {S(1, 1, 1, 1), g3}, {S(1, 1, 3, 1), b3}};
+    a = (lf_attrs){0};
+    a.epsilon = 1e-12f;
+    eval_case("layernorm C, broadcast", LF_OP_LAYERNORM, &a, lb, 3, S(1, 2, 3, 1), (float[]){-3, 4, 5, 3, -2, -1}, 1e-5);
+    /* A scale that does not broadcast (3 values for 2 tokens) is refused. */
+    lf_shape bad[2] = {S(1, 1, 2, 2), S(1, 1, 3, 1)}, o;
+    char err[256] = "";
+    a.axes = LF_AXES(LF_DIM_W);
+    CHECK(lf_op_infer(LF_OP_RMSNORM, &a, bad, 2, &o, err, sizeof err) != LF_OK);
+    CHECK(strstr(err, "scale operand is 1x1x3x1, which does not broadcast to the input 1x1x2x2") != NULL);
 
     /* ReduceMean over H and W equals the global average pool. */
     float im[8] = {1, 2, 3, 4, 10, 20, 30, 40};
@@ -273,6 +294,44 @@ static void test_graph_constants_and_folding(void)
     /* channel 0: relu(2x + 1) + k; channel 1: relu(-x) + k (k broadcast over C). */
     if (y)
         check_vals(y, (float[]){13, 30, 27, 42, 10, 32, 20, 40}, 8, 0, "graph with constants");
+    lf_exec_free(ex);
+    lf_graph_free(g);
+}
+
+/* An RMSNorm whose scale is one value (ONNX's scale [1]) in a graph: it
+ * holds 1 weight, not D (the cost model's weight bytes), and runs. */
+static void test_norm_broadcast_graph(void)
+{
+    lf_graph_builder *b;
+    CHECK_OK(lf_graph_builder_create(&b, "rms_broadcast"));
+    lf_attrs in = {0};
+    in.in_c = 1, in.in_h = 2, in.in_w = 2;
+    lf_graph_builder_add(b, LF_OP_INPUT, "x", &in, NULL, 0);
+    float sc[1] = {-2};
+    lf_graph_builder_add_const(b, "scale", S(1, 1, 1, 1), sc);
+    lf_attrs a = {0};
+    a.axes = LF_AXES(LF_DIM_W);
+    a.epsilon = 1e-30f;
+    const char *ops[] = {"x", "scale"};
+    lf_graph_builder_add_op(b, LF_OP_RMSNORM, "norm", &a, ops, 2);
+    lf_graph *g = NULL;
+    CHECK_OK(lf_graph_builder_build(b, &g));
+    lf_graph_builder_free(b);
+    if (!g)
+        return;
+    int32_t v = lf_graph_find(g, "norm");
+    CHECK_EQ_I64(g->ops[v].weight_elems, 1);
+    lf_exec *ex = NULL;
+    lf_exec_options o = {1, 2, 0};
+    CHECK_OK(lf_exec_create(&ex, g, &o));
+    float x[4] = {1, 7, 3, 4}; /* rows (1, 7), (3, 4): root mean squares 5 and sqrt(12.5) */
+    CHECK_OK(lf_exec_set_input(ex, lf_graph_find(g, "x"), x, 4));
+    CHECK_OK(lf_exec_run(ex));
+    lf_shape s;
+    const float *y = lf_exec_output(ex, v, &s);
+    const float q = 1.0f / sqrtf(12.5f);
+    if (y)
+        check_vals(y, (float[]){-0.4f, -2.8f, -6 * q, -8 * q}, 4, 1e-6, "rmsnorm graph, scale [1]");
     lf_exec_free(ex);
     lf_graph_free(g);
 }
@@ -446,6 +505,7 @@ int main(void)
     test_layout();
     test_products();
     test_graph_constants_and_folding();
+    test_norm_broadcast_graph();
     test_attention();
     return lf_test_result();
 }

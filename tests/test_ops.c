@@ -302,8 +302,11 @@ static void test_normalisations(void)
     a.has_bias = 0;
     CHECK_EQ_I64(lf_op_implied_consts(LF_OP_LAYERNORM, &a, &x, 1, w, suffix), 1);
     CHECK_SHAPE(w[0], 1, 768, 197, 1);
-    lf_shape wrong[2] = {x, S(1, 768, 1, 1)};
+    /* a scale that broadcasts (one per channel, ONNX's [768, 1]) is taken;
+     * one of 2 rows for 197 is refused */
+    lf_shape bcast[2] = {x, S(1, 768, 1, 1)}, wrong[2] = {x, S(1, 768, 2, 1)};
     lf_shape out;
+    CHECK_EQ_I64(infer(LF_OP_LAYERNORM, &a, bcast, 2, &out), LF_OK);
     CHECK_EQ_I64(infer(LF_OP_LAYERNORM, &a, wrong, 2, &out), LF_EGRAPH);
 
     /* Softmax over keys (W) streams query rows; over tokens on H it is FULL */

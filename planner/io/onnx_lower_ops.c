@@ -40,6 +40,36 @@ static lf_status lf__window_attrs(lf__lower *L, int32_t i, lf_attrs *a, int is_t
     return LF_OK;
 }
 
+/* ONNX's unidirectional broadcast of v to x: rank at most x's, each dim
+ * (right-aligned) 1 or x's (a norm's scale or bias: [1], [1, D], [T, 1]). */
+static int lf__broadcasts_to_x(const lf__ox_value *v, const lf__ox_value *x)
+{
+    if (v->rank > x->rank)
+        return 0;
+    for (int32_t q = 0; q < v->rank; q++)
+        if (v->dims[q] != 1 && v->dims[q] != x->dims[x->rank - v->rank + q])
+            return 0;
+    return 1;
+}
+
+/* "scale 'w' of shape [5] does not broadcast to X's shape [2, 4, 6]" for
+ * input k of norm node i. */
+static lf_status lf__norm_shape_error(lf__lower *L, int32_t i, int32_t k)
+{
+    const lf__ox_node *n = &L->g->nodes[i];
+    const lf__ox_value *v = &L->g->values[n->in[k]], *x = &L->g->values[n->in[0]];
+    char s[2][200];
+    for (int32_t t = 0; t < 2; t++) {
+        const lf__ox_value *u = t ? x : v;
+        size_t len = 0;
+        s[t][0] = '\0';
+        for (int32_t q = 0; q < u->rank && len < sizeof s[t] - 24; q++)
+            len += (size_t)snprintf(s[t] + len, sizeof s[t] - len, "%s%lld", q ? ", " : "", (long long)u->dims[q]);
+    }
+    return lf__unsupported(L, i, "%s '%s' of shape [%s] does not broadcast to X's shape [%s]",
+                           k == 1 ? "scale" : "bias", v->name, s[0], s[1]);
+}
+
 /* Data of constant input k as floats (NULL when not a constant with values). */
 static const lf__ox_data *lf__cdata(lf__lower *L, int32_t i, int32_t k)
 {
@@ -319,7 +349,14 @@ lf_status lf__lower_node(lf__lower *L, int32_t i, lf__lowered *o)
         int32_t cnt = 0;
         for (int32_t q = axis; q < r; q++)
             axes[cnt++] = q;
+        /* Trailing axes of size 1 change nothing: left out, one mask for [N, D]
+         * and for the [N, D, 1, 1] that the export writes it as. */
+        while (cnt > 1 && x->dims[axes[cnt - 1]] == 1)
+            cnt--;
         o->type = op[0] == 'L' ? LF_OP_LAYERNORM : LF_OP_RMSNORM;
+        for (int32_t q = 1; q < n->n_in; q++)
+            if (n->in[q] >= 0 && !lf__broadcasts_to_x(&g->values[n->in[q]], x))
+                return lf__norm_shape_error(L, i, q);
         a->axes = lf__mask(axes, cnt, r);
         a->epsilon = lf__ox_attr_float(n, "epsilon", 1e-5f);
         a->has_bias = o->type == LF_OP_LAYERNORM && n->n_in > 2 && n->in[2] >= 0;

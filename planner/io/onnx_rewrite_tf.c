@@ -4,7 +4,8 @@
  * - LayerNorm, as torch writes nn.LayerNorm below opset 17 (and as
  *   TensorFlow and hand-written modules do): m = ReduceMean(x), d = x - m,
  *   v = ReduceMean(d^2) (Pow(d, 2) or d * d), y = d / Sqrt(v + eps), then an
- *   optional * gamma and + beta (constants), over the same trailing axes ->
+ *   optional * gamma and + beta (constants that broadcast to x: [D], [1],
+ *   leading ones, one per row), over the same trailing axes ->
  *   LayerNormalization(x, gamma, beta; axis, epsilon). Without gamma the
  *   scale is a constant of ones.
  * - GELU, erf form (torch's F.gelu below opset 20, BERT and ViT exports):
@@ -17,7 +18,7 @@
  *   fusionplan's own export below opset 23: v = ReduceMean(x^2) (Pow(x, 2)
  *   or x * x) over trailing axes, s = Sqrt(v + eps), then x / s, or
  *   x * r with r = Reciprocal(s) or 1 / s (torch.rsqrt), then an optional
- *   Cast to float and * gamma (a constant over the normalised axes, either
+ *   Cast to float and * gamma (a constant that broadcasts to x, either
  *   side) -> RMSNormalization(x, gamma; axis, epsilon), named like the last
  *   node. Without gamma the scale is a constant of ones.
  * Every intermediate must have no reader outside the pattern. */
@@ -204,18 +205,18 @@ static int32_t lf__trailing_axes(lf__ox_graph *g, int32_t p)
     return seen == ((1 << r) - (1 << lo)) ? lo : -1;
 }
 
-/* A constant operand of a LayerNorm's Mul/Add: broadcasting over the
- * normalised axes only (rank at most r - axis after leading 1s). */
-static int lf__affine_ok(const lf__ox_graph *g, int32_t v, int32_t x, int32_t axis)
+/* A constant operand of a norm's Mul/Add: one that broadcasts to x without
+ * growing it (each dim, right-aligned, 1 or x's), which is what
+ * LayerNormalization's and RMSNormalization's scale and bias may be: the
+ * normalised dims ([D], or [1] for all), with leading ones, or one per row. */
+static int lf__affine_ok(const lf__ox_graph *g, int32_t v, int32_t x)
 {
     const lf__ox_value *c = &g->values[v], *xv = &g->values[x];
     if (!c->is_const || c->rank > xv->rank)
         return 0;
-    for (int32_t q = 0; q < c->rank; q++) {
-        int32_t a = xv->rank - c->rank + q;
-        if (a < axis ? c->dims[q] != 1 : c->dims[q] != xv->dims[a])
+    for (int32_t q = 0; q < c->rank; q++)
+        if (c->dims[q] != 1 && c->dims[q] != xv->dims[xv->rank - c->rank + q])
             return 0;
-    }
     return 1;
 }
 
@@ -324,13 +325,13 @@ static lf_status lf__layernorm(lf__ox_graph *g)
         int32_t r1 = lf__ox_rw_sole_reader(g, dv->out[0]);
         if (r1 >= 0 && lf__ox_rw_is(&g->nodes[r1], "Mul")) {
             int32_t k = g->nodes[r1].in[0] == dv->out[0] ? 1 : 0;
-            if (lf__affine_ok(g, g->nodes[r1].in[k], x, axis)) {
+            if (lf__affine_ok(g, g->nodes[r1].in[k], x)) {
                 mul = out = r1;
                 gamma = g->nodes[r1].in[k];
                 int32_t r2 = lf__ox_rw_sole_reader(g, g->nodes[r1].out[0]);
                 if (r2 >= 0 && lf__ox_rw_is(&g->nodes[r2], "Add")) {
                     k = g->nodes[r2].in[0] == g->nodes[r1].out[0] ? 1 : 0;
-                    if (lf__affine_ok(g, g->nodes[r2].in[k], x, axis)) {
+                    if (lf__affine_ok(g, g->nodes[r2].in[k], x)) {
                         add = out = r2;
                         beta = g->nodes[r2].in[k];
                     }
@@ -413,7 +414,7 @@ static lf_status lf__rmsnorm(lf__ox_graph *g)
         }
         if (r1 >= 0 && lf__ox_rw_is(&g->nodes[r1], "Mul") && g->nodes[r1].n_in == 2) {
             int32_t k = g->nodes[r1].in[0] == v ? 1 : 0;
-            if (g->nodes[r1].in[1 - k] == v && lf__affine_ok(g, g->nodes[r1].in[k], x, axis)) {
+            if (g->nodes[r1].in[1 - k] == v && lf__affine_ok(g, g->nodes[r1].in[k], x)) {
                 gamma = g->nodes[r1].in[k];
                 out = r1;
             }

@@ -365,6 +365,21 @@ static lf_status lf__ow_gelu(lf__ow *w, int32_t v)
     return prod && lf__ow_with_scalar(w, v, "half", "Mul", prod, 0.5f, w->tensor[v]) ? LF_OK : lf__ow_oom();
 }
 
+/* A norm's scale or bias (operand k) for an X written at rank 4 normalised
+ * from dim lo: the normalised dims [lo, 4) as ONNX's own exports write
+ * them (broadcast dims of 1 included), or all four where it varies over a
+ * dim before lo (one scale per row, which ONNX broadcasts as well). */
+static const char *lf__ow_norm_param(lf__ow *w, int32_t v, int32_t k, int32_t lo)
+{
+    const lf_const *c = lf_op_const(w->g, v, k);
+    int64_t all[4] = {c->shape.n, c->shape.c, c->shape.h, c->shape.w};
+    int32_t from = lo;
+    for (int32_t d = 0; d < lo; d++)
+        if (all[d] != 1)
+            from = 0;
+    return lf__ow_const(w, v, k, all + from, 4 - from);
+}
+
 /* RMSNorm, which ONNX has from opset 23 only, written out as torch writes
  * Llama's below that (the importer's `rmsnorm` rewrite makes it one
  * RMSNormalization again under the op's name, the last Mul's):
@@ -378,11 +393,9 @@ static lf_status lf__ow_rmsnorm(lf__ow *w, int32_t v, int32_t lo)
     const char *x = lf__ow_act(w, v, op->inputs[0], 4), *scale = NULL;
     char want[400];
     if (op->n_operands > 1) {
-        const lf_const *c = lf_op_const(w->g, v, 1);
-        if (!c)
+        if (!lf_op_const(w->g, v, 1))
             return lf__ow_fail(w, v, "the scale is not a constant");
-        int64_t all[4] = {c->shape.n, c->shape.c, c->shape.h, c->shape.w};
-        if (!(scale = lf__ow_const(w, v, 1, all + lo, 4 - lo)))
+        if (!(scale = lf__ow_norm_param(w, v, 1, lo)))
             return lf__ow_oom();
     }
     snprintf(want, sizeof want, "%.300s/square", op->name);
@@ -684,22 +697,26 @@ lf_status lf__ow_op(lf__ow *w, int32_t v)
     }
     case LF_OP_LAYERNORM:
     case LF_OP_RMSNORM: {
-        int32_t lo = -1;
+        /* over dims lo..3, those of size 1 after the mask counted in (the
+         * importer leaves them out: [N, D] normalised over D is C alone) */
+        int32_t lo = -1, m = a->axes ? a->axes : LF_AXES(LF_DIM_C);
+        int64_t dims[4] = {op->out.n, op->out.c, op->out.h, op->out.w};
         for (int32_t d = 0; d < 4 && lo < 0; d++)
-            if (a->axes & LF_AXES(d))
+            if (m & LF_AXES(d))
                 lo = d;
-        if (lo < 0 || a->axes != ((LF_AXES(4) - 1) & ~(LF_AXES(lo) - 1)))
+        for (int32_t d = lo + 1; lo >= 0 && d < 4; d++)
+            if (!(m & LF_AXES(d)) && (dims[d] != 1 || (m & ~(LF_AXES(d) - 1))))
+                return lf__ow_fail(w, v, "not over the trailing dims");
+        if (lo < 0)
             return lf__ow_fail(w, v, "not over the trailing dims");
         if (op->type == LF_OP_RMSNORM)
             return lf__ow_rmsnorm(w, v, lo);
         in[0] = lf__ow_act(w, v, op->inputs[0], 4);
         n_in = 1;
         for (int32_t k = 1; k < op->n_operands; k++) {
-            const lf_const *c = lf_op_const(w->g, v, k);
-            if (!c)
+            if (!lf_op_const(w->g, v, k))
                 return lf__ow_fail(w, v, "scale or bias is not a constant");
-            int64_t all[4] = {c->shape.n, c->shape.c, c->shape.h, c->shape.w};
-            if (!(in[n_in++] = lf__ow_const(w, v, k, all + lo, 4 - lo)))
+            if (!(in[n_in++] = lf__ow_norm_param(w, v, k, lo)))
                 return lf__ow_oom();
         }
         if (!in[0] || !(n = lf__ow_node(w, op->name, "LayerNormalization", in, n_in, out)))
