@@ -38,7 +38,7 @@ lf_status lf_api_graph_load(const char *source_json, lf_graph **out);
 lf_status lf_api_graph_json(const lf_graph *g, char **out);
 
 /* The graph as an ONNX file with the executor's weights for seed
- * (lf_onnx_write_graph; `fusionplan import -o FILE.onnx`). */
+ * (lf_onnx_write_graph; `fusionplan optimize -o FILE.onnx`). */
 lf_status lf_api_graph_save_onnx(const lf_graph *g, const char *path, uint64_t seed);
 
 /* The built-in networks as a JSON array of {"name", "input_size",

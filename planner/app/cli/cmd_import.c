@@ -15,7 +15,7 @@ int lf_cmd_import(int argc, char **argv)
     };
     lf_cli_command cmd = {"import", "Import an ONNX model and summarise it.",
                           "import FILE.onnx [--input-shape NAME=DIMS] [--no-rewrite LIST] [--json]",
-                          "Reads the model (opsets 7-21), fixes free dimensions with --input-shape, "
+                          "Reads the model (opsets 7-23), fixes free dimensions with --input-shape, "
                           "infers shapes, folds\nconstant subgraphs and applies the normalisations "
                           "(each can be switched off with --no-rewrite),\nthen prints the graph's ops "
                           "by type with parameters and MACs, and every fold or rewrite with\nits reason. "
