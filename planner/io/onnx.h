@@ -1,4 +1,4 @@
-/* ONNX import (DESIGN §10): reads an ONNX model (opsets 7-21) into the
+/* ONNX import (DESIGN §10): reads an ONNX model (opsets 7-23) into the
  * project's graph IR, with its weights as constant values.
  *
  * Static shapes are required: free dimensions of graph inputs are fixed with
