@@ -24,7 +24,13 @@
  * h of its state after that state's DRAM). That is this file's bound at the
  * boundary s; the run keeps the largest over the boundaries it passed, so a
  * longer run (more time, more states) never ends with a smaller one, and the
- * boundaries do not depend on the clock, so neither do the values. */
+ * boundaries do not depend on the clock, so neither do the values.
+ *
+ * Once the DP has reached enough states, h also takes the per-state
+ * estimate of togo.c (the windows' bound split by state) where it is the
+ * larger: both are floors of the rest of every plan through D. With a known
+ * plan's DRAM the same h prunes states (branch and bound), and a stopped run
+ * completes its best state into a plan (lf__frontier_complete). */
 #include "planner/exact/frontier.h"
 
 #include <stdlib.h>
