@@ -142,7 +142,9 @@ static void lf__better_upper(lf__run *r, double deadline, lf_plan *best, int64_t
                     ? "the block plan, polished"
                     : strcmp(*from, "the greedy plan") == 0
                           ? "the greedy plan, polished"
-                          : "NSGA-II seeded with the better of the block and greedy plans, polished";
+                          : strcmp(*from, "the DP's best state, completed exactly") == 0
+                                ? "the DP's best state, completed exactly, polished"
+                                : "NSGA-II seeded with the better of the block and greedy plans, polished";
     } else {
         lf_plan_destroy(&cand);
     }
@@ -168,9 +170,16 @@ static lf_status lf__plan_exact(lf__run *r)
      * stopped run ends with the limit's message alone. */
     int dram_objective = lf_cost_objective(r->cm) == LF_PLAN_OBJ_DRAM;
     dp.lower_bound = dram_objective;
+    /* A stopped DP also completes its best reached state into a plan. */
+    lf_plan completed;
+    dp.upper_plan = &completed;
     lf_status st = lf_exact_plan(r->cm, &dp, &r->out->plan, &r->out->exact_stats);
-    if (st != LF_ELIMIT || !dram_objective)
+    int64_t completed_dram = r->out->exact_stats.upper;
+    if (st != LF_ELIMIT || !dram_objective) {
+        if (completed_dram > 0)
+            lf_plan_destroy(&completed);
         return st;
+    }
     char why[512];
     snprintf(why, sizeof why, "%s", lf_last_error());
     lf_plan best;
@@ -185,8 +194,11 @@ static lf_status lf__plan_exact(lf__run *r)
         if (share < ec.deadline - now)
             bc.deadline = now + share;
     }
-    if (lf_exact_bounds_certify_spare(r->cm, &bc, 0, &best, &b) != LF_OK)
+    if (lf_exact_bounds_certify_spare(r->cm, &bc, 0, &best, &b) != LF_OK) {
+        if (completed_dram > 0)
+            lf_plan_destroy(&completed);
         return lf_set_error(LF_ELIMIT, "%s", why);
+    }
     /* The stopped DP's own bound (frontier.c; PP-OCRv4 detection at 256 KB:
      * tighter than the windows') counts where it is the larger. */
     int64_t dp_lower = r->out->exact_stats.lower;
@@ -196,6 +208,19 @@ static lf_status lf__plan_exact(lf__run *r)
      * greedy plan and a seeded search do better there (RandWire at 256 KB:
      * 45.2 MB for the blocks, 15.1 MB greedy). */
     const char *upper_from = "the block plan";
+    /* The DP's best reached state with the rest solved exactly (frontier.c;
+     * PP-OCRv4 detection at 256 KB: far below the searches' plans). */
+    if (completed_dram > 0) {
+        lf_plan_metrics cm_;
+        if (lf_plan_metrics_compute(&completed, r->cm, &cm_) == LF_OK && cm_.dram_fusable < b.upper) {
+            lf_plan_destroy(&best);
+            best = completed;
+            b.upper = cm_.dram_fusable;
+            upper_from = "the DP's best state, completed exactly";
+        } else {
+            lf_plan_destroy(&completed);
+        }
+    }
     int late = 0;
     lf__better_upper(r, ec.deadline, &best, &b.upper, &upper_from, &late);
     char time_note[160] = "";

@@ -527,6 +527,21 @@ static void lf__cut_chain(lf__exact *x, int32_t lo, int32_t *stack)
     x->s_cut = -1;
 }
 
+/* 1 when state s holds exactly the ops of U up to a cut op (its sets are
+ * that op's heads: lf__expand). */
+static int lf__head_state(const lf__exact *x, int32_t s)
+{
+    const uint64_t *d = x->words + (size_t)s * x->nwords;
+    int32_t lo = x->u_hi;
+    for (int32_t v = x->u_lo; v < x->u_hi && lo == x->u_hi; v++)
+        if (x->in_u[v] && !((d[v >> 6] >> (v & 63)) & 1u))
+            lo = v;
+    int32_t top = lo - 1;
+    while (top >= x->u_lo && !x->in_u[top])
+        top--;
+    return top >= x->u_lo && x->is_cut[top] && x->size[s] == x->u_before[lo];
+}
+
 /* Expands one state: forced unfusable singletons and every candidate group. */
 static void lf__expand(lf__exact *x, int32_t s, int32_t *stack)
 {
@@ -580,6 +595,9 @@ void lf_exact_config_default(lf_exact_config *c)
     c->deadline = 0;
     c->lower_bound = 0;
     c->objective = 0;
+    c->estimate_after = 0;
+    c->upper_bound = 0;
+    c->upper_plan = NULL;
 }
 
 lf_status lf__dp_setup(lf__exact *x, lf_cost_model *cm, const lf_bitset *universe,
@@ -787,6 +805,19 @@ int32_t lf__dp_relax_min(lf__exact *x, const lf_bitset *s, int32_t n, int64_t d)
     return t;
 }
 
+lf_status lf__dp_run_back(lf__exact *x)
+{
+    int32_t *stack = malloc(((size_t)x->n + 1) * sizeof(int32_t));
+    if (!stack)
+        return x->status = lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
+    x->progress = 1; /* the forward run's pace no longer applies */
+    for (int32_t size = x->n; size >= 0 && x->status == LF_OK; size--)
+        for (int32_t k = 0; k < x->bucket_n[size] && x->status == LF_OK; k++)
+            lf__expand(x, x->bucket[size][k], stack);
+    free(stack);
+    return x->status;
+}
+
 int32_t lf__dp_run(lf__exact *x)
 {
     x->t0 = lf_now_seconds();
@@ -821,7 +852,16 @@ int32_t lf__dp_run(lf__exact *x)
     for (int32_t size = 0; size < n_u && x->status == LF_OK; size++) {
         for (int32_t k = 0; k < x->bucket_n[size] && x->status == LF_OK; k++) {
             x->progress = (size + (double)k / x->bucket_n[size]) / n_u;
-            lf__expand(x, x->bucket[size][k], stack);
+            int32_t s = x->bucket[size][k];
+            /* A pruned state is left as no plan reaches it; a cut state
+             * still offers its heads to the tails of states before it. */
+            if (x->prune && x->dram[s] != INT64_MAX && x->prune(x, s)) {
+                x->dram[s] = INT64_MAX;
+                x->st.pruned++;
+                if (!x->join_cuts || !lf__head_state(x, s))
+                    continue;
+            }
+            lf__expand(x, s, stack);
         }
         if (x->on_size_done && x->status == LF_OK)
             x->on_size_done(x, size);

@@ -126,6 +126,9 @@ typedef struct lf__exact {
     /* After every state of one size is expanded (NULL: nothing to do; the
      * frontier bound sets it, so the DP never calls up into frontier.c). */
     void (*on_size_done)(struct lf__exact *x, int32_t size);
+    /* Before state s is expanded: nonzero leaves it unexpanded, as if no
+     * plan reached it (NULL: every state is expanded; frontier.c). */
+    int (*prune)(struct lf__exact *x, int32_t s);
     void *user;
 } lf__exact;
 
@@ -154,6 +157,14 @@ int32_t lf__dp_relax_min(lf__exact *x, const lf_bitset *s, int32_t n, int64_t d)
 /* Creates the empty state, expands every state by increasing size and
  * returns the state of the whole universe, or -1 when the status is set. */
 int32_t lf__dp_run(lf__exact *x);
+
+/* Expands every state again, the largest first, with the callbacks now set
+ * (a pass that reads what the states after each one hold: togo.c). States
+ * created during it are not expanded. Returns the status. */
+lf_status lf__dp_run_back(lf__exact *x);
+
+/* The state of bitset w (nwords words), or -1 when there is none. */
+int32_t lf__dp_find(const lf__exact *x, const uint64_t *w);
 
 /* Marks the cut ops of the universe in is_cut (n entries) and returns how
  * many there are, or -1 without memory (blocks.c). */

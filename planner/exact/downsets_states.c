@@ -183,6 +183,8 @@ int32_t lf__dp_state(lf__exact *x, const uint64_t *w, int32_t size)
     return s;
 }
 
+int32_t lf__dp_find(const lf__exact *x, const uint64_t *w) { return lf__dp_lookup(x, w, NULL); }
+
 int32_t lf__dp_target(lf__exact *x, const lf_bitset *s, int32_t n)
 {
     const uint64_t *d = x->words + (size_t)x->cur * x->nwords;

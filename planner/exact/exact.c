@@ -3,6 +3,7 @@
  * Each state keeps its best plan in the full key of DESIGN §4. */
 #include "planner/exact/exact.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,10 @@
 #include "planner/exact/downsets.h"
 #include "planner/exact/frontier.h"
 #include "planner/exact/solve.h"
+
+/* The share of the time limit a stopped run spends completing its best
+ * reached state into a plan (lf__frontier_complete). */
+#define LF__COMPLETE_SHARE 0.1
 
 /* Negative when the set of op ids a precedes b in the order of DESIGN §4's
  * last tie-break: of two sorted lists of equal length, the lexicographically
@@ -168,8 +173,21 @@ lf_status lf_exact_plan(lf_cost_model *cm, const lf_exact_config *cfg, lf_plan *
         st = lf__frontier_create(&x);
     if (st == LF_OK)
         st = lf__solve(&x, out, &dram);
+    char why[512];
+    snprintf(why, sizeof why, "%s", st == LF_ELIMIT ? lf_last_error() : "");
     /* Proven optimal: the bound is the optimum itself. */
     x.st.lower = st == LF_OK ? dram : lf__frontier_lower(&x);
+    /* Stopped: a plan from the best reached state, within a tenth of the
+     * limit (the caller's deadline is past; its next steps take what is
+     * left of the whole). */
+    if (st == LF_ELIMIT && x.front && x.cfg.upper_plan) {
+        double secs = x.named_limit_s > 0 ? LF__COMPLETE_SHARE * x.named_limit_s : 0;
+        int64_t up = 0;
+        lf_status cs = lf__frontier_complete(&x, secs, x.cfg.upper_plan, &up);
+        if (cs == LF_OK)
+            x.st.upper = up;
+        lf_set_error(LF_ELIMIT, "%s", why);
+    }
     lf__frontier_free(&x);
     if (memo_before >= 0)
         lf_cost_memo_limit(cm, memo_before);

@@ -37,6 +37,18 @@ typedef struct lf_exact_config {
                                lf_plan_objective, planner/cost/objective.h; 0: DRAM). The
                                single-buffer planner minimises its cost model's objective
                                (lf_cost_set_objective) and ignores this */
+    int64_t estimate_after; /* lf_exact_plan with lower_bound: the states reached before the
+                               frontier bound builds its per-state estimate of the cost still
+                               to pay (togo.c; it costs windows solved twice, so fast runs
+                               never pay it); 0: default 20,000; < 0: never */
+    int64_t upper_bound;    /* lf_exact_plan with lower_bound: the DRAM of a known plan
+                               (0: none); states whose DRAM plus the frontier's estimate
+                               exceeds it are not expanded (branch and bound: the plan
+                               returned is the same, DESIGN §4's order included) */
+    lf_plan *upper_plan;    /* lf_exact_plan with lower_bound, stopped at a limit: where it
+                               leaves a complete plan (initialised there; its DRAM in
+                               stats->upper), the best reached state's plan with the ops
+                               after it solved exactly; NULL (default): none built */
 } lf_exact_config;
 
 /* Defaults chosen so that the planner stops within a minute and 4 GB on a
@@ -59,6 +71,8 @@ typedef struct lf_exact_stats {
                                certified lower bound on it from the states expanded
                                (frontier.c; it never falls as the limits grow); else 0 */
     double wall_s;
+    int64_t pruned;         /* states not expanded: past cfg.upper_bound (frontier.c) */
+    int64_t upper;          /* the DRAM of cfg.upper_plan when one was built; else 0 */
 } lf_exact_stats;
 
 void lf_exact_config_default(lf_exact_config *c);

@@ -24,12 +24,40 @@
  * h of its state after that state's DRAM). That is this file's bound at the
  * boundary s; the run keeps the largest over the boundaries it passed, so a
  * longer run (more time, more states) never ends with a smaller one, and the
- * boundaries do not depend on the clock, so neither do the values. */
+ * boundaries do not depend on the clock, so neither do the values.
+ *
+ * Once the DP has reached enough states, h also takes the per-state
+ * estimate of togo.c (the windows' bound split by state) where it is the
+ * larger: both are floors of the rest of every plan through D. With a known
+ * plan's DRAM the same h prunes states (branch and bound), and a stopped run
+ * completes its best state into a plan (lf__frontier_complete). */
 #include "planner/exact/frontier.h"
 
 #include <stdlib.h>
 
 #include "planner/exact/solve.h"
+#include "planner/plan.h"
+#include "planner/exact/togo.h"
+#include "planner/util/clock.h"
+
+/* The per-state estimate (togo.c): built at the first boundary once this
+ * many states are reached (lf_exact_config.estimate_after 0), with windows
+ * of LF__TOGO_WINDOW ops in at most LF__TOGO_SHARE of the DP's time limit.
+ * Runs that finish before never pay for it (every built-in CNN but
+ * Inception-v3 under BRR reaches fewer than 10,000 states). */
+#define LF__TOGO_AFTER 20000
+#define LF__TOGO_WINDOW 64
+#define LF__TOGO_SHARE 0.5
+#define LF__TOGO_NEXT 3
+#define LF__TOGO_MAX_UNTIMED 24 /* without a time limit: one pass of this size */
+/* A rest past its share of the completion is polished in windows of this
+ * many ops and candidate sets (planner/app/pipeline.c's best-effort polish). */
+#define LF__COMPLETE_POLISH 20
+#define LF__COMPLETE_POLISH_CANDIDATES 300000
+
+static int lf__frontier_fill(lf__exact *x);
+static void lf__frontier_estimate(lf__exact *x);
+static int lf__frontier_prune(lf__exact *x, int32_t s);
 
 struct lf__frontier {
     int64_t *phi;      /* per op of U; 0 elsewhere */
@@ -38,6 +66,9 @@ struct lf__frontier {
     int64_t n_h, cap_h;
     int64_t *tail_min; /* per cut op: smallest dram + h over the states that offered a tail */
     int64_t lower;     /* the largest bound over the boundaries passed */
+    int32_t arg;       /* the reached state that set the last boundary's bound (-1: none) */
+    lf__togo *togo;    /* the per-state estimate (NULL: not built) */
+    int togo_tried;
 };
 
 lf_status lf__frontier_create(lf__exact *x)
@@ -82,8 +113,11 @@ lf_status lf__frontier_create(lf__exact *x)
     }
     free(tiles);
     f->lower = 0;
+    f->arg = -1;
     x->front = f;
     x->on_size_done = lf__frontier_boundary;
+    if (x->cfg.upper_bound > 0)
+        x->prune = lf__frontier_prune;
     return st;
 }
 
@@ -95,9 +129,11 @@ void lf__frontier_free(lf__exact *x)
     free(f->phi);
     free(f->h);
     free(f->tail_min);
+    lf__togo_free(f->togo);
     free(f);
     x->front = NULL;
     x->on_size_done = NULL;
+    x->prune = NULL;
 }
 
 /* h of every state created since the last call. */
@@ -121,9 +157,30 @@ static int lf__frontier_fill(lf__exact *x)
         for (int32_t i = 0; i < x->nwords; i++)
             for (uint64_t b = w[i]; b; b &= b - 1)
                 h -= f->phi[i * 64 + __builtin_ctzll(b)];
+        /* Both are floors of the rest: the larger counts. */
+        if (f->togo) {
+            int64_t t = lf__togo_h(f->togo, w);
+            h = t > h ? t : h;
+        }
         f->h[f->n_h] = h;
     }
     return 1;
+}
+
+/* Branch and bound: a state whose DRAM plus h exceeds a known plan's DRAM
+ * lies on no plan as good as that one, so neither on the optimum nor on any
+ * plan tied with it in DESIGN §4's order (all of their states have DRAM + h
+ * at most the optimum: h is a floor of every plan's rest). Every state of
+ * those plans is still expanded, with all of their steps, so the DP returns
+ * the same plan. The frontier bound stays a floor: the optimum's chain of
+ * states holds no pruned state. */
+static int lf__frontier_prune(lf__exact *x, int32_t s)
+{
+    lf__frontier *f = x->front;
+    lf__frontier_estimate(x);
+    if (!lf__frontier_fill(x))
+        return 0;
+    return x->dram[s] > x->cfg.upper_bound - f->h[s];
 }
 
 void lf__frontier_tail(lf__exact *x, int32_t c)
@@ -140,18 +197,84 @@ void lf__frontier_tail(lf__exact *x, int32_t c)
         f->tail_min[c] = v;
 }
 
+/* Builds the per-state estimate once enough states are reached, then
+ * charges every state with it: the boundaries' values from then on are
+ * larger, and those before stay valid (the running maximum keeps them). The
+ * threshold counts states, not seconds, so a longer run passes the same
+ * boundaries with the same values first. */
+static void lf__frontier_estimate(lf__exact *x)
+{
+    lf__frontier *f = x->front;
+    int64_t after = x->cfg.estimate_after != 0 ? x->cfg.estimate_after : LF__TOGO_AFTER;
+    if (f->togo_tried || after < 0 || x->n_states < after)
+        return;
+    f->togo_tried = 1;
+    double seconds = 0;
+    if (x->cfg.time_limit_s > 0) {
+        double left = x->cfg.time_limit_s - (lf_now_seconds() - x->t0);
+        seconds = LF__TOGO_SHARE * x->cfg.time_limit_s;
+        seconds = left < seconds ? left : seconds;
+        if (seconds <= 1e-3)
+            return;
+    }
+    /* Windows grow by half while time is left, as window_bound.c's passes
+     * (PP-OCRv4 detection at 256 KB, LBDF: h of the empty state 2.2 MB with
+     * windows of 16 ops, 3.9 with 32, 7.4 with 64); the pass with the
+     * largest h of the empty state is kept (each is a floor), and the next
+     * starts only with LF__TOGO_NEXT times the last one's time left. */
+    uint64_t *empty = calloc((size_t)x->nwords, 8);
+    double end = seconds > 0 ? lf_now_seconds() + seconds : 0;
+    int64_t best_h = -1;
+    for (int32_t size = end > 0 ? LF__TOGO_WINDOW : LF__TOGO_MAX_UNTIMED; empty; size += size / 2) {
+        double start = lf_now_seconds();
+        if (end > 0 && end - start <= 1e-3)
+            break;
+        lf__togo *t = NULL;
+        if (lf__togo_create(x->cm, size, end > 0 ? end - start : 0, &t) != LF_OK) {
+            lf_clear_error(); /* no estimate from this pass */
+            break;
+        }
+        int64_t h = lf__togo_h(t, empty);
+        if (h > best_h) {
+            lf__togo_free(f->togo);
+            f->togo = t;
+            best_h = h;
+        } else {
+            lf__togo_free(t);
+        }
+        double now = lf_now_seconds();
+        if (size >= x->n || (end > 0 && end - now < LF__TOGO_NEXT * (now - start)) ||
+            (end == 0 && size >= LF__TOGO_MAX_UNTIMED))
+            break;
+    }
+    free(empty);
+    if (!f->togo)
+        return;
+    int32_t windows, solved;
+    int64_t bytes;
+    lf__togo_stats(f->togo, &windows, &solved, &bytes);
+    x->extra_bytes += bytes;
+    f->n_h = 0; /* every state again, with the estimate */
+}
+
 void lf__frontier_boundary(lf__exact *x, int32_t s)
 {
     lf__frontier *f = x->front;
+    lf__frontier_estimate(x);
     if (!lf__frontier_fill(x))
         return; /* no new bound: the last one stays valid */
     int64_t best = INT64_MAX;
+    int32_t arg = -1;
     for (int32_t t = s + 1; t <= x->n; t++)
         for (int32_t k = 0; k < x->bucket_n[t]; k++) {
             int32_t d = x->bucket[t][k];
-            if (x->dram[d] != INT64_MAX && x->dram[d] + f->h[d] < best)
+            if (x->dram[d] != INT64_MAX && x->dram[d] + f->h[d] < best) {
                 best = x->dram[d] + f->h[d];
+                arg = d;
+            }
         }
+    if (arg >= 0)
+        f->arg = arg;
     for (int32_t c = 0; c < x->n; c++)
         if (x->is_cut[c] && x->u_before[c] + 1 > s && f->tail_min[c] < best)
             best = f->tail_min[c];
@@ -159,6 +282,87 @@ void lf__frontier_boundary(lf__exact *x, int32_t s)
      * (its DRAM is then the optimum, given by the caller). */
     if (best != INT64_MAX && best > f->lower)
         f->lower = best;
+
+}
+
+/* The state's plan is a prefix of a complete one: the DP's groups up to it
+ * (the back pointers), then the optimum of the ops it lacks with those it
+ * holds counted as computed. Group costs depend on their members alone, so
+ * the whole costs the state's DRAM plus the rest's: an upper bound, and on
+ * PP-OCRv4 detection the reached states' prefixes are far better than the
+ * searches' plans (the rest is a few dozen ops). */
+lf_status lf__frontier_complete(lf__exact *x, double seconds, lf_plan *out, int64_t *dram)
+{
+    lf__frontier *f = x->front;
+    if (!f || f->arg < 0 || x->dram[f->arg] == INT64_MAX)
+        return lf_set_error(LF_EPLAN, "no reached state to complete");
+    int32_t d = f->arg, n_u = 0;
+    for (int32_t v = 0; v < x->n; v++)
+        n_u += x->in_u[v];
+    /* A state short of half of the ops leaves a rest as hard as the whole
+     * (NasNet-A and RandWire stop at a few percent of their sizes): its
+     * time is the bounds' and the searches'. */
+    if (2 * x->size[d] < n_u)
+        return lf_set_error(LF_EPLAN, "the best reached state holds under half of the ops");
+    const uint64_t *w = x->words + (size_t)d * x->nwords;
+    lf_bitset rest;
+    lf_status st = lf_bitset_init(&rest, x->n);
+    if (st != LF_OK)
+        return st;
+    for (int32_t v = 0; v < x->n; v++)
+        if (x->in_u[v] && !((w[v >> 6] >> (v & 63)) & 1u))
+            lf_bitset_set(&rest, v);
+    lf_exact_config k = x->cfg;
+    double t0 = lf_now_seconds();
+    k.deadline = 0;
+    k.time_limit_s = seconds / 2;
+    k.lower_bound = 0;
+    k.upper_plan = NULL;
+    int64_t d_rest = 0;
+    st = lf__exact_solve(x->cm, &rest, &k, out, &d_rest, NULL);
+    int polish = 0;
+    if (st == LF_ELIMIT) {
+        /* The rest past its share (PP-OCRv4's pyramid head): its ops alone,
+         * then polished by exact sub-solves of runs of groups. */
+        lf_clear_error();
+        st = lf_plan_init(out, x->n);
+        int32_t gi = 0;
+        for (int32_t v = lf_bitset_next(&rest, 0); st == LF_OK && v >= 0; v = lf_bitset_next(&rest, v + 1))
+            out->group_of[v] = gi++;
+        out->n_groups = gi;
+        polish = 1;
+    }
+    lf_bitset_destroy(&rest);
+    if (st != LF_OK)
+        return st;
+    int32_t gi = out->n_groups;
+    for (int32_t s = d; x->prev[s] >= 0; s = x->prev[s], gi++) {
+        const uint64_t *a = x->words + (size_t)s * x->nwords;
+        const uint64_t *b = x->words + (size_t)x->prev[s] * x->nwords;
+        for (int32_t v = 0; v < x->n; v++)
+            if (((a[v >> 6] & ~b[v >> 6]) >> (v & 63)) & 1u)
+                out->group_of[v] = gi;
+    }
+    out->n_groups = gi;
+    lf_plan_canonicalize(out);
+    *dram = x->dram[d] + d_rest;
+    if (polish) {
+        lf_polish_config pc;
+        lf_polish_stats ps;
+        lf_polish_config_default(&pc);
+        pc.window_ops = LF__COMPLETE_POLISH;
+        pc.max_candidates = LF__COMPLETE_POLISH_CANDIDATES;
+        pc.deadline = seconds > 0 ? t0 + seconds : 0;
+        st = lf_plan_check(out, x->cm);
+        if (st == LF_OK)
+            st = lf_exact_polish(x->cm, &pc, out, &ps);
+        if (st != LF_OK) {
+            lf_plan_destroy(out);
+            return st;
+        }
+        *dram = ps.dram_after;
+    }
+    return LF_OK;
 }
 
 int64_t lf__frontier_lower(const lf__exact *x)
