@@ -67,6 +67,23 @@ typedef struct lf__run {
 #define LF__BOUNDS_SHARE 0.5
 
 
+/* The name of a plan that the polish improved (the messages are static
+ * strings, so each source has its polished name here). */
+static const char *lf__polished(const char *from)
+{
+    static const char *const names[][2] = {
+        {"the block plan", "the block plan, polished"},
+        {"the greedy plan", "the greedy plan, polished"},
+        {"the DP's best state, completed exactly", "the DP's best state, completed exactly, polished"},
+        {"NSGA-II seeded with the DP's best state, completed exactly",
+         "NSGA-II seeded with the DP's best state, completed exactly, polished"},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(from, names[i][0]) == 0)
+            return names[i][1];
+    return "NSGA-II seeded with the better of the block and greedy plans, polished";
+}
+
 /* Replaces *best (DRAM *upper) by the greedy plan, then by NSGA-II seeded
  * with the better of the two (with guided edits) and polished by exact
  * sub-solves, where they cost less; *from names the one kept. A failure here
@@ -113,7 +130,9 @@ static void lf__better_upper(lf__run *r, double deadline, lf_plan *best, int64_t
         lf_plan_destroy(best);
         *best = cand;
         *upper = res.metrics.dram_fusable;
-        *from = "NSGA-II seeded with the better of the block and greedy plans";
+        *from = strcmp(*from, "the DP's best state, completed exactly") == 0
+                    ? "NSGA-II seeded with the DP's best state, completed exactly"
+                    : "NSGA-II seeded with the better of the block and greedy plans";
     }
     if (sst == LF_OK)
         lf_search_result_destroy(&res);
@@ -138,13 +157,7 @@ static void lf__better_upper(lf__run *r, double deadline, lf_plan *best, int64_t
         lf_plan_destroy(best);
         *best = cand;
         *upper = ps.dram_after;
-        *from = strcmp(*from, "the block plan") == 0
-                    ? "the block plan, polished"
-                    : strcmp(*from, "the greedy plan") == 0
-                          ? "the greedy plan, polished"
-                          : strcmp(*from, "the DP's best state, completed exactly") == 0
-                                ? "the DP's best state, completed exactly, polished"
-                                : "NSGA-II seeded with the better of the block and greedy plans, polished";
+        *from = lf__polished(*from);
     } else {
         lf_plan_destroy(&cand);
     }
