@@ -129,6 +129,11 @@ typedef struct lf__group {
     int32_t n_states, recording, record_failed;
     int32_t cached_modes;  /* bit m: the terms hold every state of reread_waits = m */
     int32_t cached_snapshots;
+    /* A one_window group's windows merged by (span, row scale, height),
+     * their row bytes added (rows.c), in terms[0 .. n_merged): the sum at
+     * any h in a few terms. merged_mode: 1 + reread_waits they hold; 0:
+     * none (reset whenever the windows are set again). */
+    int32_t n_merged, merged_mode;
     /* 1: a full evaluation takes both ways through a wait at once, each
      * snapshot set up once for both (lf_cost_steps wants both); it finds
      * the waits' tensors on the way (masks_done, reread_bytes). */
