@@ -29,6 +29,7 @@
 
 #define LF__ATTN_MAX_KV 16
 #define LF__ACC_BYTES 4 /* b_acc: the output accumulator and softmax statistics */
+#define LF__FEAT_BITS 8 /* the f(h) cache: 256 entries */
 
 typedef struct lf__kv {
     int64_t bytes;  /* the operand's source tensor */
@@ -53,13 +54,15 @@ typedef struct lf__attn {
     int64_t pass_dram; /* inputs read in both passes */
     int per_head, online, causal, core;
     int64_t act;
-    /* f(h) of the row windows, kept: every configuration asks for it. */
-    int64_t cache_h[32], cache_f[32];
+    /* f(h) of the row windows, kept: every configuration asks for it, and
+     * the staircase walks every balanced tile height of each in turn (64
+     * heights at N_q = 1024: a table of 32 was refilled per configuration). */
+    int64_t cache_h[1 << LF__FEAT_BITS], cache_f[1 << LF__FEAT_BITS];
 } lf__attn;
 
 static int64_t lf__feat(lf__attn *a, int64_t h)
 {
-    int32_t k = (int32_t)((uint64_t)h * 0x9e3779b97f4a7c15ull >> 59);
+    int32_t k = (int32_t)((uint64_t)h * 0x9e3779b97f4a7c15ull >> (64 - LF__FEAT_BITS));
     if (a->cache_h[k] == h)
         return a->cache_f[k];
     a->cache_h[k] = h;
@@ -346,7 +349,7 @@ lf_status lf__attn_price(lf__group *G, const lf__scheme *scheme, int64_t beta, l
      * kept terms, and its value at one row is the cache's first entry. */
     G->full_evals = 1;
     int64_t f1 = a.p.features(a.p.ctx, 1, peak); /* where the windows peak, for the report */
-    int32_t k1 = (int32_t)((uint64_t)1 * 0x9e3779b97f4a7c15ull >> 59);
+    int32_t k1 = (int32_t)((uint64_t)1 * 0x9e3779b97f4a7c15ull >> (64 - LF__FEAT_BITS));
     a.cache_h[k1] = 1;
     a.cache_f[k1] = f1;
     lf__cfg cfg[16];

@@ -179,7 +179,10 @@ lf_status lf_cost_eval(lf_cost_model *cm, const lf_bitset *group, lf_group_cost 
 
 /* The same evaluation without the memo (neither looked up nor filled): for
  * callers that know the group will not be asked for again (the exact
- * planner's groups that span a cut op), so the memo keeps what is reused. */
+ * planner's groups that span a cut op), so the memo keeps what is reused.
+ * A group with a copy one repeated block away (the layers of a transformer,
+ * planner/cost/shift.c) is asked again as that copy, and goes through the
+ * memo under its canonical copy like lf_cost_eval. */
 lf_status lf_cost_eval_once(lf_cost_model *cm, const lf_bitset *group, lf_group_cost *out);
 
 /* The evaluation of the n distinct ops `members` as if the buffer were

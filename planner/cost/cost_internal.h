@@ -129,6 +129,11 @@ typedef struct lf__group {
     int32_t n_states, recording, record_failed;
     int32_t cached_modes;  /* bit m: the terms hold every state of reread_waits = m */
     int32_t cached_snapshots;
+    /* A one_window group's windows merged by (span, row scale, height),
+     * their row bytes added (rows.c), in terms[0 .. n_merged): the sum at
+     * any h in a few terms. merged_mode: 1 + reread_waits they hold; 0:
+     * none (reset whenever the windows are set again). */
+    int32_t n_merged, merged_mode;
     /* 1: a full evaluation takes both ways through a wait at once, each
      * snapshot set up once for both (lf_cost_steps wants both); it finds
      * the waits' tensors on the way (masks_done, reread_bytes). */
@@ -272,6 +277,31 @@ struct lf_cost_model {
     lf__memo *memo;
     lf_hw_energy energy; /* lf_hw_energy_model of hw, once (energy.c prices with it) */
     int32_t objective;   /* lf_plan_objective (objective.c) */
+    /* Repeated blocks (shift.c): ops v and v + shift_p alike; per op, four
+     * runs of n_ops (moves down as a member, as an external input, then
+     * the same upwards); shift_p 0: none. */
+    int32_t shift_p;
+    int32_t *shift_runs;
+    struct lf__steps_memo *steps_memo; /* staircases of such groups (steps_memo.c) */
 };
+
+/* The staircases of groups with a copy, by canonical copy (steps_memo.c):
+ * thread-safe; get returns 1 and fills steps[0..*n) when kept. */
+typedef struct lf__steps_memo lf__steps_memo;
+lf_status lf__steps_memo_create(lf__steps_memo **out);
+void lf__steps_memo_free(lf__steps_memo *m);
+int lf__steps_memo_get(lf__steps_memo *m, const lf_bitset *key, int64_t below, lf_cost_step *steps,
+                       int32_t cap, int32_t *n);
+lf_status lf__steps_memo_put(lf__steps_memo *m, const lf_bitset *key, int64_t below,
+                             const lf_cost_step *steps, int32_t cap, int32_t n);
+
+/* Finds the graph's period and the runs (shift.c); call once the per-op
+ * constants and fusability are set. */
+lf_status lf__shift_analyze(struct lf_cost_model *cm);
+/* How many times the group may move down by shift_p and keep its price
+ * (0: it is its own canonical copy); *up_moves: how many times up. */
+int32_t lf__shift_moves(const struct lf_cost_model *cm, const lf_bitset *group, int32_t *up_moves);
+/* out = group moved down by `bits` op ids (same size, initialised). */
+void lf__shift_down(const lf_bitset *group, int32_t bits, lf_bitset *out);
 
 #endif

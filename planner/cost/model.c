@@ -201,6 +201,10 @@ lf_status lf_cost_model_create(lf_cost_model **out, const lf_graph *g, const lf_
         cm->fusable[v] = (uint8_t)(st == LF_OK && c.valid);
         cm->n_unfusable += !cm->fusable[v];
     }
+    if (st == LF_OK)
+        st = lf__shift_analyze(cm);
+    if (st == LF_OK && cm->shift_p > 0)
+        st = lf__steps_memo_create(&cm->steps_memo);
     if (st != LF_OK) {
         lf_cost_model_free(cm);
         return st;
@@ -214,6 +218,8 @@ void lf_cost_model_free(lf_cost_model *cm)
     if (!cm)
         return;
     lf__memo_free(cm->memo);
+    free(cm->shift_runs);
+    lf__steps_memo_free(cm->steps_memo);
     free(cm->ops);
     free(cm->fusable);
     free(cm);
@@ -269,30 +275,62 @@ static lf_status lf__members(const lf_cost_model *cm, const lf_bitset *group, in
     return LF_OK;
 }
 
+/* The memo's key of a group: its canonical copy (shift.c) in *key, whose
+ * words live in *buf (free it), or the group itself; *shared is 1 when
+ * some other group has the same key (a copy moved up or down). */
+static lf_status lf__key(const lf_cost_model *cm, const lf_bitset *group, lf_bitset *key,
+                         uint64_t **buf, int *shared)
+{
+    int32_t up = 0, k = lf__shift_moves(cm, group, &up);
+    *key = *group;
+    *buf = NULL;
+    *shared = k > 0 || up > 0;
+    if (k == 0)
+        return LF_OK;
+    if (!(*buf = malloc((size_t)group->nwords * sizeof **buf)))
+        return lf_set_error(LF_ENOMEM, "out of memory evaluating a group");
+    key->words = *buf;
+    lf__shift_down(group, k * cm->shift_p, key);
+    return LF_OK;
+}
+
+/* Prices a group, through the memo when `memo` (always) or when its key is
+ * shared with a copy (lf_cost_eval_once: a group the caller meets once may
+ * still be met again moved by a block). */
+static lf_status lf__eval_keyed(lf_cost_model *cm, const lf_bitset *group, int memo, lf_group_cost *out)
+{
+    if (group->nbits != cm->g->n_ops)
+        return lf_set_error(LF_EINVAL, "group bitset has %d bits, graph '%s' has %d ops",
+                            (int)group->nbits, cm->g->name, (int)cm->g->n_ops);
+    lf_bitset key;
+    uint64_t *buf = NULL;
+    int shared = 0;
+    lf_status st = lf__key(cm, group, &key, &buf, &shared);
+    memo |= shared;
+    if (st == LF_OK && memo && lf__memo_get(cm->memo, &key, out)) {
+        free(buf);
+        return LF_OK;
+    }
+    int32_t *members = NULL, n = 0;
+    if (st == LF_OK)
+        st = lf__members(cm, group, &members, &n);
+    if (st == LF_OK)
+        st = lf__compute(cm, cm->scheme, members, n, out, NULL);
+    free(members);
+    if (st == LF_OK && memo)
+        st = lf__memo_put(cm->memo, &key, out);
+    free(buf);
+    return st;
+}
+
 lf_status lf_cost_eval(lf_cost_model *cm, const lf_bitset *group, lf_group_cost *out)
 {
-    if (lf__memo_get(cm->memo, group, out))
-        return LF_OK;
-    int32_t *members = NULL, n = 0;
-    lf_status st = lf__members(cm, group, &members, &n);
-    if (st != LF_OK)
-        return st;
-    st = lf__compute(cm, cm->scheme, members, n, out, NULL);
-    free(members);
-    if (st == LF_OK)
-        st = lf__memo_put(cm->memo, group, out);
-    return st;
+    return lf__eval_keyed(cm, group, 1, out);
 }
 
 lf_status lf_cost_eval_once(lf_cost_model *cm, const lf_bitset *group, lf_group_cost *out)
 {
-    int32_t *members = NULL, n = 0;
-    lf_status st = lf__members(cm, group, &members, &n);
-    if (st != LF_OK)
-        return st;
-    st = lf__compute(cm, cm->scheme, members, n, out, NULL);
-    free(members);
-    return st;
+    return lf__eval_keyed(cm, group, 0, out);
 }
 
 lf_status lf_cost_eval_at(lf_cost_model *cm, const int32_t *members, int32_t n, int64_t beta,
@@ -346,7 +384,23 @@ lf_status lf_cost_steps(lf_cost_model *cm, const lf_bitset *group, int64_t below
     lf_status st = lf__members(cm, group, &members, &nm);
     if (st != LF_OK)
         return st;
-    st = lf__steps(cm, cm->scheme, members, nm, below, steps, cap, n);
+    /* A group with a copy one block away: its steps are its canonical
+     * copy's (steps_memo.c). */
+    lf_bitset key;
+    uint64_t *buf = NULL;
+    int shared = 0;
+    if (cm->steps_memo)
+        st = lf__key(cm, group, &key, &buf, &shared);
+    if (st == LF_OK && shared && lf__steps_memo_get(cm->steps_memo, &key, below, steps, cap, n)) {
+        free(buf);
+        free(members);
+        return LF_OK;
+    }
+    if (st == LF_OK)
+        st = lf__steps(cm, cm->scheme, members, nm, below, steps, cap, n);
+    if (st == LF_OK && shared)
+        st = lf__steps_memo_put(cm->steps_memo, &key, below, steps, cap, *n);
+    free(buf);
     free(members);
     return st;
 }

@@ -265,6 +265,61 @@ static int64_t lf__tensor_window(lf__group *G, int32_t t, int64_t h, int32_t sna
 
 /* Members after the snapshot's last active one hold nothing: no active op
  * reads them (inputs come earlier) and they stage no rows. */
+/* Adds one held window to the merged list (lf__merged_sum); 0 when the
+ * list cannot grow. */
+static int lf__merge_term(lf__group *G, int64_t span, lf__rat sigma, int64_t height, int64_t row_bytes)
+{
+    for (int32_t k = 0; k < G->n_merged; k++) {
+        lf__row_term *m = &G->terms[k];
+        if (m->span == span && m->sigma.num == sigma.num && m->sigma.den == sigma.den && m->height == height) {
+            m->row_bytes += row_bytes;
+            return 1;
+        }
+    }
+    if (G->n_merged == G->cap_terms && !lf__group_grow_terms(G, G->cap_terms > 0 ? 2 * G->cap_terms : 256))
+        return 0;
+    G->terms[G->n_merged++] = (lf__row_term){span, sigma, height, row_bytes};
+    return 1;
+}
+
+/* lf__window_sum of a one_window group (snapshot -1) from its windows
+ * merged once: Σ min(span + growth, height) * row_bytes over windows of one
+ * (span, row scale, height) is that min times their row bytes added, so the
+ * same sum. The attention pricing and the staircase ask it at dozens of
+ * tile heights, where a transformer group's hundreds of windows fall into a
+ * handful of kinds. -1 when the list cannot be kept (the caller sums). */
+static int64_t lf__merged_sum(lf__group *G, int64_t h)
+{
+    const lf__op_cost *oc = G->cm->ops;
+    if (G->merged_mode != 1 + G->reread_waits) {
+        G->n_merged = 0;
+        int ok = 1;
+        for (int32_t t = 0; t < G->nt && ok; t++) {
+            if (t > G->last && t < G->n)
+                continue; /* as lf__window_sum: members after the last active one */
+            int32_t v = G->tensor[t];
+            int64_t h_t = G->height[t], rb = oc[v].row_bytes;
+            int view = t < G->n && oc[v].kind == LF_ROWS_VIEW;
+            if (G->hi[t] >= G->lo[t] && !view)
+                ok = lf__merge_term(G, G->hi[t] - G->lo[t] + 1, G->sigma[t], h_t, rb);
+            if (ok && G->reread_waits && G->hi2[t] >= G->lo2[t] && !view)
+                ok = lf__merge_term(G, G->hi2[t] - G->lo2[t] + 1, G->sigma[t], h_t, rb);
+            if (ok && t < G->n && G->active[t] && G->out[t])
+                ok = lf__merge_term(G, 1, G->sigma[t], h_t, rb);
+        }
+        if (!ok)
+            return -1;
+        G->merged_mode = 1 + G->reread_waits;
+    }
+    int64_t sum = 0;
+    for (int32_t k = 0; k < G->n_merged; k++) {
+        const lf__row_term *m = &G->terms[k];
+        int64_t rows = m->span + lf__growth(m->sigma, h);
+        sum += (rows < m->height ? rows : m->height) * m->row_bytes;
+    }
+    return sum;
+}
+
 static int64_t lf__window_sum(lf__group *G, int64_t h, int32_t snapshot_op)
 {
     int64_t sum = 0;
@@ -354,6 +409,7 @@ static void lf__request_inputs(lf__group *G, int32_t i, int32_t phase)
  * for h rows per step. */
 static int64_t lf__eval_phase(lf__group *G, int32_t phase, int64_t h, int32_t snapshot_op)
 {
+    G->merged_mode = 0;
     for (int32_t t = 0; t < G->nt; t++) {
         G->lo[t] = INT64_MAX;
         G->hi[t] = INT64_MIN;
@@ -447,7 +503,8 @@ int64_t lf__features(lf__group *G, int64_t h, lf__peak *peak)
         pk->snapshot_op = -1;
         pk->phase = 0;
         pk->n_snapshots = 1;
-        return lf__window_sum(G, h, -1);
+        int64_t merged = G->scratch ? lf__merged_sum(G, h) : -1;
+        return merged >= 0 ? merged : lf__window_sum(G, h, -1);
     }
     if (G->cached_modes & (1 << G->reread_waits)) {
         /* Every snapshot and phase again, from the kept windows: the same
@@ -687,6 +744,7 @@ void lf__tail_scales(lf__group *G, int64_t sigma_num, int64_t sigma_den)
 void lf__tail_windows(lf__group *G, int64_t lo, int64_t hi)
 {
     int32_t c = G->n - 1;
+    G->merged_mode = 0;
     for (int32_t t = 0; t < G->nt; t++) {
         G->lo[t] = INT64_MAX;
         G->hi[t] = INT64_MIN;

@@ -1,0 +1,319 @@
+/* Repeated blocks (planner/cost/shift.c, steps_memo.c): the memo and the
+ * staircase memo answer a group with its copy one block earlier or later.
+ * On random stacks of 2-3 equal attention blocks (projections by constant
+ * matrices, scores with or without a causal mask, softmax, value product,
+ * residual add, maybe a ReLU), under both schemes at random buffers:
+ *   - a group and its copy one block away share one memo entry (the second
+ *     is a hit), so the sharing is exercised;
+ *   - every random group's memoized price equals the direct evaluation
+ *     (lf_cost_eval_at, no memo), and its steps equal those a fresh cost
+ *     model computes for it first;
+ *   - the exact planner's optimum equals an independent DP over downsets
+ *     that prices every candidate directly. */
+#include <string.h>
+
+#include "fixtures.h"
+#include "graphs.h"
+#include "planner/cost/cost.h"
+#include "testlib.h"
+
+typedef struct blocks {
+    int layers, t, d, causal, relu;
+} blocks;
+
+static uint64_t rnd(uint64_t *x)
+{
+    *x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
+    return *x;
+}
+
+static const char *mm(lf_graph_builder *b, const char *name, const char *x, const char *y, int tb)
+{
+    lf_attrs a = {0};
+    a.trans_b = tb;
+    const char *in[2] = {x, y};
+    CHECK(lf_graph_builder_add_op(b, LF_OP_MATMUL, name, &a, in, 2) >= 0);
+    return name;
+}
+
+static lf_graph *stack(const blocks *k)
+{
+    lf_graph_builder *b;
+    char names[16][32];
+    lf_graph_builder_create(&b, "stack");
+    tg_input(b, "x", 1, k->t, k->d);
+    char prev[32] = "x";
+    for (int l = 0; l < k->layers; l++) {
+        static const char *const parts[] = {"wq", "wk", "wv", "q", "k", "v", "s", "mask", "sm",
+                                            "p", "o", "y", "r"};
+        for (int i = 0; i < 13; i++)
+            snprintf(names[i], sizeof names[i], "%s%d", parts[i], l);
+        for (int i = 0; i < 3; i++)
+            CHECK(lf_graph_builder_add_const(b, names[i], (lf_shape){1, 1, k->d, k->d}, NULL) >= 0);
+        for (int i = 0; i < 3; i++)
+            mm(b, names[3 + i], prev, names[i], 0);
+        mm(b, names[6], names[3], names[4], 1);
+        const char *scores = names[6];
+        if (k->causal) {
+            CHECK(lf_graph_builder_add_const(b, names[7], (lf_shape){1, 1, k->t, k->t}, NULL) >= 0);
+            const char *add_in[2] = {names[6], names[7]};
+            CHECK(lf_graph_builder_add_op(b, LF_OP_ADD, names[8], NULL, add_in, 2) >= 0);
+            scores = names[8];
+        }
+        lf_attrs a = {0};
+        a.axes = LF_AXES(LF_DIM_W);
+        CHECK(lf_graph_builder_add(b, LF_OP_SOFTMAX, names[9], &a, &scores, 1) >= 0);
+        mm(b, names[10], names[9], names[5], 0);
+        tg_binary(b, LF_OP_ADD, names[11], names[10], prev);
+        snprintf(prev, sizeof prev, "%s", names[11]);
+        if (k->relu) {
+            tg_unary(b, LF_OP_RELU, names[12], names[11]);
+            snprintf(prev, sizeof prev, "%s", names[12]);
+        }
+    }
+    return tf_build(b);
+}
+
+static int same_cost(const lf_group_cost *a, const lf_group_cost *b)
+{
+    return a->f_beta == b->f_beta && a->f_d == b->f_d && a->mbu == b->mbu && a->weights == b->weights &&
+           a->features == b->features && a->in_bytes == b->in_bytes && a->out_bytes == b->out_bytes &&
+           a->weight_reads == b->weight_reads && a->tile_rows == b->tile_rows && a->steps == b->steps &&
+           a->valid == b->valid && a->wait_resident == b->wait_resident &&
+           a->reread_bytes == b->reread_bytes && a->attn == b->attn && a->attn_br == b->attn_br &&
+           a->attn_bc == b->attn_bc && a->kv_reads == b->kv_reads && a->kv_bytes == b->kv_bytes &&
+           a->kv_dram == b->kv_dram && a->pass_dram == b->pass_dram && a->col_bc == b->col_bc &&
+           a->col_blocks == b->col_blocks && a->col_able == b->col_able && a->col_dram == b->col_dram;
+}
+
+/* The ops of block l in id order (the builder keeps insertion order). */
+static int32_t block_ops(const lf_graph *g, int l, int32_t *ops)
+{
+    int32_t n = 0;
+    for (int32_t v = 0; v < g->n_ops; v++) {
+        const char *nm = g->ops[v].name;
+        size_t len = strlen(nm);
+        if (g->ops[v].type != LF_OP_INPUT && len > 0 && nm[len - 1] - '0' == l)
+            ops[n++] = v;
+    }
+    return n;
+}
+
+/* The same group in blocks 1 and 2 of four is one memo entry (block 0
+ * reads the graph input, block 3 writes the graph output: no copies). */
+static void test_copy_hits(void)
+{
+    blocks k = {4, 8, 4, 1, 1};
+    lf_graph *g = stack(&k);
+    lf_cost_model *cm = tf_model_hand(g, 4096, "brr");
+    int32_t b0[16], b1[16];
+    int32_t n0 = block_ops(g, 1, b0), n1 = block_ops(g, 2, b1);
+    CHECK_EQ_I64(n0, n1);
+    lf_bitset s;
+    lf_bitset_init(&s, g->n_ops);
+    lf_group_cost c0, c1;
+    lf_cost_stats st;
+    for (int32_t i = 0; i < n1; i++)
+        lf_bitset_set(&s, b1[i]);
+    CHECK_OK(lf_cost_eval(cm, &s, &c1));
+    lf_cost_stats_get(cm, &st);
+    CHECK_EQ_I64(st.hits, 0);
+    lf_bitset_clear_all(&s);
+    for (int32_t i = 0; i < n0; i++)
+        lf_bitset_set(&s, b0[i]);
+    CHECK_OK(lf_cost_eval(cm, &s, &c0));
+    lf_cost_stats_get(cm, &st);
+    CHECK_EQ_I64(st.hits, 1);
+    CHECK_EQ_I64(st.entries, 1);
+    CHECK(same_cost(&c0, &c1));
+    CHECK(c0.attn & LF_ATTN_PRESENT);
+    lf_bitset_destroy(&s);
+    lf_cost_model_free(cm);
+    lf_graph_free(g);
+}
+
+/* Random groups (a window of consecutive ops, some left out), priced
+ * through the memo in a random order against the direct evaluation, and
+ * their steps against a fresh model's. */
+static void test_random_groups(void)
+{
+    uint64_t x = 0x51f15e3779b97f4aull;
+    int64_t hits = 0;
+    for (int it = 0; it < 24; it++) {
+        blocks k = {2 + (int)(rnd(&x) % 2), 2 + (int)(rnd(&x) % 10), 1 + (int)(rnd(&x) % 6),
+                    (int)(rnd(&x) & 1), (int)(rnd(&x) & 1)};
+        lf_graph *g = stack(&k);
+        int64_t beta = 16 + (int64_t)(rnd(&x) % (uint64_t)(6 * k.t * (k.t + 3 * k.d)));
+        const char *scheme = it % 2 ? "brr" : "lbdf";
+        lf_cost_model *cm = tf_model_hand(g, beta, scheme);
+        int32_t first = 0;
+        while (first < g->n_ops && g->ops[first].type == LF_OP_INPUT)
+            first++;
+        lf_bitset s;
+        lf_bitset_init(&s, g->n_ops);
+        int32_t members[64];
+        for (int q = 0; q < 60; q++) {
+            int32_t a = first + (int32_t)(rnd(&x) % (uint64_t)(g->n_ops - first));
+            int32_t e = a + (int32_t)(rnd(&x) % 12);
+            int32_t n = 0;
+            uint64_t drop = rnd(&x);
+            lf_bitset_clear_all(&s);
+            for (int32_t v = a; v <= e && v < g->n_ops; v++)
+                if (g->ops[v].type != LF_OP_INPUT && (n == 0 || !((drop >> (v - a)) & 1) || (drop & 3) == 0)) {
+                    lf_bitset_set(&s, v);
+                    members[n++] = v;
+                }
+            lf_group_cost memo, direct;
+            CHECK_OK(lf_cost_eval(cm, &s, &memo));
+            CHECK_OK(lf_cost_eval_at(cm, members, n, beta, &direct));
+            CHECK(same_cost(&memo, &direct));
+            lf_cost_step shared[LF_COST_MAX_STEPS], fresh[LF_COST_MAX_STEPS];
+            int32_t ns = 0, nf = 0;
+            CHECK_OK(lf_cost_steps(cm, &s, (int64_t)1 << 40, shared, LF_COST_MAX_STEPS, &ns));
+            lf_cost_model *alone = tf_model_hand(g, beta, scheme);
+            CHECK_OK(lf_cost_steps(alone, &s, (int64_t)1 << 40, fresh, LF_COST_MAX_STEPS, &nf));
+            lf_cost_model_free(alone);
+            CHECK_EQ_I64(ns, nf);
+            CHECK(ns == nf && memcmp(shared, fresh, (size_t)ns * sizeof *shared) == 0);
+        }
+        lf_cost_stats st;
+        lf_cost_stats_get(cm, &st);
+        hits += st.hits;
+        lf_bitset_destroy(&s);
+        lf_cost_model_free(cm);
+        lf_graph_free(g);
+    }
+    CHECK(hits > 0);
+}
+
+/* ---- an independent exact DP -------------------------------------------
+ *
+ * best(D) over downsets D (bit masks over the compute ops, at most 64): the
+ * least sum of direct prices over partitions of the rest into connected
+ * valid groups S with D u S a downset, found by trying every such S. */
+
+typedef struct bf {
+    lf_cost_model *cm;
+    int32_t n, ops[64];
+    uint64_t pred[64], adj[64];
+    int64_t beta;
+    uint64_t *keys;
+    int64_t *vals;
+    size_t cap;
+} bf;
+
+static int connected(const bf *b, uint64_t s)
+{
+    uint64_t seen = s & (~s + 1), grow = seen;
+    while (grow) {
+        uint64_t next = 0;
+        for (uint64_t m = grow; m; m &= m - 1)
+            next |= b->adj[__builtin_ctzll(m)];
+        grow = next & s & ~seen;
+        seen |= grow;
+    }
+    return seen == s;
+}
+
+static int64_t best(bf *b, uint64_t d);
+
+/* Every S (bits from i on) with d u S a downset; *acc the least total. */
+static void grow(bf *b, uint64_t d, uint64_t s, int32_t i, int64_t *acc)
+{
+    if (i == b->n) {
+        if (!s || !connected(b, s))
+            return;
+        int32_t m[64], n = 0;
+        for (uint64_t r = s; r; r &= r - 1)
+            m[n++] = b->ops[__builtin_ctzll(r)];
+        lf_group_cost c;
+        CHECK_OK(lf_cost_eval_at(b->cm, m, n, b->beta, &c));
+        if (!c.valid)
+            return;
+        int64_t rest = best(b, d | s);
+        if (rest >= 0 && (*acc < 0 || c.f_d + rest < *acc))
+            *acc = c.f_d + rest;
+        return;
+    }
+    grow(b, d, s, i + 1, acc);
+    if (!((d >> i) & 1) && (b->pred[i] & ~(d | s)) == 0)
+        grow(b, d, s | (uint64_t)1 << i, i + 1, acc);
+}
+
+static int64_t best(bf *b, uint64_t d)
+{
+    uint64_t full = b->n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << b->n) - 1;
+    if (d == full)
+        return 0;
+    size_t h = (size_t)((d * 0x9e3779b97f4a7c15ull) >> 20) & (b->cap - 1);
+    while (b->keys[h] != ~(uint64_t)0 && b->keys[h] != d)
+        h = (h + 1) & (b->cap - 1);
+    if (b->keys[h] == d)
+        return b->vals[h];
+    int64_t acc = -1;
+    grow(b, d, 0, 0, &acc);
+    b->keys[h] = d;
+    b->vals[h] = acc;
+    return acc;
+}
+
+static void test_exact_vs_independent(void)
+{
+    uint64_t x = 0x2545f4914f6cdd1dull;
+    int compared = 0;
+    for (int it = 0; it < 40 && compared < 12; it++) {
+        blocks k = {2 + (int)(rnd(&x) % 2), 2 + (int)(rnd(&x) % 8), 1 + (int)(rnd(&x) % 5),
+                    (int)(rnd(&x) & 1), (int)(rnd(&x) & 1)};
+        lf_graph *g = stack(&k);
+        int64_t beta = 16 + (int64_t)(rnd(&x) % (uint64_t)(4 * k.t * (k.t + 3 * k.d)));
+        lf_cost_model *cm = tf_model_hand(g, beta, it % 2 ? "brr" : "lbdf");
+        bf b = {cm, 0, {0}, {0}, {0}, beta, NULL, NULL, 1 << 16};
+        int32_t idx[256];
+        int all = 1;
+        for (int32_t v = 0; v < g->n_ops; v++) {
+            idx[v] = -1;
+            if (g->ops[v].type == LF_OP_INPUT)
+                continue;
+            all &= lf_cost_fusable(cm, v) && b.n < 64;
+            if (b.n < 64) {
+                idx[v] = b.n;
+                b.ops[b.n++] = v;
+            }
+        }
+        if (all) {
+            for (int32_t i = 0; i < b.n; i++) {
+                const lf_op *op = &g->ops[b.ops[i]];
+                for (int32_t j = 0; j < op->n_inputs; j++) {
+                    int32_t p = idx[op->inputs[j]];
+                    if (p >= 0) {
+                        b.pred[i] |= (uint64_t)1 << p;
+                        b.adj[i] |= (uint64_t)1 << p;
+                        b.adj[p] |= (uint64_t)1 << i;
+                    }
+                }
+            }
+            b.keys = malloc(b.cap * sizeof *b.keys);
+            b.vals = malloc(b.cap * sizeof *b.vals);
+            CHECK(b.keys && b.vals);
+            if (b.keys && b.vals) {
+                memset(b.keys, 0xff, b.cap * sizeof *b.keys);
+                int64_t want = best(&b, 0);
+                CHECK_EQ_I64(tf_exact_optimum(cm), want);
+                compared++;
+            }
+            free(b.keys);
+            free(b.vals);
+        }
+        lf_cost_model_free(cm);
+        lf_graph_free(g);
+    }
+    CHECK(compared >= 8);
+}
+
+int main(void)
+{
+    test_copy_hits();
+    test_random_groups();
+    test_exact_vs_independent();
+    return lf_test_result();
+}
