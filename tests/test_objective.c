@@ -15,6 +15,7 @@
 #include "planner/cost/objective.h"
 #include "planner/exact/curve.h"
 #include "planner/exact/exact.h"
+#include "planner/exact/solve.h"
 #include "planner/app/pipeline.h"
 #include "planner/plan.h"
 #include "random_dags.h"
@@ -237,6 +238,63 @@ static void test_brute_force(void)
     CHECK(differ > 0);
 }
 
+/* Joins at cut ops (planner/exact/cut_join.c) under every objective: a
+ * group holding a cut op and ops above it is priced from its tail's and
+ * head's sums and pruned with the objective's floors
+ * (lf_cost_objective_part_floor, lf_cost_objective_sums,
+ * lf_cost_objective_fd_limit). The optimum (figure and group count) must be
+ * the one of the same DP growing every group whole from every state, on
+ * random DAGs of 24 ops of every family (chains and residual blocks are full
+ * of cut ops), both schemes, three buffers and a peak that makes some
+ * groups compute-bound; and the joins must be taken (fewer candidate sets
+ * visited). The brute force above runs through the joins too. */
+static void test_joins(void)
+{
+    const int64_t betas[] = {RDAG_BETA_SMALL, RDAG_BETA_MEDIUM, RDAG_BETA_LARGE};
+    const char *schemes[] = {"lbdf", "brr"};
+    int64_t joined = 0, whole = 0;
+    int cases = 0;
+    for (int fam = 0; fam < RDAG_FAMILIES; fam++)
+        for (uint64_t seed = 0; seed < 3; seed++) {
+            lf_graph *g = rdag_build(100 + seed, fam, 24);
+            CHECK(g != NULL);
+            if (!g)
+                continue;
+            for (int bi = 0; bi < 3; bi++)
+                for (int si = 0; si < 2; si++) {
+                    lf_cost_model *cm = model(g, betas[bi], schemes[si], 2e10);
+                    for (int o = 0; o < LF_PLAN_OBJ_COUNT; o++) {
+                        CHECK_OK(lf_cost_set_objective(cm, (lf_plan_objective)o));
+                        lf_plan a, b;
+                        int64_t da = -1, db = -2;
+                        lf_exact_stats sa, sb;
+                        CHECK_OK(lf__exact_solve(cm, NULL, NULL, &a, &da, &sa));
+                        CHECK_OK(lf__exact_solve_whole(cm, NULL, NULL, &b, &db, &sb));
+                        CHECK_EQ_I64(da, db);
+                        CHECK_EQ_I64(a.n_groups, b.n_groups);
+                        if (da != db)
+                            fprintf(stderr, "  joins: %s seed %d beta %lld %s %s: %lld, whole %lld\n",
+                                    rdag_family_names[fam], (int)(100 + seed), (long long)betas[bi],
+                                    schemes[si], lf_plan_objective_name((lf_plan_objective)o), (long long)da,
+                                    (long long)db);
+                        if (o != LF_PLAN_OBJ_DRAM) {
+                            joined += sa.candidates;
+                            whole += sb.candidates;
+                        }
+                        cases++;
+                        lf_plan_destroy(&a);
+                        lf_plan_destroy(&b);
+                    }
+                    lf_cost_model_free(cm);
+                }
+            lf_graph_free(g);
+        }
+    fprintf(stderr, "  joins: %d settings, energy/latency candidate sets %lld joined, %lld whole\n", cases,
+            (long long)joined, (long long)whole);
+    CHECK(cases == RDAG_FAMILIES * 3 * 6 * 3);
+    CHECK(joined < whole);
+}
+
 /* The searches and the exact planner give the same plan with 1 and 3
  * threads under energy and latency. */
 static void test_threads(void)
@@ -370,6 +428,7 @@ int main(void)
     test_hand_computed();
     test_column_sram();
     test_brute_force();
+    test_joins();
     test_curve();
     test_threads();
     return lf_test_result();

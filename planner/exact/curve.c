@@ -673,8 +673,8 @@ static lf_status lf__curve_run(const lf_graph *g, const lf_hw *hw, const char *s
         x.on_tail = lf__curve_tail;
         x.on_head = lf__curve_head;
         x.on_expanded = lf__curve_flush;
-        /* Joins at cut ops prune with floors of F_D (cut_join.c): DRAM only. */
-        x.join_cuts = x.n_cuts > 0 && lf_cost_objective(cm) == LF_PLAN_OBJ_DRAM;
+        /* Joins at cut ops (cut_join.c), under any objective. */
+        x.join_cuts = x.n_cuts > 0;
         if (x.join_cuts && (st = lf__join_create(&x)) != LF_OK)
             x.status = st;
         /* Workers for the joined pairs, which are nearly all of the time
