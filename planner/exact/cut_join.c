@@ -726,7 +726,9 @@ static void lf__join_run(void *ctx, int32_t w)
  * are per thread). */
 static void lf__join_acc_merge(lf__exact *x, lf__join_acc *acc)
 {
-    x->st.groups += acc->groups;
+    /* A skipped pair is a group found and not priced (stats: groups
+     * counts both, groups_skipped the second). */
+    x->st.groups += acc->groups + acc->skipped;
     x->st.groups_skipped += acc->skipped;
     x->extra_bytes += acc->bytes;
     if (acc->status != LF_OK && x->status == LF_OK)
