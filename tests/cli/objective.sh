@@ -35,6 +35,15 @@ for o in energy latency; do
     >"$tmp/c" 2>&1 || bad "curve --objective $o --check: $(tail -1 "$tmp/c")"
   head -1 "$tmp/c" | grep -q "optimal $o over all ops" || bad "curve summary: $(head -1 "$tmp/c")"
 done
+# The staircase page names the objective and its unit (the slider and the
+# axis format fJ as J and fs as s).
+for o in energy latency; do
+  u=fs; [ $o = energy ] && u=fJ
+  "$fp" curve --model squeezenet1_1 --hw "$hw" --min 128KB --max 1MB --objective $o --html "$tmp/c-$o.html" \
+    >/dev/null 2>&1 || bad "curve --objective $o --html failed"
+  grep -q "\"kind\": \"curve\", \"objective\": \"$o\", \"unit\": \"$u\"" "$tmp/c-$o.html" || bad "curve page: no $o in its data"
+  grep -q "<title>squeezenet1_1: optimal $o against the buffer" "$tmp/c-$o.html" || bad "curve page title for $o"
+done
 # sweep --objective: each cell's search and its exact optimum minimise it; the
 # line names it and carries both figures, and the gap is on it (the search
 # never beats the optimum, whose DRAM is plan --search exact's). A DRAM
