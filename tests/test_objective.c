@@ -491,6 +491,34 @@ static void test_curve(void)
             }
         lf_graph_free(g);
     }
+    /* Larger graphs with reductions and squeeze-and-excite waits, where some
+     * groups joined at a cut op do not separate and are priced whole. */
+    for (int fam = RDAG_SE; fam <= RDAG_MIXED; fam++)
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            lf_graph *g = rdag_build(seed, fam, 28);
+            CHECK(g != NULL);
+            if (!g)
+                continue;
+            lf_hw hw;
+            lf_hw_default(&hw);
+            hw.peak_macs = 2e10;
+            for (int o = 1; o < LF_PLAN_OBJ_COUNT; o++) {
+                lf_exact_config ec;
+                lf_exact_config_default(&ec);
+                ec.objective = o;
+                lf_curve c;
+                CHECK_OK(lf_curve_compute(g, &hw, "lbdf", 1024, 64 * 1024, &ec, &c));
+                int32_t checked = 0;
+                lf_status st = lf_curve_check(g, &hw, "lbdf", &c, &ec, &checked);
+                CHECK_OK(st);
+                if (st != LF_OK)
+                    fprintf(stderr, "  %s seed %d lbdf %s: %s\n", rdag_family_names[fam], (int)seed,
+                            lf_plan_objective_name((lf_plan_objective)o), lf_last_error());
+                steps += c.n;
+                lf_curve_destroy(&c);
+            }
+            lf_graph_free(g);
+        }
     fprintf(stderr, "  curves: %d steps checked\n", steps);
     CHECK(steps > 2 * RDAG_FAMILIES);
 }
