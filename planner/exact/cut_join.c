@@ -506,13 +506,18 @@ void lf__join_head(lf__exact *x, int32_t c, lf__join_relax relax)
          * what a skip edge adds, looked up only when that is not enough);
          * another objective prices the pair's F_D floor at the fewest row
          * steps the head allows (its figure only grows with both). */
+        /* A tie at the floor whose plan has more groups than the target's
+         * loses too (more counts only with a tie: "lose" below). */
+        int more = best != INT64_MAX && x->groups[t->state] + 1 > x->groups[h.target];
         if (best != INT64_MAX && dram_obj) {
             int64_t lb = t->key + h.floor + (h.reads - 1) * (t->weights + h.weights);
-            if (lb > best || (t->n_cross + h.n_cross > 0 && lb + lf__cross_floor(x, ts, t, c) > best))
+            if (lb > best || (lb == best && more) ||
+                (t->n_cross + h.n_cross > 0 && lb + lf__cross_floor(x, ts, t, c) > best))
                 continue;
         } else if (best != INT64_MAX) {
             int64_t fd = t->floor + h.floor + (h.reads - 1) * (t->weights + h.weights), base = x->dram[t->state];
-            if (base + lf_cost_objective_sums(x->cm, &sums, fd, h.min_steps) > best ||
+            int64_t lb = base + lf_cost_objective_sums(x->cm, &sums, fd, h.min_steps);
+            if (lb > best || (lb == best && more) ||
                 (t->n_cross + h.n_cross > 0 &&
                  base + lf_cost_objective_sums(x->cm, &sums, fd + lf__cross_floor(x, ts, t, c), h.min_steps) > best))
                 continue;

@@ -76,12 +76,18 @@ static void lf__on_group(lf__exact *x)
      * whatever it costs: its F_D is at least the floor (inputs, outputs and
      * weights once), and a strictly larger DRAM loses in the full order.
      * Then it need not be priced (a tie is priced: it may win on the group
-     * count or the minima). dram[] only falls, so the answer holds later. */
+     * count or the minima), nor is a tie at the floor whose plan would have
+     * more groups than the target's (it loses on the count; under latency,
+     * where compute-bound groups sit at their floor, most ties are these).
+     * dram[] only falls and a tie keeps the fewer groups, so the answer
+     * holds later. */
     int32_t t = lf__dp_target_find(x, &x->sbits);
-    if (t >= 0 && x->dram[t] != INT64_MAX &&
-        x->dram[x->cur] + lf_cost_objective_floor(x->cm, x->sub, x->n_sub, x->in_s, x->seen) > x->dram[t]) {
-        x->st.groups_skipped++;
-        return;
+    if (t >= 0 && x->dram[t] != INT64_MAX) {
+        int64_t lb = x->dram[x->cur] + lf_cost_objective_floor(x->cm, x->sub, x->n_sub, x->in_s, x->seen);
+        if (lb > x->dram[t] || (lb == x->dram[t] && x->groups[x->cur] + 1 > x->groups[t])) {
+            x->st.groups_skipped++;
+            return;
+        }
     }
     lf_group_cost c;
     lf_status s = lf__dp_set_holds_cut(x) ? lf_cost_eval_once(x->cm, &x->sbits, &c)
