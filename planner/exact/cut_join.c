@@ -81,6 +81,7 @@ typedef struct lf__head {
     lf_obj_sums sums;    /* of the head (c is the tail's) */
     int64_t obj_floor;   /* the objective's floor of the head's part (second part) */
     int64_t min_steps;   /* the fewest row steps of a group with it (energy, latency) */
+    int dram_obj;        /* the objective is DRAM (sums, floors and steps as bytes) */
     /* The staircase's: its members alone need up to aux; steps below
      * `below`; its bitset (while it waits, lf__join_head_steps). */
     int64_t aux, below;
@@ -221,7 +222,8 @@ void lf__join_tail(lf__exact *x, int32_t c, int64_t aux)
     t->floor = floor;
     for (int32_t i = 0; i + 1 < x->n_sub; i++)
         t->weights += lf_cost_weight_bytes(x->cm, x->sub[i]);
-    for (int32_t i = 0; i < x->n_sub; i++)
+    /* The objective's sums and floor (DRAM: the floor itself). */
+    for (int32_t i = 0; i < x->n_sub && lf_cost_objective(x->cm) != LF_PLAN_OBJ_DRAM; i++)
         lf_obj_sums_add_op(x->cm, x->sub[i], &t->sums);
     t->obj_floor = lf_cost_objective_part_floor(x->cm, &t->sums, floor, 1);
     t->need = lf__dp_set_need_floor(x);
@@ -452,10 +454,11 @@ static int lf__head_begin(lf__exact *x, int32_t c, lf__tails *ts, lf__head *h)
     h->reads = lf_cost_head_min_reads(x->cm, h->side);
     for (int32_t i = -1; i < x->n_sub; i++)
         h->weights += lf_cost_weight_bytes(x->cm, i < 0 ? c : x->sub[i]);
-    for (int32_t i = 0; i < x->n_sub; i++)
+    h->dram_obj = lf_cost_objective(x->cm) == LF_PLAN_OBJ_DRAM;
+    for (int32_t i = 0; i < x->n_sub && !h->dram_obj; i++)
         lf_obj_sums_add_op(x->cm, x->sub[i], &h->sums);
     h->obj_floor = lf_cost_objective_part_floor(x->cm, &h->sums, h->floor, 0);
-    h->min_steps = lf_cost_objective(x->cm) == LF_PLAN_OBJ_DRAM ? 1 : lf_cost_head_min_steps(x->cm, h->side);
+    h->min_steps = h->dram_obj ? 1 : lf_cost_head_min_steps(x->cm, h->side);
     return h->target >= 0;
 }
 
@@ -501,7 +504,8 @@ void lf__join_head(lf__exact *x, int32_t c, lf__join_relax relax)
         if (t->key == INT64_MAX || (best != INT64_MAX && t->key + h.obj_floor > best))
             break;
         lf_obj_sums sums = t->sums;
-        lf_obj_sums_add(&sums, &h.sums);
+        if (!dram_obj)
+            lf_obj_sums_add(&sums, &h.sums);
         /* With the weights read as often as the head alone forces (and
          * what a skip edge adds, looked up only when that is not enough);
          * another objective prices the pair's F_D floor at the fewest row
@@ -584,7 +588,7 @@ static void lf__head_key(const lf__tails *ts, lf__head *h)
  * steps the head allows. */
 static int64_t lf__pair_floor(const lf__exact *x, const lf__tail *t, const lf__head *h, int64_t fd)
 {
-    if (lf_cost_objective(x->cm) == LF_PLAN_OBJ_DRAM)
+    if (h->dram_obj)
         return fd;
     lf_obj_sums sums = t->sums;
     lf_obj_sums_add(&sums, &h->sums);
@@ -599,7 +603,7 @@ static int64_t lf__pair_floor(const lf__exact *x, const lf__tail *t, const lf__h
 static int32_t lf__steps_objective(const lf__exact *x, const lf__tail *t, const lf__head *h,
                                    const lf_cost_side *tail, lf_cost_step *steps, int32_t n)
 {
-    if (lf_cost_objective(x->cm) == LF_PLAN_OBJ_DRAM)
+    if (h->dram_obj)
         return n;
     lf_obj_sums sums = t->sums;
     lf_obj_sums_add(&sums, &h->sums);
