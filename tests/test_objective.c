@@ -15,6 +15,7 @@
 #include "planner/cost/objective.h"
 #include "planner/exact/curve.h"
 #include "planner/exact/exact.h"
+#include "planner/exact/solve.h"
 #include "planner/app/pipeline.h"
 #include "planner/plan.h"
 #include "random_dags.h"
@@ -145,6 +146,78 @@ static void test_hand_computed(void)
     lf_graph_free(g);
 }
 
+/* The fork above with a slower MAC array, 10^11 MAC/s, so that A is
+ * compute-bound: the roofline latency of a group is max(MACs / 10^11,
+ * F_D / 25.6e9) s (double buffering). MACs: P 4,096, A 294,912, B 4,096.
+ *   group     F_D      memory       compute      latency
+ *   {P,A,B}   23,680   925.00 ns    3,031.04 ns  3,031.04 ns (compute)
+ *   {P,B}      1,664    65.00 ns       81.92 ns     81.92 ns (compute)
+ *   {P,A}     23,616   922.50 ns    2,990.08 ns  2,990.08 ns (compute)
+ *   {A}       23,040   900.00 ns    2,949.12 ns  2,949.12 ns (compute)
+ *   {P}, {B}   1,088    42.50 ns       40.96 ns     42.50 ns (memory)
+ * Plans: {P,A,B} 3,031.04 ns; {P,B} {A} 81.92 + 2,949.12 = 3,031.04 ns;
+ * {P,A} {B} 2,990.08 + 42.50 = 3,032.58 ns; {P} {A} {B} 42.50 + 2,949.12
+ * + 42.50 = 3,034.12 ns. Once A's MACs dominate, fusing saves only the
+ * memory time of the groups that stay memory-bound: {P,A,B} and {P,B} {A}
+ * tie at 3,031,040,000 fs and the one group wins (DESIGN §4); without
+ * double buffering (compute + memory) {P,A,B} takes 3,956.04 ns. */
+static void test_latency_by_hand(void)
+{
+    lf_graph_builder *b;
+    lf_graph_builder_create(&b, "fork");
+    tg_input(b, "i", 8, 8, 8);
+    tg_conv(b, "p", "i", 8, 1, 1, 0, 1, 0, LF_ACT_NONE);
+    tg_conv(b, "a", "p", 256, 3, 2, 1, 1, 0, LF_ACT_NONE);
+    tg_conv(b, "b", "p", 8, 1, 1, 0, 1, 0, LF_ACT_NONE);
+    lf_graph *g = tf_build(b);
+    lf_cost_model *cm = model(g, 1 << 20, "lbdf", 1e11);
+    CHECK_OK(lf_cost_set_objective(cm, LF_PLAN_OBJ_LATENCY));
+    int32_t ip = lf_graph_find(g, "p"), ia = lf_graph_find(g, "a"), ib = lf_graph_find(g, "b");
+    /* Each group's figure and bound. */
+    static const char *const a[] = {"a"}, *const pb[] = {"p", "b"}, *const pab[] = {"p", "a", "b"};
+    lf_group_cost c = eval_names(cm, a, 1);
+    lf_group_perf perf;
+    CHECK_OK(lf_group_perf_ops(cm, &ia, 1, &c, &perf));
+    CHECK(perf.bound == LF_BOUND_COMPUTE);
+    CHECK_NEAR(perf.memory_s, 900e-9, 1e-18);
+    CHECK_NEAR(perf.latency_s, 2949.12e-9, 1e-18);
+    CHECK_EQ_I64(lf_cost_objective_value(cm, &ia, 1, &c), 2949120000);
+    c = eval_names(cm, pb, 2);
+    int32_t m_pb[2] = {ip, ib};
+    CHECK_EQ_I64(lf_cost_objective_value(cm, m_pb, 2, &c), 81920000);
+    int32_t m_p = ip;
+    c = eval_names(cm, (const char *const[]){"p"}, 1);
+    CHECK_OK(lf_group_perf_ops(cm, &m_p, 1, &c, &perf));
+    CHECK(perf.bound == LF_BOUND_MEMORY);
+    CHECK_EQ_I64(lf_cost_objective_value(cm, &m_p, 1, &c), 42500000);
+    c = eval_names(cm, pab, 3);
+    int32_t m_pab[3] = {ip, ia, ib};
+    CHECK_OK(lf_group_perf_ops(cm, m_pab, 3, &c, &perf));
+    CHECK_NEAR(perf.latency_serial_s, 3956.04e-9, 1e-18);
+    /* The optimum, and the plans the comment prices. */
+    lf_plan p;
+    CHECK_OK(lf_exact_plan(cm, NULL, &p, NULL));
+    lf_plan_metrics m;
+    CHECK_OK(lf_plan_metrics_compute(&p, cm, &m));
+    CHECK_EQ_I64(p.n_groups, 1);
+    CHECK_EQ_I64(m.objective, 3031040000);
+    CHECK_NEAR(m.perf.latency_s, 3031.04e-9, 1e-18);
+    lf_plan_destroy(&p);
+    static const int32_t plans[3][3] = {{0, 1, 0}, {0, 0, 1}, {0, 1, 2}}; /* P, A, B */
+    static const int64_t fs[3] = {3031040000, 3032580000, 3034120000};
+    for (int k = 0; k < 3; k++) {
+        lf_plan q;
+        lf_plan_init(&q, g->n_ops);
+        q.group_of[ip] = plans[k][0], q.group_of[ia] = plans[k][1], q.group_of[ib] = plans[k][2];
+        q.n_groups = k == 2 ? 3 : 2;
+        CHECK_OK(lf_plan_metrics_compute(&q, cm, &m));
+        CHECK_EQ_I64(m.objective, fs[k]);
+        lf_plan_destroy(&q);
+    }
+    lf_cost_model_free(cm);
+    lf_graph_free(g);
+}
+
 /* ---- brute force over every partition ------------------------------------ */
 
 typedef struct brute {
@@ -235,6 +308,63 @@ static void test_brute_force(void)
      * not tell them apart. */
     fprintf(stderr, "  brute force: %d settings, %d energy/latency optima with other DRAM\n", compared, differ);
     CHECK(differ > 0);
+}
+
+/* Joins at cut ops (planner/exact/cut_join.c) under every objective: a
+ * group holding a cut op and ops above it is priced from its tail's and
+ * head's sums and pruned with the objective's floors
+ * (lf_cost_objective_part_floor, lf_cost_objective_sums,
+ * lf_cost_objective_fd_limit). The optimum (figure and group count) must be
+ * the one of the same DP growing every group whole from every state, on
+ * random DAGs of 24 ops of every family (chains and residual blocks are full
+ * of cut ops), both schemes, three buffers and a peak that makes some
+ * groups compute-bound; and the joins must be taken (fewer candidate sets
+ * visited). The brute force above runs through the joins too. */
+static void test_joins(void)
+{
+    const int64_t betas[] = {RDAG_BETA_SMALL, RDAG_BETA_MEDIUM, RDAG_BETA_LARGE};
+    const char *schemes[] = {"lbdf", "brr"};
+    int64_t joined = 0, whole = 0;
+    int cases = 0;
+    for (int fam = 0; fam < RDAG_FAMILIES; fam++)
+        for (uint64_t seed = 0; seed < 3; seed++) {
+            lf_graph *g = rdag_build(100 + seed, fam, 24);
+            CHECK(g != NULL);
+            if (!g)
+                continue;
+            for (int bi = 0; bi < 3; bi++)
+                for (int si = 0; si < 2; si++) {
+                    lf_cost_model *cm = model(g, betas[bi], schemes[si], 2e10);
+                    for (int o = 0; o < LF_PLAN_OBJ_COUNT; o++) {
+                        CHECK_OK(lf_cost_set_objective(cm, (lf_plan_objective)o));
+                        lf_plan a, b;
+                        int64_t da = -1, db = -2;
+                        lf_exact_stats sa, sb;
+                        CHECK_OK(lf__exact_solve(cm, NULL, NULL, &a, &da, &sa));
+                        CHECK_OK(lf__exact_solve_whole(cm, NULL, NULL, &b, &db, &sb));
+                        CHECK_EQ_I64(da, db);
+                        CHECK_EQ_I64(a.n_groups, b.n_groups);
+                        if (da != db)
+                            fprintf(stderr, "  joins: %s seed %d beta %lld %s %s: %lld, whole %lld\n",
+                                    rdag_family_names[fam], (int)(100 + seed), (long long)betas[bi],
+                                    schemes[si], lf_plan_objective_name((lf_plan_objective)o), (long long)da,
+                                    (long long)db);
+                        if (o != LF_PLAN_OBJ_DRAM) {
+                            joined += sa.candidates;
+                            whole += sb.candidates;
+                        }
+                        cases++;
+                        lf_plan_destroy(&a);
+                        lf_plan_destroy(&b);
+                    }
+                    lf_cost_model_free(cm);
+                }
+            lf_graph_free(g);
+        }
+    fprintf(stderr, "  joins: %d settings, energy/latency candidate sets %lld joined, %lld whole\n", cases,
+            (long long)joined, (long long)whole);
+    CHECK(cases == RDAG_FAMILIES * 3 * 6 * 3);
+    CHECK(joined < whole);
 }
 
 /* The searches and the exact planner give the same plan with 1 and 3
@@ -361,6 +491,34 @@ static void test_curve(void)
             }
         lf_graph_free(g);
     }
+    /* Larger graphs with reductions and squeeze-and-excite waits, where some
+     * groups joined at a cut op do not separate and are priced whole. */
+    for (int fam = RDAG_SE; fam <= RDAG_MIXED; fam++)
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            lf_graph *g = rdag_build(seed, fam, 28);
+            CHECK(g != NULL);
+            if (!g)
+                continue;
+            lf_hw hw;
+            lf_hw_default(&hw);
+            hw.peak_macs = 2e10;
+            for (int o = 1; o < LF_PLAN_OBJ_COUNT; o++) {
+                lf_exact_config ec;
+                lf_exact_config_default(&ec);
+                ec.objective = o;
+                lf_curve c;
+                CHECK_OK(lf_curve_compute(g, &hw, "lbdf", 1024, 64 * 1024, &ec, &c));
+                int32_t checked = 0;
+                lf_status st = lf_curve_check(g, &hw, "lbdf", &c, &ec, &checked);
+                CHECK_OK(st);
+                if (st != LF_OK)
+                    fprintf(stderr, "  %s seed %d lbdf %s: %s\n", rdag_family_names[fam], (int)seed,
+                            lf_plan_objective_name((lf_plan_objective)o), lf_last_error());
+                steps += c.n;
+                lf_curve_destroy(&c);
+            }
+            lf_graph_free(g);
+        }
     fprintf(stderr, "  curves: %d steps checked\n", steps);
     CHECK(steps > 2 * RDAG_FAMILIES);
 }
@@ -368,8 +526,10 @@ static void test_curve(void)
 int main(void)
 {
     test_hand_computed();
+    test_latency_by_hand();
     test_column_sram();
     test_brute_force();
+    test_joins();
     test_curve();
     test_threads();
     return lf_test_result();

@@ -353,6 +353,19 @@ lf_status lf_cost_join_steps(lf_cost_model *cm, lf_cost_side *tail, lf_cost_side
  * a small tail could keep every weight on chip). */
 int64_t lf_cost_head_min_reads(lf_cost_model *cm, lf_cost_side *head);
 
+/* The fewest row steps (lf_group_cost.steps) of any group with this head:
+ * the head's height where the scheme keeps weights resident (LBDF runs a
+ * joined group in one step per row of the head's sinks), else
+ * lf_cost_head_min_reads (BRR's steps are its weight reads). */
+int64_t lf_cost_head_min_steps(lf_cost_model *cm, lf_cost_side *head);
+
+/* The row steps of the joined group at the step of lf_cost_join_steps whose
+ * F_D is f_d (what lf_cost_join_eval gives at a buffer just above its need):
+ * LBDF's one step runs the head's height; under BRR F_D is inputs + outputs
+ * + reads x weights, and the steps are the reads. */
+int64_t lf_cost_join_rows(const lf_cost_model *cm, const lf_cost_side *tail, const lf_cost_side *head,
+                          int64_t f_d);
+
 /* Bytes a side holds (for memory limits). */
 int64_t lf_cost_side_bytes(const lf_cost_side *s);
 

@@ -508,6 +508,22 @@ int64_t lf_cost_head_min_reads(lf_cost_model *cm, lf_cost_side *head)
     return (rows + lo - 1) / lo;
 }
 
+int64_t lf_cost_head_min_steps(lf_cost_model *cm, lf_cost_side *head)
+{
+    if (head->separable && cm->scheme->weights_resident)
+        return head->height > 1 ? head->height : 1;
+    return lf_cost_head_min_reads(cm, head);
+}
+
+int64_t lf_cost_join_rows(const lf_cost_model *cm, const lf_cost_side *tail, const lf_cost_side *head,
+                          int64_t f_d)
+{
+    if (cm->scheme->weights_resident)
+        return head->height > 1 ? head->height : 1;
+    int64_t w = tail->weights + head->weights, base = tail->in + tail->out + head->in + head->out;
+    return w > 0 && f_d > base ? (f_d - base) / w : 1;
+}
+
 int64_t lf_cost_side_bytes(const lf_cost_side *s)
 {
     return s ? (int64_t)sizeof *s + (int64_t)s->n_terms * (int64_t)sizeof *s->terms +

@@ -29,7 +29,7 @@ const char *lf_bound_name(lf_bound b)
 }
 
 /* Activation bytes op v moves in the buffer: its operands read, its output written. */
-static int64_t lf__act_traffic(const lf_cost_model *cm, int32_t v)
+int64_t lf_energy_act_traffic(const lf_cost_model *cm, int32_t v)
 {
     const lf_graph *g = lf_cost_graph(cm);
     int64_t t = 0;
@@ -61,7 +61,7 @@ static void lf__finish(const lf_cost_model *cm, int64_t dram, lf_group_perf *out
 static void lf__add_op(const lf_cost_model *cm, int32_t v, int64_t steps, lf_group_perf *out)
 {
     out->macs += lf_cost_graph(cm)->ops[v].macs;
-    out->sram_act += lf__act_traffic(cm, v);
+    out->sram_act += lf_energy_act_traffic(cm, v);
     out->sram_weights += lf_cost_weight_bytes(cm, v) * steps;
 }
 
@@ -113,6 +113,17 @@ lf_status lf_group_perf_eval(lf_cost_model *cm, const lf_bitset *group, const lf
     return LF_OK;
 }
 
+void lf_group_perf_from_sums(const lf_cost_model *cm, int64_t macs, int64_t act, int64_t weight_steps,
+                             int64_t f_d, lf_group_perf *out)
+{
+    memset(out, 0, sizeof *out);
+    out->macs = macs;
+    out->sram_act = act;
+    out->sram_weights = weight_steps;
+    out->sram_dram = f_d;
+    lf__finish(cm, f_d, out);
+}
+
 lf_status lf_unfusable_perf(lf_cost_model *cm, int32_t v, int64_t dram, lf_group_perf *out)
 {
     if (!cm || !out)
@@ -131,7 +142,7 @@ lf_status lf_unfusable_perf(lf_cost_model *cm, int32_t v, int64_t dram, lf_group
     }
     int64_t streamed = dram - in - lf_cost_tensor_bytes(cm, v);
     out->macs = g->ops[v].macs;
-    out->sram_act = lf__act_traffic(cm, v);
+    out->sram_act = lf_energy_act_traffic(cm, v);
     out->sram_weights = streamed > 0 ? streamed : 0;
     out->sram_dram = dram;
     lf__finish(cm, dram, out);

@@ -43,6 +43,17 @@ lf_status lf_group_perf_ops(lf_cost_model *cm, const int32_t *members, int32_t n
  * in the buffer and read from it once. */
 lf_status lf_unfusable_perf(lf_cost_model *cm, int32_t v, int64_t dram, lf_group_perf *out);
 
+/* The buffer bytes op v's activations move (its operands read, its output
+ * written; 0 for a zero-copy view): lf_group_perf's sram_act per member. */
+int64_t lf_energy_act_traffic(const lf_cost_model *cm, int32_t v);
+
+/* The figures of a group (not a lone op tiled by columns) from its sums:
+ * macs and act (lf_energy_act_traffic) of its members, their weight bytes
+ * times the row steps (weight_steps), and its F_D. The same figures as
+ * lf_group_perf_ops gives for those members: every sum is an integer. */
+void lf_group_perf_from_sums(const lf_cost_model *cm, int64_t macs, int64_t act, int64_t weight_steps,
+                             int64_t f_d, lf_group_perf *out);
+
 /* Adds b's energies and latencies (not its bound) into a. */
 void lf_group_perf_add(lf_group_perf *a, const lf_group_perf *b);
 

@@ -102,3 +102,66 @@ int64_t lf_cost_objective_unfusable(lf_cost_model *cm, int32_t v, int64_t dram)
         return INT64_MAX;
     return lf__figure(cm, &p);
 }
+
+void lf_obj_sums_add_op(const lf_cost_model *cm, int32_t v, lf_obj_sums *s)
+{
+    s->macs += lf_cost_graph(cm)->ops[v].macs;
+    s->act += lf_energy_act_traffic(cm, v);
+    s->weights += lf_cost_weight_bytes(cm, v);
+}
+
+void lf_obj_sums_add(lf_obj_sums *a, const lf_obj_sums *b)
+{
+    a->macs += b->macs;
+    a->act += b->act;
+    a->weights += b->weights;
+}
+
+int64_t lf_cost_objective_sums(const lf_cost_model *cm, const lf_obj_sums *s, int64_t f_d, int64_t steps)
+{
+    if (cm->objective == LF_PLAN_OBJ_DRAM)
+        return f_d;
+    lf_group_perf p;
+    lf_group_perf_from_sums(cm, s->macs, s->act, s->weights * (steps > 1 ? steps : 1), f_d, &p);
+    return lf__figure(cm, &p);
+}
+
+int64_t lf_cost_objective_part_floor(const lf_cost_model *cm, const lf_obj_sums *s, int64_t fd, int first)
+{
+    if (cm->objective == LF_PLAN_OBJ_DRAM)
+        return fd;
+    lf_group_perf p;
+    lf_group_perf_from_sums(cm, s->macs, s->act, s->weights, fd, &p);
+    if (cm->objective == LF_PLAN_OBJ_LATENCY && !first)
+        p.latency_s = p.compute_s < p.memory_s ? p.compute_s : p.memory_s;
+    int64_t f = lf__figure(cm, &p) - 2;
+    return f > 0 ? f : 0;
+}
+
+int64_t lf_cost_objective_fd_limit(const lf_cost_model *cm, const lf_obj_sums *s, int64_t steps, int64_t limit)
+{
+    if (cm->objective == LF_PLAN_OBJ_DRAM || limit == INT64_MAX)
+        return limit;
+    int64_t f0 = lf_cost_objective_sums(cm, s, 0, steps);
+    if (f0 > limit)
+        return -1;
+    const lf_hw *hw = lf_cost_hw(cm);
+    /* fJ or fs per byte of F_D (the figure's slope; 0: it does not grow) */
+    double slope = cm->objective == LF_PLAN_OBJ_ENERGY
+                       ? (cm->energy.dram_pj_per_byte + cm->energy.sram_pj_per_byte) * 1e3
+                       : (hw->dram_bandwidth > 0 ? 1e15 / hw->dram_bandwidth : 0.0);
+    if (!(slope > 0))
+        return INT64_MAX;
+    /* Latency: from the memory term alone (the compute term is flat). */
+    double est = cm->objective == LF_PLAN_OBJ_ENERGY ? (double)(limit - f0) / slope : (double)limit / slope;
+    if (!(est < 4e18))
+        return INT64_MAX;
+    int64_t g = est > 0 ? (int64_t)est : 0;
+    /* The estimate may fall short by rounding: move on until one byte more
+     * exceeds the limit (it rarely moves at all). */
+    for (int i = 0; i < 64 && lf_cost_objective_sums(cm, s, g + 1, steps) <= limit; i++) {
+        int64_t d = g >> 20;
+        g += d > 1 ? d : 1;
+    }
+    return lf_cost_objective_sums(cm, s, g + 1, steps) <= limit ? INT64_MAX : g;
+}

@@ -56,4 +56,53 @@ int64_t lf_cost_objective_floor(lf_cost_model *cm, const int32_t *members, int32
  * all-ops rule (lf_unfusable_perf). */
 int64_t lf_cost_objective_unfusable(lf_cost_model *cm, int32_t v, int64_t dram);
 
+/* ---- a group as three sums (the exact planners' joins at cut ops) --------
+ *
+ * Beside its F_D and its row steps (lf_group_cost.steps), the figure of a
+ * group (other than a lone op tiled by columns) depends on its members only
+ * through three integer sums over them: MACs, the activation bytes each
+ * moves in the buffer (lf_energy_act_traffic) and weight bytes. So a group
+ * joined from two parts at a cut op is priced from the parts' sums, and
+ * floors of its figure split between the parts (cut_join.c). */
+typedef struct lf_obj_sums {
+    int64_t macs, act, weights;
+} lf_obj_sums;
+
+/* Adds op v's terms to s. */
+void lf_obj_sums_add_op(const lf_cost_model *cm, int32_t v, lf_obj_sums *s);
+/* a += b. */
+void lf_obj_sums_add(lf_obj_sums *a, const lf_obj_sums *b);
+
+/* The figure of a group of sums s with F_D f_d and `steps` row steps (>= 1):
+ * lf_cost_objective_value of those members and such a cost, to the fJ or
+ * fs (the same integers feed the same floating-point expressions). It never
+ * falls as f_d or steps grow: every term is a non-negative multiple of them,
+ * and IEEE rounding and llround are monotone. Under dram: f_d. */
+int64_t lf_cost_objective_sums(const lf_cost_model *cm, const lf_obj_sums *s, int64_t f_d, int64_t steps);
+
+/* Floors for a group split into disjoint parts A and B, A `first`: for every
+ * group G = A u B whose F_D is at least fd_a + fd_b (and steps >= 1),
+ *
+ *     part_floor(A, fd_a, 1) + part_floor(B, fd_b, 0) <= figure(G).
+ *
+ * Energy: the group's pJ, f_d (e_dram + e_sram) + act e_sram + weights
+ * steps e_sram + macs e_mac, is linear with non-negative coefficients in
+ * F_D, act, weights x steps and MACs; act, weights and MACs add over A and
+ * B, F_D >= fd_a + fd_b and steps >= 1, so E(G) >= E_A + E_B, each part
+ * priced at its floor F_D and one step. Rounding each part to the fJ adds at
+ * most 1/2: each part's floor is its figure less 2 (1 fJ left for the
+ * floating-point sums). Latency: max(C_A + C_B, M) with M = F_D / bandwidth
+ * >= M_A + M_B is at least max(C_A, M_A) + min(C_B, M_B) (if C_A >= M_A,
+ * it is >= C_A + C_B >= C_A + min(C_B, M_B), else >= M_A + M_B): the first
+ * part's floor takes the larger of its two times, the second the smaller,
+ * each less 2 fs. Under dram: fd. */
+int64_t lf_cost_objective_part_floor(const lf_cost_model *cm, const lf_obj_sums *s, int64_t fd, int first);
+
+/* A DRAM limit for a figure limit: every group of sums s with at least
+ * `steps` row steps and F_D above the result has a figure above `limit`
+ * (checked on the figure itself, which is monotone in F_D; INT64_MAX where
+ * the figure does not grow with F_D or limit is INT64_MAX; -1 where no F_D
+ * keeps it within the limit). Under dram: limit. */
+int64_t lf_cost_objective_fd_limit(const lf_cost_model *cm, const lf_obj_sums *s, int64_t steps, int64_t limit);
+
 #endif

@@ -40,6 +40,7 @@ typedef struct lf__curve_dp {
     lf_cost_step **single; /* per op: its steps alone (lf_cost_singleton_steps) */
     int32_t *n_single;
     lf_cost_step steps[LF_COST_MAX_STEPS];
+    int32_t *members;  /* scratch: the ops of a group priced whole from its bitset */
 } lf__curve_dp;
 
 static lf__front *lf__front_of(lf__exact *x, int32_t s)
@@ -414,9 +415,19 @@ static void lf__curve_price_steps(lf__exact *x, const lf_bitset *set, int32_t n_
 {
     lf__curve_dp *c = x->user;
     int32_t n = 0;
+    /* The group's own members: a pair joined at a cut op and priced whole
+     * (cut_join.c) is not the set being grown. */
+    const int32_t *members = x->sub;
+    int32_t n_members = x->n_sub;
+    if (set != &x->sbits) {
+        n_members = 0;
+        for (int32_t v = lf_bitset_next(set, 0); v >= 0; v = lf_bitset_next(set, v + 1))
+            c->members[n_members++] = v;
+        members = c->members;
+    }
     lf_status st = lf_cost_steps(x->cm, set, c->beta_max, c->steps, LF_COST_MAX_STEPS, &n);
     if (st == LF_OK)
-        st = lf__steps_objective(x->cm, x->sub, x->n_sub, -1, 0, c->beta_min, c->steps, &n);
+        st = lf__steps_objective(x->cm, members, n_members, -1, 0, c->beta_min, c->steps, &n);
     if (st != LF_OK) {
         x->status = st;
         return;
@@ -560,6 +571,7 @@ static void lf__curve_free(lf__curve_dp *c, int32_t n_ops)
     free(c->single);
     free(c->n_single);
     free(c->fb1);
+    free(c->members);
 }
 
 /* Per-op constants: F_beta alone, and the steps of the op alone. */
@@ -569,7 +581,8 @@ static lf_status lf__curve_prepare(lf__curve_dp *c, lf_cost_model *cm)
     c->fb1 = calloc((size_t)g->n_ops, sizeof *c->fb1);
     c->single = calloc((size_t)g->n_ops, sizeof *c->single);
     c->n_single = calloc((size_t)g->n_ops, sizeof *c->n_single);
-    if (!c->fb1 || !c->single || !c->n_single)
+    c->members = calloc((size_t)g->n_ops + 1, sizeof *c->members);
+    if (!c->fb1 || !c->single || !c->n_single || !c->members)
         return lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
     lf_bitset one;
     lf_status st = lf_bitset_init(&one, g->n_ops);
@@ -673,8 +686,8 @@ static lf_status lf__curve_run(const lf_graph *g, const lf_hw *hw, const char *s
         x.on_tail = lf__curve_tail;
         x.on_head = lf__curve_head;
         x.on_expanded = lf__curve_flush;
-        /* Joins at cut ops prune with floors of F_D (cut_join.c): DRAM only. */
-        x.join_cuts = x.n_cuts > 0 && lf_cost_objective(cm) == LF_PLAN_OBJ_DRAM;
+        /* Joins at cut ops (cut_join.c), under any objective. */
+        x.join_cuts = x.n_cuts > 0;
         if (x.join_cuts && (st = lf__join_create(&x)) != LF_OK)
             x.status = st;
         /* Workers for the joined pairs, which are nearly all of the time

@@ -66,12 +66,14 @@ lf_status lf_curve_check(const lf_graph *g, const lf_hw *hw, const char *scheme,
             if (st != LF_OK)
                 return st;
             ++*checked;
+            /* in the objective's unit: B, fJ or fs */
+            const char *u = lf_plan_objective_unit((lf_plan_objective)(cfg ? cfg->objective : 0));
             if (d != c->points[want].dram_all)
                 return lf_set_error(LF_EPLAN,
-                                    "curve check: at %lld B the single-buffer optimum is %lld B over "
-                                    "all ops, the staircase says %lld B",
-                                    (long long)beta, (long long)d,
-                                    (long long)c->points[want].dram_all);
+                                    "curve check: at %lld B the single-buffer optimum is %lld %s over "
+                                    "all ops, the staircase says %lld %s",
+                                    (long long)beta, (long long)d, u,
+                                    (long long)c->points[want].dram_all, u);
         }
     }
     return LF_OK;

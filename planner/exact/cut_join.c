@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "planner/cost/objective.h"
 #include "planner/exact/cut_join.h"
 #include "planner/util/pool.h"
 
@@ -32,7 +33,10 @@ typedef struct lf__tail {
     int32_t first;         /* the smallest op of T u {c} */
     int64_t floor;         /* what T u {c} reads + T's weights: every group with it pays that */
     int64_t weights;       /* T's weights */
-    int64_t key;           /* single buffer: DRAM of D + floor (set when sorted) */
+    int64_t key;           /* single buffer: the objective of D + obj_floor (set when sorted) */
+    lf_obj_sums sums;      /* of T u {c} (the objective's sums) */
+    int64_t obj_floor;     /* the objective's floor of the tail's part (floor under DRAM;
+                              lf_cost_objective_part_floor, first part) */
     int64_t need;          /* the enumeration's F_beta floor of T u {c} */
     int64_t need_w, need_rows, need_blk; /* its terms (lf__dp_set_need_terms) */
     int64_t aux;           /* the caller's (the staircase: the largest need of a member alone) */
@@ -74,6 +78,10 @@ typedef struct lf__head {
     int64_t reads;       /* the fewest weight reads of any group with it (0: none valid) */
     int32_t n_cross;     /* ops below c it reads (lf__head_floor) */
     int64_t weights;     /* of c and the head */
+    lf_obj_sums sums;    /* of the head (c is the tail's) */
+    int64_t obj_floor;   /* the objective's floor of the head's part (second part) */
+    int64_t min_steps;   /* the fewest row steps of a group with it (energy, latency) */
+    int dram_obj;        /* the objective is DRAM (sums, floors and steps as bytes) */
     /* The staircase's: its members alone need up to aux; steps below
      * `below`; its bitset (while it waits, lf__join_head_steps). */
     int64_t aux, below;
@@ -214,6 +222,10 @@ void lf__join_tail(lf__exact *x, int32_t c, int64_t aux)
     t->floor = floor;
     for (int32_t i = 0; i + 1 < x->n_sub; i++)
         t->weights += lf_cost_weight_bytes(x->cm, x->sub[i]);
+    /* The objective's sums and floor (DRAM: the floor itself). */
+    for (int32_t i = 0; i < x->n_sub && lf_cost_objective(x->cm) != LF_PLAN_OBJ_DRAM; i++)
+        lf_obj_sums_add_op(x->cm, x->sub[i], &t->sums);
+    t->obj_floor = lf_cost_objective_part_floor(x->cm, &t->sums, floor, 1);
     t->need = lf__dp_set_need_floor(x);
     lf__dp_set_need_terms(x, &t->need_w, &t->need_rows, &t->need_blk);
     t->aux = aux;
@@ -442,6 +454,11 @@ static int lf__head_begin(lf__exact *x, int32_t c, lf__tails *ts, lf__head *h)
     h->reads = lf_cost_head_min_reads(x->cm, h->side);
     for (int32_t i = -1; i < x->n_sub; i++)
         h->weights += lf_cost_weight_bytes(x->cm, i < 0 ? c : x->sub[i]);
+    h->dram_obj = lf_cost_objective(x->cm) == LF_PLAN_OBJ_DRAM;
+    for (int32_t i = 0; i < x->n_sub && !h->dram_obj; i++)
+        lf_obj_sums_add_op(x->cm, x->sub[i], &h->sums);
+    h->obj_floor = lf_cost_objective_part_floor(x->cm, &h->sums, h->floor, 0);
+    h->min_steps = h->dram_obj ? 1 : lf_cost_head_min_steps(x->cm, h->side);
     return h->target >= 0;
 }
 
@@ -466,12 +483,17 @@ void lf__join_head(lf__exact *x, int32_t c, lf__join_relax relax)
         for (int32_t k = 0; k < ts->n; k++)
             ts->t[k].key = x->dram[ts->t[k].state] == INT64_MAX
                                ? INT64_MAX
-                               : x->dram[ts->t[k].state] + ts->t[k].floor;
+                               : x->dram[ts->t[k].state] + ts->t[k].obj_floor;
         qsort(ts->t, (size_t)ts->n, sizeof *ts->t, lf__tail_cmp);
         ts->sorted = 1;
     }
     lf__head h;
     int go = lf__head_begin(x, c, ts, &h) && h.reads > 0;
+    /* Under energy or latency dram[] holds that objective: the tails' keys
+     * and the heads' floors are its floors of the two parts (their sum is a
+     * floor of every pair's figure: lf_cost_objective_part_floor), and a
+     * pair's figure is priced from the parts' sums, its F_D and steps. */
+    int dram_obj = lf_cost_objective(x->cm) == LF_PLAN_OBJ_DRAM;
     for (int32_t k = 0; go && k < ts->n && x->status == LF_OK; k++) {
         lf__tail *t = &ts->t[k];
         int64_t best = x->dram[h.target];
@@ -479,17 +501,36 @@ void lf__join_head(lf__exact *x, int32_t c, lf__join_relax relax)
         if (lf__pair_need(x, t, c, h.need, h.n_cross) >= x->beta)
             continue;
         /* Sorted: no later tail does better (a tie is still priced). */
-        if (t->key == INT64_MAX || (best != INT64_MAX && t->key + h.floor > best))
+        if (t->key == INT64_MAX || (best != INT64_MAX && t->key + h.obj_floor > best))
             break;
+        lf_obj_sums sums = t->sums;
+        if (!dram_obj)
+            lf_obj_sums_add(&sums, &h.sums);
         /* With the weights read as often as the head alone forces (and
-         * what a skip edge adds, looked up only when that is not enough). */
-        if (best != INT64_MAX) {
+         * what a skip edge adds, looked up only when that is not enough);
+         * another objective prices the pair's F_D floor at the fewest row
+         * steps the head allows (its figure only grows with both). */
+        /* A tie at the floor whose plan has more groups than the target's
+         * loses too (more counts only with a tie: "lose" below). */
+        int more = best != INT64_MAX && x->groups[t->state] + 1 > x->groups[h.target];
+        if (best != INT64_MAX && dram_obj) {
             int64_t lb = t->key + h.floor + (h.reads - 1) * (t->weights + h.weights);
-            if (lb > best || (t->n_cross + h.n_cross > 0 && lb + lf__cross_floor(x, ts, t, c) > best))
+            if (lb > best || (lb == best && more) ||
+                (t->n_cross + h.n_cross > 0 && lb + lf__cross_floor(x, ts, t, c) > best))
+                continue;
+        } else if (best != INT64_MAX) {
+            int64_t fd = t->floor + h.floor + (h.reads - 1) * (t->weights + h.weights), base = x->dram[t->state];
+            int64_t lb = base + lf_cost_objective_sums(x->cm, &sums, fd, h.min_steps);
+            if (lb > best || (lb == best && more) ||
+                (t->n_cross + h.n_cross > 0 &&
+                 base + lf_cost_objective_sums(x->cm, &sums, fd + lf__cross_floor(x, ts, t, c), h.min_steps) > best))
                 continue;
         }
-        /* Exact up to what could still win (a tie included). */
+        /* Exact up to what could still win (a tie included): as F_D, the
+         * most a pair of these sums may move and still win. */
         int64_t limit = best == INT64_MAX ? INT64_MAX : best - x->dram[t->state];
+        if (!dram_obj)
+            limit = lf_cost_objective_fd_limit(x->cm, &sums, h.min_steps, limit);
         const lf_cost_brief *brief = h.separable ? lf__tail_brief(x, c, ts, k, h.side, &h.key) : NULL;
         if (x->status != LF_OK)
             break;
@@ -512,9 +553,12 @@ void lf__join_head(lf__exact *x, int32_t c, lf__join_relax relax)
             break;
         }
         x->st.groups++;
-        if (gc.valid) {
+        /* Above the limit its figure cannot win (under DRAM the relaxation
+         * would refuse it too). */
+        if (gc.valid && gc.f_d <= limit) {
             x->cur = t->state;
-            relax(x, gc.f_d, t->first, h.target);
+            relax(x, dram_obj ? gc.f_d : lf_cost_objective_sums(x->cm, &sums, gc.f_d, gc.steps), t->first,
+                  h.target);
             x->cur = h.cut_state;
         }
         if ((x->st.groups & (LF__JOIN_CHECK_EVERY - 1)) == 0)
@@ -537,6 +581,41 @@ static void lf__head_key(const lf__tails *ts, lf__head *h)
 {
     if (h->separable && h->key < 0)
         h->key = lf__key_find(ts, h->side);
+}
+
+/* The objective's floor of every group of tail t and head h whose F_D is
+ * at least fd (fd itself under DRAM): the pair's sums at the fewest row
+ * steps the head allows. */
+static int64_t lf__pair_floor(const lf__exact *x, const lf__tail *t, const lf__head *h, int64_t fd)
+{
+    if (h->dram_obj)
+        return fd;
+    lf_obj_sums sums = t->sums;
+    lf_obj_sums_add(&sums, &h->sums);
+    return lf_cost_objective_sums(x->cm, &sums, fd, h->min_steps);
+}
+
+/* The steps of the pair of tail t (its side `tail`) and head h under energy
+ * or latency: each step's figure from the pair's sums, its F_D and the row
+ * steps it runs (lf_cost_join_rows), what the staircase's whole groups get
+ * by pricing each step at its buffer (curve.c); a step no cheaper than the
+ * one before it is dropped, as there. Returns how many are kept. */
+static int32_t lf__steps_objective(const lf__exact *x, const lf__tail *t, const lf__head *h,
+                                   const lf_cost_side *tail, lf_cost_step *steps, int32_t n)
+{
+    if (h->dram_obj)
+        return n;
+    lf_obj_sums sums = t->sums;
+    lf_obj_sums_add(&sums, &h->sums);
+    int32_t kept = 0;
+    for (int32_t k = 0; k < n; k++) {
+        int64_t rows = lf_cost_join_rows(x->cm, tail, h->side, steps[k].f_d);
+        int64_t v = lf_cost_objective_sums(x->cm, &sums, steps[k].f_d, rows);
+        if (kept > 0 && v >= steps[kept - 1].f_d)
+            continue;
+        steps[kept++] = (lf_cost_step){steps[k].need, v};
+    }
+    return kept;
 }
 
 /* 0 when the enumeration would not have grown tail t of c with head h
@@ -578,7 +657,7 @@ static void lf__join_pairs(lf__exact *x, int32_t c, lf__tails *ts, int32_t k0, i
          * without). Only there is the head joined as it is grown, so the
          * skip edges' scratch (lf__cross_floor) is its own. */
         if (x->resident && sc->dominated(x, t->state, h->target, need > aux ? need : aux,
-                                         t->floor + h->floor + lf__cross_floor(x, ts, t, c))) {
+                                         lf__pair_floor(x, t, h, t->floor + h->floor + lf__cross_floor(x, ts, t, c)))) {
             acc->skipped++;
             continue;
         }
@@ -596,6 +675,8 @@ static void lf__join_pairs(lf__exact *x, int32_t c, lf__tails *ts, int32_t k0, i
         if (lf_cost_side_separable(tail)) {
             int32_t n = 0;
             lf_status st = lf_cost_join_steps(x->cm, tail, h->side, h->below, steps, LF_COST_MAX_STEPS, &n);
+            if (st == LF_OK)
+                n = lf__steps_objective(x, t, h, tail, steps, n);
             if (st != LF_OK)
                 lf__join_acc_fail(acc, st);
             else if (n > 0)
@@ -654,7 +735,9 @@ static void lf__join_run(void *ctx, int32_t w)
  * are per thread). */
 static void lf__join_acc_merge(lf__exact *x, lf__join_acc *acc)
 {
-    x->st.groups += acc->groups;
+    /* A skipped pair is a group found and not priced (stats: groups
+     * counts both, groups_skipped the second). */
+    x->st.groups += acc->groups + acc->skipped;
     x->st.groups_skipped += acc->skipped;
     x->extra_bytes += acc->bytes;
     if (acc->status != LF_OK && x->status == LF_OK)

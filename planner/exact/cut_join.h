@@ -6,7 +6,8 @@
 #include "planner/exact/downsets.h"
 
 /* What the DP does with a joined group from state x->cur (the tail's) to
- * state target: DRAM f_d, smallest op first. */
+ * state target: its figure f_d (DRAM bytes, or the cost model's objective:
+ * planner/cost/objective.h), smallest op first. */
 typedef void (*lf__join_relax)(lf__exact *x, int64_t f_d, int32_t first, int32_t target);
 
 /* Sets x->join; on failure x->join may hold a partial object for

@@ -113,6 +113,7 @@ typedef struct lf__exact {
      * up to c (cur_cut: c, else -1) that hold no cut op are heads of c
      * (on_head, connected or not), each joined with c's tails there. */
     int join_cuts;
+    int no_join;         /* tests: grow every group whole, no joins (lf__exact_solve_whole) */
     int32_t s_cut;       /* the largest cut op in the set being grown, -1: none */
     int32_t cur_cut;
     int32_t *u_before;   /* ops of U below each op (n + 1 entries) */

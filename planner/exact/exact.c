@@ -81,12 +81,18 @@ static void lf__on_group(lf__exact *x)
      * whatever it costs: its F_D is at least the floor (inputs, outputs and
      * weights once), and a strictly larger DRAM loses in the full order.
      * Then it need not be priced (a tie is priced: it may win on the group
-     * count or the minima). dram[] only falls, so the answer holds later. */
+     * count or the minima), nor is a tie at the floor whose plan would have
+     * more groups than the target's (it loses on the count; under latency,
+     * where compute-bound groups sit at their floor, most ties are these).
+     * dram[] only falls and a tie keeps the fewer groups, so the answer
+     * holds later. */
     int32_t t = lf__dp_target_find(x, &x->sbits);
-    if (t >= 0 && x->dram[t] != INT64_MAX &&
-        x->dram[x->cur] + lf_cost_objective_floor(x->cm, x->sub, x->n_sub, x->in_s, x->seen) > x->dram[t]) {
-        x->st.groups_skipped++;
-        return;
+    if (t >= 0 && x->dram[t] != INT64_MAX) {
+        int64_t lb = x->dram[x->cur] + lf_cost_objective_floor(x->cm, x->sub, x->n_sub, x->in_s, x->seen);
+        if (lb > x->dram[t] || (lb == x->dram[t] && x->groups[x->cur] + 1 > x->groups[t])) {
+            x->st.groups_skipped++;
+            return;
+        }
     }
     lf_group_cost c;
     lf_status s = lf__dp_set_holds_cut(x) ? lf_cost_eval_once(x->cm, &x->sbits, &c)
@@ -130,8 +136,9 @@ static lf_status lf__solve(lf__exact *x, lf_plan *out, int64_t *dram)
     x->on_forced = lf__on_forced;
     x->on_tail = lf__on_tail;
     x->on_head = lf__on_head;
-    /* Joins at cut ops prune with floors of F_D (cut_join.c): DRAM only. */
-    x->join_cuts = x->n_cuts > 0 && lf_cost_objective(x->cm) == LF_PLAN_OBJ_DRAM;
+    /* Joins at cut ops price the same groups as the enumeration would and
+     * prune with floors of the objective (cut_join.c), any objective. */
+    x->join_cuts = x->n_cuts > 0 && !x->no_join;
     lf_status st = x->join_cuts ? lf__join_create(x) : LF_OK;
     int32_t goal = st == LF_OK ? lf__dp_run(x) : -1;
     lf__join_free(x);
@@ -198,11 +205,13 @@ lf_status lf_exact_plan(lf_cost_model *cm, const lf_exact_config *cfg, lf_plan *
 }
 
 static lf_status lf__exact_solve_by(lf_cost_model *cm, const lf_bitset *universe, const lf_exact_config *cfg,
-                                    int ideal_sets, lf_plan *out, int64_t *dram, lf_exact_stats *stats)
+                                    int mode, lf_plan *out, int64_t *dram, lf_exact_stats *stats)
 {
+    /* mode 0: as the planner; 1: candidates as order ideals; 2: no joins */
     lf__exact x;
     lf_status st = lf__dp_setup(&x, cm, universe, cfg);
-    x.ideal_sets = ideal_sets;
+    x.ideal_sets = mode == 1;
+    x.no_join = mode == 2;
     if (st == LF_OK)
         st = lf__solve(&x, out, dram);
     if (stats)
@@ -221,6 +230,12 @@ lf_status lf__exact_solve_ideals(lf_cost_model *cm, const lf_bitset *universe, c
                                  lf_plan *out, int64_t *dram, lf_exact_stats *stats)
 {
     return lf__exact_solve_by(cm, universe, cfg, 1, out, dram, stats);
+}
+
+lf_status lf__exact_solve_whole(lf_cost_model *cm, const lf_bitset *universe, const lf_exact_config *cfg,
+                                lf_plan *out, int64_t *dram, lf_exact_stats *stats)
+{
+    return lf__exact_solve_by(cm, universe, cfg, 2, out, dram, stats);
 }
 
 lf_status lf_exact_split(lf_cost_model *cm, const lf_bitset *group, const lf_exact_config *cfg,

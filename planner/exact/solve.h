@@ -17,6 +17,11 @@ lf_status lf__exact_solve(lf_cost_model *cm, const lf_bitset *universe, const lf
 lf_status lf__exact_solve_ideals(lf_cost_model *cm, const lf_bitset *universe, const lf_exact_config *cfg,
                                  lf_plan *out, int64_t *dram, lf_exact_stats *stats);
 
+/* The same with every group grown whole from every state, no joins at cut
+ * ops (cut_join.c): the same optimum under every objective (tests compare). */
+lf_status lf__exact_solve_whole(lf_cost_model *cm, const lf_bitset *universe, const lf_exact_config *cfg,
+                                lf_plan *out, int64_t *dram, lf_exact_stats *stats);
+
 /* A floor of the feature traffic of every valid plan: the bytes of tensors
  * that must cross group boundaries, because the ops at both ends can share
  * no valid group (cut_bound.c). Weights are not in it, nor the tensors of

@@ -356,6 +356,10 @@
   if (curveBox) {
     var steps = extra.steps, cw = 640, ch = 150, lb = Math.log(steps[0].beta), ub = Math.log(extra.beta_max || steps[steps.length - 1].beta * 1.5);
     var dmax = steps[0].dram_all, dmin = steps[steps.length - 1].dram_all;
+    /* dram_all holds the staircase's objective: bytes, or energy in fJ or
+     * latency in fs (curve --objective). */
+    var objName = extra.objective === 'energy' || extra.objective === 'latency' ? extra.objective : 'DRAM';
+    var fig = objName === 'DRAM' ? kb : function (v) { return si(v * 1e-15, objName === 'energy' ? 'J' : 's'); };
     var sx = function (b) { return 60 + (Math.log(b) - lb) / Math.max(1e-9, ub - lb) * (cw - 80); };
     var sy = function (dr) { return 10 + (dmax - dr) / Math.max(1, dmax - dmin) * (ch - 40); };
     var pd = '';
@@ -365,10 +369,11 @@
     }
     pd += 'L' + sx(Math.exp(ub)) + ' ' + sy(dmin);
     var ch_ = '<svg width="' + cw + '" height="' + ch + '"><path class="stair" d="' + pd + '"/>' +
-      '<text class="axis" x="0" y="14">' + esc(kb(dmax)) + '</text><text class="axis" x="0" y="' + (ch - 30) + '">' + esc(kb(dmin)) +
+      '<text class="axis" x="0" y="14">' + esc(fig(dmax)) + '</text><text class="axis" x="0" y="' + (ch - 30) + '">' + esc(fig(dmin)) +
       '</text><text class="axis" x="60" y="' + (ch - 4) + '">' + esc(kb(steps[0].beta)) + '</text><text class="axis" x="' + (cw - 80) +
       '" y="' + (ch - 4) + '">' + esc(kb(Math.exp(ub))) + '</text><text class="axis" x="260" y="' + (ch - 4) +
-      '">buffer (log) \u2192 optimal DRAM over all ops</text><circle class="mark" id="fp-mark" r="5"/></svg>';
+      '">buffer (log) \u2192 optimal ' + esc(objName) + ' over all ops (' + (objName === 'DRAM' ? 'bytes' : objName === 'energy' ? 'J' : 's') +
+      ')</text><circle class="mark" id="fp-mark" r="5"/></svg>';
     curveBox.innerHTML = ch_;
     var lab = el('span', {id: 'fp-step'});
     var row = el('div', {'class': 'tools'});
@@ -382,7 +387,7 @@
       mark.setAttribute('cx', sx(steps[s].beta));
       mark.setAttribute('cy', sy(steps[s].dram_all));
       lab.textContent = 'step ' + (s + 1) + ' of ' + steps.length + ': from \u03b2 = ' + kb(steps[s].beta) +
-        ', optimal DRAM ' + kb(steps[s].dram_all) + ' (' + plans[s].metrics.groups + ' groups)';
+        ', optimal ' + objName + ' ' + fig(steps[s].dram_all) + ' (' + plans[s].metrics.groups + ' groups)';
       draw(s);
     };
     slider.addEventListener('input', function () { setStep(+slider.value); });

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "models/registry.h"
+#include "planner/cost/objective.h"
 #include "planner/exact/exact.h"
 #include "planner/io/json.h"
 #include "planner/io/onnx.h"
@@ -26,6 +27,7 @@
 typedef struct lf__exact_entry {
     int32_t state; /* 0 not computed, 1 found, -1 failed */
     int64_t dram_fusable, dram_all, mbu;
+    int64_t objective; /* the grid's objective over fusable ops (its unit) */
     int32_t groups;
     double wall_s;
     char *error;
@@ -152,6 +154,7 @@ static const lf__exact_entry *lf__exact(lf_sweep_runner *r, int64_t table, lf_co
     }
     e->state = 1;
     e->dram_fusable = m.dram_fusable;
+    e->objective = m.objective;
     e->dram_all = m.dram_all;
     e->mbu = m.mbu;
     e->groups = m.n_groups;
@@ -162,6 +165,7 @@ static const lf__exact_entry *lf__exact(lf_sweep_runner *r, int64_t table, lf_co
 typedef struct lf__cell_out {
     int32_t ops, unfusable, groups;
     int64_t dram_fusable, dram_all, mbu, invalid;
+    int64_t objective; /* the grid's objective over fusable ops */
     double rectify, split_gap, wall;
     int64_t *curve;
     int32_t n_curve;
@@ -176,8 +180,12 @@ static lf_status lf__measure(lf_sweep_runner *r, const lf_sweep_cell *c, const l
     hw.buffer_bytes = c->buffer;
     lf_cost_model *cm = NULL;
     lf_status st = lf_cost_model_create(&cm, g, &hw, c->scheme);
-    if (st != LF_OK)
+    if (st == LF_OK)
+        st = lf_cost_set_objective(cm, (lf_plan_objective)grid->objective);
+    if (st != LF_OK) {
+        lf_cost_model_free(cm);
         return st;
+    }
     for (int32_t v = 0; v < g->n_ops; v++)
         if (g->ops[v].type != LF_OP_INPUT) {
             o->ops++;
@@ -194,6 +202,7 @@ static lf_status lf__measure(lf_sweep_runner *r, const lf_sweep_cell *c, const l
     pc.trace = 1;
     pc.k = grid->k;
     pc.split_gap = grid->split_gap;
+    pc.objective = lf_plan_objective_name((lf_plan_objective)grid->objective);
     if (strcmp(c->proposer, "none") != 0) {
         pc.split = "tree";
         pc.proposer = c->proposer;
@@ -202,6 +211,7 @@ static lf_status lf__measure(lf_sweep_runner *r, const lf_sweep_cell *c, const l
     st = lf_plan_network(cm, &pc, &res);
     if (st == LF_OK) {
         o->dram_fusable = res.metrics.dram_fusable;
+        o->objective = res.metrics.objective;
         o->dram_all = res.metrics.dram_all;
         o->mbu = res.metrics.mbu;
         o->groups = res.metrics.n_groups;
@@ -261,6 +271,12 @@ static void lf__line(FILE *f, const lf_sweep_grid *grid, const lf_sweep_cell *c,
         lf_json_string(f, grid->input_shape);
     else
         fprintf(f, "null");
+    /* Named only when it is not DRAM (lines as before under DRAM). */
+    int obj = grid->objective != LF_PLAN_OBJ_DRAM;
+    if (obj)
+        fprintf(f, ", \"objective\": \"%s\", \"objective_unit\": \"%s\"",
+                lf_plan_objective_name((lf_plan_objective)grid->objective),
+                lf_plan_objective_unit((lf_plan_objective)grid->objective));
     fprintf(f, ", \"version\": \"%s\"", LF_VERSION);
     if (error) {
         fprintf(f, ", \"error\": ");
@@ -277,17 +293,23 @@ static void lf__line(FILE *f, const lf_sweep_grid *grid, const lf_sweep_cell *c,
     lf_json_double(f, o->rectify);
     fprintf(f, ", \"split_gap\": ");
     lf_json_double(f, o->split_gap);
+    if (obj)
+        fprintf(f, ", \"objective_fusable\": %" PRId64, o->objective);
     const lf__exact_entry *e = o->exact;
     fprintf(f, ", \"exact\": ");
-    if (e && e->state == 1)
+    if (e && e->state == 1 && obj)
+        fprintf(f, "{\"dram_fusable\": %" PRId64 ", \"dram_all\": %" PRId64 ", \"mbu\": %" PRId64
+                   ", \"groups\": %d, \"objective_fusable\": %" PRId64 "}, \"gap_pct\": ",
+                e->dram_fusable, e->dram_all, e->mbu, (int)e->groups, e->objective);
+    else if (e && e->state == 1)
         fprintf(f, "{\"dram_fusable\": %" PRId64 ", \"dram_all\": %" PRId64 ", \"mbu\": %" PRId64
                    ", \"groups\": %d}, \"gap_pct\": ",
                 e->dram_fusable, e->dram_all, e->mbu, (int)e->groups);
     else
         fprintf(f, "null, \"gap_pct\": ");
-    lf_json_double(f, e && e->state == 1 && e->dram_fusable > 0
-                          ? 100.0 * (double)(o->dram_fusable - e->dram_fusable) / (double)e->dram_fusable
-                          : NAN);
+    /* The gap is the objective's: the search's figure over the optimum's. */
+    int64_t mine = obj ? o->objective : o->dram_fusable, best = e && obj ? e->objective : e ? e->dram_fusable : 0;
+    lf_json_double(f, e && e->state == 1 && best > 0 ? 100.0 * (double)(mine - best) / (double)best : NAN);
     if (e && e->state == -1) {
         fprintf(f, ", \"exact_error\": ");
         lf_json_string(f, e->error ? e->error : "exact planner failed");

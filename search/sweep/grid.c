@@ -9,6 +9,7 @@
 
 #include "splitter/proposer_named.h"
 #include "models/registry.h"
+#include "planner/cost/objective.h"
 #include "planner/io/onnx.h"
 #include "planner/app/registry.h"
 #include "search/partition/search.h"
@@ -44,6 +45,7 @@ void lf_sweep_grid_init(lf_sweep_grid *g)
     g->threads = 1;
     g->exact = 1;
     g->split_gap = 0;
+    g->objective = 0;
     lf_sweep_grid_set(g, "models", "mobilenet_v2");
     lf_sweep_grid_set(g, "schemes", "lbdf");
     lf_sweep_grid_set(g, "searches", "ls,rs,nsga2");
@@ -356,6 +358,12 @@ lf_status lf_sweep_grid_load(lf_sweep_grid *g, const char *path)
                 g->exact = json_is_true(v);
             else
                 g->split_gap = json_is_true(v);
+        } else if (!strcmp(name, "objective")) {
+            int o = json_is_string(v) ? (int)lf_plan_objective_from_name(json_string_value(v)) : -1;
+            if (o < 0 || o >= LF_PLAN_OBJ_COUNT)
+                st = lf_set_error(LF_EPARSE, "%s: \"objective\": expected \"dram\", \"energy\" or \"latency\"", path);
+            else
+                g->objective = o;
         } else if (!strcmp(name, "input_shape")) {
             if (!json_is_string(v))
                 st = lf_set_error(LF_EPARSE, "%s: \"input_shape\": expected a string like \"x=1,3,224,224\"", path);
@@ -372,7 +380,7 @@ lf_status lf_sweep_grid_load(lf_sweep_grid *g, const char *path)
         } else
             st = lf_set_error(LF_EPARSE, "%s: unknown member \"%s\" (axes: models, onnx, schemes, buffers, "
                                          "searches, proposers, seeds; budget, k, population, threads, "
-                                         "exact, split_gap, hw, input_shape)", path, name);
+                                         "exact, split_gap, objective, hw, input_shape)", path, name);
     }
     json_decref(root);
     return st;

@@ -42,6 +42,8 @@ typedef struct lf_sweep_grid {
     int32_t threads;    /* OpenMP threads per cell (default 1: cells are the parallel unit) */
     int32_t exact;      /* 1 (default): exact optimum and gap per cell */
     int32_t split_gap;  /* 1: measure the tree splitter's split gap (default 0, as compare) */
+    int32_t objective;  /* what every cell's search and exact optimum minimise
+                           (lf_plan_objective: dram (default), energy, latency) */
     char *hw_path;      /* hardware description (element sizes); NULL: built-in */
     char *input_shape;  /* ONNX input shapes, "x=1,3,224,224;y=..." for every ONNX network; NULL: the files' */
     lf_hw hw;           /* loaded from hw_path (or the default); buffer replaced per cell */

@@ -1,5 +1,5 @@
 #!/bin/bash
-# --objective on plan, curve and optimize (docs/cost-models.md "Objectives"):
+# --objective on plan, curve, sweep and optimize (docs/cost-models.md "Objectives"):
 # the energy and latency optima are recorded in the plan files (JSON and XML)
 # and validate reads them back; a DRAM plan writes no objective (files as
 # before); curve --objective --check agrees with the single-buffer planner;
@@ -35,13 +35,40 @@ for o in energy latency; do
     >"$tmp/c" 2>&1 || bad "curve --objective $o --check: $(tail -1 "$tmp/c")"
   head -1 "$tmp/c" | grep -q "optimal $o over all ops" || bad "curve summary: $(head -1 "$tmp/c")"
 done
+# The staircase page names the objective and its unit (the slider and the
+# axis format fJ as J and fs as s).
+for o in energy latency; do
+  u=fs; [ $o = energy ] && u=fJ
+  "$fp" curve --model squeezenet1_1 --hw "$hw" --min 128KB --max 1MB --objective $o --html "$tmp/c-$o.html" \
+    >/dev/null 2>&1 || bad "curve --objective $o --html failed"
+  grep -q "\"kind\": \"curve\", \"objective\": \"$o\", \"unit\": \"$u\"" "$tmp/c-$o.html" || bad "curve page: no $o in its data"
+  grep -q "<title>squeezenet1_1: optimal $o against the buffer" "$tmp/c-$o.html" || bad "curve page title for $o"
+done
+# sweep --objective: each cell's search and its exact optimum minimise it; the
+# line names it and carries both figures, and the gap is on it (the search
+# never beats the optimum, whose DRAM is plan --search exact's). A DRAM
+# sweep's lines name no objective (lines as before).
+"$fp" sweep --models squeezenet1_1 --hw "$hw" --buffers 256KB --searches ls --proposers none --budget 50 \
+  --seeds 1 --objective latency --quiet -o "$tmp/s.jsonl" >"$tmp/so" 2>&1 || bad "sweep --objective: $(cat "$tmp/so")"
+line=$(cat "$tmp/s.jsonl")
+echo "$line" | grep -q '"objective": "latency", "objective_unit": "fs"' || bad "sweep line names no objective: $line"
+mine=$(echo "$line" | sed -n 's/.*"split_gap": [^,]*, "objective_fusable": \([0-9]*\).*/\1/p')
+best=$(echo "$line" | sed -n 's/.*"groups": [0-9]*, "objective_fusable": \([0-9]*\)}.*/\1/p')
+xdram=$(echo "$line" | sed -n 's/.*"exact": {"dram_fusable": \([0-9]*\).*/\1/p')
+[ -n "$mine" ] && [ -n "$best" ] && [ "$mine" -ge "$best" ] || bad "sweep objective figures: search '$mine', exact '$best'"
+"$fp" plan --model squeezenet1_1 --hw "$hw" --buffer 256KB --search exact --objective latency -o "$tmp/sx.json" >/dev/null 2>&1
+grep -q "\"dram_fusable\": $xdram," "$tmp/sx.json" || bad "sweep's exact latency optimum (DRAM $xdram) is not plan's"
+"$fp" sweep --models squeezenet1_1 --hw "$hw" --buffers 256KB --searches ls --proposers none --budget 50 \
+  --seeds 1 --no-exact --quiet -o "$tmp/d.jsonl" >/dev/null 2>&1 || bad "sweep (DRAM) failed"
+grep -q '"objective"' "$tmp/d.jsonl" && bad "a DRAM sweep line names an objective"
 # optimize's fusion-aware energy objective: the exact energy optimum before and after.
 "$fp" optimize --model squeezenet1_1 --hw "$hw" --objective energy --search backtrack --budget 1 \
   >"$tmp/opt" 2>&1 || bad "optimize --objective energy: $(tail -1 "$tmp/opt")"
 grep -q '^energy (uJ) ' "$tmp/opt" || bad "optimize --objective energy prints no energy row"
 # One-line errors.
 for args in "plan --objective joules" "curve --objective joules" "optimize --objective joules" \
-            "plan --search exact --objective energy --best-effort" "plan --objective energy --compare-exact"; do
+            "plan --search exact --objective energy --best-effort" "plan --objective energy --compare-exact" \
+            "sweep --list --objective joules"; do
   # shellcheck disable=SC2086
   (cd "$tmp" && "$fp" $args --model squeezenet1_1 >"$tmp/o" 2>"$tmp/e2")
   rc=$?

@@ -35,7 +35,9 @@ n_steps=$("$py" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["poi
 "$fp" sweep --models squeezenet1_1 --buffers 128KB --proposers none --seeds 2 --budget 60 -o "$tmp/sw.jsonl" \
   >/dev/null 2>&1 || bad "sweep"
 "$fp" sweep-report "$tmp/sw.jsonl" --html "$tmp/swr.html" >/dev/null 2>"$tmp/err" || bad "sweep-report --html: $(cat "$tmp/err")"
-pages="r50 sq curve cmp swr"
+"$fp" curve --model squeezenet1_1 --min 64KB --max 1MB --objective latency --html "$tmp/curvel.html" \
+  >/dev/null 2>"$tmp/err" || bad "curve --objective latency --html: $(cat "$tmp/err")"
+pages="r50 sq curve curvel cmp swr"
 for p in $pages; do  # the data blocks parse, the plan is the JSON export's, nothing outside
   [ -f "$tmp/$p.json" ] && plan=$tmp/$p.json || plan=
   "$py" "$src/tests/tools/html_check.py" --static "$tmp/$p.html" $plan || fail=1

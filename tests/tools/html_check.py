@@ -104,8 +104,15 @@ def main():
             # A curve page: one plan per step, each reaching the step's DRAM at its buffer.
             if len(extra['steps']) != len(plans):
                 fails.append('the curve has %d steps but the page %d plans' % (len(extra['steps']), len(plans)))
+            # Under energy or latency the steps hold that objective (fJ, fs):
+            # each plan names it, and the DRAM is not the step's figure.
+            obj = extra.get('objective', 'dram')
             for st, pl in zip(extra['steps'], plans):
-                if st['dram_all'] != pl['metrics']['dram_all'] or st['beta'] != pl['beta']:
+                if obj != 'dram':
+                    if pl.get('objective') != obj or st['beta'] != pl['beta']:
+                        fails.append('step at %d B: objective %s, its plan %s at %d B' %
+                                     (st['beta'], obj, pl.get('objective'), pl['beta']))
+                elif st['dram_all'] != pl['metrics']['dram_all'] or st['beta'] != pl['beta']:
                     fails.append('step at %d B: DRAM %d, its plan %d at %d B' %
                                  (st['beta'], st['dram_all'], pl['metrics']['dram_all'], pl['beta']))
         # The DOM shows the plan the page opens with: plan 0.

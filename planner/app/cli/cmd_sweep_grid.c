@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "planner/app/cli/cli.h"
+#include "planner/cost/objective.h"
 #include "search/sweep/sweep.h"
 
 /* Axes and settings from the flags (after the grid file, so flags win). */
@@ -46,6 +47,13 @@ static int lf__axes(const lf_cli_command *cmd, lf_sweep_grid *g)
         return lf_cli_usage_error(cmd, "--split-gap and --no-split-gap exclude each other");
     g->exact = g->exact && !lf_cli_get(cmd, "no-exact");
     g->split_gap = lf_cli_get(cmd, "split-gap") ? 1 : lf_cli_get(cmd, "no-split-gap") ? 0 : g->split_gap;
+    const char *objective = lf_cli_get(cmd, "objective");
+    if (objective) {
+        lf_plan_objective o = lf_plan_objective_from_name(objective);
+        if (o == LF_PLAN_OBJ_COUNT)
+            return lf_cli_usage_error(cmd, "unknown --objective '%s' (use dram, energy or latency)", objective);
+        g->objective = (int32_t)o;
+    }
     return 0;
 }
 
@@ -141,6 +149,9 @@ int lf_cmd_sweep_grid(int argc, char **argv)
                             "after each search; off by default, as in compare)", NULL},
         {"no-split-gap", NULL, "no split gap (the default; overrides \"split_gap\": true of a grid file)",
          NULL},
+        {"objective", "NAME", "what every cell's search and exact optimum minimise: dram (default, bytes), "
+                              "energy or latency (lines then carry objective, objective_fusable and the "
+                              "gap on it; docs/cost-models.md \"Objectives\")", NULL},
         {"output", "FILE", "(or -o) results file, one JSON line per cell (required unless --list or "
                            "--cell)", NULL},
         {"list", NULL, "print the cells (index and key), one per line, and exit", NULL},
