@@ -1,9 +1,9 @@
 /* Exact planning by dynamic programming over downsets (see exact.h; the
  * state space is in downsets_states.c, the enumeration of candidate groups in downsets.c).
- * Each state keeps its best plan in the full key of DESIGN §4. */
+ * Each state keeps its best plan in the full key of DESIGN §4. The public
+ * entry, with the bounds and plan of a stopped run, is exact_plan.c. */
 #include "planner/exact/exact.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,10 +12,6 @@
 #include "planner/exact/downsets.h"
 #include "planner/exact/frontier.h"
 #include "planner/exact/solve.h"
-
-/* The share of the time limit a stopped run spends completing its best
- * reached state into a plan (lf__frontier_complete). */
-#define LF__COMPLETE_SHARE 0.1
 
 /* Negative when the set of op ids a precedes b in the order of DESIGN §4's
  * last tie-break: of two sorted lists of equal length, the lexicographically
@@ -130,7 +126,7 @@ static void lf__on_tail(lf__exact *x, int32_t c)
 }
 
 /* Runs the DP over U and writes the best partition of U into *out. */
-static lf_status lf__solve(lf__exact *x, lf_plan *out, int64_t *dram)
+lf_status lf__exact_run(lf__exact *x, lf_plan *out, int64_t *dram)
 {
     x->on_group = lf__on_group;
     x->on_forced = lf__on_forced;
@@ -166,44 +162,6 @@ static lf_status lf__solve(lf__exact *x, lf_plan *out, int64_t *dram)
     return st;
 }
 
-lf_status lf_exact_plan(lf_cost_model *cm, const lf_exact_config *cfg, lf_plan *out,
-                        lf_exact_stats *stats)
-{
-    lf__exact x;
-    int64_t dram = 0;
-    lf_status st = lf__dp_setup(&x, cm, NULL, cfg);
-    /* Half the memory limit for the memo, the other half for the states. */
-    int64_t memo_before =
-        x.cfg.memory_limit > 0 ? lf_cost_memo_limit(cm, x.cfg.memory_limit / 2) : -1;
-    /* The frontier's floors are DRAM bytes: no bound for another objective. */
-    if (st == LF_OK && x.cfg.lower_bound && lf_cost_objective(cm) == LF_PLAN_OBJ_DRAM)
-        st = lf__frontier_create(&x);
-    if (st == LF_OK)
-        st = lf__solve(&x, out, &dram);
-    char why[512];
-    snprintf(why, sizeof why, "%s", st == LF_ELIMIT ? lf_last_error() : "");
-    /* Proven optimal: the bound is the optimum itself. */
-    x.st.lower = st == LF_OK ? dram : lf__frontier_lower(&x);
-    /* Stopped: a plan from the best reached state, within a tenth of the
-     * limit (the caller's deadline is past; its next steps take what is
-     * left of the whole). */
-    if (st == LF_ELIMIT && x.front && x.cfg.upper_plan) {
-        double secs = x.named_limit_s > 0 ? LF__COMPLETE_SHARE * x.named_limit_s : 0;
-        int64_t up = 0;
-        lf_status cs = lf__frontier_complete(&x, secs, x.cfg.upper_plan, &up);
-        if (cs == LF_OK)
-            x.st.upper = up;
-        lf_set_error(LF_ELIMIT, "%s", why);
-    }
-    lf__frontier_free(&x);
-    if (memo_before >= 0)
-        lf_cost_memo_limit(cm, memo_before);
-    if (stats)
-        *stats = x.st;
-    lf__dp_teardown(&x);
-    return st;
-}
-
 static lf_status lf__exact_solve_by(lf_cost_model *cm, const lf_bitset *universe, const lf_exact_config *cfg,
                                     int mode, lf_plan *out, int64_t *dram, lf_exact_stats *stats)
 {
@@ -213,7 +171,7 @@ static lf_status lf__exact_solve_by(lf_cost_model *cm, const lf_bitset *universe
     x.ideal_sets = mode == 1;
     x.no_join = mode == 2;
     if (st == LF_OK)
-        st = lf__solve(&x, out, dram);
+        st = lf__exact_run(&x, out, dram);
     if (stats)
         *stats = x.st;
     lf__dp_teardown(&x);
@@ -249,7 +207,7 @@ lf_status lf_exact_split(lf_cost_model *cm, const lf_bitset *group, const lf_exa
     lf__exact x;
     lf_status st = lf__dp_setup(&x, cm, group, cfg);
     if (st == LF_OK)
-        st = lf__solve(&x, out, dram);
+        st = lf__exact_run(&x, out, dram);
     if (stats)
         *stats = x.st;
     lf__dp_teardown(&x);

@@ -16,12 +16,8 @@ void lf__frontier_tail(lf__exact *x, int32_t c);
 /* Every state of size <= s is expanded: records that boundary's bound. */
 void lf__frontier_boundary(lf__exact *x, int32_t s);
 
-/* A complete plan from a stopped run (frontier.c): the reached state that
- * set the last boundary's bound, its groups as the DP reached it and the
- * ops after it solved exactly within `seconds` (0: cfg's limits). LF_OK with
- * *out initialised and its DRAM in *dram; an error (nothing to free) when
- * there is no such state or the rest is past the limits. */
-lf_status lf__frontier_complete(lf__exact *x, double seconds, lf_plan *out, int64_t *dram);
+/* The reached state that set the last boundary's bound (-1: none). */
+int32_t lf__frontier_best_state(const lf__exact *x);
 
 /* The largest bound over the boundaries passed (0: none, or no frontier). */
 int64_t lf__frontier_lower(const lf__exact *x);

@@ -4,7 +4,12 @@
 #ifndef LF_EXACT_SOLVE_H
 #define LF_EXACT_SOLVE_H
 
+#include "planner/exact/downsets.h"
 #include "planner/exact/exact.h"
+
+/* Runs the DP set up in x (lf__dp_setup) and writes the best partition of
+ * its universe into *out (exact.c). */
+lf_status lf__exact_run(lf__exact *x, lf_plan *out, int64_t *dram);
 
 /* *out is initialised here: the universe's ops in groups, the rest -1;
  * *dram is the DRAM of its fusable groups. */
