@@ -9,7 +9,15 @@
  *     (lf_cost_eval_at, no memo), and its steps equal those a fresh cost
  *     model computes for it first;
  *   - the exact planner's optimum equals an independent DP over downsets
- *     that prices every candidate directly. */
+ *     that prices every candidate directly.
+ * And on a hand-built stack whose group's external input is a t x d tensor
+ * where its copy's is one broadcast row, the two price differently and the
+ * memo gives each its own price (shift.c's external-input check).
+ * shift.c's consumer check (consumers moved by P) has no such test: with
+ * every member's inputs moved by P and consumer counts equal (consumers are
+ * distinct ops), each member has as many consumers inside its group as its
+ * copy has inside the copy, so the same members leave both groups, and no
+ * consumer outside a group enters its price. */
 #include <string.h>
 
 #include "fixtures.h"
