@@ -9,7 +9,15 @@
  *     (lf_cost_eval_at, no memo), and its steps equal those a fresh cost
  *     model computes for it first;
  *   - the exact planner's optimum equals an independent DP over downsets
- *     that prices every candidate directly. */
+ *     that prices every candidate directly.
+ * And on a hand-built stack whose group's external input is a t x d tensor
+ * where its copy's is one broadcast row, the two price differently and the
+ * memo gives each its own price (shift.c's external-input check).
+ * shift.c's consumer check (consumers moved by P) has no such test: with
+ * every member's inputs moved by P and consumer counts equal (consumers are
+ * distinct ops), each member has as many consumers inside its group as its
+ * copy has inside the copy, so the same members leave both groups, and no
+ * consumer outside a group enters its price. */
 #include <string.h>
 
 #include "fixtures.h"
@@ -129,6 +137,89 @@ static void test_copy_hits(void)
     CHECK(c0.attn & LF_ATTN_PRESENT);
     lf_bitset_destroy(&s);
     lf_cost_model_free(cm);
+    lf_graph_free(g);
+}
+
+/* Prices group G and its copy G - P (both given by names, P ops apart)
+ * through the memo in both orders (copy first, then G first, each on a
+ * fresh model) against lf_cost_eval_at, and checks that the two direct
+ * prices differ: were the group keyed by its copy, one of the memoized
+ * answers would be the other group's price. */
+static void check_not_shared(const lf_graph *g, int64_t beta, const char *scheme, const char *const *names,
+                             int32_t n)
+{
+    int32_t gm[8], cp[8];
+    CHECK(n <= 8);
+    for (int32_t i = 0; i < n && i < 8; i++) {
+        char nm[32];
+        snprintf(nm, sizeof nm, "%s", names[i]);
+        gm[i] = lf_graph_find(g, nm);
+        nm[strlen(nm) - 1]--; /* the same op one block earlier */
+        cp[i] = lf_graph_find(g, nm);
+        CHECK(gm[i] >= 0 && cp[i] >= 0);
+    }
+    lf_cost_model *cm = tf_model_hand(g, beta, scheme);
+    lf_group_cost dg, dc;
+    CHECK_OK(lf_cost_eval_at(cm, gm, n, beta, &dg));
+    CHECK_OK(lf_cost_eval_at(cm, cp, n, beta, &dc));
+    CHECK(!same_cost(&dg, &dc));
+    lf_cost_model_free(cm);
+    for (int order = 0; order < 2; order++) {
+        const int32_t *first = order ? gm : cp, *second = order ? cp : gm;
+        const lf_group_cost *want1 = order ? &dg : &dc, *want2 = order ? &dc : &dg;
+        cm = tf_model_hand(g, beta, scheme);
+        lf_bitset s;
+        lf_bitset_init(&s, g->n_ops);
+        lf_group_cost got;
+        for (int32_t i = 0; i < n; i++)
+            lf_bitset_set(&s, first[i]);
+        CHECK_OK(lf_cost_eval(cm, &s, &got));
+        CHECK(same_cost(&got, want1));
+        lf_bitset_clear_all(&s);
+        for (int32_t i = 0; i < n; i++)
+            lf_bitset_set(&s, second[i]);
+        CHECK_OK(lf_cost_eval(cm, &s, &got));
+        CHECK(same_cost(&got, want2));
+        lf_bitset_destroy(&s);
+        lf_cost_model_free(cm);
+    }
+}
+
+/* Four blocks of three ops: s_l = Sigmoid(h_{l-1}), m_l = h_{l-1} + s_l,
+ * h_l = Relu(m_l), except s1 = ReduceMean over the rows of h0, a 1 x d row
+ * that m1 broadcasts. m and h of blocks 1 and 2 are the same ops with the
+ * same inputs moved by the period, but the external input s2 of
+ * {m2, h2} is a t x d tensor where its copy's s1 is one row: the copy
+ * reads less, so {m2, h2} must not be keyed by {m1, h1} (the external
+ * input check of shift.c). */
+static void test_external_input_differs(void)
+{
+    const int t = 8, d = 4;
+    lf_graph_builder *b;
+    lf_graph_builder_create(&b, "ext");
+    tg_input(b, "h", 1, t, d);
+    char prev[32] = "h", s[32], m[32], h[32];
+    for (int l = 0; l < 4; l++) {
+        snprintf(s, sizeof s, "s%d", l);
+        snprintf(m, sizeof m, "m%d", l);
+        snprintf(h, sizeof h, "h%d", l);
+        const char *pin = prev;
+        if (l == 1) {
+            lf_attrs a = {0};
+            a.axes = LF_AXES(LF_DIM_H);
+            CHECK(lf_graph_builder_add(b, LF_OP_REDUCEMEAN, s, &a, &pin, 1) >= 0);
+        } else {
+            tg_unary(b, LF_OP_SIGMOID, s, prev);
+        }
+        tg_binary(b, LF_OP_ADD, m, prev, s);
+        tg_unary(b, LF_OP_RELU, h, m);
+        snprintf(prev, sizeof prev, "%s", h);
+    }
+    lf_graph *g = tf_build(b);
+    CHECK_EQ_I64(g->ops[lf_graph_find(g, "s1")].out.h, 1);
+    static const char *const grp[] = {"m2", "h2"};
+    check_not_shared(g, 4096, "brr", grp, 2);
+    check_not_shared(g, 4096, "lbdf", grp, 2);
     lf_graph_free(g);
 }
 
@@ -313,6 +404,7 @@ static void test_exact_vs_independent(void)
 int main(void)
 {
     test_copy_hits();
+    test_external_input_differs();
     test_random_groups();
     test_exact_vs_independent();
     return lf_test_result();
