@@ -221,7 +221,7 @@ static lf_status lf__plan_exact(lf__run *r)
      * greedy plan and a seeded search do better there (RandWire at 256 KB:
      * 45.2 MB for the blocks, 15.1 MB greedy). */
     const char *upper_from = "the block plan";
-    /* The DP's best reached state with the rest solved exactly (frontier.c;
+    /* The DP's best reached state with the rest solved exactly (complete.c;
      * PP-OCRv4 detection at 256 KB: far below the searches' plans). */
     if (completed_dram > 0) {
         lf_plan_metrics cm_;
