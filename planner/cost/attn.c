@@ -58,9 +58,9 @@ typedef struct lf__attn {
     int64_t pass_dram; /* inputs read in both passes */
     int per_head, online, causal, core;
     int64_t act;
-    /* The row windows at (h, way of counting), kept: configurations share
-     * them (key: 4 h + 2 per_head + online). */
-    int64_t cache_k[32], cache_f[32];
+    /* The row windows at h, each way of counting (2 per_head + online),
+     * kept: configurations share them. */
+    int64_t cache_h[32], cache_f[32][LF__MAX_COUNTS];
 } lf__attn;
 
 typedef struct lf__cfg {
@@ -85,18 +85,23 @@ static int64_t lf__bc(const lf__attn *a, const lf__cfg *c, int64_t h)
  * makes a K/V, say) holds no tile. */
 static int64_t lf__feat(lf__attn *a, const lf__cfg *c, int64_t h)
 {
-    int64_t key = 4 * h + 2 * c->per_head + c->online;
-    int32_t k = (int32_t)((uint64_t)key * 0x9e3779b97f4a7c15ull >> 59);
-    if (a->cache_k[k] == key)
-        return a->cache_f[k];
-    lf__count count = {c->per_head ? a->heads : 1, -1};
-    if (c->online)
-        count.tile = h * lf__bc(a, c, h) * a->act + (h * a->dh + 2 * h) * LF__ACC_BYTES;
-    a->G->count = &count;
-    int64_t f = a->p.features(a->p.ctx, h, NULL);
-    a->G->count = NULL;
-    a->cache_k[k] = key;
-    return a->cache_f[k] = f;
+    int32_t k = (int32_t)((uint64_t)h * 0x9e3779b97f4a7c15ull >> 59), w = 2 * c->per_head + c->online;
+    if (a->cache_h[k] != h) { /* all four ways in one pass over the states */
+        lf__cfg on = {0, 0, 1, 0};
+        int64_t tile = h * lf__bc(a, &on, h) * a->act + (h * a->dh + 2 * h) * LF__ACC_BYTES;
+        lf__count ways[LF__MAX_COUNTS] = {{1, -1}, {1, tile}, {a->heads, -1}, {a->heads, tile}};
+        lf__group *G = a->G;
+        G->count = ways;
+        G->n_count = LF__MAX_COUNTS;
+        for (int32_t x = 0; x < LF__MAX_COUNTS; x++)
+            G->count_max[x] = -1;
+        a->p.features(a->p.ctx, h, NULL);
+        G->n_count = 0;
+        G->count = NULL;
+        a->cache_h[k] = h;
+        memcpy(a->cache_f[k], G->count_max, sizeof a->cache_f[k]);
+    }
+    return a->cache_f[k][w];
 }
 
 /* Follows an operand through members that only move data to its source. */
@@ -403,10 +408,7 @@ lf_status lf__attn_price(lf__group *G, const lf__scheme *scheme, int64_t beta, l
      * first evaluation records the windows (rows.c), so the later ones sum
      * kept terms, and its value at one row is the cache's first entry. */
     G->full_evals = 1;
-    int64_t f1 = a.p.features(a.p.ctx, 1, peak); /* where the windows peak, for the report */
-    int32_t k1 = (int32_t)((uint64_t)4 * 0x9e3779b97f4a7c15ull >> 59); /* key of h = 1 summed */
-    a.cache_k[k1] = 4;
-    a.cache_f[k1] = f1;
+    a.p.features(a.p.ctx, 1, peak); /* where the windows peak, for the report */
     lf__cfg cfg[16];
     int32_t n = lf__cfgs(&a, cfg), best = -1, least = 0, order[16];
     int64_t best_fd = 0, best_h = 1, least_need = 0, floor_fd[16];

@@ -265,14 +265,17 @@ static int64_t lf__tensor_window(lf__group *G, int32_t t, int64_t h, int32_t sna
 }
 
 /* One state's feature bytes from its other windows o and its score windows
- * s: their sum, or counted the attention pricing's way (G->count). */
-static int64_t lf__state_bytes(const lf__group *G, int64_t o, int64_t s)
+ * s: their sum; and each of the attention pricing's ways (G->count) keeps
+ * its own maximum. */
+static int64_t lf__state_bytes(lf__group *G, int64_t o, int64_t s)
 {
-    const lf__count *c = G->count;
-    if (!c)
-        return o + s;
-    int64_t x = c->div > 1 ? (o + c->div - 1) / c->div : o;
-    return x + (s > 0 && c->tile >= 0 ? c->tile : s);
+    for (int32_t w = 0; w < G->n_count; w++) {
+        const lf__count *c = &G->count[w];
+        int64_t x = (c->div > 1 ? (o + c->div - 1) / c->div : o) + (s > 0 && c->tile >= 0 ? c->tile : s);
+        if (x > G->count_max[w])
+            G->count_max[w] = x;
+    }
+    return o + s;
 }
 
 /* Members after the snapshot's last active one hold nothing: no active op
@@ -420,13 +423,15 @@ static void lf__record_state(lf__group *G, int32_t snapshot_op, int32_t phase)
  * recorded: the set-up (select, prepare) does not depend on the way. */
 static void lf__record_other_way(lf__group *G, int32_t phases, int64_t h, int32_t snapshot_op)
 {
-    int32_t mode = G->reread_waits;
+    int32_t mode = G->reread_waits, n_count = G->n_count;
     G->reread_waits = !mode;
+    G->n_count = 0; /* not this way's states */
     for (int32_t p = 0; p < phases; p++) {
         lf__record_state(G, snapshot_op, p);
         lf__eval_phase(G, p, h, snapshot_op);
     }
     G->reread_waits = mode;
+    G->n_count = n_count;
 }
 
 /* One snapshot at every phase: the largest feature bytes and where (peak);
