@@ -242,6 +242,47 @@ static void test_attention_steps(void)
     lf_graph_free(g);
 }
 
+/* Each point's plan costs the point's DRAM where an attention group's need
+ * or F_D is not monotone in the query-tile height (issue 35), one built-in
+ * each, over the range where the staircase stopped at its own check:
+ * - ViT-B/16, two blocks: a group that makes its K/V holds a whole map in
+ *   the pass before the query tiles, so f(h) there does not grow with h,
+ *   and subtracting h rows of score windows from it made the online
+ *   softmax's need fall as h grew (2,815,499 B at 66 rows, 2,819,594 at
+ *   one): the steps put the resident K/V from 2,815,500 B, the price, which
+ *   asked one row first, from 2,819,595;
+ * - Llama-3-8B prefill, one block, N = 512: four query heads stacked on one
+ *   K/V head; a causal tile straddling two stacks reads every key, so fewer
+ *   tiles are not always cheaper (at 65,536 B) and the price took the
+ *   fewest tiles, the steps the cheapest;
+ * - Llama-3-8B decode, context 512: the four stacked query rows, as ViT. */
+static void check_seq_curve(const char *name, const lf_model_seq_options *so, int64_t lo, int64_t hi)
+{
+    lf_graph *g = NULL;
+    lf_model_options opt = {0, 1};
+    CHECK_OK(lf_model_build_seq(name, &opt, so, &g));
+    if (!g)
+        return;
+    lf_hw hw;
+    lf_hw_default(&hw);
+    lf_curve c;
+    CHECK_OK(lf_curve_compute(g, &hw, "lbdf", lo, hi, NULL, &c));
+    CHECK(c.n >= 2);
+    check_point_plans(g, "lbdf", &c);
+    lf_curve_destroy(&c);
+    lf_graph_free(g);
+}
+
+static void test_attention_not_monotone(void)
+{
+    lf_model_seq_options vit = {0, 2, LF_PHASE_PREFILL, 0};
+    check_seq_curve("vit_b_16", &vit, 2700 * 1024, 2900 * 1024);
+    lf_model_seq_options prefill = {512, 1, LF_PHASE_PREFILL, 0};
+    check_seq_curve("llama3_8b", &prefill, 64 * 1024, 96 * 1024);
+    lf_model_seq_options decode = {0, 1, LF_PHASE_DECODE, 512};
+    check_seq_curve("llama3_8b", &decode, 16 * 1024, 64 * 1024);
+}
+
 /* The same staircase, plans and counts with any number of workers; with
  * two, the joined pairs of Inception-v3 under BRR do run on both. */
 static void test_threads(void)
@@ -331,6 +372,7 @@ int main(void)
     test_networks();
     test_below_brr_threshold();
     test_attention_steps();
+    test_attention_not_monotone();
     test_threads();
     test_check();
     test_bad_range();

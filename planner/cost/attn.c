@@ -17,9 +17,15 @@
  *            Br x dh and statistics 2 Br at b_acc = 4 bytes;
  *   weights  resident, or (BRR) streamed once per query tile.
  *
- * Query tiles are balanced: R tiles of Br = ceil(N_q / R) rows, the fewest R
- * whose tile fits (need(Br) grows with Br, F_D falls with it), so F_D is a
- * step function of the buffer whose steps are the distinct Br (attn_steps).
+ * Query tiles are balanced: R tiles of Br = ceil(N_q / R) rows. need(Br)
+ * grows with Br by construction (lf__feat counts every state of the
+ * schedule), so the tiles that fit a buffer are the heights up to the
+ * largest that fits (lf__fit), and the price takes the cheapest of them
+ * (lf__cheapest: fewer tiles are not always cheaper under causal masks).
+ * F_D is then the minimum over the (need, F_D) of every configuration and
+ * height that fits, a step function of the buffer whose steps are exactly
+ * those pairs (lf__attn_steps): the staircase and the price at any buffer
+ * agree by construction, both from lf__need and lf__fd.
  * A K/V made inside the group must be complete before the first query tile:
  * the group runs in two passes, and an input read in both is read twice. */
 #include <stdlib.h>
@@ -50,30 +56,57 @@ typedef struct lf__attn {
     int64_t heads;     /* heads of the group's products (the most) */
     int64_t dh;        /* width of the value products' outputs (the accumulator) */
     int64_t nk_min;    /* fewest key rows of a core (the largest Bc) */
-    int64_t score_rb;  /* per query row: the score windows rows.c holds */
     int64_t pass_dram; /* inputs read in both passes */
     int per_head, online, causal, core;
     int64_t act;
-    /* f(h) of the row windows, kept: every configuration asks for it, and
-     * the staircase walks every balanced tile height of each in turn (64
-     * heights at N_q = 1024: a table of 32 was refilled per configuration). */
-    int64_t cache_h[1 << LF__FEAT_BITS], cache_f[1 << LF__FEAT_BITS];
+    /* The row windows at h, each way of counting (2 per_head + online),
+     * kept: configurations share them, and the staircase walks every
+     * balanced tile height of each in turn (64 heights at N_q = 1024: a
+     * table of 32 was refilled per configuration). */
+    int64_t cache_h[1 << LF__FEAT_BITS], cache_f[1 << LF__FEAT_BITS][LF__MAX_COUNTS];
 } lf__attn;
-
-static int64_t lf__feat(lf__attn *a, int64_t h)
-{
-    int32_t k = (int32_t)((uint64_t)h * 0x9e3779b97f4a7c15ull >> (64 - LF__FEAT_BITS));
-    if (a->cache_h[k] == h)
-        return a->cache_f[k];
-    a->cache_h[k] = h;
-    return a->cache_f[k] = a->p.features(a->p.ctx, h, NULL);
-}
 
 typedef struct lf__cfg {
     int per_head, resident, online, wres;
 } lf__cfg;
 
 static int64_t lf__cdiv(int64_t a, int64_t b) { return b > 0 ? (a + b - 1) / b : a; }
+
+static int64_t lf__bc(const lf__attn *a, const lf__cfg *c, int64_t h)
+{
+    if (!c->online)
+        return a->nk_min;
+    return h < a->nk_min ? h : a->nk_min;
+}
+
+/* The row windows of a configuration at Br = h query rows, the most any
+ * state of the group's schedule holds (rows.c), each state counted this
+ * configuration's way: heads one after another share the windows that are
+ * not score maps (a head's share each), and online softmax holds, in a state
+ * that holds score maps, the tile Br x Bc with the accumulator Br x dh and
+ * the statistics 2 Br instead. A state without score maps (the pass that
+ * makes a K/V, say) holds no tile. */
+static int64_t lf__feat(lf__attn *a, const lf__cfg *c, int64_t h)
+{
+    int32_t k = (int32_t)((uint64_t)h * 0x9e3779b97f4a7c15ull >> (64 - LF__FEAT_BITS)),
+            w = 2 * c->per_head + c->online;
+    if (a->cache_h[k] != h) { /* all four ways in one pass over the states */
+        lf__cfg on = {0, 0, 1, 0};
+        int64_t tile = h * lf__bc(a, &on, h) * a->act + (h * a->dh + 2 * h) * LF__ACC_BYTES;
+        lf__count ways[LF__MAX_COUNTS] = {{1, -1}, {1, tile}, {a->heads, -1}, {a->heads, tile}};
+        lf__group *G = a->G;
+        G->count = ways;
+        G->n_count = LF__MAX_COUNTS;
+        for (int32_t x = 0; x < LF__MAX_COUNTS; x++)
+            G->count_max[x] = -1;
+        a->p.features(a->p.ctx, h, NULL);
+        G->n_count = 0;
+        G->count = NULL;
+        a->cache_h[k] = h;
+        memcpy(a->cache_f[k], G->count_max, sizeof a->cache_f[k]);
+    }
+    return a->cache_f[k][w];
+}
 
 /* Follows an operand through members that only move data to its source. */
 static int32_t lf__source(const lf__group *G, int32_t l)
@@ -144,15 +177,13 @@ static lf_status lf__attn_setup(lf__attn *a, lf__group *G, const lf__scheme *sch
         return LF_OK;
     if (a->heads < 1)
         a->heads = 1;
-    /* Score windows per query row, and whether S and P stay inside. */
+    /* Whether S and P stay inside. */
     int score_out = 0;
     a->per_head = a->heads > 1;
     for (int32_t i = 0; i < G->n; i++) {
         int32_t v = G->tensor[i];
-        if (oc[v].score) {
-            a->score_rb += oc[v].row_bytes * (G->inner[i] + G->out[i]);
+        if (oc[v].score)
             score_out |= G->out[i];
-        }
         if (!(oc[v].layout || oc[v].global_in || oc[v].score || g->ops[v].out.n * g->ops[v].out.c == a->heads))
             a->per_head = 0;
     }
@@ -204,26 +235,11 @@ static lf_status lf__attn_setup(lf__attn *a, lf__group *G, const lf__scheme *sch
     return LF_OK;
 }
 
-static int64_t lf__score_bytes(const lf__attn *a, int64_t h)
-{
-    return (h < a->hq ? h : a->hq) * a->score_rb;
-}
-
-static int64_t lf__bc(const lf__attn *a, const lf__cfg *c, int64_t h)
-{
-    if (!c->online)
-        return a->nk_min;
-    return h < a->nk_min ? h : a->nk_min;
-}
-
-/* The buffer a configuration needs at Br = h query rows per tile. */
+/* The buffer a configuration needs at Br = h query rows per tile: it grows
+ * with h (the windows, the tile, the K/V blocks), which lf__fit relies on. */
 static int64_t lf__need(lf__attn *a, const lf__cfg *c, int64_t h)
 {
-    int64_t f = lf__feat(a, h), sc = lf__score_bytes(a, h);
-    int64_t x = c->per_head ? lf__cdiv(f - sc, a->heads) + sc : f;
-    int64_t bc = lf__bc(a, c, h);
-    if (c->online)
-        x += -sc + h * bc * a->act + (h * a->dh + 2 * h) * LF__ACC_BYTES;
+    int64_t x = lf__feat(a, c, h), bc = lf__bc(a, c, h);
     for (int32_t k = 0; k < a->n_kv; k++) {
         const lf__kv *kv = &a->kv[k];
         int64_t row = lf__cdiv(kv->bytes, kv->nk * kv->heads); /* one key row of one head */
@@ -257,14 +273,34 @@ static int64_t lf__kv_reads(const lf__attn *a, const lf__kv *kv, int64_t r, int6
     return rows * (kv->bytes / kv->nk) + (rows * (kv->bytes % kv->nk)) / kv->nk;
 }
 
-static int64_t lf__kv_dram(const lf__attn *a, const lf__cfg *c, int64_t h)
+/* A floor of lf__kv_reads over R tiles of h rows that only grows as the
+ * balanced tiles shrink (h down, R up), for lf__cheapest. Causal with
+ * N_k >= nq: tile i reads off + 1 + t_i keys; each of the g stacks holds
+ * m = floor(nq / h) tile ends h apart, the last at least nq - h into it,
+ * and t_i is at least its end's place in the stack, so the t_i add up to at
+ * least g (m nq - h m (m + 1) / 2). Each term grows as h falls. */
+static int64_t lf__kv_reads_floor(const lf__attn *a, const lf__kv *kv, int64_t r, int64_t h)
+{
+    if (!kv->causal)
+        return r * kv->bytes;
+    int64_t nq = a->hq / kv->causal > 0 ? a->hq / kv->causal : 1, rows = r; /* a key per tile */
+    if (kv->nk >= nq) {
+        int64_t m = nq / h;
+        rows = r * (kv->nk - nq + 1) + kv->causal * (m * nq - h * m * (m + 1) / 2);
+    }
+    return rows * (kv->bytes / kv->nk) + (rows * (kv->bytes % kv->nk)) / kv->nk;
+}
+
+/* The K/V traffic beyond the group's inputs at h rows per tile; with
+ * `floor`, lf__kv_reads_floor's floor of it. */
+static int64_t lf__kv_dram(const lf__attn *a, const lf__cfg *c, int64_t h, int floor)
 {
     if (c->resident)
         return 0;
     int64_t r = lf__cdiv(a->hq, h), d = 0;
     for (int32_t k = 0; k < a->n_kv; k++) {
         const lf__kv *kv = &a->kv[k];
-        d += lf__kv_reads(a, kv, r, h);
+        d += floor ? lf__kv_reads_floor(a, kv, r, h) : lf__kv_reads(a, kv, r, h);
         if (!kv->internal)
             d -= kv->bytes; /* its first read is the group's input */
         else if (!kv->out)
@@ -279,10 +315,12 @@ static int64_t lf__weight_reads(const lf__attn *a, const lf__cfg *c, int64_t h)
     return c->wres || a->p.weights == 0 ? 1 : lf__cdiv(href, h);
 }
 
-static int64_t lf__fd(lf__attn *a, const lf__cfg *c, int64_t h)
+/* F_D at h rows per tile; with `floor`, a floor of it at h and at every
+ * smaller balanced height (lf__kv_reads_floor). */
+static int64_t lf__fd(lf__attn *a, const lf__cfg *c, int64_t h, int floor)
 {
-    return a->p.in + a->p.out + lf__weight_reads(a, c, h) * a->p.weights + lf__kv_dram(a, c, h) +
-           a->pass_dram;
+    return a->p.in + a->p.out + lf__weight_reads(a, c, h) * a->p.weights +
+           lf__kv_dram(a, c, h, floor) + a->pass_dram;
 }
 
 /* Configurations in a fixed order (ties keep the first). */
@@ -297,8 +335,10 @@ static int32_t lf__cfgs(const lf__attn *a, lf__cfg *out)
     return n;
 }
 
-/* The fewest balanced query tiles whose tile fits: 0 when none does. */
-static int64_t lf__tiles(lf__attn *a, const lf__cfg *c, int64_t beta)
+/* The largest balanced tile height whose tile fits below beta, 0 when none
+ * does: the tiles that fit are exactly the heights up to it, since the need
+ * grows with the height (lf__need), so the fewest tiles are bisected. */
+static int64_t lf__fit(lf__attn *a, const lf__cfg *c, int64_t beta)
 {
     if (lf__need(a, c, 1) >= beta)
         return 0;
@@ -310,7 +350,31 @@ static int64_t lf__tiles(lf__attn *a, const lf__cfg *c, int64_t beta)
         else
             lo = mid + 1;
     }
-    return lo;
+    return lf__cdiv(a->hq, lo);
+}
+
+/* The cheapest balanced height up to hmax (the largest on a tie), *fd its
+ * F_D. Fewer tiles are not always cheaper: a causal tile that straddles two
+ * stacked query heads reads every key, so 128 tiles of 64 rows over 4
+ * stacks of 2,048 (never straddling) move less than 127 tiles of 65. The
+ * heights are walked down from hmax until F_D's floor (lf__fd) at the next
+ * one cannot beat the best: once for non-causal K/V or resident ones, whose
+ * F_D only grows with the tiles. */
+static int64_t lf__cheapest(lf__attn *a, const lf__cfg *c, int64_t hmax, int64_t *fd)
+{
+    int64_t best_h = hmax, best = lf__fd(a, c, hmax, 0);
+    for (int64_t h = hmax; h > 1;) {
+        h = lf__cdiv(a->hq, lf__cdiv(a->hq, h - 1)); /* the next balanced height down */
+        if (lf__fd(a, c, h, 1) >= best)
+            break;
+        int64_t x = lf__fd(a, c, h, 0);
+        if (x < best) {
+            best = x;
+            best_h = h;
+        }
+    }
+    *fd = best;
+    return best_h;
 }
 
 static void lf__fill(lf__attn *a, const lf__cfg *c, int64_t h, lf_group_cost *out)
@@ -324,7 +388,7 @@ static void lf__fill(lf__attn *a, const lf__cfg *c, int64_t h, lf_group_cost *ou
     out->kv_bytes = 0;
     for (int32_t k = 0; k < a->n_kv; k++)
         out->kv_bytes += a->kv[k].bytes;
-    out->kv_dram = lf__kv_dram(a, c, h);
+    out->kv_dram = lf__kv_dram(a, c, h, 0);
     out->pass_dram = a->pass_dram;
     out->weights = a->p.weights;
     out->in_bytes = a->p.in;
@@ -333,7 +397,7 @@ static void lf__fill(lf__attn *a, const lf__cfg *c, int64_t h, lf_group_cost *ou
     out->tile_rows = (int32_t)h;
     out->steps = (int32_t)lf__cdiv(a->hq, h);
     out->mbu = lf__need(a, c, h);
-    out->f_d = lf__fd(a, c, h);
+    out->f_d = lf__fd(a, c, h, 0);
 }
 
 lf_status lf__attn_price(lf__group *G, const lf__scheme *scheme, int64_t beta, lf_group_cost *out,
@@ -348,10 +412,7 @@ lf_status lf__attn_price(lf__group *G, const lf__scheme *scheme, int64_t beta, l
      * first evaluation records the windows (rows.c), so the later ones sum
      * kept terms, and its value at one row is the cache's first entry. */
     G->full_evals = 1;
-    int64_t f1 = a.p.features(a.p.ctx, 1, peak); /* where the windows peak, for the report */
-    int32_t k1 = (int32_t)((uint64_t)1 * 0x9e3779b97f4a7c15ull >> (64 - LF__FEAT_BITS));
-    a.cache_h[k1] = 1;
-    a.cache_f[k1] = f1;
+    a.p.features(a.p.ctx, 1, peak); /* where the windows peak, for the report */
     lf__cfg cfg[16];
     int32_t n = lf__cfgs(&a, cfg), best = -1, least = 0, order[16];
     int64_t best_fd = 0, best_h = 1, least_need = 0, floor_fd[16];
@@ -361,9 +422,9 @@ lf_status lf__attn_price(lf__group *G, const lf__scheme *scheme, int64_t beta, l
             least = k;
             least_need = need1;
         }
-        /* F_D falls as the tiles grow: one tile of all N_q rows is the
+        /* One tile of all N_q rows reads every K/V and weight once: the
          * least this configuration can move, whatever fits. */
-        floor_fd[k] = need1 < beta ? lf__fd(&a, &cfg[k], a.hq) : INT64_MAX;
+        floor_fd[k] = need1 < beta ? lf__fd(&a, &cfg[k], a.hq, 0) : INT64_MAX;
         int32_t at = k; /* insertion by floor, ties in the fixed order */
         while (at > 0 && floor_fd[order[at - 1]] > floor_fd[k]) {
             order[at] = order[at - 1];
@@ -381,10 +442,10 @@ lf_status lf__attn_price(lf__group *G, const lf__scheme *scheme, int64_t beta, l
         if (floor_fd[k] == INT64_MAX || (best >= 0 && (floor_fd[k] > best_fd ||
                                                        (floor_fd[k] == best_fd && k > best))))
             continue;
-        int64_t r = lf__tiles(&a, &cfg[k], beta);
-        if (r == 0)
+        int64_t h = lf__fit(&a, &cfg[k], beta), fd;
+        if (h == 0)
             continue;
-        int64_t h = lf__cdiv(a.hq, r), fd = lf__fd(&a, &cfg[k], h);
+        h = lf__cheapest(&a, &cfg[k], h, &fd);
         if (best < 0 || fd < best_fd || (fd == best_fd && k < best)) {
             best = k;
             best_fd = fd;
@@ -424,7 +485,7 @@ lf_status lf__attn_steps(lf__group *G, const lf__scheme *scheme, int64_t below, 
             int64_t need = lf__need(&a, &cfg[k], hb);
             if (need >= below)
                 break;
-            st = lf__step_push(steps, cap, n, need, lf__fd(&a, &cfg[k], hb));
+            st = lf__step_push(steps, cap, n, need, lf__fd(&a, &cfg[k], hb, 0));
             h = hb + 1;
         }
     }

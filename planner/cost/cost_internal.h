@@ -70,7 +70,19 @@ typedef struct lf__row_term {
     lf__rat sigma;
     int64_t height;
     int64_t row_bytes;
+    int32_t score; /* a window of a score or probability map (lf__op_cost.score) */
 } lf__row_term;
+
+/* A way the attention pricing (attn.c) counts one state's windows: the
+ * score and probability maps' windows s apart from the others o, which div
+ * heads in flight share (cdiv(o, div)); s is replaced by a score tile of
+ * `tile` bytes where the state holds any (online softmax), or kept (tile <
+ * 0). Every state's o and s grow with the tile height, and so does the
+ * count: the attention need is monotone in the height by construction. */
+typedef struct lf__count {
+    int64_t div, tile;
+} lf__count;
+#define LF__MAX_COUNTS 4
 
 /* Snapshot-phase-mode triples whose windows a group view keeps (rows.c). */
 #define LF__MAX_STATES 128
@@ -140,6 +152,13 @@ typedef struct lf__group {
     int32_t both_modes, masks_done;
     int64_t reread_bytes;
     int32_t full_evals;    /* lf__features calls that evaluated every snapshot */
+    /* The attention pricing's ways of counting a state (n_count of them, at
+     * most LF__MAX_COUNTS): lf__features leaves in count_max[w] the most any
+     * state counts way w (the caller sets them to -1 first); it returns the
+     * plain sum's maximum as ever. */
+    const lf__count *count;
+    int32_t n_count;
+    int64_t count_max[4];
     void *scratch;        /* the thread's scratch the arrays belong to; NULL: own heap arrays */
     /* The kept states (n_states of them), last: written before they are
      * read, so a new view clears only what comes before (LF__GROUP_CLEAR). */

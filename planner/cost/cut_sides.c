@@ -133,7 +133,7 @@ static int32_t lf__merge_terms(lf__row_term *t, int32_t k)
     for (int32_t i = 0; i < k; i++) {
         lf__row_term x = t[i];
         if (x.span >= x.height) { /* min(span + growth, height) = height */
-            x = (lf__row_term){1, {0, 1}, 1, x.height * x.row_bytes};
+            x = (lf__row_term){1, {0, 1}, 1, x.height * x.row_bytes, 0};
             if (fixed >= 0) {
                 t[fixed].row_bytes += x.row_bytes;
                 continue;

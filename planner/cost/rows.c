@@ -235,14 +235,14 @@ static int32_t lf__phases(const lf__group *G)
 /* Bytes of one window at h rows per step; kept in G->terms while the view
  * records its snapshots (lf__features). */
 static int64_t lf__term(lf__group *G, int64_t span, lf__rat sigma, int64_t height, int64_t row_bytes,
-                        int64_t h)
+                        int32_t score, int64_t h)
 {
     if (G->recording) {
         if (G->n_terms == G->cap_terms &&
             !lf__group_grow_terms(G, G->cap_terms > 0 ? 2 * G->cap_terms : 256))
             G->recording = 0, G->record_failed = 1;
         else
-            G->terms[G->n_terms++] = (lf__row_term){span, sigma, height, row_bytes};
+            G->terms[G->n_terms++] = (lf__row_term){span, sigma, height, row_bytes, score};
     }
     int64_t rows = span + lf__growth(sigma, h);
     return (rows < height ? rows : height) * row_bytes;
@@ -253,41 +253,60 @@ static int64_t lf__tensor_window(lf__group *G, int32_t t, int64_t h, int32_t sna
     const lf__op_cost *oc = G->cm->ops;
     int32_t v = G->tensor[t];
     int64_t h_t = G->height[t], sum = 0;
+    int32_t sc = oc[v].score;
     int view = t < G->n && oc[v].kind == LF_ROWS_VIEW;
     if (G->hi[t] >= G->lo[t] && !view)
-        sum += lf__term(G, G->hi[t] - G->lo[t] + 1, G->sigma[t], h_t, oc[v].row_bytes, h);
+        sum += lf__term(G, G->hi[t] - G->lo[t] + 1, G->sigma[t], h_t, oc[v].row_bytes, sc, h);
     if (G->reread_waits && G->hi2[t] >= G->lo2[t] && !view)
-        sum += lf__term(G, G->hi2[t] - G->lo2[t] + 1, G->sigma[t], h_t, oc[v].row_bytes, h);
+        sum += lf__term(G, G->hi2[t] - G->lo2[t] + 1, G->sigma[t], h_t, oc[v].row_bytes, sc, h);
     if (t < G->n && G->active[t] && (G->out[t] || G->tensor[t] == snapshot_op))
-        sum += lf__term(G, 1, G->sigma[t], h_t, oc[v].row_bytes, h);
+        sum += lf__term(G, 1, G->sigma[t], h_t, oc[v].row_bytes, sc, h);
     return sum;
+}
+
+/* One state's feature bytes from its other windows o and its score windows
+ * s: their sum; and each of the attention pricing's ways (G->count) keeps
+ * its own maximum. */
+static int64_t lf__state_bytes(lf__group *G, int64_t o, int64_t s)
+{
+    for (int32_t w = 0; w < G->n_count; w++) {
+        const lf__count *c = &G->count[w];
+        int64_t x = (c->div > 1 ? (o + c->div - 1) / c->div : o) + (s > 0 && c->tile >= 0 ? c->tile : s);
+        if (x > G->count_max[w])
+            G->count_max[w] = x;
+    }
+    return o + s;
 }
 
 /* Members after the snapshot's last active one hold nothing: no active op
  * reads them (inputs come earlier) and they stage no rows. */
 /* Adds one held window to the merged list (lf__merged_sum); 0 when the
  * list cannot grow. */
-static int lf__merge_term(lf__group *G, int64_t span, lf__rat sigma, int64_t height, int64_t row_bytes)
+static int lf__merge_term(lf__group *G, int64_t span, lf__rat sigma, int64_t height, int64_t row_bytes,
+                          int32_t score)
 {
     for (int32_t k = 0; k < G->n_merged; k++) {
         lf__row_term *m = &G->terms[k];
-        if (m->span == span && m->sigma.num == sigma.num && m->sigma.den == sigma.den && m->height == height) {
+        if (m->span == span && m->sigma.num == sigma.num && m->sigma.den == sigma.den && m->height == height &&
+            (m->score != 0) == (score != 0)) {
             m->row_bytes += row_bytes;
             return 1;
         }
     }
     if (G->n_merged == G->cap_terms && !lf__group_grow_terms(G, G->cap_terms > 0 ? 2 * G->cap_terms : 256))
         return 0;
-    G->terms[G->n_merged++] = (lf__row_term){span, sigma, height, row_bytes};
+    G->terms[G->n_merged++] = (lf__row_term){span, sigma, height, row_bytes, score != 0};
     return 1;
 }
 
 /* lf__window_sum of a one_window group (snapshot -1) from its windows
  * merged once: Σ min(span + growth, height) * row_bytes over windows of one
  * (span, row scale, height) is that min times their row bytes added, so the
- * same sum. The attention pricing and the staircase ask it at dozens of
- * tile heights, where a transformer group's hundreds of windows fall into a
- * handful of kinds. -1 when the list cannot be kept (the caller sums). */
+ * same sum (score windows apart, for the attention pricing's ways of
+ * counting a state: lf__state_bytes). The attention pricing and the
+ * staircase ask it at dozens of tile heights, where a transformer group's
+ * hundreds of windows fall into a handful of kinds. -1 when the list cannot
+ * be kept (the caller sums). */
 static int64_t lf__merged_sum(lf__group *G, int64_t h)
 {
     const lf__op_cost *oc = G->cm->ops;
@@ -299,35 +318,40 @@ static int64_t lf__merged_sum(lf__group *G, int64_t h)
                 continue; /* as lf__window_sum: members after the last active one */
             int32_t v = G->tensor[t];
             int64_t h_t = G->height[t], rb = oc[v].row_bytes;
+            int32_t sc = oc[v].score;
             int view = t < G->n && oc[v].kind == LF_ROWS_VIEW;
             if (G->hi[t] >= G->lo[t] && !view)
-                ok = lf__merge_term(G, G->hi[t] - G->lo[t] + 1, G->sigma[t], h_t, rb);
+                ok = lf__merge_term(G, G->hi[t] - G->lo[t] + 1, G->sigma[t], h_t, rb, sc);
             if (ok && G->reread_waits && G->hi2[t] >= G->lo2[t] && !view)
-                ok = lf__merge_term(G, G->hi2[t] - G->lo2[t] + 1, G->sigma[t], h_t, rb);
+                ok = lf__merge_term(G, G->hi2[t] - G->lo2[t] + 1, G->sigma[t], h_t, rb, sc);
             if (ok && t < G->n && G->active[t] && G->out[t])
-                ok = lf__merge_term(G, 1, G->sigma[t], h_t, rb);
+                ok = lf__merge_term(G, 1, G->sigma[t], h_t, rb, sc);
         }
         if (!ok)
             return -1;
         G->merged_mode = 1 + G->reread_waits;
     }
-    int64_t sum = 0;
+    int64_t sum[2] = {0, 0}; /* other windows, score windows (lf__state_bytes) */
     for (int32_t k = 0; k < G->n_merged; k++) {
         const lf__row_term *m = &G->terms[k];
         int64_t rows = m->span + lf__growth(m->sigma, h);
-        sum += (rows < m->height ? rows : m->height) * m->row_bytes;
+        sum[m->score != 0] += (rows < m->height ? rows : m->height) * m->row_bytes;
     }
-    return sum;
+    return lf__state_bytes(G, sum[0], sum[1]);
 }
 
 static int64_t lf__window_sum(lf__group *G, int64_t h, int32_t snapshot_op)
 {
-    int64_t sum = 0;
-    for (int32_t t = 0; t <= G->last; t++)
-        sum += lf__tensor_window(G, t, h, snapshot_op);
-    for (int32_t t = G->n; t < G->nt; t++)
-        sum += lf__tensor_window(G, t, h, snapshot_op);
-    return sum;
+    int64_t o = 0, s = 0;
+    for (int32_t t = 0; t <= G->last; t++) {
+        int64_t b = lf__tensor_window(G, t, h, snapshot_op);
+        *(G->cm->ops[G->tensor[t]].score ? &s : &o) += b;
+    }
+    for (int32_t t = G->n; t < G->nt; t++) {
+        int64_t b = lf__tensor_window(G, t, h, snapshot_op);
+        *(G->cm->ops[G->tensor[t]].score ? &s : &o) += b;
+    }
+    return lf__state_bytes(G, o, s);
 }
 
 /* Active member i asks its inputs for the rows it reads at sink phase
@@ -460,13 +484,15 @@ static void lf__record_state(lf__group *G, int32_t snapshot_op, int32_t phase)
  * recorded: the set-up (select, prepare) does not depend on the way. */
 static void lf__record_other_way(lf__group *G, int32_t phases, int64_t h, int32_t snapshot_op)
 {
-    int32_t mode = G->reread_waits;
+    int32_t mode = G->reread_waits, n_count = G->n_count;
     G->reread_waits = !mode;
+    G->n_count = 0; /* not this way's states */
     for (int32_t p = 0; p < phases; p++) {
         lf__record_state(G, snapshot_op, p);
         lf__eval_phase(G, p, h, snapshot_op);
     }
     G->reread_waits = mode;
+    G->n_count = n_count;
 }
 
 /* One snapshot at every phase: the largest feature bytes and where (peak);
@@ -513,12 +539,13 @@ int64_t lf__features(lf__group *G, int64_t h, lf__peak *peak)
         for (int32_t s = 0; s < G->n_states; s++) {
             if (G->state_mode[s] != G->reread_waits)
                 continue;
-            int64_t f = 0;
+            int64_t sum[2] = {0, 0};
             for (int32_t k = G->state_start[s]; k < G->state_start[s + 1]; k++) {
                 const lf__row_term *t = &G->terms[k];
                 int64_t rows = t->span + lf__growth(t->sigma, h);
-                f += (rows < t->height ? rows : t->height) * t->row_bytes;
+                sum[t->score != 0] += (rows < t->height ? rows : t->height) * t->row_bytes;
             }
+            int64_t f = lf__state_bytes(G, sum[0], sum[1]);
             if (f > best) {
                 best = f;
                 pk->snapshot_op = G->state_snapshot[s];
@@ -773,9 +800,10 @@ int32_t lf__window_terms(const lf__group *G, const uint8_t *skip, lf__row_term *
         if (n + window + staging > cap)
             return -1;
         if (window)
-            terms[n++] = (lf__row_term){G->hi[t] - G->lo[t] + 1, G->sigma[t], h_t, oc[v].row_bytes};
+            terms[n++] = (lf__row_term){G->hi[t] - G->lo[t] + 1, G->sigma[t], h_t, oc[v].row_bytes,
+                                        oc[v].score};
         if (staging)
-            terms[n++] = (lf__row_term){1, G->sigma[t], h_t, oc[v].row_bytes};
+            terms[n++] = (lf__row_term){1, G->sigma[t], h_t, oc[v].row_bytes, oc[v].score};
     }
     return n;
 }
