@@ -283,6 +283,106 @@ static void test_attention_not_monotone(void)
     check_seq_curve("llama3_8b", &decode, 16 * 1024, 64 * 1024);
 }
 
+/* A lone op costs what lf_cost_eval says where it fits at the buffer and
+ * the BRR charge at that buffer where it does not (lf_cost_singleton_at),
+ * in the staircase as in lf_plan_metrics_compute. Llama-3-8B's down_proj
+ * (64 x 14,336 by 14,336 x 4,096, int8; W = 58,720,256, input 917,504,
+ * output 262,144) under BRR needs one input row + one column + one output
+ * byte = 28,673 B: from 28,674 B it runs by output columns, the matrix read
+ * once and the input 4,096 times (64 W + 64 input + output =
+ * 3,817,078,784 B); below, its charge streams the weights per row, 64 W +
+ * input + output = 3,759,276,032 B, and so again from 32,769 B, where that
+ * row schedule fits. The staircase priced the op from no buffer at its row
+ * schedule and stopped at 28,679 B (11,769,081,920 B for a plan costing
+ * 11,826,884,672), both schemes (under LBDF the op is unfusable there). */
+static void test_lone_matmul(void)
+{
+    lf_graph *g = NULL;
+    lf_model_options opt = {0, 1};
+    lf_model_seq_options so = {64, 1, LF_PHASE_PREFILL, 0};
+    CHECK_OK(lf_model_build_seq("llama3_8b", &opt, &so, &g));
+    if (!g)
+        return;
+    int32_t v = -1;
+    for (int32_t i = 0; i < g->n_ops; i++)
+        if (strcmp(g->ops[i].name, "model.layers.0.mlp.down_proj.MatMul") == 0)
+            v = i;
+    CHECK(v >= 0);
+    const char *schemes[2] = {"lbdf", "brr"};
+    for (int s = 0; s < 2 && v >= 0; s++) {
+        lf_hw hw;
+        lf_hw_default(&hw);
+        hw.buffer_bytes = 28679;
+        lf_cost_model *cm = NULL;
+        CHECK_OK(lf_cost_model_create(&cm, g, &hw, schemes[s]));
+        if (!cm)
+            continue;
+        int64_t d = 0, plan = 0;
+        CHECK_OK(lf_cost_singleton_at(cm, v, 28673, &d));
+        CHECK_EQ_I64(d, 3759276032);
+        CHECK_OK(lf_cost_singleton_at(cm, v, 28674, &d));
+        CHECK_EQ_I64(d, 3817078784);
+        CHECK_OK(lf_cost_singleton_at(cm, v, 32769, &d));
+        CHECK_EQ_I64(d, 3759276032);
+        /* the model's own charge at its buffer, fusable or not */
+        if (lf_cost_fusable(cm, v)) {
+            lf_group_cost c;
+            lf_bitset one;
+            CHECK_OK(lf_bitset_init(&one, g->n_ops));
+            lf_bitset_set(&one, v);
+            CHECK_OK(lf_cost_eval(cm, &one, &c));
+            plan = c.f_d;
+            lf_bitset_destroy(&one);
+        } else {
+            CHECK_OK(lf_cost_unfusable_dram(cm, v, &plan));
+        }
+        CHECK_EQ_I64(plan, 3817078784);
+        CHECK_EQ_I64(lf_cost_fusable(cm, v), s == 1);
+        /* the steps from 28,674 B start at that price; the rise is a cut */
+        lf_cost_step st[LF_COST_MAX_STEPS];
+        int32_t n = 0;
+        CHECK_OK(lf_cost_singleton_steps(cm, v, 28674, 64 * 1024, st, LF_COST_MAX_STEPS, &n));
+        CHECK(n >= 2);
+        if (n >= 2) {
+            CHECK_EQ_I64(st[0].need, 0);
+            CHECK_EQ_I64(st[0].f_d, 3817078784);
+            CHECK_EQ_I64(st[1].need, 32768);
+            CHECK_EQ_I64(st[1].f_d, 3759276032);
+        }
+        int64_t cuts[4];
+        int32_t n_cuts = 0;
+        CHECK_OK(lf_cost_singleton_rises(cm, v, 16 * 1024, 64 * 1024, cuts, &n_cuts));
+        CHECK_EQ_I64(n_cuts, 1);
+        CHECK_EQ_I64(cuts[0], 28674);
+        lf_cost_model_free(cm);
+
+        lf_curve c;
+        lf_hw_default(&hw);
+        CHECK_OK(lf_curve_compute(g, &hw, schemes[s], 16 * 1024, 32 * 1024, NULL, &c));
+        int32_t at = -1;
+        for (int32_t k = 0; k < c.n; k++) {
+            lf_hw b = hw;
+            b.buffer_bytes = c.points[k].beta;
+            lf_cost_model *pm = NULL;
+            lf_plan_metrics m;
+            CHECK_OK(lf_cost_model_create(&pm, g, &b, schemes[s]));
+            CHECK_OK(lf_plan_check(&c.points[k].plan, pm));
+            CHECK_OK(lf_plan_metrics_compute(&c.points[k].plan, pm, &m));
+            CHECK_EQ_I64(m.dram_all, c.points[k].dram_all);
+            lf_cost_model_free(pm);
+            if (c.points[k].beta == 28674)
+                at = k;
+        }
+        /* the optimum rises where the op's price does */
+        CHECK(at > 0);
+        if (at > 0)
+            CHECK(c.points[at].dram_all > c.points[at - 1].dram_all);
+        CHECK_EQ_I64(lf_curve_dram_at(&c, 28679), 11826884672);
+        lf_curve_destroy(&c);
+    }
+    lf_graph_free(g);
+}
+
 /* The same staircase, plans and counts with any number of workers; with
  * two, the joined pairs of Inception-v3 under BRR do run on both. */
 static void test_threads(void)
@@ -373,6 +473,7 @@ int main(void)
     test_below_brr_threshold();
     test_attention_steps();
     test_attention_not_monotone();
+    test_lone_matmul();
     test_threads();
     test_check();
     test_bad_range();

@@ -220,12 +220,23 @@ typedef struct lf_cost_step {
 lf_status lf_cost_steps(lf_cost_model *cm, const lf_bitset *group, int64_t below,
                         lf_cost_step *steps, int32_t cap, int32_t *n);
 
-/* What op v alone costs at every buffer in the all-ops metric: as a group of
- * the scheme where it fits, otherwise charged by the BRR rule with weights
- * streamed per row tile (lf_cost_unfusable_dram), which needs no buffer at
- * all (steps[0].need = 0). */
-lf_status lf_cost_singleton_steps(lf_cost_model *cm, int32_t v, int64_t below, lf_cost_step *steps,
-                                  int32_t cap, int32_t *n);
+/* DRAM of op v alone at buffer beta in the all-ops metric: as a group of
+ * the scheme where it fits (F_beta < beta), otherwise by the BRR rule at
+ * beta (lf_cost_unfusable_dram at the model's buffer). */
+lf_status lf_cost_singleton_at(lf_cost_model *cm, int32_t v, int64_t beta, int64_t *f_d);
+
+/* What op v alone costs at every buffer from lo on in the all-ops metric
+ * (lf_cost_singleton_at), as steps: the price at lo needs no buffer at all
+ * (steps[0].need = 0). Exact where that price does not rise inside the range
+ * (lf_cost_singleton_rises). */
+lf_status lf_cost_singleton_steps(lf_cost_model *cm, int32_t v, int64_t lo, int64_t below,
+                                  lf_cost_step *steps, int32_t cap, int32_t *n);
+
+/* Appends to cuts (n of them) the buffers t in (lo, hi] where op v alone
+ * costs more at t than at t - 1 (the steps, which only fall, cannot say so):
+ * at most two, where it starts to fit under the scheme or under BRR. */
+lf_status lf_cost_singleton_rises(lf_cost_model *cm, int32_t v, int64_t lo, int64_t hi, int64_t *cuts,
+                                  int32_t *n);
 
 /* ---- explanation of one evaluation (for `fusionplan cost`) -------------- */
 

@@ -405,8 +405,24 @@ lf_status lf_cost_steps(lf_cost_model *cm, const lf_bitset *group, int64_t below
     return st;
 }
 
-lf_status lf_cost_singleton_steps(lf_cost_model *cm, int32_t v, int64_t below, lf_cost_step *steps,
-                                  int32_t cap, int32_t *n)
+lf_status lf_cost_singleton_at(lf_cost_model *cm, int32_t v, int64_t beta, int64_t *f_d)
+{
+    /* The one rule for a lone op (DESIGN §4): the scheme's price where v
+     * fits at beta, else the BRR rule at beta, valid or not (below BRR's
+     * own threshold it still runs, one row per tile). lf_plan_metrics_compute
+     * charges the same at the model's buffer. */
+    lf_group_cost c;
+    *f_d = 0;
+    lf_status st = lf__compute_at(cm, cm->scheme, beta, &v, 1, &c, NULL);
+    if (st == LF_OK && !c.valid && cm->scheme != &lf__scheme_brr)
+        st = lf__compute_at(cm, &lf__scheme_brr, beta, &v, 1, &c, NULL);
+    if (st == LF_OK)
+        *f_d = c.f_d;
+    return st;
+}
+
+lf_status lf_cost_singleton_steps(lf_cost_model *cm, int32_t v, int64_t lo, int64_t below,
+                                  lf_cost_step *steps, int32_t cap, int32_t *n)
 {
     lf_cost_step brr[LF_COST_MAX_STEPS];
     int32_t nb = 0;
@@ -414,18 +430,37 @@ lf_status lf_cost_singleton_steps(lf_cost_model *cm, int32_t v, int64_t below, l
     lf_status st = lf__steps(cm, cm->scheme, &v, 1, below, steps, cap, n);
     if (st == LF_OK)
         st = lf__steps(cm, &lf__scheme_brr, &v, 1, INT64_MAX, brr, LF_COST_MAX_STEPS, &nb);
-    /* Below BRR's own threshold the op still runs, one row per tile, at the
-     * price lf_cost_unfusable_dram gives there: the same as the first step's
-     * for most ops, more for one that needs its whole input (ViT's class
-     * token Concat reads its input twice). */
-    if (st == LF_OK && nb > 0 && brr[0].need > 0) {
-        lf_group_cost c;
-        st = lf__compute_at(cm, &lf__scheme_brr, brr[0].need, &v, 1, &c, NULL);
-        if (st == LF_OK)
-            st = lf__step_push(steps, cap, n, 0, c.f_d);
-    }
+    /* From no buffer at all: the price at lo, not at BRR's threshold, which
+     * may differ (a weight MatMul under BRR re-reads its input per output
+     * channel just above its threshold, dearer than the charge below it). */
+    int64_t at_lo = 0;
+    if (st == LF_OK)
+        st = lf_cost_singleton_at(cm, v, lo, &at_lo);
+    if (st == LF_OK)
+        st = lf__step_push(steps, cap, n, 0, at_lo);
     for (int32_t k = 0; st == LF_OK && k < nb && brr[k].need < below; k++)
         st = lf__step_push(steps, cap, n, brr[k].need, brr[k].f_d);
+    return st;
+}
+
+lf_status lf_cost_singleton_rises(lf_cost_model *cm, int32_t v, int64_t lo, int64_t hi, int64_t *cuts,
+                                  int32_t *n)
+{
+    /* The price changes kind only where v starts to fit alone, under the
+     * scheme or under BRR (its unfusable charge): a rise is one of those. */
+    const lf__scheme *schemes[2] = {cm->scheme, &lf__scheme_brr};
+    lf_status st = LF_OK;
+    for (int s = 0; s < 2 && st == LF_OK; s++) {
+        lf_group_cost c;
+        if ((st = lf__compute_at(cm, schemes[s], hi, &v, 1, &c, NULL)) != LF_OK)
+            break;
+        int64_t t = c.f_beta + 1, below = 0, above = 0;
+        if (!c.valid || t <= lo || t > hi || (s == 1 && cm->scheme == &lf__scheme_brr))
+            continue;
+        if ((st = lf_cost_singleton_at(cm, v, t - 1, &below)) == LF_OK &&
+            (st = lf_cost_singleton_at(cm, v, t, &above)) == LF_OK && above > below)
+            cuts[(*n)++] = t;
+    }
     return st;
 }
 

@@ -597,7 +597,7 @@ static lf_status lf__curve_prepare(lf__curve_dp *c, lf_cost_model *cm)
             break;
         c->fb1[v] = gc.f_beta;
         int32_t n = 0;
-        st = lf_cost_singleton_steps(cm, v, c->beta_max, c->steps, LF_COST_MAX_STEPS, &n);
+        st = lf_cost_singleton_steps(cm, v, c->beta_min, c->beta_max, c->steps, LF_COST_MAX_STEPS, &n);
         if (st == LF_OK && lf_cost_objective(cm) != LF_PLAN_OBJ_DRAM) {
             /* the unfusable charges, then the scheme's own steps (above) */
             int64_t fb1 = gc.valid ? gc.f_beta : INT64_MAX;
@@ -752,8 +752,10 @@ static lf_status lf__curve_run(const lf_graph *g, const lf_hw *hw, const char *s
  * than charged as unfusable just below (LBDF reads a group's weights from
  * the buffer once per row step; the unfusable charge streams them once),
  * so its figure is not a step function that only falls, which the Pareto
- * DP assumes. The buffers where that happens (an op's F_beta alone + 1)
- * are collected into cuts (ascending, n_cuts of them inside
+ * DP assumes. Under DRAM too (lf_cost_singleton_rises): a weight MatMul
+ * just above BRR's threshold re-reads its input per output channel, dearer
+ * than its charge below it. The buffers where that happens (an op's F_beta
+ * alone + 1) are collected into cuts (ascending, n_cuts of them inside
  * (beta_min, beta_max]). */
 static lf_status lf__rising_cuts(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t beta_min,
                                  int64_t beta_max, const lf_exact_config *cfg, int64_t *cuts, int32_t *n_cuts)
@@ -770,6 +772,10 @@ static lf_status lf__rising_cuts(const lf_graph *g, const lf_hw *hw, const char 
     for (int32_t v = 0; v < g->n_ops && st == LF_OK; v++) {
         if (g->ops[v].type == LF_OP_INPUT)
             continue;
+        if (cfg->objective == LF_PLAN_OBJ_DRAM) {
+            st = lf_cost_singleton_rises(cm, v, beta_min, beta_max, cuts, n_cuts);
+            continue;
+        }
         lf_group_cost alone, above;
         if ((st = lf_cost_eval_at(cm, &v, 1, beta_max, &alone)) != LF_OK)
             break;
@@ -777,7 +783,7 @@ static lf_status lf__rising_cuts(const lf_graph *g, const lf_hw *hw, const char 
         if (!alone.valid || t <= beta_min || t > beta_max)
             continue;
         int32_t n = 0;
-        if ((st = lf_cost_singleton_steps(cm, v, beta_max, steps, LF_COST_MAX_STEPS, &n)) != LF_OK ||
+        if ((st = lf_cost_singleton_steps(cm, v, beta_min, beta_max, steps, LF_COST_MAX_STEPS, &n)) != LF_OK ||
             (st = lf_cost_eval_at(cm, &v, 1, t, &above)) != LF_OK)
             break;
         int32_t k = -1; /* the unfusable charge at buffer t - 1 */
@@ -807,11 +813,13 @@ static lf_status lf__rising_cuts(const lf_graph *g, const lf_hw *hw, const char 
 lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t beta_min,
                            int64_t beta_max, const lf_exact_config *cfg, lf_curve *out)
 {
-    if (!cfg || cfg->objective == 0 || beta_min < 1 || beta_max <= beta_min)
+    if (beta_min < 1 || beta_max <= beta_min)
         return lf__curve_run(g, hw, scheme, beta_min, beta_max, cfg, out);
-    int64_t *cuts = malloc(((size_t)g->n_ops + 2) * sizeof *cuts);
+    lf_exact_config dram;
+    lf_exact_config_default(&dram);
+    int64_t *cuts = malloc((2 * (size_t)g->n_ops + 2) * sizeof *cuts);
     int32_t n_cuts = 0;
-    lf_status st = cuts ? lf__rising_cuts(g, hw, scheme, beta_min, beta_max, cfg, cuts, &n_cuts)
+    lf_status st = cuts ? lf__rising_cuts(g, hw, scheme, beta_min, beta_max, cfg ? cfg : &dram, cuts, &n_cuts)
                         : lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
     if (st != LF_OK || n_cuts == 0) {
         free(cuts);
