@@ -8,6 +8,7 @@
 
 #include "hwdesc/hw.h"
 #include "models/registry.h"
+#include "planner/cost/objective.h"
 #include "planner/exact/curve.h"
 #include "random_dags.h"
 #include "testlib.h"
@@ -378,6 +379,23 @@ static void test_lone_matmul(void)
         if (at > 0)
             CHECK(c.points[at].dram_all > c.points[at - 1].dram_all);
         CHECK_EQ_I64(lf_curve_dram_at(&c, 28679), 11826884672);
+        lf_curve_destroy(&c);
+    }
+    /* Under energy and latency the same rise (LBDF: the op is unfusable on
+     * both sides of 28,674 B) is a cut; the single-buffer planner agrees
+     * (it stopped at 28,679 B too). */
+    for (int o = 1; o < LF_PLAN_OBJ_COUNT; o++) {
+        lf_hw hw;
+        lf_hw_default(&hw);
+        hw.peak_macs = 2e10;
+        lf_exact_config ec;
+        lf_exact_config_default(&ec);
+        ec.objective = o;
+        lf_curve c;
+        CHECK_OK(lf_curve_compute(g, &hw, "lbdf", 16 * 1024, 32 * 1024, &ec, &c));
+        int32_t checked = 0;
+        CHECK_OK(lf_curve_check(g, &hw, "lbdf", &c, &ec, &checked));
+        CHECK(checked > 0);
         lf_curve_destroy(&c);
     }
     lf_graph_free(g);

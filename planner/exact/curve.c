@@ -767,31 +767,37 @@ static lf_status lf__rising_cuts(const lf_graph *g, const lf_hw *hw, const char 
     lf_status st = lf_cost_model_create(&cm, g, &h, scheme);
     if (st == LF_OK)
         st = lf_cost_set_objective(cm, (lf_plan_objective)cfg->objective);
-    lf_cost_step steps[LF_COST_MAX_STEPS];
     *n_cuts = 0;
     for (int32_t v = 0; v < g->n_ops && st == LF_OK; v++) {
         if (g->ops[v].type == LF_OP_INPUT)
             continue;
-        if (cfg->objective == LF_PLAN_OBJ_DRAM) {
-            st = lf_cost_singleton_rises(cm, v, beta_min, beta_max, cuts, n_cuts);
+        int32_t m = *n_cuts;
+        if ((st = lf_cost_singleton_rises(cm, v, beta_min, beta_max, cuts, n_cuts)) != LF_OK ||
+            cfg->objective == LF_PLAN_OBJ_DRAM)
             continue;
-        }
         lf_group_cost alone, above;
         if ((st = lf_cost_eval_at(cm, &v, 1, beta_max, &alone)) != LF_OK)
             break;
-        int64_t t = alone.f_beta + 1; /* the smallest buffer where v is fusable */
-        if (!alone.valid || t <= beta_min || t > beta_max)
+        int64_t t = alone.valid ? alone.f_beta + 1 : INT64_MAX; /* the smallest buffer where v is fusable */
+        /* Below t, v is charged as unfusable on both sides of a DRAM rise:
+         * a cut where its figure rises too. From t on, the figures decide. */
+        int32_t w = m;
+        for (int32_t i = m; i < *n_cuts && st == LF_OK; i++) {
+            int64_t below = 0, at = 0;
+            if (cuts[i] >= t || (st = lf_cost_singleton_at(cm, v, cuts[i] - 1, &below)) != LF_OK ||
+                (st = lf_cost_singleton_at(cm, v, cuts[i], &at)) != LF_OK)
+                continue;
+            if (lf_cost_objective_unfusable(cm, v, at) > lf_cost_objective_unfusable(cm, v, below))
+                cuts[w++] = cuts[i];
+        }
+        *n_cuts = w;
+        if (st != LF_OK || t <= beta_min || t > beta_max)
             continue;
-        int32_t n = 0;
-        if ((st = lf_cost_singleton_steps(cm, v, beta_min, beta_max, steps, LF_COST_MAX_STEPS, &n)) != LF_OK ||
+        int64_t d = 0; /* the unfusable charge at buffer t - 1 */
+        if ((st = lf_cost_singleton_at(cm, v, t - 1, &d)) != LF_OK ||
             (st = lf_cost_eval_at(cm, &v, 1, t, &above)) != LF_OK)
             break;
-        int32_t k = -1; /* the unfusable charge at buffer t - 1 */
-        while (k + 1 < n && steps[k + 1].need < t - 1)
-            k++;
-        if (k < 0)
-            continue;
-        if (lf_cost_objective_value(cm, &v, 1, &above) > lf_cost_objective_unfusable(cm, v, steps[k].f_d))
+        if (lf_cost_objective_value(cm, &v, 1, &above) > lf_cost_objective_unfusable(cm, v, d))
             cuts[(*n_cuts)++] = t;
     }
     lf_cost_model_free(cm);
