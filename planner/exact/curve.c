@@ -419,9 +419,10 @@ static void lf__curve_price_steps(lf__exact *x, const lf_bitset *set, int32_t n_
      * (cut_join.c) is not the set being grown. */
     const int32_t *members = x->sub;
     int32_t n_members = x->n_sub;
-    if (set != &x->sbits) {
-        /* One word at a time: bert_large BRR prices most of its pairs here,
-         * and a call per member was a tenth of the staircase's time. */
+    if (set != &x->sbits && lf_cost_objective(x->cm) != LF_PLAN_OBJ_DRAM) {
+        /* Only the objective's steps read them: bert_large BRR prices most
+         * of its pairs here under DRAM, where listing the members, one call
+         * per member, was a tenth of the staircase's time. */
         n_members = lf_bitset_to_list(set, c->members);
         members = c->members;
     }
