@@ -258,16 +258,25 @@ int64_t lf_cost_const_read_bytes(const lf_cost_model *cm, int32_t v)
     return cm->ops[v].weight_bytes + cm->ops[v].stream_bytes;
 }
 
-/* Member list of a bitset; validates the size against the graph. */
-static lf_status lf__members(const lf_cost_model *cm, const lf_bitset *group, int32_t **members,
-                             int32_t *n)
+/* A group's bitset against the graph: its size, and not empty. */
+static lf_status lf__group_check(const lf_cost_model *cm, const lf_bitset *group)
 {
     if (group->nbits != cm->g->n_ops)
         return lf_set_error(LF_EINVAL, "group bitset has %d bits, graph '%s' has %d ops",
                             (int)group->nbits, cm->g->name, (int)cm->g->n_ops);
-    *n = lf_bitset_count(group);
-    if (*n == 0)
+    if (lf_bitset_count(group) == 0)
         return lf_set_error(LF_EINVAL, "empty group");
+    return LF_OK;
+}
+
+/* Member list of a bitset; validates the size against the graph. */
+static lf_status lf__members(const lf_cost_model *cm, const lf_bitset *group, int32_t **members,
+                             int32_t *n)
+{
+    lf_status st = lf__group_check(cm, group);
+    if (st != LF_OK)
+        return st;
+    *n = lf_bitset_count(group);
     *members = malloc((size_t)*n * sizeof(int32_t));
     if (!*members)
         return lf_set_error(LF_ENOMEM, "out of memory evaluating a group");
@@ -381,11 +390,12 @@ lf_status lf_cost_steps(lf_cost_model *cm, const lf_bitset *group, int64_t below
 {
     int32_t *members = NULL, nm = 0;
     *n = 0;
-    lf_status st = lf__members(cm, group, &members, &nm);
+    lf_status st = lf__group_check(cm, group);
     if (st != LF_OK)
         return st;
     /* A group with a copy one block away: its steps are its canonical
-     * copy's (steps_memo.c). */
+     * copy's (steps_memo.c). The members are listed only when the memo
+     * does not answer (most asks of a long stack of layers). */
     lf_bitset key;
     uint64_t *buf = NULL;
     int shared = 0;
@@ -393,9 +403,10 @@ lf_status lf_cost_steps(lf_cost_model *cm, const lf_bitset *group, int64_t below
         st = lf__key(cm, group, &key, &buf, &shared);
     if (st == LF_OK && shared && lf__steps_memo_get(cm->steps_memo, &key, below, steps, cap, n)) {
         free(buf);
-        free(members);
         return LF_OK;
     }
+    if (st == LF_OK)
+        st = lf__members(cm, group, &members, &nm);
     if (st == LF_OK)
         st = lf__steps(cm, cm->scheme, members, nm, below, steps, cap, n);
     if (st == LF_OK && shared)
