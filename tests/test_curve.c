@@ -11,6 +11,7 @@
 #include "planner/cost/objective.h"
 #include "planner/exact/curve.h"
 #include "random_dags.h"
+#include "search/sweep/curve_report.h"
 #include "testlib.h"
 
 static int64_t exact_at(const lf_graph *g, const char *scheme, int64_t beta)
@@ -401,6 +402,95 @@ static void test_lone_matmul(void)
     lf_graph_free(g);
 }
 
+/* Llama-3-8B's lm_head (64 x 4,096 by 4,096 x 128,256, int8) under BRR runs
+ * alone by output columns from one input row + one column + one output byte
+ * = 8,193 B, where its output row alone (128,256 B) fits no buffer here.
+ * The exact planner's F_beta floor counted that row and left the op out below
+ * 20,641 B ("no valid plan" at 20,000 B); BRR's steps returned none where
+ * rows do not fit, so under energy and latency the staircase had no step for
+ * it below 64 KB ("no plan"). Above 64 KB down_proj's column blocks lower its
+ * DRAM at 71,685 B but raise its energy (its input read once per block):
+ * the staircase kept the cheaper figure from below, 1,574,274,596,373 fJ
+ * short of the plan at 73,857 B. */
+static void test_brr_lm_head(void)
+{
+    lf_graph *g = NULL;
+    lf_model_options opt = {0, 1};
+    lf_model_seq_options so = {64, 1, LF_PHASE_PREFILL, 0};
+    CHECK_OK(lf_model_build_seq("llama3_8b", &opt, &so, &g));
+    if (!g)
+        return;
+    int32_t v = -1;
+    for (int32_t i = 0; i < g->n_ops; i++)
+        if (strcmp(g->ops[i].name, "lm_head.MatMul") == 0)
+            v = i;
+    CHECK(v >= 0);
+    lf_hw hw;
+    lf_hw_default(&hw);
+    hw.buffer_bytes = 20000;
+    lf_cost_model *cm = NULL;
+    CHECK_OK(lf_cost_model_create(&cm, g, &hw, "brr"));
+    if (cm && v >= 0) {
+        CHECK(lf_cost_column_tiled(cm, v));
+        lf_bitset one;
+        lf_group_cost gc;
+        CHECK_OK(lf_bitset_init(&one, g->n_ops));
+        lf_bitset_set(&one, v);
+        CHECK_OK(lf_cost_eval(cm, &one, &gc));
+        CHECK(gc.valid);
+        CHECK_EQ_I64(gc.f_beta, 8193);
+        lf_cost_step st[LF_COST_MAX_STEPS];
+        int32_t n = 0;
+        CHECK_OK(lf_cost_steps(cm, &one, 64 * 1024, st, LF_COST_MAX_STEPS, &n));
+        CHECK(n >= 1);
+        if (n >= 1)
+            CHECK_EQ_I64(st[0].need, 8193);
+        lf_bitset_destroy(&one);
+        lf_plan p;
+        lf_status ps = lf_exact_plan(cm, NULL, &p, NULL);
+        CHECK_OK(ps);
+        if (ps == LF_OK) {
+            int32_t alone = 0;
+            for (int32_t u = 0; u < g->n_ops; u++)
+                alone += p.group_of[u] == p.group_of[v];
+            CHECK_EQ_I64(alone, 1);
+            lf_plan_destroy(&p);
+        }
+    }
+    lf_cost_model_free(cm);
+    lf_curve c;
+    lf_hw_default(&hw);
+    CHECK_OK(lf_curve_compute(g, &hw, "brr", 16 * 1024, 32 * 1024, NULL, &c));
+    for (int32_t k = 0; k < c.n; k++) { /* it rises at 28,674 B (test_lone_matmul) */
+        lf_hw b = hw;
+        b.buffer_bytes = c.points[k].beta;
+        lf_cost_model *pm = NULL;
+        lf_plan_metrics m;
+        CHECK_OK(lf_cost_model_create(&pm, g, &b, "brr"));
+        CHECK_OK(lf_plan_check(&c.points[k].plan, pm));
+        CHECK_OK(lf_plan_metrics_compute(&c.points[k].plan, pm, &m));
+        CHECK_EQ_I64(m.dram_all, c.points[k].dram_all);
+        lf_cost_model_free(pm);
+    }
+    CHECK_EQ_I64(exact_at(g, "brr", 20000), lf_curve_dram_at(&c, 20000));
+    CHECK_EQ_I64(lf_curve_dram_at(&c, 20000), 19049353280);
+    lf_curve_destroy(&c);
+    for (int o = 1; o < LF_PLAN_OBJ_COUNT; o++) {
+        lf_exact_config ec;
+        lf_exact_config_default(&ec);
+        ec.objective = o;
+        int64_t ranges[2][2] = {{16 * 1024, 64 * 1024}, {64 * 1024, 80 * 1024}};
+        for (int r = 0; r < 2; r++) {
+            lf_curve_report rep;
+            CHECK_OK(lf_curve_report_compute(&rep, g, "llama3_8b", &hw, "brr", ranges[r][0],
+                                             ranges[r][1], &ec));
+            CHECK(rep.curve.n >= 2);
+            lf_curve_report_destroy(&rep);
+        }
+    }
+    lf_graph_free(g);
+}
+
 /* The same staircase, plans and counts with any number of workers; with
  * two, the joined pairs of Inception-v3 under BRR do run on both. */
 static void test_threads(void)
@@ -492,6 +582,7 @@ int main(void)
     test_attention_steps();
     test_attention_not_monotone();
     test_lone_matmul();
+    test_brr_lm_head();
     test_threads();
     test_check();
     test_bad_range();

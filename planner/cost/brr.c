@@ -180,11 +180,14 @@ static lf_status lf__brr_steps(const lf__priced *p, int64_t below, lf_cost_step 
     int64_t height = *p->height < 1 ? 1 : *p->height;
     lf_status st = LF_OK;
     *n = 0;
-    if (feat1 + wblk >= below)
-        return LF_OK;
+    /* Rows that do not fit below `below` leave the column blocks, which may
+     * (a lone MatMul by a constant: lm_head's output row alone is larger
+     * than the buffer, one of its columns is not). */
+    int rows = feat1 + wblk < below;
     int64_t reads = height;
-    st = lf__step_push(steps, cap, n, feat1 + wblk, in + outb + reads * weights);
-    while (st == LF_OK && reads > 1) {
+    if (rows)
+        st = lf__step_push(steps, cap, n, feat1 + wblk, in + outb + reads * weights);
+    while (rows && st == LF_OK && reads > 1) {
         int64_t h = (height + reads - 2) / (reads - 1); /* smallest h with ceil(H/h) < reads */
         reads = (height + h - 1) / h;
         int64_t need = p->features(p->ctx, h, NULL) + wblk;
@@ -192,7 +195,7 @@ static lf_status lf__brr_steps(const lf__priced *p, int64_t below, lf_cost_step 
             break;
         st = lf__step_push(steps, cap, n, need, in + outb + reads * weights);
     }
-    if (st == LF_OK && weights + feat1 < below)
+    if (rows && st == LF_OK && weights + feat1 < below)
         st = lf__step_push(steps, cap, n, weights + feat1, in + outb + weights);
     int64_t bc[LF__COL_MAX];
     int32_t nc = p->col_m > 0 ? lf__col_widths(p->col_m, bc) : 0;

@@ -119,6 +119,11 @@ int64_t lf_cost_row_bytes(const lf_cost_model *cm, int32_t v);
  * without attention. */
 int64_t lf_cost_row_floor(const lf_cost_model *cm, int32_t v);
 
+/* 1 when op v alone may be tiled by output columns (BRR, a MatMul by a
+ * constant: brr.c): its F_beta is then one input row, one column and one
+ * output element, so the row floors above do not bound a group of v alone. */
+int lf_cost_column_tiled(const lf_cost_model *cm, int32_t v);
+
 /* 1 when the cost model treats op v's output as a zero-copy view. */
 int lf_cost_view(const lf_cost_model *cm, int32_t v);
 

@@ -244,6 +244,10 @@ int64_t lf_cost_row_bytes(const lf_cost_model *cm, int32_t v)
 }
 
 int64_t lf_cost_row_floor(const lf_cost_model *cm, int32_t v) { return cm->ops[v].row_floor; }
+int lf_cost_column_tiled(const lf_cost_model *cm, int32_t v)
+{
+    return !cm->scheme->weights_resident && cm->ops[v].col_m > 0; /* brr.c's lf__brr_cols */
+}
 int lf_cost_view(const lf_cost_model *cm, int32_t v) { return cm->ops[v].kind == LF_ROWS_VIEW; }
 int lf_cost_global_operand(const lf_cost_model *cm, int32_t v, int32_t j)
 {

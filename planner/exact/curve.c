@@ -293,6 +293,11 @@ static lf_status lf__steps_objective(lf_cost_model *cm, const int32_t *members, 
     int32_t kept = 0;
     for (int32_t k = 0; k < *n; k++) {
         int64_t v;
+        /* A step that another below lo replaces is no price in the range:
+         * if its figure were kept, a cheaper one would hide the price at lo
+         * (the figure need not fall where the DRAM does: lf__scheme_rises). */
+        if (k + 1 < *n && steps[k + 1].need < lo)
+            continue;
         if (op >= 0 && steps[k].need < fb1) {
             if (fb1 < lo)
                 continue;
@@ -749,6 +754,36 @@ static lf_status lf__curve_run(const lf_graph *g, const lf_hw *hw, const char *s
     return st;
 }
 
+/* The buffers above t (v's smallest buffer alone) inside (beta_min,
+ * beta_max] where v's figure alone rises at a step of its DRAM (at most
+ * LF_COST_MAX_STEPS of them), appended to cuts. */
+static lf_status lf__scheme_rises(lf_cost_model *cm, int32_t v, int64_t t, int64_t beta_min,
+                                  int64_t beta_max, int64_t *cuts, int32_t *n_cuts)
+{
+    lf_cost_step steps[LF_COST_MAX_STEPS];
+    int32_t n = 0;
+    lf_bitset one;
+    lf_status st = lf_bitset_init(&one, lf_cost_graph(cm)->n_ops);
+    if (st != LF_OK)
+        return st;
+    lf_bitset_set(&one, v);
+    st = lf_cost_steps(cm, &one, beta_max, steps, LF_COST_MAX_STEPS, &n);
+    lf_bitset_destroy(&one);
+    for (int32_t k = 0; k < n && st == LF_OK; k++) {
+        int64_t at = steps[k].need + 1;
+        if (at <= t || at <= beta_min || at > beta_max)
+            continue;
+        lf_group_cost below, above;
+        if ((st = lf_cost_eval_at(cm, &v, 1, at - 1, &below)) != LF_OK ||
+            (st = lf_cost_eval_at(cm, &v, 1, at, &above)) != LF_OK)
+            break;
+        if (below.valid && above.valid &&
+            lf_cost_objective_value(cm, &v, 1, &above) > lf_cost_objective_value(cm, &v, 1, &below))
+            cuts[(*n_cuts)++] = at;
+    }
+    return st;
+}
+
 /* Under energy or latency an op alone can cost more once it is fusable
  * than charged as unfusable just below (LBDF reads a group's weights from
  * the buffer once per row step; the unfusable charge streams them once),
@@ -792,6 +827,11 @@ static lf_status lf__rising_cuts(const lf_graph *g, const lf_hw *hw, const char 
                 cuts[w++] = cuts[i];
         }
         *n_cuts = w;
+        /* Above t, a step of the scheme's own that lowers v's DRAM may raise
+         * its figure (BRR's column blocks of a weight MatMul re-read its
+         * input per block): a cut there too. */
+        if (st == LF_OK && t != INT64_MAX)
+            st = lf__scheme_rises(cm, v, t, beta_min, beta_max, cuts, n_cuts);
         if (st != LF_OK || t <= beta_min || t > beta_max)
             continue;
         int64_t d = 0; /* the unfusable charge at buffer t - 1 */
@@ -824,7 +864,7 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
         return lf__curve_run(g, hw, scheme, beta_min, beta_max, cfg, out);
     lf_exact_config dram;
     lf_exact_config_default(&dram);
-    int64_t *cuts = malloc((2 * (size_t)g->n_ops + 2) * sizeof *cuts);
+    int64_t *cuts = malloc(((2 + LF_COST_MAX_STEPS) * (size_t)g->n_ops + 2) * sizeof *cuts);
     int32_t n_cuts = 0;
     lf_status st = cuts ? lf__rising_cuts(g, hw, scheme, beta_min, beta_max, cfg ? cfg : &dram, cuts, &n_cuts)
                         : lf_set_error(LF_ENOMEM, "out of memory in the curve planner");

@@ -84,7 +84,16 @@ static void lf__remove(lf__exact *x, int32_t w, int32_t mark)
     x->n_sub--;
 }
 
-static int64_t lf__lower_bound(const lf__exact *x) { return x->lb_w + x->lb_blk + x->lb_feat; }
+/* A lone MatMul that BRR tiles by columns holds neither an output row nor
+ * the row windows the terms count (lf_cost_column_tiled): no floor but 0
+ * holds for it, and its singleton must be offered at every buffer where it
+ * is valid. The terms stay, so a set that grows past it is bounded again. */
+static int64_t lf__lower_bound(const lf__exact *x)
+{
+    if (x->n_sub == 1 && lf_cost_column_tiled(x->cm, x->sub[0]))
+        return 0;
+    return x->lb_w + x->lb_blk + x->lb_feat;
+}
 
 int64_t lf__dp_set_need_floor(const lf__exact *x) { return lf__lower_bound(x); }
 
