@@ -243,7 +243,8 @@ static lf_status lf__data_alloc(lf__ox_graph *g, lf__ox_data *d, int is_int, int
         memcpy(d->dims, dims, (size_t)rank * sizeof *dims);
     d->count = count;
     size_t n = (size_t)(count > 0 ? count : 1);
-    filled = filled && count > 0; /* an empty tensor keeps its one placeholder element 0, as before */
+    /* An empty tensor keeps the single zeroed element the reader allocates for it. */
+    filled = filled && count > 0;
     if (!is_int && in_block && filled && (d->f = lf__ox_block_take(g, n * sizeof *d->f)))
         d->in_block = 1;
     else if (is_int)
