@@ -251,28 +251,30 @@ static int64_t lf__need(lf__attn *a, const lf__cfg *c, int64_t h)
     return x + (c->wres ? a->p.weights : a->p.wblk);
 }
 
-/* Bytes a streamed K/V moves over R query tiles of h rows. Causal: the
- * rows are g stacks of nq = N_q / g queries (one per grouped query head);
- * row r is query r mod nq and sees the keys up to (r mod nq) + N_k - nq, so
- * a tile reads the keys its last query sees, or all of them when it holds a
- * stack's last row. */
-static int64_t lf__kv_reads(const lf__attn *a, const lf__kv *kv, int64_t r, int64_t h)
+/* Bytes a streamed K/V of nk key rows moves over R query tiles of h rows of
+ * the N_q = hq query rows (cost_internal.h; tests/test_kv_reads.c walks
+ * the tiles one by one against it). Causal: the rows are g stacks of
+ * nq = N_q / g queries (one per grouped query head); row r is query
+ * r mod nq and sees the keys up to (r mod nq) + N_k - nq, so a tile reads
+ * the keys its last query sees, or all of them when it holds a stack's last
+ * row. */
+int64_t lf__kv_reads(int64_t hq, int64_t nk, int64_t bytes, int32_t causal, int64_t r, int64_t h)
 {
-    if (!kv->causal)
-        return r * kv->bytes;
-    int64_t nq = a->hq / kv->causal > 0 ? a->hq / kv->causal : 1;
-    int64_t off = kv->nk > nq ? kv->nk - nq : 0, rows = 0, nk = kv->nk;
-    if (kv->causal == 1 && nk >= a->hq) /* one stack: tile i reads off + min((i + 1) h, N_q) */
-        rows = r * off + h * (r - 1) * r / 2 + a->hq;
+    if (!causal)
+        return r * bytes;
+    int64_t nq = hq / causal > 0 ? hq / causal : 1;
+    int64_t off = nk > nq ? nk - nq : 0, rows = 0;
+    if (causal == 1 && nk >= hq) /* one stack: tile i reads off + min((i + 1) h, N_q) */
+        rows = r * off + h * (r - 1) * r / 2 + hq;
     /* Tile i (ending at (i + 1) h, before the last tile) inside stack s
      * reads min(off + (i + 1) h - s nq, N_k) keys: a run of such tiles adds
      * up in closed form, a rising part and a part at N_k, where a tile by
      * tile walk took a third of the Llama-3-8B BRR staircase (65,536 query
      * rows at small h). A tile across a stack's end reads min(off + nq,
      * N_k). */
-    int64_t last_full = h > 0 ? lf__cdiv(a->hq, h) - 1 : 0, r1 = r < last_full ? r : last_full;
+    int64_t last_full = h > 0 ? lf__cdiv(hq, h) - 1 : 0, r1 = r < last_full ? r : last_full;
     r1 = r1 > 0 ? r1 : 0;
-    for (int64_t i = 0; i < r1 && !(kv->causal == 1 && nk >= a->hq);) {
+    for (int64_t i = 0; i < r1 && !(causal == 1 && nk >= hq);) {
         int64_t s = i * h / nq, end = (s + 1) * nq, j = end / h < r1 ? end / h : r1;
         if (j <= i) { /* tile i holds the stack's last row */
             rows += off + nq < nk ? off + nq : nk;
@@ -285,12 +287,12 @@ static int64_t lf__kv_reads(const lf__attn *a, const lf__kv *kv, int64_t r, int6
         rows += (jc - i) * (off - s * nq) + h * (jc * (jc + 1) / 2 - i * (i + 1) / 2) + (j - jc) * nk;
         i = j;
     }
-    for (int64_t i = r1; i < r && !(kv->causal == 1 && nk >= a->hq); i++) {
-        int64_t first = i * h, last = ((i + 1) * h < a->hq ? (i + 1) * h : a->hq) - 1;
+    for (int64_t i = r1; i < r && !(causal == 1 && nk >= hq); i++) {
+        int64_t first = i * h, last = ((i + 1) * h < hq ? (i + 1) * h : hq) - 1;
         int64_t t = first / nq != last / nq ? nq - 1 : last % nq;
         rows += off + t + 1 < nk ? off + t + 1 : nk;
     }
-    return rows * (kv->bytes / kv->nk) + (rows * (kv->bytes % kv->nk)) / kv->nk;
+    return rows * (bytes / nk) + (rows * (bytes % nk)) / nk;
 }
 
 /* A floor of lf__kv_reads over R tiles of h rows that only grows as the
@@ -299,16 +301,17 @@ static int64_t lf__kv_reads(const lf__attn *a, const lf__kv *kv, int64_t r, int6
  * m = floor(nq / h) tile ends h apart, the last at least nq - h into it,
  * and t_i is at least its end's place in the stack, so the t_i add up to at
  * least g (m nq - h m (m + 1) / 2). Each term grows as h falls. */
-static int64_t lf__kv_reads_floor(const lf__attn *a, const lf__kv *kv, int64_t r, int64_t h)
+int64_t lf__kv_reads_floor(int64_t hq, int64_t nk, int64_t bytes, int32_t causal, int64_t r,
+                           int64_t h)
 {
-    if (!kv->causal)
-        return r * kv->bytes;
-    int64_t nq = a->hq / kv->causal > 0 ? a->hq / kv->causal : 1, rows = r; /* a key per tile */
-    if (kv->nk >= nq) {
+    if (!causal)
+        return r * bytes;
+    int64_t nq = hq / causal > 0 ? hq / causal : 1, rows = r; /* a key per tile */
+    if (nk >= nq) {
         int64_t m = nq / h;
-        rows = r * (kv->nk - nq + 1) + kv->causal * (m * nq - h * m * (m + 1) / 2);
+        rows = r * (nk - nq + 1) + causal * (m * nq - h * m * (m + 1) / 2);
     }
-    return rows * (kv->bytes / kv->nk) + (rows * (kv->bytes % kv->nk)) / kv->nk;
+    return rows * (bytes / nk) + (rows * (bytes % nk)) / nk;
 }
 
 /* The K/V traffic beyond the group's inputs at h rows per tile; with
@@ -320,7 +323,7 @@ static int64_t lf__kv_dram(const lf__attn *a, const lf__cfg *c, int64_t h, int f
     int64_t r = lf__cdiv(a->hq, h), d = 0;
     for (int32_t k = 0; k < a->n_kv; k++) {
         const lf__kv *kv = &a->kv[k];
-        d += floor ? lf__kv_reads_floor(a, kv, r, h) : lf__kv_reads(a, kv, r, h);
+        d += (floor ? lf__kv_reads_floor : lf__kv_reads)(a->hq, kv->nk, kv->bytes, kv->causal, r, h);
         if (!kv->internal)
             d -= kv->bytes; /* its first read is the group's input */
         else if (!kv->out)

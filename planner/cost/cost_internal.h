@@ -265,6 +265,17 @@ lf_status lf__attn_price(lf__group *G, const lf__scheme *scheme, int64_t beta,
 lf_status lf__attn_steps(lf__group *G, const lf__scheme *scheme, int64_t below,
                          lf_cost_step *steps, int32_t cap, int32_t *n, int *handled);
 
+/* A streamed K/V's reads over r = ceil(hq / h) query tiles of h rows (attn.c,
+ * DESIGN §16): `bytes` of nk key rows (all heads), read by hq query rows in
+ * `causal` stacks of grouped-query heads (0: not causal, every tile reads it
+ * whole); a causal tile reads the keys up to its diagonal. The floor stays
+ * at or below the reads at h and at every smaller height, and only grows as
+ * h falls (lf__cheapest stops on it). Internal; tests/test_kv_reads.c checks
+ * both against a tile-by-tile walk. */
+int64_t lf__kv_reads(int64_t hq, int64_t nk, int64_t bytes, int32_t causal, int64_t r, int64_t h);
+int64_t lf__kv_reads_floor(int64_t hq, int64_t nk, int64_t bytes, int32_t causal, int64_t r,
+                           int64_t h);
+
 /* The schemes, one row each in the order help texts list them: the row
  * X(NAME) stands for `lf__scheme_NAME`, defined in cost/NAME.c with .name
  * "NAME". cost/model.c makes the scheme table and the registry's name list
