@@ -323,7 +323,8 @@ static int64_t lf__kv_dram(const lf__attn *a, const lf__cfg *c, int64_t h, int f
     int64_t r = lf__cdiv(a->hq, h), d = 0;
     for (int32_t k = 0; k < a->n_kv; k++) {
         const lf__kv *kv = &a->kv[k];
-        d += (floor ? lf__kv_reads_floor : lf__kv_reads)(a->hq, kv->nk, kv->bytes, kv->causal, r, h);
+        d += floor ? lf__kv_reads_floor(a->hq, kv->nk, kv->bytes, kv->causal, r, h)
+                   : lf__kv_reads(a->hq, kv->nk, kv->bytes, kv->causal, r, h);
         if (!kv->internal)
             d -= kv->bytes; /* its first read is the group's input */
         else if (!kv->out)
