@@ -149,6 +149,7 @@ static int stopped_runs(lf_cost_model *cm, int64_t opt, int64_t states, int *com
         c.max_states = k;
         lf_plan p, up;
         lf_exact_stats st;
+        memset(&up, 0, sizeof up); /* group_of set only where a plan is completed */
         c.upper_plan = &up;
         lf_status s = lf_exact_plan(cm, &c, &p, &st);
         CHECK(s == LF_OK || s == LF_ELIMIT);
@@ -165,7 +166,7 @@ static int stopped_runs(lf_cost_model *cm, int64_t opt, int64_t states, int *com
             return proved;
         }
         proved += st.lower > 0;
-        if (st.upper > 0) {
+        if (up.group_of) {
             lf_plan_metrics m;
             CHECK_OK(lf_plan_check(&up, cm));
             CHECK_OK(lf_plan_metrics_compute(&up, cm, &m));

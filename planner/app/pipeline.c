@@ -186,13 +186,13 @@ static lf_status lf__plan_exact(lf__run *r)
     lf_plan_objective obj = lf_cost_objective(r->cm);
     dp.lower_bound = 1;
     /* A stopped DP also completes its best reached state into a plan. */
-    lf_plan completed;
+    lf_plan completed; /* its group_of stays NULL unless a plan is built (a plan of no
+                          fusable ops has the figure 0) */
+    memset(&completed, 0, sizeof completed);
     dp.upper_plan = &completed;
     lf_status st = lf_exact_plan(r->cm, &dp, &r->out->plan, &r->out->exact_stats);
-    int64_t completed_dram = r->out->exact_stats.upper;
     if (st != LF_ELIMIT) {
-        if (completed_dram > 0)
-            lf_plan_destroy(&completed);
+        lf_plan_destroy(&completed);
         return st;
     }
     char why[512];
@@ -210,8 +210,7 @@ static lf_status lf__plan_exact(lf__run *r)
             bc.deadline = now + share;
     }
     if (lf_exact_bounds_certify_spare(r->cm, &bc, 0, &best, &b) != LF_OK) {
-        if (completed_dram > 0)
-            lf_plan_destroy(&completed);
+        lf_plan_destroy(&completed);
         return lf_set_error(LF_ELIMIT, "%s", why);
     }
     /* The stopped DP's own bound (frontier.c; PP-OCRv4 detection at 256 KB:
@@ -225,7 +224,7 @@ static lf_status lf__plan_exact(lf__run *r)
     const char *upper_from = "the block plan";
     /* The DP's best reached state with the rest solved exactly (complete.c;
      * PP-OCRv4 detection at 256 KB: far below the searches' plans). */
-    if (completed_dram > 0) {
+    if (completed.group_of) {
         lf_plan_metrics cm_;
         if (lf_plan_metrics_compute(&completed, r->cm, &cm_) == LF_OK && cm_.objective < b.upper) {
             lf_plan_destroy(&best);

@@ -73,8 +73,11 @@ void lf_planned_print_summary(FILE *f, const lf_planned *r, lf_cost_model *cm, c
         char before[32], after[32];
         lf_format_commas(ps->dram_before, before, sizeof before);
         lf_format_commas(ps->dram_after, after, sizeof after);
-        fprintf(f, "; polish: %d passes, %d windows solved, %d improved, %d past the limit, DRAM %s -> %s B",
-                (int)ps->passes, (int)ps->windows, (int)ps->improved, (int)ps->limited, before, after);
+        lf_plan_objective o = lf_cost_objective(cm);
+        fprintf(f, "; polish: %d passes, %d windows solved, %d improved, %d past the limit, %s %s -> %s %s",
+                (int)ps->passes, (int)ps->windows, (int)ps->improved, (int)ps->limited,
+                o == LF_PLAN_OBJ_DRAM ? "DRAM" : lf_plan_objective_name(o), before, after,
+                lf_plan_objective_unit(o));
     }
     if (strcmp(r->search, "exact-best-effort") == 0) {
         char lo[32], up[32], what[48] = "";

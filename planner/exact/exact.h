@@ -195,7 +195,8 @@ typedef struct lf_polish_stats {
     int32_t improved;       /* windows whose plan was replaced */
     int32_t limited;        /* windows left because their solve passed max_candidates */
     int32_t out_of_time;    /* 1: stopped at cfg's deadline (the plan is the best so far) */
-    int64_t dram_before, dram_after; /* over fusable ops */
+    int64_t dram_before, dram_after; /* over fusable ops, in the cost model's objective
+                                        (DRAM bytes by default; fJ, fs under energy, latency) */
 } lf_polish_stats;
 
 void lf_polish_config_default(lf_polish_config *c);
