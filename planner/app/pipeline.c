@@ -84,20 +84,21 @@ static const char *lf__polished(const char *from)
     return "NSGA-II seeded with the better of the block and greedy plans, polished";
 }
 
-/* Replaces *best (DRAM *upper) by the greedy plan, then by NSGA-II seeded
- * with the better of the two (with guided edits) and polished by exact
- * sub-solves, where they cost less; *from names the one kept. A failure here
- * only leaves the bound where it was. */
+/* Replaces *best (figure *upper: the cost model's objective over fusable
+ * ops, DRAM by default) by the greedy plan, then by NSGA-II seeded with the
+ * better of the two (with guided edits) and polished by exact sub-solves,
+ * where they cost less; *from names the one kept. A failure here only
+ * leaves the bound where it was. */
 static void lf__better_upper(lf__run *r, double deadline, lf_plan *best, int64_t *upper,
                              const char **from, int *late)
 {
     lf_plan cand;
     lf_plan_metrics m;
     if (lf_plan_greedy(r->cm, &cand) == LF_OK) {
-        if (lf_plan_metrics_compute(&cand, r->cm, &m) == LF_OK && m.dram_fusable < *upper) {
+        if (lf_plan_metrics_compute(&cand, r->cm, &m) == LF_OK && m.objective < *upper) {
             lf_plan_destroy(best);
             *best = cand;
-            *upper = m.dram_fusable;
+            *upper = m.objective;
             *from = "the greedy plan";
         } else {
             lf_plan_destroy(&cand);
@@ -125,11 +126,11 @@ static void lf__better_upper(lf__run *r, double deadline, lf_plan *best, int64_t
     }
     lf_status sst = lf_search_run(r->cm, &sc, &res);
     *late |= sst == LF_OK && res.plans_proposed < sc.budget;
-    if (sst == LF_OK && res.metrics.dram_fusable < *upper &&
+    if (sst == LF_OK && res.metrics.objective < *upper &&
         lf_plan_copy(&cand, &res.best) == LF_OK) {
         lf_plan_destroy(best);
         *best = cand;
-        *upper = res.metrics.dram_fusable;
+        *upper = res.metrics.objective;
         *from = strcmp(*from, "the DP's best state, completed exactly") == 0
                     ? "NSGA-II seeded with the DP's best state, completed exactly"
                     : "NSGA-II seeded with the better of the block and greedy plans";
@@ -178,19 +179,20 @@ static lf_status lf__plan_exact(lf__run *r)
     dp = ec; /* the DP stops at its share (its messages name the whole limit) */
     if (limit > 0)
         dp.deadline -= limit * (1 - LF__DP_SHARE);
-    /* A stopped DP still proves a lower bound (frontier.c); its floors and
-     * the certified bounds below are DRAM bytes, so another objective's
-     * stopped run ends with the limit's message alone. */
-    int dram_objective = lf_cost_objective(r->cm) == LF_PLAN_OBJ_DRAM;
-    dp.lower_bound = dram_objective;
+    /* A stopped DP still proves a lower bound (frontier.c). It and the
+     * certified bounds below are figures of the cost model's objective:
+     * DRAM bytes, or fJ and fs (floors proven in bytes and priced:
+     * lf_cost_objective_dram_floor). */
+    lf_plan_objective obj = lf_cost_objective(r->cm);
+    dp.lower_bound = 1;
     /* A stopped DP also completes its best reached state into a plan. */
-    lf_plan completed;
+    lf_plan completed; /* its group_of stays NULL unless a plan is built (a plan of no
+                          fusable ops has the figure 0) */
+    memset(&completed, 0, sizeof completed);
     dp.upper_plan = &completed;
     lf_status st = lf_exact_plan(r->cm, &dp, &r->out->plan, &r->out->exact_stats);
-    int64_t completed_dram = r->out->exact_stats.upper;
-    if (st != LF_ELIMIT || !dram_objective) {
-        if (completed_dram > 0)
-            lf_plan_destroy(&completed);
+    if (st != LF_ELIMIT) {
+        lf_plan_destroy(&completed);
         return st;
     }
     char why[512];
@@ -208,8 +210,7 @@ static lf_status lf__plan_exact(lf__run *r)
             bc.deadline = now + share;
     }
     if (lf_exact_bounds_certify_spare(r->cm, &bc, 0, &best, &b) != LF_OK) {
-        if (completed_dram > 0)
-            lf_plan_destroy(&completed);
+        lf_plan_destroy(&completed);
         return lf_set_error(LF_ELIMIT, "%s", why);
     }
     /* The stopped DP's own bound (frontier.c; PP-OCRv4 detection at 256 KB:
@@ -223,12 +224,12 @@ static lf_status lf__plan_exact(lf__run *r)
     const char *upper_from = "the block plan";
     /* The DP's best reached state with the rest solved exactly (complete.c;
      * PP-OCRv4 detection at 256 KB: far below the searches' plans). */
-    if (completed_dram > 0) {
+    if (completed.group_of) {
         lf_plan_metrics cm_;
-        if (lf_plan_metrics_compute(&completed, r->cm, &cm_) == LF_OK && cm_.dram_fusable < b.upper) {
+        if (lf_plan_metrics_compute(&completed, r->cm, &cm_) == LF_OK && cm_.objective < b.upper) {
             lf_plan_destroy(&best);
             best = completed;
-            b.upper = cm_.dram_fusable;
+            b.upper = cm_.objective;
             upper_from = "the DP's best state, completed exactly";
         } else {
             lf_plan_destroy(&completed);
@@ -253,11 +254,12 @@ static lf_status lf__plan_exact(lf__run *r)
     if (!r->cfg->best_effort) {
         lf_plan_destroy(&best);
         return lf_set_error(LF_ELIMIT,
-                            "%s%s; certified bounds: the optimum (DRAM over fusable ops) is in "
-                            "[%lld, %lld] B (upper: %s; lower: %s), a plan at the upper bound is within "
+                            "%s%s; certified bounds: the optimum (%s over fusable ops) is in "
+                            "[%lld, %lld] %s (upper: %s; lower: %s), a plan at the upper bound is within "
                             "%.2f%% of it (%d blocks, %d solved exactly)",
-                            why, time_note, (long long)b.lower, (long long)b.upper, upper_from, lower_from,
-                            lf_exact_bounds_gap(&b), b.blocks, b.blocks_exact);
+                            why, time_note, obj == LF_PLAN_OBJ_DRAM ? "DRAM" : lf_plan_objective_name(obj),
+                            (long long)b.lower, (long long)b.upper, lf_plan_objective_unit(obj), upper_from,
+                            lower_from, lf_exact_bounds_gap(&b), b.blocks, b.blocks_exact);
     }
     lf_plan_destroy(&r->out->plan);
     r->out->plan = best;
@@ -390,10 +392,6 @@ static lf_status lf__resolve(const lf_planner_config *in, lf_planner_config *c,
     if (o == LF_PLAN_OBJ_COUNT)
         return lf_set_error(LF_EINVAL, "unknown objective '%.40s' (use dram, energy or latency)",
                             c->objective);
-    /* The certified bounds and the comparison's gap are in DRAM bytes. */
-    if (o != LF_PLAN_OBJ_DRAM && (c->best_effort || c->compare_exact))
-        return lf_set_error(LF_EINVAL, "%s applies to --objective dram",
-                            c->best_effort ? "--best-effort" : "--compare-exact");
     if (heuristic && c->budget < 1)
         return lf_set_error(LF_EINVAL, "search budget must be at least 1 plan, got %lld",
                             (long long)c->budget);
@@ -404,6 +402,7 @@ lf_status lf_plan_network(lf_cost_model *cm, const lf_planner_config *cfg, lf_pl
 {
     memset(out, 0, sizeof *out);
     out->exact_dram = -1;
+    out->exact_objective = -1;
     out->budget = -1;
     lf_planner_config c;
     const lf_search_entry *pi;
@@ -455,6 +454,7 @@ lf_status lf_plan_network(lf_cost_model *cm, const lf_planner_config *cfg, lf_pl
         return st;
     if (strcmp(out->search, "exact") == 0) {
         out->exact_dram = out->metrics.dram_fusable; /* the plan is the optimum: no second run */
+        out->exact_objective = out->metrics.objective;
     } else if (c.compare_exact) {
         /* One deadline for the optimum and its fallback bound, as for
          * --search exact: the DP has its share, the certificate the rest. */
@@ -473,10 +473,12 @@ lf_status lf_plan_network(lf_cost_model *cm, const lf_planner_config *cfg, lf_pl
         lf_plan_metrics mo;
         lf_exact_stats xst;
         lf_status xs = lf_exact_plan(cm, &dp, &opt, &xst);
-        if (xs == LF_OK && lf_plan_metrics_compute(&opt, cm, &mo) == LF_OK)
+        if (xs == LF_OK && lf_plan_metrics_compute(&opt, cm, &mo) == LF_OK) {
             out->exact_dram = mo.dram_fusable;
-        else
+            out->exact_objective = mo.objective;
+        } else {
             snprintf(out->exact_error, sizeof out->exact_error, "%s", lf_last_error());
+        }
         if (xs == LF_OK)
             lf_plan_destroy(&opt);
         /* Past a limit, a certified lower bound still bounds the gap from
@@ -501,6 +503,7 @@ void lf_planned_destroy(lf_planned *r)
     lf_search_result_destroy(&r->search_result);
     memset(r, 0, sizeof *r);
     r->exact_dram = -1;
+    r->exact_objective = -1;
 }
 
 void lf_pipeline_config_default(lf_pipeline_config *c)
@@ -515,6 +518,7 @@ lf_status lf_pipeline_open(lf_pipeline *p, const lf_pipeline_config *cfg)
 {
     memset(p, 0, sizeof *p);
     p->result.exact_dram = -1;
+    p->result.exact_objective = -1;
     const char *scheme = cfg->scheme ? cfg->scheme : "lbdf";
     lf_status st = lf_name_check(LF_NAMES_SCHEME, scheme);
     if (st == LF_OK)

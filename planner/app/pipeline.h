@@ -137,11 +137,15 @@ typedef struct lf_planned {
     lf_tree_stats tree_stats; /* tree splitter (with split_gap: the gaps) */
     int64_t exact_dram;       /* the optimum's DRAM over fusable ops: search exact or
                                  compare_exact; -1 when unknown */
+    int64_t exact_objective;  /* the optimum's figure over fusable ops in the cost model's
+                                 objective (= exact_dram under DRAM; fJ, fs under energy,
+                                 latency: planner/cost/objective.h); -1 when unknown */
     char exact_error[256];    /* compare_exact: why there is no optimum ("" when there is) */
     int64_t lower_bound;      /* search "exact-best-effort" (exact with best_effort, past a
                                  limit), or compare_exact past a limit: a certified lower bound
-                                 on the optimum (0: none); the plan's DRAM is an upper bound and
-                                 exact_dram stays -1 */
+                                 on the optimum's figure in the objective's unit, as
+                                 exact_objective (0: none); the plan's figure
+                                 (metrics.objective) is an upper bound and exact_dram stays -1 */
     char bound_note[512];     /* then: where the plan comes from and how many blocks were solved */
     double wall_s;            /* planning only (no split-gap measurement, no comparison) */
     lf_polish_stats polish;   /* cfg.polish > 0: what the polish did */

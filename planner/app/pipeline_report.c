@@ -42,12 +42,13 @@ void lf_planned_print_summary(FILE *f, const lf_planned *r, lf_cost_model *cm, c
     lf_format_commas(m->dram_fusable, fus, sizeof fus);
     lf_format_commas(m->dram_all, all, sizeof all);
     lf_format_commas(m->mbu, mbu, sizeof mbu);
-    if (r->exact_dram > 0)
+    /* Gaps and bounds are on the objective (DRAM over fusable ops by default). */
+    if (r->exact_objective > 0)
         snprintf(gap, sizeof gap, "; gap to optimum %.2f%%",
-                 100.0 * (double)(m->dram_fusable - r->exact_dram) / (double)r->exact_dram);
+                 100.0 * (double)(m->objective - r->exact_objective) / (double)r->exact_objective);
     else if (r->lower_bound > 0 && strcmp(r->search, "exact-best-effort") != 0)
         snprintf(gap, sizeof gap, "; gap to optimum at most %.2f%% (certified)",
-                 100.0 * (double)(m->dram_fusable - r->lower_bound) / (double)r->lower_bound);
+                 100.0 * (double)(m->objective - r->lower_bound) / (double)r->lower_bound);
     /* The objective is named only when it is not DRAM (outputs as before). */
     char obj[40] = "";
     if (lf_cost_objective(cm) != LF_PLAN_OBJ_DRAM)
@@ -72,16 +73,24 @@ void lf_planned_print_summary(FILE *f, const lf_planned *r, lf_cost_model *cm, c
         char before[32], after[32];
         lf_format_commas(ps->dram_before, before, sizeof before);
         lf_format_commas(ps->dram_after, after, sizeof after);
-        fprintf(f, "; polish: %d passes, %d windows solved, %d improved, %d past the limit, DRAM %s -> %s B",
-                (int)ps->passes, (int)ps->windows, (int)ps->improved, (int)ps->limited, before, after);
+        lf_plan_objective o = lf_cost_objective(cm);
+        fprintf(f, "; polish: %d passes, %d windows solved, %d improved, %d past the limit, %s %s -> %s %s",
+                (int)ps->passes, (int)ps->windows, (int)ps->improved, (int)ps->limited,
+                o == LF_PLAN_OBJ_DRAM ? "DRAM" : lf_plan_objective_name(o), before, after,
+                lf_plan_objective_unit(o));
     }
     if (strcmp(r->search, "exact-best-effort") == 0) {
-        char lo[32];
+        char lo[32], up[32], what[48] = "";
+        lf_plan_objective o = lf_cost_objective(cm);
         lf_format_commas(r->lower_bound, lo, sizeof lo);
-        fprintf(f, "; not proven optimal (the exact planner stopped at a limit): the optimum is in "
-                   "[%s, %s] B, this plan within %.2f%% of it (from %s)",
-                lo, fus, r->lower_bound > 0 ? 100.0 * (double)(m->dram_fusable - r->lower_bound) /
-                                                  (double)r->lower_bound : 100.0,
+        lf_format_commas(m->objective, up, sizeof up);
+        if (o != LF_PLAN_OBJ_DRAM) /* DRAM: as before */
+            snprintf(what, sizeof what, " (%s over fusable ops)", lf_plan_objective_name(o));
+        fprintf(f, "; not proven optimal (the exact planner stopped at a limit): the optimum%s is in "
+                   "[%s, %s] %s, this plan within %.2f%% of it (from %s)",
+                what, lo, up, lf_plan_objective_unit(o),
+                r->lower_bound > 0 ? 100.0 * (double)(m->objective - r->lower_bound) / (double)r->lower_bound
+                                   : 100.0,
                 r->bound_note);
     }
     const lf_exact_stats *es = &r->exact_stats;

@@ -138,6 +138,41 @@ int64_t lf_cost_objective_part_floor(const lf_cost_model *cm, const lf_obj_sums 
     return f > 0 ? f : 0;
 }
 
+int64_t lf_cost_objective_dram_floor(const lf_cost_model *cm, int64_t dram, const lf_obj_sums *s, int64_t groups)
+{
+    if (cm->objective == LF_PLAN_OBJ_DRAM)
+        return dram;
+    /* One group of the sums, F_D dram, one step (objective.h has the proof):
+     * lf_group_perf_from_sums prices energy linearly and latency as
+     * max(MACs / peak, dram / bandwidth). */
+    lf_group_perf p;
+    lf_group_perf_from_sums(cm, s->macs, s->act, s->weights, dram > 0 ? dram : 0, &p);
+    int64_t f = lf__figure(cm, &p) - 2 * groups;
+    return f > 0 ? f : 0;
+}
+
+void lf_obj_sums_fusable(const lf_cost_model *cm, lf_obj_sums *s, int64_t *n)
+{
+    const lf_graph *g = lf_cost_graph(cm);
+    memset(s, 0, sizeof *s);
+    *n = 0;
+    for (int32_t v = 0; v < g->n_ops; v++)
+        if (g->ops[v].type != LF_OP_INPUT && lf_cost_fusable(cm, v)) {
+            lf_obj_sums_add_op(cm, v, s);
+            (*n)++;
+        }
+}
+
+int64_t lf_cost_objective_plan_floor(const lf_cost_model *cm, int64_t dram)
+{
+    if (cm->objective == LF_PLAN_OBJ_DRAM)
+        return dram;
+    lf_obj_sums s;
+    int64_t n;
+    lf_obj_sums_fusable(cm, &s, &n);
+    return lf_cost_objective_dram_floor(cm, dram, &s, n);
+}
+
 int64_t lf_cost_objective_fd_limit(const lf_cost_model *cm, const lf_obj_sums *s, int64_t steps, int64_t limit)
 {
     if (cm->objective == LF_PLAN_OBJ_DRAM || limit == INT64_MAX)

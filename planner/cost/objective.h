@@ -98,6 +98,38 @@ int64_t lf_cost_objective_sums(const lf_cost_model *cm, const lf_obj_sums *s, in
  * each less 2 fs. Under dram: fd. */
 int64_t lf_cost_objective_part_floor(const lf_cost_model *cm, const lf_obj_sums *s, int64_t fd, int first);
 
+/* A floor of the figure of every set of at most `groups` groups that
+ * together hold the fusable ops whose sums are s (weights once) and whose
+ * F_D add up to at least `dram` (a certified DRAM lower bound: bounds.c,
+ * window_bound.c, frontier.c), so that those bounds, proven in bytes, bound
+ * energy and latency as well. Under dram: dram.
+ *
+ * Energy. A group's pJ (energy.c) is
+ *     F_D (e_dram + e_sram) + act e_sram + weights steps e_sram + MACs e_mac
+ * (a lone op tiled by columns reads its input col_blocks >= 1 times and its
+ * weights once per row: no less), linear with non-negative coefficients;
+ * act, weights and MACs add over the groups, the F_D sum is at least dram
+ * and steps >= 1. So the groups' pJ add up to at least the figure of one
+ * group of sums s, F_D dram and one step: the DRAM floor priced at
+ * e_dram + e_sram per byte (every DRAM byte is staged through the buffer
+ * once), the SRAM floor (each op's operands read and output written once,
+ * each weight read once) and the MACs, which the network fixes.
+ * Latency. A group's time is max(C_G, M_G), C_G = MACs / peak and M_G =
+ * F_D / bandwidth, so sum_G max(C_G, M_G) >= max(sum_G C_G, sum_G M_G) >=
+ * max(MACs / peak, dram / bandwidth): one group of those sums.
+ * Rounding. Each group's figure is rounded to the fJ or fs (at most 1/2
+ * below its value, plus a floating-point error far below 1e-3 at these
+ * magnitudes), and this floor is rounded once (at most 1/2 above): 2 per
+ * group covers both (2 groups >= 1/2 groups + 1 for groups >= 1; no groups
+ * means no ops and a floor of 0). Never below 0. */
+int64_t lf_cost_objective_dram_floor(const lf_cost_model *cm, int64_t dram, const lf_obj_sums *s, int64_t groups);
+/* The sums of every fusable op of the graph into *s and their number into
+ * *n (the groups of a plan over fusable ops are at most that many). */
+void lf_obj_sums_fusable(const lf_cost_model *cm, lf_obj_sums *s, int64_t *n);
+/* lf_cost_objective_dram_floor for a whole plan: a plan's figure over
+ * fusable ops (lf_plan_metrics' objective) from a DRAM floor of it. */
+int64_t lf_cost_objective_plan_floor(const lf_cost_model *cm, int64_t dram);
+
 /* A DRAM limit for a figure limit: every group of sums s with at least
  * `steps` row steps and F_D above the result has a figure above `limit`
  * (checked on the figure itself, which is monotone in F_D; INT64_MAX where

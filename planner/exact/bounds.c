@@ -1,7 +1,17 @@
 /* Certified bounds on the exact optimum from blocks between articulation ops
- * (see exact.h and docs/search.md "Certified bounds"). */
+ * (see exact.h and docs/search.md "Certified bounds").
+ *
+ * Under energy or latency the upper bound is the block plan's figure (the
+ * block DPs minimise the cost model's objective; a block past its limits
+ * adds its ops' figures alone), and the lower bounds are proven in DRAM
+ * bytes as under DRAM, then priced by lf_cost_objective_dram_floor
+ * (objective.h): every valid plan moves at least that many bytes, so its
+ * figure is at least the price of them with the network's MACs and the
+ * buffer traffic every schedule has. */
 #include <stdlib.h>
 #include <string.h>
+
+#include "planner/cost/objective.h"
 
 #include "planner/exact/downsets.h"
 #include "planner/exact/solve.h"
@@ -196,7 +206,7 @@ static lf_status lf__upper(lf__bctx *c, int32_t from, int32_t to, double seconds
         lf_status st = lf__one(c, v, &gc);
         if (st != LF_OK)
             return st;
-        *up += gc.f_d;
+        *up += lf_cost_objective_value(c->cm, &v, 1, &gc); /* F_D under DRAM */
     }
     return LF_OK;
 }
@@ -346,6 +356,7 @@ lf_status lf_exact_bounds_compute(lf_cost_model *cm, const lf_exact_config *cfg,
         b->lower -= saving;
         if (b->lower < weights)
             b->lower = weights;
+        b->lower = lf_cost_objective_plan_floor(cm, b->lower); /* bytes under DRAM */
         lf_plan_canonicalize(plan);
     } else {
         lf_plan_destroy(plan);
@@ -401,13 +412,13 @@ lf_status lf_exact_bounds_certify_spare(lf_cost_model *cm, const lf_exact_config
         lf_plan_destroy(plan);
         return st;
     }
-    b->lower_windows = ws.lower;
+    b->lower_windows = lf_cost_objective_plan_floor(cm, ws.lower); /* bytes under DRAM */
     b->window_ops = ws.window_ops;
     b->windows = ws.windows;
     b->windows_solved = ws.windows_solved;
     b->windows_halved = ws.halved;
-    if (ws.lower > b->lower)
-        b->lower = ws.lower;
+    if (b->lower_windows > b->lower)
+        b->lower = b->lower_windows;
     b->wall_s = lf_now_seconds() - t0;
     return LF_OK;
 }

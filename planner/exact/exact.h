@@ -31,8 +31,9 @@ typedef struct lf_exact_config {
                                its bounds and polish: planner/app/pipeline.c); 0: none */
     int lower_bound;        /* lf_exact_plan: keep the DP's frontier bound (frontier.c)
                                in stats->lower, for a run stopped at a limit; 0 (default):
-                               not kept (its setup costs a pass over the graph). Only
-                               under the DRAM objective: its floors are bytes */
+                               not kept (its setup costs a pass over the graph). Under
+                               every objective: its floors are bytes, priced under energy
+                               and latency (lf_cost_objective_dram_floor) */
     int32_t objective;      /* the staircase's objective (lf_curve_compute, lf_curve_check:
                                lf_plan_objective, planner/cost/objective.h; 0: DRAM). The
                                single-buffer planner minimises its cost model's objective
@@ -41,12 +42,13 @@ typedef struct lf_exact_config {
                                frontier bound builds its per-state estimate of the cost still
                                to pay (togo.c; it costs windows solved twice, so fast runs
                                never pay it); 0: default 20,000; < 0: never */
-    int64_t upper_bound;    /* lf_exact_plan with lower_bound: the DRAM of a known plan
-                               (0: none); states whose DRAM plus the frontier's estimate
+    int64_t upper_bound;    /* lf_exact_plan with lower_bound: the figure of a known plan
+                               (0: none; DRAM bytes, or the cost model's objective: fJ,
+                               fs); states whose figure plus the frontier's estimate
                                exceeds it are not expanded (branch and bound: the plan
                                returned is the same, DESIGN §4's order included) */
     lf_plan *upper_plan;    /* lf_exact_plan with lower_bound, stopped at a limit: where it
-                               leaves a complete plan (initialised there; its DRAM in
+                               leaves a complete plan (initialised there; its figure in
                                stats->upper), the best reached state's plan with the ops
                                after it solved exactly; NULL (default): none built */
 } lf_exact_config;
@@ -66,13 +68,12 @@ typedef struct lf_exact_stats {
     int64_t memory_bytes;   /* peak bytes of states and cost memo, as charged to the limit */
     int64_t lower;          /* lf_exact_plan: the optimum's figure over fusable ops (DRAM
                                bytes, or the cost model's objective: fJ, fs) when it
-                               returns a plan; after LF_ELIMIT with cfg.lower_bound
-                               under the DRAM objective, a
-                               certified lower bound on it from the states expanded
+                               returns a plan; after LF_ELIMIT with cfg.lower_bound,
+                               a certified lower bound on it (same unit) from the states expanded
                                (frontier.c; it never falls as the limits grow); else 0 */
     double wall_s;
     int64_t pruned;         /* states not expanded: past cfg.upper_bound (frontier.c) */
-    int64_t upper;          /* the DRAM of cfg.upper_plan when one was built; else 0 */
+    int64_t upper;          /* the figure of cfg.upper_plan when one was built; else 0 */
 } lf_exact_stats;
 
 void lf_exact_config_default(lf_exact_config *c);
@@ -119,8 +120,11 @@ lf_status lf_exact_split(lf_cost_model *cm, const lf_bitset *group, const lf_exa
  * every fusable articulation op. docs/search.md ("Certified bounds") has the
  * argument in full. */
 typedef struct lf_exact_bounds {
-    int64_t lower;        /* the optimal DRAM over fusable ops is at least this */
-    int64_t upper;        /* DRAM over fusable ops of the plan returned */
+    /* Figures over fusable ops in the cost model's objective: DRAM bytes, or
+     * under energy and latency fJ and fs (the lower bounds are proven in
+     * bytes and priced: lf_cost_objective_dram_floor, objective.h). */
+    int64_t lower;        /* the optimum's figure is at least this */
+    int64_t upper;        /* the figure of the plan returned */
     int32_t blocks;       /* blocks between articulation ops */
     int32_t blocks_exact; /* blocks whose own optimum was found within the limits */
     int32_t blocks_lower; /* blocks whose relaxed optimum was found within the limits */
@@ -191,7 +195,8 @@ typedef struct lf_polish_stats {
     int32_t improved;       /* windows whose plan was replaced */
     int32_t limited;        /* windows left because their solve passed max_candidates */
     int32_t out_of_time;    /* 1: stopped at cfg's deadline (the plan is the best so far) */
-    int64_t dram_before, dram_after; /* over fusable ops */
+    int64_t dram_before, dram_after; /* over fusable ops, in the cost model's objective
+                                        (DRAM bytes by default; fJ, fs under energy, latency) */
 } lf_polish_stats;
 
 void lf_polish_config_default(lf_polish_config *c);

@@ -7,7 +7,6 @@
 
 #include <stdio.h>
 
-#include "planner/cost/objective.h"
 #include "planner/exact/complete.h"
 #include "planner/exact/downsets.h"
 #include "planner/exact/frontier.h"
@@ -26,8 +25,9 @@ lf_status lf_exact_plan(lf_cost_model *cm, const lf_exact_config *cfg, lf_plan *
     /* Half the memory limit for the memo, the other half for the states. */
     int64_t memo_before =
         x.cfg.memory_limit > 0 ? lf_cost_memo_limit(cm, x.cfg.memory_limit / 2) : -1;
-    /* The frontier's floors are DRAM bytes: no bound for another objective. */
-    if (st == LF_OK && x.cfg.lower_bound && lf_cost_objective(cm) == LF_PLAN_OBJ_DRAM)
+    /* The frontier's floors are bytes, priced under energy and latency
+     * (frontier.c). */
+    if (st == LF_OK && x.cfg.lower_bound)
         st = lf__frontier_create(&x);
     if (st == LF_OK)
         st = lf__exact_run(&x, out, &dram);

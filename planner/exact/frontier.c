@@ -30,11 +30,19 @@
  * estimate of togo.c (the windows' bound split by state) where it is the
  * larger: both are floors of the rest of every plan through D. With a known
  * plan's DRAM the same h prunes states (branch and bound), and a stopped run
- * completes its best state into a plan (complete.c). */
+ * completes its best state into a plan (complete.c).
+ *
+ * Under energy or latency dram[] holds that objective's figure, and h is
+ * priced: the rest of a plan through D is a set of groups holding the
+ * fusable ops of U outside D, at most one group per op, whose F_D add up to
+ * at least h in bytes, so lf_cost_objective_dram_floor (objective.h, with
+ * its proof) of that byte floor and those ops' sums is a floor of the rest's
+ * figure. Every step above holds for any figure summed over groups. */
 #include "planner/exact/frontier.h"
 
 #include <stdlib.h>
 
+#include "planner/cost/objective.h"
 #include "planner/exact/solve.h"
 #include "planner/plan.h"
 #include "planner/exact/togo.h"
@@ -65,6 +73,11 @@ struct lf__frontier {
     int32_t arg;       /* the reached state that set the last boundary's bound (-1: none) */
     lf__togo *togo;    /* the per-state estimate (NULL: not built) */
     int togo_tried;
+    /* Energy or latency: h in bytes priced (lf_cost_objective_dram_floor). */
+    int priced;
+    lf_obj_sums *sums; /* per fusable op of U: its sums; zero elsewhere */
+    lf_obj_sums sums_all;
+    int64_t n_all;     /* fusable ops of U */
 };
 
 lf_status lf__frontier_create(lf__exact *x)
@@ -108,6 +121,15 @@ lf_status lf__frontier_create(lf__exact *x)
         f->h_all += f->phi[v];
     }
     free(tiles);
+    f->priced = lf_cost_objective(x->cm) != LF_PLAN_OBJ_DRAM;
+    if (st == LF_OK && f->priced && !(f->sums = calloc((size_t)x->n + 1, sizeof *f->sums)))
+        st = lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
+    for (int32_t v = 0; v < x->n && st == LF_OK && f->priced; v++)
+        if (x->in_u[v] && x->fusable[v]) {
+            lf_obj_sums_add_op(x->cm, v, &f->sums[v]);
+            lf_obj_sums_add(&f->sums_all, &f->sums[v]);
+            f->n_all++;
+        }
     f->lower = 0;
     f->arg = -1;
     x->front = f;
@@ -125,6 +147,7 @@ void lf__frontier_free(lf__exact *x)
     free(f->phi);
     free(f->h);
     free(f->tail_min);
+    free(f->sums);
     lf__togo_free(f->togo);
     free(f);
     x->front = NULL;
@@ -157,6 +180,21 @@ static int lf__frontier_fill(lf__exact *x)
         if (f->togo) {
             int64_t t = lf__togo_h(f->togo, w);
             h = t > h ? t : h;
+        }
+        if (f->priced) {
+            /* The rest's fusable ops: U's less those in the state. */
+            lf_obj_sums rest = f->sums_all;
+            int64_t n_rest = f->n_all;
+            for (int32_t i = 0; i < x->nwords; i++)
+                for (uint64_t b = w[i]; b; b &= b - 1) {
+                    int32_t v = i * 64 + __builtin_ctzll(b);
+                    const lf_obj_sums *o = &f->sums[v];
+                    rest.macs -= o->macs;
+                    rest.act -= o->act;
+                    rest.weights -= o->weights;
+                    n_rest -= x->in_u[v] && x->fusable[v];
+                }
+            h = lf_cost_objective_dram_floor(x->cm, h, &rest, n_rest);
         }
         f->h[f->n_h] = h;
     }

@@ -186,7 +186,7 @@ lf_status lf_exact_polish(lf_cost_model *cm, const lf_polish_config *cfg, lf_pla
     }
     lf_plan_metrics m;
     if ((st = lf_plan_metrics_compute(plan, cm, &m)) == LF_OK)
-        s->dram_before = s->dram_after = m.dram_fusable;
+        s->dram_before = s->dram_after = m.objective; /* the windows' unit: dram_fusable under DRAM */
     int changed = 1;
     while (st == LF_OK && changed && !s->out_of_time && s->passes < cfg->max_passes) {
         changed = 0;

@@ -30,7 +30,10 @@ class Plan:
     ({dram, sram, mac, total} or None), latency_s, latency_serial_s, bound
     (None where the hardware lacks the figures); the run:
     search, optimal, exact_dram, lower_bound, wall_s; groups; save(path);
-    validate()."""
+    validate(). Under objective="energy" or "latency", lower_bound (a
+    certified bound of a best-effort or compare_exact run past its limits),
+    exact_objective (the optimum's figure) and objective_fusable (this
+    plan's) are in objective_unit: "fJ" or "fs" ("B" for DRAM)."""
 
     def __init__(self, handle, graph, hw):
         self._h = handle
@@ -67,7 +70,8 @@ class Plan:
         if name in ("dram_fusable", "dram_all", "mbu", "unfusable", "invalid", "dram_time_s", "energy_j",
                     "energy_pj", "latency_s", "latency_serial_s", "bound"):
             return self.run["metrics"][name]
-        if name in ("optimal", "exact_dram", "lower_bound", "wall_s", "search", "bound_note"):
+        if name in ("optimal", "exact_dram", "lower_bound", "wall_s", "search", "bound_note", "objective",
+                    "objective_unit", "objective_fusable", "exact_objective"):
             return self.run[name]
         raise AttributeError(name)
 
@@ -130,7 +134,7 @@ class Plan:
                                              html.escape(g["names"][-1]), g["f_beta"], g["f_d"],
                                              g["tile_rows"]) for g in self.json["groups"])
         bound = ("optimal" if r["optimal"] else
-                 "lower bound %d B" % r["lower_bound"] if r["lower_bound"] else "")
+                 "lower bound %d %s" % (r["lower_bound"], r["objective_unit"]) if r["lower_bound"] else "")
         return ("<p><b>%s</b>, %s, buffer %d B, %s: DRAM %d B over fusable ops, %d B over all; "
                 "MBU %d B; %d groups %s</p><table><tr><th>group</th><th>ops</th><th>first</th>"
                 "<th>last</th><th>F_beta</th><th>F_D</th><th>tile rows</th></tr>%s</table>" % (

@@ -3,7 +3,8 @@
 # the energy and latency optima are recorded in the plan files (JSON and XML)
 # and validate reads them back; a DRAM plan writes no objective (files as
 # before); curve --objective --check agrees with the single-buffer planner;
-# bad values and options that need DRAM are one-line errors.
+# --best-effort and --compare-exact bound and compare the objective; bad
+# values are one-line errors.
 set -u
 fp=$1
 src=$2
@@ -65,9 +66,43 @@ grep -q '"objective"' "$tmp/d.jsonl" && bad "a DRAM sweep line names an objectiv
 "$fp" optimize --model squeezenet1_1 --hw "$hw" --objective energy --search backtrack --budget 1 \
   >"$tmp/opt" 2>&1 || bad "optimize --objective energy: $(tail -1 "$tmp/opt")"
 grep -q '^energy (uJ) ' "$tmp/opt" || bad "optimize --objective energy prints no energy row"
+# --best-effort and --compare-exact under energy and latency (issue 40): the
+# bounds and the gap are on the objective, in its unit. squeezenet1_1 at 256 KB
+# stopped at 20 states brackets the optimum the unlimited run finds; greedy
+# compared with that optimum prints its gap on the objective.
+for o in energy latency; do
+  u=fs; [ $o = energy ] && u=fJ
+  "$fp" plan --model squeezenet1_1 --hw "$hw" --buffer 256KB --search exact --objective $o --quiet \
+    -o "$tmp/x-$o.json" >/dev/null 2>&1 || bad "plan --objective $o failed"
+  "$fp" plan --model squeezenet1_1 --hw "$hw" --buffer 256KB --search exact --objective $o --max-states 20 \
+    --best-effort --budget 50 --quiet --no-progress -o "$tmp/be-$o.json" >"$tmp/out" 2>"$tmp/err" \
+    || bad "--best-effort --objective $o exited $?: $(cat "$tmp/err")"
+  line=$(head -1 "$tmp/out")
+  echo "$line" | grep -Eq "exact-best-effort \(objective $o\):.*the optimum \($o over fusable ops\) is in \[[0-9,]+, [0-9,]+\] $u, this plan within [0-9.]+% of it" \
+    || bad "--best-effort --objective $o summary: $line"
+  lo=$(echo "$line" | sed -n 's/.*is in \[\([0-9,]*\), \([0-9,]*\)\].*/\1/p' | tr -d ,)
+  hi=$(echo "$line" | sed -n 's/.*is in \[\([0-9,]*\), \([0-9,]*\)\].*/\2/p' | tr -d ,)
+  # greedy against the optimum of the objective, then against a certified bound
+  gap=$("$fp" plan --model squeezenet1_1 --hw "$hw" --buffer 256KB --search greedy --objective $o \
+    --compare-exact --quiet 2>/dev/null | head -1 | sed -n 's/.*gap to optimum \([0-9.]*\)%.*/\1/p')
+  [ -n "$gap" ] || bad "--compare-exact --objective $o printed no gap"
+  cgap=$("$fp" plan --model squeezenet1_1 --hw "$hw" --buffer 256KB --search greedy --objective $o \
+    --compare-exact --max-states 20 --quiet 2>"$tmp/err" | head -1 |
+    sed -n 's/.*gap to optimum at most \([0-9.]*\)% (certified).*/\1/p')
+  grep -q 'the gap printed is against a certified lower bound' "$tmp/err" || bad "--compare-exact $o limit: $(cat "$tmp/err")"
+  [ -n "$cgap" ] && awk -v a="$cgap" -v b="$gap" 'BEGIN { exit !(a >= b) }' \
+    || bad "--compare-exact $o: certified gap '$cgap' below the true gap '$gap'"
+  "$fp" validate "$tmp/be-$o.json" >/dev/null 2>"$tmp/err" || bad "--best-effort $o plan does not validate: $(cat "$tmp/err")"
+  [ -n "$lo" ] && [ -n "$hi" ] && [ "$lo" -gt 0 ] && [ "$lo" -le "$hi" ] || bad "--best-effort $o bounds '$lo' '$hi'"
+  # stopped without --best-effort: one line with the certified bounds in the unit
+  "$fp" plan --model squeezenet1_1 --hw "$hw" --buffer 256KB --search exact --objective $o --max-states 20 \
+    --quiet --no-progress >/dev/null 2>"$tmp/err" && bad "--max-states 20 --objective $o exited 0"
+  grep -Eq "certified bounds: the optimum \($o over fusable ops\) is in \[[0-9]+, [0-9]+\] $u" "$tmp/err" \
+    || bad "limit message under $o: $(cat "$tmp/err")"
+  [ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "limit message under $o: not one line"
+done
 # One-line errors.
 for args in "plan --objective joules" "curve --objective joules" "optimize --objective joules" \
-            "plan --search exact --objective energy --best-effort" "plan --objective energy --compare-exact" \
             "sweep --list --objective joules"; do
   # shellcheck disable=SC2086
   (cd "$tmp" && "$fp" $args --model squeezenet1_1 >"$tmp/o" 2>"$tmp/e2")

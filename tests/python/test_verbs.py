@@ -176,6 +176,26 @@ def test_attention_switch_equals_cli(cli, tmp_path):
     assert on.dram_all == off.dram_all  # layer by layer moves the same bytes either way
 
 
+def test_best_effort_objective(cli):
+    # --best-effort and --compare-exact under energy and latency (issue 40): the bounds, the
+    # optimum and the plan's figure are in the objective's unit, as the CLI prints them
+    hw = str(Path(__file__).resolve().parents[2] / "examples" / "hw" / "npu-edge-lpddr4.xml")
+    h = fp.Hardware.from_xml(hw, buffer="256KB")
+    for objective, unit in (("energy", "fJ"), ("latency", "fs")):
+        opt = fp.plan("squeezenet1_1", h, search="exact", objective=objective)
+        assert opt.optimal and opt.objective == objective and opt.objective_unit == unit
+        assert opt.exact_objective == opt.objective_fusable
+        p = fp.plan("squeezenet1_1", h, search="exact", objective=objective, best_effort=True, max_states=20,
+                    budget=50)
+        assert p.search == "exact-best-effort" and not p.optimal and p.exact_objective is None
+        assert 0 < p.lower_bound <= opt.objective_fusable <= p.objective_fusable
+        out = cli("plan", "--model", "squeezenet1_1", "--hw", hw, "--buffer", "256KB", "--search", "exact",
+                  "--objective", objective, "--best-effort", "--max-states", "20", "--budget", "50").stdout
+        assert "is in [{:,}, {:,}] {}".format(p.lower_bound, p.objective_fusable, unit) in out
+        g = fp.plan("squeezenet1_1", h, search="greedy", objective=objective, compare_exact=True)
+        assert g.exact_objective == opt.objective_fusable <= g.objective_fusable
+
+
 def test_objective_equals_cli(cli, tmp_path):
     # --objective energy / latency (docs/cost-models.md "Objectives"): the same plan file as the
     # CLI's, recording the objective, and validate reads it back

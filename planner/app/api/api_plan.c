@@ -206,7 +206,7 @@ lf_status lf_api_plan_run_json(const lf_api_plan *h, char **out)
         "metrics", metrics, "search", r->search ? r->search : "", "seed", (json_int_t)r->seed,
         "budget", (json_int_t)r->budget, "wall_s", r->wall_s, "exact_dram",
         known ? json_integer(r->exact_dram) : json_null(), "optimal",
-        known && r->exact_dram == m->dram_fusable, "lower_bound",
+        known && r->exact_objective == m->objective, "lower_bound",
         r->lower_bound > 0 ? json_integer(r->lower_bound) : json_null(), "bound_note", r->bound_note,
         "exact_error", r->exact_error, "split", r->split_name, "states",
         (json_int_t)r->exact_stats.states, "candidates", (json_int_t)r->exact_stats.candidates,
@@ -214,6 +214,14 @@ lf_status lf_api_plan_run_json(const lf_api_plan *h, char **out)
         (json_int_t)s->plans_proposed, "invalid_groups", (json_int_t)s->invalid_groups, "splits",
         (json_int_t)s->splits, "cache_hits", (json_int_t)s->cache_hits, "cache_misses",
         (json_int_t)s->cache_misses, "split_s", s->split_s);
+    if (v) { /* the objective the bounds and the optimum are figures of (B, fJ, fs) */
+        lf_plan_objective o = lf_cost_objective(h->p.cm);
+        json_object_set_new(v, "objective", json_string(lf_plan_objective_name(o)));
+        json_object_set_new(v, "objective_unit", json_string(lf_plan_objective_unit(o)));
+        json_object_set_new(v, "objective_fusable", json_integer((json_int_t)m->objective));
+        json_object_set_new(v, "exact_objective",
+                            r->exact_objective >= 0 ? json_integer((json_int_t)r->exact_objective) : json_null());
+    }
     const lf_tree_stats *ts = &r->tree_stats;
     const lf_polish_stats *ps = &r->polish;
     if (v)

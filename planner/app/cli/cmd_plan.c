@@ -32,7 +32,7 @@ int lf_cmd_plan(int argc, char **argv)
         {"split-gap", NULL, "tree splitter: after the search, price each distinct split against the "
                             "optimal split (an exact split per group; not in the wall time)", NULL},
         {"no-split-gap", NULL, "no split-gap measurement (the default; kept for old scripts)", NULL},
-        {"compare-exact", NULL, "also compute the exact optimum and print the gap to it", NULL},
+        {"compare-exact", NULL, "also compute the exact optimum of --objective and print the gap to it", NULL},
         {"seed-plans", "LIST", "local, nsga2: start the population from these plans, comma-separated: "
                                "greedy, blocks (each block's optimum; exact limits apply)", NULL},
         {"optimize", "SEARCH", "rewrite the graph first with the substitution optimizer's built-in "
@@ -46,7 +46,8 @@ int lf_cmd_plan(int argc, char **argv)
         LF_CLI_EXACT_OPTS,
         {"best-effort", NULL, "exact: past a limit, keep the best plan found (the block plan, the greedy "
                               "plan or NSGA-II seeded with it, at --budget, polished) and print "
-                              "certified bounds on the optimum (blocks, windows, forced cuts), "
+                              "certified bounds on the optimum of --objective (the DP's frontier, blocks, "
+                              "windows, forced cuts; energy and latency priced from DRAM floors), "
                               "instead of failing", NULL},
         {"output", "FILE", "(or -o) write the plan to FILE (.json, .xml, .dot, .svg/.png drawn by Graphviz, .onnx annotated ONNX, .yaml Stream mapping; docs/exports.md)", NULL},
         {"format", "FMT", "json, dot, xml, svg, png, onnx, onnx-groups (each group one ONNX function, for Netron), stream (Stream 1.13), stream-stacks (Stream's layer_stacks API) or html (default: from the file extension)", NULL},

@@ -37,6 +37,7 @@ int lf_cli_plan_from_annotations(const lf_cli_command *cmd, lf_cli_session *s, l
     out->search = "annotations";
     out->budget = -1;
     out->exact_dram = -1;
+    out->exact_objective = -1;
     if ((st = lf_plan_copy(&out->plan, &doc.plan)) == LF_OK) {
         lf_plan_canonicalize(&out->plan);
         st = lf_plan_metrics_compute(&out->plan, s->cm, &out->metrics);
