@@ -11,6 +11,7 @@
 #include "graphs.h"
 #include "models/registry.h"
 #include "planner/exact/exact.h"
+#include "planner/app/pipeline.h"
 #include "planner/exact/separators.h"
 #include "planner/exact/solve.h"
 #include "random_dags.h"
@@ -298,8 +299,70 @@ static void test_nasnet_cell(void)
     lf_graph_free(g);
 }
 
+/* Through the pipeline: a candidate limit that stops the whole DP but not
+ * any piece between unspanned cuts still ends with the optimum. */
+static void test_pipeline(void)
+{
+    int proven = 0;
+    for (int fam = 0; fam < RDAG_FAMILIES; fam++)
+        for (uint64_t seed = 0; seed < 6; seed++) {
+            lf_graph *g = rdag_build(seed, fam, 30);
+            if (!g)
+                continue;
+            lf_cost_model *cm = tf_model_default(g, RDAG_BETA_SMALL, "lbdf");
+            lf_exact_stats whole;
+            lf_plan p;
+            int64_t opt = -1, most = 0;
+            if (lf_exact_plan(cm, NULL, &p, &whole) == LF_OK) {
+                lf_plan_metrics m;
+                CHECK_OK(lf_plan_metrics_compute(&p, cm, &m));
+                opt = m.dram_fusable;
+                lf_plan_destroy(&p);
+            }
+            lf__hard_pieces h;
+            CHECK_OK(lf__hard_pieces_solve(cm, NULL, 4, &h));
+            lf_bitset u;
+            CHECK_OK(lf_bitset_init(&u, g->n_ops));
+            for (int32_t i = 0; i < h.pieces && h.pieces > 1; i++) {
+                lf_bitset_clear_all(&u);
+                for (int32_t v = (i > 0 ? h.ends[i - 1] : -1) + 1; v <= h.ends[i]; v++)
+                    if (g->ops[v].type != LF_OP_INPUT)
+                        lf_bitset_set(&u, v);
+                lf_exact_stats es;
+                int64_t d;
+                CHECK_OK(lf__exact_solve(cm, &u, NULL, &p, &d, &es));
+                lf_plan_destroy(&p);
+                if (es.candidates > most)
+                    most = es.candidates;
+            }
+            lf_bitset_destroy(&u);
+            if (h.pieces > 1 && opt >= 0 && most > 0 && most < whole.candidates) {
+                lf_planner_config c;
+                lf_planner_config_default(&c);
+                c.search = "exact";
+                c.threads = 1;
+                c.exact.time_limit_s = 0;
+                c.exact.max_candidates = most;
+                lf_planned r;
+                CHECK_OK(lf_plan_network(cm, &c, &r));
+                CHECK_STR(r.search, "exact");
+                CHECK_EQ_I64(r.metrics.dram_fusable, opt);
+                CHECK(strstr(r.bound_note, "proven optimal") != NULL);
+                CHECK(strstr(r.bound_note, "proven optimal: 0 ") == NULL && strstr(r.bound_note, "proven optimal: 1 ") == NULL);
+                lf_planned_destroy(&r);
+                proven++;
+            }
+            lf__hard_pieces_free(&h);
+            lf_cost_model_free(cm);
+            lf_graph_free(g);
+        }
+    fprintf(stderr, "  pipeline: %d networks proven optimal by their pieces past a candidate limit\n", proven);
+    CHECK(proven > 0);
+}
+
 int main(void)
 {
+    test_pipeline();
     test_random_dags();
     test_hard_pieces();
     test_nasnet_cell();

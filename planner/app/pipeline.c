@@ -220,11 +220,10 @@ static lf_status lf__plan_exact(lf__run *r)
         lf_plan_destroy(&r->out->plan);
         r->out->plan = hp.plan;
         memset(&hp.plan, 0, sizeof hp.plan);
-        r->out->lower_bound = hp.dram_solved;
         lf__hard_pieces_free(&hp);
         snprintf(r->out->bound_note, sizeof r->out->bound_note,
                  "proven optimal: %d pieces between separators no valid group spans, each solved "
-                 "exactly (the whole DP stopped at a limit)", hp.pieces);
+                 "exactly (the whole DP stopped at a limit)", hp_pieces);
         return LF_OK;
     }
     lf_plan best;
@@ -293,8 +292,8 @@ static lf_status lf__plan_exact(lf__run *r)
     int64_t before_pieces = b.upper;
     char pieces_from[256];
     if (lf__hard_pieces_apply(r->cm, &hp, &best, &b.upper) == LF_OK && b.upper < before_pieces) {
-        snprintf(pieces_from, sizeof pieces_from, "%s, with %d of %d pieces between separators solved exactly",
-                 upper_from, hp.solved, hp.pieces);
+        /* Short: the limit's message has LF_MESSAGE_MAX characters in all. */
+        snprintf(pieces_from, sizeof pieces_from, "%s, separators", upper_from);
         upper_from = pieces_from;
     }
     lf__hard_pieces_free(&hp);
@@ -305,9 +304,7 @@ static lf_status lf__plan_exact(lf__run *r)
                  late ? "; upper bound's search cut short by it" : "");
     char lower_from[128];
     if (pieces_lower > 0 && pieces_lower == b.lower)
-        snprintf(lower_from, sizeof lower_from,
-                 "%d of %d pieces between separators solved exactly, the windows of the others", hp_solved,
-                 hp_pieces);
+        snprintf(lower_from, sizeof lower_from, "separators %d/%d, windows", hp_solved, hp_pieces);
     else if (dp_lower > 0 && dp_lower == b.lower)
         snprintf(lower_from, sizeof lower_from, "the DP's frontier");
     else if (b.lower_windows >= b.lower_blocks)

@@ -142,7 +142,8 @@ typedef struct lf_planned {
                                  limit), or compare_exact past a limit: a certified lower bound
                                  on the optimum (0: none); the plan's DRAM is an upper bound and
                                  exact_dram stays -1 */
-    char bound_note[512];     /* then: where the plan comes from and how many blocks were solved */
+    char bound_note[512];     /* then: where the plan comes from and how many blocks were solved;
+                                 search "exact" from a stopped DP: how the optimum was proven */
     double wall_s;            /* planning only (no split-gap measurement, no comparison) */
     lf_polish_stats polish;   /* cfg.polish > 0: what the polish did */
 } lf_planned;

@@ -75,6 +75,8 @@ void lf_planned_print_summary(FILE *f, const lf_planned *r, lf_cost_model *cm, c
         fprintf(f, "; polish: %d passes, %d windows solved, %d improved, %d past the limit, DRAM %s -> %s B",
                 (int)ps->passes, (int)ps->windows, (int)ps->improved, (int)ps->limited, before, after);
     }
+    if (strcmp(r->search, "exact") == 0 && r->bound_note[0])
+        fprintf(f, "; %s", r->bound_note); /* how a stopped DP's optimum was proven */
     if (strcmp(r->search, "exact-best-effort") == 0) {
         char lo[32];
         lf_format_commas(r->lower_bound, lo, sizeof lo);
