@@ -187,18 +187,22 @@ lf_status lf__separator_cuts(lf_cost_model *cm, int32_t max_width, lf__sep_cut *
         if (g->ops[v].type != LF_OP_INPUT)
             last = v;
     lf__sep_cut *out = st == LF_OK ? calloc((size_t)g->n_ops + 1, sizeof *out) : NULL;
-    if (st == LF_OK && !out)
+    /* Tensor u crosses the cuts after ops u .. (its last reader - 1): the
+     * widths of all cuts from one difference array. */
+    int32_t *delta = st == LF_OK ? calloc((size_t)g->n_ops + 1, sizeof *delta) : NULL;
+    if (st == LF_OK && (!out || !delta))
         st = lf_set_error(LF_ENOMEM, "out of memory finding separators");
-    int32_t k = 0;
-    for (int32_t c = 0; c < last && st == LF_OK; c++) {
-        if (g->ops[c].type == LF_OP_INPUT)
-            continue;
-        int32_t width = 0;
-        for (int32_t u = 0; u <= c && width <= max_width; u++) {
-            const lf_op *op = &g->ops[u];
-            width += op->n_consumers > 0 && op->consumers[op->n_consumers - 1] > c;
+    for (int32_t u = 0; u < g->n_ops && st == LF_OK; u++) {
+        const lf_op *op = &g->ops[u];
+        if (op->n_consumers > 0 && op->consumers[op->n_consumers - 1] > u) {
+            delta[u]++;
+            delta[op->consumers[op->n_consumers - 1]]--;
         }
-        if (width > max_width)
+    }
+    int32_t k = 0, width = 0;
+    for (int32_t c = 0; c < last && st == LF_OK; c++) {
+        width += delta[c];
+        if (g->ops[c].type == LF_OP_INPUT || width > max_width)
             continue;
         out[k].pos = c;
         out[k].width = width;
@@ -207,6 +211,7 @@ lf_status lf__separator_cuts(lf_cost_model *cm, int32_t max_width, lf__sep_cut *
         k++;
     }
     lf__sep_destroy(&s);
+    free(delta);
     if (st != LF_OK) {
         free(out);
         return st;
