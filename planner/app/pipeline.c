@@ -9,6 +9,7 @@
 #include "splitter/proposer_named.h"
 #include "planner/cost/objective.h"
 #include "planner/app/registry.h"
+#include "planner/exact/separators.h"
 #include "planner/util/clock.h"
 #include "search/partition/simple.h"
 #include "splitter/exact_split.h"
@@ -65,6 +66,12 @@ typedef struct lf__run {
  * upper bound's improvements the rest (each stops at the deadline). */
 #define LF__DP_SHARE 0.75
 #define LF__BOUNDS_SHARE 0.5
+/* Before the bounds, the pieces between separators of at most
+ * LF__SEP_WIDTH tensors that no valid group spans have this share of what
+ * the DP left, to be solved exactly (separators.c; NasNet-A at 256 KB under
+ * LBDF: the 274 ops after its first 141 in 0.4 s of CPU). */
+#define LF__SEP_SHARE 0.15
+#define LF__SEP_WIDTH 4
 
 
 /* The name of a plan that the polish improved (the messages are static
@@ -197,20 +204,49 @@ static lf_status lf__plan_exact(lf__run *r)
     }
     char why[512];
     snprintf(why, sizeof why, "%s", lf_last_error());
+    lf__hard_pieces hp;
+    lf_exact_config hc = ec;
+    if (ec.deadline > 0) {
+        double now = lf_now_seconds(), share = (ec.deadline - now) * LF__SEP_SHARE;
+        hc.time_limit_s = share > 1e-9 ? share : 1e-9;
+        hc.deadline = now + hc.time_limit_s;
+    }
+    if (lf__hard_pieces_solve(r->cm, &hc, LF__SEP_WIDTH, &hp) != LF_OK)
+        memset(&hp, 0, sizeof hp);
+    int32_t hp_solved = hp.solved, hp_pieces = hp.pieces; /* for the messages */
+    if (hp.pieces > 1 && hp.solved == hp.pieces) {
+        /* Every plan is a union of plans of the pieces: the solved pieces'
+         * optima together are the optimum. */
+        lf_plan_destroy(&completed);
+        lf_plan_destroy(&r->out->plan);
+        r->out->plan = hp.plan;
+        memset(&hp.plan, 0, sizeof hp.plan);
+        lf__hard_pieces_free(&hp);
+        snprintf(r->out->bound_note, sizeof r->out->bound_note,
+                 "proven optimal: %d pieces between separators no valid group spans, each solved "
+                 "exactly (the whole DP stopped at a limit)", hp_pieces);
+        return LF_OK;
+    }
     lf_plan best;
     lf_exact_bounds b;
     /* The bounds have their share of what the DP left (all of the rest of
      * the limit when it stopped early because its pace was hopeless:
      * NasNet-A), half for the blocks and half for the windows. */
     lf_exact_config bc = ec;
+    /* With pieces solved and others open, the open pieces' own windows
+     * (lf__hard_pieces_lower) take half of that share. */
+    /* Their windows are DRAM floors of each piece's own graph (its own cost
+     * model, the default objective): used under DRAM only. */
+    int open_pieces = hp.solved > 0 && hp.solved < hp.pieces && obj == LF_PLAN_OBJ_DRAM;
     if (ec.deadline > 0) {
-        double now = lf_now_seconds(), share = (ec.deadline - now) * LF__BOUNDS_SHARE;
+        double now = lf_now_seconds(), share = (ec.deadline - now) * LF__BOUNDS_SHARE * (open_pieces ? 0.5 : 1);
         bc.time_limit_s = share > 1e-9 ? share : 1e-9;
         if (share < ec.deadline - now)
             bc.deadline = now + share;
     }
     if (lf_exact_bounds_certify_spare(r->cm, &bc, 0, &best, &b) != LF_OK) {
         lf_plan_destroy(&completed);
+        lf__hard_pieces_free(&hp);
         return lf_set_error(LF_ELIMIT, "%s", why);
     }
     /* The stopped DP's own bound (frontier.c; PP-OCRv4 detection at 256 KB:
@@ -218,6 +254,23 @@ static lf_status lf__plan_exact(lf__run *r)
     int64_t dp_lower = r->out->exact_stats.lower;
     if (dp_lower > b.lower)
         b.lower = dp_lower;
+    /* The solved pieces' optima and the open pieces' windows (NasNet-A at
+     * 256 KB under LBDF: 32.8 MB exact after op 140, windows of the first
+     * 141 ops 28.9 MB, against 57.7 MB from the whole graph's windows). */
+    int64_t pieces_lower = 0;
+    if (open_pieces) {
+        lf_exact_config pc = ec;
+        if (ec.deadline > 0) {
+            double now = lf_now_seconds(), share = (ec.deadline - now) * LF__BOUNDS_SHARE;
+            pc.time_limit_s = share > 1e-9 ? share : 1e-9;
+            if (share < ec.deadline - now)
+                pc.deadline = now + share;
+        }
+        if (lf__hard_pieces_lower(r->cm, &hp, &pc, &pieces_lower) != LF_OK || pieces_lower <= b.lower)
+            pieces_lower = 0;
+        else
+            b.lower = pieces_lower;
+    }
     /* A block past the limits keeps its ops apart in the block plan; the
      * greedy plan and a seeded search do better there (RandWire at 256 KB:
      * 45.2 MB for the blocks, 15.1 MB greedy). */
@@ -237,13 +290,24 @@ static lf_status lf__plan_exact(lf__run *r)
     }
     int late = 0;
     lf__better_upper(r, ec.deadline, &best, &b.upper, &upper_from, &late);
+    /* The solved pieces' optima replace what the plan does there. */
+    int64_t before_pieces = b.upper;
+    char pieces_from[256];
+    if (lf__hard_pieces_apply(r->cm, &hp, &best, &b.upper) == LF_OK && b.upper < before_pieces) {
+        /* Short: the limit's message has LF_MESSAGE_MAX characters in all. */
+        snprintf(pieces_from, sizeof pieces_from, "%s, separators", upper_from);
+        upper_from = pieces_from;
+    }
+    lf__hard_pieces_free(&hp);
     char time_note[160] = "";
     if (limit > 0)
         snprintf(time_note, sizeof time_note, " (DP %g s of the %g s limit%s%s)", limit * LF__DP_SHARE,
                  limit, b.out_of_time ? "; bounds cut short by it" : "",
                  late ? "; upper bound's search cut short by it" : "");
     char lower_from[128];
-    if (dp_lower > 0 && dp_lower == b.lower)
+    if (pieces_lower > 0 && pieces_lower == b.lower)
+        snprintf(lower_from, sizeof lower_from, "separators %d/%d, windows", hp_solved, hp_pieces);
+    else if (dp_lower > 0 && dp_lower == b.lower)
         snprintf(lower_from, sizeof lower_from, "the DP's frontier");
     else if (b.lower_windows >= b.lower_blocks)
         snprintf(lower_from, sizeof lower_from,

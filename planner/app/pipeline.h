@@ -146,7 +146,8 @@ typedef struct lf_planned {
                                  on the optimum's figure in the objective's unit, as
                                  exact_objective (0: none); the plan's figure
                                  (metrics.objective) is an upper bound and exact_dram stays -1 */
-    char bound_note[512];     /* then: where the plan comes from and how many blocks were solved */
+    char bound_note[512];     /* then: where the plan comes from and how many blocks were solved;
+                                 search "exact" from a stopped DP: how the optimum was proven */
     double wall_s;            /* planning only (no split-gap measurement, no comparison) */
     lf_polish_stats polish;   /* cfg.polish > 0: what the polish did */
 } lf_planned;

@@ -79,6 +79,8 @@ void lf_planned_print_summary(FILE *f, const lf_planned *r, lf_cost_model *cm, c
                 o == LF_PLAN_OBJ_DRAM ? "DRAM" : lf_plan_objective_name(o), before, after,
                 lf_plan_objective_unit(o));
     }
+    if (strcmp(r->search, "exact") == 0 && r->bound_note[0])
+        fprintf(f, "; %s", r->bound_note); /* how a stopped DP's optimum was proven */
     if (strcmp(r->search, "exact-best-effort") == 0) {
         char lo[32], up[32], what[48] = "";
         lf_plan_objective o = lf_cost_objective(cm);

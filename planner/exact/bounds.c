@@ -76,8 +76,8 @@ static void lf__relaxed_forced(lf__exact *x, int32_t v)
     lf_bitset_reset(&x->sbits, v);
 }
 
-static lf_status lf__relaxed_solve(lf_cost_model *cm, lf_cost_tiles *tiles, const lf_bitset *u,
-                                   const lf_exact_config *cfg, int64_t *lower)
+lf_status lf__relaxed_solve(lf_cost_model *cm, lf_cost_tiles *tiles, const lf_bitset *u,
+                            const lf_exact_config *cfg, int64_t *lower)
 {
     lf__exact x;
     lf_status st = lf__dp_setup(&x, cm, u, cfg);

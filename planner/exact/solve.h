@@ -27,6 +27,14 @@ lf_status lf__exact_solve_ideals(lf_cost_model *cm, const lf_bitset *universe, c
 lf_status lf__exact_solve_whole(lf_cost_model *cm, const lf_bitset *universe, const lf_exact_config *cfg,
                                 lf_plan *out, int64_t *dram, lf_exact_stats *stats);
 
+/* The relaxed DP of the blocks (bounds.c) over universe u: every candidate
+ * set whose F_beta floor is below beta, connected or not, charged its
+ * inputs, outputs and weights once and (tiles: NULL for none) the weight
+ * re-reads its tile floor forces; *lower is at most the DRAM of any plan of
+ * u, and of any chain of such sets covering u (separators.c). */
+lf_status lf__relaxed_solve(lf_cost_model *cm, lf_cost_tiles *tiles, const lf_bitset *u,
+                            const lf_exact_config *cfg, int64_t *lower);
+
 /* A floor of the feature traffic of every valid plan: the bytes of tensors
  * that must cross group boundaries, because the ops at both ends can share
  * no valid group (cut_bound.c). Weights are not in it, nor the tensors of

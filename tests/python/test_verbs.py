@@ -109,6 +109,17 @@ def test_best_effort_lower_bound(cli):
     assert r.returncode != 0 and "fusionplan: " + str(e.value) == r.stderr.strip()
 
 
+def test_separator_pieces_prove_optimum(cli):
+    # The whole DP stops at 881 candidate sets; the 15 pieces between cuts no
+    # valid group spans each pass, and together they are the optimum (issue 46).
+    p = fp.plan("mobilenet_v2", fp.Hardware(buffer="128KB"), search="exact", max_candidates=880)
+    assert p.search == "exact" and p.optimal and p.dram_fusable == 2278656
+    assert p.bound_note.startswith("proven optimal: 15 pieces between separators")
+    out = cli("plan", "--model", "mobilenet_v2", "--buffer", "128KB", "--search", "exact",
+              "--max-candidates", "880").stdout
+    assert "DRAM 2,278,656 B fusable ops" in out and p.bound_note in out
+
+
 def test_save_every_format(cli, tmp_path):
     net = ["--model", "squeezenet1_1", "--input-size", "64", "--buffer", "64KB"]
     p = fp.plan(fp.Graph.builtin("squeezenet1_1", input_size=64), fp.Hardware(buffer="64KB"), search="greedy")
