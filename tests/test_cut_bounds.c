@@ -185,6 +185,34 @@ static void test_se_wait(void)
         lf_cost_model_free(cm);
     }
     lf_graph_free(g);
+    /* Two images: the buffer holds one image's map (2,048 B), so at beta
+     * 3,000 the wait fits (gap, s and m need e whole, its two vectors and
+     * m's row) and e is not forced, although the tensor is 4,096 B. */
+    b = NULL;
+    lf_graph_builder_create(&b, "rse2");
+    lf_attrs a = {0};
+    a.batch = 2;
+    a.in_c = 16;
+    a.in_h = 8;
+    a.in_w = 8;
+    lf_graph_builder_add(b, LF_OP_INPUT, "x", &a, NULL, 0);
+    tg_conv(b, "e", "x", 32, 1, 1, 0, 1, 0, LF_ACT_NONE);
+    tg_unary(b, LF_OP_GLOBALAVGPOOL, "gap", "e");
+    tg_unary(b, LF_OP_SIGMOID, "s", "gap");
+    tg_binary(b, LF_OP_MUL, "m", "e", "s");
+    tg_binary(b, LF_OP_ADD, "out", "e", "m");
+    g = tf_build(b);
+    if (!g)
+        return;
+    lf_cost_model *cm = tf_model_hand(g, 3000, "lbdf");
+    int64_t floor[8] = {0}, traffic = -1;
+    CHECK_EQ_I64(lf_cost_tensor_bytes(cm, 1), 4096);
+    CHECK_OK(lf__cut_tensor_floors(cm, floor));
+    CHECK_EQ_I64(floor[1], 0);
+    CHECK_OK(lf__cut_lower_bound(cm, NULL, &traffic));
+    CHECK(fusable_weights(cm) + traffic <= tf_exact_optimum(cm));
+    lf_cost_model_free(cm);
+    lf_graph_free(g);
 }
 
 static void test_random_dags(void)

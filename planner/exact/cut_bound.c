@@ -82,7 +82,8 @@ static int lf__apart(lf__cut *c, int32_t a, int32_t b)
  * chip: a reader r of p is a streaming reduction of p's map to one pixel,
  * another reader m of p (spatial, not a reduction) descends from r through
  * ops of height one (the vector's ops), and p's map, more than one row and
- * not a zero-copy view, reaches beta alone. A group holding r and m holds
+ * not a zero-copy view, reaches beta alone (one image's map: the rows of a
+ * batch are per image). A group holding r and m holds
  * the path between them (convex), so m reads a value only the reduction can
  * produce and waits for it (planner/cost/rows.c, lf__is_phase_boundary),
  * and p is read on both sides of the wait. Kept resident, p spans one hull
@@ -99,8 +100,11 @@ static int lf__wait_forced(lf__cut *c, int32_t p)
 {
     const lf_graph *g = c->g;
     const lf_op *op = &g->ops[p];
+    /* The buffer holds one image's map (rows are per image): its bytes
+     * must reach beta, the tensor's being batch times that. */
+    int64_t batch = op->out.n > 1 ? op->out.n : 1;
     if (op->out.h <= 1 || lf_op_row_kind(g, p) == LF_ROWS_VIEW ||
-        lf_cost_tensor_bytes(c->x.cm, p) < c->x.beta)
+        lf_cost_tensor_bytes(c->x.cm, p) < batch * c->x.beta)
         return 0;
     for (int32_t j = 0; j < op->n_consumers; j++) {
         int32_t r = op->consumers[j];
