@@ -79,8 +79,8 @@ static int lf__apart(lf__cut *c, int32_t a, int32_t b)
 }
 
 /* 1 when tensor p feeds a squeeze-and-excite wait whose map cannot stay on
- * chip: a reader r of p is a streaming reduction of p's map to one pixel,
- * another reader m of p (spatial, not a reduction) descends from r through
+ * chip: a fusable reader r of p is a streaming reduction of its map to one pixel,
+ * another fusable reader m of p (spatial, not a reduction) descends from r through
  * ops of height one (the vector's ops), and p's map, more than one row and
  * not a zero-copy view, reaches beta alone (one image's map: the rows of a
  * batch are per image). A group holding r and m holds
@@ -109,7 +109,10 @@ static int lf__wait_forced(lf__cut *c, int32_t p)
     for (int32_t j = 0; j < op->n_consumers; j++) {
         int32_t r = op->consumers[j];
         const lf_op *rop = &g->ops[r];
-        if (rop->out.h != 1 || rop->n_inputs != 1 || lf_op_row_kind(g, r) != LF_ROWS_REDUCTION)
+        /* Both readers fusable: an unfusable op's own read is no fusable
+         * group's DRAM. */
+        if (!c->x.fusable[r] || rop->out.h != 1 || rop->n_inputs != 1 ||
+            lf_op_row_kind(g, r) != LF_ROWS_REDUCTION)
             continue;
         /* Forward from r over ops of height one; a spatial reader of p met
          * on the way waits for r. */
@@ -126,7 +129,7 @@ static int lf__wait_forced(lf__cut *c, int32_t p)
                 }
                 if (lf_op_row_kind(g, w) == LF_ROWS_REDUCTION)
                     continue;
-                for (int32_t i = 0; i < g->ops[w].n_inputs; i++)
+                for (int32_t i = 0; i < g->ops[w].n_inputs && c->x.fusable[w]; i++)
                     if (g->ops[w].inputs[i] == p)
                         return 1;
             }
