@@ -142,6 +142,79 @@ static void test_window_readers(void)
     lf_graph_free(g);
 }
 
+/* The squeeze-and-excite wait (cut_bound.c, lf__wait_forced): x (16 x 8 x
+ * 8, 1,024 B) -> e (1x1 conv to 32 channels: 2,048 B, weights 512) -> gap
+ * -> s (sigmoid) -> m = e * s -> out = e + m (the residual SE of PP-OCRv4
+ * detection's neck). A group holding gap and m waits for the pool with e
+ * read on both sides: kept resident, e's whole map (2,048 B) is in the
+ * buffer. At beta 2,000 that never fits, so e moves at least twice (a write
+ * and a read, or the second read of the wait): 4,096 B. At 1 MB it fits and
+ * nothing of e is forced. */
+static void test_se_wait(void)
+{
+    lf_graph_builder *b = NULL;
+    lf_graph_builder_create(&b, "rse");
+    tg_input(b, "x", 16, 8, 8);
+    tg_conv(b, "e", "x", 32, 1, 1, 0, 1, 0, LF_ACT_NONE);
+    tg_unary(b, LF_OP_GLOBALAVGPOOL, "gap", "e");
+    tg_unary(b, LF_OP_SIGMOID, "s", "gap");
+    tg_binary(b, LF_OP_MUL, "m", "e", "s");
+    tg_binary(b, LF_OP_ADD, "out", "e", "m");
+    lf_graph *g = tf_build(b);
+    if (!g)
+        return;
+    const int64_t betas[] = {2000, (int64_t)1 << 20};
+    const int64_t want[] = {4096, 0};
+    for (int i = 0; i < 2; i++) {
+        lf_cost_model *cm = tf_model_hand(g, betas[i], "lbdf");
+        int64_t floor[8] = {0};
+        CHECK_OK(lf__cut_tensor_floors(cm, floor));
+        CHECK_EQ_I64(floor[1], want[i]); /* e */
+        /* The wait itself: gap, s and m alone hold e whole. */
+        lf_bitset set;
+        CHECK_OK(lf_bitset_init(&set, g->n_ops));
+        for (int32_t v = 2; v <= 4; v++)
+            lf_bitset_set(&set, v);
+        lf_group_cost c;
+        CHECK_OK(lf_cost_eval(cm, &set, &c));
+        CHECK(c.f_beta >= 2048);
+        lf_bitset_destroy(&set);
+        int64_t traffic = -1;
+        CHECK_OK(lf__cut_lower_bound(cm, NULL, &traffic));
+        CHECK(fusable_weights(cm) + traffic <= tf_exact_optimum(cm));
+        lf_cost_model_free(cm);
+    }
+    lf_graph_free(g);
+    /* Two images: the buffer holds one image's map (2,048 B), so at beta
+     * 3,000 the wait fits (gap, s and m need e whole, its two vectors and
+     * m's row) and e is not forced, although the tensor is 4,096 B. */
+    b = NULL;
+    lf_graph_builder_create(&b, "rse2");
+    lf_attrs a = {0};
+    a.batch = 2;
+    a.in_c = 16;
+    a.in_h = 8;
+    a.in_w = 8;
+    lf_graph_builder_add(b, LF_OP_INPUT, "x", &a, NULL, 0);
+    tg_conv(b, "e", "x", 32, 1, 1, 0, 1, 0, LF_ACT_NONE);
+    tg_unary(b, LF_OP_GLOBALAVGPOOL, "gap", "e");
+    tg_unary(b, LF_OP_SIGMOID, "s", "gap");
+    tg_binary(b, LF_OP_MUL, "m", "e", "s");
+    tg_binary(b, LF_OP_ADD, "out", "e", "m");
+    g = tf_build(b);
+    if (!g)
+        return;
+    lf_cost_model *cm = tf_model_hand(g, 3000, "lbdf");
+    int64_t floor[8] = {0}, traffic = -1;
+    CHECK_EQ_I64(lf_cost_tensor_bytes(cm, 1), 4096);
+    CHECK_OK(lf__cut_tensor_floors(cm, floor));
+    CHECK_EQ_I64(floor[1], 0);
+    CHECK_OK(lf__cut_lower_bound(cm, NULL, &traffic));
+    CHECK(fusable_weights(cm) + traffic <= tf_exact_optimum(cm));
+    lf_cost_model_free(cm);
+    lf_graph_free(g);
+}
+
 static void test_random_dags(void)
 {
     const int64_t betas[] = {RDAG_BETA_SMALL, RDAG_BETA_MEDIUM, RDAG_BETA_LARGE};
@@ -283,6 +356,7 @@ int main(void)
     test_hand_chain();
     test_fanout();
     test_window_readers();
+    test_se_wait();
     test_random_dags();
     test_networks();
     return lf_test_result();

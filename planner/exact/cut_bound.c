@@ -13,7 +13,9 @@
  *     read from DRAM at least |K| - 1 times; it is written once when that is
  *     at least one, or t is a graph output, or an unfusable op reads it;
  *   - p a graph input or unfusable: every group of its fusable consumers
- *     reads t, at least as many as a clique of pairwise apart consumers.
+ *     reads t, at least as many as a clique of pairwise apart consumers;
+ *   - at least twice when t feeds a squeeze-and-excite wait too large to
+ *     keep on chip (lf__wait_forced).
  *
  * Weights are not counted here (the caller adds each fusable op's once). */
 #include <stdlib.h>
@@ -21,6 +23,7 @@
 
 #include "planner/exact/downsets.h"
 #include "planner/exact/solve.h"
+#include "planner/optable.h"
 
 /* Cliques are searched among at most this many ops of one tensor (a clique
  * of a subset is a clique of the whole, so the bound stays a bound). */
@@ -75,6 +78,66 @@ static int lf__apart(lf__cut *c, int32_t a, int32_t b)
     return lf__dp_floor_of(&c->x, c->hull, n_hull, c->x.beta) >= c->x.beta;
 }
 
+/* 1 when tensor p feeds a squeeze-and-excite wait whose map cannot stay on
+ * chip: a fusable reader r of p is a streaming reduction of its map to one pixel,
+ * another fusable reader m of p (spatial, not a reduction) descends from r through
+ * ops of height one (the vector's ops), and p's map, more than one row and
+ * not a zero-copy view, reaches beta alone (one image's map: the rows of a
+ * batch are per image). A group holding r and m holds
+ * the path between them (convex), so m reads a value only the reduction can
+ * produce and waits for it (planner/cost/rows.c, lf__is_phase_boundary),
+ * and p is read on both sides of the wait. Kept resident, p spans one hull
+ * from row 0 to its last: its whole map is in the buffer (model.c,
+ * lf__eval_waits), so F_beta >= beta; read again, the group pays p's bytes
+ * once more, twice when p is its own and no output (rows.c,
+ * lf__wait_reread_bytes). So p moves at least twice its bytes in every
+ * valid plan: its readers in two groups, or in one that is not p's, cost a
+ * write and a read (two reads of a graph input); all of them in p's group
+ * pay the second read. The rows floor the DP prunes with does not see the
+ * wait: PP-OCRv4 detection's SE blocks on 80 x 80 and 160 x 160 maps are
+ * 7.4 MB of forced traffic it missed. */
+static int lf__wait_forced(lf__cut *c, int32_t p)
+{
+    const lf_graph *g = c->g;
+    const lf_op *op = &g->ops[p];
+    /* The buffer holds one image's map (rows are per image): its bytes
+     * must reach beta, the tensor's being batch times that. */
+    int64_t batch = op->out.n > 1 ? op->out.n : 1;
+    if (op->out.h <= 1 || lf_op_row_kind(g, p) == LF_ROWS_VIEW ||
+        lf_cost_tensor_bytes(c->x.cm, p) < batch * c->x.beta)
+        return 0;
+    for (int32_t j = 0; j < op->n_consumers; j++) {
+        int32_t r = op->consumers[j];
+        const lf_op *rop = &g->ops[r];
+        /* Both readers fusable: an unfusable op's own read is no fusable
+         * group's DRAM. */
+        if (!c->x.fusable[r] || rop->out.h != 1 || rop->n_inputs != 1 ||
+            lf_op_row_kind(g, r) != LF_ROWS_REDUCTION)
+            continue;
+        /* Forward from r over ops of height one; a spatial reader of p met
+         * on the way waits for r. */
+        int32_t gen = ++c->gen;
+        c->fwd[r] = gen;
+        for (int32_t v = r; v < g->n_ops; v++) {
+            if (c->fwd[v] != gen)
+                continue;
+            for (int32_t k = 0; k < g->ops[v].n_consumers; k++) {
+                int32_t w = g->ops[v].consumers[k];
+                if (g->ops[w].out.h == 1 && lf_op_row_kind(g, w) != LF_ROWS_REDUCTION) {
+                    c->fwd[w] = gen;
+                    continue;
+                }
+                if (lf_op_row_kind(g, w) == LF_ROWS_REDUCTION)
+                    continue;
+                for (int32_t i = 0; i < g->ops[w].n_inputs && c->x.fusable[w]; i++)
+                    if (g->ops[w].inputs[i] == p)
+                        return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 /* Size of the largest clique of the graph on k vertices whose neighbours are
  * the bit masks adj[i], among the candidates `cand` (a simple branch and
  * bound: k is small). */
@@ -125,6 +188,8 @@ static int64_t lf__tensor_floor(lf__cut *c, int32_t p)
         times = (clique - 1) + (clique >= 2 || op->is_output || unfusable_reader);
     else
         times = clique;
+    if (times < 2 && lf__wait_forced(c, p))
+        times = 2;
     return times * lf_cost_tensor_bytes(c->x.cm, p);
 }
 

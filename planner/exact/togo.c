@@ -22,10 +22,14 @@
  * D (their tensors are written after D, and a floor is paid by the groups
  * that hold the op and its readers):
  *
- *     h(D) = sum over windows of togo_W(D n W)
+ *     h(D) = sum over windows of max(togo_W(D n W), cut_W(D))
  *          + sum over compute ops v not in D of (weights of v when fusable
  *            + v's forced-cut floor when v's tensor is internal to no window
- *            solved).
+ *            solved),
+ *
+ * cut_W(D) being the forced-cut floors of W's internal tensors whose ops are
+ * not in D: a floor of the same traffic, which sees the squeeze-and-excite
+ * waits the relaxation misses (cut_bound.c, lf__wait_forced).
  *
  * At the empty state it is window_bound.c's connected pass without readers
  * past a window's end; D n W is always a state of W's DP (the parts of the
@@ -44,12 +48,14 @@ typedef struct lf__togo_win {
     int64_t *togo;    /* per state of x: the relaxed distance to all of W */
     uint64_t *mask;   /* W's ops */
     int64_t whole;    /* togo of the empty state */
+    int64_t cut_all;  /* the forced-cut floors of W's internal tensors */
 } lf__togo_win;
 
 struct lf__togo {
     int32_t nwords, n_win, n_tried;
     lf__togo_win *win;
     int64_t *base;    /* per op: weights once and the forced-cut floor left outside the windows */
+    int64_t *cut;     /* per op: its forced-cut floor when its tensor is internal to a window solved */
     int64_t base_all;
     uint64_t *scratch;
     int64_t bytes;
@@ -234,13 +240,14 @@ lf_status lf__togo_create(lf_cost_model *cm, int32_t window_ops, double seconds,
         t->cm = cm;
         t->nwords = (n + 63) / 64;
         t->base = calloc((size_t)n + 1, sizeof *t->base);
+        t->cut = calloc((size_t)n + 1, sizeof *t->cut);
         t->scratch = calloc((size_t)t->nwords + 1, 8);
         t->internal = calloc((size_t)n + 1, 1);
         t->bytes_of = malloc(((size_t)n + 1) * sizeof *t->bytes_of);
         t->wbytes = calloc((size_t)n + 1, sizeof *t->wbytes);
         t->win = calloc((size_t)n + 1, sizeof *t->win);
     }
-    lf_status st = t && ops && floor && t->base && t->scratch && t->internal && t->bytes_of && t->wbytes &&
+    lf_status st = t && ops && floor && t->base && t->cut && t->scratch && t->internal && t->bytes_of && t->wbytes &&
                            t->win
                        ? LF_OK
                        : lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
@@ -277,6 +284,11 @@ lf_status lf__togo_create(lf_cost_model *cm, int32_t window_ops, double seconds,
             st = lf_set_error(LF_ENOMEM, "out of memory in the exact planner");
         else if (r > 0) {
             lf__togo_win *w = &t->win[t->n_win++];
+            for (int32_t i = from; i < to; i++)
+                if (t->internal[ops[i]]) {
+                    t->cut[ops[i]] = floor[ops[i]];
+                    w->cut_all += floor[ops[i]];
+                }
             t->bytes += w->x.n_states * (int64_t)(t->nwords * 24 + 8);
         }
         from = to;
@@ -317,6 +329,7 @@ void lf__togo_free(lf__togo *t)
     }
     free(t->win);
     free(t->base);
+    free(t->cut);
     free(t->scratch);
     free(t->internal);
     free(t->bytes_of);
@@ -334,18 +347,27 @@ int64_t lf__togo_h(const lf__togo *t, const uint64_t *words)
     for (int32_t k = 0; k < t->n_win; k++) {
         const lf__togo_win *w = &t->win[k];
         int any = 0, all = 1;
+        int64_t cut = w->cut_all;
         for (int32_t i = 0; i < t->nwords; i++) {
             uint64_t in = words[i] & w->mask[i];
             t->scratch[i] = in;
             any |= in != 0;
             all &= in == w->mask[i];
+            for (uint64_t b = in; b; b &= b - 1)
+                cut -= t->cut[i * 64 + __builtin_ctzll(b)];
         }
+        /* W's internal tensors not yet written move at least their
+         * forced-cut floors after D, all of it paid by the groups after D:
+         * a floor of the same traffic as togo_W's (the relaxation does not
+         * see a squeeze-and-excite wait: cut_bound.c). */
+        int64_t part = 0;
         if (!any) {
-            h += w->whole;
+            part = w->whole;
         } else if (!all) {
             int32_t s = lf__dp_find(&w->x, t->scratch);
-            h += s >= 0 && w->togo[s] != INT64_MAX ? w->togo[s] : 0;
+            part = s >= 0 && w->togo[s] != INT64_MAX ? w->togo[s] : 0;
         }
+        h += part > cut ? part : cut;
     }
     return h;
 }

@@ -342,7 +342,13 @@ static lf_status lf__win_try(lf__win *w, const int32_t *ops, int32_t from, int32
     if (st == LF_OK) {
         w->windows++;
         w->solved++;
-        w->traffic += d_any > d_conn ? d_any : d_conn;
+        /* The forced-cut floors of the tensors charged here are a floor of
+         * the same traffic (the relaxation does not see a squeeze-and-excite
+         * wait: cut_bound.c, lf__wait_forced). */
+        int64_t d = d_any > d_conn ? d_any : d_conn, cut = 0;
+        for (int32_t i = from; i < to; i++)
+            cut += w->internal[ops[i]] ? w->cut_floor[ops[i]] : 0;
+        w->traffic += d > cut ? d : cut;
         for (int32_t i = from; i < to; i++)
             w->charged[ops[i]] |= w->internal[ops[i]];
     }
