@@ -43,8 +43,9 @@ typedef enum lf_status {
 /* Short fixed description of a status code ("invalid argument", ...). */
 const char *lf_strerror(lf_status s);
 
-/* Longest message kept, terminating NUL included. */
-#define LF_MESSAGE_MAX 640
+/* Longest message kept, terminating NUL included (a stopped exact run's
+ * message with its bounds and where they come from runs past 600). */
+#define LF_MESSAGE_MAX 1024
 
 /* Copies src into dst (cap bytes) as one line that is safe to print:
  * control characters become escapes (\n, \t, \x1b, \u0085), bytes that are

@@ -68,5 +68,10 @@ typedef struct lf__window_stats {
 
 lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, int32_t max_window_ops,
                                  lf__window_stats *ws);
+/* Where a window of the ops ops[from..] ends (window_bound.c): within
+ * [window_ops / 2, window_ops] ops, where the fewest bytes (bytes_of, per op)
+ * its ops write are still to be read past it; n_ops when the rest fits. */
+int32_t lf__window_end(const lf_graph *g, const int64_t *bytes_of, const int32_t *ops, int32_t n_ops,
+                       int32_t from, int32_t window_ops);
 
 #endif

@@ -199,34 +199,6 @@ static int lf__togo_window(lf__togo *t, const int32_t *ops, int32_t from, int32_
     return ok;
 }
 
-/* Where the window starting at ops[from] ends: as window_bound.c's
- * lf__win_end, at the point within [window_ops / 2, window_ops] past which
- * the fewest bytes its ops write are still to be read. */
-static int32_t lf__togo_end(const lf__togo *t, const lf_graph *g, const int32_t *ops, int32_t n_ops,
-                            int32_t from, int32_t window_ops)
-{
-    if (n_ops - from <= window_ops)
-        return n_ops;
-    int32_t best = from + window_ops;
-    int64_t best_bytes = INT64_MAX;
-    for (int32_t to = from + window_ops; to >= from + (window_ops + 1) / 2; to--) {
-        int64_t bytes = 0;
-        for (int32_t i = from; i < to; i++) {
-            const lf_op *op = &g->ops[ops[i]];
-            for (int32_t j = 0; j < op->n_consumers; j++)
-                if (op->consumers[j] >= ops[to]) {
-                    bytes += t->bytes_of[ops[i]];
-                    break;
-                }
-        }
-        if (bytes < best_bytes) {
-            best_bytes = bytes;
-            best = to;
-        }
-    }
-    return best;
-}
-
 lf_status lf__togo_create(lf_cost_model *cm, int32_t window_ops, double seconds, lf__togo **out)
 {
     const lf_graph *g = lf_cost_graph(cm);
@@ -266,12 +238,12 @@ lf_status lf__togo_create(lf_cost_model *cm, int32_t window_ops, double seconds,
     /* Windows in order, each with an even share of what is left. */
     int32_t n_win = 0;
     for (int32_t from = 0; from < n_ops && st == LF_OK;) {
-        int32_t to = lf__togo_end(t, g, ops, n_ops, from, window_ops);
+        int32_t to = lf__window_end(g, t->bytes_of, ops, n_ops, from, window_ops);
         n_win++;
         from = to;
     }
     for (int32_t from = 0, left = n_win; from < n_ops && st == LF_OK; left--) {
-        int32_t to = lf__togo_end(t, g, ops, n_ops, from, window_ops);
+        int32_t to = lf__window_end(g, t->bytes_of, ops, n_ops, from, window_ops);
         double share = 0;
         if (end > 0) {
             share = (end - lf_now_seconds()) / left;

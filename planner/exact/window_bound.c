@@ -16,7 +16,7 @@
  * Windows charge disjoint tensors; every other tensor takes its forced-cut
  * floor (cut_bound.c), and every fusable op's weights are read once.
  *
- * Two things decide how much a window sees: where it ends (lf__win_end: at
+ * Two things decide how much a window sees: where it ends (lf__window_end: at
  * the point within its size where the fewest bytes it writes are still to
  * be read) and the readers past its end solved with it (lf__win_ghosts), so
  * that the tensors it writes for them are internal too. NasNet-A at 256 KB
@@ -408,12 +408,11 @@ static lf_status lf__win_solve(lf__win *w, const int32_t *ops, int32_t from, int
  * ops write for each other (and for its ghosts), so an end inside a NasNet
  * cell, with a dozen tensors of the cell still to be read, gives most of
  * them away; an end after the cell's concat only the cell's two outputs. */
-static int32_t lf__win_end(const lf__win *w, const int32_t *ops, int32_t n_ops, int32_t from,
-                           int32_t window_ops)
+int32_t lf__window_end(const lf_graph *g, const int64_t *bytes_of, const int32_t *ops, int32_t n_ops,
+                       int32_t from, int32_t window_ops)
 {
     if (n_ops - from <= window_ops)
-        return from + window_ops < n_ops ? from + window_ops : n_ops;
-    const lf_graph *g = w->g;
+        return n_ops;
     int32_t best = from + window_ops;
     int64_t best_bytes = INT64_MAX;
     for (int32_t to = from + window_ops; to >= from + (window_ops + 1) / 2; to--) {
@@ -423,7 +422,7 @@ static int32_t lf__win_end(const lf__win *w, const int32_t *ops, int32_t n_ops, 
             const lf_op *op = &g->ops[ops[i]];
             for (int32_t j = 0; j < op->n_consumers; j++)
                 if (op->consumers[j] >= limit) {
-                    bytes += w->bytes[ops[i]];
+                    bytes += bytes_of[ops[i]];
                     break;
                 }
         }
@@ -451,7 +450,7 @@ static lf_status lf__win_pass(lf__win *w, const int32_t *ops, int32_t n_ops, int
      * cheap ones left behind (halved only then). */
     int32_t n_win = 0;
     for (int32_t from = 0; from < n_ops; from = w->ends[n_win++])
-        w->ends[n_win] = lf__win_end(w, ops, n_ops, from, window_ops);
+        w->ends[n_win] = lf__window_end(w->g, w->bytes, ops, n_ops, from, window_ops);
     int32_t n_failed = 0;
     for (int32_t i = 0; i < n_win && st == LF_OK; i++) {
         int32_t from = i > 0 ? w->ends[i - 1] : 0;
