@@ -491,6 +491,57 @@ static void test_brr_lm_head(void)
     lf_graph_free(g);
 }
 
+/* Under energy, a group of several ops whose price is not a step function
+ * of its DRAM that only falls (issue 40), GPT-2 one block at N = 64 with
+ * the built-in hardware:
+ * - BRR, 64-80 KB: an attention group's query tiles grow with the buffer
+ *   while its F_D stays (no DRAM step), so its row steps and energy fall
+ *   there; priced only at its DRAM steps, the staircase said
+ *   24,817,338,904,380 fJ at 65,536 B for a plan costing 24,816,854,782,775
+ *   (lf_cost_breaks now gives those buffers);
+ * - LBDF, 620-650 KB: an attention group's energy rises at a step where
+ *   its DRAM falls (its K/V become resident at a smaller query tile, so
+ *   more row steps); the DP charged it the price before the rise, and the
+ *   staircase said 4,867,196,311,192 fJ at 645,191 B for a plan costing
+ *   4,937,205,929,535. Its plans are now checked and the range cut there
+ *   (lf__curve_plan_rises): the optimum rises at 640,641 B.
+ * lf_curve_report_compute prices every point's plan at its buffer (an
+ * internal error where it differs), and --check's buffers agree. */
+static void test_group_rises(void)
+{
+    lf_graph *g = NULL;
+    lf_model_options opt = {0, 1};
+    lf_model_seq_options so = {64, 1, LF_PHASE_PREFILL, 0};
+    CHECK_OK(lf_model_build_seq("gpt2", &opt, &so, &g));
+    if (!g)
+        return;
+    lf_hw hw;
+    lf_hw_default(&hw);
+    lf_exact_config ec;
+    lf_exact_config_default(&ec);
+    ec.objective = LF_PLAN_OBJ_ENERGY;
+    const char *schemes[2] = {"brr", "lbdf"};
+    const int64_t ranges[2][2] = {{64 * 1024, 80 * 1024}, {620 * 1024, 650 * 1024}};
+    for (int r = 0; r < 2; r++) {
+        lf_curve_report rep;
+        CHECK_OK(lf_curve_report_compute(&rep, g, "gpt2", &hw, schemes[r], ranges[r][0], ranges[r][1], &ec));
+        int32_t checked = 0;
+        CHECK(rep.curve.n >= 2);
+        if (rep.curve.n >= 2)
+            CHECK_OK(lf_curve_check(g, &hw, schemes[r], &rep.curve, &ec, &checked));
+        if (r == 1) { /* the rise: a point at 640,641 B dearer than the one before */
+            int32_t k = 0;
+            while (k < rep.curve.n && rep.curve.points[k].beta != 640641)
+                k++;
+            CHECK(k > 0 && k < rep.curve.n);
+            if (k > 0 && k < rep.curve.n)
+                CHECK(rep.curve.points[k].dram_all > rep.curve.points[k - 1].dram_all);
+        }
+        lf_curve_report_destroy(&rep);
+    }
+    lf_graph_free(g);
+}
+
 /* The same staircase, plans and counts with any number of workers; with
  * two, the joined pairs of Inception-v3 under BRR do run on both. */
 static void test_threads(void)
@@ -583,6 +634,7 @@ int main(void)
     test_attention_not_monotone();
     test_lone_matmul();
     test_brr_lm_head();
+    test_group_rises();
     test_threads();
     test_check();
     test_bad_range();

@@ -511,3 +511,39 @@ lf_status lf__attn_steps(lf__group *G, const lf__scheme *scheme, int64_t below, 
     }
     return st;
 }
+
+lf_status lf__attn_breaks(lf__group *G, const lf__scheme *scheme, int64_t lo, int64_t below, int64_t *needs,
+                          int32_t cap, int32_t *n, int *handled)
+{
+    lf__attn a;
+    lf_status st = lf__attn_setup(&a, G, scheme, handled);
+    if (st != LF_OK || !*handled)
+        return st;
+    *n = 0;
+    G->full_evals = 1;
+    lf__cfg cfg[16];
+    int32_t nc = lf__cfgs(&a, cfg);
+    /* Every (configuration, balanced height) that lf__attn_steps walks,
+     * none dropped: the price at a buffer is the cheapest F_D there, and
+     * among equal F_D the largest tile, so its row steps may change at any
+     * of them while its F_D does not. */
+    for (int32_t k = 0; k < nc && st == LF_OK; k++)
+        for (int64_t h = 1; h <= a.hq;) {
+            int64_t r = lf__cdiv(a.hq, h), hb = lf__cdiv(a.hq, r);
+            if (hb < h)
+                hb = lf__cdiv(a.hq, r - 1);
+            int64_t need = lf__need(&a, &cfg[k], hb);
+            if (need >= below)
+                break;
+            if (need >= lo) {
+                if (*n == cap) {
+                    st = lf_set_error(LF_ERANGE, "an attention group has more than %d schedules "
+                                                 "in the buffer range", (int)cap);
+                    break;
+                }
+                needs[(*n)++] = need;
+            }
+            h = hb + 1;
+        }
+    return st;
+}

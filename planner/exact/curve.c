@@ -274,6 +274,28 @@ static void lf__extend_from(const lf__exact *x, lf__join_acc *acc, int32_t from,
     }
 }
 
+/* Needs of an attention group's schedules kept at most (lf_cost_breaks):
+ * 16 configurations of 2 sqrt(N_q) balanced heights each at N_q = 2,048. */
+#define LF__CURVE_BREAKS 2048
+
+static int lf__cmp_need(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sorts a ascending and drops repeats; returns how many are left. */
+static int32_t lf__sort_unique(int64_t *a, int32_t n)
+{
+    if (n > 1)
+        qsort(a, (size_t)n, sizeof *a, lf__cmp_need);
+    int32_t m = 0;
+    for (int32_t i = 0; i < n; i++)
+        if (m == 0 || a[m - 1] != a[i])
+            a[m++] = a[i];
+    return m;
+}
+
 /* Under energy or latency (cfg.objective) the steps carry the objective's
  * figure instead of F_D: each step priced at its own buffer (need + 1), so
  * with the row steps and blocks of the schedule the model takes there, and
@@ -284,36 +306,82 @@ static void lf__extend_from(const lf__exact *x, lf__join_acc *acc, int32_t from,
  * kept apart because F_D alone may rank them otherwise; an op valid at the
  * range's smallest buffer lo keeps none of its unfusable charges: no buffer
  * of the range prices it so (lf_curve_compute splits the range where an
- * op's figure rises as it becomes fusable). */
+ * op's figure rises as it becomes fusable). An attention group's figure
+ * may also fall where its F_D does not (larger query tiles, fewer row
+ * steps): every schedule it may take in [lo, hi) is a candidate step too,
+ * and the one holding at lo is priced at lo. So each step's figure is the
+ * group's price from its need + 1 to the next step's, but where the price
+ * rises (a dropped step: the staircase's plans are checked for those and
+ * the range cut there, lf__curve_plan_rises). */
 static lf_status lf__steps_objective(lf_cost_model *cm, const int32_t *members, int32_t n_members,
-                                     int32_t op, int64_t fb1, int64_t lo, lf_cost_step *steps,
+                                     int32_t op, int64_t fb1, int64_t lo, int64_t hi, lf_cost_step *steps,
                                      int32_t *n)
 {
     if (lf_cost_objective(cm) == LF_PLAN_OBJ_DRAM)
         return LF_OK;
-    int32_t kept = 0;
-    for (int32_t k = 0; k < *n; k++) {
+    /* An attention group's row steps may fall where its F_D does not
+     * (lf_cost_breaks): those needs are candidates too, so that every
+     * buffer where its figure changes is one; *n_extra < 0 until asked. */
+    int64_t extra[LF__CURVE_BREAKS];
+    int32_t n_extra = -1, e = 0, kept = 0;
+    lf_cost_step out[LF_COST_MAX_STEPS];
+    for (int32_t k = 0; k < *n || (n_extra > 0 && e < n_extra);) {
+        /* the next candidate: step k, or the next break below it */
+        int64_t need;
+        int step = e >= (n_extra > 0 ? n_extra : 0) || (k < *n && steps[k].need <= extra[e]);
+        if (step) {
+            need = steps[k].need;
+            if (n_extra > 0 && e < n_extra && extra[e] == need)
+                e++; /* the same buffer */
+        } else {
+            need = extra[e++];
+        }
+        int64_t next = INT64_MAX;
+        if (step && k + 1 < *n)
+            next = steps[k + 1].need;
+        if (n_extra > 0 && e < n_extra && extra[e] < next)
+            next = extra[e];
+        if (step)
+            k++;
         int64_t v;
         /* A step that another below lo replaces is no price in the range:
          * if its figure were kept, a cheaper one would hide the price at lo
          * (the figure need not fall where the DRAM does: lf__scheme_rises). */
-        if (k + 1 < *n && steps[k + 1].need < lo)
+        if (next < lo)
             continue;
-        if (op >= 0 && steps[k].need < fb1) {
+        if (op >= 0 && need < fb1) {
             if (fb1 < lo)
                 continue;
-            v = lf_cost_objective_unfusable(cm, op, steps[k].f_d);
+            v = lf_cost_objective_unfusable(cm, op, steps[k - 1].f_d);
         } else {
             lf_group_cost gc;
-            lf_status st = lf_cost_eval_at(cm, members, n_members, steps[k].need + 1, &gc);
+            lf_status st = lf_cost_eval_at(cm, members, n_members, need + 1, &gc);
+            if (st == LF_OK && op < 0 && gc.attn && n_extra < 0) {
+                /* Priced at lo where it holds there: a break below lo may
+                 * have changed it (none did for any other group). */
+                if (need + 1 < lo)
+                    st = lf_cost_eval_at(cm, members, n_members, lo, &gc);
+                if (st == LF_OK)
+                    st = lf_cost_breaks(cm, members, n_members, lo, hi, extra, LF__CURVE_BREAKS, &n_extra);
+                if (st == LF_OK)
+                    n_extra = lf__sort_unique(extra, n_extra);
+                for (; n_extra > 0 && e < n_extra && extra[e] <= need; e++)
+                    ;
+            }
             if (st != LF_OK)
                 return st;
             v = gc.valid ? lf_cost_objective_value(cm, members, n_members, &gc) : INT64_MAX;
         }
-        if (v == INT64_MAX || (kept > 0 && v >= steps[kept - 1].f_d))
+        if (n_extra < 0)
+            n_extra = 0;
+        if (v == INT64_MAX || (kept > 0 && v >= out[kept - 1].f_d))
             continue;
-        steps[kept++] = (lf_cost_step){steps[k].need, v};
+        if (kept == LF_COST_MAX_STEPS)
+            return lf_set_error(LF_ERANGE, "a group's %s has more than %d buffer steps",
+                                lf_plan_objective_name(lf_cost_objective(cm)), LF_COST_MAX_STEPS);
+        out[kept++] = (lf_cost_step){need, v};
     }
+    memcpy(steps, out, (size_t)kept * sizeof *steps);
     *n = kept;
     return LF_OK;
 }
@@ -434,7 +502,7 @@ static void lf__curve_price_steps(lf__exact *x, const lf_bitset *set, int32_t n_
     }
     lf_status st = lf_cost_steps(x->cm, set, c->beta_max, c->steps, LF_COST_MAX_STEPS, &n);
     if (st == LF_OK)
-        st = lf__steps_objective(x->cm, members, n_members, -1, 0, c->beta_min, c->steps, &n);
+        st = lf__steps_objective(x->cm, members, n_members, -1, 0, c->beta_min, c->beta_max, c->steps, &n);
     if (st != LF_OK) {
         x->status = st;
         return;
@@ -486,7 +554,8 @@ static void lf__curve_price(lf__exact *x, const lf_bitset *set, int32_t n_ops, i
         n = 1;
     } else if ((st = lf_cost_steps(x->cm, set, c->beta_max, c->steps, LF_COST_MAX_STEPS, &n)) !=
                    LF_OK ||
-               (st = lf__steps_objective(x->cm, x->sub, x->n_sub, -1, 0, c->beta_min, c->steps, &n)) != LF_OK) {
+               (st = lf__steps_objective(x->cm, x->sub, x->n_sub, -1, 0, c->beta_min, c->beta_max,
+                                              c->steps, &n)) != LF_OK) {
         x->status = st;
         return;
     } else if (n > 0 && c->steps[0].need < gc.f_beta) {
@@ -617,7 +686,7 @@ static lf_status lf__curve_prepare(lf__curve_dp *c, lf_cost_model *cm)
             lf_bitset_reset(&one, v);
             n = m + more;
             if (st == LF_OK)
-                st = lf__steps_objective(cm, &v, 1, v, fb1, c->beta_min, c->steps, &n);
+                st = lf__steps_objective(cm, &v, 1, v, fb1, c->beta_min, c->beta_max, c->steps, &n);
         }
         if (st == LF_OK && !(c->single[v] = malloc((size_t)(n ? n : 1) * sizeof(lf_cost_step))))
             st = lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
@@ -755,6 +824,91 @@ static lf_status lf__curve_run(const lf_graph *g, const lf_hw *hw, const char *s
     return st;
 }
 
+/* Appends the points of part (solved over a range ending at hi; its points
+ * from hi on belong to the next range unless `last`) and its figures to
+ * out, and empties part. */
+static lf_status lf__curve_append(lf_curve *out, lf_curve *part, int64_t hi, int last)
+{
+    lf_curve_point *p = realloc(out->points, ((size_t)out->n + (size_t)part->n) * sizeof *p);
+    if (!p) {
+        lf_curve_destroy(part);
+        return lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
+    }
+    out->points = p;
+    for (int32_t k = 0; k < part->n; k++) {
+        if (!last && part->points[k].beta >= hi) {
+            lf_plan_destroy(&part->points[k].plan);
+            continue;
+        }
+        out->points[out->n++] = part->points[k];
+    }
+    free(part->points);
+    part->points = NULL;
+    part->n = 0;
+    out->stats.states += part->stats.states;
+    out->stats.candidates += part->stats.candidates;
+    out->stats.groups += part->stats.groups;
+    out->stats.groups_skipped += part->stats.groups_skipped;
+    out->stats.wall_s += part->stats.wall_s;
+    if (part->stats.memory_bytes > out->stats.memory_bytes)
+        out->stats.memory_bytes = part->stats.memory_bytes;
+    out->front_points += part->front_points;
+    out->threads = part->threads > out->threads ? part->threads : out->threads;
+    out->batches += part->batches;
+    out->parallel_batches += part->parallel_batches;
+    return LF_OK;
+}
+
+/* Most cuts one range's plans may ask for (lf__curve_plan_rises). */
+#define LF__PLAN_CUTS 4096
+
+static lf_status lf__curve_ranges(const lf_graph *g, const lf_hw *hw, const char *scheme, const int64_t *cuts,
+                                  int32_t n_cuts, int64_t beta_min, int64_t beta_max, int last,
+                                  const lf_exact_config *cfg, lf_curve *out);
+
+/* Solves [lo, hi] (the last range when `last`) and appends its points to
+ * out; where a plan of the staircase found holds a group of several ops
+ * whose price rises while that plan holds, the range is solved again in
+ * parts cut at its rises (curve_rises.h). */
+static lf_status lf__curve_range(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t lo, int64_t hi,
+                                 int last, const lf_exact_config *cfg, lf_curve *out)
+{
+    lf_curve part;
+    lf_status st = lf__curve_run(g, hw, scheme, lo, hi, cfg, &part);
+    if (st != LF_OK)
+        return st;
+    int64_t *cuts = malloc(LF__PLAN_CUTS * sizeof *cuts);
+    int32_t n_cuts = 0;
+    st = cuts ? lf__curve_plan_rises(g, hw, scheme, cfg, &part, lo, hi, last ? hi : hi - 1, cuts, &n_cuts,
+                                     LF__PLAN_CUTS)
+              : lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
+    if (st == LF_OK && n_cuts == 0)
+        st = lf__curve_append(out, &part, hi, last);
+    else
+        lf_curve_destroy(&part);
+    if (st == LF_OK && n_cuts > 0)
+        st = lf__curve_ranges(g, hw, scheme, cuts, n_cuts, lo, hi, last, cfg, out);
+    free(cuts);
+    return st;
+}
+
+/* One DP per range between cuts, each over [lo, next cut] so that no range
+ * is a single byte; its points from the next cut on are the next range's.
+ * Points are kept where a range starts even at an equal or higher figure:
+ * the plan before may not price the same there. */
+static lf_status lf__curve_ranges(const lf_graph *g, const lf_hw *hw, const char *scheme, const int64_t *cuts,
+                                  int32_t n_cuts, int64_t beta_min, int64_t beta_max, int last,
+                                  const lf_exact_config *cfg, lf_curve *out)
+{
+    lf_status st = LF_OK;
+    for (int32_t r = 0; r <= n_cuts && st == LF_OK; r++) {
+        int64_t lo = r == 0 ? beta_min : cuts[r - 1], hi = r < n_cuts ? cuts[r] : beta_max;
+        if (hi > lo)
+            st = lf__curve_range(g, hw, scheme, lo, hi, last && r == n_cuts, cfg, out);
+    }
+    return st;
+}
+
 lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t beta_min,
                            int64_t beta_max, const lf_exact_config *cfg, lf_curve *out)
 {
@@ -766,52 +920,29 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
     int32_t n_cuts = 0;
     lf_status st = cuts ? lf__curve_rising_cuts(g, hw, scheme, beta_min, beta_max, cfg ? cfg : &dram, cuts, &n_cuts)
                         : lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
-    if (st != LF_OK || n_cuts == 0) {
+    if (st == LF_OK && n_cuts == 0) {
+        /* One range: its staircase as the DP gives it, unless its plans
+         * rise (then in parts, as below). */
+        st = lf__curve_run(g, hw, scheme, beta_min, beta_max, cfg, out);
+        if (st == LF_OK)
+            st = lf__curve_plan_rises(g, hw, scheme, cfg, out, beta_min, beta_max, beta_max, cuts, &n_cuts,
+                                      (2 + LF_COST_MAX_STEPS) * g->n_ops + 2);
+        if (st != LF_OK || n_cuts == 0) {
+            if (st != LF_OK && out->points)
+                lf_curve_destroy(out);
+            free(cuts);
+            return st;
+        }
+        lf_curve_destroy(out);
+    } else if (st != LF_OK) {
         free(cuts);
-        return st != LF_OK ? st : lf__curve_run(g, hw, scheme, beta_min, beta_max, cfg, out);
+        return st;
     }
-    /* One DP per range between cuts, each over [lo, next cut] so that no
-     * range is a single byte; its points from the next cut on are the next
-     * range's. Points are kept where a range starts even at an equal or
-     * higher figure: the plan before may not price the same there. */
     memset(out, 0, sizeof *out);
     out->beta_min = beta_min;
     out->beta_max = beta_max;
     out->threads = 1;
-    for (int32_t r = 0; r <= n_cuts && st == LF_OK; r++) {
-        int64_t lo = r == 0 ? beta_min : cuts[r - 1], hi = r < n_cuts ? cuts[r] : beta_max;
-        if (hi <= lo)
-            continue;
-        lf_curve part;
-        if ((st = lf__curve_run(g, hw, scheme, lo, hi, cfg, &part)) != LF_OK)
-            break;
-        lf_curve_point *p = realloc(out->points, ((size_t)out->n + (size_t)part.n) * sizeof *p);
-        if (!p) {
-            lf_curve_destroy(&part);
-            st = lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
-            break;
-        }
-        out->points = p;
-        for (int32_t k = 0; k < part.n; k++) {
-            if (r < n_cuts && part.points[k].beta >= hi) {
-                lf_plan_destroy(&part.points[k].plan);
-                continue;
-            }
-            out->points[out->n++] = part.points[k];
-        }
-        free(part.points);
-        out->stats.states += part.stats.states;
-        out->stats.candidates += part.stats.candidates;
-        out->stats.groups += part.stats.groups;
-        out->stats.groups_skipped += part.stats.groups_skipped;
-        out->stats.wall_s += part.stats.wall_s;
-        if (part.stats.memory_bytes > out->stats.memory_bytes)
-            out->stats.memory_bytes = part.stats.memory_bytes;
-        out->front_points += part.front_points;
-        out->threads = part.threads > out->threads ? part.threads : out->threads;
-        out->batches += part.batches;
-        out->parallel_batches += part.parallel_batches;
-    }
+    st = lf__curve_ranges(g, hw, scheme, cuts, n_cuts, beta_min, beta_max, 1, cfg, out);
     free(cuts);
     if (st != LF_OK)
         lf_curve_destroy(out);

@@ -3,9 +3,28 @@
  * and where one of its own DRAM steps raises its energy or latency. */
 #include "planner/exact/curve_rises.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "planner/cost/cost.h"
 #include "planner/cost/objective.h"
 #include "planner/exact/curve.h"
+
+/* Sorts cuts ascending, each once; returns how many are left. */
+static int32_t lf__sort_cuts(int64_t *cuts, int32_t n)
+{
+    for (int32_t i = 1; i < n; i++)
+        for (int32_t j = i; j > 0 && cuts[j - 1] > cuts[j]; j--) {
+            int64_t x = cuts[j];
+            cuts[j] = cuts[j - 1];
+            cuts[j - 1] = x;
+        }
+    int32_t m = 0;
+    for (int32_t i = 0; i < n; i++)
+        if (m == 0 || cuts[m - 1] != cuts[i])
+            cuts[m++] = cuts[i];
+    return m;
+}
 
 /* The buffers above t (v's smallest buffer alone) inside (beta_min,
  * beta_max] where v's figure alone rises at a step of its DRAM (at most
@@ -95,17 +114,212 @@ lf_status lf__curve_rising_cuts(const lf_graph *g, const lf_hw *hw, const char *
             cuts[(*n_cuts)++] = t;
     }
     lf_cost_model_free(cm);
-    /* ascending, each once */
-    for (int32_t i = 1; i < *n_cuts; i++)
-        for (int32_t j = i; j > 0 && cuts[j - 1] > cuts[j]; j--) {
-            int64_t x = cuts[j];
-            cuts[j] = cuts[j - 1];
-            cuts[j - 1] = x;
+    *n_cuts = lf__sort_cuts(cuts, *n_cuts);
+    return st;
+}
+
+/* ---- rises of the groups a staircase's plans use (several ops) ---------- */
+
+#define LF__RISE_BREAKS 2048 /* lf_cost_breaks' needs kept (as curve.c) */
+
+/* A group already looked at: its members, and the buffers of its price's
+ * pieces where the price exceeds the least before it in the range. */
+typedef struct lf__seen_group {
+    int32_t first, n;      /* members: ops[first .. first + n) */
+    int32_t bad_first, n_bad; /* bad[] pieces: [from, to] */
+    int cut;               /* its rises are in cuts already */
+} lf__seen_group;
+
+typedef struct lf__rise_scan {
+    lf_cost_model *cm;
+    int64_t lo, hi;
+    int32_t *ops, n_ops, cap_ops;
+    lf__seen_group *seen;
+    int32_t n_seen, cap_seen;
+    int64_t (*bad)[2];
+    int32_t n_bad, cap_bad;
+    int64_t *rises; /* per seen group with bad pieces: its rises, at bad[] rows too */
+    int64_t needs[LF__RISE_BREAKS + LF_COST_MAX_STEPS + 1];
+    int64_t price[LF__RISE_BREAKS + LF_COST_MAX_STEPS + 1];
+    lf_cost_step steps[LF_COST_MAX_STEPS];
+} lf__rise_scan;
+
+static int lf__cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static lf_status lf__grow(void **p, int32_t *cap, int32_t need, size_t size)
+{
+    if (need <= *cap)
+        return LF_OK;
+    int32_t c = *cap ? *cap : 64;
+    while (c < need)
+        c *= 2;
+    void *q = realloc(*p, (size_t)c * size);
+    if (!q)
+        return lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
+    *p = q;
+    *cap = c;
+    return LF_OK;
+}
+
+/* The price of group m (n ops) at every buffer of [lo, hi] where it may
+ * change (lo, and one byte above each step and each schedule's need,
+ * lf_cost_breaks), into the scan's seen list: the pieces where it exceeds
+ * the least price before it from lo (what the DP charged, curve.c), and the
+ * buffers where it rises (above the piece before). */
+static lf_status lf__scan_group(lf__rise_scan *s, const int32_t *m, int32_t n, lf__seen_group *sg)
+{
+    const lf_graph *g = lf_cost_graph(s->cm);
+    lf_bitset set;
+    lf_status st = lf_bitset_init(&set, g->n_ops);
+    if (st != LF_OK)
+        return st;
+    for (int32_t i = 0; i < n; i++)
+        lf_bitset_set(&set, m[i]);
+    int32_t ns = 0, ne = 0;
+    st = lf_cost_steps(s->cm, &set, s->hi, s->steps, LF_COST_MAX_STEPS, &ns);
+    lf_bitset_destroy(&set);
+    if (st == LF_OK)
+        st = lf_cost_breaks(s->cm, m, n, s->lo, s->hi, s->needs + 1, LF__RISE_BREAKS, &ne);
+    if (st != LF_OK)
+        return st;
+    /* buffers: lo, then need + 1 inside (lo, hi] */
+    int32_t nb = 1 + ne;
+    for (int32_t k = 0; k < ns; k++)
+        if (s->steps[k].need >= s->lo)
+            s->needs[nb++] = s->steps[k].need;
+    for (int32_t k = 1; k < nb; k++)
+        s->needs[k] += 1;
+    s->needs[0] = s->lo;
+    qsort(s->needs, (size_t)nb, sizeof *s->needs, lf__cmp_i64);
+    int32_t u = 0;
+    for (int32_t k = 0; k < nb; k++)
+        if (s->needs[k] <= s->hi && (u == 0 || s->needs[u - 1] != s->needs[k]))
+            s->needs[u++] = s->needs[k];
+    sg->bad_first = s->n_bad;
+    sg->n_bad = 0;
+    if (u < 2)
+        return LF_OK; /* one price over the range */
+    for (int32_t k = 0; k < u; k++) {
+        lf_group_cost gc;
+        if ((st = lf_cost_eval_at(s->cm, m, n, s->needs[k], &gc)) != LF_OK)
+            return st;
+        s->price[k] = gc.valid ? lf_cost_objective_value(s->cm, m, n, &gc) : INT64_MAX;
+    }
+    int64_t least = INT64_MAX;
+    for (int32_t k = 0; k < u; k++) {
+        if (s->price[k] > least) {
+            /* a piece dearer than the DP charged: [needs[k], next - 1], and
+             * the rises of the whole range, one per row */
+            if ((st = lf__grow((void **)&s->bad, &s->cap_bad, s->n_bad + 1, sizeof *s->bad)) != LF_OK)
+                return st;
+            s->bad[s->n_bad][0] = s->needs[k];
+            s->bad[s->n_bad][1] = k + 1 < u ? s->needs[k + 1] - 1 : s->hi;
+            s->n_bad++;
+            sg->n_bad++;
         }
-    int32_t m = 0;
-    for (int32_t i = 0; i < *n_cuts; i++)
-        if (m == 0 || cuts[m - 1] != cuts[i])
-            cuts[m++] = cuts[i];
-    *n_cuts = m;
+        if (s->price[k] < least)
+            least = s->price[k];
+    }
+    if (sg->n_bad == 0)
+        return LF_OK;
+    /* The rises: where the price exceeds the piece before it. Kept after
+     * the bad pieces, as pieces [r, 0]. */
+    for (int32_t k = 1; k < u; k++)
+        if (s->price[k - 1] != INT64_MAX && s->price[k] > s->price[k - 1] && s->needs[k] < s->hi) {
+            if ((st = lf__grow((void **)&s->bad, &s->cap_bad, s->n_bad + 1, sizeof *s->bad)) != LF_OK)
+                return st;
+            s->bad[s->n_bad][0] = s->needs[k];
+            s->bad[s->n_bad][1] = 0;
+            s->n_bad++;
+        }
+    return LF_OK;
+}
+
+lf_status lf__curve_plan_rises(const lf_graph *g, const lf_hw *hw, const char *scheme,
+                               const lf_exact_config *cfg, const lf_curve *part, int64_t lo, int64_t hi,
+                               int64_t top, int64_t *cuts, int32_t *n_cuts, int32_t cap)
+{
+    *n_cuts = 0;
+    if (!cfg || cfg->objective == LF_PLAN_OBJ_DRAM)
+        return LF_OK; /* F_D's steps only fall */
+    lf_hw h = *hw;
+    lf_curve_fix_sram(&h);
+    h.buffer_bytes = hi;
+    lf__rise_scan *s = calloc(1, sizeof *s);
+    if (!s)
+        return lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
+    s->lo = lo;
+    s->hi = hi;
+    lf_status st = lf_cost_model_create(&s->cm, g, &h, scheme);
+    if (st == LF_OK)
+        st = lf_cost_set_objective(s->cm, (lf_plan_objective)cfg->objective);
+    int32_t *m = st == LF_OK ? malloc((size_t)g->n_ops * sizeof *m) : NULL;
+    if (st == LF_OK && !m)
+        st = lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
+    for (int32_t k = 0; k < part->n && st == LF_OK; k++) {
+        const lf_plan *p = &part->points[k].plan;
+        int64_t from = part->points[k].beta, to = k + 1 < part->n ? part->points[k + 1].beta - 1 : top;
+        if (to > top)
+            to = top;
+        if (from > to)
+            continue;
+        for (int32_t gi = 0; gi < p->n_groups && st == LF_OK; gi++) {
+            int32_t n = 0;
+            for (int32_t v = 0; v < g->n_ops; v++)
+                if (p->group_of[v] == gi)
+                    m[n++] = v;
+            if (n < 2)
+                continue; /* a lone op's rises cut the range already (lf__curve_rising_cuts) */
+            /* looked at before? (members ascend) */
+            int32_t at = -1;
+            for (int32_t i = 0; i < s->n_seen && at < 0; i++)
+                if (s->seen[i].n == n && !memcmp(s->ops + s->seen[i].first, m, (size_t)n * sizeof *m))
+                    at = i;
+            if (at < 0) {
+                if ((st = lf__grow((void **)&s->seen, &s->cap_seen, s->n_seen + 1, sizeof *s->seen)) != LF_OK ||
+                    (st = lf__grow((void **)&s->ops, &s->cap_ops, s->n_ops + n, sizeof *s->ops)) != LF_OK)
+                    break;
+                lf__seen_group *sg = &s->seen[s->n_seen];
+                memset(sg, 0, sizeof *sg);
+                sg->first = s->n_ops;
+                sg->n = n;
+                memcpy(s->ops + s->n_ops, m, (size_t)n * sizeof *m);
+                s->n_ops += n;
+                if ((st = lf__scan_group(s, m, n, sg)) != LF_OK)
+                    break;
+                at = s->n_seen++;
+            }
+            lf__seen_group *sg = &s->seen[at];
+            if (sg->cut || sg->n_bad == 0)
+                continue;
+            int hit = 0;
+            for (int32_t i = 0; i < sg->n_bad && !hit; i++)
+                hit = s->bad[sg->bad_first + i][0] <= to && s->bad[sg->bad_first + i][1] >= from;
+            if (!hit)
+                continue;
+            /* This plan costs more than the staircase says somewhere while
+             * it holds: cut at every rise of the group in the range. */
+            sg->cut = 1;
+            for (int32_t i = sg->bad_first + sg->n_bad; i < s->n_bad && s->bad[i][1] == 0; i++) {
+                if (*n_cuts == cap) {
+                    st = lf_set_error(LF_ERANGE, "curve: more than %d rising prices in a range", (int)cap);
+                    break;
+                }
+                cuts[(*n_cuts)++] = s->bad[i][0];
+            }
+        }
+    }
+    free(m);
+    lf_cost_model_free(s->cm);
+    free(s->ops);
+    free(s->seen);
+    free(s->bad);
+    free(s);
+    if (st == LF_OK)
+        *n_cuts = lf__sort_cuts(cuts, *n_cuts);
     return st;
 }
