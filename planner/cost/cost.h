@@ -228,14 +228,22 @@ lf_status lf_cost_steps(lf_cost_model *cm, const lf_bitset *group, int64_t below
 /* The steps hold where F_D changes. Energy and latency also grow with the
  * row steps the schedule runs (lf_group_cost.steps), which follow F_D's
  * steps (BRR's row steps are its weight reads; LBDF runs one schedule)
- * except in an attention group, whose query tiles may grow while F_D stays:
- * for such a group of the n distinct ops `members`, the needs in [lo,
- * below) of every schedule its price may take (unsorted, repeats kept, at
- * most cap: LF_ERANGE beyond), so that its price at any buffer of the range
- * changes only one byte above one of them or of its steps; none (*n_out 0)
- * for any other group. */
-lf_status lf_cost_breaks(lf_cost_model *cm, const int32_t *members, int32_t n, int64_t lo, int64_t below,
-                         int64_t *needs, int32_t cap, int32_t *n_out);
+ * except in an attention group, whose query tiles may grow while F_D stays
+ * (the price takes the least F_D, and among equal ones the largest tile).
+ * For such a group of the n distinct ops `members`, what lf_cost_eval_at
+ * gives at every buffer in [lo, below] as pieces: out[k] holds from
+ * out[k].at (out[0].at = lo) to the next piece, each differing from the
+ * one before; *out is allocated here (free it). NULL and *n_out 0 for any
+ * other group. */
+typedef struct lf_cost_sched {
+    int64_t at;    /* the smallest buffer of the piece */
+    int64_t f_d;   /* lf_group_cost.f_d there */
+    int64_t steps; /* lf_group_cost.steps there */
+    int32_t valid;
+} lf_cost_sched;
+
+lf_status lf_cost_attn_prices(lf_cost_model *cm, const int32_t *members, int32_t n, int64_t lo, int64_t below,
+                              lf_cost_sched **out, int32_t *n_out);
 
 /* DRAM of op v alone at buffer beta in the all-ops metric: as a group of
  * the scheme where it fits (F_beta < beta), otherwise by the BRR rule at

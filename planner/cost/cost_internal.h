@@ -264,10 +264,9 @@ lf_status lf__attn_price(lf__group *G, const lf__scheme *scheme, int64_t beta,
                          lf_group_cost *out, lf__peak *peak, int *handled);
 lf_status lf__attn_steps(lf__group *G, const lf__scheme *scheme, int64_t below,
                          lf_cost_step *steps, int32_t cap, int32_t *n, int *handled);
-/* The needs in [lo, below) of every schedule lf__attn_price may choose (any
- * order, repeats kept): see lf_cost_breaks. */
-lf_status lf__attn_breaks(lf__group *G, const lf__scheme *scheme, int64_t lo, int64_t below, int64_t *needs,
-                          int32_t cap, int32_t *n, int *handled);
+/* The prices lf__attn_price gives from lo to below (lf_cost_attn_prices). */
+lf_status lf__attn_prices(lf__group *G, const lf__scheme *scheme, int64_t lo, int64_t below,
+                          lf_cost_sched **out, int32_t *n, int *handled);
 
 /* The schemes, one row each in the order help texts list them: the row
  * X(NAME) stands for `lf__scheme_NAME`, defined in cost/NAME.c with .name

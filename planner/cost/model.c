@@ -420,16 +420,17 @@ lf_status lf_cost_steps(lf_cost_model *cm, const lf_bitset *group, int64_t below
     return st;
 }
 
-lf_status lf_cost_breaks(lf_cost_model *cm, const int32_t *members, int32_t n, int64_t lo, int64_t below,
-                         int64_t *needs, int32_t cap, int32_t *n_out)
+lf_status lf_cost_attn_prices(lf_cost_model *cm, const int32_t *members, int32_t n, int64_t lo, int64_t below,
+                              lf_cost_sched **out, int32_t *n_out)
 {
+    *out = NULL;
     *n_out = 0;
     lf__group G;
     lf_status st = lf__group_init(&G, cm, members, n);
     if (st != LF_OK)
         return st;
     int handled = 0;
-    st = lf__attn_breaks(&G, cm->scheme, lo, below, needs, cap, n_out, &handled);
+    st = lf__attn_prices(&G, cm->scheme, lo, below, out, n_out, &handled);
     lf__group_destroy(&G);
     return st;
 }

@@ -274,26 +274,37 @@ static void lf__extend_from(const lf__exact *x, lf__join_acc *acc, int32_t from,
     }
 }
 
-/* Needs of an attention group's schedules kept at most (lf_cost_breaks):
- * 16 configurations of 2 sqrt(N_q) balanced heights each at N_q = 2,048. */
-#define LF__CURVE_BREAKS 2048
-
-static int lf__cmp_need(const void *a, const void *b)
+/* An attention group's steps under energy or latency: its price at every
+ * buffer of [lo, hi] (lf_cost_attn_prices, which sees the schedules
+ * whose row steps fall where F_D does not), a piece no cheaper than the one
+ * before it dropped as below, after the `kept` steps already there (a lone
+ * op's unfusable charges). */
+static lf_status lf__steps_attention(lf_cost_model *cm, const int32_t *members, int32_t n_members, int64_t lo,
+                                     int64_t hi, lf_cost_step *steps, int32_t kept, int32_t *n)
 {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Sorts a ascending and drops repeats; returns how many are left. */
-static int32_t lf__sort_unique(int64_t *a, int32_t n)
-{
-    if (n > 1)
-        qsort(a, (size_t)n, sizeof *a, lf__cmp_need);
-    int32_t m = 0;
-    for (int32_t i = 0; i < n; i++)
-        if (m == 0 || a[m - 1] != a[i])
-            a[m++] = a[i];
-    return m;
+    lf_cost_sched *sc = NULL;
+    int32_t ns = 0;
+    lf_status st = lf_cost_attn_prices(cm, members, n_members, lo, hi, &sc, &ns);
+    for (int32_t k = 0; k < ns && st == LF_OK; k++) {
+        if (!sc[k].valid)
+            continue;
+        lf_group_cost gc;
+        memset(&gc, 0, sizeof gc);
+        gc.valid = 1;
+        gc.f_d = sc[k].f_d;
+        gc.steps = (int32_t)sc[k].steps;
+        int64_t v = lf_cost_objective_value(cm, members, n_members, &gc);
+        if (v == INT64_MAX || (kept > 0 && v >= steps[kept - 1].f_d))
+            continue;
+        if (kept == LF_COST_MAX_STEPS)
+            st = lf_set_error(LF_ERANGE, "a group's %s has more than %d buffer steps",
+                              lf_plan_objective_name(lf_cost_objective(cm)), LF_COST_MAX_STEPS);
+        else
+            steps[kept++] = (lf_cost_step){sc[k].at - 1, v};
+    }
+    free(sc);
+    *n = kept;
+    return st;
 }
 
 /* Under energy or latency (cfg.objective) the steps carry the objective's
@@ -308,80 +319,42 @@ static int32_t lf__sort_unique(int64_t *a, int32_t n)
  * of the range prices it so (lf_curve_compute splits the range where an
  * op's figure rises as it becomes fusable). An attention group's figure
  * may also fall where its F_D does not (larger query tiles, fewer row
- * steps): every schedule it may take in [lo, hi) is a candidate step too,
- * and the one holding at lo is priced at lo. So each step's figure is the
- * group's price from its need + 1 to the next step's, but where the price
- * rises (a dropped step: the staircase's plans are checked for those and
- * the range cut there, lf__curve_plan_rises). */
+ * steps): it is priced at every buffer of [lo, hi] instead
+ * (lf__steps_attention). So each step's figure is the group's price from
+ * its need + 1 to the next step's, but where the price rises (a dropped
+ * step: the staircase's plans are checked for those and the range cut
+ * there, lf__curve_plan_rises). */
 static lf_status lf__steps_objective(lf_cost_model *cm, const int32_t *members, int32_t n_members,
                                      int32_t op, int64_t fb1, int64_t lo, int64_t hi, lf_cost_step *steps,
                                      int32_t *n)
 {
     if (lf_cost_objective(cm) == LF_PLAN_OBJ_DRAM)
         return LF_OK;
-    /* An attention group's row steps may fall where its F_D does not
-     * (lf_cost_breaks): those needs are candidates too, so that every
-     * buffer where its figure changes is one; *n_extra < 0 until asked. */
-    int64_t extra[LF__CURVE_BREAKS];
-    int32_t n_extra = -1, e = 0, kept = 0;
-    lf_cost_step out[LF_COST_MAX_STEPS];
-    for (int32_t k = 0; k < *n || (n_extra > 0 && e < n_extra);) {
-        /* the next candidate: step k, or the next break below it */
-        int64_t need;
-        int step = e >= (n_extra > 0 ? n_extra : 0) || (k < *n && steps[k].need <= extra[e]);
-        if (step) {
-            need = steps[k].need;
-            if (n_extra > 0 && e < n_extra && extra[e] == need)
-                e++; /* the same buffer */
-        } else {
-            need = extra[e++];
-        }
-        int64_t next = INT64_MAX;
-        if (step && k + 1 < *n)
-            next = steps[k + 1].need;
-        if (n_extra > 0 && e < n_extra && extra[e] < next)
-            next = extra[e];
-        if (step)
-            k++;
+    int32_t kept = 0;
+    for (int32_t k = 0; k < *n; k++) {
         int64_t v;
         /* A step that another below lo replaces is no price in the range:
          * if its figure were kept, a cheaper one would hide the price at lo
          * (the figure need not fall where the DRAM does: lf__scheme_rises). */
-        if (next < lo)
+        if (k + 1 < *n && steps[k + 1].need < lo)
             continue;
-        if (op >= 0 && need < fb1) {
+        if (op >= 0 && steps[k].need < fb1) {
             if (fb1 < lo)
                 continue;
-            v = lf_cost_objective_unfusable(cm, op, steps[k - 1].f_d);
+            v = lf_cost_objective_unfusable(cm, op, steps[k].f_d);
         } else {
             lf_group_cost gc;
-            lf_status st = lf_cost_eval_at(cm, members, n_members, need + 1, &gc);
-            if (st == LF_OK && op < 0 && gc.attn && n_extra < 0) {
-                /* Priced at lo where it holds there: a break below lo may
-                 * have changed it (none did for any other group). */
-                if (need + 1 < lo)
-                    st = lf_cost_eval_at(cm, members, n_members, lo, &gc);
-                if (st == LF_OK)
-                    st = lf_cost_breaks(cm, members, n_members, lo, hi, extra, LF__CURVE_BREAKS, &n_extra);
-                if (st == LF_OK)
-                    n_extra = lf__sort_unique(extra, n_extra);
-                for (; n_extra > 0 && e < n_extra && extra[e] <= need; e++)
-                    ;
-            }
+            lf_status st = lf_cost_eval_at(cm, members, n_members, steps[k].need + 1, &gc);
             if (st != LF_OK)
                 return st;
+            if (gc.attn) /* the first step it runs as a group: all of them */
+                return lf__steps_attention(cm, members, n_members, lo, hi, steps, kept, n);
             v = gc.valid ? lf_cost_objective_value(cm, members, n_members, &gc) : INT64_MAX;
         }
-        if (n_extra < 0)
-            n_extra = 0;
-        if (v == INT64_MAX || (kept > 0 && v >= out[kept - 1].f_d))
+        if (v == INT64_MAX || (kept > 0 && v >= steps[kept - 1].f_d))
             continue;
-        if (kept == LF_COST_MAX_STEPS)
-            return lf_set_error(LF_ERANGE, "a group's %s has more than %d buffer steps",
-                                lf_plan_objective_name(lf_cost_objective(cm)), LF_COST_MAX_STEPS);
-        out[kept++] = (lf_cost_step){need, v};
+        steps[kept++] = (lf_cost_step){steps[k].need, v};
     }
-    memcpy(steps, out, (size_t)kept * sizeof *steps);
     *n = kept;
     return LF_OK;
 }

@@ -120,7 +120,7 @@ lf_status lf__curve_rising_cuts(const lf_graph *g, const lf_hw *hw, const char *
 
 /* ---- rises of the groups a staircase's plans use (several ops) ---------- */
 
-#define LF__RISE_BREAKS 2048 /* lf_cost_breaks' needs kept (as curve.c) */
+#define LF__RISE_PIECES 4096 /* an attention group's prices in one range, at most */
 
 /* A group already looked at: its members, and the buffers of its price's
  * pieces where the price exceeds the least before it in the range. */
@@ -139,16 +139,10 @@ typedef struct lf__rise_scan {
     int64_t (*bad)[2];
     int32_t n_bad, cap_bad;
     int64_t *rises; /* per seen group with bad pieces: its rises, at bad[] rows too */
-    int64_t needs[LF__RISE_BREAKS + LF_COST_MAX_STEPS + 1];
-    int64_t price[LF__RISE_BREAKS + LF_COST_MAX_STEPS + 1];
+    int64_t needs[LF__RISE_PIECES + LF_COST_MAX_STEPS + 1];
+    int64_t price[LF__RISE_PIECES + LF_COST_MAX_STEPS + 1];
     lf_cost_step steps[LF_COST_MAX_STEPS];
 } lf__rise_scan;
-
-static int lf__cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
 
 static lf_status lf__grow(void **p, int32_t *cap, int32_t need, size_t size)
 {
@@ -179,36 +173,45 @@ static lf_status lf__scan_group(lf__rise_scan *s, const int32_t *m, int32_t n, l
         return st;
     for (int32_t i = 0; i < n; i++)
         lf_bitset_set(&set, m[i]);
-    int32_t ns = 0, ne = 0;
-    st = lf_cost_steps(s->cm, &set, s->hi, s->steps, LF_COST_MAX_STEPS, &ns);
+    int32_t ns = 0, u = 0;
+    lf_cost_sched *sc = NULL;
+    st = lf_cost_attn_prices(s->cm, m, n, s->lo, s->hi, &sc, &ns);
+    if (st == LF_OK && sc) {
+        /* an attention group: its pieces as they are */
+        for (int32_t k = 0; k < ns && u < LF__RISE_PIECES; k++) {
+            lf_group_cost gc;
+            memset(&gc, 0, sizeof gc);
+            gc.valid = 1;
+            gc.f_d = sc[k].f_d;
+            gc.steps = (int32_t)sc[k].steps;
+            s->needs[u] = sc[k].at;
+            s->price[u++] = sc[k].valid ? lf_cost_objective_value(s->cm, m, n, &gc) : INT64_MAX;
+        }
+        if (ns > LF__RISE_PIECES)
+            st = lf_set_error(LF_ERANGE, "curve: an attention group has more than %d prices in the range",
+                              LF__RISE_PIECES);
+        free(sc);
+    } else if (st == LF_OK) {
+        /* any other group: its price changes only at its steps (lo, and
+         * one byte above each step's need inside (lo, hi]) */
+        st = lf_cost_steps(s->cm, &set, s->hi, s->steps, LF_COST_MAX_STEPS, &ns);
+        s->needs[u++] = s->lo;
+        for (int32_t k = 0; k < ns && st == LF_OK; k++)
+            if (s->steps[k].need >= s->lo)
+                s->needs[u++] = s->steps[k].need + 1;
+        for (int32_t k = 0; k < u && u > 1 && st == LF_OK; k++) {
+            lf_group_cost gc;
+            st = lf_cost_eval_at(s->cm, m, n, s->needs[k], &gc);
+            s->price[k] = gc.valid ? lf_cost_objective_value(s->cm, m, n, &gc) : INT64_MAX;
+        }
+    }
     lf_bitset_destroy(&set);
-    if (st == LF_OK)
-        st = lf_cost_breaks(s->cm, m, n, s->lo, s->hi, s->needs + 1, LF__RISE_BREAKS, &ne);
     if (st != LF_OK)
         return st;
-    /* buffers: lo, then need + 1 inside (lo, hi] */
-    int32_t nb = 1 + ne;
-    for (int32_t k = 0; k < ns; k++)
-        if (s->steps[k].need >= s->lo)
-            s->needs[nb++] = s->steps[k].need;
-    for (int32_t k = 1; k < nb; k++)
-        s->needs[k] += 1;
-    s->needs[0] = s->lo;
-    qsort(s->needs, (size_t)nb, sizeof *s->needs, lf__cmp_i64);
-    int32_t u = 0;
-    for (int32_t k = 0; k < nb; k++)
-        if (s->needs[k] <= s->hi && (u == 0 || s->needs[u - 1] != s->needs[k]))
-            s->needs[u++] = s->needs[k];
     sg->bad_first = s->n_bad;
     sg->n_bad = 0;
     if (u < 2)
         return LF_OK; /* one price over the range */
-    for (int32_t k = 0; k < u; k++) {
-        lf_group_cost gc;
-        if ((st = lf_cost_eval_at(s->cm, m, n, s->needs[k], &gc)) != LF_OK)
-            return st;
-        s->price[k] = gc.valid ? lf_cost_objective_value(s->cm, m, n, &gc) : INT64_MAX;
-    }
     int64_t least = INT64_MAX;
     for (int32_t k = 0; k < u; k++) {
         if (s->price[k] > least) {
