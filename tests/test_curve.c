@@ -498,7 +498,7 @@ static void test_brr_lm_head(void)
  *   while its F_D stays (no DRAM step), so its row steps and energy fall
  *   there; priced only at its DRAM steps, the staircase said
  *   24,817,338,904,380 fJ at 65,536 B for a plan costing 24,816,854,782,775
- *   (lf_cost_breaks now gives those buffers);
+ *   (lf_cost_attn_prices now gives its price at every buffer);
  * - LBDF, 620-650 KB: an attention group's energy rises at a step where
  *   its DRAM falls (its K/V become resident at a smaller query tile, so
  *   more row steps); the DP charged it the price before the rise, and the

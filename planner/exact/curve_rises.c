@@ -159,9 +159,9 @@ static lf_status lf__grow(void **p, int32_t *cap, int32_t need, size_t size)
     return LF_OK;
 }
 
-/* The price of group m (n ops) at every buffer of [lo, hi] where it may
- * change (lo, and one byte above each step and each schedule's need,
- * lf_cost_breaks), into the scan's seen list: the pieces where it exceeds
+/* The price of group m (n ops) over [lo, hi] as pieces (an attention
+ * group's from lf_cost_attn_prices; any other's at lo and one byte above
+ * each of its steps), into the scan's seen list: the pieces where it exceeds
  * the least price before it from lo (what the DP charged, curve.c), and the
  * buffers where it rises (above the piece before). */
 static lf_status lf__scan_group(lf__rise_scan *s, const int32_t *m, int32_t n, lf__seen_group *sg)
