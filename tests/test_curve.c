@@ -8,6 +8,7 @@
 
 #include "hwdesc/hw.h"
 #include "models/registry.h"
+#include "planner/cost/cost.h"
 #include "planner/cost/objective.h"
 #include "planner/exact/curve.h"
 #include "random_dags.h"
@@ -506,7 +507,8 @@ static void test_brr_lm_head(void)
  *   4,937,205,929,535. Its plans are now checked and the range cut there
  *   (lf__curve_plan_rises): the optimum rises at 640,641 B.
  * lf_curve_report_compute prices every point's plan at its buffer (an
- * internal error where it differs), and --check's buffers agree. */
+ * internal error where it differs), --check's buffers agree, and the
+ * attention groups' prices over the range are lf_cost_eval_at's. */
 static void test_group_rises(void)
 {
     lf_graph *g = NULL;
@@ -529,6 +531,44 @@ static void test_group_rises(void)
         CHECK(rep.curve.n >= 2);
         if (rep.curve.n >= 2)
             CHECK_OK(lf_curve_check(g, &hw, schemes[r], &rep.curve, &ec, &checked));
+        /* Each attention group of the plans: lf_cost_attn_prices' pieces are
+         * lf_cost_eval_at's price at their first buffer and one byte below. */
+        lf_hw fixed = hw;
+        lf_curve_fix_sram(&fixed);
+        lf_cost_model *cm = NULL;
+        CHECK_OK(lf_cost_model_create(&cm, g, &fixed, schemes[r]));
+        int32_t *m = malloc((size_t)g->n_ops * sizeof *m), pieces = 0;
+        for (int32_t k = 0; cm && m && k < rep.curve.n; k++) {
+            const lf_plan *p = &rep.curve.points[k].plan;
+            for (int32_t gi = 0; gi < p->n_groups; gi++) {
+                int32_t n = 0, ns = 0;
+                for (int32_t v = 0; v < g->n_ops; v++)
+                    if (p->group_of[v] == gi)
+                        m[n++] = v;
+                lf_cost_sched *sc = NULL;
+                CHECK_OK(lf_cost_attn_prices(cm, m, n, ranges[r][0], ranges[r][1], &sc, &ns));
+                for (int32_t i = 0; i < ns; i++) {
+                    CHECK(i == 0 ? sc[i].at == ranges[r][0] : sc[i].at > sc[i - 1].at);
+                    lf_group_cost gc;
+                    CHECK_OK(lf_cost_eval_at(cm, m, n, sc[i].at, &gc));
+                    CHECK_EQ_I64(gc.valid, sc[i].valid);
+                    if (gc.valid) {
+                        CHECK_EQ_I64(gc.f_d, sc[i].f_d);
+                        CHECK_EQ_I64(gc.steps, sc[i].steps);
+                    }
+                    if (i > 0) { /* the piece before still holds one byte below */
+                        CHECK_OK(lf_cost_eval_at(cm, m, n, sc[i].at - 1, &gc));
+                        CHECK(gc.valid == sc[i - 1].valid &&
+                              (!gc.valid || (gc.f_d == sc[i - 1].f_d && gc.steps == sc[i - 1].steps)));
+                    }
+                }
+                pieces += ns;
+                free(sc);
+            }
+        }
+        CHECK(pieces > 0);
+        free(m);
+        lf_cost_model_free(cm);
         if (r == 1) { /* the rise: a point at 640,641 B dearer than the one before */
             int32_t k = 0;
             while (k < rep.curve.n && rep.curve.points[k].beta != 640641)
