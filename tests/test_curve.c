@@ -582,6 +582,40 @@ static void test_group_rises(void)
     lf_graph_free(g);
 }
 
+/* A lone MatMul that BRR tiles by columns runs by rows where the rows' F_D
+ * ties the columns' (lf__brr_cols takes columns only when they move less),
+ * so its energy can fall where its F_D does not: BERT-base's query, key and
+ * value projections (128 x 768 by 768 x 768, int8) at 99,073 B run in two
+ * row tiles of 64 (F_D 1,376,256 B, about 130 uJ each) where one byte below
+ * they ran in 7 column blocks of 110 (the same F_D, 809 uJ: the input read
+ * from the buffer per block and the weights per row). The staircase's steps
+ * kept only the first of two equal F_D and said 3,816,652,454,018 fJ at
+ * 99,073 B, one block, built-in hardware, where the optimum is
+ * 3,725,366,901,328 (lf_cost_op_schedules now gives every schedule). */
+static void test_column_tie(void)
+{
+    lf_graph *g = NULL;
+    lf_model_options opt = {0, 1};
+    lf_model_seq_options so = {0, 1, LF_PHASE_PREFILL, 0};
+    CHECK_OK(lf_model_build_seq("bert_base", &opt, &so, &g));
+    if (!g)
+        return;
+    lf_hw hw;
+    lf_hw_default(&hw);
+    lf_exact_config ec;
+    lf_exact_config_default(&ec);
+    ec.objective = LF_PLAN_OBJ_ENERGY;
+    lf_curve_report rep;
+    CHECK_OK(lf_curve_report_compute(&rep, g, "bert_base", &hw, "brr", 96 * 1024, 100 * 1024, &ec));
+    int32_t checked = 0;
+    CHECK(rep.curve.n >= 2);
+    if (rep.curve.n >= 2)
+        CHECK_OK(lf_curve_check(g, &hw, "brr", &rep.curve, &ec, &checked));
+    CHECK_EQ_I64(lf_curve_dram_at(&rep.curve, 99073), 3725366901328);
+    lf_curve_report_destroy(&rep);
+    lf_graph_free(g);
+}
+
 /* The same staircase, plans and counts with any number of workers; with
  * two, the joined pairs of Inception-v3 under BRR do run on both. */
 static void test_threads(void)
@@ -675,6 +709,7 @@ int main(void)
     test_lone_matmul();
     test_brr_lm_head();
     test_group_rises();
+    test_column_tie();
     test_threads();
     test_check();
     test_bad_range();

@@ -225,6 +225,15 @@ typedef struct lf_cost_step {
 lf_status lf_cost_steps(lf_cost_model *cm, const lf_bitset *group, int64_t below,
                         lf_cost_step *steps, int32_t cap, int32_t *n);
 
+/* Every schedule of op v alone that its scheme's steps walk (BRR: each row
+ * tile that lowers its weight reads, all weights resident, each column
+ * block width), by need, none dropped: with its F_D, which need not fall.
+ * A lone MatMul tiled by columns (lf_cost_column_tiled) runs by rows where
+ * rows tie the columns' F_D, at other row steps and weight reads: its
+ * energy can fall where its F_D does not, at one of these needs. */
+lf_status lf_cost_op_schedules(lf_cost_model *cm, int32_t v, int64_t below, lf_cost_step *steps, int32_t cap,
+                               int32_t *n);
+
 /* The steps hold where F_D changes. Energy and latency also grow with the
  * row steps the schedule runs (lf_group_cost.steps), which follow F_D's
  * steps (BRR's row steps are its weight reads; LBDF runs one schedule)

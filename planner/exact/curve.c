@@ -654,7 +654,11 @@ static lf_status lf__curve_prepare(lf__curve_dp *c, lf_cost_model *cm)
             while (m < n && c->steps[m].need < fb1)
                 m++;
             lf_bitset_set(&one, v);
-            if (gc.valid)
+            /* A lone MatMul tiled by columns: every schedule, since its
+             * figure can fall where its F_D does not (lf_cost_op_schedules). */
+            if (gc.valid && lf_cost_column_tiled(cm, v))
+                st = lf_cost_op_schedules(cm, v, c->beta_max, c->steps + m, LF_COST_MAX_STEPS - m, &more);
+            else if (gc.valid)
                 st = lf_cost_steps(cm, &one, c->beta_max, c->steps + m, LF_COST_MAX_STEPS - m, &more);
             lf_bitset_reset(&one, v);
             n = m + more;

@@ -39,7 +39,8 @@ static lf_status lf__scheme_rises(lf_cost_model *cm, int32_t v, int64_t t, int64
     if (st != LF_OK)
         return st;
     lf_bitset_set(&one, v);
-    st = lf_cost_steps(cm, &one, beta_max, steps, LF_COST_MAX_STEPS, &n);
+    st = lf_cost_column_tiled(cm, v) ? lf_cost_op_schedules(cm, v, beta_max, steps, LF_COST_MAX_STEPS, &n)
+                                     : lf_cost_steps(cm, &one, beta_max, steps, LF_COST_MAX_STEPS, &n);
     lf_bitset_destroy(&one);
     for (int32_t k = 0; k < n && st == LF_OK; k++) {
         int64_t at = steps[k].need + 1;
