@@ -123,12 +123,14 @@ lf_status lf__curve_rising_cuts(const lf_graph *g, const lf_hw *hw, const char *
 
 #define LF__RISE_PIECES 4096 /* an attention group's prices in one range, at most */
 
-/* A group already looked at: its members, and the buffers of its price's
- * pieces where the price exceeds the least before it in the range. */
+/* A group already looked at: its members, and the pieces of its price
+ * (buffers [from, to]) where the price exceeds the least before it in the
+ * range: bad[bad_first ..] holds those n_bad pieces, then its rises as
+ * rows [r, 0] (lf__scan_group). */
 typedef struct lf__seen_group {
-    int32_t first, n;      /* members: ops[first .. first + n) */
-    int32_t bad_first, n_bad; /* bad[] pieces: [from, to] */
-    int cut;               /* its rises are in cuts already */
+    int32_t first, n;         /* members: ops[first .. first + n) */
+    int32_t bad_first, n_bad;
+    int cut;                  /* its rises are in cuts already */
 } lf__seen_group;
 
 typedef struct lf__rise_scan {
@@ -139,7 +141,6 @@ typedef struct lf__rise_scan {
     int32_t n_seen, cap_seen;
     int64_t (*bad)[2];
     int32_t n_bad, cap_bad;
-    int64_t *rises; /* per seen group with bad pieces: its rises, at bad[] rows too */
     int64_t needs[LF__RISE_PIECES + LF_COST_MAX_STEPS + 1];
     int64_t price[LF__RISE_PIECES + LF_COST_MAX_STEPS + 1];
     lf_cost_step steps[LF_COST_MAX_STEPS];
