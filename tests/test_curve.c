@@ -8,6 +8,7 @@
 
 #include "hwdesc/hw.h"
 #include "models/registry.h"
+#include "planner/cost/cost.h"
 #include "planner/cost/objective.h"
 #include "planner/exact/curve.h"
 #include "random_dags.h"
@@ -491,6 +492,130 @@ static void test_brr_lm_head(void)
     lf_graph_free(g);
 }
 
+/* Under energy, a group of several ops whose price is not a step function
+ * of its DRAM that only falls (issue 40), GPT-2 one block at N = 64 with
+ * the built-in hardware:
+ * - BRR, 64-80 KB: an attention group's query tiles grow with the buffer
+ *   while its F_D stays (no DRAM step), so its row steps and energy fall
+ *   there; priced only at its DRAM steps, the staircase said
+ *   24,817,338,904,380 fJ at 65,536 B for a plan costing 24,816,854,782,775
+ *   (lf_cost_attn_prices now gives its price at every buffer);
+ * - LBDF, 620-650 KB: an attention group's energy rises at a step where
+ *   its DRAM falls (its K/V become resident at a smaller query tile, so
+ *   more row steps); the DP charged it the price before the rise, and the
+ *   staircase said 4,867,196,311,192 fJ at 645,191 B for a plan costing
+ *   4,937,205,929,535. Its plans are now checked and the range cut there
+ *   (lf__curve_plan_rises): the optimum rises at 640,641 B.
+ * lf_curve_report_compute prices every point's plan at its buffer (an
+ * internal error where it differs), --check's buffers agree, and the
+ * attention groups' prices over the range are lf_cost_eval_at's. */
+static void test_group_rises(void)
+{
+    lf_graph *g = NULL;
+    lf_model_options opt = {0, 1};
+    lf_model_seq_options so = {64, 1, LF_PHASE_PREFILL, 0};
+    CHECK_OK(lf_model_build_seq("gpt2", &opt, &so, &g));
+    if (!g)
+        return;
+    lf_hw hw;
+    lf_hw_default(&hw);
+    lf_exact_config ec;
+    lf_exact_config_default(&ec);
+    ec.objective = LF_PLAN_OBJ_ENERGY;
+    const char *schemes[2] = {"brr", "lbdf"};
+    const int64_t ranges[2][2] = {{64 * 1024, 80 * 1024}, {620 * 1024, 650 * 1024}};
+    for (int r = 0; r < 2; r++) {
+        lf_curve_report rep;
+        CHECK_OK(lf_curve_report_compute(&rep, g, "gpt2", &hw, schemes[r], ranges[r][0], ranges[r][1], &ec));
+        int32_t checked = 0;
+        CHECK(rep.curve.n >= 2);
+        if (rep.curve.n >= 2)
+            CHECK_OK(lf_curve_check(g, &hw, schemes[r], &rep.curve, &ec, &checked));
+        /* Each attention group of the plans: lf_cost_attn_prices' pieces are
+         * lf_cost_eval_at's price at their first buffer and one byte below. */
+        lf_hw fixed = hw;
+        lf_curve_fix_sram(&fixed);
+        lf_cost_model *cm = NULL;
+        CHECK_OK(lf_cost_model_create(&cm, g, &fixed, schemes[r]));
+        int32_t *m = malloc((size_t)g->n_ops * sizeof *m), pieces = 0;
+        for (int32_t k = 0; cm && m && k < rep.curve.n; k++) {
+            const lf_plan *p = &rep.curve.points[k].plan;
+            for (int32_t gi = 0; gi < p->n_groups; gi++) {
+                int32_t n = 0, ns = 0;
+                for (int32_t v = 0; v < g->n_ops; v++)
+                    if (p->group_of[v] == gi)
+                        m[n++] = v;
+                lf_cost_sched *sc = NULL;
+                CHECK_OK(lf_cost_attn_prices(cm, m, n, ranges[r][0], ranges[r][1], &sc, &ns));
+                for (int32_t i = 0; i < ns; i++) {
+                    CHECK(i == 0 ? sc[i].at == ranges[r][0] : sc[i].at > sc[i - 1].at);
+                    lf_group_cost gc;
+                    CHECK_OK(lf_cost_eval_at(cm, m, n, sc[i].at, &gc));
+                    CHECK_EQ_I64(gc.valid, sc[i].valid);
+                    if (gc.valid) {
+                        CHECK_EQ_I64(gc.f_d, sc[i].f_d);
+                        CHECK_EQ_I64(gc.steps, sc[i].steps);
+                    }
+                    if (i > 0) { /* the piece before still holds one byte below */
+                        CHECK_OK(lf_cost_eval_at(cm, m, n, sc[i].at - 1, &gc));
+                        CHECK(gc.valid == sc[i - 1].valid &&
+                              (!gc.valid || (gc.f_d == sc[i - 1].f_d && gc.steps == sc[i - 1].steps)));
+                    }
+                }
+                pieces += ns;
+                free(sc);
+            }
+        }
+        CHECK(pieces > 0);
+        free(m);
+        lf_cost_model_free(cm);
+        if (r == 1) { /* the rise: a point at 640,641 B dearer than the one before */
+            int32_t k = 0;
+            while (k < rep.curve.n && rep.curve.points[k].beta != 640641)
+                k++;
+            CHECK(k > 0 && k < rep.curve.n);
+            if (k > 0 && k < rep.curve.n)
+                CHECK(rep.curve.points[k].dram_all > rep.curve.points[k - 1].dram_all);
+        }
+        lf_curve_report_destroy(&rep);
+    }
+    lf_graph_free(g);
+}
+
+/* A lone MatMul that BRR tiles by columns runs by rows where the rows' F_D
+ * ties the columns' (lf__brr_cols takes columns only when they move less),
+ * so its energy can fall where its F_D does not: BERT-base's query, key and
+ * value projections (128 x 768 by 768 x 768, int8) at 99,073 B run in two
+ * row tiles of 64 (F_D 1,376,256 B, about 130 uJ each) where one byte below
+ * they ran in 7 column blocks of 110 (the same F_D, 809 uJ: the input read
+ * from the buffer per block and the weights per row). The staircase's steps
+ * kept only the first of two equal F_D and said 3,816,652,454,018 fJ at
+ * 99,073 B, one block, built-in hardware, where the optimum is
+ * 3,725,366,901,328 (lf_cost_op_schedules now gives every schedule). */
+static void test_column_tie(void)
+{
+    lf_graph *g = NULL;
+    lf_model_options opt = {0, 1};
+    lf_model_seq_options so = {0, 1, LF_PHASE_PREFILL, 0};
+    CHECK_OK(lf_model_build_seq("bert_base", &opt, &so, &g));
+    if (!g)
+        return;
+    lf_hw hw;
+    lf_hw_default(&hw);
+    lf_exact_config ec;
+    lf_exact_config_default(&ec);
+    ec.objective = LF_PLAN_OBJ_ENERGY;
+    lf_curve_report rep;
+    CHECK_OK(lf_curve_report_compute(&rep, g, "bert_base", &hw, "brr", 96 * 1024, 100 * 1024, &ec));
+    int32_t checked = 0;
+    CHECK(rep.curve.n >= 2);
+    if (rep.curve.n >= 2)
+        CHECK_OK(lf_curve_check(g, &hw, "brr", &rep.curve, &ec, &checked));
+    CHECK_EQ_I64(lf_curve_dram_at(&rep.curve, 99073), 3725366901328);
+    lf_curve_report_destroy(&rep);
+    lf_graph_free(g);
+}
+
 /* The same staircase, plans and counts with any number of workers; with
  * two, the joined pairs of Inception-v3 under BRR do run on both. */
 static void test_threads(void)
@@ -583,6 +708,8 @@ int main(void)
     test_attention_not_monotone();
     test_lone_matmul();
     test_brr_lm_head();
+    test_group_rises();
+    test_column_tie();
     test_threads();
     test_check();
     test_bad_range();

@@ -515,3 +515,114 @@ lf_status lf__attn_steps(lf__group *G, const lf__scheme *scheme, int64_t below, 
     }
     return st;
 }
+
+typedef struct lf__event {
+    int64_t need, h;
+    int32_t cfg;
+} lf__event;
+
+static int lf__event_cmp(const void *x, const void *y)
+{
+    const lf__event *a = x, *b = y;
+    if (a->need != b->need)
+        return (a->need > b->need) - (a->need < b->need);
+    if (a->cfg != b->cfg)
+        return (a->cfg > b->cfg) - (a->cfg < b->cfg);
+    return (a->h > b->h) - (a->h < b->h);
+}
+
+lf_status lf__attn_prices(lf__group *G, const lf__scheme *scheme, int64_t lo, int64_t below,
+                          lf_cost_sched **out, int32_t *n, int *handled)
+{
+    *out = NULL;
+    *n = 0;
+    lf__attn a;
+    lf_status st = lf__attn_setup(&a, G, scheme, handled);
+    if (st != LF_OK || !*handled)
+        return st;
+    G->full_evals = 1;
+    a.p.features(a.p.ctx, 1, NULL);
+    lf__cfg cfg[16];
+    int32_t nc = lf__cfgs(&a, cfg), ne = 0, cap = 64;
+    /* Every (configuration, balanced height) below `below`, as
+     * lf__attn_steps walks them, by need: the largest height of a
+     * configuration whose need is below a buffer is lf__fit's there. */
+    lf__event *ev = malloc((size_t)cap * sizeof *ev);
+    for (int32_t k = 0; k < nc && ev; k++)
+        for (int64_t h = 1; h <= a.hq;) {
+            int64_t r = lf__cdiv(a.hq, h), hb = lf__cdiv(a.hq, r);
+            if (hb < h)
+                hb = lf__cdiv(a.hq, r - 1);
+            int64_t need = lf__need(&a, &cfg[k], hb);
+            if (need >= below)
+                break;
+            if (ne == cap) {
+                lf__event *m = realloc(ev, (size_t)cap * 2 * sizeof *ev);
+                if (!m) {
+                    free(ev);
+                    ev = NULL;
+                    break;
+                }
+                ev = m;
+                cap *= 2;
+            }
+            ev[ne++] = (lf__event){need, hb, k};
+            h = hb + 1;
+        }
+    int32_t ocap = 16;
+    lf_cost_sched *o = ev ? malloc((size_t)ocap * sizeof *o) : NULL;
+    if (!ev || !o) {
+        free(ev);
+        free(o);
+        return lf_set_error(LF_ENOMEM, "out of memory pricing an attention group");
+    }
+    qsort(ev, (size_t)ne, sizeof *ev, lf__event_cmp);
+    /* Sweep: at lo, then one byte above each need from lo on. Each
+     * configuration keeps the cheapest of its heights that fit, the largest
+     * on a tie (lf__cheapest's answer: its heights come in ascending), and
+     * the cheapest configuration is taken as lf__attn_price does (least
+     * F_D, ties to the first). Only changes are kept. */
+    int64_t hmax[16] = {0}, fd[16] = {0}, best_h[16] = {0};
+    int32_t i = 0;
+    int64_t at = lo;
+    while (st == LF_OK) {
+        for (; i < ne && ev[i].need < at; i++) {
+            int32_t k = ev[i].cfg;
+            int64_t x = lf__fd(&a, &cfg[k], ev[i].h, 0);
+            if (hmax[k] == 0 || x <= fd[k]) {
+                fd[k] = x;
+                best_h[k] = ev[i].h;
+            }
+            hmax[k] = ev[i].h;
+        }
+        int32_t best = -1;
+        for (int32_t k = 0; k < nc; k++)
+            if (hmax[k] > 0 && (best < 0 || fd[k] < fd[best]))
+                best = k;
+        lf_cost_sched sc = {at, best >= 0 ? fd[best] : 0, best >= 0 ? lf__cdiv(a.hq, best_h[best]) : 0,
+                            best >= 0};
+        if (*n == 0 || o[*n - 1].valid != sc.valid || o[*n - 1].f_d != sc.f_d || o[*n - 1].steps != sc.steps) {
+            if (*n == ocap) {
+                lf_cost_sched *m = realloc(o, (size_t)ocap * 2 * sizeof *o);
+                if (!m) {
+                    st = lf_set_error(LF_ENOMEM, "out of memory pricing an attention group");
+                    break;
+                }
+                o = m;
+                ocap *= 2;
+            }
+            o[(*n)++] = sc;
+        }
+        if (i >= ne)
+            break;
+        at = ev[i].need + 1 > at ? ev[i].need + 1 : at + 1;
+    }
+    free(ev);
+    if (st != LF_OK) {
+        free(o);
+        *n = 0;
+        return st;
+    }
+    *out = o;
+    return LF_OK;
+}

@@ -186,22 +186,22 @@ static lf_status lf__brr_steps(const lf__priced *p, int64_t below, lf_cost_step 
     int rows = feat1 + wblk < below;
     int64_t reads = height;
     if (rows)
-        st = lf__step_push(steps, cap, n, feat1 + wblk, in + outb + reads * weights);
+        st = lf__step_push_p(p, steps, cap, n, feat1 + wblk, in + outb + reads * weights);
     while (rows && st == LF_OK && reads > 1) {
         int64_t h = (height + reads - 2) / (reads - 1); /* smallest h with ceil(H/h) < reads */
         reads = (height + h - 1) / h;
         int64_t need = p->features(p->ctx, h, NULL) + wblk;
         if (need >= below)
             break;
-        st = lf__step_push(steps, cap, n, need, in + outb + reads * weights);
+        st = lf__step_push_p(p, steps, cap, n, need, in + outb + reads * weights);
     }
     if (rows && st == LF_OK && weights + feat1 < below)
-        st = lf__step_push(steps, cap, n, weights + feat1, in + outb + weights);
+        st = lf__step_push_p(p, steps, cap, n, weights + feat1, in + outb + weights);
     int64_t bc[LF__COL_MAX];
     int32_t nc = p->col_m > 0 ? lf__col_widths(p->col_m, bc) : 0;
     for (int32_t k = 0; st == LF_OK && k < nc; k++)
         if (lf__col_need(p, bc[k]) < below)
-            st = lf__step_push(steps, cap, n, lf__col_need(p, bc[k]), lf__col_fd(p, bc[k]));
+            st = lf__step_push_p(p, steps, cap, n, lf__col_need(p, bc[k]), lf__col_fd(p, bc[k]));
     return st;
 }
 

@@ -225,6 +225,35 @@ typedef struct lf_cost_step {
 lf_status lf_cost_steps(lf_cost_model *cm, const lf_bitset *group, int64_t below,
                         lf_cost_step *steps, int32_t cap, int32_t *n);
 
+/* Every schedule of op v alone that its scheme's steps walk (BRR: each row
+ * tile that lowers its weight reads, all weights resident, each column
+ * block width), by need, none dropped: with its F_D, which need not fall.
+ * A lone MatMul tiled by columns (lf_cost_column_tiled) runs by rows where
+ * rows tie the columns' F_D, at other row steps and weight reads: its
+ * energy can fall where its F_D does not, at one of these needs. */
+lf_status lf_cost_op_schedules(lf_cost_model *cm, int32_t v, int64_t below, lf_cost_step *steps, int32_t cap,
+                               int32_t *n);
+
+/* The steps hold where F_D changes. Energy and latency also grow with the
+ * row steps the schedule runs (lf_group_cost.steps), which follow F_D's
+ * steps (BRR's row steps are its weight reads; LBDF runs one schedule)
+ * except in an attention group, whose query tiles may grow while F_D stays
+ * (the price takes the least F_D, and among equal ones the largest tile).
+ * For such a group of the n distinct ops `members`, what lf_cost_eval_at
+ * gives at every buffer in [lo, below] as pieces: out[k] holds from
+ * out[k].at (out[0].at = lo) to the next piece, each differing from the
+ * one before; *out is allocated here (free it). NULL and *n_out 0 for any
+ * other group. */
+typedef struct lf_cost_sched {
+    int64_t at;    /* the smallest buffer of the piece */
+    int64_t f_d;   /* lf_group_cost.f_d there */
+    int64_t steps; /* lf_group_cost.steps there */
+    int32_t valid;
+} lf_cost_sched;
+
+lf_status lf_cost_attn_prices(lf_cost_model *cm, const int32_t *members, int32_t n, int64_t lo, int64_t below,
+                              lf_cost_sched **out, int32_t *n_out);
+
 /* DRAM of op v alone at buffer beta in the all-ops metric: as a group of
  * the scheme where it fits (F_beta < beta), otherwise by the BRR rule at
  * beta (lf_cost_unfusable_dram at the model's buffer). */

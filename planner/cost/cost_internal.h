@@ -227,6 +227,7 @@ typedef struct lf__priced {
     int64_t col_m, col_krow, col_x, col_a;
     const int64_t *height;
     int64_t limit; /* F_D above it need not be exact (INT64_MAX: always exact) */
+    int keep_all;  /* steps: every schedule, none dropped (lf_cost_schedules) */
     int64_t (*features)(void *ctx, int64_t h, lf__peak *peak);
     void *ctx;
 } lf__priced;
@@ -254,6 +255,9 @@ typedef struct lf__scheme {
  * f_d strictly descending); drops what the new step dominates (steps.c,
  * below the schemes and the model). */
 lf_status lf__step_push(lf_cost_step *steps, int32_t cap, int32_t *n, int64_t need, int64_t f_d);
+/* The same where p->keep_all: inserted by need, none dropped. */
+lf_status lf__step_push_p(const lf__priced *p, lf_cost_step *steps, int32_t cap, int32_t *n, int64_t need,
+                          int64_t f_d);
 
 /* The pricing source of a group view: its sums, and lf__features. */
 void lf__group_priced(lf__group *G, lf__priced *p);
@@ -264,6 +268,9 @@ lf_status lf__attn_price(lf__group *G, const lf__scheme *scheme, int64_t beta,
                          lf_group_cost *out, lf__peak *peak, int *handled);
 lf_status lf__attn_steps(lf__group *G, const lf__scheme *scheme, int64_t below,
                          lf_cost_step *steps, int32_t cap, int32_t *n, int *handled);
+/* The prices lf__attn_price gives from lo to below (lf_cost_attn_prices). */
+lf_status lf__attn_prices(lf__group *G, const lf__scheme *scheme, int64_t lo, int64_t below,
+                          lf_cost_sched **out, int32_t *n, int *handled);
 
 /* A streamed K/V's reads over r = ceil(hq / h) query tiles of h rows (attn.c,
  * DESIGN §16): `bytes` of nk key rows (all heads), read by hq query rows in

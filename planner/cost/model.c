@@ -420,6 +420,39 @@ lf_status lf_cost_steps(lf_cost_model *cm, const lf_bitset *group, int64_t below
     return st;
 }
 
+lf_status lf_cost_op_schedules(lf_cost_model *cm, int32_t v, int64_t below, lf_cost_step *steps, int32_t cap,
+                               int32_t *n)
+{
+    *n = 0;
+    lf__group G;
+    lf_status st = lf__group_init(&G, cm, &v, 1);
+    if (st != LF_OK)
+        return st;
+    lf__priced p;
+    G.reread_waits = 0;
+    G.full_evals = 1;
+    lf__group_priced(&G, &p);
+    p.keep_all = 1;
+    st = cm->scheme->steps(&p, below, steps, cap, n);
+    lf__group_destroy(&G);
+    return st;
+}
+
+lf_status lf_cost_attn_prices(lf_cost_model *cm, const int32_t *members, int32_t n, int64_t lo, int64_t below,
+                              lf_cost_sched **out, int32_t *n_out)
+{
+    *out = NULL;
+    *n_out = 0;
+    lf__group G;
+    lf_status st = lf__group_init(&G, cm, members, n);
+    if (st != LF_OK)
+        return st;
+    int handled = 0;
+    st = lf__attn_prices(&G, cm->scheme, lo, below, out, n_out, &handled);
+    lf__group_destroy(&G);
+    return st;
+}
+
 lf_status lf_cost_singleton_at(lf_cost_model *cm, int32_t v, int64_t beta, int64_t *f_d)
 {
     /* The one rule for a lone op (DESIGN §4): the scheme's price where v

@@ -733,6 +733,7 @@ void lf__group_priced(lf__group *G, lf__priced *p)
     }
     p->height = &G->main_href;
     p->limit = INT64_MAX;
+    p->keep_all = 0;
     p->features = lf__view_features;
     p->ctx = G;
 }

@@ -31,3 +31,19 @@ lf_status lf__step_push(lf_cost_step *steps, int32_t cap, int32_t *n, int64_t ne
     *n = w;
     return LF_OK;
 }
+
+lf_status lf__step_push_p(const lf__priced *p, lf_cost_step *steps, int32_t cap, int32_t *n, int64_t need,
+                          int64_t f_d)
+{
+    if (!p->keep_all)
+        return lf__step_push(steps, cap, n, need, f_d);
+    int32_t at = *n;
+    while (at > 0 && steps[at - 1].need > need)
+        at--;
+    if (*n == cap)
+        return lf_set_error(LF_ERANGE, "a group has more than %d schedules", (int)cap);
+    memmove(steps + at + 1, steps + at, (size_t)(*n - at) * sizeof *steps);
+    steps[at] = (lf_cost_step){need, f_d};
+    (*n)++;
+    return LF_OK;
+}

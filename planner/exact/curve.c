@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "planner/cost/objective.h"
+#include "planner/exact/curve_rises.h"
 #include "planner/exact/cut_join.h"
 #include "planner/exact/downsets.h"
 #include "planner/util/pool.h"
@@ -273,6 +274,39 @@ static void lf__extend_from(const lf__exact *x, lf__join_acc *acc, int32_t from,
     }
 }
 
+/* An attention group's steps under energy or latency: its price at every
+ * buffer of [lo, hi] (lf_cost_attn_prices, which sees the schedules
+ * whose row steps fall where F_D does not), a piece no cheaper than the one
+ * before it dropped as below, after the `kept` steps already there (a lone
+ * op's unfusable charges). */
+static lf_status lf__steps_attention(lf_cost_model *cm, const int32_t *members, int32_t n_members, int64_t lo,
+                                     int64_t hi, lf_cost_step *steps, int32_t kept, int32_t *n)
+{
+    lf_cost_sched *sc = NULL;
+    int32_t ns = 0;
+    lf_status st = lf_cost_attn_prices(cm, members, n_members, lo, hi, &sc, &ns);
+    for (int32_t k = 0; k < ns && st == LF_OK; k++) {
+        if (!sc[k].valid)
+            continue;
+        lf_group_cost gc;
+        memset(&gc, 0, sizeof gc);
+        gc.valid = 1;
+        gc.f_d = sc[k].f_d;
+        gc.steps = (int32_t)sc[k].steps;
+        int64_t v = lf_cost_objective_value(cm, members, n_members, &gc);
+        if (v == INT64_MAX || (kept > 0 && v >= steps[kept - 1].f_d))
+            continue;
+        if (kept == LF_COST_MAX_STEPS)
+            st = lf_set_error(LF_ERANGE, "a group's %s has more than %d buffer steps",
+                              lf_plan_objective_name(lf_cost_objective(cm)), LF_COST_MAX_STEPS);
+        else
+            steps[kept++] = (lf_cost_step){sc[k].at - 1, v};
+    }
+    free(sc);
+    *n = kept;
+    return st;
+}
+
 /* Under energy or latency (cfg.objective) the steps carry the objective's
  * figure instead of F_D: each step priced at its own buffer (need + 1), so
  * with the row steps and blocks of the schedule the model takes there, and
@@ -283,9 +317,15 @@ static void lf__extend_from(const lf__exact *x, lf__join_acc *acc, int32_t from,
  * kept apart because F_D alone may rank them otherwise; an op valid at the
  * range's smallest buffer lo keeps none of its unfusable charges: no buffer
  * of the range prices it so (lf_curve_compute splits the range where an
- * op's figure rises as it becomes fusable). */
+ * op's figure rises as it becomes fusable). An attention group's figure
+ * may also fall where its F_D does not (larger query tiles, fewer row
+ * steps): it is priced at every buffer of [lo, hi] instead
+ * (lf__steps_attention). So each step's figure is the group's price from
+ * its need + 1 to the next step's, but where the price rises (a dropped
+ * step: the staircase's plans are checked for those and the range cut
+ * there, lf__curve_plan_rises). */
 static lf_status lf__steps_objective(lf_cost_model *cm, const int32_t *members, int32_t n_members,
-                                     int32_t op, int64_t fb1, int64_t lo, lf_cost_step *steps,
+                                     int32_t op, int64_t fb1, int64_t lo, int64_t hi, lf_cost_step *steps,
                                      int32_t *n)
 {
     if (lf_cost_objective(cm) == LF_PLAN_OBJ_DRAM)
@@ -307,6 +347,8 @@ static lf_status lf__steps_objective(lf_cost_model *cm, const int32_t *members, 
             lf_status st = lf_cost_eval_at(cm, members, n_members, steps[k].need + 1, &gc);
             if (st != LF_OK)
                 return st;
+            if (gc.attn) /* the first step it runs as a group: all of them */
+                return lf__steps_attention(cm, members, n_members, lo, hi, steps, kept, n);
             v = gc.valid ? lf_cost_objective_value(cm, members, n_members, &gc) : INT64_MAX;
         }
         if (v == INT64_MAX || (kept > 0 && v >= steps[kept - 1].f_d))
@@ -433,7 +475,7 @@ static void lf__curve_price_steps(lf__exact *x, const lf_bitset *set, int32_t n_
     }
     lf_status st = lf_cost_steps(x->cm, set, c->beta_max, c->steps, LF_COST_MAX_STEPS, &n);
     if (st == LF_OK)
-        st = lf__steps_objective(x->cm, members, n_members, -1, 0, c->beta_min, c->steps, &n);
+        st = lf__steps_objective(x->cm, members, n_members, -1, 0, c->beta_min, c->beta_max, c->steps, &n);
     if (st != LF_OK) {
         x->status = st;
         return;
@@ -485,7 +527,8 @@ static void lf__curve_price(lf__exact *x, const lf_bitset *set, int32_t n_ops, i
         n = 1;
     } else if ((st = lf_cost_steps(x->cm, set, c->beta_max, c->steps, LF_COST_MAX_STEPS, &n)) !=
                    LF_OK ||
-               (st = lf__steps_objective(x->cm, x->sub, x->n_sub, -1, 0, c->beta_min, c->steps, &n)) != LF_OK) {
+               (st = lf__steps_objective(x->cm, x->sub, x->n_sub, -1, 0, c->beta_min, c->beta_max,
+                                              c->steps, &n)) != LF_OK) {
         x->status = st;
         return;
     } else if (n > 0 && c->steps[0].need < gc.f_beta) {
@@ -611,12 +654,16 @@ static lf_status lf__curve_prepare(lf__curve_dp *c, lf_cost_model *cm)
             while (m < n && c->steps[m].need < fb1)
                 m++;
             lf_bitset_set(&one, v);
-            if (gc.valid)
+            /* A lone MatMul tiled by columns: every schedule, since its
+             * figure can fall where its F_D does not (lf_cost_op_schedules). */
+            if (gc.valid && lf_cost_column_tiled(cm, v))
+                st = lf_cost_op_schedules(cm, v, c->beta_max, c->steps + m, LF_COST_MAX_STEPS - m, &more);
+            else if (gc.valid)
                 st = lf_cost_steps(cm, &one, c->beta_max, c->steps + m, LF_COST_MAX_STEPS - m, &more);
             lf_bitset_reset(&one, v);
             n = m + more;
             if (st == LF_OK)
-                st = lf__steps_objective(cm, &v, 1, v, fb1, c->beta_min, c->steps, &n);
+                st = lf__steps_objective(cm, &v, 1, v, fb1, c->beta_min, c->beta_max, c->steps, &n);
         }
         if (st == LF_OK && !(c->single[v] = malloc((size_t)(n ? n : 1) * sizeof(lf_cost_step))))
             st = lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
@@ -754,106 +801,88 @@ static lf_status lf__curve_run(const lf_graph *g, const lf_hw *hw, const char *s
     return st;
 }
 
-/* The buffers above t (v's smallest buffer alone) inside (beta_min,
- * beta_max] where v's figure alone rises at a step of its DRAM (at most
- * LF_COST_MAX_STEPS of them), appended to cuts. */
-static lf_status lf__scheme_rises(lf_cost_model *cm, int32_t v, int64_t t, int64_t beta_min,
-                                  int64_t beta_max, int64_t *cuts, int32_t *n_cuts)
+/* Appends the points of part (solved over a range ending at hi; its points
+ * from hi on belong to the next range unless `last`) and its figures to
+ * out, and empties part. */
+static lf_status lf__curve_append(lf_curve *out, lf_curve *part, int64_t hi, int last)
 {
-    lf_cost_step steps[LF_COST_MAX_STEPS];
-    int32_t n = 0;
-    lf_bitset one;
-    lf_status st = lf_bitset_init(&one, lf_cost_graph(cm)->n_ops);
+    lf_curve_point *p = realloc(out->points, ((size_t)out->n + (size_t)part->n) * sizeof *p);
+    if (!p) {
+        lf_curve_destroy(part);
+        return lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
+    }
+    out->points = p;
+    for (int32_t k = 0; k < part->n; k++) {
+        if (!last && part->points[k].beta >= hi) {
+            lf_plan_destroy(&part->points[k].plan);
+            continue;
+        }
+        out->points[out->n++] = part->points[k];
+    }
+    free(part->points);
+    part->points = NULL;
+    part->n = 0;
+    out->stats.states += part->stats.states;
+    out->stats.candidates += part->stats.candidates;
+    out->stats.groups += part->stats.groups;
+    out->stats.groups_skipped += part->stats.groups_skipped;
+    out->stats.wall_s += part->stats.wall_s;
+    if (part->stats.memory_bytes > out->stats.memory_bytes)
+        out->stats.memory_bytes = part->stats.memory_bytes;
+    out->front_points += part->front_points;
+    out->threads = part->threads > out->threads ? part->threads : out->threads;
+    out->batches += part->batches;
+    out->parallel_batches += part->parallel_batches;
+    return LF_OK;
+}
+
+/* Most cuts one range's plans may ask for (lf__curve_plan_rises). */
+#define LF__PLAN_CUTS 4096
+
+static lf_status lf__curve_ranges(const lf_graph *g, const lf_hw *hw, const char *scheme, const int64_t *cuts,
+                                  int32_t n_cuts, int64_t beta_min, int64_t beta_max, int last,
+                                  const lf_exact_config *cfg, lf_curve *out);
+
+/* Solves [lo, hi] (the last range when `last`) and appends its points to
+ * out; where a plan of the staircase found holds a group of several ops
+ * whose price rises while that plan holds, the range is solved again in
+ * parts cut at its rises (curve_rises.h). */
+static lf_status lf__curve_range(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t lo, int64_t hi,
+                                 int last, const lf_exact_config *cfg, lf_curve *out)
+{
+    lf_curve part;
+    lf_status st = lf__curve_run(g, hw, scheme, lo, hi, cfg, &part);
     if (st != LF_OK)
         return st;
-    lf_bitset_set(&one, v);
-    st = lf_cost_steps(cm, &one, beta_max, steps, LF_COST_MAX_STEPS, &n);
-    lf_bitset_destroy(&one);
-    for (int32_t k = 0; k < n && st == LF_OK; k++) {
-        int64_t at = steps[k].need + 1;
-        if (at <= t || at <= beta_min || at > beta_max)
-            continue;
-        lf_group_cost below, above;
-        if ((st = lf_cost_eval_at(cm, &v, 1, at - 1, &below)) != LF_OK ||
-            (st = lf_cost_eval_at(cm, &v, 1, at, &above)) != LF_OK)
-            break;
-        if (below.valid && above.valid &&
-            lf_cost_objective_value(cm, &v, 1, &above) > lf_cost_objective_value(cm, &v, 1, &below))
-            cuts[(*n_cuts)++] = at;
-    }
+    int64_t *cuts = malloc(LF__PLAN_CUTS * sizeof *cuts);
+    int32_t n_cuts = 0;
+    st = cuts ? lf__curve_plan_rises(g, hw, scheme, cfg, &part, lo, hi, last ? hi : hi - 1, cuts, &n_cuts,
+                                     LF__PLAN_CUTS)
+              : lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
+    if (st == LF_OK && n_cuts == 0)
+        st = lf__curve_append(out, &part, hi, last);
+    else
+        lf_curve_destroy(&part);
+    if (st == LF_OK && n_cuts > 0)
+        st = lf__curve_ranges(g, hw, scheme, cuts, n_cuts, lo, hi, last, cfg, out);
+    free(cuts);
     return st;
 }
 
-/* Under energy or latency an op alone can cost more once it is fusable
- * than charged as unfusable just below (LBDF reads a group's weights from
- * the buffer once per row step; the unfusable charge streams them once),
- * so its figure is not a step function that only falls, which the Pareto
- * DP assumes. Under DRAM too (lf_cost_singleton_rises): a weight MatMul
- * just above BRR's threshold re-reads its input per output channel, dearer
- * than its charge below it. The buffers where that happens (an op's F_beta
- * alone + 1) are collected into cuts (ascending, n_cuts of them inside
- * (beta_min, beta_max]). */
-static lf_status lf__rising_cuts(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t beta_min,
-                                 int64_t beta_max, const lf_exact_config *cfg, int64_t *cuts, int32_t *n_cuts)
+/* One DP per range between cuts, each over [lo, next cut] so that no range
+ * is a single byte; its points from the next cut on are the next range's.
+ * Points are kept where a range starts even at an equal or higher figure:
+ * the plan before may not price the same there. */
+static lf_status lf__curve_ranges(const lf_graph *g, const lf_hw *hw, const char *scheme, const int64_t *cuts,
+                                  int32_t n_cuts, int64_t beta_min, int64_t beta_max, int last,
+                                  const lf_exact_config *cfg, lf_curve *out)
 {
-    lf_hw h = *hw;
-    lf_curve_fix_sram(&h);
-    h.buffer_bytes = beta_max;
-    lf_cost_model *cm = NULL;
-    lf_status st = lf_cost_model_create(&cm, g, &h, scheme);
-    if (st == LF_OK)
-        st = lf_cost_set_objective(cm, (lf_plan_objective)cfg->objective);
-    *n_cuts = 0;
-    for (int32_t v = 0; v < g->n_ops && st == LF_OK; v++) {
-        if (g->ops[v].type == LF_OP_INPUT)
-            continue;
-        int32_t m = *n_cuts;
-        if ((st = lf_cost_singleton_rises(cm, v, beta_min, beta_max, cuts, n_cuts)) != LF_OK ||
-            cfg->objective == LF_PLAN_OBJ_DRAM)
-            continue;
-        lf_group_cost alone, above;
-        if ((st = lf_cost_eval_at(cm, &v, 1, beta_max, &alone)) != LF_OK)
-            break;
-        int64_t t = alone.valid ? alone.f_beta + 1 : INT64_MAX; /* the smallest buffer where v is fusable */
-        /* Below t, v is charged as unfusable on both sides of a DRAM rise:
-         * a cut where its figure rises too. From t on, the figures decide. */
-        int32_t w = m;
-        for (int32_t i = m; i < *n_cuts && st == LF_OK; i++) {
-            int64_t below = 0, at = 0;
-            if (cuts[i] >= t || (st = lf_cost_singleton_at(cm, v, cuts[i] - 1, &below)) != LF_OK ||
-                (st = lf_cost_singleton_at(cm, v, cuts[i], &at)) != LF_OK)
-                continue;
-            if (lf_cost_objective_unfusable(cm, v, at) > lf_cost_objective_unfusable(cm, v, below))
-                cuts[w++] = cuts[i];
-        }
-        *n_cuts = w;
-        /* Above t, a step of the scheme's own that lowers v's DRAM may raise
-         * its figure (BRR's column blocks of a weight MatMul re-read its
-         * input per block): a cut there too. */
-        if (st == LF_OK && t != INT64_MAX)
-            st = lf__scheme_rises(cm, v, t, beta_min, beta_max, cuts, n_cuts);
-        if (st != LF_OK || t <= beta_min || t > beta_max)
-            continue;
-        int64_t d = 0; /* the unfusable charge at buffer t - 1 */
-        if ((st = lf_cost_singleton_at(cm, v, t - 1, &d)) != LF_OK ||
-            (st = lf_cost_eval_at(cm, &v, 1, t, &above)) != LF_OK)
-            break;
-        if (lf_cost_objective_value(cm, &v, 1, &above) > lf_cost_objective_unfusable(cm, v, d))
-            cuts[(*n_cuts)++] = t;
+    lf_status st = LF_OK;
+    for (int32_t r = 0; r <= n_cuts && st == LF_OK; r++) {
+        int64_t lo = r == 0 ? beta_min : cuts[r - 1], hi = r < n_cuts ? cuts[r] : beta_max;
+        if (hi > lo)
+            st = lf__curve_range(g, hw, scheme, lo, hi, last && r == n_cuts, cfg, out);
     }
-    lf_cost_model_free(cm);
-    /* ascending, each once */
-    for (int32_t i = 1; i < *n_cuts; i++)
-        for (int32_t j = i; j > 0 && cuts[j - 1] > cuts[j]; j--) {
-            int64_t x = cuts[j];
-            cuts[j] = cuts[j - 1];
-            cuts[j - 1] = x;
-        }
-    int32_t m = 0;
-    for (int32_t i = 0; i < *n_cuts; i++)
-        if (m == 0 || cuts[m - 1] != cuts[i])
-            cuts[m++] = cuts[i];
-    *n_cuts = m;
     return st;
 }
 
@@ -866,54 +895,31 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
     lf_exact_config_default(&dram);
     int64_t *cuts = malloc(((2 + LF_COST_MAX_STEPS) * (size_t)g->n_ops + 2) * sizeof *cuts);
     int32_t n_cuts = 0;
-    lf_status st = cuts ? lf__rising_cuts(g, hw, scheme, beta_min, beta_max, cfg ? cfg : &dram, cuts, &n_cuts)
+    lf_status st = cuts ? lf__curve_rising_cuts(g, hw, scheme, beta_min, beta_max, cfg ? cfg : &dram, cuts, &n_cuts)
                         : lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
-    if (st != LF_OK || n_cuts == 0) {
+    if (st == LF_OK && n_cuts == 0) {
+        /* One range: its staircase as the DP gives it, unless its plans
+         * rise (then in parts, as below). */
+        st = lf__curve_run(g, hw, scheme, beta_min, beta_max, cfg, out);
+        if (st == LF_OK)
+            st = lf__curve_plan_rises(g, hw, scheme, cfg, out, beta_min, beta_max, beta_max, cuts, &n_cuts,
+                                      (2 + LF_COST_MAX_STEPS) * g->n_ops + 2);
+        if (st != LF_OK || n_cuts == 0) {
+            if (st != LF_OK && out->points)
+                lf_curve_destroy(out);
+            free(cuts);
+            return st;
+        }
+        lf_curve_destroy(out);
+    } else if (st != LF_OK) {
         free(cuts);
-        return st != LF_OK ? st : lf__curve_run(g, hw, scheme, beta_min, beta_max, cfg, out);
+        return st;
     }
-    /* One DP per range between cuts, each over [lo, next cut] so that no
-     * range is a single byte; its points from the next cut on are the next
-     * range's. Points are kept where a range starts even at an equal or
-     * higher figure: the plan before may not price the same there. */
     memset(out, 0, sizeof *out);
     out->beta_min = beta_min;
     out->beta_max = beta_max;
     out->threads = 1;
-    for (int32_t r = 0; r <= n_cuts && st == LF_OK; r++) {
-        int64_t lo = r == 0 ? beta_min : cuts[r - 1], hi = r < n_cuts ? cuts[r] : beta_max;
-        if (hi <= lo)
-            continue;
-        lf_curve part;
-        if ((st = lf__curve_run(g, hw, scheme, lo, hi, cfg, &part)) != LF_OK)
-            break;
-        lf_curve_point *p = realloc(out->points, ((size_t)out->n + (size_t)part.n) * sizeof *p);
-        if (!p) {
-            lf_curve_destroy(&part);
-            st = lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
-            break;
-        }
-        out->points = p;
-        for (int32_t k = 0; k < part.n; k++) {
-            if (r < n_cuts && part.points[k].beta >= hi) {
-                lf_plan_destroy(&part.points[k].plan);
-                continue;
-            }
-            out->points[out->n++] = part.points[k];
-        }
-        free(part.points);
-        out->stats.states += part.stats.states;
-        out->stats.candidates += part.stats.candidates;
-        out->stats.groups += part.stats.groups;
-        out->stats.groups_skipped += part.stats.groups_skipped;
-        out->stats.wall_s += part.stats.wall_s;
-        if (part.stats.memory_bytes > out->stats.memory_bytes)
-            out->stats.memory_bytes = part.stats.memory_bytes;
-        out->front_points += part.front_points;
-        out->threads = part.threads > out->threads ? part.threads : out->threads;
-        out->batches += part.batches;
-        out->parallel_batches += part.parallel_batches;
-    }
+    st = lf__curve_ranges(g, hw, scheme, cuts, n_cuts, beta_min, beta_max, 1, cfg, out);
     free(cuts);
     if (st != LF_OK)
         lf_curve_destroy(out);

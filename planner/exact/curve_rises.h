@@ -1,0 +1,43 @@
+/* Where the staircase's prices rise (curve.c, docs/search.md "Staircase").
+ * The Pareto DP of curve.c assumes that a group's price only falls as the
+ * buffer grows. Under energy and latency, and under DRAM for a weight
+ * MatMul just above BRR's threshold, a lone op's price can rise at a
+ * buffer; lf_curve_compute solves the range in parts cut there, so that
+ * inside each part every price only falls. A group of several ops can
+ * rise too under energy and latency (an attention group whose K/V become
+ * resident at a smaller query tile: less DRAM, more row steps); there are
+ * too many such groups to cut at all of their rises, so the staircase's own
+ * plans are checked after the DP (lf__curve_plan_rises) and the range is
+ * cut and solved again only where one of them costs more than it says. */
+#ifndef LF_EXACT_CURVE_RISES_H
+#define LF_EXACT_CURVE_RISES_H
+
+#include <stdint.h>
+
+#include "planner/exact/curve.h"
+
+/* The buffers inside (beta_min, beta_max] where some op of g alone costs
+ * more (cfg->objective's figure, under g, hw and scheme, with the SRAM
+ * figure fixed as lf_curve_fix_sram does) than one byte below: into cuts,
+ * ascending, each once, *n_cuts of them. cuts holds
+ * (2 + LF_COST_MAX_STEPS) * g->n_ops + 2 entries. */
+lf_status lf__curve_rising_cuts(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t beta_min,
+                                int64_t beta_max, const lf_exact_config *cfg, int64_t *cuts, int32_t *n_cuts);
+
+/* part: the staircase one DP found over [lo, hi] (lf_curve_compute's
+ * range between cuts), its points holding up to top (hi, or hi - 1 where
+ * the next range takes hi on). The DP charges each group of several ops,
+ * at each buffer, the least of its prices from lo up to there (curve.c
+ * drops a step dearer than the one before), which is its price wherever the
+ * price has not risen. Into cuts (ascending, each once, at most cap): every
+ * buffer inside (lo, hi) where the price of such a group rises, for each
+ * group of a point's plan that costs more than that charge at some buffer
+ * where the point holds. None: every point's plan costs what the staircase
+ * says at every buffer where it holds, and since no group costs less than
+ * its charge, the staircase is the optimum there (nothing to do under
+ * DRAM, whose steps only fall). */
+lf_status lf__curve_plan_rises(const lf_graph *g, const lf_hw *hw, const char *scheme,
+                               const lf_exact_config *cfg, const lf_curve *part, int64_t lo, int64_t hi,
+                               int64_t top, int64_t *cuts, int32_t *n_cuts, int32_t cap);
+
+#endif
