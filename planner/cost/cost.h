@@ -225,6 +225,17 @@ typedef struct lf_cost_step {
 lf_status lf_cost_steps(lf_cost_model *cm, const lf_bitset *group, int64_t below,
                         lf_cost_step *steps, int32_t cap, int32_t *n);
 
+/* lf_cost_steps, and each step k whose successor needs at least `from`
+ * (the last always) priced as lf_cost_eval_at would at buffer
+ * steps[k].need + 1 into at[k] (the others zeroed), from the step walk's own
+ * view of the group, which is most of the price: the staircase of energy or
+ * latency (planner/exact/curve.c) reads the schedule there. *priced is 0
+ * when the steps came from the memo of a group's copies (steps_memo.c) and
+ * at[] is unset: the caller prices them itself. */
+lf_status lf_cost_steps_priced(lf_cost_model *cm, const lf_bitset *group, int64_t below,
+                               int64_t from, lf_cost_step *steps, lf_group_cost *at, int32_t cap,
+                               int32_t *n, int *priced);
+
 /* DRAM of op v alone at buffer beta in the all-ops metric: as a group of
  * the scheme where it fits (F_beta < beta), otherwise by the BRR rule at
  * beta (lf_cost_unfusable_dram at the model's buffer). */

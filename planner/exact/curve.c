@@ -40,6 +40,7 @@ typedef struct lf__curve_dp {
     lf_cost_step **single; /* per op: its steps alone (lf_cost_singleton_steps) */
     int32_t *n_single;
     lf_cost_step steps[LF_COST_MAX_STEPS];
+    lf_group_cost at[LF_COST_MAX_STEPS]; /* each step's cost at its buffer (energy, latency) */
     int32_t *members;  /* scratch: the ops of a group priced whole from its bitset */
 } lf__curve_dp;
 
@@ -286,7 +287,7 @@ static void lf__extend_from(const lf__exact *x, lf__join_acc *acc, int32_t from,
  * op's figure rises as it becomes fusable). */
 static lf_status lf__steps_objective(lf_cost_model *cm, const int32_t *members, int32_t n_members,
                                      int32_t op, int64_t fb1, int64_t lo, lf_cost_step *steps,
-                                     int32_t *n)
+                                     const lf_group_cost *at, int32_t *n)
 {
     if (lf_cost_objective(cm) == LF_PLAN_OBJ_DRAM)
         return LF_OK;
@@ -304,9 +305,13 @@ static lf_status lf__steps_objective(lf_cost_model *cm, const int32_t *members, 
             v = lf_cost_objective_unfusable(cm, op, steps[k].f_d);
         } else {
             lf_group_cost gc;
-            lf_status st = lf_cost_eval_at(cm, members, n_members, steps[k].need + 1, &gc);
-            if (st != LF_OK)
-                return st;
+            if (at) /* priced by the step walk (lf_cost_steps_priced) */
+                gc = at[k];
+            else {
+                lf_status st = lf_cost_eval_at(cm, members, n_members, steps[k].need + 1, &gc);
+                if (st != LF_OK)
+                    return st;
+            }
             v = gc.valid ? lf_cost_objective_value(cm, members, n_members, &gc) : INT64_MAX;
         }
         if (v == INT64_MAX || (kept > 0 && v >= steps[kept - 1].f_d))
@@ -315,6 +320,23 @@ static lf_status lf__steps_objective(lf_cost_model *cm, const int32_t *members, 
     }
     *n = kept;
     return LF_OK;
+}
+
+/* The steps of group `set` (members: its ops) below beta_max in the
+ * objective's figure: lf_cost_steps, then lf__steps_objective, which reads
+ * each step's schedule from the walk that found the step where it can. */
+static lf_status lf__group_steps(lf_cost_model *cm, lf__curve_dp *c, const lf_bitset *set,
+                                 const int32_t *members, int32_t n_members, int32_t *n)
+{
+    if (lf_cost_objective(cm) == LF_PLAN_OBJ_DRAM)
+        return lf_cost_steps(cm, set, c->beta_max, c->steps, LF_COST_MAX_STEPS, n);
+    int priced = 0;
+    lf_status st = lf_cost_steps_priced(cm, set, c->beta_max, c->beta_min, c->steps, c->at,
+                                        LF_COST_MAX_STEPS, n, &priced);
+    if (st != LF_OK)
+        return st;
+    return lf__steps_objective(cm, members, n_members, -1, 0, c->beta_min, c->steps,
+                               priced ? c->at : NULL, n);
 }
 
 /* lf__extend_from the current state on the DP's thread. */
@@ -431,9 +453,7 @@ static void lf__curve_price_steps(lf__exact *x, const lf_bitset *set, int32_t n_
         n_members = lf_bitset_to_list(set, c->members);
         members = c->members;
     }
-    lf_status st = lf_cost_steps(x->cm, set, c->beta_max, c->steps, LF_COST_MAX_STEPS, &n);
-    if (st == LF_OK)
-        st = lf__steps_objective(x->cm, members, n_members, -1, 0, c->beta_min, c->steps, &n);
+    lf_status st = lf__group_steps(x->cm, c, set, members, n_members, &n);
     if (st != LF_OK) {
         x->status = st;
         return;
@@ -483,9 +503,7 @@ static void lf__curve_price(lf__exact *x, const lf_bitset *set, int32_t n_ops, i
          * K/V are resident or read again per query tile by the buffer. */
         c->steps[0] = (lf_cost_step){thr, lf_cost_objective_value(x->cm, x->sub, x->n_sub, &gc)};
         n = 1;
-    } else if ((st = lf_cost_steps(x->cm, set, c->beta_max, c->steps, LF_COST_MAX_STEPS, &n)) !=
-                   LF_OK ||
-               (st = lf__steps_objective(x->cm, x->sub, x->n_sub, -1, 0, c->beta_min, c->steps, &n)) != LF_OK) {
+    } else if ((st = lf__group_steps(x->cm, c, set, x->sub, x->n_sub, &n)) != LF_OK) {
         x->status = st;
         return;
     } else if (n > 0 && c->steps[0].need < gc.f_beta) {
@@ -610,13 +628,16 @@ static lf_status lf__curve_prepare(lf__curve_dp *c, lf_cost_model *cm)
             int32_t m = 0, more = 0;
             while (m < n && c->steps[m].need < fb1)
                 m++;
+            int priced = !gc.valid;
             lf_bitset_set(&one, v);
             if (gc.valid)
-                st = lf_cost_steps(cm, &one, c->beta_max, c->steps + m, LF_COST_MAX_STEPS - m, &more);
+                st = lf_cost_steps_priced(cm, &one, c->beta_max, c->beta_min, c->steps + m, c->at + m,
+                                          LF_COST_MAX_STEPS - m, &more, &priced);
             lf_bitset_reset(&one, v);
             n = m + more;
             if (st == LF_OK)
-                st = lf__steps_objective(cm, &v, 1, v, fb1, c->beta_min, c->steps, &n);
+                st = lf__steps_objective(cm, &v, 1, v, fb1, c->beta_min, c->steps,
+                                         priced ? c->at : NULL, &n);
         }
         if (st == LF_OK && !(c->single[v] = malloc((size_t)(n ? n : 1) * sizeof(lf_cost_step))))
             st = lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
