@@ -225,6 +225,20 @@ typedef struct lf_cost_step {
 lf_status lf_cost_steps(lf_cost_model *cm, const lf_bitset *group, int64_t below,
                         lf_cost_step *steps, int32_t cap, int32_t *n);
 
+/* A store of staircases by group (steps_memo.c) that outlives a cost
+ * model: the staircase of energy or latency runs one model per part of its
+ * range (planner/exact/curve.c) and keeps each group's figures for the next
+ * parts. Keyed by the group and `below`; the store stops growing at a byte
+ * limit, so it changes the time and never the answer; locked. */
+typedef struct lf__steps_memo lf_steps_store;
+lf_status lf_steps_store_create(lf_steps_store **out);
+void lf_steps_store_free(lf_steps_store *m);
+/* 1 and steps[0..*n) when kept, else 0. */
+int lf_steps_store_get(lf_steps_store *m, const lf_bitset *group, int64_t below, lf_cost_step *steps,
+                       int32_t cap, int32_t *n);
+lf_status lf_steps_store_put(lf_steps_store *m, const lf_bitset *group, int64_t below,
+                             const lf_cost_step *steps, int32_t cap, int32_t n);
+
 /* lf_cost_steps, and each step k whose successor needs at least `from`
  * (the last always) priced as lf_cost_eval_at would at buffer
  * steps[k].need + 1 into at[k] (the others zeroed), from the step walk's own

@@ -41,6 +41,8 @@ typedef struct lf__curve_dp {
     int32_t *n_single;
     lf_cost_step steps[LF_COST_MAX_STEPS];
     lf_group_cost at[LF_COST_MAX_STEPS]; /* each step's cost at its buffer (energy, latency) */
+    lf_steps_store *keep; /* energy, latency: each group's figures for every part of the range */
+    int64_t range_max;    /* the largest buffer of the whole range (keep's steps are below it) */
     int32_t *members;  /* scratch: the ops of a group priced whole from its bitset */
 } lf__curve_dp;
 
@@ -285,24 +287,19 @@ static void lf__extend_from(const lf__exact *x, lf__join_acc *acc, int32_t from,
  * range's smallest buffer lo keeps none of its unfusable charges: no buffer
  * of the range prices it so (lf_curve_compute splits the range where an
  * op's figure rises as it becomes fusable). */
-static lf_status lf__steps_objective(lf_cost_model *cm, const int32_t *members, int32_t n_members,
-                                     int32_t op, int64_t fb1, int64_t lo, lf_cost_step *steps,
-                                     const lf_group_cost *at, int32_t *n)
+static lf_status lf__step_figures(lf_cost_model *cm, const int32_t *members, int32_t n_members,
+                                  int32_t op, int64_t fb1, int64_t lo, lf_cost_step *steps,
+                                  const lf_group_cost *at, int32_t n)
 {
-    if (lf_cost_objective(cm) == LF_PLAN_OBJ_DRAM)
-        return LF_OK;
-    int32_t kept = 0;
-    for (int32_t k = 0; k < *n; k++) {
-        int64_t v;
+    for (int32_t k = 0; k < n; k++) {
+        int64_t v = INT64_MAX;
         /* A step that another below lo replaces is no price in the range:
          * if its figure were kept, a cheaper one would hide the price at lo
          * (the figure need not fall where the DRAM does: lf__scheme_rises). */
-        if (k + 1 < *n && steps[k + 1].need < lo)
-            continue;
-        if (op >= 0 && steps[k].need < fb1) {
-            if (fb1 < lo)
-                continue;
-            v = lf_cost_objective_unfusable(cm, op, steps[k].f_d);
+        if (k + 1 < n && steps[k + 1].need < lo) {
+        } else if (op >= 0 && steps[k].need < fb1) {
+            if (fb1 >= lo)
+                v = lf_cost_objective_unfusable(cm, op, steps[k].f_d);
         } else {
             lf_group_cost gc;
             if (at) /* priced by the step walk (lf_cost_steps_priced) */
@@ -314,11 +311,69 @@ static lf_status lf__steps_objective(lf_cost_model *cm, const int32_t *members, 
             }
             v = gc.valid ? lf_cost_objective_value(cm, members, n_members, &gc) : INT64_MAX;
         }
-        if (v == INT64_MAX || (kept > 0 && v >= steps[kept - 1].f_d))
+        steps[k].f_d = v;
+    }
+    return LF_OK;
+}
+
+/* The figures of steps[0..n) kept as a staircase from lo on: a step that
+ * another below lo replaces, one valid nowhere (INT64_MAX) and one no
+ * cheaper than the one kept before it are dropped. */
+static int32_t lf__step_keep(lf_cost_step *steps, int32_t n, int64_t lo)
+{
+    int32_t kept = 0;
+    for (int32_t k = 0; k < n; k++) {
+        int64_t v = steps[k].f_d;
+        if ((k + 1 < n && steps[k + 1].need < lo) || v == INT64_MAX ||
+            (kept > 0 && v >= steps[kept - 1].f_d))
             continue;
         steps[kept++] = (lf_cost_step){steps[k].need, v};
     }
-    *n = kept;
+    return kept;
+}
+
+static lf_status lf__steps_objective(lf_cost_model *cm, const int32_t *members, int32_t n_members,
+                                     int32_t op, int64_t fb1, int64_t lo, lf_cost_step *steps,
+                                     const lf_group_cost *at, int32_t *n)
+{
+    if (lf_cost_objective(cm) == LF_PLAN_OBJ_DRAM)
+        return LF_OK;
+    lf_status st = lf__step_figures(cm, members, n_members, op, fb1, lo, steps, at, *n);
+    if (st == LF_OK)
+        *n = lf__step_keep(steps, *n, lo);
+    return st;
+}
+
+/* The figures of a group at each of its steps below the whole range's
+ * largest buffer, from the store kept across the range's parts (c->keep)
+ * or priced and put there: a group is priced once for all parts, each
+ * part's cost model prices it alike (the buffer plays no part in a price
+ * at a given beta, and the SRAM figure is the range's: lf_curve_fix_sram).
+ * 0 in *found where it cannot say (no store, or a walk over the whole
+ * range that fails where the part's own might not). */
+static lf_status lf__kept_figures(lf_cost_model *cm, lf__curve_dp *c, const lf_bitset *set,
+                                  const int32_t *members, int32_t n_members, int32_t *n, int *found)
+{
+    *found = 0;
+    if (!c->keep)
+        return LF_OK;
+    if (!lf_steps_store_get(c->keep, set, c->range_max, c->steps, LF_COST_MAX_STEPS, n)) {
+        int priced = 0;
+        if (lf_cost_steps_priced(cm, set, c->range_max, 0, c->steps, c->at, LF_COST_MAX_STEPS, n,
+                                 &priced) != LF_OK)
+            return LF_OK; /* the part's own walk says what went wrong */
+        lf_status st = lf__step_figures(cm, members, n_members, -1, 0, 0, c->steps,
+                                        priced ? c->at : NULL, *n);
+        if (st == LF_OK)
+            st = lf_steps_store_put(c->keep, set, c->range_max, c->steps, LF_COST_MAX_STEPS, *n);
+        if (st != LF_OK)
+            return st;
+    }
+    /* Steps from the part's largest buffer on are not its (lf_cost_steps
+     * leaves them out, and none of them replaces one below it). */
+    while (*n > 0 && c->steps[*n - 1].need >= c->beta_max)
+        (*n)--;
+    *found = 1;
     return LF_OK;
 }
 
@@ -330,9 +385,16 @@ static lf_status lf__group_steps(lf_cost_model *cm, lf__curve_dp *c, const lf_bi
 {
     if (lf_cost_objective(cm) == LF_PLAN_OBJ_DRAM)
         return lf_cost_steps(cm, set, c->beta_max, c->steps, LF_COST_MAX_STEPS, n);
+    int found = 0;
+    lf_status st = lf__kept_figures(cm, c, set, members, n_members, n, &found);
+    if (st != LF_OK || found) {
+        if (st == LF_OK)
+            *n = lf__step_keep(c->steps, *n, c->beta_min);
+        return st;
+    }
     int priced = 0;
-    lf_status st = lf_cost_steps_priced(cm, set, c->beta_max, c->beta_min, c->steps, c->at,
-                                        LF_COST_MAX_STEPS, n, &priced);
+    st = lf_cost_steps_priced(cm, set, c->beta_max, c->beta_min, c->steps, c->at, LF_COST_MAX_STEPS, n,
+                              &priced);
     if (st != LF_OK)
         return st;
     return lf__steps_objective(cm, members, n_members, -1, 0, c->beta_min, c->steps,
@@ -674,8 +736,11 @@ static lf_status lf__curve_plan(lf__exact *x, int32_t s, int32_t i, lf_plan *out
     return LF_OK;
 }
 
+/* One DP over [beta_min, beta_max]; keep (or NULL): the figures of groups
+ * kept across the parts of a range up to range_max (lf_curve_compute). */
 static lf_status lf__curve_run(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t beta_min,
-                               int64_t beta_max, const lf_exact_config *cfg, lf_curve *out)
+                               int64_t beta_max, const lf_exact_config *cfg, lf_steps_store *keep,
+                               int64_t range_max, lf_curve *out)
 {
     memset(out, 0, sizeof *out);
     out->beta_min = beta_min;
@@ -699,6 +764,8 @@ static lf_status lf__curve_run(const lf_graph *g, const lf_hw *hw, const char *s
     memset(&c, 0, sizeof c);
     c.beta_min = beta_min;
     c.beta_max = beta_max;
+    c.keep = keep;
+    c.range_max = range_max;
     lf__exact x;
     st = lf__dp_setup(&x, cm, NULL, cfg);
     if (st == LF_OK && x.cfg.memory_limit > 0)
@@ -882,7 +949,7 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
                            int64_t beta_max, const lf_exact_config *cfg, lf_curve *out)
 {
     if (beta_min < 1 || beta_max <= beta_min)
-        return lf__curve_run(g, hw, scheme, beta_min, beta_max, cfg, out);
+        return lf__curve_run(g, hw, scheme, beta_min, beta_max, cfg, NULL, beta_max, out);
     lf_exact_config dram;
     lf_exact_config_default(&dram);
     int64_t *cuts = malloc(((2 + LF_COST_MAX_STEPS) * (size_t)g->n_ops + 2) * sizeof *cuts);
@@ -891,7 +958,7 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
                         : lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
     if (st != LF_OK || n_cuts == 0) {
         free(cuts);
-        return st != LF_OK ? st : lf__curve_run(g, hw, scheme, beta_min, beta_max, cfg, out);
+        return st != LF_OK ? st : lf__curve_run(g, hw, scheme, beta_min, beta_max, cfg, NULL, beta_max, out);
     }
     /* One DP per range between cuts, each over [lo, next cut] so that no
      * range is a single byte; its points from the next cut on are the next
@@ -901,12 +968,16 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
     out->beta_min = beta_min;
     out->beta_max = beta_max;
     out->threads = 1;
+    /* Energy and latency: a group is priced once for all the parts. */
+    lf_steps_store *keep = NULL;
+    if (cfg && cfg->objective != LF_PLAN_OBJ_DRAM)
+        st = lf_steps_store_create(&keep);
     for (int32_t r = 0; r <= n_cuts && st == LF_OK; r++) {
         int64_t lo = r == 0 ? beta_min : cuts[r - 1], hi = r < n_cuts ? cuts[r] : beta_max;
         if (hi <= lo)
             continue;
         lf_curve part;
-        if ((st = lf__curve_run(g, hw, scheme, lo, hi, cfg, &part)) != LF_OK)
+        if ((st = lf__curve_run(g, hw, scheme, lo, hi, cfg, keep, beta_max, &part)) != LF_OK)
             break;
         lf_curve_point *p = realloc(out->points, ((size_t)out->n + (size_t)part.n) * sizeof *p);
         if (!p) {
@@ -936,6 +1007,7 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
         out->parallel_batches += part.parallel_batches;
     }
     free(cuts);
+    lf_steps_store_free(keep);
     if (st != LF_OK)
         lf_curve_destroy(out);
     return st;
