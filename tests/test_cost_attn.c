@@ -100,6 +100,22 @@ static void test_steps_balanced(void)
         bad += c.valid != (k >= 0) || (k >= 0 && c.f_d != st[k].f_d);
     }
     CHECK_EQ_I64(bad, 0);
+    /* Each step priced from the walk (lf_cost_steps_priced, what the energy
+     * and latency staircases read) as a fresh evaluation one byte above it. */
+    lf_cost_step ps[LF_COST_MAX_STEPS];
+    lf_group_cost at[LF_COST_MAX_STEPS];
+    int32_t np = 0;
+    int priced = 0;
+    CHECK_OK(lf_cost_steps_priced(cm, &s, INT64_MAX, 0, ps, at, LF_COST_MAX_STEPS, &np, &priced));
+    CHECK(priced);
+    CHECK_EQ_I64(np, n);
+    bad = 0;
+    for (int32_t k = 0; k < n && k < np; k++) {
+        lf_group_cost c = eval_names(g, st[k].need + 1, "brr", core_ops, 3);
+        bad += ps[k].need != st[k].need || !at[k].valid || !c.valid || at[k].f_d != c.f_d ||
+               at[k].steps != c.steps || at[k].kv_reads != c.kv_reads || at[k].attn != c.attn;
+    }
+    CHECK_EQ_I64(bad, 0);
     lf_bitset_destroy(&s);
     lf_cost_model_free(cm);
     lf_graph_free(g);
