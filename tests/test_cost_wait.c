@@ -169,7 +169,8 @@ static void test_explain(const lf_graph *g)
  * priced from the walk's own view of the group as lf_cost_eval_at prices it
  * afresh one byte above its need (the energy and latency staircases read
  * the schedule there); from past the last step's need, only the last. */
-static void check_priced(lf_cost_model *cm, const lf_bitset *s, const lf_cost_step *steps, int32_t n)
+static void check_priced(lf_cost_model *cm, const lf_bitset *s, const lf_cost_step *steps,
+                         int32_t n)
 {
     int32_t members[64];
     CHECK(s->nbits <= 64);

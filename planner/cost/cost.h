@@ -234,8 +234,8 @@ typedef struct lf__steps_memo lf_steps_store;
 lf_status lf_steps_store_create(lf_steps_store **out);
 void lf_steps_store_free(lf_steps_store *m);
 /* 1 and steps[0..*n) when kept, else 0. */
-int lf_steps_store_get(lf_steps_store *m, const lf_bitset *group, int64_t below, lf_cost_step *steps,
-                       int32_t cap, int32_t *n);
+int lf_steps_store_get(lf_steps_store *m, const lf_bitset *group, int64_t below,
+                       lf_cost_step *steps, int32_t cap, int32_t *n);
 lf_status lf_steps_store_put(lf_steps_store *m, const lf_bitset *group, int64_t below,
                              const lf_cost_step *steps, int32_t cap, int32_t n);
 

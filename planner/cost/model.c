@@ -360,9 +360,9 @@ lf_status lf_cost_eval_at(lf_cost_model *cm, const int32_t *members, int32_t n, 
  * are kept for both ways through a wait (rows.c), so these evaluations sum
  * kept terms where lf_cost_eval_at would build and walk the group afresh,
  * to the same figures. */
-static lf_status lf__steps(const lf_cost_model *cm, const lf__scheme *scheme, const int32_t *members,
-                           int32_t n, int64_t below, lf_cost_step *steps, int32_t cap, int32_t *n_out,
-                           int64_t from, lf_group_cost *at)
+static lf_status lf__steps(const lf_cost_model *cm, const lf__scheme *scheme,
+                           const int32_t *members, int32_t n, int64_t below, lf_cost_step *steps,
+                           int32_t cap, int32_t *n_out, int64_t from, lf_group_cost *at)
 {
     lf__group G;
     lf_status st = lf__group_init(&G, cm, members, n);

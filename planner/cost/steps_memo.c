@@ -134,8 +134,8 @@ lf_status lf_steps_store_create(lf_steps_store **out) { return lf__steps_memo_cr
 
 void lf_steps_store_free(lf_steps_store *m) { lf__steps_memo_free(m); }
 
-int lf_steps_store_get(lf_steps_store *m, const lf_bitset *group, int64_t below, lf_cost_step *steps,
-                       int32_t cap, int32_t *n)
+int lf_steps_store_get(lf_steps_store *m, const lf_bitset *group, int64_t below,
+                       lf_cost_step *steps, int32_t cap, int32_t *n)
 {
     return lf__steps_memo_get(m, group, below, steps, cap, n);
 }

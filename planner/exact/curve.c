@@ -393,8 +393,8 @@ static lf_status lf__group_steps(lf_cost_model *cm, lf__curve_dp *c, const lf_bi
         return st;
     }
     int priced = 0;
-    st = lf_cost_steps_priced(cm, set, c->beta_max, c->beta_min, c->steps, c->at, LF_COST_MAX_STEPS, n,
-                              &priced);
+    st = lf_cost_steps_priced(cm, set, c->beta_max, c->beta_min, c->steps, c->at,
+                              LF_COST_MAX_STEPS, n, &priced);
     if (st != LF_OK)
         return st;
     return lf__steps_objective(cm, members, n_members, -1, 0, c->beta_min, c->steps,
@@ -693,8 +693,8 @@ static lf_status lf__curve_prepare(lf__curve_dp *c, lf_cost_model *cm)
             int priced = !gc.valid;
             lf_bitset_set(&one, v);
             if (gc.valid)
-                st = lf_cost_steps_priced(cm, &one, c->beta_max, c->beta_min, c->steps + m, c->at + m,
-                                          LF_COST_MAX_STEPS - m, &more, &priced);
+                st = lf_cost_steps_priced(cm, &one, c->beta_max, c->beta_min, c->steps + m,
+                                          c->at + m, LF_COST_MAX_STEPS - m, &more, &priced);
             lf_bitset_reset(&one, v);
             n = m + more;
             if (st == LF_OK)
@@ -958,7 +958,9 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
                         : lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
     if (st != LF_OK || n_cuts == 0) {
         free(cuts);
-        return st != LF_OK ? st : lf__curve_run(g, hw, scheme, beta_min, beta_max, cfg, NULL, beta_max, out);
+        if (st != LF_OK)
+            return st;
+        return lf__curve_run(g, hw, scheme, beta_min, beta_max, cfg, NULL, beta_max, out);
     }
     /* One DP per range between cuts, each over [lo, next cut] so that no
      * range is a single byte; its points from the next cut on are the next
