@@ -165,6 +165,49 @@ static void test_explain(const lf_graph *g)
     }
 }
 
+/* lf_cost_steps_priced: the same steps as lf_cost_steps (steps[0..n)), each
+ * priced from the walk's own view of the group as lf_cost_eval_at prices it
+ * afresh one byte above its need (the energy and latency staircases read
+ * the schedule there); from past the last step's need, only the last. */
+static void check_priced(lf_cost_model *cm, const lf_bitset *s, const lf_cost_step *steps,
+                         int32_t n)
+{
+    int32_t members[64];
+    CHECK(s->nbits <= 64);
+    if (s->nbits > 64)
+        return;
+    int32_t nm = lf_bitset_to_list(s, members);
+    for (int last = 0; last < 2; last++) {
+        lf_cost_step ps[LF_COST_MAX_STEPS];
+        lf_group_cost at[LF_COST_MAX_STEPS];
+        int32_t np = 0;
+        int priced = 0;
+        CHECK_OK(lf_cost_steps_priced(cm, s, INT64_MAX, last ? steps[n - 1].need + 1 : 0, ps, at,
+                                      LF_COST_MAX_STEPS, &np, &priced));
+        CHECK(priced);
+        CHECK_EQ_I64(np, n);
+        for (int32_t k = 0; k < n && k < np; k++) {
+            lf_group_cost c;
+            CHECK_EQ_I64(ps[k].need, steps[k].need);
+            CHECK_EQ_I64(ps[k].f_d, steps[k].f_d);
+            if (last && k + 1 < n) {
+                CHECK(!at[k].valid);
+                continue;
+            }
+            CHECK_OK(lf_cost_eval_at(cm, members, nm, steps[k].need + 1, &c));
+            CHECK(c.valid && at[k].valid);
+            CHECK_EQ_I64(at[k].f_d, c.f_d);
+            CHECK_EQ_I64(at[k].f_beta, c.f_beta);
+            CHECK_EQ_I64(at[k].mbu, c.mbu);
+            CHECK_EQ_I64(at[k].steps, c.steps);
+            CHECK_EQ_I64(at[k].tile_rows, c.tile_rows);
+            CHECK_EQ_I64(at[k].weight_reads, c.weight_reads);
+            CHECK_EQ_I64(at[k].wait_resident, c.wait_resident);
+            CHECK_EQ_I64(at[k].reread_bytes, c.reread_bytes);
+        }
+    }
+}
+
 /* The whole block's steps under `scheme` are need[k] / f_d[k]. They come
  * from one evaluation that takes both ways through the wait; each must also
  * be what pricing the group (one way at a time, the other code path) gives
@@ -193,6 +236,7 @@ static void check_steps(const lf_graph *g, const char *scheme, const int64_t *ne
             lf_cost_model_free(at);
         }
     }
+    check_priced(cm, &s, steps, n);
     lf_bitset_destroy(&s);
     lf_cost_model_free(cm);
 }

@@ -254,6 +254,34 @@ typedef struct lf_cost_sched {
 lf_status lf_cost_attn_prices(lf_cost_model *cm, const int32_t *members, int32_t n, int64_t lo, int64_t below,
                               lf_cost_sched **out, int32_t *n_out);
 
+/* A store of staircases by group (steps_memo.c) that outlives a cost
+ * model: the staircase of energy or latency runs one model per part of its
+ * range (planner/exact/curve.c) and keeps each group's figures for the next
+ * parts. Keyed by the group and `below`; the store stops growing at a byte
+ * limit, so it changes the time and never the answer; locked. */
+typedef struct lf__steps_memo lf_steps_store;
+lf_status lf_steps_store_create(lf_steps_store **out);
+void lf_steps_store_free(lf_steps_store *m);
+/* 1 and steps[0..*n) when kept, else 0. */
+int lf_steps_store_get(lf_steps_store *m, const lf_bitset *group, int64_t below,
+                       lf_cost_step *steps, int32_t cap, int32_t *n);
+lf_status lf_steps_store_put(lf_steps_store *m, const lf_bitset *group, int64_t below,
+                             const lf_cost_step *steps, int32_t cap, int32_t n);
+
+/* lf_cost_steps, and each step k whose successor needs at least `from`
+ * (the last always) priced as lf_cost_eval_at would at buffer
+ * steps[k].need + 1 into at[k] (the others zeroed), from the step walk's own
+ * view of the group, which is most of the price: the staircase of energy or
+ * latency (planner/exact/curve.c) reads the schedule there. An attention
+ * group is priced at the first such step only (at[k].attn set), the steps
+ * after it zeroed: the staircase prices it at every buffer of its range
+ * instead (lf_cost_attn_prices). *priced is 0
+ * when the steps came from the memo of a group's copies (steps_memo.c) and
+ * at[] is unset: the caller prices them itself. */
+lf_status lf_cost_steps_priced(lf_cost_model *cm, const lf_bitset *group, int64_t below,
+                               int64_t from, lf_cost_step *steps, lf_group_cost *at, int32_t cap,
+                               int32_t *n, int *priced);
+
 /* DRAM of op v alone at buffer beta in the all-ops metric: as a group of
  * the scheme where it fits (F_beta < beta), otherwise by the BRR rule at
  * beta (lf_cost_unfusable_dram at the model's buffer). */

@@ -354,9 +354,16 @@ lf_status lf_cost_eval_at(lf_cost_model *cm, const int32_t *members, int32_t n, 
     return lf__compute_at(cm, cm->scheme, beta, members, n, out, NULL);
 }
 
-/* Steps of a member list under a scheme. */
-static lf_status lf__steps(const lf_cost_model *cm, const lf__scheme *scheme, const int32_t *members,
-                           int32_t n, int64_t below, lf_cost_step *steps, int32_t cap, int32_t *n_out)
+/* Steps of a member list under a scheme; with `at`, each step k whose
+ * successor needs at least `from` priced at buffer need + 1 into at[k] (the
+ * others left invalid; an attention group's only up to the first, cost.h)
+ * from the walk's own view of the group: its windows
+ * are kept for both ways through a wait (rows.c), so these evaluations sum
+ * kept terms where lf_cost_eval_at would build and walk the group afresh,
+ * to the same figures. */
+static lf_status lf__steps(const lf_cost_model *cm, const lf__scheme *scheme,
+                           const int32_t *members, int32_t n, int64_t below, lf_cost_step *steps,
+                           int32_t cap, int32_t *n_out, int64_t from, lf_group_cost *at)
 {
     lf__group G;
     lf_status st = lf__group_init(&G, cm, members, n);
@@ -385,12 +392,26 @@ static lf_status lf__steps(const lf_cost_model *cm, const lf__scheme *scheme, co
         for (int32_t k = 0; st == LF_OK && k < n_again; k++)
             st = lf__step_push(steps, cap, n_out, again[k].need, again[k].f_d + reread);
     }
+    int attn = 0;
+    for (int32_t k = 0; at && st == LF_OK && k < *n_out; k++) {
+        lf__peak peak;
+        if (attn || (k + 1 < *n_out && steps[k + 1].need < from)) {
+            memset(&at[k], 0, sizeof at[k]);
+            continue;
+        }
+        handled = 0;
+        st = lf__attn_price(&G, scheme, steps[k].need + 1, &at[k], &peak, &handled);
+        if (st == LF_OK && !handled)
+            st = lf__eval_waits(&G, scheme, steps[k].need + 1, &at[k], &peak);
+        attn = st == LF_OK && at[k].attn;
+    }
     lf__group_destroy(&G);
     return st;
 }
 
-lf_status lf_cost_steps(lf_cost_model *cm, const lf_bitset *group, int64_t below,
-                        lf_cost_step *steps, int32_t cap, int32_t *n)
+static lf_status lf__steps_of(lf_cost_model *cm, const lf_bitset *group, int64_t below,
+                              lf_cost_step *steps, int32_t cap, int32_t *n, int64_t from,
+                              lf_group_cost *at, int *priced)
 {
     int32_t *members = NULL, nm = 0;
     *n = 0;
@@ -412,7 +433,9 @@ lf_status lf_cost_steps(lf_cost_model *cm, const lf_bitset *group, int64_t below
     if (st == LF_OK)
         st = lf__members(cm, group, &members, &nm);
     if (st == LF_OK)
-        st = lf__steps(cm, cm->scheme, members, nm, below, steps, cap, n);
+        st = lf__steps(cm, cm->scheme, members, nm, below, steps, cap, n, from, at);
+    if (st == LF_OK && priced)
+        *priced = at != NULL;
     if (st == LF_OK && shared)
         st = lf__steps_memo_put(cm->steps_memo, &key, below, steps, cap, *n);
     free(buf);
@@ -453,6 +476,22 @@ lf_status lf_cost_attn_prices(lf_cost_model *cm, const int32_t *members, int32_t
     return st;
 }
 
+lf_status lf_cost_steps(lf_cost_model *cm, const lf_bitset *group, int64_t below,
+                        lf_cost_step *steps, int32_t cap, int32_t *n)
+{
+    return lf__steps_of(cm, group, below, steps, cap, n, 0, NULL, NULL);
+}
+
+lf_status lf_cost_steps_priced(lf_cost_model *cm, const lf_bitset *group, int64_t below,
+                               int64_t from, lf_cost_step *steps, lf_group_cost *at, int32_t cap,
+                               int32_t *n, int *priced)
+{
+    if (!at || !priced)
+        return lf_set_error(LF_EINVAL, "lf_cost_steps_priced: NULL argument");
+    *priced = 0;
+    return lf__steps_of(cm, group, below, steps, cap, n, from, at, priced);
+}
+
 lf_status lf_cost_singleton_at(lf_cost_model *cm, int32_t v, int64_t beta, int64_t *f_d)
 {
     /* The one rule for a lone op (DESIGN §4): the scheme's price where v
@@ -475,9 +514,9 @@ lf_status lf_cost_singleton_steps(lf_cost_model *cm, int32_t v, int64_t lo, int6
     lf_cost_step brr[LF_COST_MAX_STEPS];
     int32_t nb = 0;
     *n = 0;
-    lf_status st = lf__steps(cm, cm->scheme, &v, 1, below, steps, cap, n);
+    lf_status st = lf__steps(cm, cm->scheme, &v, 1, below, steps, cap, n, 0, NULL);
     if (st == LF_OK)
-        st = lf__steps(cm, &lf__scheme_brr, &v, 1, INT64_MAX, brr, LF_COST_MAX_STEPS, &nb);
+        st = lf__steps(cm, &lf__scheme_brr, &v, 1, INT64_MAX, brr, LF_COST_MAX_STEPS, &nb, 0, NULL);
     /* From no buffer at all: the price at lo, not at BRR's threshold, which
      * may differ (a weight MatMul under BRR re-reads its input per output
      * channel just above its threshold, dearer than the charge below it). */

@@ -128,3 +128,20 @@ lf_status lf__steps_memo_put(lf__steps_memo *m, const lf_bitset *key, int64_t be
     lf_mutex_unlock(&m->lock);
     return st;
 }
+
+/* The same store for the staircase's parts (cost.h: lf_steps_store). */
+lf_status lf_steps_store_create(lf_steps_store **out) { return lf__steps_memo_create(out); }
+
+void lf_steps_store_free(lf_steps_store *m) { lf__steps_memo_free(m); }
+
+int lf_steps_store_get(lf_steps_store *m, const lf_bitset *group, int64_t below,
+                       lf_cost_step *steps, int32_t cap, int32_t *n)
+{
+    return lf__steps_memo_get(m, group, below, steps, cap, n);
+}
+
+lf_status lf_steps_store_put(lf_steps_store *m, const lf_bitset *group, int64_t below,
+                             const lf_cost_step *steps, int32_t cap, int32_t n)
+{
+    return lf__steps_memo_put(m, group, below, steps, cap, n);
+}

@@ -41,6 +41,9 @@ typedef struct lf__curve_dp {
     lf_cost_step **single; /* per op: its steps alone (lf_cost_singleton_steps) */
     int32_t *n_single;
     lf_cost_step steps[LF_COST_MAX_STEPS];
+    lf_group_cost at[LF_COST_MAX_STEPS]; /* each step's cost at its buffer (energy, latency) */
+    lf_steps_store *keep; /* energy, latency: each group's figures for every part of the range */
+    int64_t range_max;    /* the largest buffer of the whole range (keep's steps are below it) */
     int32_t *members;  /* scratch: the ops of a group priced whole from its bitset */
 } lf__curve_dp;
 
@@ -323,40 +326,149 @@ static lf_status lf__steps_attention(lf_cost_model *cm, const int32_t *members, 
  * (lf__steps_attention). So each step's figure is the group's price from
  * its need + 1 to the next step's, but where the price rises (a dropped
  * step: the staircase's plans are checked for those and the range cut
- * there, lf__curve_plan_rises). */
-static lf_status lf__steps_objective(lf_cost_model *cm, const int32_t *members, int32_t n_members,
-                                     int32_t op, int64_t fb1, int64_t lo, int64_t hi, lf_cost_step *steps,
-                                     int32_t *n)
+ * there, lf__curve_plan_rises).
+ *
+ * lf__step_figures puts each step's figure into its f_d (INT64_MAX where
+ * it is no price in the range), from at[k] where the step walk priced it
+ * (lf_cost_steps_priced) or else lf_cost_eval_at; it stops at the first
+ * step priced as an attention group, *attn_at (n where none), whose steps
+ * from there on are left at INT64_MAX for lf__steps_attention. */
+static lf_status lf__step_figures(lf_cost_model *cm, const int32_t *members, int32_t n_members,
+                                  int32_t op, int64_t fb1, int64_t lo, lf_cost_step *steps,
+                                  const lf_group_cost *at, int32_t n, int32_t *attn_at)
 {
-    if (lf_cost_objective(cm) == LF_PLAN_OBJ_DRAM)
-        return LF_OK;
-    int32_t kept = 0;
-    for (int32_t k = 0; k < *n; k++) {
-        int64_t v;
+    *attn_at = n;
+    for (int32_t k = 0; k < n; k++) {
+        int64_t v = INT64_MAX;
         /* A step that another below lo replaces is no price in the range:
          * if its figure were kept, a cheaper one would hide the price at lo
          * (the figure need not fall where the DRAM does: lf__scheme_rises). */
-        if (k + 1 < *n && steps[k + 1].need < lo)
-            continue;
-        if (op >= 0 && steps[k].need < fb1) {
-            if (fb1 < lo)
-                continue;
-            v = lf_cost_objective_unfusable(cm, op, steps[k].f_d);
+        if (k + 1 < n && steps[k + 1].need < lo) {
+        } else if (op >= 0 && steps[k].need < fb1) {
+            if (fb1 >= lo)
+                v = lf_cost_objective_unfusable(cm, op, steps[k].f_d);
         } else {
             lf_group_cost gc;
-            lf_status st = lf_cost_eval_at(cm, members, n_members, steps[k].need + 1, &gc);
-            if (st != LF_OK)
-                return st;
-            if (gc.attn) /* the first step it runs as a group: all of them */
-                return lf__steps_attention(cm, members, n_members, lo, hi, steps, kept, n);
+            if (at) /* priced by the step walk (lf_cost_steps_priced) */
+                gc = at[k];
+            else {
+                lf_status st = lf_cost_eval_at(cm, members, n_members, steps[k].need + 1, &gc);
+                if (st != LF_OK)
+                    return st;
+            }
+            if (gc.attn) { /* the first step it runs as a group: all of them */
+                *attn_at = k;
+                for (int32_t j = k; j < n; j++)
+                    steps[j].f_d = INT64_MAX;
+                return LF_OK;
+            }
             v = gc.valid ? lf_cost_objective_value(cm, members, n_members, &gc) : INT64_MAX;
         }
-        if (v == INT64_MAX || (kept > 0 && v >= steps[kept - 1].f_d))
+        steps[k].f_d = v;
+    }
+    return LF_OK;
+}
+
+/* The figures of steps[0..n) kept as a staircase from lo on: a step that
+ * another below lo replaces, one valid nowhere (INT64_MAX) and one no
+ * cheaper than the one kept before it are dropped. */
+static int32_t lf__step_keep(lf_cost_step *steps, int32_t n, int64_t lo)
+{
+    int32_t kept = 0;
+    for (int32_t k = 0; k < n; k++) {
+        int64_t v = steps[k].f_d;
+        if ((k + 1 < n && steps[k + 1].need < lo) || v == INT64_MAX ||
+            (kept > 0 && v >= steps[kept - 1].f_d))
             continue;
         steps[kept++] = (lf_cost_step){steps[k].need, v};
     }
+    return kept;
+}
+
+static lf_status lf__steps_objective(lf_cost_model *cm, const int32_t *members, int32_t n_members,
+                                     int32_t op, int64_t fb1, int64_t lo, int64_t hi,
+                                     lf_cost_step *steps, const lf_group_cost *at, int32_t *n)
+{
+    if (lf_cost_objective(cm) == LF_PLAN_OBJ_DRAM)
+        return LF_OK;
+    int32_t attn_at = *n;
+    lf_status st = lf__step_figures(cm, members, n_members, op, fb1, lo, steps, at, *n, &attn_at);
+    if (st != LF_OK)
+        return st;
+    /* The steps before an attention group's first are kept as they would
+     * be without it (those from it on are INT64_MAX, dropped). */
+    int32_t kept = lf__step_keep(steps, *n, lo);
+    if (attn_at < *n)
+        return lf__steps_attention(cm, members, n_members, lo, hi, steps, kept, n);
     *n = kept;
     return LF_OK;
+}
+
+/* The figures of a group at each of its steps below the whole range's
+ * largest buffer, from the store kept across the range's parts (c->keep)
+ * or priced and put there: a group is priced once for all parts, each
+ * part's cost model prices it alike (the buffer plays no part in a price
+ * at a given beta, and the SRAM figure is the range's: lf_curve_fix_sram).
+ * 0 in *found where it cannot say (no store, or a walk over the whole
+ * range that fails where the part's own might not) and for an attention
+ * group, priced over each part's own [lo, hi] (lf__steps_attention): the
+ * store keeps it as one step at need -1 (no group's need) so that the
+ * next parts need not walk it again. */
+static lf_status lf__kept_figures(lf_cost_model *cm, lf__curve_dp *c, const lf_bitset *set,
+                                  const int32_t *members, int32_t n_members, int32_t *n, int *found)
+{
+    *found = 0;
+    if (!c->keep)
+        return LF_OK;
+    if (!lf_steps_store_get(c->keep, set, c->range_max, c->steps, LF_COST_MAX_STEPS, n)) {
+        int priced = 0;
+        if (lf_cost_steps_priced(cm, set, c->range_max, 0, c->steps, c->at, LF_COST_MAX_STEPS, n,
+                                 &priced) != LF_OK)
+            return LF_OK; /* the part's own walk says what went wrong */
+        int32_t attn_at = *n;
+        lf_status st = lf__step_figures(cm, members, n_members, -1, 0, 0, c->steps,
+                                        priced ? c->at : NULL, *n, &attn_at);
+        if (st == LF_OK && attn_at < *n) {
+            c->steps[0] = (lf_cost_step){-1, INT64_MAX};
+            *n = 1;
+        }
+        if (st == LF_OK)
+            st = lf_steps_store_put(c->keep, set, c->range_max, c->steps, LF_COST_MAX_STEPS, *n);
+        if (st != LF_OK)
+            return st;
+    }
+    if (*n == 1 && c->steps[0].need < 0)
+        return LF_OK; /* an attention group */
+    /* Steps from the part's largest buffer on are not its (lf_cost_steps
+     * leaves them out, and none of them replaces one below it). */
+    while (*n > 0 && c->steps[*n - 1].need >= c->beta_max)
+        (*n)--;
+    *found = 1;
+    return LF_OK;
+}
+
+/* The steps of group `set` (members: its ops) below beta_max in the
+ * objective's figure: lf_cost_steps, then lf__steps_objective, which reads
+ * each step's schedule from the walk that found the step where it can. */
+static lf_status lf__group_steps(lf_cost_model *cm, lf__curve_dp *c, const lf_bitset *set,
+                                 const int32_t *members, int32_t n_members, int32_t *n)
+{
+    if (lf_cost_objective(cm) == LF_PLAN_OBJ_DRAM)
+        return lf_cost_steps(cm, set, c->beta_max, c->steps, LF_COST_MAX_STEPS, n);
+    int found = 0;
+    lf_status st = lf__kept_figures(cm, c, set, members, n_members, n, &found);
+    if (st != LF_OK || found) {
+        if (st == LF_OK)
+            *n = lf__step_keep(c->steps, *n, c->beta_min);
+        return st;
+    }
+    int priced = 0;
+    st = lf_cost_steps_priced(cm, set, c->beta_max, c->beta_min, c->steps, c->at,
+                              LF_COST_MAX_STEPS, n, &priced);
+    if (st != LF_OK)
+        return st;
+    return lf__steps_objective(cm, members, n_members, -1, 0, c->beta_min, c->beta_max, c->steps,
+                               priced ? c->at : NULL, n);
 }
 
 /* lf__extend_from the current state on the DP's thread. */
@@ -473,9 +585,7 @@ static void lf__curve_price_steps(lf__exact *x, const lf_bitset *set, int32_t n_
         n_members = lf_bitset_to_list(set, c->members);
         members = c->members;
     }
-    lf_status st = lf_cost_steps(x->cm, set, c->beta_max, c->steps, LF_COST_MAX_STEPS, &n);
-    if (st == LF_OK)
-        st = lf__steps_objective(x->cm, members, n_members, -1, 0, c->beta_min, c->beta_max, c->steps, &n);
+    lf_status st = lf__group_steps(x->cm, c, set, members, n_members, &n);
     if (st != LF_OK) {
         x->status = st;
         return;
@@ -525,10 +635,7 @@ static void lf__curve_price(lf__exact *x, const lf_bitset *set, int32_t n_ops, i
          * K/V are resident or read again per query tile by the buffer. */
         c->steps[0] = (lf_cost_step){thr, lf_cost_objective_value(x->cm, x->sub, x->n_sub, &gc)};
         n = 1;
-    } else if ((st = lf_cost_steps(x->cm, set, c->beta_max, c->steps, LF_COST_MAX_STEPS, &n)) !=
-                   LF_OK ||
-               (st = lf__steps_objective(x->cm, x->sub, x->n_sub, -1, 0, c->beta_min, c->beta_max,
-                                              c->steps, &n)) != LF_OK) {
+    } else if ((st = lf__group_steps(x->cm, c, set, x->sub, x->n_sub, &n)) != LF_OK) {
         x->status = st;
         return;
     } else if (n > 0 && c->steps[0].need < gc.f_beta) {
@@ -653,17 +760,20 @@ static lf_status lf__curve_prepare(lf__curve_dp *c, lf_cost_model *cm)
             int32_t m = 0, more = 0;
             while (m < n && c->steps[m].need < fb1)
                 m++;
+            int priced = 0; /* c->at holds the walk's prices */
             lf_bitset_set(&one, v);
             /* A lone MatMul tiled by columns: every schedule, since its
              * figure can fall where its F_D does not (lf_cost_op_schedules). */
             if (gc.valid && lf_cost_column_tiled(cm, v))
                 st = lf_cost_op_schedules(cm, v, c->beta_max, c->steps + m, LF_COST_MAX_STEPS - m, &more);
             else if (gc.valid)
-                st = lf_cost_steps(cm, &one, c->beta_max, c->steps + m, LF_COST_MAX_STEPS - m, &more);
+                st = lf_cost_steps_priced(cm, &one, c->beta_max, c->beta_min, c->steps + m,
+                                          c->at + m, LF_COST_MAX_STEPS - m, &more, &priced);
             lf_bitset_reset(&one, v);
             n = m + more;
             if (st == LF_OK)
-                st = lf__steps_objective(cm, &v, 1, v, fb1, c->beta_min, c->beta_max, c->steps, &n);
+                st = lf__steps_objective(cm, &v, 1, v, fb1, c->beta_min, c->beta_max, c->steps,
+                                         priced ? c->at : NULL, &n);
         }
         if (st == LF_OK && !(c->single[v] = malloc((size_t)(n ? n : 1) * sizeof(lf_cost_step))))
             st = lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
@@ -700,8 +810,11 @@ static lf_status lf__curve_plan(lf__exact *x, int32_t s, int32_t i, lf_plan *out
     return LF_OK;
 }
 
+/* One DP over [beta_min, beta_max]; keep (or NULL): the figures of groups
+ * kept across the parts of a range up to range_max (lf_curve_compute). */
 static lf_status lf__curve_run(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t beta_min,
-                               int64_t beta_max, const lf_exact_config *cfg, lf_curve *out)
+                               int64_t beta_max, const lf_exact_config *cfg, lf_steps_store *keep,
+                               int64_t range_max, lf_curve *out)
 {
     memset(out, 0, sizeof *out);
     out->beta_min = beta_min;
@@ -725,6 +838,8 @@ static lf_status lf__curve_run(const lf_graph *g, const lf_hw *hw, const char *s
     memset(&c, 0, sizeof c);
     c.beta_min = beta_min;
     c.beta_max = beta_max;
+    c.keep = keep;
+    c.range_max = range_max;
     lf__exact x;
     st = lf__dp_setup(&x, cm, NULL, cfg);
     if (st == LF_OK && x.cfg.memory_limit > 0)
@@ -841,17 +956,20 @@ static lf_status lf__curve_append(lf_curve *out, lf_curve *part, int64_t hi, int
 
 static lf_status lf__curve_ranges(const lf_graph *g, const lf_hw *hw, const char *scheme, const int64_t *cuts,
                                   int32_t n_cuts, int64_t beta_min, int64_t beta_max, int last,
-                                  const lf_exact_config *cfg, lf_curve *out);
+                                  const lf_exact_config *cfg, lf_steps_store *keep, int64_t range_max,
+                                  lf_curve *out);
 
 /* Solves [lo, hi] (the last range when `last`) and appends its points to
  * out; where a plan of the staircase found holds a group of several ops
  * whose price rises while that plan holds, the range is solved again in
- * parts cut at its rises (curve_rises.h). */
+ * parts cut at its rises (curve_rises.h). keep, range_max: as
+ * lf__curve_run. */
 static lf_status lf__curve_range(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t lo, int64_t hi,
-                                 int last, const lf_exact_config *cfg, lf_curve *out)
+                                 int last, const lf_exact_config *cfg, lf_steps_store *keep,
+                                 int64_t range_max, lf_curve *out)
 {
     lf_curve part;
-    lf_status st = lf__curve_run(g, hw, scheme, lo, hi, cfg, &part);
+    lf_status st = lf__curve_run(g, hw, scheme, lo, hi, cfg, keep, range_max, &part);
     if (st != LF_OK)
         return st;
     int64_t *cuts = malloc(LF__PLAN_CUTS * sizeof *cuts);
@@ -864,7 +982,7 @@ static lf_status lf__curve_range(const lf_graph *g, const lf_hw *hw, const char 
     else
         lf_curve_destroy(&part);
     if (st == LF_OK && n_cuts > 0)
-        st = lf__curve_ranges(g, hw, scheme, cuts, n_cuts, lo, hi, last, cfg, out);
+        st = lf__curve_ranges(g, hw, scheme, cuts, n_cuts, lo, hi, last, cfg, keep, range_max, out);
     free(cuts);
     return st;
 }
@@ -875,13 +993,14 @@ static lf_status lf__curve_range(const lf_graph *g, const lf_hw *hw, const char 
  * the plan before may not price the same there. */
 static lf_status lf__curve_ranges(const lf_graph *g, const lf_hw *hw, const char *scheme, const int64_t *cuts,
                                   int32_t n_cuts, int64_t beta_min, int64_t beta_max, int last,
-                                  const lf_exact_config *cfg, lf_curve *out)
+                                  const lf_exact_config *cfg, lf_steps_store *keep, int64_t range_max,
+                                  lf_curve *out)
 {
     lf_status st = LF_OK;
     for (int32_t r = 0; r <= n_cuts && st == LF_OK; r++) {
         int64_t lo = r == 0 ? beta_min : cuts[r - 1], hi = r < n_cuts ? cuts[r] : beta_max;
         if (hi > lo)
-            st = lf__curve_range(g, hw, scheme, lo, hi, last && r == n_cuts, cfg, out);
+            st = lf__curve_range(g, hw, scheme, lo, hi, last && r == n_cuts, cfg, keep, range_max, out);
     }
     return st;
 }
@@ -890,17 +1009,22 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
                            int64_t beta_max, const lf_exact_config *cfg, lf_curve *out)
 {
     if (beta_min < 1 || beta_max <= beta_min)
-        return lf__curve_run(g, hw, scheme, beta_min, beta_max, cfg, out);
+        return lf__curve_run(g, hw, scheme, beta_min, beta_max, cfg, NULL, beta_max, out);
     lf_exact_config dram;
     lf_exact_config_default(&dram);
     int64_t *cuts = malloc(((2 + LF_COST_MAX_STEPS) * (size_t)g->n_ops + 2) * sizeof *cuts);
     int32_t n_cuts = 0;
     lf_status st = cuts ? lf__curve_rising_cuts(g, hw, scheme, beta_min, beta_max, cfg ? cfg : &dram, cuts, &n_cuts)
                         : lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
+    /* Energy and latency: a group is priced once for all the parts of the
+     * range, those cut at rising prices and those its plans ask for. */
+    lf_steps_store *keep = NULL;
+    if (st == LF_OK && cfg && cfg->objective != LF_PLAN_OBJ_DRAM)
+        st = lf_steps_store_create(&keep);
     if (st == LF_OK && n_cuts == 0) {
         /* One range: its staircase as the DP gives it, unless its plans
          * rise (then in parts, as below). */
-        st = lf__curve_run(g, hw, scheme, beta_min, beta_max, cfg, out);
+        st = lf__curve_run(g, hw, scheme, beta_min, beta_max, cfg, keep, beta_max, out);
         if (st == LF_OK)
             st = lf__curve_plan_rises(g, hw, scheme, cfg, out, beta_min, beta_max, beta_max, cuts, &n_cuts,
                                       (2 + LF_COST_MAX_STEPS) * g->n_ops + 2);
@@ -908,19 +1032,22 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
             if (st != LF_OK && out->points)
                 lf_curve_destroy(out);
             free(cuts);
+            lf_steps_store_free(keep);
             return st;
         }
         lf_curve_destroy(out);
     } else if (st != LF_OK) {
         free(cuts);
+        lf_steps_store_free(keep);
         return st;
     }
     memset(out, 0, sizeof *out);
     out->beta_min = beta_min;
     out->beta_max = beta_max;
     out->threads = 1;
-    st = lf__curve_ranges(g, hw, scheme, cuts, n_cuts, beta_min, beta_max, 1, cfg, out);
+    st = lf__curve_ranges(g, hw, scheme, cuts, n_cuts, beta_min, beta_max, 1, cfg, keep, beta_max, out);
     free(cuts);
+    lf_steps_store_free(keep);
     if (st != LF_OK)
         lf_curve_destroy(out);
     return st;
