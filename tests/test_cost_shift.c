@@ -10,6 +10,9 @@
  *     model computes for it first;
  *   - the exact planner's optimum equals an independent DP over downsets
  *     that prices every candidate directly.
+ * On stacks of 40 blocks, runs of 64-140 ops (whole words of 64 ops, which
+ * shift.c reads as one minimum each) move as far as their members allow
+ * one by one, and price and step as above.
  * And on a hand-built stack whose group's external input is a t x d tensor
  * where its copy's is one broadcast row, the two price differently and the
  * memo gives each its own price (shift.c's external-input check).
@@ -23,6 +26,7 @@
 #include "fixtures.h"
 #include "graphs.h"
 #include "planner/cost/cost.h"
+#include "planner/cost/cost_internal.h"
 #include "testlib.h"
 
 typedef struct blocks {
@@ -277,6 +281,70 @@ static void test_random_groups(void)
     CHECK(hits > 0);
 }
 
+/* Groups that fill whole words of 64 ops (shift.c reads one minimum per
+ * full word): on a stack of many blocks, random runs of 64-140 ops priced
+ * through the memo equal their direct price, and their steps equal a fresh
+ * model's. A wrong word minimum moves a group to another's key, and groups
+ * of different lengths or ends would then share a price. */
+static void test_full_words(void)
+{
+    uint64_t x = 0x2545f4914f6cdd1dull;
+    int64_t hits = 0, full = 0;
+    for (int it = 0; it < 4; it++) {
+        blocks k = {40, 2 + (int)(rnd(&x) % 6), 1 + (int)(rnd(&x) % 4), (int)(rnd(&x) & 1), 1};
+        lf_graph *g = stack(&k);
+        CHECK(g->n_ops >= 200);
+        int64_t beta = 64 + (int64_t)(rnd(&x) % (uint64_t)(64 * k.t * (k.t + 3 * k.d)));
+        const char *scheme = it % 2 ? "brr" : "lbdf";
+        lf_cost_model *cm = tf_model_hand(g, beta, scheme);
+        CHECK(cm->shift_p > 0);
+        lf_bitset s;
+        lf_bitset_init(&s, g->n_ops);
+        int32_t members[160];
+        for (int q = 0; q < 40; q++) {
+            int32_t a = (int32_t)(rnd(&x) % (uint64_t)(g->n_ops - 140));
+            int32_t e = a + 64 + (int32_t)(rnd(&x) % 77), n = 0;
+            lf_bitset_clear_all(&s);
+            for (int32_t v = a; v < e && v < g->n_ops; v++)
+                if (g->ops[v].type != LF_OP_INPUT) {
+                    lf_bitset_set(&s, v);
+                    members[n++] = v;
+                }
+            for (int32_t w = 0; w < s.nwords; w++)
+                full += s.words[w] == UINT64_MAX;
+            /* The moves from one minimum per full word equal those from
+             * every member's own (shift.c's per-op runs). */
+            const int32_t *mdown = cm->shift_runs + 4 * g->n_ops, *mup = cm->shift_runs + 5 * g->n_ops;
+            int32_t kd = INT32_MAX, ku = INT32_MAX, up = 0;
+            for (int32_t i = 0; i < n; i++) {
+                kd = mdown[members[i]] < kd ? mdown[members[i]] : kd;
+                ku = mup[members[i]] < ku ? mup[members[i]] : ku;
+            }
+            CHECK_EQ_I64(lf__shift_moves(cm, &s, &up), kd);
+            CHECK_EQ_I64(up, ku);
+            lf_group_cost memo, direct;
+            CHECK_OK(lf_cost_eval(cm, &s, &memo));
+            CHECK_OK(lf_cost_eval_at(cm, members, n, beta, &direct));
+            CHECK(same_cost(&memo, &direct));
+            lf_cost_step shared[LF_COST_MAX_STEPS], fresh[LF_COST_MAX_STEPS];
+            int32_t ns = 0, nf = 0;
+            CHECK_OK(lf_cost_steps(cm, &s, (int64_t)1 << 40, shared, LF_COST_MAX_STEPS, &ns));
+            lf_cost_model *alone = tf_model_hand(g, beta, scheme);
+            CHECK_OK(lf_cost_steps(alone, &s, (int64_t)1 << 40, fresh, LF_COST_MAX_STEPS, &nf));
+            lf_cost_model_free(alone);
+            CHECK(ns == nf && memcmp(shared, fresh, (size_t)ns * sizeof *shared) == 0);
+        }
+        lf_cost_stats st;
+        lf_cost_stats_get(cm, &st);
+        hits += st.hits;
+        lf_bitset_destroy(&s);
+        lf_cost_model_free(cm);
+        lf_graph_free(g);
+    }
+    CHECK(full > 0);
+    CHECK(hits > 0);
+}
+
 /* ---- an independent exact DP -------------------------------------------
  *
  * best(D) over downsets D (bit masks over the compute ops, at most 64): the
@@ -406,6 +474,7 @@ int main(void)
     test_copy_hits();
     test_external_input_differs();
     test_random_groups();
+    test_full_words();
     test_exact_vs_independent();
     return lf_test_result();
 }

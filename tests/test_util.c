@@ -289,7 +289,7 @@ static void test_hashmap(void)
 
     lf_hashmap_destroy(&m);
     lf_hashmap_destroy(&m); /* idempotent */
-    CHECK(m.keys == NULL && m.cap == 0);
+    CHECK(m.slots == NULL && m.used == NULL && m.cap == 0);
 
     /* Sequential keys (op ids) in a presized map: no grow needed. */
     CHECK_OK(lf_hashmap_init(&m, 1000));

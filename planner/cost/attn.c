@@ -28,6 +28,7 @@
  * agree by construction, both from lf__need and lf__fd.
  * A K/V made inside the group must be complete before the first query tile:
  * the group runs in two passes, and an input read in both is read twice. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,10 @@ typedef struct lf__kv {
     int internal;   /* made by a member (not a view of a group input) */
     int out;        /* also written for a reader outside */
     int32_t causal; /* g stacks of causal query rows (0: not causal) */
+    /* lf__need's terms, divided once: it is asked at every tile height of
+     * every configuration (tens of millions of times on bert_large BRR) */
+    int64_t row;    /* one key row of one head */
+    int64_t head;   /* one head's share */
 } lf__kv;
 
 typedef struct lf__attn {
@@ -123,7 +128,9 @@ static lf_status lf__attn_setup(lf__attn *a, lf__group *G, const lf__scheme *sch
     const lf_cost_model *cm = G->cm;
     const lf_graph *g = cm->g;
     const lf__op_cost *oc = cm->ops;
-    memset(a, 0, sizeof *a);
+    /* The cached windows are read only where their height matches (no
+     * height is 0): clearing them too was 8 KB a group. */
+    memset(a, 0, offsetof(lf__attn, cache_f));
     *present = 0;
     a->G = G;
     a->scheme = scheme;
@@ -165,7 +172,7 @@ static lf_status lf__attn_setup(lf__attn *a, lf__group *G, const lf__scheme *sch
                 src[k] = l;
                 a->kv[k] = (lf__kv){oc[op->inputs[j]].tensor_bytes, nk > 0 ? nk : 1,
                                     oc[v].heads > 0 ? oc[v].heads : 1, l < G->n, l < G->n && G->out[l],
-                                    oc[v].causal};
+                                    oc[v].causal, 0, 0};
                 a->n_kv++;
             }
             if (oc[v].causal > a->kv[k].causal)
@@ -175,6 +182,10 @@ static lf_status lf__attn_setup(lf__attn *a, lf__group *G, const lf__scheme *sch
     }
     if (!any)
         return LF_OK;
+    for (int32_t k = 0; k < a->n_kv; k++) {
+        a->kv[k].row = lf__cdiv(a->kv[k].bytes, a->kv[k].nk * a->kv[k].heads);
+        a->kv[k].head = lf__cdiv(a->kv[k].bytes, a->kv[k].heads);
+    }
     if (a->heads < 1)
         a->heads = 1;
     /* Whether S and P stay inside. */
@@ -242,11 +253,10 @@ static int64_t lf__need(lf__attn *a, const lf__cfg *c, int64_t h)
     int64_t x = lf__feat(a, c, h), bc = lf__bc(a, c, h);
     for (int32_t k = 0; k < a->n_kv; k++) {
         const lf__kv *kv = &a->kv[k];
-        int64_t row = lf__cdiv(kv->bytes, kv->nk * kv->heads); /* one key row of one head */
         if (c->resident)
-            x += c->per_head ? lf__cdiv(kv->bytes, kv->heads) : kv->bytes;
+            x += c->per_head ? kv->head : kv->bytes;
         else
-            x += (c->online ? bc : 1) * row;
+            x += (c->online ? bc : 1) * kv->row;
     }
     return x + (c->wres ? a->p.weights : a->p.wblk);
 }

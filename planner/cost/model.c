@@ -288,11 +288,17 @@ static lf_status lf__members(const lf_cost_model *cm, const lf_bitset *group, in
     return LF_OK;
 }
 
+/* Words of a key kept on the caller's stack (graphs up to 2,048 ops): the
+ * staircase asks millions of keys (bert_large BRR: 6.1 million), where a
+ * malloc and a free each showed in the profile. */
+#define LF__KEY_WORDS 32
+
 /* The memo's key of a group: its canonical copy (shift.c) in *key, whose
- * words live in *buf (free it), or the group itself; *shared is 1 when
- * some other group has the same key (a copy moved up or down). */
+ * words live in stack (LF__KEY_WORDS of them) or in *buf (free it), or the
+ * group itself; *shared is 1 when some other group has the same key (a
+ * copy moved up or down). */
 static lf_status lf__key(const lf_cost_model *cm, const lf_bitset *group, lf_bitset *key,
-                         uint64_t **buf, int *shared)
+                         uint64_t *stack, uint64_t **buf, int *shared)
 {
     int32_t up = 0, k = lf__shift_moves(cm, group, &up);
     *key = *group;
@@ -300,9 +306,10 @@ static lf_status lf__key(const lf_cost_model *cm, const lf_bitset *group, lf_bit
     *shared = k > 0 || up > 0;
     if (k == 0)
         return LF_OK;
-    if (!(*buf = malloc((size_t)group->nwords * sizeof **buf)))
+    if (group->nwords <= LF__KEY_WORDS)
+        key->words = stack;
+    else if (!(key->words = *buf = malloc((size_t)group->nwords * sizeof **buf)))
         return lf_set_error(LF_ENOMEM, "out of memory evaluating a group");
-    key->words = *buf;
     lf__shift_down(group, k * cm->shift_p, key);
     return LF_OK;
 }
@@ -316,9 +323,9 @@ static lf_status lf__eval_keyed(lf_cost_model *cm, const lf_bitset *group, int m
         return lf_set_error(LF_EINVAL, "group bitset has %d bits, graph '%s' has %d ops",
                             (int)group->nbits, cm->g->name, (int)cm->g->n_ops);
     lf_bitset key;
-    uint64_t *buf = NULL;
+    uint64_t *buf = NULL, stack[LF__KEY_WORDS];
     int shared = 0;
-    lf_status st = lf__key(cm, group, &key, &buf, &shared);
+    lf_status st = lf__key(cm, group, &key, stack, &buf, &shared);
     memo |= shared;
     if (st == LF_OK && memo && lf__memo_get(cm->memo, &key, out)) {
         free(buf);
@@ -422,10 +429,10 @@ static lf_status lf__steps_of(lf_cost_model *cm, const lf_bitset *group, int64_t
      * copy's (steps_memo.c). The members are listed only when the memo
      * does not answer (most asks of a long stack of layers). */
     lf_bitset key;
-    uint64_t *buf = NULL;
+    uint64_t *buf = NULL, stack[LF__KEY_WORDS];
     int shared = 0;
     if (cm->steps_memo)
-        st = lf__key(cm, group, &key, &buf, &shared);
+        st = lf__key(cm, group, &key, stack, &buf, &shared);
     if (st == LF_OK && shared && lf__steps_memo_get(cm->steps_memo, &key, below, steps, cap, n)) {
         free(buf);
         return LF_OK;

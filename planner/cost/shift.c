@@ -116,7 +116,8 @@ lf_status lf__shift_analyze(lf_cost_model *cm)
     /* Per op, how many moves down by p it allows as a member (down) and as
      * an external input (eq), and how many up (up, eq_up); then per op as a
      * member with its inputs (lf__shift_moves reads only these two). */
-    int32_t *runs = calloc((size_t)n * 6, sizeof *runs);
+    int32_t nwords = (n + 63) / 64;
+    int32_t *runs = calloc((size_t)n * 6 + 2 * (size_t)nwords, sizeof *runs);
     if (!runs)
         return lf_set_error(LF_ENOMEM, "out of memory analysing the graph's repeated blocks");
     int32_t *down = runs, *eq = runs + n, *up = runs + 2 * n, *eq_up = runs + 3 * n;
@@ -159,6 +160,16 @@ lf_status lf__shift_analyze(lf_cost_model *cm)
             mup[v] = eq_up[x] < mup[v] ? eq_up[x] : mup[v];
         }
     }
+    /* And per word of 64 ops, the least of each over all of them: a group
+     * is mostly runs of consecutive ops, whose full words are one read. */
+    int32_t *wdown = runs + 6 * n, *wup = wdown + nwords;
+    for (int32_t w = 0; w < nwords; w++) {
+        wdown[w] = wup[w] = INT32_MAX;
+        for (int32_t v = w * 64; v < n && v < (w + 1) * 64; v++) {
+            wdown[w] = mdown[v] < wdown[w] ? mdown[v] : wdown[w];
+            wup[w] = mup[v] < wup[w] ? mup[v] : wup[w];
+        }
+    }
     cm->shift_p = p;
     cm->shift_runs = runs;
     return LF_OK;
@@ -171,13 +182,20 @@ int32_t lf__shift_moves(const lf_cost_model *cm, const lf_bitset *group, int32_t
         return 0;
     int32_t n = cm->g->n_ops;
     const int32_t *mdown = cm->shift_runs + 4 * n, *mup = cm->shift_runs + 5 * n;
+    const int32_t *wdown = cm->shift_runs + 6 * n, *wup = wdown + (n + 63) / 64;
     int32_t k = INT32_MAX, u = INT32_MAX;
-    for (int32_t w = 0; w < group->nwords && (k > 0 || u > 0); w++)
+    for (int32_t w = 0; w < group->nwords && (k > 0 || u > 0); w++) {
+        if (group->words[w] == UINT64_MAX) { /* 64 members: the word's least */
+            k = wdown[w] < k ? wdown[w] : k;
+            u = wup[w] < u ? wup[w] : u;
+            continue;
+        }
         for (uint64_t bits = group->words[w]; bits && (k > 0 || u > 0); bits &= bits - 1) {
             int32_t v = w * 64 + __builtin_ctzll(bits);
             k = mdown[v] < k ? mdown[v] : k;
             u = mup[v] < u ? mup[v] : u;
         }
+    }
     if (k == INT32_MAX)
         return 0;
     *up_moves = u;

@@ -691,7 +691,7 @@ static void lf__curve_tail(lf__exact *x, int32_t c)
 {
     lf__curve_dp *cd = x->user;
     if (x->cur < cd->n_fronts && cd->fronts[x->cur].n > 0)
-        lf__join_tail(x, c, lf__members_need(x));
+        lf__join_tail(x, c, lf__members_need(x), x->resident);
 }
 
 /* Joins the heads waiting from the current state with their tails; every

@@ -169,16 +169,13 @@ static int lf__room(lf__exact *x, void **arr, int32_t n, int32_t *cap, int32_t f
     return 1;
 }
 
-void lf__join_tail(lf__exact *x, int32_t c, int64_t aux)
+/* What the tail being recorded (the set being grown, ending at cut op c)
+ * reads and T's weights (*floor, *weights), and its ops that an op above c
+ * reads (a skip edge over c), appended to ts's cross pool: written out
+ * unless the head holds every such reader. 0 after an error. */
+static int lf__tail_floors(lf__exact *x, int32_t c, lf__tails *ts, int64_t *floor_out, int64_t *weights)
 {
     lf__join *j = x->join;
-    int32_t d = x->cur;
-    if (x->status != LF_OK)
-        return;
-    /* The state of all ops up to c must exist to be expanded (its own plan
-     * may need a group that reaches above c). */
-    if (lf__dp_target(x, &x->sbits, x->n_sub) < 0)
-        return;
     int64_t floor = 0;
     for (int32_t i = 0; i < x->n_sub; i++) {
         int32_t v = x->sub[i];
@@ -198,12 +195,6 @@ void lf__join_tail(lf__exact *x, int32_t c, int64_t aux)
         for (int32_t k = 0; k < op->n_inputs; k++)
             j->seen[op->inputs[k]] = 0;
     }
-    lf__tails *ts = &j->by_cut[c];
-    if (!lf__room(x, (void **)&ts->t, ts->n, &ts->cap, 64, sizeof *ts->t))
-        return;
-    /* Ops of T that an op above c reads (a skip edge over c): written out
-     * unless the head holds every such reader. */
-    int32_t cross_at = ts->n_cross;
     for (int32_t i = 0; i + 1 < x->n_sub; i++) {
         const lf_op *op = &x->g->ops[x->sub[i]];
         int above = 0;
@@ -212,20 +203,47 @@ void lf__join_tail(lf__exact *x, int32_t c, int64_t aux)
         if (!above)
             continue;
         if (!lf__room(x, (void **)&ts->cross, ts->n_cross, &ts->cap_cross, 64, sizeof *ts->cross))
-            return;
+            return 0;
         ts->cross[ts->n_cross++] = x->sub[i];
     }
+    *floor_out = floor;
+    *weights = 0;
+    for (int32_t i = 0; i + 1 < x->n_sub; i++)
+        *weights += lf_cost_weight_bytes(x->cm, x->sub[i]);
+    return 1;
+}
+
+void lf__join_tail(lf__exact *x, int32_t c, int64_t aux, int floors)
+{
+    lf__join *j = x->join;
+    int32_t d = x->cur;
+    if (x->status != LF_OK)
+        return;
+    /* The state of all ops up to c must exist to be expanded (its own plan
+     * may need a group that reaches above c). */
+    if (lf__dp_target(x, &x->sbits, x->n_sub) < 0)
+        return;
+    lf__tails *ts = &j->by_cut[c];
+    if (!lf__room(x, (void **)&ts->t, ts->n, &ts->cap, 64, sizeof *ts->t))
+        return;
+    int32_t cross_at = ts->n_cross;
+    int64_t floor = 0, weights = 0;
+    /* The staircase where weights stream reads none of these (it joins
+     * every live pair): a walk over every member's inputs and consumers
+     * per tail was a twentieth of the bert_large BRR staircase. */
+    if (floors && !lf__tail_floors(x, c, ts, &floor, &weights))
+        return;
     lf__tail *t = &ts->t[ts->n++];
     memset(t, 0, sizeof *t);
     t->state = d;
     t->first = x->sub[0];
     t->floor = floor;
-    for (int32_t i = 0; i + 1 < x->n_sub; i++)
-        t->weights += lf_cost_weight_bytes(x->cm, x->sub[i]);
-    /* The objective's sums and floor (DRAM: the floor itself). */
+    t->weights = weights;
+    /* The objective's sums (the staircase's steps of a separable pair read
+     * them) and floor (DRAM: the floor itself). */
     for (int32_t i = 0; i < x->n_sub && lf_cost_objective(x->cm) != LF_PLAN_OBJ_DRAM; i++)
         lf_obj_sums_add_op(x->cm, x->sub[i], &t->sums);
-    t->obj_floor = lf_cost_objective_part_floor(x->cm, &t->sums, floor, 1);
+    t->obj_floor = floors ? lf_cost_objective_part_floor(x->cm, &t->sums, floor, 1) : 0;
     t->need = lf__dp_set_need_floor(x);
     lf__dp_set_need_terms(x, &t->need_w, &t->need_rows, &t->need_blk);
     t->aux = aux;

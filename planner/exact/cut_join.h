@@ -17,8 +17,10 @@ void lf__join_free(lf__exact *x);
 
 /* on_tail: the set being grown ends at cut op c; records the current state
  * as one of c's tails (and makes sure the state of all ops up to c exists),
- * with the caller's aux. */
-void lf__join_tail(lf__exact *x, int32_t c, int64_t aux);
+ * with the caller's aux. With `floors` 0 the tail's DRAM floor, weights and
+ * ops read above c are left out: only the single-buffer DP and the
+ * staircase's dominance walk (weights resident) read them. */
+void lf__join_tail(lf__exact *x, int32_t c, int64_t aux, int floors);
 
 /* on_head: the set being grown from c's cut state is a head of c; prices it
  * with c's tails, best first, and hands each valid group to relax. */

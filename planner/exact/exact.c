@@ -122,7 +122,7 @@ static void lf__on_tail(lf__exact *x, int32_t c)
         return;
     if (x->front)
         lf__frontier_tail(x, c);
-    lf__join_tail(x, c, 0);
+    lf__join_tail(x, c, 0, 1);
 }
 
 /* Runs the DP over U and writes the best partition of U into *out. */

@@ -70,17 +70,14 @@ uint64_t lf_hash_bytes(const void *data, size_t n, uint64_t seed)
 
 static lf_status lf__hashmap_alloc(lf_hashmap *m, size_t cap)
 {
-    if (cap > SIZE_MAX / sizeof(uint64_t))
+    if (cap > SIZE_MAX / sizeof(lf_hashmap_slot))
         return lf_set_error(LF_ERANGE, "hash map of %zu slots is too large", cap);
-    m->keys = malloc(cap * sizeof *m->keys);
-    m->values = malloc(cap * sizeof *m->values);
+    m->slots = malloc(cap * sizeof *m->slots);
     m->used = calloc(cap, 1);
-    if (!m->keys || !m->values || !m->used) {
-        free(m->keys);
-        free(m->values);
+    if (!m->slots || !m->used) {
+        free(m->slots);
         free(m->used);
-        m->keys = NULL;
-        m->values = NULL;
+        m->slots = NULL;
         m->used = NULL;
         return lf_set_error(LF_ENOMEM, "out of memory for a hash map of %zu slots", cap);
     }
@@ -95,15 +92,14 @@ static size_t lf__hashmap_slot(const lf_hashmap *m, uint64_t key)
 {
     const size_t mask = m->cap - 1;
     size_t i = (size_t)lf__mix64(key) & mask;
-    while (m->used[i] && m->keys[i] != key)
+    while (m->used[i] && m->slots[i].key != key)
         i = (i + 1) & mask;
     return i;
 }
 
 lf_status lf_hashmap_init(lf_hashmap *m, size_t initial_capacity)
 {
-    m->keys = NULL;
-    m->values = NULL;
+    m->slots = NULL;
     m->used = NULL;
     m->cap = 0;
     m->count = 0;
@@ -115,11 +111,9 @@ lf_status lf_hashmap_init(lf_hashmap *m, size_t initial_capacity)
 
 void lf_hashmap_destroy(lf_hashmap *m)
 {
-    free(m->keys);
-    free(m->values);
+    free(m->slots);
     free(m->used);
-    m->keys = NULL;
-    m->values = NULL;
+    m->slots = NULL;
     m->used = NULL;
     m->cap = 0;
     m->count = 0;
@@ -127,7 +121,7 @@ void lf_hashmap_destroy(lf_hashmap *m)
 
 static lf_status lf__hashmap_grow(lf_hashmap *m)
 {
-    if (m->cap > SIZE_MAX / 2 / sizeof(void *))
+    if (m->cap > SIZE_MAX / 2 / sizeof(lf_hashmap_slot))
         return lf_set_error(LF_ERANGE, "hash map cannot grow beyond %zu slots", m->cap);
     lf_hashmap old = *m;
     lf_status st = lf__hashmap_alloc(m, old.cap ? old.cap * 2 : LF__MIN_CAP);
@@ -138,10 +132,9 @@ static lf_status lf__hashmap_grow(lf_hashmap *m)
     for (size_t i = 0; i < old.cap; i++) {
         if (!old.used[i])
             continue;
-        size_t j = lf__hashmap_slot(m, old.keys[i]);
+        size_t j = lf__hashmap_slot(m, old.slots[i].key);
         m->used[j] = 1;
-        m->keys[j] = old.keys[i];
-        m->values[j] = old.values[i];
+        m->slots[j] = old.slots[i];
     }
     m->count = old.count;
     lf_hashmap_destroy(&old);
@@ -153,7 +146,7 @@ lf_status lf_hashmap_put(lf_hashmap *m, uint64_t key, void *value)
     if (m->cap) {
         size_t i = lf__hashmap_slot(m, key);
         if (m->used[i]) {
-            m->values[i] = value;
+            m->slots[i].value = value;
             return LF_OK;
         }
     }
@@ -164,8 +157,7 @@ lf_status lf_hashmap_put(lf_hashmap *m, uint64_t key, void *value)
     }
     size_t i = lf__hashmap_slot(m, key);
     m->used[i] = 1;
-    m->keys[i] = key;
-    m->values[i] = value;
+    m->slots[i] = (lf_hashmap_slot){key, value};
     m->count++;
     return LF_OK;
 }
@@ -178,7 +170,7 @@ int lf_hashmap_get(const lf_hashmap *m, uint64_t key, void **value)
     if (!m->used[i])
         return 0;
     if (value)
-        *value = m->values[i];
+        *value = m->slots[i].value;
     return 1;
 }
 
@@ -188,9 +180,9 @@ int lf_hashmap_next(const lf_hashmap *m, size_t *it, uint64_t *key, void **value
         if (!m->used[i])
             continue;
         if (key)
-            *key = m->keys[i];
+            *key = m->slots[i].key;
         if (value)
-            *value = m->values[i];
+            *value = m->slots[i].value;
         *it = i + 1;
         return 1;
     }
@@ -263,7 +255,7 @@ void lf_strmap_destroy(lf_strmap *m)
 
 static lf_status lf__strmap_grow(lf_strmap *m)
 {
-    if (m->cap > SIZE_MAX / 2 / sizeof(void *))
+    if (m->cap > SIZE_MAX / 2 / sizeof(lf_hashmap_slot))
         return lf_set_error(LF_ERANGE, "string map cannot grow beyond %zu slots", m->cap);
     lf_strmap old = *m;
     lf_status st = lf__strmap_alloc(m, old.cap ? old.cap * 2 : LF__MIN_CAP);

@@ -11,11 +11,18 @@
 
 #include "planner/status.h"
 
+/* A key with its value side by side: a lookup that finds its key reads one
+ * slot, where keys and values in arrays of their own were two more cache
+ * misses on a map larger than the cache (the staircase's memos). */
+typedef struct lf_hashmap_slot {
+    uint64_t key;
+    void *value;
+} lf_hashmap_slot;
+
 typedef struct lf_hashmap {
-    uint64_t *keys;
-    void **values;
-    uint8_t *used;
-    size_t cap;   /* power of two */
+    lf_hashmap_slot *slots;
+    uint8_t *used; /* per slot: a byte each, so the probe's flags share a line */
+    size_t cap;    /* power of two */
     size_t count;
 } lf_hashmap;
 
