@@ -231,6 +231,24 @@ typedef struct lf__pieces {
     lf_cost_tiles *tiles;
 } lf__pieces;
 
+/* The pieces' shared state, their time limit from cfg's (a deadline
+ * sooner than its time limit shortens it). */
+static void lf__pieces_init(lf__pieces *p, lf_cost_model *cm, const lf_exact_config *cfg)
+{
+    memset(p, 0, sizeof *p);
+    p->cm = cm;
+    p->g = lf_cost_graph(cm);
+    p->t0 = lf_now_seconds();
+    lf_exact_config_default(&p->total);
+    if (cfg)
+        p->total = *cfg;
+    if (p->total.deadline > 0) {
+        double left = p->total.deadline - p->t0;
+        if (p->total.time_limit_s <= 0 || left < p->total.time_limit_s)
+            p->total.time_limit_s = left > 1e-9 ? left : 1e-9;
+    }
+}
+
 static double lf__left(const lf__pieces *p)
 {
     return p->total.time_limit_s > 0 ? p->total.time_limit_s - (lf_now_seconds() - p->t0) : 0;
@@ -380,18 +398,7 @@ lf_status lf__separator_bounds(lf_cost_model *cm, const lf_exact_config *cfg, in
     memset(b, 0, sizeof *b);
     memset(plan, 0, sizeof *plan);
     lf__pieces p;
-    memset(&p, 0, sizeof p);
-    p.cm = cm;
-    p.g = lf_cost_graph(cm);
-    p.t0 = lf_now_seconds();
-    lf_exact_config_default(&p.total);
-    if (cfg)
-        p.total = *cfg;
-    if (p.total.deadline > 0) {
-        double left = p.total.deadline - p.t0;
-        if (p.total.time_limit_s <= 0 || left < p.total.time_limit_s)
-            p.total.time_limit_s = left > 1e-9 ? left : 1e-9;
-    }
+    lf__pieces_init(&p, cm, cfg);
     int32_t n = p.g->n_ops, last = -1, k = 0, n_pick = 0;
     for (int32_t v = 0; v < n; v++)
         if (p.g->ops[v].type != LF_OP_INPUT)
@@ -486,18 +493,7 @@ lf_status lf__hard_pieces_solve(lf_cost_model *cm, const lf_exact_config *cfg, i
 {
     memset(h, 0, sizeof *h);
     lf__pieces p;
-    memset(&p, 0, sizeof p);
-    p.cm = cm;
-    p.g = lf_cost_graph(cm);
-    p.t0 = lf_now_seconds();
-    lf_exact_config_default(&p.total);
-    if (cfg)
-        p.total = *cfg;
-    if (p.total.deadline > 0) {
-        double left = p.total.deadline - p.t0;
-        if (p.total.time_limit_s <= 0 || left < p.total.time_limit_s)
-            p.total.time_limit_s = left > 1e-9 ? left : 1e-9;
-    }
+    lf__pieces_init(&p, cm, cfg);
     int32_t n = p.g->n_ops, k = 0, last = -1;
     for (int32_t v = 0; v < n; v++)
         if (p.g->ops[v].type != LF_OP_INPUT)
