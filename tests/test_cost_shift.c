@@ -144,6 +144,55 @@ static void test_copy_hits(void)
     lf_graph_free(g);
 }
 
+/* An attention group's prices at every buffer (lf_cost_attn_prices) are
+ * kept by canonical copy too: block 1's, answered from block 2's entry,
+ * equal block 1's priced on a fresh model, and an entry made for another
+ * smallest buffer is not taken for this one. */
+static int same_sched(const lf_cost_sched *a, int32_t na, const lf_cost_sched *b, int32_t nb)
+{
+    if (na != nb)
+        return 0;
+    for (int32_t k = 0; k < na; k++)
+        if (a[k].at != b[k].at || a[k].f_d != b[k].f_d || a[k].steps != b[k].steps || a[k].valid != b[k].valid)
+            return 0;
+    return 1;
+}
+
+static void test_attn_prices_copies(void)
+{
+    blocks k = {4, 8, 4, 1, 1};
+    lf_graph *g = stack(&k);
+    int32_t b1[16], b2[16];
+    int32_t n1 = block_ops(g, 1, b1), n2 = block_ops(g, 2, b2);
+    CHECK_EQ_I64(n1, n2);
+    const char *schemes[] = {"brr", "lbdf"};
+    for (int s = 0; s < 2; s++) {
+        lf_cost_model *cm = tf_model_hand(g, 4096, schemes[s]), *fresh = tf_model_hand(g, 4096, schemes[s]);
+        lf_cost_model *fresh_lo = tf_model_hand(g, 4096, schemes[s]);
+        lf_cost_sched *a = NULL, *b = NULL, *c = NULL, *d = NULL;
+        int32_t na = 0, nb = 0, nc = 0, nd = 0;
+        CHECK_OK(lf_cost_attn_prices(cm, b2, n2, 256, 1 << 20, &a, &na));
+        CHECK_OK(lf_cost_attn_prices(cm, b1, n1, 256, 1 << 20, &b, &nb));
+        CHECK_OK(lf_cost_attn_prices(fresh, b1, n1, 256, 1 << 20, &c, &nc));
+        CHECK(nb > 1);
+        CHECK(same_sched(b, nb, c, nc));
+        free(b);
+        /* another smallest buffer: priced, not read from the entry above */
+        CHECK_OK(lf_cost_attn_prices(cm, b1, n1, 3000, 1 << 20, &b, &nb));
+        CHECK_OK(lf_cost_attn_prices(fresh_lo, b1, n1, 3000, 1 << 20, &d, &nd));
+        CHECK(same_sched(b, nb, d, nd));
+        CHECK(nd > 0 && d[0].at == 3000);
+        free(a);
+        free(b);
+        free(c);
+        free(d);
+        lf_cost_model_free(cm);
+        lf_cost_model_free(fresh);
+        lf_cost_model_free(fresh_lo);
+    }
+    lf_graph_free(g);
+}
+
 /* Prices group G and its copy G - P (both given by names, P ops apart)
  * through the memo in both orders (copy first, then G first, each on a
  * fresh model) against lf_cost_eval_at, and checks that the two direct
@@ -472,6 +521,7 @@ static void test_exact_vs_independent(void)
 int main(void)
 {
     test_copy_hits();
+    test_attn_prices_copies();
     test_external_input_differs();
     test_random_groups();
     test_full_words();

@@ -329,6 +329,10 @@ lf_status lf__steps_memo_create(lf__steps_memo **out);
 void lf__steps_memo_free(lf__steps_memo *m);
 int lf__steps_memo_get(lf__steps_memo *m, const lf_bitset *key, int64_t below, lf_cost_step *steps,
                        int32_t cap, int32_t *n);
+/* lf__steps_memo_get for a caller that does not know the length: a copy
+ * in *steps (free it), 1 when kept. */
+int lf__steps_memo_get_copy(lf__steps_memo *m, const lf_bitset *key, int64_t below, int32_t cap,
+                            lf_cost_step **steps, int32_t *n);
 lf_status lf__steps_memo_put(lf__steps_memo *m, const lf_bitset *key, int64_t below,
                              const lf_cost_step *steps, int32_t cap, int32_t n);
 

@@ -292,6 +292,8 @@ static lf_status lf__members(const lf_cost_model *cm, const lf_bitset *group, in
  * staircase asks millions of keys (bert_large BRR: 6.1 million), where a
  * malloc and a free each showed in the profile. */
 #define LF__KEY_WORDS 32
+/* The steps memo's tag (its `cap`, never a real one) for attention prices. */
+#define LF__ATTN_PRICES (-1)
 
 /* The memo's key of a group: its canonical copy (shift.c) in *key, whose
  * words live in stack (LF__KEY_WORDS of them) or in *buf (free it), or the
@@ -473,13 +475,58 @@ lf_status lf_cost_attn_prices(lf_cost_model *cm, const int32_t *members, int32_t
 {
     *out = NULL;
     *n_out = 0;
+    /* A group with a copy one block away prices as its canonical copy does
+     * at every buffer (shift.c), so its pieces are kept in the steps memo
+     * (tag LF__ATTN_PRICES; entry 0 holds lo, then two entries a piece). */
+    lf_bitset group, key;
+    uint64_t *buf = NULL, stack[LF__KEY_WORDS];
+    int shared = 0;
+    lf_status st = LF_OK;
+    if (cm->steps_memo && (st = lf_bitset_init(&group, cm->g->n_ops)) == LF_OK) {
+        for (int32_t i = 0; i < n; i++)
+            lf_bitset_set(&group, members[i]);
+        st = lf__key(cm, &group, &key, stack, &buf, &shared);
+        lf_cost_step *kept = NULL;
+        int32_t nk = 0;
+        if (st == LF_OK && shared &&
+            lf__steps_memo_get_copy(cm->steps_memo, &key, below, LF__ATTN_PRICES, &kept, &nk)) {
+            if (nk >= 1 && kept[0].need == lo && (*out = malloc((size_t)(nk / 2 ? nk / 2 : 1) * sizeof **out))) {
+                for (int32_t k = 0; k < nk / 2; k++)
+                    (*out)[k] = (lf_cost_sched){kept[1 + 2 * k].need, kept[1 + 2 * k].f_d,
+                                                kept[2 + 2 * k].need, (int32_t)kept[2 + 2 * k].f_d};
+                *n_out = nk / 2;
+            }
+            free(kept);
+            if (*out) {
+                free(buf);
+                lf_bitset_destroy(&group);
+                return LF_OK;
+            }
+        }
+    }
     lf__group G;
-    lf_status st = lf__group_init(&G, cm, members, n);
-    if (st != LF_OK)
-        return st;
-    int handled = 0;
-    st = lf__attn_prices(&G, cm->scheme, lo, below, out, n_out, &handled);
-    lf__group_destroy(&G);
+    if (st == LF_OK)
+        st = lf__group_init(&G, cm, members, n);
+    if (st == LF_OK) {
+        int handled = 0;
+        st = lf__attn_prices(&G, cm->scheme, lo, below, out, n_out, &handled);
+        lf__group_destroy(&G);
+    }
+    if (st == LF_OK && shared && *out) {
+        lf_cost_step *kept = malloc(((size_t)*n_out * 2 + 1) * sizeof *kept);
+        if (kept) {
+            kept[0] = (lf_cost_step){lo, 0};
+            for (int32_t k = 0; k < *n_out; k++) {
+                kept[1 + 2 * k] = (lf_cost_step){(*out)[k].at, (*out)[k].f_d};
+                kept[2 + 2 * k] = (lf_cost_step){(*out)[k].steps, (*out)[k].valid};
+            }
+            st = lf__steps_memo_put(cm->steps_memo, &key, below, kept, LF__ATTN_PRICES, 2 * *n_out + 1);
+            free(kept);
+        }
+    }
+    if (cm->steps_memo && group.words)
+        lf_bitset_destroy(&group);
+    free(buf);
     return st;
 }
 

@@ -96,6 +96,25 @@ int lf__steps_memo_get(lf__steps_memo *m, const lf_bitset *key, int64_t below, l
     return e != NULL;
 }
 
+int lf__steps_memo_get_copy(lf__steps_memo *m, const lf_bitset *key, int64_t below, int32_t cap,
+                            lf_cost_step **steps, int32_t *n)
+{
+    uint64_t h = lf__hash(key, below, cap);
+    void *head = NULL;
+    int found = 0;
+    *steps = NULL;
+    *n = 0;
+    lf_mutex_lock(&m->lock);
+    lf__steps_entry *e = lf_hashmap_get(&m->map, h, &head) ? lf__find(head, key, below, cap) : NULL;
+    if (e && (*steps = malloc((size_t)(e->n ? e->n : 1) * sizeof **steps))) {
+        memcpy(*steps, e->steps, (size_t)e->n * sizeof **steps);
+        *n = e->n;
+        found = 1;
+    }
+    lf_mutex_unlock(&m->lock);
+    return found; /* no memory for the copy: a miss, the caller prices it */
+}
+
 lf_status lf__steps_memo_put(lf__steps_memo *m, const lf_bitset *key, int64_t below,
                              const lf_cost_step *steps, int32_t cap, int32_t n)
 {

@@ -288,15 +288,15 @@ static lf_status lf__steps_attention(lf_cost_model *cm, const int32_t *members, 
     lf_cost_sched *sc = NULL;
     int32_t ns = 0;
     lf_status st = lf_cost_attn_prices(cm, members, n_members, lo, hi, &sc, &ns);
+    /* Only F_D and the row steps change from piece to piece: the members'
+     * sums are taken once (lf_cost_objective_sums gives the same figure). */
+    lf_obj_sums sums = {0, 0, 0};
+    for (int32_t i = 0; i < n_members; i++)
+        lf_obj_sums_add_op(cm, members[i], &sums);
     for (int32_t k = 0; k < ns && st == LF_OK; k++) {
         if (!sc[k].valid)
             continue;
-        lf_group_cost gc;
-        memset(&gc, 0, sizeof gc);
-        gc.valid = 1;
-        gc.f_d = sc[k].f_d;
-        gc.steps = (int32_t)sc[k].steps;
-        int64_t v = lf_cost_objective_value(cm, members, n_members, &gc);
+        int64_t v = lf_cost_objective_sums(cm, &sums, sc[k].f_d, sc[k].steps);
         if (v == INT64_MAX || (kept > 0 && v >= steps[kept - 1].f_d))
             continue;
         if (kept == LF_COST_MAX_STEPS)
