@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "planner/cost/objective.h"
-#include "planner/exact/curve_rises.h"
+#include "planner/exact/curve_run.h"
+#include "planner/exact/curve_steps.h"
 #include "planner/exact/cut_join.h"
 #include "planner/exact/downsets.h"
 #include "planner/util/pool.h"
@@ -275,133 +276,6 @@ static void lf__extend_from(const lf__exact *x, lf__join_acc *acc, int32_t from,
         i++;
         w = 2;
     }
-}
-
-/* An attention group's steps under energy or latency: its price at every
- * buffer of [lo, hi] (lf_cost_attn_prices, which sees the schedules
- * whose row steps fall where F_D does not), a piece no cheaper than the one
- * before it dropped as below, after the `kept` steps already there (a lone
- * op's unfusable charges). */
-static lf_status lf__steps_attention(lf_cost_model *cm, const int32_t *members, int32_t n_members, int64_t lo,
-                                     int64_t hi, lf_cost_step *steps, int32_t kept, int32_t *n)
-{
-    lf_cost_sched *sc = NULL;
-    int32_t ns = 0;
-    lf_status st = lf_cost_attn_prices(cm, members, n_members, lo, hi, &sc, &ns);
-    /* Only F_D and the row steps change from piece to piece: the members'
-     * sums are taken once (lf_cost_objective_sums gives the same figure). */
-    lf_obj_sums sums = {0, 0, 0};
-    for (int32_t i = 0; i < n_members; i++)
-        lf_obj_sums_add_op(cm, members[i], &sums);
-    for (int32_t k = 0; k < ns && st == LF_OK; k++) {
-        if (!sc[k].valid)
-            continue;
-        int64_t v = lf_cost_objective_sums(cm, &sums, sc[k].f_d, sc[k].steps);
-        if (v == INT64_MAX || (kept > 0 && v >= steps[kept - 1].f_d))
-            continue;
-        if (kept == LF_COST_MAX_STEPS)
-            st = lf_set_error(LF_ERANGE, "a group's %s has more than %d buffer steps",
-                              lf_plan_objective_name(lf_cost_objective(cm)), LF_COST_MAX_STEPS);
-        else
-            steps[kept++] = (lf_cost_step){sc[k].at - 1, v};
-    }
-    free(sc);
-    *n = kept;
-    return st;
-}
-
-/* Under energy or latency (cfg.objective) the steps carry the objective's
- * figure instead of F_D: each step priced at its own buffer (need + 1), so
- * with the row steps and blocks of the schedule the model takes there, and
- * a step no cheaper than the one before it (more need) dropped, so that the
- * figures descend as lf__extend_from assumes. For op v alone (op >= 0),
- * steps needing less than its F_beta alone (fb1) are its unfusable charges
- * (lf_cost_singleton_steps) and the others the scheme's own (lf_cost_steps),
- * kept apart because F_D alone may rank them otherwise; an op valid at the
- * range's smallest buffer lo keeps none of its unfusable charges: no buffer
- * of the range prices it so (lf_curve_compute splits the range where an
- * op's figure rises as it becomes fusable). An attention group's figure
- * may also fall where its F_D does not (larger query tiles, fewer row
- * steps): it is priced at every buffer of [lo, hi] instead
- * (lf__steps_attention). So each step's figure is the group's price from
- * its need + 1 to the next step's, but where the price rises (a dropped
- * step: the staircase's plans are checked for those and the range cut
- * there, lf__curve_plan_rises).
- *
- * lf__step_figures puts each step's figure into its f_d (INT64_MAX where
- * it is no price in the range), from at[k] where the step walk priced it
- * (lf_cost_steps_priced) or else lf_cost_eval_at; it stops at the first
- * step priced as an attention group, *attn_at (n where none), whose steps
- * from there on are left at INT64_MAX for lf__steps_attention. */
-static lf_status lf__step_figures(lf_cost_model *cm, const int32_t *members, int32_t n_members,
-                                  int32_t op, int64_t fb1, int64_t lo, lf_cost_step *steps,
-                                  const lf_group_cost *at, int32_t n, int32_t *attn_at)
-{
-    *attn_at = n;
-    for (int32_t k = 0; k < n; k++) {
-        int64_t v = INT64_MAX;
-        /* A step that another below lo replaces is no price in the range:
-         * if its figure were kept, a cheaper one would hide the price at lo
-         * (the figure need not fall where the DRAM does: lf__scheme_rises). */
-        if (k + 1 < n && steps[k + 1].need < lo) {
-        } else if (op >= 0 && steps[k].need < fb1) {
-            if (fb1 >= lo)
-                v = lf_cost_objective_unfusable(cm, op, steps[k].f_d);
-        } else {
-            lf_group_cost gc;
-            if (at) /* priced by the step walk (lf_cost_steps_priced) */
-                gc = at[k];
-            else {
-                lf_status st = lf_cost_eval_at(cm, members, n_members, steps[k].need + 1, &gc);
-                if (st != LF_OK)
-                    return st;
-            }
-            if (gc.attn) { /* the first step it runs as a group: all of them */
-                *attn_at = k;
-                for (int32_t j = k; j < n; j++)
-                    steps[j].f_d = INT64_MAX;
-                return LF_OK;
-            }
-            v = gc.valid ? lf_cost_objective_value(cm, members, n_members, &gc) : INT64_MAX;
-        }
-        steps[k].f_d = v;
-    }
-    return LF_OK;
-}
-
-/* The figures of steps[0..n) kept as a staircase from lo on: a step that
- * another below lo replaces, one valid nowhere (INT64_MAX) and one no
- * cheaper than the one kept before it are dropped. */
-static int32_t lf__step_keep(lf_cost_step *steps, int32_t n, int64_t lo)
-{
-    int32_t kept = 0;
-    for (int32_t k = 0; k < n; k++) {
-        int64_t v = steps[k].f_d;
-        if ((k + 1 < n && steps[k + 1].need < lo) || v == INT64_MAX ||
-            (kept > 0 && v >= steps[kept - 1].f_d))
-            continue;
-        steps[kept++] = (lf_cost_step){steps[k].need, v};
-    }
-    return kept;
-}
-
-static lf_status lf__steps_objective(lf_cost_model *cm, const int32_t *members, int32_t n_members,
-                                     int32_t op, int64_t fb1, int64_t lo, int64_t hi,
-                                     lf_cost_step *steps, const lf_group_cost *at, int32_t *n)
-{
-    if (lf_cost_objective(cm) == LF_PLAN_OBJ_DRAM)
-        return LF_OK;
-    int32_t attn_at = *n;
-    lf_status st = lf__step_figures(cm, members, n_members, op, fb1, lo, steps, at, *n, &attn_at);
-    if (st != LF_OK)
-        return st;
-    /* The steps before an attention group's first are kept as they would
-     * be without it (those from it on are INT64_MAX, dropped). */
-    int32_t kept = lf__step_keep(steps, *n, lo);
-    if (attn_at < *n)
-        return lf__steps_attention(cm, members, n_members, lo, hi, steps, kept, n);
-    *n = kept;
-    return LF_OK;
 }
 
 /* The figures of a group at each of its steps below the whole range's
@@ -810,11 +684,9 @@ static lf_status lf__curve_plan(lf__exact *x, int32_t s, int32_t i, lf_plan *out
     return LF_OK;
 }
 
-/* One DP over [beta_min, beta_max]; keep (or NULL): the figures of groups
- * kept across the parts of a range up to range_max (lf_curve_compute). */
-static lf_status lf__curve_run(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t beta_min,
-                               int64_t beta_max, const lf_exact_config *cfg, lf_steps_store *keep,
-                               int64_t range_max, lf_curve *out)
+lf_status lf__curve_run(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t beta_min,
+                        int64_t beta_max, const lf_exact_config *cfg, lf_steps_store *keep, int64_t range_max,
+                        lf_curve *out)
 {
     memset(out, 0, sizeof *out);
     out->beta_min = beta_min;
@@ -911,143 +783,6 @@ static lf_status lf__curve_run(const lf_graph *g, const lf_hw *hw, const char *s
     lf__curve_free(&c, g->n_ops);
     lf__dp_teardown(&x);
     lf_cost_model_free(cm);
-    if (st != LF_OK)
-        lf_curve_destroy(out);
-    return st;
-}
-
-/* Appends the points of part (solved over a range ending at hi; its points
- * from hi on belong to the next range unless `last`) and its figures to
- * out, and empties part. */
-static lf_status lf__curve_append(lf_curve *out, lf_curve *part, int64_t hi, int last)
-{
-    lf_curve_point *p = realloc(out->points, ((size_t)out->n + (size_t)part->n) * sizeof *p);
-    if (!p) {
-        lf_curve_destroy(part);
-        return lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
-    }
-    out->points = p;
-    for (int32_t k = 0; k < part->n; k++) {
-        if (!last && part->points[k].beta >= hi) {
-            lf_plan_destroy(&part->points[k].plan);
-            continue;
-        }
-        out->points[out->n++] = part->points[k];
-    }
-    free(part->points);
-    part->points = NULL;
-    part->n = 0;
-    out->stats.states += part->stats.states;
-    out->stats.candidates += part->stats.candidates;
-    out->stats.groups += part->stats.groups;
-    out->stats.groups_skipped += part->stats.groups_skipped;
-    out->stats.wall_s += part->stats.wall_s;
-    if (part->stats.memory_bytes > out->stats.memory_bytes)
-        out->stats.memory_bytes = part->stats.memory_bytes;
-    out->front_points += part->front_points;
-    out->threads = part->threads > out->threads ? part->threads : out->threads;
-    out->batches += part->batches;
-    out->parallel_batches += part->parallel_batches;
-    return LF_OK;
-}
-
-/* Most cuts one range's plans may ask for (lf__curve_plan_rises). */
-#define LF__PLAN_CUTS 4096
-
-static lf_status lf__curve_ranges(const lf_graph *g, const lf_hw *hw, const char *scheme, const int64_t *cuts,
-                                  int32_t n_cuts, int64_t beta_min, int64_t beta_max, int last,
-                                  const lf_exact_config *cfg, lf_steps_store *keep, int64_t range_max,
-                                  lf_curve *out);
-
-/* Solves [lo, hi] (the last range when `last`) and appends its points to
- * out; where a plan of the staircase found holds a group of several ops
- * whose price rises while that plan holds, the range is solved again in
- * parts cut at its rises (curve_rises.h). keep, range_max: as
- * lf__curve_run. */
-static lf_status lf__curve_range(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t lo, int64_t hi,
-                                 int last, const lf_exact_config *cfg, lf_steps_store *keep,
-                                 int64_t range_max, lf_curve *out)
-{
-    lf_curve part;
-    lf_status st = lf__curve_run(g, hw, scheme, lo, hi, cfg, keep, range_max, &part);
-    if (st != LF_OK)
-        return st;
-    int64_t *cuts = malloc(LF__PLAN_CUTS * sizeof *cuts);
-    int32_t n_cuts = 0;
-    st = cuts ? lf__curve_plan_rises(g, hw, scheme, cfg, &part, lo, hi, last ? hi : hi - 1, cuts, &n_cuts,
-                                     LF__PLAN_CUTS)
-              : lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
-    if (st == LF_OK && n_cuts == 0)
-        st = lf__curve_append(out, &part, hi, last);
-    else
-        lf_curve_destroy(&part);
-    if (st == LF_OK && n_cuts > 0)
-        st = lf__curve_ranges(g, hw, scheme, cuts, n_cuts, lo, hi, last, cfg, keep, range_max, out);
-    free(cuts);
-    return st;
-}
-
-/* One DP per range between cuts, each over [lo, next cut] so that no range
- * is a single byte; its points from the next cut on are the next range's.
- * Points are kept where a range starts even at an equal or higher figure:
- * the plan before may not price the same there. */
-static lf_status lf__curve_ranges(const lf_graph *g, const lf_hw *hw, const char *scheme, const int64_t *cuts,
-                                  int32_t n_cuts, int64_t beta_min, int64_t beta_max, int last,
-                                  const lf_exact_config *cfg, lf_steps_store *keep, int64_t range_max,
-                                  lf_curve *out)
-{
-    lf_status st = LF_OK;
-    for (int32_t r = 0; r <= n_cuts && st == LF_OK; r++) {
-        int64_t lo = r == 0 ? beta_min : cuts[r - 1], hi = r < n_cuts ? cuts[r] : beta_max;
-        if (hi > lo)
-            st = lf__curve_range(g, hw, scheme, lo, hi, last && r == n_cuts, cfg, keep, range_max, out);
-    }
-    return st;
-}
-
-lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t beta_min,
-                           int64_t beta_max, const lf_exact_config *cfg, lf_curve *out)
-{
-    if (beta_min < 1 || beta_max <= beta_min)
-        return lf__curve_run(g, hw, scheme, beta_min, beta_max, cfg, NULL, beta_max, out);
-    lf_exact_config dram;
-    lf_exact_config_default(&dram);
-    int64_t *cuts = malloc(((2 + LF_COST_MAX_STEPS) * (size_t)g->n_ops + 2) * sizeof *cuts);
-    int32_t n_cuts = 0;
-    lf_status st = cuts ? lf__curve_rising_cuts(g, hw, scheme, beta_min, beta_max, cfg ? cfg : &dram, cuts, &n_cuts)
-                        : lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
-    /* Energy and latency: a group is priced once for all the parts of the
-     * range, those cut at rising prices and those its plans ask for. */
-    lf_steps_store *keep = NULL;
-    if (st == LF_OK && cfg && cfg->objective != LF_PLAN_OBJ_DRAM)
-        st = lf_steps_store_create(&keep);
-    if (st == LF_OK && n_cuts == 0) {
-        /* One range: its staircase as the DP gives it, unless its plans
-         * rise (then in parts, as below). */
-        st = lf__curve_run(g, hw, scheme, beta_min, beta_max, cfg, keep, beta_max, out);
-        if (st == LF_OK)
-            st = lf__curve_plan_rises(g, hw, scheme, cfg, out, beta_min, beta_max, beta_max, cuts, &n_cuts,
-                                      (2 + LF_COST_MAX_STEPS) * g->n_ops + 2);
-        if (st != LF_OK || n_cuts == 0) {
-            if (st != LF_OK && out->points)
-                lf_curve_destroy(out);
-            free(cuts);
-            lf_steps_store_free(keep);
-            return st;
-        }
-        lf_curve_destroy(out);
-    } else if (st != LF_OK) {
-        free(cuts);
-        lf_steps_store_free(keep);
-        return st;
-    }
-    memset(out, 0, sizeof *out);
-    out->beta_min = beta_min;
-    out->beta_max = beta_max;
-    out->threads = 1;
-    st = lf__curve_ranges(g, hw, scheme, cuts, n_cuts, beta_min, beta_max, 1, cfg, keep, beta_max, out);
-    free(cuts);
-    lf_steps_store_free(keep);
     if (st != LF_OK)
         lf_curve_destroy(out);
     return st;

@@ -1,0 +1,148 @@
+/* The whole staircase (lf_curve_compute): one DP (curve.c) over the range,
+ * or one per part where some price rises inside it (curve_rises.c), the
+ * parts' points appended in order. */
+#include "planner/exact/curve.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "planner/cost/objective.h"
+#include "planner/exact/curve_rises.h"
+#include "planner/exact/curve_run.h"
+
+/* Appends the points of part (solved over a range ending at hi; its points
+ * from hi on belong to the next range unless `last`) and its figures to
+ * out, and empties part. */
+static lf_status lf__curve_append(lf_curve *out, lf_curve *part, int64_t hi, int last)
+{
+    lf_curve_point *p = realloc(out->points, ((size_t)out->n + (size_t)part->n) * sizeof *p);
+    if (!p) {
+        lf_curve_destroy(part);
+        return lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
+    }
+    out->points = p;
+    for (int32_t k = 0; k < part->n; k++) {
+        if (!last && part->points[k].beta >= hi) {
+            lf_plan_destroy(&part->points[k].plan);
+            continue;
+        }
+        out->points[out->n++] = part->points[k];
+    }
+    free(part->points);
+    part->points = NULL;
+    part->n = 0;
+    out->stats.states += part->stats.states;
+    out->stats.candidates += part->stats.candidates;
+    out->stats.groups += part->stats.groups;
+    out->stats.groups_skipped += part->stats.groups_skipped;
+    out->stats.wall_s += part->stats.wall_s;
+    if (part->stats.memory_bytes > out->stats.memory_bytes)
+        out->stats.memory_bytes = part->stats.memory_bytes;
+    out->front_points += part->front_points;
+    out->threads = part->threads > out->threads ? part->threads : out->threads;
+    out->batches += part->batches;
+    out->parallel_batches += part->parallel_batches;
+    return LF_OK;
+}
+
+/* Most cuts one range's plans may ask for (lf__curve_plan_rises). */
+#define LF__PLAN_CUTS 4096
+
+static lf_status lf__curve_ranges(const lf_graph *g, const lf_hw *hw, const char *scheme, const int64_t *cuts,
+                                  int32_t n_cuts, int64_t beta_min, int64_t beta_max, int last,
+                                  const lf_exact_config *cfg, lf_steps_store *keep, int64_t range_max,
+                                  lf_curve *out);
+
+/* Solves [lo, hi] (the last range when `last`) and appends its points to
+ * out; where a plan of the staircase found holds a group of several ops
+ * whose price rises while that plan holds, the range is solved again in
+ * parts cut at its rises (curve_rises.h). keep, range_max: as
+ * lf__curve_run. */
+static lf_status lf__curve_range(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t lo, int64_t hi,
+                                 int last, const lf_exact_config *cfg, lf_steps_store *keep,
+                                 int64_t range_max, lf_curve *out)
+{
+    lf_curve part;
+    lf_status st = lf__curve_run(g, hw, scheme, lo, hi, cfg, keep, range_max, &part);
+    if (st != LF_OK)
+        return st;
+    int64_t *cuts = malloc(LF__PLAN_CUTS * sizeof *cuts);
+    int32_t n_cuts = 0;
+    st = cuts ? lf__curve_plan_rises(g, hw, scheme, cfg, &part, lo, hi, last ? hi : hi - 1, cuts, &n_cuts,
+                                     LF__PLAN_CUTS)
+              : lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
+    if (st == LF_OK && n_cuts == 0)
+        st = lf__curve_append(out, &part, hi, last);
+    else
+        lf_curve_destroy(&part);
+    if (st == LF_OK && n_cuts > 0)
+        st = lf__curve_ranges(g, hw, scheme, cuts, n_cuts, lo, hi, last, cfg, keep, range_max, out);
+    free(cuts);
+    return st;
+}
+
+/* One DP per range between cuts, each over [lo, next cut] so that no range
+ * is a single byte; its points from the next cut on are the next range's.
+ * Points are kept where a range starts even at an equal or higher figure:
+ * the plan before may not price the same there. */
+static lf_status lf__curve_ranges(const lf_graph *g, const lf_hw *hw, const char *scheme, const int64_t *cuts,
+                                  int32_t n_cuts, int64_t beta_min, int64_t beta_max, int last,
+                                  const lf_exact_config *cfg, lf_steps_store *keep, int64_t range_max,
+                                  lf_curve *out)
+{
+    lf_status st = LF_OK;
+    for (int32_t r = 0; r <= n_cuts && st == LF_OK; r++) {
+        int64_t lo = r == 0 ? beta_min : cuts[r - 1], hi = r < n_cuts ? cuts[r] : beta_max;
+        if (hi > lo)
+            st = lf__curve_range(g, hw, scheme, lo, hi, last && r == n_cuts, cfg, keep, range_max, out);
+    }
+    return st;
+}
+
+lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t beta_min,
+                           int64_t beta_max, const lf_exact_config *cfg, lf_curve *out)
+{
+    if (beta_min < 1 || beta_max <= beta_min)
+        return lf__curve_run(g, hw, scheme, beta_min, beta_max, cfg, NULL, beta_max, out);
+    lf_exact_config dram;
+    lf_exact_config_default(&dram);
+    int64_t *cuts = malloc(((2 + LF_COST_MAX_STEPS) * (size_t)g->n_ops + 2) * sizeof *cuts);
+    int32_t n_cuts = 0;
+    lf_status st = cuts ? lf__curve_rising_cuts(g, hw, scheme, beta_min, beta_max, cfg ? cfg : &dram, cuts, &n_cuts)
+                        : lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
+    /* Energy and latency: a group is priced once for all the parts of the
+     * range, those cut at rising prices and those its plans ask for. */
+    lf_steps_store *keep = NULL;
+    if (st == LF_OK && cfg && cfg->objective != LF_PLAN_OBJ_DRAM)
+        st = lf_steps_store_create(&keep);
+    if (st == LF_OK && n_cuts == 0) {
+        /* One range: its staircase as the DP gives it, unless its plans
+         * rise (then in parts, as below). */
+        st = lf__curve_run(g, hw, scheme, beta_min, beta_max, cfg, keep, beta_max, out);
+        if (st == LF_OK)
+            st = lf__curve_plan_rises(g, hw, scheme, cfg, out, beta_min, beta_max, beta_max, cuts, &n_cuts,
+                                      (2 + LF_COST_MAX_STEPS) * g->n_ops + 2);
+        if (st != LF_OK || n_cuts == 0) {
+            if (st != LF_OK && out->points)
+                lf_curve_destroy(out);
+            free(cuts);
+            lf_steps_store_free(keep);
+            return st;
+        }
+        lf_curve_destroy(out);
+    } else if (st != LF_OK) {
+        free(cuts);
+        lf_steps_store_free(keep);
+        return st;
+    }
+    memset(out, 0, sizeof *out);
+    out->beta_min = beta_min;
+    out->beta_max = beta_max;
+    out->threads = 1;
+    st = lf__curve_ranges(g, hw, scheme, cuts, n_cuts, beta_min, beta_max, 1, cfg, keep, beta_max, out);
+    free(cuts);
+    lf_steps_store_free(keep);
+    if (st != LF_OK)
+        lf_curve_destroy(out);
+    return st;
+}
