@@ -47,9 +47,19 @@ lf_status lf__hard_pieces_polish(lf_cost_model *cm, const lf__hard_pieces *h, do
         pc.max_candidates = lf__steps[k].max_candidates;
         pc.deadline = deadline;
         pc.fixed = fixed;
-        st = lf_exact_polish(cm, &pc, plan, &ps);
-        if (st == LF_OK && ps.dram_after < *figure)
+        /* On a copy: a polish that fails half-way leaves the plan and its
+         * figure as they were. */
+        lf_plan cand;
+        if ((st = lf_plan_copy(&cand, plan)) != LF_OK)
+            break;
+        st = lf_exact_polish(cm, &pc, &cand, &ps);
+        if (st == LF_OK && ps.dram_after < *figure) {
+            lf_plan_destroy(plan);
+            *plan = cand;
             *figure = ps.dram_after;
+        } else {
+            lf_plan_destroy(&cand);
+        }
         if (st == LF_OK && !ps.out_of_time)
             *window_ops = pc.window_ops; /* every window of this width was tried */
     }
