@@ -565,6 +565,16 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
                 break;
             before = lower;
         }
+        /* The connected charge joined at its windows' boundaries (window_join.c),
+         * on half of what is left: a floor like any pass. */
+        if (kind == 0 && st == LF_OK && ws->window_ops > 0) {
+            lf_exact_config jc = w.total;
+            jc.time_limit_s = end > 0 ? (end - lf_now_seconds()) / 2 : 0;
+            int64_t joined = 0;
+            if ((end == 0 || jc.time_limit_s > 1e-3) &&
+                (st = lf__window_join_bound(cm, &jc, ws->window_ops, 1, &joined)) == LF_OK && joined > ws->lower)
+                ws->lower = joined;
+        }
     }
     ws->wall_s = lf_now_seconds() - w.t0;
     free(ops);
