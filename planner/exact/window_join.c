@@ -231,11 +231,11 @@ static void lf__wj_ghosts(const lf__wj *j, const int32_t *ops, int32_t from, int
     }
 }
 
-lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, int32_t window_ops, int join,
-                                int64_t *lower)
+lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, const int32_t *win_ends, int32_t n_win,
+                                int join, int64_t *lower)
 {
     const lf_graph *g = lf_cost_graph(cm);
-    int32_t n = g->n_ops, n_ops = 0, n_win = 0;
+    int32_t n = g->n_ops, n_ops = 0;
     lf__wj j;
     memset(&j, 0, sizeof j);
     j.cm = cm;
@@ -244,6 +244,7 @@ lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, i
     int32_t *ops = malloc(((size_t)n + 1) * sizeof *ops);
     int32_t *ends = malloc(((size_t)n + 1) * sizeof *ends);
     int32_t *gk = malloc(((size_t)n + 1) * sizeof *gk);  /* joined ghost per boundary, -1 */
+    int64_t *free_of = calloc((size_t)n + 1, sizeof *free_of);
     int64_t *theta = calloc(((size_t)n + 1) * LF__WJ_STATES, sizeof *theta);
     int32_t *ns = calloc((size_t)n + 1, sizeof *ns);
     uint8_t *charged = calloc((size_t)n + 1, 1);
@@ -255,7 +256,7 @@ lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, i
     j.in_t_out = calloc((size_t)n + 1, 1);
     j.req = calloc((size_t)n + 1, sizeof *j.req);
     j.touched = malloc(((size_t)n + 1) * sizeof *j.touched);
-    lf_status st = ops && ends && gk && theta && ns && charged && us && j.bytes && j.cut_floor && j.internal &&
+    lf_status st = ops && ends && gk && free_of && theta && ns && charged && us && j.bytes && j.cut_floor && j.internal &&
                            j.in_win && j.in_t_out && j.req && j.touched
                        ? LF_OK
                        : lf_set_error(LF_ENOMEM, "out of memory computing bounds");
@@ -270,8 +271,10 @@ lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, i
     }
     if (st == LF_OK)
         st = lf__cut_tensor_floors(cm, j.cut_floor);
-    for (int32_t from = 0; st == LF_OK && from < n_ops; from = ends[n_win++])
-        ends[n_win] = lf__window_end(g, j.bytes, ops, n_ops, from, window_ops);
+    for (int32_t k = 0; k < n_win && st == LF_OK; k++)
+        ends[k] = win_ends[k];
+    if (st == LF_OK && (n_win < 1 || ends[n_win - 1] != n_ops))
+        st = lf_set_error(LF_EINVAL, "windows that do not cover '%s'", g->name);
     /* Universes. */
     int32_t n_us = 0;
     for (int32_t k = 0; k < n_win && st == LF_OK; k++, n_us++) {
@@ -310,7 +313,14 @@ lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, i
     int64_t best[LF__WJ_STATES], traffic = LF__WJ_INF;
     for (int b = 0; b < LF__WJ_STATES; b++)
         best[b] = b == 0 ? 0 : LF__WJ_INF;
+    /* Two phases: every window without constraints (what a constrained run
+     * past its limits falls back to) on half of the time, then the
+     * constrained runs and the path DP. Windows differ in cost by far more
+     * than their number: the first phase keeps the join from being worse
+     * than the windows unjoined. */
     double end = cfg && cfg->time_limit_s > 0 ? lf_now_seconds() + cfg->time_limit_s : 0;
+    double end0 = end > 0 ? lf_now_seconds() + cfg->time_limit_s / 2 : 0;
+    for (int phase = 0; phase < 2 && st == LF_OK; phase++)
     for (int32_t k = 0; k < n_win && st == LF_OK; k++) {
         int32_t from = k > 0 ? ends[k - 1] : 0;
         int32_t g_in = k > 0 ? gk[k - 1] : -1, g_out = k + 1 < n_win ? gk[k] : -1;
@@ -356,15 +366,33 @@ lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, i
         int64_t next[LF__WJ_STATES];
         for (int b = 0; b < LF__WJ_STATES; b++)
             next[b] = LF__WJ_INF;
-        /* The unconstrained run (a = 0, b = ns_out - 1) first: what a run
-         * past its limits falls back to. */
-        int64_t free_d = cut;
+        if (phase == 0) { /* the window without constraints */
+            lf_exact_config kc;
+            lf_exact_config_default(&kc);
+            if (cfg)
+                kc = *cfg;
+            kc.time_limit_s = 0;
+            if (end0 > 0) { /* an even share of the phase's time left */
+                kc.time_limit_s = (end0 - lf_now_seconds()) / (n_win - k);
+                if (kc.time_limit_s < 1e-3)
+                    kc.time_limit_s = 1e-3;
+            }
+            j.g_in = j.g_out = -1;
+            int64_t d = cut;
+            st = lf__wj_dp(&j, &us[k], &kc, &d);
+            if (st == LF_ELIMIT) { /* past the limits: the forced-cut floors */
+                lf_clear_error();
+                st = LF_OK;
+                d = cut;
+            }
+            free_of[k] = d > cut ? d : cut;
+            ns_in = ns_out = 0; /* no runs below */
+        }
+        int64_t free_d = free_of[k];
         int pairs[LF__WJ_STATES * LF__WJ_STATES][2], n_pairs = 0;
-        pairs[n_pairs][0] = 0;
-        pairs[n_pairs++][1] = ns_out - 1;
         for (int a = 0; a < ns_in; a++)
             for (int b = 0; b < ns_out; b++)
-                if ((a > 0 || b + 1 < ns_out) && best[a] != LF__WJ_INF) {
+                if (best[a] != LF__WJ_INF) {
                     pairs[n_pairs][0] = a;
                     pairs[n_pairs++][1] = b;
                 }
@@ -388,24 +416,23 @@ lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, i
                     if (kc.time_limit_s < 1e-3)
                         kc.time_limit_s = 1e-3;
                 }
-                int64_t d = 0;
-                st = lf__wj_dp(&j, &us[k], &kc, &d);
+                int64_t d = free_d;
+                if (j.g_in >= 0 || j.g_out >= 0)
+                    st = lf__wj_dp(&j, &us[k], &kc, &d);
                 if (st == LF_ELIMIT) {
-                    /* Past the limits: the window without constraints
-                     * (solved first), else the forced-cut floors. */
+                    /* Past the limits: the window without constraints. */
                     lf_clear_error();
                     st = LF_OK;
                     d = free_d;
                 }
-                if (j.g_in < 0 && j.g_out < 0)
-                    free_d = d;
-                if (d != LF__WJ_INF && d < cut)
-                    d = cut;
+                /* Constraints only raise a window (and its floors stay). */
+                if (d != LF__WJ_INF && d < free_d)
+                    d = free_d;
                 if (d != LF__WJ_INF && best[a] != LF__WJ_INF && best[a] + d < next[b])
                     next[b] = best[a] + d;
             }
         }
-        for (int b = 0; b < LF__WJ_STATES; b++)
+        for (int b = 0; b < LF__WJ_STATES && phase == 1; b++)
             best[b] = next[b];
         for (int32_t i = from; i < ends[k]; i++) {
             charged[ops[i]] |= j.internal[ops[i]];
@@ -427,6 +454,7 @@ lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, i
     free(ends);
     free(gk);
     free(theta);
+    free(free_of);
     free(ns);
     free(charged);
     free(j.bytes);
