@@ -78,6 +78,7 @@ typedef struct lf__win {
     int64_t last_charge;     /* what the last window solved added to traffic */
     int64_t last_candidates; /* the candidate sets its DP visited */
     uint8_t *saved;          /* per position in ops: charged[] before a window grew (lf__win_grow) */
+    int grow;                /* windows may grow (no cap on their size was given) */
 } lf__win;
 
 /* What a connected part pays: each internal tensor it writes for a reader
@@ -432,7 +433,7 @@ static lf_status lf__win_solve(lf__win *w, const int32_t *ops, int32_t from, int
 static lf_status lf__win_grow(lf__win *w, const int32_t *ops, int32_t n_ops, int32_t from, int32_t *to,
                               int32_t left)
 {
-    while (w->last_candidates < LF__WIN_CHEAP && *to < n_ops) {
+    while (w->grow && w->last_candidates < LF__WIN_CHEAP && *to < n_ops) {
         int32_t to2 = *to, size = *to - from;
         while (to2 <= *to && size < n_ops) {
             size *= 2;
@@ -555,6 +556,7 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     w.cm = cm;
     w.g = g;
     w.t0 = lf_now_seconds();
+    w.grow = max_window_ops <= 0;
     lf_exact_config_default(&w.total);
     if (cfg)
         w.total = *cfg;
