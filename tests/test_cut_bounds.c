@@ -248,6 +248,7 @@ static void test_window_growth(void)
     CHECK_EQ_I64(fixed.lower, 64512);
     CHECK_EQ_I64(grown.lower, 66560);
     CHECK_EQ_I64(grown.windows, 1);
+    CHECK(grown.grown && !fixed.grown);
     lf_cost_model_free(cm);
     lf_graph_free(g);
 }

@@ -64,6 +64,7 @@ typedef struct lf__window_stats {
     int32_t windows;        /* its windows, halves included */
     int32_t windows_solved; /* of those, solved (the rest keep their forced-cut floors) */
     int32_t halved;         /* windows past their limits, tried again in halves */
+    int grown;              /* the best pass grew its cheap windows (lf__win_grow) */
     double wall_s;
 } lf__window_stats;
 
