@@ -109,7 +109,7 @@ static void check_pair(lf_cost_model *cm, int32_t c, int32_t next, lf_rng *rng, 
             lf_cost_step a[LF_COST_MAX_STEPS], b[LF_COST_MAX_STEPS];
             int32_t na = -1, nb = -2;
             int64_t below = 2 * lf_cost_beta(cm);
-            CHECK_OK(lf_cost_join_steps(cm, ts, hs, below, a, LF_COST_MAX_STEPS, &na));
+            CHECK_OK(lf_cost_join_steps(cm, NULL, ts, hs, below, a, LF_COST_MAX_STEPS, &na));
             CHECK_OK(lf_cost_steps(cm, &all, below, b, LF_COST_MAX_STEPS, &nb));
             int same = na == nb;
             for (int32_t i = 0; same && i < na; i++)

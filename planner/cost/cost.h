@@ -416,9 +416,18 @@ void lf_cost_side_brief(const lf_cost_side *s, lf_cost_brief *b);
 int lf_cost_join_settles(lf_cost_model *cm, const lf_cost_brief *tail, lf_cost_side *head,
                          int64_t limit);
 
-/* The joined group's F_D as a step function of the buffer (lf_cost_steps). */
-lf_status lf_cost_join_steps(lf_cost_model *cm, lf_cost_side *tail, lf_cost_side *head, int64_t below,
-                             lf_cost_step *steps, int32_t cap, int32_t *n);
+/* The joined group's F_D as a step function of the buffer (lf_cost_steps).
+ * A tail that holds attention (lf_cost_side_attention; only under DRAM)
+ * is joined here alone, through the memo of copies one block away when
+ * `group` (the pair's ops) is given (NULL: none; the memo's lock is one
+ * thread's at a time). */
+lf_status lf_cost_join_steps(lf_cost_model *cm, const lf_bitset *group, lf_cost_side *tail, lf_cost_side *head,
+                             int64_t below, lf_cost_step *steps, int32_t cap, int32_t *n);
+
+/* 1 when the side is a separable tail that holds attention: its pairs have
+ * steps (lf_cost_join_steps) but no price at one buffer (lf_cost_join_eval
+ * refuses them, and their briefs say they do not separate). */
+int lf_cost_side_attention(const lf_cost_side *s);
 
 /* The fewest times any group with this head reads its weights: its own
  * row terms alone already bound the tile height (0: no such group is valid;
