@@ -622,6 +622,7 @@ int64_t lf_cost_join_rows(const lf_cost_model *cm, const lf_cost_side *tail, con
 int64_t lf_cost_side_bytes(const lf_cost_side *s)
 {
     return s ? (int64_t)sizeof *s + (int64_t)s->n_terms * (int64_t)sizeof *s->terms +
+                   (s->attn ? (int64_t)lf__attn_kept_size() : 0) +
                    (s->at ? (int64_t)s->n_phases * (s->at_rows + 1) * 8 : 0)
              : 0;
 }
