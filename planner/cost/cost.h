@@ -360,7 +360,10 @@ void lf_cost_report_print(FILE *f, lf_cost_model *cm, const lf_bitset *group, co
  * phase) and row scale, and T's windows follow from those alone. So the
  * exact planner prices the head once and each tail once per head key, and
  * lf_cost_join_eval prices G from the two exactly as lf_cost_eval_once
- * prices the union (cut_sides.c; tests/test_cut_sides.c compares them). */
+ * prices the union (cut_sides.c; tests/test_cut_sides.c compares them).
+ * A tail that holds attention (a product of two activations) separates too
+ * under DRAM, for lf_cost_join_steps alone: the attention pricing's
+ * windows are the two sides' per phase, all else it reads is the tail's. */
 typedef struct lf_cost_side lf_cost_side;
 
 /* The head: cut op c and the ops `head` above it (n >= 1, ascending), every

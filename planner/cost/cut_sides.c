@@ -7,7 +7,11 @@
  * sinks' height or any row scale above c. The feature bytes at tile height h
  * are then, phase by phase, T's terms plus H's terms, and the sums (inputs,
  * outputs, weights, the largest weight block) split the same way, because
- * H reads nothing below c but c and T writes nothing out but through c. */
+ * H reads nothing below c but c and T writes nothing out but through c.
+ * Attention in T (lf_cost_tail_side) keeps that: its K/V are read whole,
+ * asking no rows, and whatever else the attention pricing reads of G (K/V,
+ * query rows, heads, the two passes' inputs) T u {c} alone fixes when H
+ * holds no score map and T's heads cannot run one after another. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -546,13 +550,9 @@ static lf_status lf__join_attn_steps(lf_cost_side *tail, lf_cost_side *head, int
     return lf__attn_kept_steps(tail->attn, &p, lf__joined_counts, &j, below, steps, cap, n);
 }
 
-typedef struct lf__join_ask {
-    lf_cost_side *tail, *head;
-} lf__join_ask;
-
 static lf_status lf__join_ask_steps(void *ctx, int64_t below, lf_cost_step *steps, int32_t cap, int32_t *n)
 {
-    const lf__join_ask *a = ctx;
+    const lf__joined *a = ctx;
     return lf__join_attn_steps(a->tail, a->head, below, steps, cap, n);
 }
 
@@ -565,8 +565,7 @@ lf_status lf_cost_join_steps(lf_cost_model *cm, const lf_bitset *group, lf_cost_
     if (tail && tail->attn && head && head->separable && lf_cost_side_same_key(tail, head)) {
         /* Copies of the pair one block away have its steps (the memo of
          * model.c, which prices attention groups whole the same way). */
-        lf__join_ask ask = {tail, head};
-        return group ? lf__steps_keyed(cm, group, below, steps, cap, n, lf__join_ask_steps, &ask)
+        return group ? lf__steps_keyed(cm, group, below, steps, cap, n, lf__join_ask_steps, &j)
                      : lf__join_attn_steps(tail, head, below, steps, cap, n);
     }
     lf_status st = lf__join_priced(tail, head, &j, &p);
