@@ -5,6 +5,7 @@
  * the same plan every time. On built-in networks it improves the greedy
  * plan and stays above the optimum; through the pipeline it is refused for
  * the exact planner and for windows below 2 ops. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "models/registry.h"
@@ -138,6 +139,52 @@ static void test_networks(void)
     }
 }
 
+/* Ops marked fixed (their groups an optimum of their own) keep windows of
+ * them alone unsolved: all fixed, EfficientNet-B0's greedy plan stays as it
+ * is with no window solved; the first half fixed, fewer windows are solved
+ * than with none and the plan still improves. */
+static void test_fixed(void)
+{
+    lf_graph *g = NULL;
+    lf_model_options opt = {0, 1};
+    CHECK_OK(lf_model_build("efficientnet_b0", &opt, &g));
+    if (!g)
+        return;
+    lf_cost_model *cm = tf_model_default(g, 256 * 1024, "lbdf");
+    uint8_t *fixed = calloc((size_t)g->n_ops, 1);
+    int64_t windows_free = -1;
+    for (int mode = 0; mode < 3 && fixed; mode++) {
+        for (int32_t v = 0; v < g->n_ops; v++)
+            fixed[v] = mode == 2 || (mode == 1 && v < g->n_ops / 2);
+        lf_plan p;
+        CHECK_OK(lf_plan_greedy(cm, &p));
+        lf_plan_canonicalize(&p);
+        lf_polish_config pc;
+        lf_polish_config_default(&pc);
+        pc.window_ops = 20;
+        pc.fixed = mode > 0 ? fixed : NULL;
+        lf_polish_stats st;
+        CHECK_OK(lf_exact_polish(cm, &pc, &p, &st));
+        CHECK_OK(lf_plan_check(&p, cm));
+        CHECK_EQ_I64(metrics(&p, cm).dram_fusable, st.dram_after);
+        CHECK_EQ_I64(st.dram_before, 8908108);
+        if (mode == 0)
+            windows_free = st.windows;
+        if (mode == 1) {
+            CHECK(st.windows > 0 && st.windows < windows_free);
+            CHECK(st.dram_after < st.dram_before);
+        }
+        if (mode == 2) {
+            CHECK_EQ_I64(st.windows, 0);
+            CHECK_EQ_I64(st.dram_after, 8908108);
+        }
+        lf_plan_destroy(&p);
+    }
+    free(fixed);
+    lf_cost_model_free(cm);
+    lf_graph_free(g);
+}
+
 /* The pipeline polishes any planner but exact, and reports what it did. */
 static void test_pipeline(void)
 {
@@ -172,6 +219,7 @@ int main(void)
 {
     test_random_dags();
     test_networks();
+    test_fixed();
     test_pipeline();
     return lf_test_result();
 }

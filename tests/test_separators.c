@@ -78,7 +78,7 @@ static void test_random_dags(void)
     const char *schemes[] = {"lbdf", "brr"};
     int settings = 0, exact = 0, exact_wide = 0, open = 0, soft_tight = 0;
     for (int fam = 0; fam < RDAG_FAMILIES; fam++)
-        for (uint64_t seed = 0; seed < 6; seed++) {
+        for (uint64_t seed = 0; seed < 9; seed++) {
             lf_graph *g = rdag_build(seed, fam, 8 + (int)(seed % 4) * 8);
             CHECK(g != NULL);
             if (!g)
@@ -159,7 +159,8 @@ static void test_networks(void)
 /* The pieces between cuts no valid group spans: solved, they give the
  * optimum; each piece's own graph has the piece's optimum; with pieces left
  * open (a candidate limit), the bounds still bracket it. */
-static void check_hard_pieces(lf_cost_model *cm, int64_t opt, const char *what, int *joined, int *open_seen)
+static void check_hard_pieces(lf_cost_model *cm, int64_t opt, const char *what, int *joined, int *open_seen,
+                              int *polished, int *polished_opt)
 {
     const lf_graph *g = lf_cost_graph(cm);
     lf__hard_pieces h;
@@ -224,6 +225,29 @@ static void check_hard_pieces(lf_cost_model *cm, int64_t opt, const char *what, 
         CHECK_EQ_I64(m.dram_fusable, d);
         CHECK(opt <= d && d <= before);
         ++*open_seen;
+        /* The open pieces polished: never worse, still valid; with every
+         * open piece within the first window (24 ops), the optimum. */
+        int64_t applied = d;
+        int32_t widest = -1, open_ops = 0;
+        CHECK_OK(lf__hard_pieces_polish(cm, &h, 0, &p, &d, &widest));
+        CHECK_OK(lf_plan_check(&p, cm));
+        CHECK_OK(lf_plan_metrics_compute(&p, cm, &m));
+        CHECK_EQ_I64(m.dram_fusable, d);
+        CHECK(opt <= d && d <= applied);
+        CHECK_EQ_I64(widest, 32);
+        for (int32_t i = 0; i < h.pieces; i++) {
+            int32_t lo = i > 0 ? h.ends[i - 1] : -1, hi = h.ends[i];
+            if (!h.done[i] && hi - lo > open_ops)
+                open_ops = hi - lo;
+        }
+        if (open_ops <= 24) {
+            CHECK_EQ_I64(d, opt);
+            ++*polished_opt;
+            if (d != opt)
+                fprintf(stderr, "  %s: open pieces of <= 24 ops polished to %lld, optimum %lld\n", what,
+                        (long long)d, (long long)opt);
+        }
+        *polished += d < applied;
         lf_plan_destroy(&p);
     }
     lf__hard_pieces_free(&h);
@@ -233,9 +257,9 @@ static void test_hard_pieces(void)
 {
     const int64_t betas[] = {RDAG_BETA_SMALL, RDAG_BETA_MEDIUM};
     const char *schemes[] = {"lbdf", "brr"};
-    int joined = 0, open_seen = 0;
+    int joined = 0, open_seen = 0, polished = 0, polished_opt = 0;
     for (int fam = 0; fam < RDAG_FAMILIES; fam++)
-        for (uint64_t seed = 0; seed < 6; seed++) {
+        for (uint64_t seed = 0; seed < 9; seed++) {
             lf_graph *g = rdag_build(seed, fam, 12 + (int)(seed % 3) * 10);
             CHECK(g != NULL);
             if (!g)
@@ -246,13 +270,14 @@ static void test_hard_pieces(void)
                     char what[96];
                     snprintf(what, sizeof what, "%s seed %llu beta %lld %s", rdag_family_names[fam],
                              (unsigned long long)seed, (long long)betas[bi], schemes[si]);
-                    check_hard_pieces(cm, tf_exact_optimum(cm), what, &joined, &open_seen);
+                    check_hard_pieces(cm, tf_exact_optimum(cm), what, &joined, &open_seen, &polished, &polished_opt);
                     lf_cost_model_free(cm);
                 }
             lf_graph_free(g);
         }
-    fprintf(stderr, "  hard pieces: %d settings joined exactly, %d with pieces left open\n", joined, open_seen);
-    CHECK(joined > 0 && open_seen > 0);
+    fprintf(stderr, "  hard pieces: %d settings joined exactly, %d with pieces left open (%d improved by "
+                    "polishing those; %d polished to the optimum, as every open piece fits a window)\n", joined, open_seen, polished, polished_opt);
+    CHECK(joined > 0 && open_seen > 0 && polished > 0 && polished_opt > 0);
 }
 
 /* NasNet-A at 256 KB under LBDF: from op 140 on, two cuts of two or three
@@ -303,7 +328,7 @@ static void test_nasnet_cell(void)
  * any piece between unspanned cuts still ends with the optimum. */
 static void test_pipeline(void)
 {
-    int proven = 0;
+    int proven = 0, stopped = 0, stopped_polished = 0;
     for (int fam = 0; fam < RDAG_FAMILIES; fam++)
         for (uint64_t seed = 0; seed < 6; seed++) {
             lf_graph *g = rdag_build(seed, fam, 30);
@@ -352,12 +377,38 @@ static void test_pipeline(void)
                 lf_planned_destroy(&r);
                 proven++;
             }
+            /* Stopped with pieces left open: the best effort's bounds
+             * still bracket the optimum, its plan at the upper one. */
+            if (h.pieces > 1 && opt >= 0) {
+                lf_planner_config c;
+                lf_planner_config_default(&c);
+                c.search = "exact";
+                c.threads = 1;
+                c.best_effort = 1;
+                c.budget = 50;
+                c.exact.time_limit_s = 0;
+                c.exact.max_candidates = 60;
+                lf_planned r;
+                CHECK_OK(lf_plan_network(cm, &c, &r));
+                if (strcmp(r.search, "exact-best-effort") == 0) {
+                    CHECK(r.lower_bound <= opt && opt <= r.metrics.dram_fusable);
+                    if (r.lower_bound > opt || opt > r.metrics.dram_fusable)
+                        fprintf(stderr, "  %s seed %llu: [%lld, %lld], optimum %lld\n", rdag_family_names[fam],
+                                (unsigned long long)seed, (long long)r.lower_bound,
+                                (long long)r.metrics.dram_fusable, (long long)opt);
+                    stopped++;
+                    stopped_polished += strstr(r.bound_note, "open pieces polished") != NULL;
+                }
+                lf_planned_destroy(&r);
+            }
             lf__hard_pieces_free(&h);
             lf_cost_model_free(cm);
             lf_graph_free(g);
         }
-    fprintf(stderr, "  pipeline: %d networks proven optimal by their pieces past a candidate limit\n", proven);
-    CHECK(proven > 0);
+    fprintf(stderr, "  pipeline: %d networks proven optimal by their pieces past a candidate limit; "
+                    "%d stopped with bounds around the optimum (%d with open pieces polished)\n",
+            proven, stopped, stopped_polished);
+    CHECK(proven > 0 && stopped > 0);
 }
 
 int main(void)

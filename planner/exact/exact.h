@@ -183,6 +183,10 @@ typedef struct lf_polish_config {
     int32_t max_passes;     /* default 8 */
     double deadline;        /* lf_now_seconds() at which polishing stops, between windows
                                and inside one (it is left as it was); 0: none (default) */
+    const uint8_t *fixed;   /* one flag per op: its group is known to be optimal where it
+                               is (a piece solved exactly between cuts no valid group
+                               spans), so a window of such ops only is not solved; NULL
+                               (default): none */
 } lf_polish_config;
 
 #define LF_POLISH_DEFAULT_WINDOW 60

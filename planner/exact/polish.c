@@ -153,6 +153,19 @@ void lf_polish_config_default(lf_polish_config *c)
     c->max_candidates = LF_POLISH_DEFAULT_CANDIDATES;
     c->max_passes = LF_POLISH_DEFAULT_PASSES;
     c->deadline = 0;
+    c->fixed = NULL;
+}
+
+/* 1 when every op of window u is fixed (cfg->fixed): its groups are an
+ * optimum of their own, which a re-solve cannot beat. */
+static int lf__window_fixed(const lf_polish_config *cfg, const lf_bitset *u)
+{
+    if (!cfg->fixed)
+        return 0;
+    for (int32_t v = lf_bitset_next(u, 0); v >= 0; v = lf_bitset_next(u, v + 1))
+        if (!cfg->fixed[v])
+            return 0;
+    return 1;
 }
 
 lf_status lf_exact_polish(lf_cost_model *cm, const lf_polish_config *cfg, lf_plan *plan,
@@ -206,6 +219,8 @@ lf_status lf_exact_polish(lf_cost_model *cm, const lf_polish_config *cfg, lf_pla
                 lf_plan_group_bitset(plan, order[k], &tmp);
                 lf_bitset_or(&u, &tmp);
             }
+            if (lf__window_fixed(cfg, &u))
+                continue;
             uint64_t key = lf__window_key(plan, &u, rank);
             int known = 0;
             for (size_t k = 0; k < n_seen && !known; k++)

@@ -608,14 +608,9 @@ lf_status lf__hard_pieces_lower(lf_cost_model *cm, const lf__hard_pieces *h, con
     *lower = 0;
     if (h->solved == 0)
         return LF_OK;
-    const lf_graph *g = lf_cost_graph(cm);
-    lf_exact_config total;
-    lf_exact_config_default(&total);
-    if (cfg)
-        total = *cfg;
-    double t0 = lf_now_seconds();
-    if (total.deadline > 0 && (total.time_limit_s <= 0 || total.deadline - t0 < total.time_limit_s))
-        total.time_limit_s = total.deadline - t0 > 1e-9 ? total.deadline - t0 : 1e-9;
+    lf__pieces p;
+    lf__pieces_init(&p, cm, cfg);
+    const lf_graph *g = p.g;
     int64_t sum = h->dram_solved;
     int32_t open = h->pieces - h->solved;
     lf_status st = LF_OK;
@@ -623,11 +618,7 @@ lf_status lf__hard_pieces_lower(lf_cost_model *cm, const lf__hard_pieces *h, con
         if (h->done[i])
             continue;
         int32_t lo = i > 0 ? h->ends[i - 1] : -1, hi = h->ends[i];
-        lf_exact_config k = total;
-        if (k.time_limit_s > 0) {
-            double left = total.time_limit_s - (lf_now_seconds() - t0);
-            k.time_limit_s = left / open > 1e-3 ? left / open : 1e-3;
-        }
+        lf_exact_config k = lf__share(&p, lf__left(&p) / open);
         open--;
         /* Every plan's groups on the piece are a plan of its graph, at the
          * same F_D: a floor of that graph's optimum is one of the piece's. */

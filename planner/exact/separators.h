@@ -64,6 +64,15 @@ lf_status lf__hard_pieces_solve(lf_cost_model *cm, const lf_exact_config *cfg, i
 lf_status lf__hard_pieces_apply(lf_cost_model *cm, const lf__hard_pieces *h, lf_plan *plan, int64_t *dram);
 void lf__hard_pieces_free(lf__hard_pieces *h);
 
+/* Polishes *plan (valid, its pieces' optima applied: lf__hard_pieces_apply)
+ * on the open pieces only, with ever wider windows until the deadline
+ * (lf_now_seconds(); 0: none, the two narrowest passes only), never making
+ * it worse (piece_polish.c); *figure (its objective over fusable ops) is
+ * updated, *window_ops is the widest window whose pass ran to its end (0:
+ * none). Nothing to do unless some pieces are solved and some open. */
+lf_status lf__hard_pieces_polish(lf_cost_model *cm, const lf__hard_pieces *h, double deadline, lf_plan *plan,
+                                 int64_t *figure, int32_t *window_ops);
+
 /* A lower bound on the optimum from the pieces: the solved ones' optima and,
  * for each open piece, the windows' bound (lf__window_lower_bound) of its
  * graph (lf__piece_graph) within an even share of cfg's limits, or its
