@@ -4,6 +4,7 @@
  * chain, then random DAGs of every family against the exact optimum (itself
  * checked against brute force in test_exact), under both schemes, with and
  * without limits. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -215,6 +216,43 @@ static void test_se_wait(void)
     lf_graph_free(g);
 }
 
+/* A chain of 100 1x1 convs of 16 channels on 8 x 8 (each tensor 1,024 B,
+ * weights 256 B) at 2,200 B: the floor of k convs is 256k of weights plus a
+ * row (128 B) of each input and of the output, 384k + 128, so a group holds
+ * at most 5 and the optimum is 20 groups: 19 tensors written and read
+ * (38,912 B), x read and the output written (2,048), the weights (25,600):
+ * 66,560 B. Windows of at most 64 ops lose a cut where they meet (64,512);
+ * grown ones (window_bound.c, lf__win_grow: the DP of a chain is cheap at
+ * any length) make the chain one window and meet the optimum. */
+static void test_window_growth(void)
+{
+    enum { N = 100 };
+    lf_graph_builder *b = NULL;
+    lf_graph_builder_create(&b, "long_chain");
+    tg_input(b, "x", 16, 8, 8);
+    char name[N + 1][8];
+    snprintf(name[0], sizeof name[0], "x");
+    for (int i = 1; i <= N; i++) {
+        snprintf(name[i], sizeof name[i], "c%d", i);
+        tg_conv(b, name[i], name[i - 1], 16, 1, 1, 0, 1, 0, LF_ACT_NONE);
+    }
+    lf_graph *g = tf_build(b);
+    if (!g)
+        return;
+    lf_cost_model *cm = tf_model_hand(g, 2200, "lbdf");
+    int64_t opt = tf_exact_optimum(cm);
+    lf__window_stats fixed, grown;
+    CHECK_OK(lf__window_lower_bound(cm, NULL, 64, &fixed));
+    CHECK_OK(lf__window_lower_bound(cm, NULL, 0, &grown));
+    CHECK_EQ_I64(opt, 66560);
+    CHECK_EQ_I64(fixed.lower, 64512);
+    CHECK_EQ_I64(grown.lower, 66560);
+    CHECK_EQ_I64(grown.windows, 1);
+    CHECK(grown.grown && !fixed.grown);
+    lf_cost_model_free(cm);
+    lf_graph_free(g);
+}
+
 static void test_random_dags(void)
 {
     const int64_t betas[] = {RDAG_BETA_SMALL, RDAG_BETA_MEDIUM, RDAG_BETA_LARGE};
@@ -356,6 +394,7 @@ int main(void)
     test_hand_chain();
     test_fanout();
     test_window_readers();
+    test_window_growth();
     test_se_wait();
     test_random_dags();
     test_networks();

@@ -11,6 +11,7 @@
 #include "fixtures.h"
 #include "graphs.h"
 #include "models/registry.h"
+#include "planner/cost/objective.h"
 #include "planner/exact/downsets.h"
 #include "planner/util/rng.h"
 #include "random_dags.h"
@@ -19,7 +20,51 @@
 typedef struct counts {
     int64_t pairs, joined, valid, forced; /* forced: heads that alone force weight re-reads */
     int64_t settled; /* valid pairs over a limit that the tail's brief settles */
+    int64_t attn;    /* pairs whose tail holds attention, joined by their steps */
 } counts;
+
+/* The steps of a joined pair against the whole group's (lf_cost_steps),
+ * below `below`. */
+static int same_steps(lf_cost_model *cm, lf_cost_side *ts, lf_cost_side *hs, const lf_bitset *all, int64_t below)
+{
+    lf_cost_step a[LF_COST_MAX_STEPS], b[LF_COST_MAX_STEPS];
+    int32_t na = -1, nb = -2;
+    CHECK_OK(lf_cost_join_steps(cm, NULL, ts, hs, below, a, LF_COST_MAX_STEPS, &na));
+    CHECK_OK(lf_cost_steps(cm, all, below, b, LF_COST_MAX_STEPS, &nb));
+    int same = na == nb;
+    for (int32_t i = 0; same && i < na; i++)
+        same = a[i].need == b[i].need && a[i].f_d == b[i].f_d;
+    return same;
+}
+
+/* A tail holding attention: its pair has the whole group's steps (through
+ * the memo too), at several largest buffers, and nothing else (no price at
+ * one buffer, no brief that separates). */
+static void check_attention_pair(lf_cost_model *cm, lf_cost_side *ts, lf_cost_side *hs, const lf_bitset *all,
+                                 lf_rng *rng, counts *k)
+{
+    CHECK(lf_cost_side_same_key(ts, hs));
+    static const int64_t belows[] = {64 * 1024, 512 * 1024, 8 * 1024 * 1024, INT64_MAX};
+    for (size_t i = 0; i < sizeof belows / sizeof *belows; i++) {
+        int64_t below = belows[i] == INT64_MAX ? belows[i] : belows[i] + (int64_t)lf_rng_below(rng, 4096);
+        int same = same_steps(cm, ts, hs, all, below);
+        if (!same)
+            fprintf(stderr, "  %s: attention pair of %d ops, steps below %lld differ\n", lf_cost_graph(cm)->name,
+                    (int)lf_bitset_count(all), (long long)below);
+        CHECK(same);
+    }
+    lf_cost_step a[LF_COST_MAX_STEPS], b[LF_COST_MAX_STEPS];
+    int32_t na = -1, nb = -2;
+    CHECK_OK(lf_cost_join_steps(cm, all, ts, hs, INT64_MAX, a, LF_COST_MAX_STEPS, &na));
+    CHECK_OK(lf_cost_steps(cm, all, INT64_MAX, b, LF_COST_MAX_STEPS, &nb));
+    CHECK(na == nb && na > 0 && memcmp(a, b, (size_t)na * sizeof *a) == 0);
+    lf_group_cost gc;
+    CHECK(lf_cost_join_eval(cm, ts, hs, INT64_MAX, &gc) == LF_EINVAL);
+    lf_cost_brief brief;
+    lf_cost_side_brief(ts, &brief);
+    CHECK(!brief.separable && !lf_cost_join_settles(cm, &brief, hs, INT64_MAX));
+    k->attn++;
+}
 
 static int same_cost(const lf_group_cost *a, const lf_group_cost *b)
 {
@@ -29,9 +74,10 @@ static int same_cost(const lf_group_cost *a, const lf_group_cost *b)
            a->features == b->features;
 }
 
-/* One tail (ops below cut c not in a random downset) and one head (a random
- * order ideal of the ops between c and the next cut), priced both ways. */
-static void check_pair(lf_cost_model *cm, int32_t c, int32_t next, lf_rng *rng, counts *k)
+/* One tail (ops below cut c not in a random downset, which holds every op
+ * up to prev) and one head (a random order ideal of the ops between c and
+ * the next cut), priced both ways. */
+static void check_pair(lf_cost_model *cm, int32_t prev, int32_t c, int32_t next, lf_rng *rng, counts *k)
 {
     const lf_graph *g = lf_cost_graph(cm);
     int32_t n = g->n_ops;
@@ -40,13 +86,28 @@ static void check_pair(lf_cost_model *cm, int32_t c, int32_t next, lf_rng *rng, 
     lf_bitset all;
     CHECK_OK(lf_bitset_init(&all, n));
     uint32_t keep = lf_rng_below(rng, 101), grow = 1 + lf_rng_below(rng, 100);
-    for (int32_t v = c - 1; v >= 0; v--) {
+    if (prev >= 0) { /* grown up from prev: every op whose inputs are in, at random */
+        for (int32_t v = 0; v < c; v++) {
+            int inputs_in = 1;
+            for (int32_t j = 0; j < g->ops[v].n_inputs; j++)
+                inputs_in &= in_d[g->ops[v].inputs[j]];
+            in_d[v] = v <= prev || g->ops[v].type == LF_OP_INPUT ||
+                      (inputs_in && lf_rng_below(rng, 100) < keep / 4);
+        }
+    }
+    for (int32_t v = c - 1; v >= 0 && prev < 0; v--) {
         in_d[v] |= lf_rng_below(rng, 100) < keep;
         if (in_d[v])
             for (int32_t j = 0; j < g->ops[v].n_inputs; j++)
                 in_d[g->ops[v].inputs[j]] = 1;
     }
-    for (int32_t v = next - 1; v > c; v--) {
+    for (int32_t v = c + 1; v < next && prev >= 0; v++) { /* grown up from c, at random */
+        int inputs_in = 1;
+        for (int32_t j = 0; j < g->ops[v].n_inputs; j++)
+            inputs_in &= g->ops[v].inputs[j] == c || in_h[g->ops[v].inputs[j]];
+        in_h[v] = inputs_in && lf_rng_below(rng, 100) < grow;
+    }
+    for (int32_t v = next - 1; v > c && prev < 0; v--) {
         in_h[v] |= lf_rng_below(rng, 100) < grow;
         if (in_h[v])
             for (int32_t j = 0; j < g->ops[v].n_inputs; j++)
@@ -71,7 +132,9 @@ static void check_pair(lf_cost_model *cm, int32_t c, int32_t next, lf_rng *rng, 
         if (lf_cost_side_separable(hs))
             CHECK_OK(lf_cost_tail_side(cm, tail, nt, hs, &ts));
         k->pairs++;
-        if (lf_cost_side_separable(ts)) {
+        if (lf_cost_side_attention(ts)) {
+            check_attention_pair(cm, ts, hs, &all, rng, k);
+        } else if (lf_cost_side_separable(ts)) {
             lf_group_cost joined, whole;
             CHECK(lf_cost_side_same_key(ts, hs));
             CHECK_OK(lf_cost_join_eval(cm, ts, hs, INT64_MAX, &joined));
@@ -106,15 +169,7 @@ static void check_pair(lf_cost_model *cm, int32_t c, int32_t next, lf_rng *rng, 
                         (long long)joined.f_beta, (long long)whole.f_beta);
             CHECK(same_cost(&joined, &whole));
             /* The staircase's steps, below twice the buffer. */
-            lf_cost_step a[LF_COST_MAX_STEPS], b[LF_COST_MAX_STEPS];
-            int32_t na = -1, nb = -2;
-            int64_t below = 2 * lf_cost_beta(cm);
-            CHECK_OK(lf_cost_join_steps(cm, ts, hs, below, a, LF_COST_MAX_STEPS, &na));
-            CHECK_OK(lf_cost_steps(cm, &all, below, b, LF_COST_MAX_STEPS, &nb));
-            int same = na == nb;
-            for (int32_t i = 0; same && i < na; i++)
-                same = a[i].need == b[i].need && a[i].f_d == b[i].f_d;
-            CHECK(same);
+            CHECK(same_steps(cm, ts, hs, &all, 2 * lf_cost_beta(cm)));
             k->joined++;
             k->valid += whole.valid;
         }
@@ -129,29 +184,85 @@ static void check_pair(lf_cost_model *cm, int32_t c, int32_t next, lf_rng *rng, 
 }
 
 /* Every cut op with ops above it, `samples` pairs each. */
-static counts check_graph(const lf_graph *g, const char *scheme, int64_t beta, int samples, uint64_t seed)
+/* Every cut op with ops above it, `samples` pairs each; with `block`, the
+ * tails hold only ops after the last cut op with ops above it (a
+ * transformer's tails that hold more read a residual from outside: they do
+ * not separate). */
+static counts check_graph_objective(const lf_graph *g, const char *scheme, int64_t beta, int samples,
+                                    uint64_t seed, lf_plan_objective objective, int block)
 {
-    counts k = {0, 0, 0, 0, 0};
+    counts k = {0, 0, 0, 0, 0, 0};
     lf_cost_model *cm = tf_model_default(g, beta, scheme);
+    CHECK_OK(lf_cost_set_objective(cm, objective));
     uint8_t *in_u = calloc((size_t)g->n_ops, 1), *is_cut = calloc((size_t)g->n_ops, 1);
     for (int32_t v = 0; v < g->n_ops; v++)
         in_u[v] = g->ops[v].type != LF_OP_INPUT;
     CHECK(lf__dp_cut_ops(g, in_u, is_cut) >= 0);
     lf_rng rng;
     lf_rng_seed(&rng, seed, 0);
-    for (int32_t c = 0; c < g->n_ops; c++) {
+    /* prev: the last cut op with ops after it before the next */
+    for (int32_t c = 0, prev = -1; c < g->n_ops; c++) {
         if (!is_cut[c])
             continue;
         int32_t next = c + 1;
         while (next < g->n_ops && !is_cut[next])
             next++;
         for (int s = 0; s < samples && next > c + 1; s++)
-            check_pair(cm, c, next, &rng, &k);
+            check_pair(cm, block ? prev : -1, c, next, &rng, &k);
+        if (next > c + 1)
+            prev = c;
     }
     free(in_u);
     free(is_cut);
     lf_cost_model_free(cm);
     return k;
+}
+
+static counts check_graph(const lf_graph *g, const char *scheme, int64_t beta, int samples, uint64_t seed)
+{
+    return check_graph_objective(g, scheme, beta, samples, seed, LF_PLAN_OBJ_DRAM, 0);
+}
+
+/* Transformers at random sequence lengths and depths: a tail holding the
+ * attention core (with the projections, a residual, a norm) joins a head of
+ * token-wise ops by the steps attn.c walks from the two sides' windows, and
+ * must give the whole group's steps to the byte (BERT-base and -large: 12
+ * and 16 heads of 64, random N). The others' pairs are checked as they
+ * come. Under energy a tail holding attention does not separate (no side
+ * knows the query tiles). */
+static void test_transformers(void)
+{
+    static const char *const models[] = {"bert_base", "bert_large", "gpt2", "llama3_8b", "vit_b_16"};
+    lf_rng rng;
+    lf_rng_seed(&rng, 35, 0);
+    for (size_t m = 0; m < sizeof models / sizeof *models; m++) {
+        counts all = {0, 0, 0, 0, 0, 0};
+        for (int rep = 0; rep < 4; rep++) {
+            lf_graph *g = NULL;
+            lf_model_options opt = {0, 1};
+            int32_t seq = m == 4 ? 0 : 8 + (int32_t)lf_rng_below(&rng, 120);
+            lf_model_seq_options so = {seq, 1 + (int32_t)lf_rng_below(&rng, 2), LF_PHASE_PREFILL, 0};
+            CHECK_OK(lf_model_build_seq(models[m], &opt, &so, &g));
+            if (!g)
+                continue;
+            for (int s = 0; s < 2; s++) {
+                counts k = check_graph_objective(g, s ? "brr" : "lbdf", 256 * 1024, 16, 100 * m + 10 * rep + s,
+                                                 LF_PLAN_OBJ_DRAM, 1);
+                all.pairs += k.pairs;
+                all.joined += k.joined;
+                all.attn += k.attn;
+            }
+            counts e = check_graph_objective(g, "brr", 256 * 1024, 4, 5 + rep, LF_PLAN_OBJ_ENERGY, 1);
+            CHECK(e.pairs > 0 && e.attn == 0);
+            lf_graph_free(g);
+        }
+        fprintf(stderr, "  %s: %lld pairs, %lld joined at one buffer, %lld attention pairs joined by their steps\n",
+                models[m], (long long)all.pairs, (long long)all.joined, (long long)all.attn);
+        /* BERT's tails end at a norm after the residual; GPT-2's, Llama's
+         * and ViT's attention sits above their cut ops, with the residual
+         * read across the next: none of theirs holds attention and joins. */
+        CHECK(all.pairs > 0 && (m >= 2 || all.attn > 20));
+    }
 }
 
 static void test_networks(void)
@@ -166,7 +277,7 @@ static void test_networks(void)
         CHECK_OK(lf_model_build(models[m], &opt, &g));
         if (!g)
             continue;
-        counts all = {0, 0, 0, 0, 0};
+        counts all = {0, 0, 0, 0, 0, 0};
         for (size_t s = 0; s < 2; s++)
             for (size_t b = 0; b < sizeof betas / sizeof *betas; b++) {
                 counts k = check_graph(g, schemes[s], betas[b], 40, 7 + m * 10 + s * 3 + b);
@@ -190,7 +301,7 @@ static void test_networks(void)
 
 static void test_random_dags(void)
 {
-    counts all = {0, 0, 0, 0, 0};
+    counts all = {0, 0, 0, 0, 0, 0};
     for (int family = 0; family < RDAG_FAMILIES; family++)
         for (uint64_t seed = 1; seed <= 12; seed++) {
             lf_graph *g = rdag_build(seed * 31 + (uint64_t)family, family, 24);
@@ -271,5 +382,6 @@ int main(void)
     test_crossing_edge();
     test_networks();
     test_random_dags();
+    test_transformers();
     return lf_test_result();
 }

@@ -64,6 +64,10 @@ typedef struct lf__attn {
     int64_t pass_dram; /* inputs read in both passes */
     int per_head, online, causal, core;
     int64_t act;
+    /* Where the windows come from when not from G: a pair joined at a cut
+     * op counts its states from its two sides (cut_sides.c). */
+    lf__attn_counts counts;
+    void *counts_ctx;
     /* The row windows at h, each way of counting (2 per_head + online),
      * kept: configurations share them, and the staircase walks every
      * balanced tile height of each in turn (64 heights at N_q = 1024: a
@@ -99,6 +103,11 @@ static int64_t lf__feat(lf__attn *a, const lf__cfg *c, int64_t h)
         lf__cfg on = {0, 0, 1, 0};
         int64_t tile = h * lf__bc(a, &on, h) * a->act + (h * a->dh + 2 * h) * LF__ACC_BYTES;
         lf__count ways[LF__MAX_COUNTS] = {{1, -1}, {1, tile}, {a->heads, -1}, {a->heads, tile}};
+        if (a->counts) {
+            a->counts(a->counts_ctx, h, ways, LF__MAX_COUNTS, a->cache_f[k]);
+            a->cache_h[k] = h;
+            return a->cache_f[k][w];
+        }
         lf__group *G = a->G;
         G->count = ways;
         G->n_count = LF__MAX_COUNTS;
@@ -496,6 +505,32 @@ lf_status lf__attn_price(lf__group *G, const lf__scheme *scheme, int64_t beta, l
     return LF_OK;
 }
 
+/* The steps of every configuration and balanced tile height below `below`. */
+static lf_status lf__attn_walk(lf__attn *a, int64_t below, lf_cost_step *steps, int32_t cap, int32_t *n)
+{
+    lf_status st = LF_OK;
+    *n = 0;
+    lf__cfg cfg[16];
+    int32_t nc = lf__cfgs(a, cfg);
+    for (int32_t k = 0; k < nc && st == LF_OK; k++) {
+        /* Every balanced tile height ceil(N_q / R), smallest first, until one
+         * needs too much. The R tiles of a height h hold ceil(N_q / R) <= h
+         * rows; when that is below h, the next balanced height is that of one
+         * tile fewer (N_q = 16: 6 rows, then 8: no tile of 7 is balanced). */
+        for (int64_t h = 1; h <= a->hq && st == LF_OK;) {
+            int64_t r = lf__cdiv(a->hq, h), hb = lf__cdiv(a->hq, r);
+            if (hb < h)
+                hb = lf__cdiv(a->hq, r - 1);
+            int64_t need = lf__need(a, &cfg[k], hb);
+            if (need >= below)
+                break;
+            st = lf__step_push(steps, cap, n, need, lf__fd(a, &cfg[k], hb, 0));
+            h = hb + 1;
+        }
+    }
+    return st;
+}
+
 lf_status lf__attn_steps(lf__group *G, const lf__scheme *scheme, int64_t below, lf_cost_step *steps,
                          int32_t cap, int32_t *n, int *handled)
 {
@@ -503,27 +538,35 @@ lf_status lf__attn_steps(lf__group *G, const lf__scheme *scheme, int64_t below, 
     lf_status st = lf__attn_setup(&a, G, scheme, handled);
     if (st != LF_OK || !*handled)
         return st;
-    *n = 0;
     G->full_evals = 1; /* many tile heights: record the windows at the first (rows.c) */
-    lf__cfg cfg[16];
-    int32_t nc = lf__cfgs(&a, cfg);
-    for (int32_t k = 0; k < nc && st == LF_OK; k++) {
-        /* Every balanced tile height ceil(N_q / R), smallest first, until one
-         * needs too much. The R tiles of a height h hold ceil(N_q / R) <= h
-         * rows; when that is below h, the next balanced height is that of one
-         * tile fewer (N_q = 16: 6 rows, then 8: no tile of 7 is balanced). */
-        for (int64_t h = 1; h <= a.hq && st == LF_OK;) {
-            int64_t r = lf__cdiv(a.hq, h), hb = lf__cdiv(a.hq, r);
-            if (hb < h)
-                hb = lf__cdiv(a.hq, r - 1);
-            int64_t need = lf__need(&a, &cfg[k], hb);
-            if (need >= below)
-                break;
-            st = lf__step_push(steps, cap, n, need, lf__fd(&a, &cfg[k], hb, 0));
-            h = hb + 1;
-        }
+    return lf__attn_walk(&a, below, steps, cap, n);
+}
+
+size_t lf__attn_kept_size(void) { return offsetof(lf__attn, cache_h); }
+
+lf_status lf__attn_keep(lf__group *G, const lf__scheme *scheme, void *kept, int *present, int *per_head)
+{
+    lf__attn a;
+    lf_status st = lf__attn_setup(&a, G, scheme, present);
+    if (st == LF_OK && *present) {
+        a.G = NULL; /* the view goes: nothing may read it later */
+        memset(&a.p, 0, sizeof a.p);
+        *per_head = a.per_head;
+        memcpy(kept, &a, lf__attn_kept_size());
     }
     return st;
+}
+
+lf_status lf__attn_kept_steps(const void *kept, const lf__priced *p, lf__attn_counts counts, void *ctx,
+                              int64_t below, lf_cost_step *steps, int32_t cap, int32_t *n)
+{
+    lf__attn a;
+    memcpy(&a, kept, lf__attn_kept_size());
+    memset(a.cache_h, 0, sizeof a.cache_h); /* no height is 0 */
+    a.p = *p;
+    a.counts = counts;
+    a.counts_ctx = ctx;
+    return lf__attn_walk(&a, below, steps, cap, n);
 }
 
 typedef struct lf__event {

@@ -360,7 +360,10 @@ void lf_cost_report_print(FILE *f, lf_cost_model *cm, const lf_bitset *group, co
  * phase) and row scale, and T's windows follow from those alone. So the
  * exact planner prices the head once and each tail once per head key, and
  * lf_cost_join_eval prices G from the two exactly as lf_cost_eval_once
- * prices the union (cut_sides.c; tests/test_cut_sides.c compares them). */
+ * prices the union (cut_sides.c; tests/test_cut_sides.c compares them).
+ * A tail that holds attention (a product of two activations) separates too
+ * under DRAM, for lf_cost_join_steps alone: the attention pricing's
+ * windows are the two sides' per phase, all else it reads is the tail's. */
 typedef struct lf_cost_side lf_cost_side;
 
 /* The head: cut op c and the ops `head` above it (n >= 1, ascending), every
@@ -416,9 +419,18 @@ void lf_cost_side_brief(const lf_cost_side *s, lf_cost_brief *b);
 int lf_cost_join_settles(lf_cost_model *cm, const lf_cost_brief *tail, lf_cost_side *head,
                          int64_t limit);
 
-/* The joined group's F_D as a step function of the buffer (lf_cost_steps). */
-lf_status lf_cost_join_steps(lf_cost_model *cm, lf_cost_side *tail, lf_cost_side *head, int64_t below,
-                             lf_cost_step *steps, int32_t cap, int32_t *n);
+/* The joined group's F_D as a step function of the buffer (lf_cost_steps).
+ * A tail that holds attention (lf_cost_side_attention; only under DRAM)
+ * is joined here alone, through the memo of copies one block away when
+ * `group` (the pair's ops) is given (NULL: none; the memo's lock is one
+ * thread's at a time). */
+lf_status lf_cost_join_steps(lf_cost_model *cm, const lf_bitset *group, lf_cost_side *tail, lf_cost_side *head,
+                             int64_t below, lf_cost_step *steps, int32_t cap, int32_t *n);
+
+/* 1 when the side is a separable tail that holds attention: its pairs have
+ * steps (lf_cost_join_steps) but no price at one buffer (lf_cost_join_eval
+ * refuses them, and their briefs say they do not separate). */
+int lf_cost_side_attention(const lf_cost_side *s);
 
 /* The fewest times any group with this head reads its weights: its own
  * row terms alone already bound the tile height (0: no such group is valid;

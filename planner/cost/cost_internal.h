@@ -266,6 +266,26 @@ void lf__group_priced(lf__group *G, lf__priced *p);
  * sets *handled to 0 for any other group (the scheme prices it). */
 lf_status lf__attn_price(lf__group *G, const lf__scheme *scheme, int64_t beta,
                          lf_group_cost *out, lf__peak *peak, int *handled);
+/* An attention group whose windows come from elsewhere than a view (a pair
+ * joined at a cut op, cut_sides.c): counts(ctx, h, ways, n, max) sets
+ * max[w] to the most any state of the group's schedule holds at h query
+ * rows, counted way w (lf__count). lf__attn_keep keeps in `kept`
+ * (lf__attn_kept_size bytes) what the pricing reads of view G besides its
+ * windows and DRAM sums (*present: G holds a product of two activations;
+ * *per_head: its heads may run one after another, which depends on every
+ * member); lf__attn_kept_steps walks lf__attn_steps's steps from it, with
+ * the DRAM sums of p and the windows from counts. */
+/* lf_cost_steps of `group` with the steps computed by fn where the memo of
+ * copies one block away does not answer (a pair priced from its two
+ * sides, cut_sides.c): fn must give what lf_cost_steps would. */
+typedef lf_status (*lf__steps_fn)(void *ctx, int64_t below, lf_cost_step *steps, int32_t cap, int32_t *n);
+lf_status lf__steps_keyed(struct lf_cost_model *cm, const lf_bitset *group, int64_t below, lf_cost_step *steps,
+                          int32_t cap, int32_t *n, lf__steps_fn fn, void *ctx);
+typedef void (*lf__attn_counts)(void *ctx, int64_t h, const lf__count *ways, int32_t n, int64_t *max);
+size_t lf__attn_kept_size(void);
+lf_status lf__attn_keep(lf__group *G, const lf__scheme *scheme, void *kept, int *present, int *per_head);
+lf_status lf__attn_kept_steps(const void *kept, const lf__priced *p, lf__attn_counts counts, void *ctx,
+                              int64_t below, lf_cost_step *steps, int32_t cap, int32_t *n);
 lf_status lf__attn_steps(lf__group *G, const lf__scheme *scheme, int64_t below,
                          lf_cost_step *steps, int32_t cap, int32_t *n, int *handled);
 /* The prices lf__attn_price gives from lo to below (lf_cost_attn_prices). */

@@ -7,11 +7,16 @@
  * sinks' height or any row scale above c. The feature bytes at tile height h
  * are then, phase by phase, T's terms plus H's terms, and the sums (inputs,
  * outputs, weights, the largest weight block) split the same way, because
- * H reads nothing below c but c and T writes nothing out but through c. */
+ * H reads nothing below c but c and T writes nothing out but through c.
+ * Attention in T (lf_cost_tail_side) keeps that: its K/V are read whole,
+ * asking no rows, and whatever else the attention pricing reads of G (K/V,
+ * query rows, heads, the two passes' inputs) T u {c} alone fixes when H
+ * holds no score map and T's heads cannot run one after another. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "planner/cost/cost_internal.h"
+#include "planner/cost/objective.h"
 
 /* Sink phases a side keeps (groups with more are priced whole). */
 #define LF__SIDE_PHASES LF_COST_SIDE_PHASES
@@ -35,6 +40,11 @@ struct lf_cost_side {
     int64_t *at;
     int32_t at_rows;
     int keep_rows; /* heads only: a tail is asked for few tile heights per head */
+    int score_free; /* heads: no window of a score or probability map */
+    /* A tail that holds attention: what attn.c prices from besides its
+     * windows and sums (lf__attn_keep), right after the terms; NULL for
+     * any other side. */
+    void *attn;
 };
 
 /* The terms of phase p at h. */
@@ -50,13 +60,18 @@ static int64_t lf__phase_sum(const lf_cost_side *s, int32_t p, int64_t h)
  * block of the size it needs, with its sums at h = 1 taken. */
 static lf_status lf__side_done(const lf_cost_side *b, lf_cost_side **out)
 {
-    lf_cost_side *s = malloc(sizeof *s + (size_t)b->n_terms * sizeof *b->terms);
+    size_t terms = (size_t)b->n_terms * sizeof *b->terms, attn = b->attn ? lf__attn_kept_size() : 0;
+    lf_cost_side *s = malloc(sizeof *s + terms + attn);
     if (!s)
         return lf_set_error(LF_ENOMEM, "out of memory pricing a group at a cut op");
     *s = *b;
     s->terms = (lf__row_term *)(s + 1);
     if (b->n_terms > 0)
-        memcpy(s->terms, b->terms, (size_t)b->n_terms * sizeof *b->terms);
+        memcpy(s->terms, b->terms, terms);
+    if (attn) {
+        s->attn = (char *)s->terms + terms;
+        memcpy(s->attn, b->attn, attn);
+    }
     for (int32_t p = 0; s->separable && p < s->n_phases; p++)
         s->one[p] = lf__phase_sum(s, p, 1);
     *out = s;
@@ -126,29 +141,34 @@ static int lf__reads(const lf_op *op, int32_t p)
  * the same bytes at every h (one constant term holds them all), and windows
  * of one span, row scale and height differ only in their row bytes. The
  * sums at every h stay exactly what they were; a side has fewer terms to
- * keep and add (about half on Inception-v3). Returns the new count. */
+ * keep and add (about half on Inception-v3). Score windows stay apart from
+ * the others (the attention pricing counts them apart: lf__count). Returns
+ * the new count. */
 static int32_t lf__merge_terms(lf__row_term *t, int32_t k)
 {
-    int32_t n = 0, fixed = -1;
+    int32_t n = 0, fixed[2] = {-1, -1};
     for (int32_t i = 0; i < k; i++) {
         lf__row_term x = t[i];
+        int sc = x.score != 0;
         if (x.span >= x.height) { /* min(span + growth, height) = height */
-            x = (lf__row_term){1, {0, 1}, 1, x.height * x.row_bytes, 0};
-            if (fixed >= 0) {
-                t[fixed].row_bytes += x.row_bytes;
+            x = (lf__row_term){1, {0, 1}, 1, x.height * x.row_bytes, sc};
+            if (fixed[sc] >= 0) {
+                t[fixed[sc]].row_bytes += x.row_bytes;
                 continue;
             }
-            fixed = n;
+            fixed[sc] = n;
         } else {
             int32_t j = 0;
             while (j < n && !(t[j].span == x.span && t[j].height == x.height &&
-                              t[j].sigma.num == x.sigma.num && t[j].sigma.den == x.sigma.den && j != fixed))
+                              t[j].sigma.num == x.sigma.num && t[j].sigma.den == x.sigma.den &&
+                              (t[j].score != 0) == sc && j != fixed[0] && j != fixed[1]))
                 j++;
             if (j < n) {
                 t[j].row_bytes += x.row_bytes;
                 continue;
             }
         }
+        x.score = sc;
         t[n++] = x;
     }
     return n;
@@ -257,6 +277,9 @@ lf_status lf_cost_head_side(lf_cost_model *cm, int32_t c, const int32_t *head, i
         b.weights = lf__group_weights(&G);
         b.wblk = lf__group_wblk(&G);
         b.height = G.main_href;
+        b.score_free = 1;
+        for (int32_t k = 0; k < b.n_terms; k++)
+            b.score_free &= !b.terms[k].score;
     } else {
         b.n_terms = 0;
     }
@@ -287,10 +310,29 @@ lf_status lf_cost_tail_side(lf_cost_model *cm, const int32_t *tail, int32_t n,
     b.sigma = head->sigma;
     memcpy(b.lo, head->lo, sizeof b.lo);
     memcpy(b.hi, head->hi, sizeof b.hi);
-    int ok = head->separable;
-    for (int32_t i = 0; i < G.n && ok; i++)
-        ok = lf__plain_kind(cm->ops[G.tensor[i]].kind) && !cm->ops[G.tensor[i]].global_in &&
-             (i == n || !G.out[i]);
+    int ok = head->separable, attn = 0;
+    /* Attention below the cut op: the pair is priced from the two sides
+     * under DRAM (energy and latency count the query tiles, which no side
+     * knows), when the head holds no score window (the pricing's ways of
+     * counting treat those apart) and the tail's heads do not run one after
+     * another (which hangs on the head's ops too). */
+    int attn_ok = lf_cost_objective(cm) == LF_PLAN_OBJ_DRAM && head->score_free;
+    for (int32_t i = 0; i < G.n && ok; i++) {
+        int global = cm->ops[G.tensor[i]].global_in != 0;
+        attn |= global;
+        ok = lf__plain_kind(cm->ops[G.tensor[i]].kind) && (!global || attn_ok) && (i == n || !G.out[i]);
+    }
+    uint64_t kept[512];
+    if (ok && attn) {
+        int present = 0, per_head = 0;
+        if (lf__attn_kept_size() > sizeof kept)
+            ok = 0;
+        else if ((st = lf__attn_keep(&G, cm->scheme, kept, &present, &per_head)) != LF_OK)
+            ok = 0;
+        else
+            ok = present && !per_head;
+        b.attn = ok ? kept : NULL;
+    }
     /* c's own window and staging row are the head's. */
     skip[n] = 1;
     if (ok)
@@ -314,13 +356,17 @@ lf_status lf_cost_tail_side(lf_cost_model *cm, const int32_t *tail, int32_t n,
             b.full[p] = lf__chord_end(&b, p, b.full_rows);
     } else {
         b.n_terms = 0;
+        b.attn = NULL;
     }
-    st = lf__side_done(&b, out);
+    if (st == LF_OK)
+        st = lf__side_done(&b, out);
     free(skip);
     free(own);
     lf__group_destroy(&G);
     return st;
 }
+
+int lf_cost_side_attention(const lf_cost_side *s) { return s && s->separable && s->attn; }
 
 int lf_cost_side_separable(const lf_cost_side *s) { return s && s->separable; }
 
@@ -388,7 +434,7 @@ static lf__priced lf__pair_priced(int64_t in, int64_t out, int64_t weights, int6
 static lf_status lf__join_priced(const lf_cost_side *tail, const lf_cost_side *head, lf__joined *j,
                                  lf__priced *p)
 {
-    if (!tail->separable || !head->separable || !lf_cost_side_same_key(tail, head))
+    if (!tail->separable || !head->separable || !lf_cost_side_same_key(tail, head) || tail->attn)
         return lf_set_error(LF_EINVAL, "the two sides of a group at a cut op do not join");
     *p = lf__pair_priced(tail->in, tail->out, tail->weights, tail->wblk, j->head, INT64_MAX,
                          lf__joined_features, j);
@@ -410,7 +456,7 @@ lf_status lf_cost_join_eval(lf_cost_model *cm, lf_cost_side *tail, lf_cost_side 
 void lf_cost_side_brief(const lf_cost_side *s, lf_cost_brief *b)
 {
     memset(b, 0, sizeof *b);
-    b->separable = s->separable;
+    b->separable = s->separable && !s->attn; /* attention pairs: lf_cost_join_steps alone */
     b->n_phases = s->n_phases;
     b->in = s->in;
     b->out = s->out;
@@ -460,6 +506,7 @@ static int64_t lf__briefed_features(void *ctx, int64_t h, lf__peak *peak)
 int lf_cost_join_settles(lf_cost_model *cm, const lf_cost_brief *tail, lf_cost_side *head,
                          int64_t limit)
 {
+    /* (an attention tail's brief says it does not separate) */
     if (!tail->separable || !head->separable || tail->n_phases != head->n_phases)
         return 0;
     lf__briefed j = {tail, head};
@@ -468,12 +515,59 @@ int lf_cost_join_settles(lf_cost_model *cm, const lf_cost_brief *tail, lf_cost_s
     return cm->scheme->settles(&p, cm->hw.buffer_bytes);
 }
 
-lf_status lf_cost_join_steps(lf_cost_model *cm, lf_cost_side *tail, lf_cost_side *head, int64_t below,
-                             lf_cost_step *steps, int32_t cap, int32_t *n)
+/* The attention pricing's ways of counting (lf__count) of every state of
+ * the joined group at h: its states are the head's sink phases (no
+ * snapshot of its own: neither side holds a reduction), each holding both
+ * sides' windows of that phase, the score windows all the tail's. */
+static void lf__joined_counts(void *ctx, int64_t h, const lf__count *ways, int32_t n, int64_t *max)
+{
+    const lf__joined *j = ctx;
+    const lf_cost_side *t = j->tail;
+    int64_t tmp[LF__SIDE_PHASES];
+    const int64_t *head = lf__side_row(j->head, h, j->head->height, tmp);
+    for (int32_t w = 0; w < n; w++)
+        max[w] = -1;
+    for (int32_t p = 0; p < t->n_phases; p++) {
+        int64_t sum[2] = {head[p], 0}; /* other windows, score windows */
+        for (int32_t k = t->start[p]; k < t->start[p + 1]; k++)
+            sum[t->terms[k].score != 0] += lf__term_bytes(&t->terms[k], h);
+        for (int32_t w = 0; w < n; w++) { /* as rows.c counts a state */
+            int64_t div = ways[w].div, o = sum[0], s = sum[1];
+            int64_t x = (div > 1 ? (o + div - 1) / div : o) + (s > 0 && ways[w].tile >= 0 ? ways[w].tile : s);
+            if (x > max[w])
+                max[w] = x;
+        }
+    }
+}
+
+/* The steps of a pair whose tail holds attention (attn.c from the sides). */
+static lf_status lf__join_attn_steps(lf_cost_side *tail, lf_cost_side *head, int64_t below, lf_cost_step *steps,
+                                     int32_t cap, int32_t *n)
+{
+    lf__joined j = {tail, head};
+    lf__priced p = lf__pair_priced(tail->in, tail->out, tail->weights, tail->wblk, head, INT64_MAX,
+                                   lf__joined_features, &j);
+    return lf__attn_kept_steps(tail->attn, &p, lf__joined_counts, &j, below, steps, cap, n);
+}
+
+static lf_status lf__join_ask_steps(void *ctx, int64_t below, lf_cost_step *steps, int32_t cap, int32_t *n)
+{
+    const lf__joined *a = ctx;
+    return lf__join_attn_steps(a->tail, a->head, below, steps, cap, n);
+}
+
+lf_status lf_cost_join_steps(lf_cost_model *cm, const lf_bitset *group, lf_cost_side *tail, lf_cost_side *head,
+                             int64_t below, lf_cost_step *steps, int32_t cap, int32_t *n)
 {
     lf__joined j = {tail, head};
     lf__priced p;
     *n = 0;
+    if (tail && tail->attn && head && head->separable && lf_cost_side_same_key(tail, head)) {
+        /* Copies of the pair one block away have its steps (the memo of
+         * model.c, which prices attention groups whole the same way). */
+        return group ? lf__steps_keyed(cm, group, below, steps, cap, n, lf__join_ask_steps, &j)
+                     : lf__join_attn_steps(tail, head, below, steps, cap, n);
+    }
     lf_status st = lf__join_priced(tail, head, &j, &p);
     return st != LF_OK ? st : cm->scheme->steps(&p, below, steps, cap, n);
 }
@@ -527,6 +621,7 @@ int64_t lf_cost_join_rows(const lf_cost_model *cm, const lf_cost_side *tail, con
 int64_t lf_cost_side_bytes(const lf_cost_side *s)
 {
     return s ? (int64_t)sizeof *s + (int64_t)s->n_terms * (int64_t)sizeof *s->terms +
+                   (s->attn ? (int64_t)lf__attn_kept_size() : 0) +
                    (s->at ? (int64_t)s->n_phases * (s->at_rows + 1) * 8 : 0)
              : 0;
 }

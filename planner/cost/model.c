@@ -452,6 +452,28 @@ static lf_status lf__steps_of(lf_cost_model *cm, const lf_bitset *group, int64_t
     return st;
 }
 
+lf_status lf__steps_keyed(lf_cost_model *cm, const lf_bitset *group, int64_t below, lf_cost_step *steps,
+                          int32_t cap, int32_t *n, lf__steps_fn fn, void *ctx)
+{
+    *n = 0;
+    lf_status st = lf__group_check(cm, group);
+    lf_bitset key;
+    uint64_t *buf = NULL, stack[LF__KEY_WORDS];
+    int shared = 0;
+    if (st == LF_OK && cm->steps_memo)
+        st = lf__key(cm, group, &key, stack, &buf, &shared);
+    if (st == LF_OK && shared && lf__steps_memo_get(cm->steps_memo, &key, below, steps, cap, n)) {
+        free(buf);
+        return LF_OK;
+    }
+    if (st == LF_OK)
+        st = fn(ctx, below, steps, cap, n);
+    if (st == LF_OK && shared)
+        st = lf__steps_memo_put(cm->steps_memo, &key, below, steps, cap, *n);
+    free(buf);
+    return st;
+}
+
 lf_status lf_cost_op_schedules(lf_cost_model *cm, int32_t v, int64_t below, lf_cost_step *steps, int32_t cap,
                                int32_t *n)
 {

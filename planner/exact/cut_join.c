@@ -692,7 +692,10 @@ static void lf__join_pairs(lf__exact *x, int32_t c, lf__tails *ts, int32_t k0, i
         acc->groups++;
         if (lf_cost_side_separable(tail)) {
             int32_t n = 0;
-            lf_status st = lf_cost_join_steps(x->cm, tail, h->side, h->below, steps, LF_COST_MAX_STEPS, &n);
+            /* An attention pair goes through the memo of copies one block
+             * away (on the caller's thread alone: lf__join_prepare). */
+            const lf_bitset *pair = whole && lf_cost_side_attention(tail) ? lf__pair_bits(x, t, h->bits) : NULL;
+            lf_status st = lf_cost_join_steps(x->cm, pair, tail, h->side, h->below, steps, LF_COST_MAX_STEPS, &n);
             if (st == LF_OK)
                 n = lf__steps_objective(x, t, h, tail, steps, n);
             if (st != LF_OK)
@@ -779,7 +782,7 @@ static int32_t lf__join_prepare(lf__exact *x, lf__join_job *jb, uint8_t *serial)
             if (!lf__pair_live(x, jb->c, &jb->ts->t[k], h, &need, &aux))
                 continue;
             lf_cost_side *tail = lf__tail_side(x, jb->c, jb->ts, &jb->ts->t[k], h->side, &h->key);
-            serial[i] = tail && !lf_cost_side_separable(tail);
+            serial[i] = tail && (!lf_cost_side_separable(tail) || lf_cost_side_attention(tail));
         }
         if (!serial[i])
             jb->heads[n++] = i;

@@ -51,7 +51,8 @@ lf_status lf__cut_tensor_floors(lf_cost_model *cm, int64_t *floor);
  * each window (and those it writes for the readers past its end solved with
  * it), the rest by lf__cut_lower_bound (window_bound.c). Passes with windows
  * of up to 16, 24, 36, ... ops (at most max_window_ops; <= 0: no cap with a
- * time limit, 64 without) share cfg's limits, a pass starting only with
+ * time limit, 64 without; with no cap a window whose DP is cheap is solved
+ * again twice as long, and the longer one kept) share cfg's limits, a pass starting only with
  * three times the last one's time left; a window past its share is tried
  * again with what the others left, then in halves; the best pass counts.
  * Passes charging connected parts alone run first, on at most half of the
@@ -63,6 +64,7 @@ typedef struct lf__window_stats {
     int32_t windows;        /* its windows, halves included */
     int32_t windows_solved; /* of those, solved (the rest keep their forced-cut floors) */
     int32_t halved;         /* windows past their limits, tried again in halves */
+    int grown;              /* the best pass grew its cheap windows (lf__win_grow) */
     double wall_s;
 } lf__window_stats;
 
