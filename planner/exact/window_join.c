@@ -398,39 +398,37 @@ lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, c
                 }
         for (int r = 0; r < n_pairs && st == LF_OK; r++) {
             int a = pairs[r][0], b = pairs[r][1];
-            {
-                /* State a of boundary k - 1: its level at least theta_a;
-                 * state b of boundary k: below theta_{b+1}. */
-                j.g_in = a > 0 ? g_in : -1;
-                j.theta_in = a > 0 ? theta[(size_t)(k - 1) * LF__WJ_STATES + a] : 0;
-                j.g_out = b + 1 < ns_out ? g_out : -1;
-                j.theta_out = b + 1 < ns_out ? theta[(size_t)k * LF__WJ_STATES + b + 1] : 0;
-                lf_exact_config kc;
-                lf_exact_config_default(&kc);
-                if (cfg)
-                    kc = *cfg;
-                kc.time_limit_s = 0;
-                if (end > 0) { /* an even share of what is left among the runs left */
-                    int32_t runs = (n_win - k - 1) * ns_in * ns_out + n_pairs - r;
-                    kc.time_limit_s = (end - lf_now_seconds()) / (runs > 0 ? runs : 1);
-                    if (kc.time_limit_s < 1e-3)
-                        kc.time_limit_s = 1e-3;
-                }
-                int64_t d = free_d;
-                if (j.g_in >= 0 || j.g_out >= 0)
-                    st = lf__wj_dp(&j, &us[k], &kc, &d);
-                if (st == LF_ELIMIT) {
-                    /* Past the limits: the window without constraints. */
-                    lf_clear_error();
-                    st = LF_OK;
-                    d = free_d;
-                }
-                /* Constraints only raise a window (and its floors stay). */
-                if (d != LF__WJ_INF && d < free_d)
-                    d = free_d;
-                if (d != LF__WJ_INF && best[a] != LF__WJ_INF && best[a] + d < next[b])
-                    next[b] = best[a] + d;
+            /* State a of boundary k - 1: its level at least theta_a;
+             * state b of boundary k: below theta_{b+1}. */
+            j.g_in = a > 0 ? g_in : -1;
+            j.theta_in = a > 0 ? theta[(size_t)(k - 1) * LF__WJ_STATES + a] : 0;
+            j.g_out = b + 1 < ns_out ? g_out : -1;
+            j.theta_out = b + 1 < ns_out ? theta[(size_t)k * LF__WJ_STATES + b + 1] : 0;
+            lf_exact_config kc;
+            lf_exact_config_default(&kc);
+            if (cfg)
+                kc = *cfg;
+            kc.time_limit_s = 0;
+            if (end > 0) { /* an even share of what is left among the runs left */
+                int32_t runs = (n_win - k - 1) * ns_in * ns_out + n_pairs - r;
+                kc.time_limit_s = (end - lf_now_seconds()) / (runs > 0 ? runs : 1);
+                if (kc.time_limit_s < 1e-3)
+                    kc.time_limit_s = 1e-3;
             }
+            int64_t d = free_d;
+            if (j.g_in >= 0 || j.g_out >= 0)
+                st = lf__wj_dp(&j, &us[k], &kc, &d);
+            if (st == LF_ELIMIT) {
+                /* Past the limits: the window without constraints. */
+                lf_clear_error();
+                st = LF_OK;
+                d = free_d;
+            }
+            /* Constraints only raise a window (and its floors stay). */
+            if (d != LF__WJ_INF && d < free_d)
+                d = free_d;
+            if (d != LF__WJ_INF && best[a] != LF__WJ_INF && best[a] + d < next[b])
+                next[b] = best[a] + d;
         }
         for (int b = 0; b < LF__WJ_STATES && phase == 1; b++)
             best[b] = next[b];
