@@ -678,8 +678,9 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
             int32_t n_win = 0;
             for (int32_t from = 0; from < n_ops; from = w.ends[n_win++])
                 w.ends[n_win] = lf__window_end(g, w.bytes, ops, n_ops, from, ws->window_ops);
-            if ((end == 0 || jc.time_limit_s > 1e-3) &&
-                (st = lf__window_join_bound(cm, &jc, w.ends, n_win, 1, &joined)) == LF_OK && joined > ws->lower)
+            if (end == 0 || jc.time_limit_s > 1e-3)
+                st = lf__window_join_bound(cm, &jc, w.ends, n_win, 1, &joined);
+            if (st == LF_OK && joined > ws->lower)
                 ws->lower = joined;
         }
     }

@@ -231,8 +231,8 @@ static void lf__wj_ghosts(const lf__wj *j, const int32_t *ops, int32_t from, int
     }
 }
 
-lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, const int32_t *win_ends, int32_t n_win,
-                                int join, int64_t *lower)
+lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, const int32_t *win_ends,
+                                int32_t n_win, int join, int64_t *lower)
 {
     const lf_graph *g = lf_cost_graph(cm);
     int32_t n = g->n_ops, n_ops = 0;
@@ -256,10 +256,9 @@ lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, c
     j.in_t_out = calloc((size_t)n + 1, 1);
     j.req = calloc((size_t)n + 1, sizeof *j.req);
     j.touched = malloc(((size_t)n + 1) * sizeof *j.touched);
-    lf_status st = ops && ends && gk && free_of && theta && ns && charged && us && j.bytes && j.cut_floor && j.internal &&
-                           j.in_win && j.in_t_out && j.req && j.touched
-                       ? LF_OK
-                       : lf_set_error(LF_ENOMEM, "out of memory computing bounds");
+    int ok = ops && ends && gk && free_of && theta && ns && charged && us && j.bytes && j.cut_floor &&
+             j.internal && j.in_win && j.in_t_out && j.req && j.touched;
+    lf_status st = ok ? LF_OK : lf_set_error(LF_ENOMEM, "out of memory computing bounds");
     int64_t weights = 0;
     for (int32_t v = 0; v < n && st == LF_OK; v++) {
         j.bytes[v] = lf_cost_tensor_bytes(cm, v);
