@@ -70,6 +70,17 @@ typedef struct lf__window_stats {
 
 lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, int32_t max_window_ops,
                                  lf__window_stats *ws);
+/* A floor of the DRAM of every valid plan like one pass of
+ * lf__window_lower_bound under its connected charge, over the windows that
+ * end at ops[win_ends[0]], ... (ops: the graph's compute ops by id; the last
+ * end is their number), each window solved under the states of its two
+ * boundaries (which side of a level the group of a reader past the window
+ * holds) and the least sum over consistent states taken (window_join.c).
+ * Windows past cfg's time limit (a deadline for the whole pass) keep their
+ * unjoined value or their forced-cut floors. join 0: no states (the
+ * connected pass alone, for comparisons). */
+lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, const int32_t *win_ends,
+                                int32_t n_win, int join, int64_t *lower);
 /* Where a window of the ops ops[from..] ends (window_bound.c): within
  * [window_ops / 2, window_ops] ops, where the fewest bytes (bytes_of, per op)
  * its ops write are still to be read past it; n_ops when the rest fits. */
