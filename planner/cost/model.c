@@ -254,6 +254,14 @@ int lf_cost_global_operand(const lf_cost_model *cm, int32_t v, int32_t j)
     return j >= 0 && j < 8 && ((cm->ops[v].global_in >> j) & 1);
 }
 
+int lf_cost_group_attn(const lf_cost_model *cm, const int32_t *members, int32_t n)
+{
+    for (int32_t i = 0; i < n; i++) /* lf__attn_setup's test */
+        if (cm->ops[members[i]].global_in)
+            return 1;
+    return 0;
+}
+
 int64_t lf_cost_tensor_bytes(const lf_cost_model *cm, int32_t v) { return cm->ops[v].tensor_bytes; }
 int64_t lf_cost_weight_bytes(const lf_cost_model *cm, int32_t v) { return cm->ops[v].weight_bytes; }
 
@@ -365,7 +373,7 @@ lf_status lf_cost_eval_at(lf_cost_model *cm, const int32_t *members, int32_t n, 
 
 /* Steps of a member list under a scheme; with `at`, each step k whose
  * successor needs at least `from` priced at buffer need + 1 into at[k] (the
- * others left invalid; an attention group's only up to the first, cost.h)
+ * others left invalid; an attention group not at all, cost.h)
  * from the walk's own view of the group: its windows
  * are kept for both ways through a wait (rows.c), so these evaluations sum
  * kept terms where lf_cost_eval_at would build and walk the group afresh,
@@ -401,18 +409,15 @@ static lf_status lf__steps(const lf_cost_model *cm, const lf__scheme *scheme,
         for (int32_t k = 0; st == LF_OK && k < n_again; k++)
             st = lf__step_push(steps, cap, n_out, again[k].need, again[k].f_d + reread);
     }
-    int attn = 0;
+    /* An attention group (handled) is priced at every buffer by its caller
+     * instead (lf_cost_attn_prices): none of its steps is priced here. */
     for (int32_t k = 0; at && st == LF_OK && k < *n_out; k++) {
         lf__peak peak;
-        if (attn || (k + 1 < *n_out && steps[k + 1].need < from)) {
+        if (handled || (k + 1 < *n_out && steps[k + 1].need < from)) {
             memset(&at[k], 0, sizeof at[k]);
             continue;
         }
-        handled = 0;
-        st = lf__attn_price(&G, scheme, steps[k].need + 1, &at[k], &peak, &handled);
-        if (st == LF_OK && !handled)
-            st = lf__eval_waits(&G, scheme, steps[k].need + 1, &at[k], &peak);
-        attn = st == LF_OK && at[k].attn;
+        st = lf__eval_waits(&G, scheme, steps[k].need + 1, &at[k], &peak);
     }
     lf__group_destroy(&G);
     return st;
