@@ -41,6 +41,12 @@ static lf_status lf__steps_attention(lf_cost_model *cm, const int32_t *members, 
     return st;
 }
 
+lf_status lf__steps_attention_group(lf_cost_model *cm, const int32_t *members, int32_t n_members, int64_t lo,
+                                    int64_t hi, lf_cost_step *steps, int32_t *n)
+{
+    return lf__steps_attention(cm, members, n_members, lo, hi, steps, 0, n);
+}
+
 /* Under energy or latency (cfg.objective) the steps carry the objective's
  * figure instead of F_D: each step priced at its own buffer (need + 1), so
  * with the row steps and blocks of the schedule the model takes there, and
