@@ -135,6 +135,10 @@ int lf_cost_global_operand(const lf_cost_model *cm, int32_t v, int32_t j);
  * which this says without pricing it. */
 int lf_cost_group_attn(const lf_cost_model *cm, const int32_t *members, int32_t n);
 
+/* Activation bytes op v moves in the buffer: its inputs' whole tensors read
+ * and its output written, 0 for a zero-copy view (lf_energy_act_traffic). */
+int64_t lf_cost_act_traffic(const lf_cost_model *cm, int32_t v);
+
 /* Bytes of op v's whole output (N x C x H x W x activation bytes): what a
  * group that reads it from outside, or writes it out, moves over DRAM. */
 int64_t lf_cost_tensor_bytes(const lf_cost_model *cm, int32_t v);

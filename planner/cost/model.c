@@ -193,6 +193,18 @@ lf_status lf_cost_model_create(lf_cost_model **out, const lf_graph *g, const lf_
     if (st == LF_OK)
         if (!hw->no_attention)
             lf__attn_analyze(cm);
+    /* Activation bytes moved in the buffer (energy.h's
+     * lf_energy_act_traffic): operands read, output written, 0 for a view;
+     * kept, since the objective's sums add it per member of every group. */
+    for (int32_t v = 0; st == LF_OK && v < g->n_ops; v++) {
+        lf__op_cost *c = &cm->ops[v];
+        c->act_traffic = 0;
+        if (c->kind == LF_ROWS_VIEW)
+            continue;
+        for (int32_t j = 0; j < g->ops[v].n_inputs; j++)
+            c->act_traffic += cm->ops[g->ops[v].inputs[j]].tensor_bytes;
+        c->act_traffic += c->tensor_bytes;
+    }
     for (int32_t v = 0; st == LF_OK && v < g->n_ops; v++) {
         if (g->ops[v].type == LF_OP_INPUT)
             continue;
@@ -262,6 +274,7 @@ int lf_cost_group_attn(const lf_cost_model *cm, const int32_t *members, int32_t 
     return 0;
 }
 
+int64_t lf_cost_act_traffic(const lf_cost_model *cm, int32_t v) { return cm->ops[v].act_traffic; }
 int64_t lf_cost_tensor_bytes(const lf_cost_model *cm, int32_t v) { return cm->ops[v].tensor_bytes; }
 int64_t lf_cost_weight_bytes(const lf_cost_model *cm, int32_t v) { return cm->ops[v].weight_bytes; }
 
