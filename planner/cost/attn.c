@@ -358,12 +358,17 @@ static int64_t lf__weight_reads(const lf__attn *a, const lf__cfg *c, int64_t h)
     return c->wres || a->p.weights == 0 ? 1 : lf__cdiv(href, h);
 }
 
+/* F_D at h rows per tile with K/V traffic kv (lf__kv_dram's). */
+static int64_t lf__fd_kv(const lf__attn *a, const lf__cfg *c, int64_t h, int64_t kv)
+{
+    return a->p.in + a->p.out + lf__weight_reads(a, c, h) * a->p.weights + kv + a->pass_dram;
+}
+
 /* F_D at h rows per tile; with `floor`, a floor of it at h and at every
  * smaller balanced height (lf__kv_reads_floor). */
 static int64_t lf__fd(lf__attn *a, const lf__cfg *c, int64_t h, int floor)
 {
-    return a->p.in + a->p.out + lf__weight_reads(a, c, h) * a->p.weights +
-           lf__kv_dram(a, c, h, floor) + a->pass_dram;
+    return lf__fd_kv(a, c, h, lf__kv_dram(a, c, h, floor));
 }
 
 /* Configurations in a fixed order (ties keep the first). */
@@ -570,7 +575,7 @@ lf_status lf__attn_kept_steps(const void *kept, const lf__priced *p, lf__attn_co
 }
 
 typedef struct lf__event {
-    int64_t need, h;
+    int64_t need, h, fd;
     int32_t cfg;
 } lf__event;
 
@@ -599,16 +604,30 @@ lf_status lf__attn_prices(lf__group *G, const lf__scheme *scheme, int64_t lo, in
     int32_t nc = lf__cfgs(&a, cfg), ne = 0, cap = 64;
     /* Every (configuration, balanced height) below `below`, as
      * lf__attn_steps walks them, by need: the largest height of a
-     * configuration whose need is below a buffer is lf__fit's there. */
+     * configuration whose need is below a buffer is lf__fit's there. Taken
+     * height by height, each height's row windows (lf__feat) and streamed
+     * K/V traffic (the same for every streamed configuration) are found
+     * once, where a walk configuration by configuration found them again
+     * for each (the windows' cache is small); sorted below, the events are
+     * the same, and each carries its F_D. */
     lf__event *ev = malloc((size_t)cap * sizeof *ev);
-    for (int32_t k = 0; k < nc && ev; k++)
-        for (int64_t h = 1; h <= a.hq;) {
-            int64_t r = lf__cdiv(a.hq, h), hb = lf__cdiv(a.hq, r);
-            if (hb < h)
-                hb = lf__cdiv(a.hq, r - 1);
+    int active[16];
+    for (int32_t k = 0; k < nc; k++)
+        active[k] = 1;
+    for (int64_t h = 1, left = nc; h <= a.hq && left > 0 && ev;) {
+        int64_t r = lf__cdiv(a.hq, h), hb = lf__cdiv(a.hq, r), kvd = 0;
+        int have_kvd = 0;
+        if (hb < h)
+            hb = lf__cdiv(a.hq, r - 1);
+        for (int32_t k = 0; k < nc && ev; k++) {
+            if (!active[k])
+                continue;
             int64_t need = lf__need(&a, &cfg[k], hb);
-            if (need >= below)
-                break;
+            if (need >= below) {
+                active[k] = 0;
+                left--;
+                continue;
+            }
             if (ne == cap) {
                 lf__event *m = realloc(ev, (size_t)cap * 2 * sizeof *ev);
                 if (!m) {
@@ -619,9 +638,17 @@ lf_status lf__attn_prices(lf__group *G, const lf__scheme *scheme, int64_t lo, in
                 ev = m;
                 cap *= 2;
             }
-            ev[ne++] = (lf__event){need, hb, k};
-            h = hb + 1;
+            int64_t kv = 0;
+            if (!cfg[k].resident) {
+                if (!have_kvd)
+                    kvd = lf__kv_dram(&a, &cfg[k], hb, 0);
+                have_kvd = 1;
+                kv = kvd;
+            }
+            ev[ne++] = (lf__event){need, hb, lf__fd_kv(&a, &cfg[k], hb, kv), k};
         }
+        h = hb + 1;
+    }
     int32_t ocap = 16;
     lf_cost_sched *o = ev ? malloc((size_t)ocap * sizeof *o) : NULL;
     if (!ev || !o) {
@@ -641,7 +668,7 @@ lf_status lf__attn_prices(lf__group *G, const lf__scheme *scheme, int64_t lo, in
     while (st == LF_OK) {
         for (; i < ne && ev[i].need < at; i++) {
             int32_t k = ev[i].cfg;
-            int64_t x = lf__fd(&a, &cfg[k], ev[i].h, 0);
+            int64_t x = ev[i].fd;
             if (hmax[k] == 0 || x <= fd[k]) {
                 fd[k] = x;
                 best_h[k] = ev[i].h;

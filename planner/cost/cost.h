@@ -130,6 +130,14 @@ int lf_cost_view(const lf_cost_model *cm, int32_t v);
 /* 1 when activation input j of op v is a global-window operand (the K or V
  * of a product of two activations): read whole, it holds no row window. */
 int lf_cost_global_operand(const lf_cost_model *cm, int32_t v, int32_t j);
+/* 1 when the n ops `members` hold a product of two activations: such a group
+ * is priced as an attention group at every buffer (lf_group_cost.attn set),
+ * which this says without pricing it. */
+int lf_cost_group_attn(const lf_cost_model *cm, const int32_t *members, int32_t n);
+
+/* Activation bytes op v moves in the buffer: its inputs' whole tensors read
+ * and its output written, 0 for a zero-copy view (lf_energy_act_traffic). */
+int64_t lf_cost_act_traffic(const lf_cost_model *cm, int32_t v);
 
 /* Bytes of op v's whole output (N x C x H x W x activation bytes): what a
  * group that reads it from outside, or writes it out, moves over DRAM. */
@@ -273,9 +281,9 @@ lf_status lf_steps_store_put(lf_steps_store *m, const lf_bitset *group, int64_t 
  * steps[k].need + 1 into at[k] (the others zeroed), from the step walk's own
  * view of the group, which is most of the price: the staircase of energy or
  * latency (planner/exact/curve.c) reads the schedule there. An attention
- * group is priced at the first such step only (at[k].attn set), the steps
- * after it zeroed: the staircase prices it at every buffer of its range
- * instead (lf_cost_attn_prices). *priced is 0
+ * group (lf_cost_group_attn) is not priced, every at[k] zeroed: the
+ * staircase prices it at every buffer of its range instead
+ * (lf_cost_attn_prices). *priced is 0
  * when the steps came from the memo of a group's copies (steps_memo.c) and
  * at[] is unset: the caller prices them itself. */
 lf_status lf_cost_steps_priced(lf_cost_model *cm, const lf_bitset *group, int64_t below,

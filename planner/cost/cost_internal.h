@@ -18,6 +18,7 @@ typedef struct lf__op_cost {
     int64_t row_bytes;      /* one output row: W * C * act_bytes */
     int64_t tensor_bytes;   /* whole output: N * C * H * W * act_bytes */
     int64_t weight_bytes;
+    int64_t act_traffic;    /* lf_energy_act_traffic, once the model is set up */
     int64_t wblk;           /* one output channel's weights (BRR sub-block) */
     int32_t reads_spatial;  /* some input has H > 1 */
     /* Attention (DESIGN §16, attn_ops.c). A product of two activations

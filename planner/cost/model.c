@@ -193,6 +193,18 @@ lf_status lf_cost_model_create(lf_cost_model **out, const lf_graph *g, const lf_
     if (st == LF_OK)
         if (!hw->no_attention)
             lf__attn_analyze(cm);
+    /* Activation bytes moved in the buffer (energy.h's
+     * lf_energy_act_traffic): operands read, output written, 0 for a view;
+     * kept, since the objective's sums add it per member of every group. */
+    for (int32_t v = 0; st == LF_OK && v < g->n_ops; v++) {
+        lf__op_cost *c = &cm->ops[v];
+        c->act_traffic = 0;
+        if (c->kind == LF_ROWS_VIEW)
+            continue;
+        for (int32_t j = 0; j < g->ops[v].n_inputs; j++)
+            c->act_traffic += cm->ops[g->ops[v].inputs[j]].tensor_bytes;
+        c->act_traffic += c->tensor_bytes;
+    }
     for (int32_t v = 0; st == LF_OK && v < g->n_ops; v++) {
         if (g->ops[v].type == LF_OP_INPUT)
             continue;
@@ -254,6 +266,15 @@ int lf_cost_global_operand(const lf_cost_model *cm, int32_t v, int32_t j)
     return j >= 0 && j < 8 && ((cm->ops[v].global_in >> j) & 1);
 }
 
+int lf_cost_group_attn(const lf_cost_model *cm, const int32_t *members, int32_t n)
+{
+    for (int32_t i = 0; i < n; i++) /* lf__attn_setup's test */
+        if (cm->ops[members[i]].global_in)
+            return 1;
+    return 0;
+}
+
+int64_t lf_cost_act_traffic(const lf_cost_model *cm, int32_t v) { return cm->ops[v].act_traffic; }
 int64_t lf_cost_tensor_bytes(const lf_cost_model *cm, int32_t v) { return cm->ops[v].tensor_bytes; }
 int64_t lf_cost_weight_bytes(const lf_cost_model *cm, int32_t v) { return cm->ops[v].weight_bytes; }
 
@@ -365,7 +386,7 @@ lf_status lf_cost_eval_at(lf_cost_model *cm, const int32_t *members, int32_t n, 
 
 /* Steps of a member list under a scheme; with `at`, each step k whose
  * successor needs at least `from` priced at buffer need + 1 into at[k] (the
- * others left invalid; an attention group's only up to the first, cost.h)
+ * others left invalid; an attention group not at all, cost.h)
  * from the walk's own view of the group: its windows
  * are kept for both ways through a wait (rows.c), so these evaluations sum
  * kept terms where lf_cost_eval_at would build and walk the group afresh,
@@ -401,18 +422,15 @@ static lf_status lf__steps(const lf_cost_model *cm, const lf__scheme *scheme,
         for (int32_t k = 0; st == LF_OK && k < n_again; k++)
             st = lf__step_push(steps, cap, n_out, again[k].need, again[k].f_d + reread);
     }
-    int attn = 0;
+    /* An attention group (handled) is priced at every buffer by its caller
+     * instead (lf_cost_attn_prices): none of its steps is priced here. */
     for (int32_t k = 0; at && st == LF_OK && k < *n_out; k++) {
         lf__peak peak;
-        if (attn || (k + 1 < *n_out && steps[k + 1].need < from)) {
+        if (handled || (k + 1 < *n_out && steps[k + 1].need < from)) {
             memset(&at[k], 0, sizeof at[k]);
             continue;
         }
-        handled = 0;
-        st = lf__attn_price(&G, scheme, steps[k].need + 1, &at[k], &peak, &handled);
-        if (st == LF_OK && !handled)
-            st = lf__eval_waits(&G, scheme, steps[k].need + 1, &at[k], &peak);
-        attn = st == LF_OK && at[k].attn;
+        st = lf__eval_waits(&G, scheme, steps[k].need + 1, &at[k], &peak);
     }
     lf__group_destroy(&G);
     return st;

@@ -105,9 +105,10 @@ int64_t lf_cost_objective_unfusable(lf_cost_model *cm, int32_t v, int64_t dram)
 
 void lf_obj_sums_add_op(const lf_cost_model *cm, int32_t v, lf_obj_sums *s)
 {
-    s->macs += lf_cost_graph(cm)->ops[v].macs;
-    s->act += lf_energy_act_traffic(cm, v);
-    s->weights += lf_cost_weight_bytes(cm, v);
+    /* Fields read directly: staircases add this per member of every group. */
+    s->macs += cm->g->ops[v].macs;
+    s->act += cm->ops[v].act_traffic;
+    s->weights += cm->ops[v].weight_bytes;
 }
 
 void lf_obj_sums_add(lf_obj_sums *a, const lf_obj_sums *b)

@@ -329,6 +329,10 @@ static lf_status lf__group_steps(lf_cost_model *cm, lf__curve_dp *c, const lf_bi
 {
     if (lf_cost_objective(cm) == LF_PLAN_OBJ_DRAM)
         return lf_cost_steps(cm, set, c->beta_max, c->steps, LF_COST_MAX_STEPS, n);
+    /* An attention group is priced at every buffer of the part: its DRAM
+     * steps would only be walked to be dropped. */
+    if (lf_cost_group_attn(cm, members, n_members))
+        return lf__steps_attention_group(cm, members, n_members, c->beta_min, c->beta_max, c->steps, n);
     int found = 0;
     lf_status st = lf__kept_figures(cm, c, set, members, n_members, n, &found);
     if (st != LF_OK || found) {

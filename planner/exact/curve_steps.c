@@ -41,6 +41,12 @@ static lf_status lf__steps_attention(lf_cost_model *cm, const int32_t *members, 
     return st;
 }
 
+lf_status lf__steps_attention_group(lf_cost_model *cm, const int32_t *members, int32_t n_members, int64_t lo,
+                                    int64_t hi, lf_cost_step *steps, int32_t *n)
+{
+    return lf__steps_attention(cm, members, n_members, lo, hi, steps, 0, n);
+}
+
 /* Under energy or latency (cfg.objective) the steps carry the objective's
  * figure instead of F_D: each step priced at its own buffer (need + 1), so
  * with the row steps and blocks of the schedule the model takes there, and
@@ -69,6 +75,9 @@ lf_status lf__step_figures(lf_cost_model *cm, const int32_t *members, int32_t n_
                                   const lf_group_cost *at, int32_t n, int32_t *attn_at)
 {
     *attn_at = n;
+    /* An attention group prices as one at every step: known from its ops,
+     * where pricing a step to find out took a third of GPT-2's staircase. */
+    int attn = lf_cost_group_attn(cm, members, n_members);
     for (int32_t k = 0; k < n; k++) {
         int64_t v = INT64_MAX;
         /* A step that another below lo replaces is no price in the range:
@@ -78,6 +87,11 @@ lf_status lf__step_figures(lf_cost_model *cm, const int32_t *members, int32_t n_
         } else if (op >= 0 && steps[k].need < fb1) {
             if (fb1 >= lo)
                 v = lf_cost_objective_unfusable(cm, op, steps[k].f_d);
+        } else if (attn) { /* the first step it runs as a group: all of them */
+            *attn_at = k;
+            for (int32_t j = k; j < n; j++)
+                steps[j].f_d = INT64_MAX;
+            return LF_OK;
         } else {
             lf_group_cost gc;
             if (at) /* priced by the step walk (lf_cost_steps_priced) */
@@ -86,12 +100,6 @@ lf_status lf__step_figures(lf_cost_model *cm, const int32_t *members, int32_t n_
                 lf_status st = lf_cost_eval_at(cm, members, n_members, steps[k].need + 1, &gc);
                 if (st != LF_OK)
                     return st;
-            }
-            if (gc.attn) { /* the first step it runs as a group: all of them */
-                *attn_at = k;
-                for (int32_t j = k; j < n; j++)
-                    steps[j].f_d = INT64_MAX;
-                return LF_OK;
             }
             v = gc.valid ? lf_cost_objective_value(cm, members, n_members, &gc) : INT64_MAX;
         }

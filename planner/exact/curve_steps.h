@@ -24,5 +24,14 @@ int32_t lf__step_keep(lf_cost_step *steps, int32_t n, int64_t lo);
 lf_status lf__steps_objective(lf_cost_model *cm, const int32_t *members, int32_t n_members, int32_t op,
                               int64_t fb1, int64_t lo, int64_t hi, lf_cost_step *steps, const lf_group_cost *at,
                               int32_t *n);
+/* A group of several ops that holds a product of two activations
+ * (lf_cost_group_attn) in the objective's figure: lf__steps_objective's
+ * answer whatever its DRAM steps, which it does not read. Each step of
+ * such a group but the last is replaced below lo (a later one needs less
+ * than lo) and dropped, and the first left is priced as an attention group,
+ * at every buffer of [lo, hi]; it has steps below hi exactly where it has
+ * a schedule that needs less than hi, as the pricing sees. */
+lf_status lf__steps_attention_group(lf_cost_model *cm, const int32_t *members, int32_t n_members, int64_t lo,
+                                    int64_t hi, lf_cost_step *steps, int32_t *n);
 
 #endif
