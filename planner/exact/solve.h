@@ -81,6 +81,12 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
  * connected pass alone, for comparisons). */
 lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, const int32_t *win_ends,
                                 int32_t n_win, int join, int64_t *lower);
+/* The readers past the window ops[from..to) solved with it, added to u
+ * (window_bound.c): readers of the largest tensors (bytes, per op) whose
+ * forced-cut floor (cut_floor) is 0, a bounded number in all; listed in
+ * list when not NULL. Returns their number. */
+int32_t lf__window_ghosts(const lf_graph *g, const int64_t *bytes, const int64_t *cut_floor, const int32_t *ops,
+                          int32_t from, int32_t to, lf_bitset *u, int32_t *list);
 /* Where a window of the ops ops[from..] ends (window_bound.c): within
  * [window_ops / 2, window_ops] ops, where the fewest bytes (bytes_of, per op)
  * its ops write are still to be read past it; n_ops when the rest fits. */

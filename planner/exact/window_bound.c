@@ -39,9 +39,6 @@
 /* Window sizes: the first pass, and the last one without a time limit. */
 #define LF__WIN_FIRST 16
 #define LF__WIN_MAX_UNTIMED 64
-/* Readers outside a window solved with it (lf__win_ghosts): NasNet-A at
- * 256 KB, windows of 24 ops, LBDF: 0 ghosts 50.1 MB, 2-4 59.1, 6-8 59.7. */
-#define LF__WIN_GHOSTS 6
 /* A pass with a time limit starts only with this many times the last
  * pass's time left (lf__window_lower_bound). */
 #define LF__WIN_NEXT 3
@@ -274,58 +271,13 @@ static lf_status lf__win_dp(lf__win *w, const lf_bitset *u, const lf_exact_confi
     return st;
 }
 
-/* Readers outside window ops[from..to) solved with it, so that a tensor
- * the window writes for them is charged like one inside it (it is internal
- * once all its readers are in): adds them to u and returns how many. A
- * window of consecutive ops sees nothing of what its last tensors cost, and
- * a NasNet cell's output read by the next two cells is most of its traffic.
- *
- * Sound as any universe is (the top of the file: the parts of a valid plan
- * over the window and its ghosts are admitted, and charge what the plan pays
- * for the window's internal tensors), with two cares: a ghost's weights are
- * its own window's, so re-reads count only the window's ops
- * (lf__win_rereads); and only tensors whose forced-cut floor is 0 take
- * ghosts, since the relaxation may put a reader that can never share a group
- * with the producer beside it and charge the tensor less than its floor.
- * The largest tensors first, at most LF__WIN_GHOSTS readers: each ghost can
- * double the window's states. */
+/* The window's ghosts (window_ghosts.c), flagged in w. */
 static int32_t lf__win_ghosts(lf__win *w, const int32_t *ops, int32_t from, int32_t to, lf_bitset *u)
 {
-    const lf_graph *g = w->g;
-    int32_t n_ghosts = 0;
-    for (;;) {
-        int32_t best = -1;
-        int64_t best_bytes = 0;
-        for (int32_t i = from; i < to; i++) {
-            int32_t p = ops[i];
-            const lf_op *op = &g->ops[p];
-            if (op->is_output || op->n_consumers == 0 || w->cut_floor[p] != 0)
-                continue;
-            int32_t fresh = 0;
-            for (int32_t j = 0; j < op->n_consumers; j++) {
-                int32_t c = op->consumers[j], dup = 0;
-                for (int32_t k = 0; k < j; k++)
-                    dup |= op->consumers[k] == c;
-                fresh += !dup && !lf_bitset_test(u, c);
-            }
-            int64_t bytes = w->bytes[p];
-            if (fresh > 0 && n_ghosts + fresh <= LF__WIN_GHOSTS && bytes > best_bytes) {
-                best = p;
-                best_bytes = bytes;
-            }
-        }
-        if (best < 0)
-            return n_ghosts;
-        const lf_op *op = &g->ops[best];
-        for (int32_t j = 0; j < op->n_consumers; j++) {
-            int32_t c = op->consumers[j];
-            if (lf_bitset_test(u, c))
-                continue;
-            lf_bitset_set(u, c);
-            w->ghost[c] = 1;
-            w->ghost_list[n_ghosts++] = c;
-        }
-    }
+    int32_t n_ghosts = lf__window_ghosts(w->g, w->bytes, w->cut_floor, ops, from, to, u, w->ghost_list);
+    for (int32_t i = 0; i < n_ghosts; i++)
+        w->ghost[w->ghost_list[i]] = 1;
+    return n_ghosts;
 }
 
 /* One try at the window of compute ops ops[from..to) within `share`

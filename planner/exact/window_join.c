@@ -53,8 +53,6 @@
 #include "planner/exact/solve.h"
 #include "planner/util/clock.h"
 
-/* Ghosts per window: as window_bound.c's LF__WIN_GHOSTS. */
-#define LF__WJ_GHOSTS 6
 #define LF__WJ_INF INT64_MAX
 /* States per boundary at most (its levels + 1; state i: level in
  * [theta_i, theta_{i+1}), theta_0 = 0). */
@@ -195,42 +193,6 @@ static lf_status lf__wj_theta(lf__wj *j, const lf_bitset *u, const int32_t *ops,
     return st;
 }
 
-/* Ghosts of ops[from..to): window_bound.c's choice (lf__win_ghosts). */
-static void lf__wj_ghosts(const lf__wj *j, const int32_t *ops, int32_t from, int32_t to, lf_bitset *u)
-{
-    const lf_graph *g = j->g;
-    int32_t n_ghosts = 0;
-    for (;;) {
-        int32_t best = -1;
-        int64_t best_bytes = 0;
-        for (int32_t i = from; i < to; i++) {
-            int32_t p = ops[i];
-            const lf_op *op = &g->ops[p];
-            if (op->is_output || op->n_consumers == 0 || j->cut_floor[p] != 0)
-                continue;
-            int32_t fresh = 0;
-            for (int32_t k = 0; k < op->n_consumers; k++) {
-                int32_t c = op->consumers[k], dup = 0;
-                for (int32_t m = 0; m < k; m++)
-                    dup |= op->consumers[m] == c;
-                fresh += !dup && !lf_bitset_test(u, c);
-            }
-            if (fresh > 0 && n_ghosts + fresh <= LF__WJ_GHOSTS && j->bytes[p] > best_bytes) {
-                best = p;
-                best_bytes = j->bytes[p];
-            }
-        }
-        if (best < 0)
-            return;
-        const lf_op *op = &g->ops[best];
-        for (int32_t k = 0; k < op->n_consumers; k++)
-            if (!lf_bitset_test(u, op->consumers[k])) {
-                lf_bitset_set(u, op->consumers[k]);
-                n_ghosts++;
-            }
-    }
-}
-
 lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, const int32_t *win_ends,
                                 int32_t n_win, int join, int64_t *lower)
 {
@@ -282,7 +244,7 @@ lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, c
             break;
         for (int32_t i = from; i < ends[k]; i++)
             lf_bitset_set(&us[k], ops[i]);
-        lf__wj_ghosts(&j, ops, from, ends[k], &us[k]);
+        lf__window_ghosts(g, j.bytes, j.cut_floor, ops, from, ends[k], &us[k], NULL);
     }
     /* The joined ghost of each boundary k (between windows k and k + 1). */
     for (int32_t k = 0; k + 1 < n_win && st == LF_OK; k++) {
