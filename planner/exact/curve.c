@@ -45,7 +45,8 @@ typedef struct lf__curve_dp {
     lf_group_cost at[LF_COST_MAX_STEPS]; /* each step's cost at its buffer (energy, latency) */
     lf_steps_store *keep; /* energy, latency: each group's figures for every part of the range */
     int64_t range_min, range_max; /* the whole range (keep's steps are below its largest buffer) */
-    lf_cost_step *pieces; /* scratch: an attention group's prices over the whole range */
+    lf_cost_step *pieces; /* scratch: a group's figures as keep holds them */
+    lf_bitset key;        /* scratch: a group's canonical copy, its key in keep */
     int32_t *members;  /* scratch: the ops of a group priced whole from its bitset */
 } lf__curve_dp;
 
@@ -286,39 +287,54 @@ static void lf__extend_from(const lf__exact *x, lf__join_acc *acc, int32_t from,
  * at a given beta, and the SRAM figure is the range's: lf_curve_fix_sram).
  * 0 in *found where it cannot say (no store, or a walk over the whole
  * range that fails where the part's own might not). An attention group is
- * kept as one step at need -1 (no group's need) holding its least need, and
- * its prices over the whole range beside it (lf__attn_part_steps, which
- * says the part's steps). */
+ * kept as a step at need -1 (no group's need) holding its least need,
+ * followed by its prices over the whole range (lf__attn_range_prices; none
+ * where they are too many: each part prices it then), from which each part
+ * takes its steps (lf__attn_part_steps). */
 static lf_status lf__kept_figures(lf_cost_model *cm, lf__curve_dp *c, const lf_bitset *set,
                                   const int32_t *members, int32_t n_members, int32_t *n, int *found)
 {
     *found = 0;
     if (!c->keep)
         return LF_OK;
-    if (!lf_steps_store_get(c->keep, set, c->range_max, c->steps, LF_COST_MAX_STEPS, n)) {
+    /* Copies of a group one repeated block apart are priced alike: kept
+     * once, under their canonical copy (a transformer's layers). */
+    lf_cost_canonical(cm, set, &c->key);
+    lf_cost_step *kept = c->pieces; /* LF__ATTN_PIECES + 1 */
+    int32_t nk = 0;
+    lf_status st = LF_OK;
+    if (!lf_steps_store_get(c->keep, &c->key, c->range_max, kept, LF_COST_MAX_STEPS, &nk)) {
         int priced = 0;
         if (lf_cost_steps_priced(cm, set, c->range_max, 0, c->steps, c->at, LF_COST_MAX_STEPS, n,
                                  &priced) != LF_OK)
             return LF_OK; /* the part's own walk says what went wrong */
         int32_t attn_at = *n;
-        lf_status st = lf__step_figures(cm, members, n_members, -1, 0, 0, c->steps,
-                                        priced ? c->at : NULL, *n, &attn_at);
+        st = lf__step_figures(cm, members, n_members, -1, 0, 0, c->steps, priced ? c->at : NULL, *n, &attn_at);
         if (st == LF_OK && attn_at < *n) {
-            c->steps[0] = (lf_cost_step){-1, c->steps[0].need};
-            *n = 1;
+            kept[0] = (lf_cost_step){-1, c->steps[0].need};
+            st = lf__attn_range_prices(cm, members, n_members, c->range_min, c->range_max, kept + 1, &nk);
+            nk++;
+        } else if (st == LF_OK) {
+            memcpy(kept, c->steps, (size_t)*n * sizeof *kept);
+            nk = *n;
         }
         if (st == LF_OK)
-            st = lf_steps_store_put(c->keep, set, c->range_max, c->steps, LF_COST_MAX_STEPS, *n);
+            st = lf_steps_store_put(c->keep, &c->key, c->range_max, kept, LF_COST_MAX_STEPS, nk);
         if (st != LF_OK)
             return st;
     }
-    if (*n == 1 && c->steps[0].need < 0) /* an attention group */
-        return lf__attn_part_steps(cm, c->keep, set, members, n_members, c->steps[0].f_d, c->range_min,
-                                   c->range_max, c->beta_min, c->beta_max, c->pieces, c->steps, n, found);
+    if (nk >= 1 && kept[0].need < 0) { /* an attention group */
+        *found = nk > 1;
+        return nk > 1 ? lf__attn_part_steps(cm, kept + 1, nk - 1, kept[0].f_d, c->beta_min, c->beta_max,
+                                            c->steps, n)
+                      : LF_OK;
+    }
     /* Steps from the part's largest buffer on are not its (lf_cost_steps
      * leaves them out, and none of them replaces one below it). */
-    while (*n > 0 && c->steps[*n - 1].need >= c->beta_max)
+    *n = nk;
+    while (*n > 0 && kept[*n - 1].need >= c->beta_max)
         (*n)--;
+    memcpy(c->steps, kept, (size_t)*n * sizeof *kept);
     *found = 1;
     return LF_OK;
 }
@@ -605,6 +621,7 @@ static void lf__curve_free(lf__curve_dp *c, int32_t n_ops)
     free(c->fb1);
     free(c->members);
     free(c->pieces);
+    lf_bitset_destroy(&c->key);
 }
 
 /* Per-op constants: F_beta alone, and the steps of the op alone. */
@@ -615,8 +632,8 @@ static lf_status lf__curve_prepare(lf__curve_dp *c, lf_cost_model *cm)
     c->single = calloc((size_t)g->n_ops, sizeof *c->single);
     c->n_single = calloc((size_t)g->n_ops, sizeof *c->n_single);
     c->members = calloc((size_t)g->n_ops + 1, sizeof *c->members);
-    if (c->keep)
-        c->pieces = malloc(LF__ATTN_PIECES * sizeof *c->pieces);
+    if (c->keep && lf_bitset_init(&c->key, g->n_ops) == LF_OK)
+        c->pieces = malloc((LF__ATTN_PIECES + 1) * sizeof *c->pieces);
     if (!c->fb1 || !c->single || !c->n_single || !c->members || (c->keep && !c->pieces))
         return lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
     lf_bitset one;

@@ -23,15 +23,8 @@
 #include "planner/cost/objective.h"
 #include "planner/exact/curve_run.h"
 
-/* Tag of the kept prices in the store (its cap), and most pieces kept. */
-#define LF__ATTN_TAG (-2)
-
-/* The group's prices over [range_min, range_max] in the objective's
- * figure, as pieces (need: the piece's smallest buffer; f_d: its figure,
- * INT64_MAX where invalid), a piece priced as the one before it merged into
- * it, into pieces (LF__ATTN_PIECES of them at most; *n 0: more than that). */
-static lf_status lf__attn_range_prices(lf_cost_model *cm, const int32_t *members, int32_t n_members,
-                                       int64_t range_min, int64_t range_max, lf_cost_step *pieces, int32_t *n)
+lf_status lf__attn_range_prices(lf_cost_model *cm, const int32_t *members, int32_t n_members,
+                                int64_t range_min, int64_t range_max, lf_cost_step *pieces, int32_t *n)
 {
     lf_cost_sched *sc = NULL;
     int32_t ns = 0;
@@ -39,6 +32,8 @@ static lf_status lf__attn_range_prices(lf_cost_model *cm, const int32_t *members
     lf_status st = lf_cost_attn_prices(cm, members, n_members, range_min, range_max, &sc, &ns);
     if (st != LF_OK)
         return st;
+    /* Only F_D and the row steps change from piece to piece: the members'
+     * sums are taken once (as lf__steps_attention does). */
     lf_obj_sums sums = {0, 0, 0};
     for (int32_t i = 0; i < n_members; i++)
         lf_obj_sums_add_op(cm, members[i], &sums);
@@ -46,7 +41,7 @@ static lf_status lf__attn_range_prices(lf_cost_model *cm, const int32_t *members
     for (int32_t k = 0; k < ns; k++) {
         int64_t v = sc[k].valid ? lf_cost_objective_sums(cm, &sums, sc[k].f_d, sc[k].steps) : INT64_MAX;
         if (m > 0 && pieces[m - 1].f_d == v)
-            continue;
+            continue; /* a part keeps neither of two equal figures in a row but the first */
         if (m == LF__ATTN_PIECES) {
             m = 0;
             break;
@@ -58,25 +53,12 @@ static lf_status lf__attn_range_prices(lf_cost_model *cm, const int32_t *members
     return LF_OK;
 }
 
-lf_status lf__attn_part_steps(lf_cost_model *cm, lf_steps_store *keep, const lf_bitset *set,
-                              const int32_t *members, int32_t n_members, int64_t first_need, int64_t range_min,
-                              int64_t range_max, int64_t lo, int64_t hi, lf_cost_step *pieces,
-                              lf_cost_step *steps, int32_t *n, int *found)
+lf_status lf__attn_part_steps(const lf_cost_model *cm, const lf_cost_step *pieces, int32_t np,
+                              int64_t first_need, int64_t lo, int64_t hi, lf_cost_step *steps, int32_t *n)
 {
     *n = 0;
-    *found = 0;
-    if (first_need >= hi) {
-        *found = 1; /* no step below hi */
-        return LF_OK;
-    }
-    int32_t np = 0;
-    if (!lf_steps_store_get(keep, set, range_max, pieces, LF__ATTN_TAG, &np)) {
-        lf_status st = lf__attn_range_prices(cm, members, n_members, range_min, range_max, pieces, &np);
-        if (st == LF_OK && np > 0)
-            st = lf_steps_store_put(keep, set, range_max, pieces, LF__ATTN_TAG, np);
-        if (st != LF_OK || np == 0)
-            return st; /* too many pieces: the part prices it itself */
-    }
+    if (first_need >= hi)
+        return LF_OK; /* no step below hi */
     /* As lf__steps_attention keeps them: from the piece holding lo, each
      * one cheaper than the last kept. */
     int32_t k = 0;
@@ -91,6 +73,5 @@ lf_status lf__attn_part_steps(lf_cost_model *cm, lf_steps_store *keep, const lf_
                                 lf_plan_objective_name(lf_cost_objective(cm)), LF_COST_MAX_STEPS);
         steps[(*n)++] = (lf_cost_step){at - 1, v};
     }
-    *found = 1;
     return LF_OK;
 }
