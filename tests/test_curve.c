@@ -11,6 +11,8 @@
 #include "planner/cost/cost.h"
 #include "planner/cost/objective.h"
 #include "planner/exact/curve.h"
+#include "planner/exact/curve_run.h"
+#include "planner/exact/curve_steps.h"
 #include "random_dags.h"
 #include "search/sweep/curve_report.h"
 #include "testlib.h"
@@ -569,6 +571,21 @@ static void test_group_rises(void)
         CHECK(pieces > 0);
         free(m);
         lf_cost_model_free(cm);
+        if (r == 1) { /* the points below the cut are those of the range that ends there */
+            lf_curve below, above;
+            CHECK_OK(lf_curve_compute(g, &hw, schemes[r], ranges[r][0], 640640, &ec, &below));
+            CHECK_OK(lf_curve_compute(g, &hw, schemes[r], 640641, ranges[r][1], &ec, &above));
+            CHECK_EQ_I64(below.n + above.n, rep.curve.n);
+            for (int32_t k = 0; k < rep.curve.n && below.n + above.n == rep.curve.n; k++) {
+                const lf_curve_point *q = k < below.n ? &below.points[k] : &above.points[k - below.n];
+                CHECK_EQ_I64(q->beta, rep.curve.points[k].beta);
+                CHECK_EQ_I64(q->dram_all, rep.curve.points[k].dram_all);
+                CHECK(!memcmp(q->plan.group_of, rep.curve.points[k].plan.group_of,
+                              (size_t)g->n_ops * sizeof *q->plan.group_of));
+            }
+            lf_curve_destroy(&below);
+            lf_curve_destroy(&above);
+        }
         if (r == 1) { /* the rise: a point at 640,641 B dearer than the one before */
             int32_t k = 0;
             while (k < rep.curve.n && rep.curve.points[k].beta != 640641)
@@ -699,6 +716,98 @@ static void test_bad_range(void)
     lf_graph_free(g);
 }
 
+/* The staircase prices an attention group once over the whole range
+ * (lf__attn_range_prices) and takes each part's steps from those pieces
+ * (lf__attn_part_steps, curve_attn.c): they are the steps the part's own
+ * walk below hi and prices from lo give (lf_cost_steps_priced, then
+ * lf__steps_objective), for every window of 2 to 6 consecutive ops of two
+ * BERT-base blocks holding an attention product, under energy and latency,
+ * over parts that start and end at the pieces' own buffers, one byte either
+ * side, and where the staircase cuts (99,201 B, 2,569,217 B). */
+static void test_attention_parts(void)
+{
+    lf_graph *g = NULL;
+    lf_model_options opt = {0, 1};
+    lf_model_seq_options so = {0, 2, LF_PHASE_PREFILL, 0};
+    CHECK_OK(lf_model_build_seq("bert_base", &opt, &so, &g));
+    if (!g)
+        return;
+    lf_hw hw;
+    lf_hw_default(&hw);
+    lf_curve_fix_sram(&hw);
+    const int64_t L = 64 * 1024, H = 4 * 1024 * 1024;
+    hw.buffer_bytes = H;
+    lf_bitset set;
+    CHECK_OK(lf_bitset_init(&set, g->n_ops));
+    lf_cost_step *pieces = malloc((LF__ATTN_PIECES + 1) * sizeof *pieces);
+    lf_cost_step *want = malloc(LF_COST_MAX_STEPS * sizeof *want), *got = malloc(LF_COST_MAX_STEPS * sizeof *got);
+    lf_group_cost *at = malloc(LF_COST_MAX_STEPS * sizeof *at);
+    int32_t m[8], groups = 0, parts = 0;
+    for (int obj = LF_PLAN_OBJ_ENERGY; obj <= LF_PLAN_OBJ_LATENCY && pieces && want && got && at; obj++) {
+        lf_cost_model *cm = NULL;
+        CHECK_OK(lf_cost_model_create(&cm, g, &hw, "brr"));
+        if (!cm)
+            break;
+        CHECK_OK(lf_cost_set_objective(cm, (lf_plan_objective)obj));
+        for (int32_t a = 1; a < g->n_ops; a++)
+            for (int32_t len = 2; len <= 6 && a + len <= g->n_ops; len++) {
+                lf_cost_sched *sc = NULL;
+                int32_t ns = 0, np = 0, nw = 0;
+                int inputs = 0;
+                for (int32_t i = 0; i < len; i++) {
+                    m[i] = a + i;
+                    inputs |= g->ops[a + i].type == LF_OP_INPUT;
+                }
+                if (inputs)
+                    continue;
+                CHECK_OK(lf_cost_attn_prices(cm, m, len, L, H, &sc, &ns));
+                free(sc);
+                if (!sc)
+                    continue; /* no attention product */
+                CHECK_OK(lf__attn_range_prices(cm, m, len, L, H, pieces, &np));
+                if (np == 0)
+                    continue;
+                lf_bitset_clear_all(&set);
+                for (int32_t i = 0; i < len; i++)
+                    lf_bitset_set(&set, m[i]);
+                int priced = 0;
+                CHECK_OK(lf_cost_steps_priced(cm, &set, H, 0, want, at, LF_COST_MAX_STEPS, &nw, &priced));
+                int64_t first_need = nw > 0 ? want[0].need : INT64_MAX;
+                groups++;
+                int64_t los[8] = {L, L + 1, 99201, 2569217, pieces[np / 2].need, pieces[np / 2].need - 1,
+                                  pieces[np / 2].need + 1, pieces[np - 1].need};
+                int64_t his[6] = {H, 2575364, pieces[np - 1].need, pieces[np - 1].need - 1, pieces[np / 2].need,
+                                  first_need + 1};
+                for (int i = 0; i < 8; i++)
+                    for (int j = 0; j < 6; j++) {
+                        int64_t lo = los[i], hi = his[j];
+                        if (lo < L || hi > H || hi <= lo)
+                            continue;
+                        int32_t n = 0, k = 0;
+                        priced = 0;
+                        CHECK_OK(lf_cost_steps_priced(cm, &set, hi, lo, want, at, LF_COST_MAX_STEPS, &n, &priced));
+                        CHECK_OK(lf__steps_objective(cm, m, len, -1, 0, lo, hi, want, priced ? at : NULL, &n));
+                        CHECK_OK(lf__attn_part_steps(cm, pieces, np, first_need, lo, hi, got, &k));
+                        CHECK_EQ_I64(k, n);
+                        for (int32_t q = 0; q < n && q < k; q++) {
+                            CHECK_EQ_I64(got[q].need, want[q].need);
+                            CHECK_EQ_I64(got[q].f_d, want[q].f_d);
+                        }
+                        parts++;
+                    }
+            }
+        lf_cost_model_free(cm);
+    }
+    CHECK(groups >= 20);
+    CHECK(parts >= 20 * 20);
+    free(pieces);
+    free(want);
+    free(got);
+    free(at);
+    lf_bitset_destroy(&set);
+    lf_graph_free(g);
+}
+
 int main(void)
 {
     test_random_dags();
@@ -709,6 +818,7 @@ int main(void)
     test_lone_matmul();
     test_brr_lm_head();
     test_group_rises();
+    test_attention_parts();
     test_column_tie();
     test_threads();
     test_check();

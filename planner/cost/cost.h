@@ -198,6 +198,12 @@ lf_status lf_cost_eval(lf_cost_model *cm, const lf_bitset *group, lf_group_cost 
  * memo under its canonical copy like lf_cost_eval. */
 lf_status lf_cost_eval_once(lf_cost_model *cm, const lf_bitset *group, lf_group_cost *out);
 
+/* The canonical copy of a group (shift.c): moved down by the repeated
+ * block's period as far as its copies are priced alike, the group itself
+ * where it has none; into key, of the group's size. Copies of a group have
+ * the same, and are priced alike at every buffer. */
+void lf_cost_canonical(const lf_cost_model *cm, const lf_bitset *group, lf_bitset *key);
+
 /* The evaluation of the n distinct ops `members` as if the buffer were
  * beta (not the model's): no memo. The staircase prices each of a group's
  * buffer steps with it where the objective needs the schedule's row steps. */

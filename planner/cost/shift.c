@@ -211,3 +211,12 @@ void lf__shift_down(const lf_bitset *group, int32_t bits, lf_bitset *out)
         out->words[w] = b ? (lo >> b) | (hi << (64 - b)) : lo;
     }
 }
+
+void lf_cost_canonical(const lf_cost_model *cm, const lf_bitset *group, lf_bitset *key)
+{
+    int32_t up = 0, k = lf__shift_moves(cm, group, &up);
+    if (k == 0)
+        memcpy(key->words, group->words, (size_t)group->nwords * sizeof *key->words);
+    else
+        lf__shift_down(group, k * cm->shift_p, key);
+}

@@ -44,7 +44,9 @@ typedef struct lf__curve_dp {
     lf_cost_step steps[LF_COST_MAX_STEPS];
     lf_group_cost at[LF_COST_MAX_STEPS]; /* each step's cost at its buffer (energy, latency) */
     lf_steps_store *keep; /* energy, latency: each group's figures for every part of the range */
-    int64_t range_max;    /* the largest buffer of the whole range (keep's steps are below it) */
+    int64_t range_min, range_max; /* the whole range (keep's steps are below its largest buffer) */
+    lf_cost_step *pieces; /* scratch: a group's figures as keep holds them */
+    lf_bitset key;        /* scratch: a group's canonical copy, its key in keep */
     int32_t *members;  /* scratch: the ops of a group priced whole from its bitset */
 } lf__curve_dp;
 
@@ -284,39 +286,55 @@ static void lf__extend_from(const lf__exact *x, lf__join_acc *acc, int32_t from,
  * part's cost model prices it alike (the buffer plays no part in a price
  * at a given beta, and the SRAM figure is the range's: lf_curve_fix_sram).
  * 0 in *found where it cannot say (no store, or a walk over the whole
- * range that fails where the part's own might not) and for an attention
- * group, priced over each part's own [lo, hi] (lf__steps_attention): the
- * store keeps it as one step at need -1 (no group's need) so that the
- * next parts need not walk it again. */
+ * range that fails where the part's own might not). An attention group is
+ * kept as a step at need -1 (no group's need) holding its least need,
+ * followed by its prices over the whole range (lf__attn_range_prices; none
+ * where they are too many: each part prices it then), from which each part
+ * takes its steps (lf__attn_part_steps). */
 static lf_status lf__kept_figures(lf_cost_model *cm, lf__curve_dp *c, const lf_bitset *set,
                                   const int32_t *members, int32_t n_members, int32_t *n, int *found)
 {
     *found = 0;
     if (!c->keep)
         return LF_OK;
-    if (!lf_steps_store_get(c->keep, set, c->range_max, c->steps, LF_COST_MAX_STEPS, n)) {
+    /* Copies of a group one repeated block apart are priced alike: kept
+     * once, under their canonical copy (a transformer's layers). */
+    lf_cost_canonical(cm, set, &c->key);
+    lf_cost_step *kept = c->pieces; /* LF__ATTN_PIECES + 1 */
+    int32_t nk = 0;
+    lf_status st = LF_OK;
+    if (!lf_steps_store_get(c->keep, &c->key, c->range_max, kept, LF_COST_MAX_STEPS, &nk)) {
         int priced = 0;
         if (lf_cost_steps_priced(cm, set, c->range_max, 0, c->steps, c->at, LF_COST_MAX_STEPS, n,
                                  &priced) != LF_OK)
             return LF_OK; /* the part's own walk says what went wrong */
         int32_t attn_at = *n;
-        lf_status st = lf__step_figures(cm, members, n_members, -1, 0, 0, c->steps,
-                                        priced ? c->at : NULL, *n, &attn_at);
+        st = lf__step_figures(cm, members, n_members, -1, 0, 0, c->steps, priced ? c->at : NULL, *n, &attn_at);
         if (st == LF_OK && attn_at < *n) {
-            c->steps[0] = (lf_cost_step){-1, INT64_MAX};
-            *n = 1;
+            kept[0] = (lf_cost_step){-1, c->steps[0].need};
+            st = lf__attn_range_prices(cm, members, n_members, c->range_min, c->range_max, kept + 1, &nk);
+            nk++;
+        } else if (st == LF_OK) {
+            memcpy(kept, c->steps, (size_t)*n * sizeof *kept);
+            nk = *n;
         }
         if (st == LF_OK)
-            st = lf_steps_store_put(c->keep, set, c->range_max, c->steps, LF_COST_MAX_STEPS, *n);
+            st = lf_steps_store_put(c->keep, &c->key, c->range_max, kept, LF_COST_MAX_STEPS, nk);
         if (st != LF_OK)
             return st;
     }
-    if (*n == 1 && c->steps[0].need < 0)
-        return LF_OK; /* an attention group */
+    if (nk >= 1 && kept[0].need < 0) { /* an attention group */
+        *found = nk > 1;
+        return nk > 1 ? lf__attn_part_steps(cm, kept + 1, nk - 1, kept[0].f_d, c->beta_min, c->beta_max,
+                                            c->steps, n)
+                      : LF_OK;
+    }
     /* Steps from the part's largest buffer on are not its (lf_cost_steps
      * leaves them out, and none of them replaces one below it). */
-    while (*n > 0 && c->steps[*n - 1].need >= c->beta_max)
+    *n = nk;
+    while (*n > 0 && kept[*n - 1].need >= c->beta_max)
         (*n)--;
+    memcpy(c->steps, kept, (size_t)*n * sizeof *kept);
     *found = 1;
     return LF_OK;
 }
@@ -606,6 +624,8 @@ static void lf__curve_free(lf__curve_dp *c, int32_t n_ops)
     free(c->n_single);
     free(c->fb1);
     free(c->members);
+    free(c->pieces);
+    lf_bitset_destroy(&c->key);
 }
 
 /* Per-op constants: F_beta alone, and the steps of the op alone. */
@@ -616,7 +636,9 @@ static lf_status lf__curve_prepare(lf__curve_dp *c, lf_cost_model *cm)
     c->single = calloc((size_t)g->n_ops, sizeof *c->single);
     c->n_single = calloc((size_t)g->n_ops, sizeof *c->n_single);
     c->members = calloc((size_t)g->n_ops + 1, sizeof *c->members);
-    if (!c->fb1 || !c->single || !c->n_single || !c->members)
+    if (c->keep && lf_bitset_init(&c->key, g->n_ops) == LF_OK)
+        c->pieces = malloc((LF__ATTN_PIECES + 1) * sizeof *c->pieces);
+    if (!c->fb1 || !c->single || !c->n_single || !c->members || (c->keep && !c->pieces))
         return lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
     lf_bitset one;
     lf_status st = lf_bitset_init(&one, g->n_ops);
@@ -689,8 +711,8 @@ static lf_status lf__curve_plan(lf__exact *x, int32_t s, int32_t i, lf_plan *out
 }
 
 lf_status lf__curve_run(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t beta_min,
-                        int64_t beta_max, const lf_exact_config *cfg, lf_steps_store *keep, int64_t range_max,
-                        lf_curve *out)
+                        int64_t beta_max, const lf_exact_config *cfg, lf_steps_store *keep, int64_t range_min,
+                        int64_t range_max, lf_curve *out)
 {
     memset(out, 0, sizeof *out);
     out->beta_min = beta_min;
@@ -715,6 +737,7 @@ lf_status lf__curve_run(const lf_graph *g, const lf_hw *hw, const char *scheme, 
     c.beta_min = beta_min;
     c.beta_max = beta_max;
     c.keep = keep;
+    c.range_min = range_min;
     c.range_max = range_max;
     lf__exact x;
     st = lf__dp_setup(&x, cm, NULL, cfg);

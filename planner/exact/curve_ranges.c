@@ -50,20 +50,30 @@ static lf_status lf__curve_append(lf_curve *out, lf_curve *part, int64_t hi, int
 
 static lf_status lf__curve_ranges(const lf_graph *g, const lf_hw *hw, const char *scheme, const int64_t *cuts,
                                   int32_t n_cuts, int64_t beta_min, int64_t beta_max, int last,
-                                  const lf_exact_config *cfg, lf_steps_store *keep, int64_t range_max,
+                                  const lf_exact_config *cfg, lf_steps_store *keep, int64_t range_min,
+                                  int64_t range_max,
                                   lf_curve *out);
 
 /* Solves [lo, hi] (the last range when `last`) and appends its points to
  * out; where a plan of the staircase found holds a group of several ops
  * whose price rises while that plan holds, the range is solved again in
- * parts cut at its rises (curve_rises.h). keep, range_max: as
- * lf__curve_run. */
+ * parts cut at its rises (curve_rises.h) from the first cut c on. Below c
+ * the points found stand, as a DP over [lo, c] would find them:
+ *  - the DP charges a group at each buffer the least of its prices from lo
+ *    up to there, whatever the range's top, and a step needing c or more
+ *    only makes points needing as much, which beat no point needing less:
+ *    the front points needing less than c are the same either way;
+ *  - a plan found rises below c only where one of its groups prices above
+ *    its charge there, which takes a rise of that group's price below c,
+ *    and every rise of such a group is a cut: none is below c, so solved
+ *    over [lo, c] no plan would ask for a cut either.
+ * keep, range_min, range_max: as lf__curve_run. */
 static lf_status lf__curve_range(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t lo, int64_t hi,
                                  int last, const lf_exact_config *cfg, lf_steps_store *keep,
-                                 int64_t range_max, lf_curve *out)
+                                 int64_t range_min, int64_t range_max, lf_curve *out)
 {
     lf_curve part;
-    lf_status st = lf__curve_run(g, hw, scheme, lo, hi, cfg, keep, range_max, &part);
+    lf_status st = lf__curve_run(g, hw, scheme, lo, hi, cfg, keep, range_min, range_max, &part);
     if (st != LF_OK)
         return st;
     int64_t *cuts = malloc(LF__PLAN_CUTS * sizeof *cuts);
@@ -71,12 +81,13 @@ static lf_status lf__curve_range(const lf_graph *g, const lf_hw *hw, const char 
     st = cuts ? lf__curve_plan_rises(g, hw, scheme, cfg, &part, lo, hi, last ? hi : hi - 1, cuts, &n_cuts,
                                      LF__PLAN_CUTS)
               : lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
-    if (st == LF_OK && n_cuts == 0)
-        st = lf__curve_append(out, &part, hi, last);
+    if (st == LF_OK)
+        st = lf__curve_append(out, &part, n_cuts > 0 ? cuts[0] : hi, last && n_cuts == 0);
     else
         lf_curve_destroy(&part);
     if (st == LF_OK && n_cuts > 0)
-        st = lf__curve_ranges(g, hw, scheme, cuts, n_cuts, lo, hi, last, cfg, keep, range_max, out);
+        st = lf__curve_ranges(g, hw, scheme, cuts + 1, n_cuts - 1, cuts[0], hi, last, cfg, keep, range_min,
+                              range_max, out);
     free(cuts);
     return st;
 }
@@ -87,14 +98,15 @@ static lf_status lf__curve_range(const lf_graph *g, const lf_hw *hw, const char 
  * the plan before may not price the same there. */
 static lf_status lf__curve_ranges(const lf_graph *g, const lf_hw *hw, const char *scheme, const int64_t *cuts,
                                   int32_t n_cuts, int64_t beta_min, int64_t beta_max, int last,
-                                  const lf_exact_config *cfg, lf_steps_store *keep, int64_t range_max,
+                                  const lf_exact_config *cfg, lf_steps_store *keep, int64_t range_min,
+                                  int64_t range_max,
                                   lf_curve *out)
 {
     lf_status st = LF_OK;
     for (int32_t r = 0; r <= n_cuts && st == LF_OK; r++) {
         int64_t lo = r == 0 ? beta_min : cuts[r - 1], hi = r < n_cuts ? cuts[r] : beta_max;
         if (hi > lo)
-            st = lf__curve_range(g, hw, scheme, lo, hi, last && r == n_cuts, cfg, keep, range_max, out);
+            st = lf__curve_range(g, hw, scheme, lo, hi, last && r == n_cuts, cfg, keep, range_min, range_max, out);
     }
     return st;
 }
@@ -103,7 +115,7 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
                            int64_t beta_max, const lf_exact_config *cfg, lf_curve *out)
 {
     if (beta_min < 1 || beta_max <= beta_min)
-        return lf__curve_run(g, hw, scheme, beta_min, beta_max, cfg, NULL, beta_max, out);
+        return lf__curve_run(g, hw, scheme, beta_min, beta_max, cfg, NULL, beta_min, beta_max, out);
     lf_exact_config dram;
     lf_exact_config_default(&dram);
     int64_t *cuts = malloc(((2 + LF_COST_MAX_STEPS) * (size_t)g->n_ops + 2) * sizeof *cuts);
@@ -115,10 +127,13 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
     lf_steps_store *keep = NULL;
     if (st == LF_OK && cfg && cfg->objective != LF_PLAN_OBJ_DRAM)
         st = lf_steps_store_create(&keep);
+    lf_curve whole; /* the range solved whole, where its plans rise */
+    memset(&whole, 0, sizeof whole);
+    int32_t first = 0; /* 1: whole holds it, and cuts[0], below which its points stand (lf__curve_range) */
     if (st == LF_OK && n_cuts == 0) {
         /* One range: its staircase as the DP gives it, unless its plans
          * rise (then in parts, as below). */
-        st = lf__curve_run(g, hw, scheme, beta_min, beta_max, cfg, keep, beta_max, out);
+        st = lf__curve_run(g, hw, scheme, beta_min, beta_max, cfg, keep, beta_min, beta_max, out);
         if (st == LF_OK)
             st = lf__curve_plan_rises(g, hw, scheme, cfg, out, beta_min, beta_max, beta_max, cuts, &n_cuts,
                                       (2 + LF_COST_MAX_STEPS) * g->n_ops + 2);
@@ -129,7 +144,8 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
             lf_steps_store_free(keep);
             return st;
         }
-        lf_curve_destroy(out);
+        whole = *out;
+        first = 1;
     } else if (st != LF_OK) {
         free(cuts);
         lf_steps_store_free(keep);
@@ -139,7 +155,11 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
     out->beta_min = beta_min;
     out->beta_max = beta_max;
     out->threads = 1;
-    st = lf__curve_ranges(g, hw, scheme, cuts, n_cuts, beta_min, beta_max, 1, cfg, keep, beta_max, out);
+    if (first)
+        st = lf__curve_append(out, &whole, cuts[0], 0);
+    if (st == LF_OK)
+        st = lf__curve_ranges(g, hw, scheme, cuts + first, n_cuts - first, first ? cuts[0] : beta_min, beta_max,
+                              1, cfg, keep, beta_min, beta_max, out);
     free(cuts);
     lf_steps_store_free(keep);
     if (st != LF_OK)
