@@ -287,8 +287,9 @@ static void lf__extend_from(const lf__exact *x, lf__join_acc *acc, int32_t from,
  * at a given beta, and the SRAM figure is the range's: lf_curve_fix_sram).
  * 0 in *found where it cannot say (no store, or a walk over the whole
  * range that fails where the part's own might not). An attention group is
- * kept as a step at need -1 (no group's need) holding its least need,
- * followed by its prices over the whole range (lf__attn_range_prices; none
+ * kept as a step at need -1 (no group's need) holding -1 (its invalid
+ * buffers are priced INT64_MAX, so no least need is walked for), followed
+ * by its prices over the whole range (lf__attn_range_prices; none
  * where they are too many: each part prices it then), from which each part
  * takes its steps (lf__attn_part_steps). */
 static lf_status lf__kept_figures(lf_cost_model *cm, lf__curve_dp *c, const lf_bitset *set,
@@ -304,19 +305,25 @@ static lf_status lf__kept_figures(lf_cost_model *cm, lf__curve_dp *c, const lf_b
     int32_t nk = 0;
     lf_status st = LF_OK;
     if (!lf_steps_store_get(c->keep, &c->key, c->range_max, kept, LF_COST_MAX_STEPS, &nk)) {
-        int priced = 0;
-        if (lf_cost_steps_priced(cm, set, c->range_max, 0, c->steps, c->at, LF_COST_MAX_STEPS, n,
-                                 &priced) != LF_OK)
-            return LF_OK; /* the part's own walk says what went wrong */
-        int32_t attn_at = *n;
-        st = lf__step_figures(cm, members, n_members, -1, 0, 0, c->steps, priced ? c->at : NULL, *n, &attn_at);
-        if (st == LF_OK && attn_at < *n) {
-            kept[0] = (lf_cost_step){-1, c->steps[0].need};
+        if (lf_cost_group_attn(cm, members, n_members)) {
+            /* An attention group (known from its ops): its prices over the
+             * whole range, each invalid buffer's figure INT64_MAX, so no
+             * DRAM step of it is walked; -1: no need below which a part
+             * has none of its steps (lf__attn_part_steps). */
+            kept[0] = (lf_cost_step){-1, -1};
             st = lf__attn_range_prices(cm, members, n_members, c->range_min, c->range_max, kept + 1, &nk);
             nk++;
-        } else if (st == LF_OK) {
-            memcpy(kept, c->steps, (size_t)*n * sizeof *kept);
-            nk = *n;
+        } else {
+            int priced = 0;
+            if (lf_cost_steps_priced(cm, set, c->range_max, 0, c->steps, c->at, LF_COST_MAX_STEPS, n,
+                                     &priced) != LF_OK)
+                return LF_OK; /* the part's own walk says what went wrong */
+            int32_t attn_at; /* *n: no step of a group without attention is priced as one */
+            st = lf__step_figures(cm, members, n_members, -1, 0, 0, c->steps, priced ? c->at : NULL, *n, &attn_at);
+            if (st == LF_OK) {
+                memcpy(kept, c->steps, (size_t)*n * sizeof *kept);
+                nk = *n;
+            }
         }
         if (st == LF_OK)
             st = lf_steps_store_put(c->keep, &c->key, c->range_max, kept, LF_COST_MAX_STEPS, nk);
@@ -347,10 +354,6 @@ static lf_status lf__group_steps(lf_cost_model *cm, lf__curve_dp *c, const lf_bi
 {
     if (lf_cost_objective(cm) == LF_PLAN_OBJ_DRAM)
         return lf_cost_steps(cm, set, c->beta_max, c->steps, LF_COST_MAX_STEPS, n);
-    /* An attention group is priced at every buffer of the part: its DRAM
-     * steps would only be walked to be dropped. */
-    if (lf_cost_group_attn(cm, members, n_members))
-        return lf__steps_attention_group(cm, members, n_members, c->beta_min, c->beta_max, c->steps, n);
     int found = 0;
     lf_status st = lf__kept_figures(cm, c, set, members, n_members, n, &found);
     if (st != LF_OK || found) {
@@ -358,6 +361,10 @@ static lf_status lf__group_steps(lf_cost_model *cm, lf__curve_dp *c, const lf_bi
             *n = lf__step_keep(c->steps, *n, c->beta_min);
         return st;
     }
+    /* An attention group not kept across parts is priced at every buffer of
+     * the part: its DRAM steps would only be walked to be dropped. */
+    if (lf_cost_group_attn(cm, members, n_members))
+        return lf__steps_attention_group(cm, members, n_members, c->beta_min, c->beta_max, c->steps, n);
     int priced = 0;
     st = lf_cost_steps_priced(cm, set, c->beta_max, c->beta_min, c->steps, c->at,
                               LF_COST_MAX_STEPS, n, &priced);
