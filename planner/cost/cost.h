@@ -281,6 +281,8 @@ int lf_steps_store_get(lf_steps_store *m, const lf_bitset *group, int64_t below,
                        lf_cost_step *steps, int32_t cap, int32_t *n);
 lf_status lf_steps_store_put(lf_steps_store *m, const lf_bitset *group, int64_t below,
                              const lf_cost_step *steps, int32_t cap, int32_t n);
+/* 1 when the store keeps no more groups (its memory limit is reached). */
+int lf_steps_store_full(lf_steps_store *m);
 
 /* lf_cost_steps, and each step k whose successor needs at least `from`
  * (the last always) priced as lf_cost_eval_at would at buffer

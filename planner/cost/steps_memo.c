@@ -159,6 +159,14 @@ int lf_steps_store_get(lf_steps_store *m, const lf_bitset *group, int64_t below,
     return lf__steps_memo_get(m, group, below, steps, cap, n);
 }
 
+int lf_steps_store_full(lf_steps_store *m)
+{
+    lf_mutex_lock(&m->lock);
+    int full = m->bytes + 4096 > LF__STEPS_MEMO_BYTES;
+    lf_mutex_unlock(&m->lock);
+    return full;
+}
+
 lf_status lf_steps_store_put(lf_steps_store *m, const lf_bitset *group, int64_t below,
                              const lf_cost_step *steps, int32_t cap, int32_t n)
 {

@@ -305,7 +305,10 @@ static lf_status lf__kept_figures(lf_cost_model *cm, lf__curve_dp *c, const lf_b
     int32_t nk = 0;
     lf_status st = LF_OK;
     if (!lf_steps_store_get(c->keep, &c->key, c->range_max, kept, LF_COST_MAX_STEPS, &nk)) {
-        if (lf_cost_group_attn(cm, members, n_members)) {
+        int attn = lf_cost_group_attn(cm, members, n_members);
+        if (attn && lf_steps_store_full(c->keep))
+            return LF_OK; /* not kept: the part prices it over its own range alone */
+        if (attn) {
             /* An attention group (known from its ops): its prices over the
              * whole range, each invalid buffer's figure INT64_MAX, so no
              * DRAM step of it is walked; -1: no need below which a part
