@@ -249,6 +249,13 @@ static void test_window_growth(void)
     CHECK_EQ_I64(grown.lower, 66560);
     CHECK_EQ_I64(grown.windows, 1);
     CHECK(grown.grown && !fixed.grown);
+    /* The certified bounds say their windows grew (the CLI's message). */
+    lf_plan p;
+    lf_exact_bounds eb;
+    CHECK_OK(lf_exact_bounds_certify(cm, NULL, &p, &eb));
+    CHECK_EQ_I64(eb.lower_windows, 66560);
+    CHECK(eb.windows_grown);
+    lf_plan_destroy(&p);
     lf_cost_model_free(cm);
     lf_graph_free(g);
 }

@@ -322,8 +322,8 @@ static lf_status lf__plan_exact(lf__run *r)
         snprintf(lower_from, sizeof lower_from, "the DP's frontier");
     else if (b.lower_windows >= b.lower_blocks)
         snprintf(lower_from, sizeof lower_from,
-                 "windows of %d ops, %d halved past the limits, %d of %d solved", b.window_ops,
-                 b.windows_halved, b.windows_solved, b.windows);
+                 "windows of %d ops%s, %d halved past the limits, %d of %d solved", b.window_ops,
+                 b.windows_grown ? " (cheap ones grown)" : "", b.windows_halved, b.windows_solved, b.windows);
     else
         snprintf(lower_from, sizeof lower_from, "blocks");
     if (!r->cfg->best_effort) {

@@ -417,6 +417,7 @@ lf_status lf_exact_bounds_certify_spare(lf_cost_model *cm, const lf_exact_config
     b->windows = ws.windows;
     b->windows_solved = ws.windows_solved;
     b->windows_halved = ws.halved;
+    b->windows_grown = ws.grown;
     if (b->lower_windows > b->lower)
         b->lower = b->lower_windows;
     b->wall_s = lf_now_seconds() - t0;

@@ -135,6 +135,7 @@ typedef struct lf_exact_bounds {
     int32_t windows;        /* its windows (halves of windows past their limits included) */
     int32_t windows_solved; /* of those, solved within the limits */
     int32_t windows_halved; /* windows past the limits, tried again in halves */
+    int windows_grown;      /* its cheap windows were grown past window_ops (window_bound.c) */
     int32_t out_of_time;    /* DPs not run because cfg's deadline had passed (their
                                blocks and windows keep the trivial bounds) */
     double wall_s;
