@@ -28,7 +28,8 @@
 #include "planner/util/stash.h"
 
 /* As in matmul.c: an AVX2 copy next to the baseline one. */
-#if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__) && defined(__has_attribute)
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__) && defined(__has_attribute) && \
+    !defined(LF_NO_VECTOR_CLONES)
 #if __has_attribute(target_clones)
 #define LF_PGX_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
 #endif

@@ -10,9 +10,11 @@
 /* Not with clang: clang 14 accepts the attribute but emits no symbol for the
  * resolver, so programs that call these functions do not link. */
 /* Defined empty beforehand (-DLF_VECTOR_CLONES=), only the baseline copy is
- * built: how the baseline's bits are checked on a machine with AVX2. */
-#if !defined(LF_VECTOR_CLONES) && defined(__GNUC__) && !defined(__clang__) && \
-    defined(__x86_64__) && defined(__linux__) && defined(__has_attribute)
+ * built: how the baseline's bits are checked on a machine with AVX2.
+ * LF_NO_VECTOR_CLONES (the ThreadSanitizer build) does that for every
+ * vector function of the project. */
+#if !defined(LF_VECTOR_CLONES) && !defined(LF_NO_VECTOR_CLONES) && defined(__GNUC__) && \
+    !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && defined(__has_attribute)
 #if __has_attribute(target_clones)
 #define LF_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
 #endif

@@ -33,7 +33,8 @@
 /* With GCC on x86-64 the register tile is also compiled for AVX2 and picked
  * at load time. Both clones do the same IEEE multiplies and adds in the same
  * order (no FMA contraction in ISO C mode), so results do not depend on it. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
+    !defined(LF_NO_VECTOR_CLONES)
 #define LF__VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define LF__VECTOR_CLONES
