@@ -120,7 +120,7 @@ static int32_t lf__stage(lf_mb *m, const char *name, int32_t x, int32_t out_c, c
         lf_mb_pop(m);
     }
     int32_t no = 0;
-    ins[0] = out[n - 1]; /* the last node is always a sink */
+    ins[0] = out[n - 1]; /* the last node is always a sink (also tells GCC ins[0] is set) */
     for (int32_t u = 0; u < n; u++) {
         int32_t sink = 1;
         for (int32_t v = u + 1; v < n; v++)
