@@ -13,14 +13,14 @@
 #include "planner/util/clock.h"
 
 /* Each pass's window and candidate sets a window; without a deadline only
- * the first LF__POLISH_STEPS_UNTIMED passes run. The widest stays at 20
+ * the first LF__POLISH_PASSES_UNTIMED passes run. The widest stays at 20
  * million candidate sets: a window's states stay far below the memory
  * limit (NasNet-A at 60 s: 263 MB peak for the whole run). */
 static const struct {
     int32_t window_ops;
     int64_t max_candidates;
-} lf__steps[] = {{24, 1000000}, {32, 5000000}, {40, 20000000}};
-#define LF__POLISH_STEPS_UNTIMED 2
+} lf__polish_passes[] = {{24, 1000000}, {32, 5000000}, {40, 20000000}};
+#define LF__POLISH_PASSES_UNTIMED 2
 
 lf_status lf__hard_pieces_polish(lf_cost_model *cm, const lf__hard_pieces *h, double deadline, lf_plan *plan,
                                  int64_t *figure, int32_t *window_ops)
@@ -36,15 +36,16 @@ lf_status lf__hard_pieces_polish(lf_cost_model *cm, const lf__hard_pieces *h, do
         for (int32_t v = (i > 0 ? h->ends[i - 1] : -1) + 1; v <= h->ends[i] && h->done[i]; v++)
             fixed[v] = 1;
     lf_status st = LF_OK;
-    int32_t steps = deadline > 0 ? (int32_t)(sizeof lf__steps / sizeof lf__steps[0]) : LF__POLISH_STEPS_UNTIMED;
-    for (int32_t k = 0; k < steps && st == LF_OK; k++) {
+    int32_t passes = deadline > 0 ? (int32_t)(sizeof lf__polish_passes / sizeof lf__polish_passes[0])
+                                  : LF__POLISH_PASSES_UNTIMED;
+    for (int32_t k = 0; k < passes && st == LF_OK; k++) {
         if (deadline > 0 && lf_now_seconds() >= deadline)
             break;
         lf_polish_config pc;
         lf_polish_stats ps;
         lf_polish_config_default(&pc);
-        pc.window_ops = lf__steps[k].window_ops;
-        pc.max_candidates = lf__steps[k].max_candidates;
+        pc.window_ops = lf__polish_passes[k].window_ops;
+        pc.max_candidates = lf__polish_passes[k].max_candidates;
         pc.deadline = deadline;
         pc.fixed = fixed;
         /* On a copy: a polish that fails half-way leaves the plan and its
