@@ -50,19 +50,36 @@ static inline lf_cost_model *tf_model_default(const lf_graph *g, int64_t beta, c
     return cm;
 }
 
-/* DRAM over fusable ops of the exact optimum of cm's graph (default limits),
- * or -1 when the exact planner fails. */
-static inline int64_t tf_exact_optimum(lf_cost_model *cm)
+/* The exact optimum of cm's graph (default limits): its DRAM over fusable
+ * ops (tf_exact_optimum) or its figure under cm's objective
+ * (tf_exact_objective); -1 when the exact planner fails. */
+static inline int64_t tf__exact_metric(lf_cost_model *cm, int objective)
 {
     lf_plan p;
     lf_plan_metrics m;
     int64_t d = -1;
     if (lf_exact_plan(cm, NULL, &p, NULL) == LF_OK) {
         if (lf_plan_metrics_compute(&p, cm, &m) == LF_OK)
-            d = m.dram_fusable;
+            d = objective ? m.objective : m.dram_fusable;
         lf_plan_destroy(&p);
     }
     return d;
+}
+
+static inline int64_t tf_exact_optimum(lf_cost_model *cm) { return tf__exact_metric(cm, 0); }
+
+static inline int64_t tf_exact_objective(lf_cost_model *cm) { return tf__exact_metric(cm, 1); }
+
+/* The weights of cm's fusable ops, each counted once: what every plan reads
+ * of them at least. */
+static inline int64_t tf_fusable_weights(lf_cost_model *cm)
+{
+    const lf_graph *g = lf_cost_graph(cm);
+    int64_t w = 0;
+    for (int32_t v = 0; v < g->n_ops; v++)
+        if (g->ops[v].type != LF_OP_INPUT && lf_cost_fusable(cm, v))
+            w += lf_cost_weight_bytes(cm, v);
+    return w;
 }
 
 /* Builds the graph and frees the builder; NULL (and a failed check) when

@@ -16,16 +16,6 @@
 #include "random_dags.h"
 #include "testlib.h"
 
-static int64_t fusable_weights(lf_cost_model *cm)
-{
-    const lf_graph *g = lf_cost_graph(cm);
-    int64_t w = 0;
-    for (int32_t v = 0; v < g->n_ops; v++)
-        if (g->ops[v].type != LF_OP_INPUT && lf_cost_fusable(cm, v))
-            w += lf_cost_weight_bytes(cm, v);
-    return w;
-}
-
 /* x (16 x 8 x 8, int8: 1,024 B) -> a: 1x1 conv to 32 channels (2,048 B,
  * weights 512 B) -> b: 1x1 conv to 16 channels (1,024 B, weights 512 B).
  * The floor of {a, b}: weights 1,024 + one row of x (128) + one row of a
@@ -48,7 +38,7 @@ static void test_hand_chain(void)
     int64_t traffic = -1;
     CHECK_OK(lf__cut_lower_bound(cm, NULL, &traffic));
     CHECK_EQ_I64(traffic, 6144);
-    CHECK_EQ_I64(fusable_weights(cm), 1024);
+    CHECK_EQ_I64(tf_fusable_weights(cm), 1024);
     CHECK_EQ_I64(tf_exact_optimum(cm), 7168);
     lf__window_stats ws;
     CHECK_OK(lf__window_lower_bound(cm, NULL, 0, &ws));
@@ -94,10 +84,10 @@ static void test_fanout(void)
         lf_cost_model *cm = tf_model_hand(g, beta, "lbdf");
         int64_t opt = tf_exact_optimum(cm), traffic = -1;
         CHECK_OK(lf__cut_lower_bound(cm, NULL, &traffic));
-        CHECK(opt >= 0 && fusable_weights(cm) + traffic <= opt);
+        CHECK(opt >= 0 && tf_fusable_weights(cm) + traffic <= opt);
         lf__window_stats ws;
         CHECK_OK(lf__window_lower_bound(cm, NULL, 0, &ws));
-        CHECK(ws.lower >= fusable_weights(cm) + traffic && ws.lower <= opt);
+        CHECK(ws.lower >= tf_fusable_weights(cm) + traffic && ws.lower <= opt);
         /* Seven ops: one window holds them all, and the relaxation differs
          * from the optimum only through the floor of F_beta. */
         CHECK_EQ_I64(ws.windows, 1);
@@ -133,7 +123,7 @@ static void test_window_readers(void)
     int64_t traffic = -1;
     CHECK_OK(lf__cut_lower_bound(cm, NULL, &traffic));
     CHECK_EQ_I64(traffic, 3072);
-    CHECK_EQ_I64(fusable_weights(cm), 3328);
+    CHECK_EQ_I64(tf_fusable_weights(cm), 3328);
     CHECK_EQ_I64(tf_exact_optimum(cm), 14592);
     lf__window_stats ws;
     CHECK_OK(lf__window_lower_bound(cm, NULL, 2, &ws));
@@ -182,7 +172,7 @@ static void test_se_wait(void)
         lf_bitset_destroy(&set);
         int64_t traffic = -1;
         CHECK_OK(lf__cut_lower_bound(cm, NULL, &traffic));
-        CHECK(fusable_weights(cm) + traffic <= tf_exact_optimum(cm));
+        CHECK(tf_fusable_weights(cm) + traffic <= tf_exact_optimum(cm));
         lf_cost_model_free(cm);
     }
     lf_graph_free(g);
@@ -211,7 +201,7 @@ static void test_se_wait(void)
     CHECK_OK(lf__cut_tensor_floors(cm, floor));
     CHECK_EQ_I64(floor[1], 0);
     CHECK_OK(lf__cut_lower_bound(cm, NULL, &traffic));
-    CHECK(fusable_weights(cm) + traffic <= tf_exact_optimum(cm));
+    CHECK(tf_fusable_weights(cm) + traffic <= tf_exact_optimum(cm));
     lf_cost_model_free(cm);
     lf_graph_free(g);
 }
@@ -289,7 +279,7 @@ static void test_random_dags(void)
             for (int bi = 0; bi < 3; bi++)
                 for (int si = 0; si < 2; si++) {
                     lf_cost_model *cm = tf_model_default(g, betas[bi], schemes[si]);
-                    int64_t opt = tf_exact_optimum(cm), weights = fusable_weights(cm), traffic = -1;
+                    int64_t opt = tf_exact_optimum(cm), weights = tf_fusable_weights(cm), traffic = -1;
                     CHECK(opt >= 0);
                     CHECK_OK(lf__cut_lower_bound(cm, NULL, &traffic));
                     CHECK(traffic >= 0 && weights + traffic <= opt);
@@ -377,7 +367,7 @@ static void test_networks(void)
         if (!g)
             continue;
         lf_cost_model *cm = tf_model_default(g, cases[i].beta, cases[i].scheme);
-        int64_t o = tf_exact_optimum(cm), traffic = -1, weights = fusable_weights(cm);
+        int64_t o = tf_exact_optimum(cm), traffic = -1, weights = tf_fusable_weights(cm);
         CHECK(o > 0);
         CHECK_OK(lf__cut_lower_bound(cm, NULL, &traffic));
         CHECK(weights + traffic <= o);

@@ -17,16 +17,6 @@
 #include "random_dags.h"
 #include "testlib.h"
 
-static int64_t fusable_weights(lf_cost_model *cm)
-{
-    const lf_graph *g = lf_cost_graph(cm);
-    int64_t w = 0;
-    for (int32_t v = 0; v < g->n_ops; v++)
-        if (g->ops[v].type != LF_OP_INPUT && lf_cost_fusable(cm, v))
-            w += lf_cost_weight_bytes(cm, v);
-    return w;
-}
-
 /* The joined floor over windows of window_ops ops as lf__window_end cuts
  * them (join 0: unjoined) into *lower. */
 static lf_status join_bound(lf_cost_model *cm, int32_t window_ops, int join, int64_t *lower)
@@ -44,20 +34,6 @@ static lf_status join_bound(lf_cost_model *cm, int32_t window_ops, int join, int
     return lf__window_join_bound(cm, NULL, ends, n_win, join, lower);
 }
 
-/* The exact optimum's figure under cm's objective, or -1. */
-static int64_t optimum_figure(lf_cost_model *cm)
-{
-    lf_plan p;
-    lf_plan_metrics m;
-    int64_t d = -1;
-    if (lf_exact_plan(cm, NULL, &p, NULL) == LF_OK) {
-        if (lf_plan_metrics_compute(&p, cm, &m) == LF_OK)
-            d = m.objective;
-        lf_plan_destroy(&p);
-    }
-    return d;
-}
-
 static void test_random_dags(void)
 {
     const int64_t betas[] = {RDAG_BETA_SMALL, RDAG_BETA_MEDIUM, RDAG_BETA_LARGE};
@@ -73,7 +49,7 @@ static void test_random_dags(void)
             for (int bi = 0; bi < 3; bi++)
                 for (int si = 0; si < 2; si++) {
                     lf_cost_model *cm = tf_model_default(g, betas[bi], schemes[si]);
-                    int64_t opt = tf_exact_optimum(cm), weights = fusable_weights(cm), traffic = -1;
+                    int64_t opt = tf_exact_optimum(cm), weights = tf_fusable_weights(cm), traffic = -1;
                     CHECK(opt >= 0);
                     CHECK_OK(lf__cut_lower_bound(cm, NULL, &traffic));
                     for (size_t zi = 0; zi < sizeof sizes / sizeof *sizes; zi++) {
@@ -103,7 +79,7 @@ static void test_random_dags(void)
                         if (!om)
                             continue;
                         CHECK_OK(lf_cost_set_objective(om, (lf_plan_objective)o));
-                        int64_t fig = optimum_figure(om), joined = -1;
+                        int64_t fig = tf_exact_objective(om), joined = -1;
                         CHECK(fig >= 0);
                         CHECK_OK(join_bound(om, 4, 1, &joined));
                         CHECK(lf_cost_objective_plan_floor(om, joined) <= fig);
