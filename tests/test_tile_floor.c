@@ -75,9 +75,14 @@ static void test_hand_chain(void)
  * at beta 2,600 B; all rows 256 B but c's (224 B). Alone, a holds
  * (h + 2) + h rows: 512 + 512 h <= 2,455 allows h <= 3, ceil(16 / 3) = 6
  * weight reads. With c in the group the sinks are 14 high and only
- * sigma_a * H >= 14 holds (a's slack is 16 - 14 = 2): at H = 14, h <= 3 and
- * ceil(14 / 3) = 5 tiles, the floor (without the slack, H = 14 would allow
- * only h = 2 and the floor would be 6). {a, c} itself fits h = 1 only. */
+ * sigma_a * H >= 14 holds (a's slack is 16 - 14 = 2): a's windows alone at
+ * H = 14 allow h <= 3, ceil(14 / 3) = 5 tiles (without the slack, H = 14
+ * would allow only h = 2). But a group of height 14 holds c (a is no sink
+ * there: tile_path.c), and c's own rows count too: at h = 3 (u = 2 / 14)
+ * x holds 5 rows, a 3 and c 3, 1,280 + 768 + 672 = 2,720 > 2,455; at h = 2
+ * 1,024 + 512 + 448 = 1,984 fits: ceil(14 / 2) = 7 tiles. So a's floor is
+ * min(6 at H = 16, 7 at H = 14) = 6, what a alone reads: exact. {a, c}
+ * itself fits h = 1 only. */
 static void test_hand_slack(void)
 {
     lf_graph_builder *b = NULL;
@@ -91,11 +96,42 @@ static void test_hand_slack(void)
     lf_cost_model *cm = tf_model_hand(g, 2600, "brr");
     int32_t tiles[3] = {0, 0, 0}, a = lf_graph_find(g, "a"), c = lf_graph_find(g, "c");
     CHECK_OK(lf_cost_tile_floors(cm, tiles));
-    CHECK_EQ_I64(tiles[a], 5);
+    CHECK_EQ_I64(tiles[a], 6);
     const int32_t reads[2] = {6, 14};
     for (int k = 0; k < 2; k++) {
         CHECK_EQ_I64(reads_of(cm, a, k ? c : -1), reads[k]);
     }
+    lf_cost_model_free(cm);
+    lf_graph_free(g);
+}
+
+/* x (24 x 16 x 16) -> a: 3x3 conv, same padding, 8 channels (weights
+ * 1,728 B, block 216 B) -> d: 2x2 conv of stride 2, 16 channels (8 x 8;
+ * weights 512 B, block 32 B), at beta 3,000 B. Rows: x 384 B, a 128 B, d
+ * 128 B; budget 3,000 - 1 - 216 = 2,783. Alone a streams (1,728 + 3 * 384
+ * + 128 >= 3,000) and holds (h + 2) rows of x and h of its own: 768 + 512 h
+ * fits h = 3, ceil(16 / 3) = 6 reads. With d the sinks are 8 high and
+ * sigma_a = 2: at h = 2 the path's floor counts x 5 rows, a 3 and d 2,
+ * 1,920 + 384 + 256 = 2,560, and fits, h = 3 does not (x 7 rows and a 5: 3,328): ceil(8 / 2) = 4 reads,
+ * what {a, d} reads. The floor is 4, met below a's own height; counting d's
+ * row three times gives h = 1 there, 8 tiles, and a floor of 6 above what
+ * {a, d} reads. */
+static void test_hand_path(void)
+{
+    lf_graph_builder *b = NULL;
+    lf_graph_builder_create(&b, "tiles_path");
+    tg_input(b, "x", 24, 16, 16);
+    tg_conv(b, "a", "x", 8, 3, 1, 1, 1, 0, LF_ACT_NONE);
+    tg_conv(b, "d", "a", 16, 2, 2, 0, 1, 0, LF_ACT_NONE);
+    lf_graph *g = tf_build(b);
+    if (!g)
+        return;
+    lf_cost_model *cm = tf_model_hand(g, 3000, "brr");
+    int32_t tiles[3] = {0, 0, 0}, a = lf_graph_find(g, "a"), d = lf_graph_find(g, "d");
+    CHECK_OK(lf_cost_tile_floors(cm, tiles));
+    CHECK_EQ_I64(tiles[a], 4);
+    CHECK_EQ_I64(reads_of(cm, a, -1), 6);
+    CHECK_EQ_I64(reads_of(cm, a, d), 4);
     lf_cost_model_free(cm);
     lf_graph_free(g);
 }
@@ -317,10 +353,96 @@ static void test_random_dags(void)
     tally_check("random DAGs", &t, 100, 10);
 }
 
+/* Every convex set of fusable ops of small random DAGs (brute force, up to
+ * 2^14 sets a graph): no valid set whose weights do not all fit reads them
+ * fewer times than a member's floor, and a member's floor is met by some
+ * set in many cases (the floors below a member's own height come from the
+ * paths to lower ops, tile_path.c). */
+static void test_exhaustive(void)
+{
+    int64_t sets = 0, members = 0, binding = 0, met = 0;
+    for (int fam = 0; fam < RDAG_FAMILIES; fam++)
+        for (uint64_t seed = 0; seed < 12; seed++) {
+            lf_graph *g = rdag_build(100 + seed, fam, 8 + (int)(seed % 3) * 2);
+            CHECK(g != NULL);
+            if (!g)
+                continue;
+            for (int b = 0; b < 2; b++) {
+                int64_t beta = b ? RDAG_BETA_MEDIUM : RDAG_BETA_SMALL;
+                lf_cost_model *cm = tf_model_default(g, beta, "brr");
+                int32_t n = g->n_ops, ops[16], k = 0, tiles[64], fewest[64];
+                lf_bitset set;
+                if (!cm || n > 64 || lf_bitset_init(&set, n) != LF_OK) {
+                    CHECK(0);
+                    lf_cost_model_free(cm);
+                    continue;
+                }
+                CHECK_OK(lf_cost_tile_floors(cm, tiles));
+                for (int32_t v = 0; v < n; v++) {
+                    fewest[v] = INT32_MAX;
+                    if (g->ops[v].type != LF_OP_INPUT && lf_cost_fusable(cm, v) && k < 14)
+                        ops[k++] = v;
+                }
+                for (uint32_t mask = 1; mask < (1u << k); mask++) {
+                    uint8_t in[64] = {0}, down[64], up[64];
+                    for (int i = 0; i < k; i++)
+                        in[ops[i]] = (uint8_t)((mask >> i) & 1u);
+                    int convex = 1;
+                    for (int32_t u = 0; u < n; u++) {
+                        down[u] = in[u];
+                        for (int32_t j = 0; j < g->ops[u].n_inputs && !down[u]; j++)
+                            down[u] = down[g->ops[u].inputs[j]];
+                    }
+                    for (int32_t u = n - 1; u >= 0; u--) {
+                        up[u] = in[u];
+                        for (int32_t j = 0; j < g->ops[u].n_consumers && !up[u]; j++)
+                            up[u] = up[g->ops[u].consumers[j]];
+                        convex &= !(down[u] && up[u]) || in[u];
+                    }
+                    if (!convex)
+                        continue;
+                    lf_bitset_clear_all(&set);
+                    for (int32_t u = 0; u < n; u++)
+                        if (in[u])
+                            lf_bitset_set(&set, u);
+                    lf_group_cost c;
+                    CHECK_OK(lf_cost_eval(cm, &set, &c));
+                    if (!c.valid || c.weights + c.features < beta)
+                        continue;
+                    sets++;
+                    for (int32_t u = 0; u < n; u++) {
+                        if (!in[u])
+                            continue;
+                        members++;
+                        fewest[u] = c.weight_reads < fewest[u] ? c.weight_reads : fewest[u];
+                        if (c.weight_reads < tiles[u]) {
+                            fprintf(stderr, "  %s beta %lld: op %s floor %d, a set of %d ops reads %d\n",
+                                    g->name, (long long)beta, g->ops[u].name, (int)tiles[u],
+                                    (int)lf_bitset_count(&set), (int)c.weight_reads);
+                            CHECK(c.weight_reads >= tiles[u]);
+                        }
+                    }
+                }
+                for (int i = 0; i < k; i++) {
+                    binding += tiles[ops[i]] > 1;
+                    met += tiles[ops[i]] > 1 && fewest[ops[i]] == tiles[ops[i]];
+                }
+                lf_bitset_destroy(&set);
+                lf_cost_model_free(cm);
+            }
+            lf_graph_free(g);
+        }
+    fprintf(stderr, "  exhaustive: %lld streaming sets, %lld members; %lld floors above 1, %lld met by a set\n",
+            (long long)sets, (long long)members, (long long)binding, (long long)met);
+    CHECK(sets > 1000 && binding > 100 && met > binding / 8);
+}
+
 int main(void)
 {
     test_hand_chain();
     test_hand_slack();
+    test_hand_path();
+    test_exhaustive();
     test_random_dags();
     test_tall_maps();
     test_networks();

@@ -299,14 +299,20 @@ static lf_status lf__plan_exact(lf__run *r)
         upper_from = pieces_from;
     }
     /* The rest of the time polishes the open pieces alone, with wider
-     * windows as it goes (NasNet-A at 256 KB under LBDF: its first 141 ops). */
+     * windows as it goes (NasNet-A at 256 KB under LBDF: its first 141 ops),
+     * or the whole plan when no piece is solved (NasNet-A under BRR). */
     int64_t before_polish = b.upper;
     int32_t open_window = 0;
     char polished_from[320];
     if (lf__hard_pieces_polish(r->cm, &hp, ec.deadline, &best, &b.upper, &open_window) == LF_OK &&
         b.upper < before_polish) {
-        snprintf(polished_from, sizeof polished_from, "%.250s, open pieces polished (%d-op windows)",
-                 upper_from, open_window);
+        const char *what = hp_solved > 0 ? "open pieces" : "the whole plan";
+        if (open_window > 0)
+            snprintf(polished_from, sizeof polished_from, "%.250s, %s polished (%d-op windows)", upper_from,
+                     what, open_window);
+        else /* the deadline cut even the narrowest pass short */
+            snprintf(polished_from, sizeof polished_from, "%.250s, %s polished (until the deadline)",
+                     upper_from, what);
         upper_from = polished_from;
     }
     lf__hard_pieces_free(&hp);

@@ -357,6 +357,20 @@ int lf__steps_memo_get_copy(lf__steps_memo *m, const lf_bitset *key, int64_t bel
 lf_status lf__steps_memo_put(lf__steps_memo *m, const lf_bitset *key, int64_t below,
                              const lf_cost_step *steps, int32_t cap, int32_t n);
 
+/* Op v's tile floor over the reference heights H in [hmin, hv) below its
+ * own effective height hv = fhv[v] (tile_path.c): each such group holds a
+ * path from v to a lower op or a vector, and the least footprint of one
+ * bounds the tile height. fhv: per op its fixed effective height (0: a
+ * vector); scaled: sigma * H >= scaled; hx, rbx: the input window charged
+ * (its height and row bytes). INT64_MAX when no such group fits; dist:
+ * n_ops doubles of scratch. */
+typedef struct lf__tile_path {
+    const int64_t *fhv, *scaled;
+    int64_t hx, rbx;
+} lf__tile_path;
+int64_t lf__tile_path_floor(const struct lf_cost_model *cm, const lf__tile_path *p, int32_t v, int64_t hmin,
+                            double *dist);
+
 /* Finds the graph's period and the runs (shift.c); call once the per-op
  * constants and fusability are set. */
 lf_status lf__shift_analyze(struct lf_cost_model *cm);

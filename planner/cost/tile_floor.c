@@ -17,7 +17,9 @@
  * being derived here, past a transposed convolution. And H is at
  * least the smallest effective height of v or any op below it (a sink's
  * height; vectors after a reduction count their input's). Over every H in
- * that range the fewest tiles any group can have is the floor. */
+ * that range the fewest tiles any group can have is the floor. Below v's
+ * own height a group holds a path from v to a lower op, whose rows count
+ * too (tile_path.c): NasNet-A's stage-1 1x1 convs at 256 KB, 4 -> 5. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +133,8 @@ struct lf_cost_tiles {
     uint8_t *waits_below;
     int32_t *seen, stamp; /* view walks */
     int32_t *slot, *slot_stamp, sets; /* per op: its term in the set being summed */
+    int64_t *fhv, *scaled; /* per op: lf__fixed_hv, lf__scaled (tile_path.c) */
+    double *dist;          /* tile_path.c's scratch */
     lf__tile_term *terms;
     int32_t n_terms, cap_terms;
 };
@@ -147,6 +151,9 @@ void lf_cost_tiles_free(lf_cost_tiles *t)
     free(t->slot);
     free(t->slot_stamp);
     free(t->terms);
+    free(t->fhv);
+    free(t->scaled);
+    free(t->dist);
     free(t);
 }
 
@@ -161,6 +168,9 @@ static int64_t lf__scaled(const lf_cost_tiles *t, int32_t v)
  * (maps thousands of rows high) the set floor of the op alone, which needs
  * one bisection whatever the heights, stands in. */
 #define LF__TILE_HEIGHTS 4096
+/* Heights below an op's own walked with the paths below it (tile_path.c),
+ * at most this many: a pass over the graph per height and tile height tried. */
+#define LF__TILE_PATH_HEIGHTS 128
 
 /* v's own floor: its input and output windows at the tile heights of every
  * reference height its groups can have. */
@@ -181,14 +191,28 @@ static int32_t lf__op_floor(lf_cost_tiles *t, int32_t v, int64_t hmax)
     if (hmax - t->hmin[v] >= LF__TILE_HEIGHTS)
         return lf_cost_tiles_of_set(t, &v, 1);
     int64_t budget = lf_cost_beta(cm) - 1 - oc[v].wblk, best = 1;
+    /* Heights below v's own: a path to a lower op is in the group
+     * (tile_path.c), where the range is short enough to walk it per
+     * height; else v's windows alone at every height. Both are floors,
+     * so the larger holds (the path's sums round rows down). */
+    int64_t from = hv - t->hmin[v] <= LF__TILE_PATH_HEIGHTS ? hv : t->hmin[v];
     for (int32_t j = 0; j < op->n_inputs; j++) {
         int32_t x = op->inputs[j];
         int64_t rbx = lf__charged_row_bytes(g, oc, x, t->seen, ++t->stamp), fewest = INT64_MAX;
+        int64_t above = INT64_MAX; /* at the heights from `from` on */
         for (int64_t H = t->hmin[v]; H <= hmax; H++) {
             int64_t k = lf__tiles_at(H, budget, oc[v].k, oc[x].h, rbx, hv, scaled, oc[v].stride,
                                      oc[v].row_bytes);
             if (k > 0 && k < fewest)
                 fewest = k;
+            if (k > 0 && k < above && H >= from)
+                above = k;
+        }
+        if (from > t->hmin[v] && fewest != INT64_MAX) {
+            lf__tile_path p = {t->fhv, t->scaled, oc[x].h, rbx};
+            int64_t below = lf__tile_path_floor(cm, &p, v, t->hmin[v], t->dist);
+            int64_t both = below < above ? below : above;
+            fewest = both != INT64_MAX && both > fewest ? both : fewest;
         }
         if (fewest != INT64_MAX && fewest > best)
             best = fewest;
@@ -207,7 +231,8 @@ lf_status lf_cost_tiles_create(const lf_cost_model *cm, lf_cost_tiles **out)
     if (!t || !(t->tiles = malloc(m * sizeof *t->tiles)) || !(t->slack = malloc(m * sizeof *t->slack)) ||
         !(t->hmin = malloc(m * sizeof *t->hmin)) || !(t->waits_below = malloc(m)) ||
         !(t->seen = calloc(m, sizeof *t->seen)) || !(t->slot = calloc(m, sizeof *t->slot)) ||
-        !(t->slot_stamp = calloc(m, sizeof *t->slot_stamp))) {
+        !(t->slot_stamp = calloc(m, sizeof *t->slot_stamp)) || !(t->fhv = malloc(m * sizeof *t->fhv)) ||
+        !(t->scaled = malloc(m * sizeof *t->scaled)) || !(t->dist = malloc(m * sizeof *t->dist))) {
         lf_cost_tiles_free(t);
         return lf_set_error(LF_ENOMEM, "out of memory for %d tile floors", (int)n);
     }
@@ -229,8 +254,11 @@ lf_status lf_cost_tiles_create(const lf_cost_model *cm, lf_cost_tiles **out)
         t->slack[u] = s;
         hmax = oc[u].h > hmax ? oc[u].h : hmax;
     }
-    for (int32_t v = 0; v < n; v++)
+    for (int32_t v = 0; v < n; v++) {
         t->tiles[v] = 1;
+        t->fhv[v] = lf__fixed_hv(g, oc, v);
+        t->scaled[v] = lf__scaled(t, v);
+    }
     for (int32_t v = 0; v < n && !cm->scheme->weights_resident; v++)
         t->tiles[v] = lf__op_floor(t, v, hmax);
     *out = t;

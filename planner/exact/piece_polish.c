@@ -6,7 +6,8 @@
  * candidate sets a window until the deadline: the plan only improves with
  * time. NasNet-A at 256 KB under LBDF: the open piece is its first 141 ops,
  * where windows of 24 ops at 1 million candidate sets take the plan to 1%
- * of the optimum and windows of 32 ops found it on the whole graph. */
+ * of the optimum and windows of 32 ops found it on the whole graph. With
+ * no piece solved the passes run on the whole plan while time is left. */
 #include <stdlib.h>
 
 #include "planner/exact/separators.h"
@@ -26,7 +27,11 @@ lf_status lf__hard_pieces_polish(lf_cost_model *cm, const lf__hard_pieces *h, do
                                  int64_t *figure, int32_t *window_ops)
 {
     *window_ops = 0;
-    if (h->solved == 0 || h->solved == h->pieces)
+    /* With no piece solved (NasNet-A under BRR has no separator: weights
+     * stream, so every hull fits) the whole plan is open: the time a limit
+     * leaves still polishes it, but without a deadline the best-effort
+     * polish before this one was all. */
+    if ((h->pieces > 0 && h->solved == h->pieces) || (h->solved == 0 && deadline <= 0))
         return LF_OK;
     const lf_graph *g = lf_cost_graph(cm);
     uint8_t *fixed = calloc((size_t)g->n_ops + 1, 1);

@@ -69,7 +69,9 @@ void lf__hard_pieces_free(lf__hard_pieces *h);
  * (lf_now_seconds(); 0: none, the two narrowest passes only), never making
  * it worse (piece_polish.c); *figure (its objective over fusable ops) is
  * updated, *window_ops is the widest window whose pass ran to its end (0:
- * none). Nothing to do unless some pieces are solved and some open. */
+ * none). Nothing to do when every piece is solved, nor without a deadline
+ * when none is (then the whole plan is open and polished only while time
+ * is left). */
 lf_status lf__hard_pieces_polish(lf_cost_model *cm, const lf__hard_pieces *h, double deadline, lf_plan *plan,
                                  int64_t *figure, int32_t *window_ops);
 
