@@ -47,7 +47,7 @@ expect_limit states "more than 100 states (reached 100 states, .*); raise --max-
 # Past a limit the line also gives certified bounds with the gap (issue 17 item 4).
 "$fp" plan --model inception_v3 --buffer 2MB --search exact --quiet --max-candidates 2000 \
   >/dev/null 2>"$tmp/err"
-grep -Eq 'certified bounds: the optimum \(DRAM over fusable ops\) is in \[[0-9]+, [0-9]+\] B \(upper: (the block plan|the greedy plan|NSGA-II seeded with (the better of the block and greedy plans|the DP.s best state, completed exactly)|the DP.s best state, completed exactly)(, polished)?(, separators)?; lower: (blocks|windows of [0-9]+ ops( \(cheap ones grown\))?, [0-9]+ halved past the limits, [0-9]+ of [0-9]+ solved|the DP.s frontier|separators [0-9]+/[0-9]+, windows)\), a plan at the upper bound is within [0-9.]+% of it \([0-9]+ blocks, [0-9]+ solved exactly\)$' "$tmp/err" \
+grep -Eq 'certified bounds: the optimum \(DRAM over fusable ops\) is in \[[0-9]+, [0-9]+\] B \(upper: (the block plan|the greedy plan|NSGA-II seeded with (the better of the block and greedy plans|the DP.s best state, completed exactly)|the DP.s best state, completed exactly)(, polished)?(, separators)?(, (open pieces|the whole plan) polished \(([0-9]+-op windows|until the deadline)\))?; lower: (blocks|windows of [0-9]+ ops( \(cheap ones grown\))?, [0-9]+ halved past the limits, [0-9]+ of [0-9]+ solved|the DP.s frontier|separators [0-9]+/[0-9]+, windows)\), a plan at the upper bound is within [0-9.]+% of it \([0-9]+ blocks, [0-9]+ solved exactly\)$' "$tmp/err" \
   || bad "no certified bounds: $(cat "$tmp/err")"
 lo=$(sed 's/.*is in \[\([0-9]*\), \([0-9]*\)\].*/\1/' "$tmp/err")
 hi=$(sed 's/.*is in \[\([0-9]*\), \([0-9]*\)\].*/\2/' "$tmp/err")
