@@ -106,7 +106,7 @@ static void lf__find_waits(lf__waits *w, lf_cost_model *cm, int32_t p, int32_t r
             /* m at row 0 asks p's row 0 or above it (an upsampling window may
              * start lower: left out). */
             if (lf_op_row_kind(g, m) == LF_ROWS_REDUCTION || lf_op_row_kind(g, m) == LF_ROWS_UPSAMPLE ||
-                !lf_cost_fusable(cm, m))
+                lf_op_has(g->ops[m].type, LF_OPF_RESHAPES_ROWS) || !lf_cost_fusable(cm, m))
                 continue;
             for (int32_t i = 0; i < g->ops[m].n_inputs; i++)
                 if (g->ops[m].inputs[i] == p) {
@@ -153,7 +153,7 @@ lf_status lf__waits_init(lf__waits *w, lf_cost_model *cm)
             int32_t r = op->consumers[j];
             const lf_op *rop = &g->ops[r];
             if (!lf_cost_fusable(cm, r) || rop->out.h != 1 || rop->n_inputs != 1 ||
-                lf_op_row_kind(g, r) != LF_ROWS_REDUCTION)
+                lf_op_row_kind(g, r) != LF_ROWS_REDUCTION || lf_op_has(rop->type, LF_OPF_RESHAPES_ROWS))
                 continue;
             lf__find_waits(w, cm, p, r);
         }
@@ -194,7 +194,9 @@ static int64_t lf__wait_floor(lf__waits *w, const lf__exact *x, int32_t m, int32
         int32_t v = w->stack[--top];
         const lf_op *op = &g->ops[v];
         int32_t k = 1, s, pad;
-        if (lf_op_row_kind(g, v) == LF_ROWS_WINDOW)
+        /* The cost model's kind differs from the op table's only for ops
+         * that reshape rows (model.c, lf__resolve_kind): one row for them. */
+        if (lf_op_row_kind(g, v) == LF_ROWS_WINDOW && !lf_op_has(op->type, LF_OPF_RESHAPES_ROWS))
             lf_op_row_window(op, &k, &s, &pad);
         k = k < 1 ? 1 : k;
         for (int32_t j = 0; j < op->n_inputs; j++) {
