@@ -63,19 +63,23 @@
  * (planner/cost/cost_internal.h, LF__MAX_WAITS). */
 #define LF__WAITS_SNAPSHOTS 64
 
-/* Ops that may wait in some group: spatial, no reduction, reading a
- * reduction or a tensor one row high. At most that many waits in any
- * group. */
+/* Ops that may wait in some group (rows.c, lf__is_phase_boundary: no
+ * reduction, reading a value made after a reduction): every op but a plain
+ * reduction that reads a reduction, a tensor one row high, or an op that
+ * reshapes rows (the cost model may take it for a reduction). At most that
+ * many waits in any group. */
 static int32_t lf__may_wait(const lf_graph *g)
 {
     int32_t count = 0;
     for (int32_t v = 0; v < g->n_ops; v++) {
         const lf_op *op = &g->ops[v];
-        if (op->type == LF_OP_INPUT || lf_op_row_kind(g, v) == LF_ROWS_REDUCTION)
+        if (op->type == LF_OP_INPUT ||
+            (lf_op_row_kind(g, v) == LF_ROWS_REDUCTION && !lf_op_has(op->type, LF_OPF_RESHAPES_ROWS)))
             continue;
         for (int32_t j = 0; j < op->n_inputs; j++) {
             int32_t t = op->inputs[j];
-            if (g->ops[t].out.h == 1 || lf_op_row_kind(g, t) == LF_ROWS_REDUCTION) {
+            if (g->ops[t].out.h == 1 || lf_op_row_kind(g, t) == LF_ROWS_REDUCTION ||
+                lf_op_has(g->ops[t].type, LF_OPF_RESHAPES_ROWS)) {
                 count++;
                 break;
             }
