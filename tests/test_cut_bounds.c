@@ -206,6 +206,46 @@ static void test_se_wait(void)
     lf_graph_free(g);
 }
 
+/* A squeeze-and-excite map below beta that cannot stay resident
+ * (window_waits.c): x (16 x 8 x 8, 1,024 B) -> e (1x1 conv to 32 channels:
+ * 2,048 B, weights 512) -> gap -> s -> m = e * s -> out = e + m. A group
+ * holding gap and m that keeps e resident holds, at m's start, the weights
+ * (512), e's map (2,048), a row of x (128), the two vectors (32 each) and
+ * m's staging row (256): 3,008 B. Below that e is written and read again
+ * (or read twice by a group that does not make it): the optimum is 7,680 B
+ * from 2,700 to 3,000 B (weights, x, out and e twice), 7,744 B below. The
+ * windows' relaxation alone charged nothing of e (3,584 B: weights and the
+ * forced x and out); with the wait's re-read it meets the optimum at 2,700
+ * to 3,000 B, and from 3,100 B, where the floor is below beta, charges
+ * nothing more. */
+static void test_se_resident(void)
+{
+    lf_graph_builder *b = NULL;
+    lf_graph_builder_create(&b, "rse1");
+    tg_input(b, "x", 16, 8, 8);
+    tg_conv(b, "e", "x", 32, 1, 1, 0, 1, 0, LF_ACT_NONE);
+    tg_unary(b, LF_OP_GLOBALAVGPOOL, "gap", "e");
+    tg_unary(b, LF_OP_SIGMOID, "s", "gap");
+    tg_binary(b, LF_OP_MUL, "m", "e", "s");
+    tg_binary(b, LF_OP_ADD, "out", "e", "m");
+    lf_graph *g = tf_build(b);
+    if (!g)
+        return;
+    for (int64_t beta = 2100; beta <= 3200; beta += 100) {
+        lf_cost_model *cm = tf_model_hand(g, beta, "lbdf");
+        int64_t traffic = -1, opt = tf_exact_optimum(cm);
+        CHECK_OK(lf__cut_lower_bound(cm, NULL, &traffic));
+        CHECK_EQ_I64(tf_fusable_weights(cm) + traffic, 3584);
+        CHECK_EQ_I64(opt, beta < 2700 ? 7744 : 7680);
+        lf__window_stats ws;
+        CHECK_OK(lf__window_lower_bound(cm, NULL, 0, &ws));
+        CHECK_EQ_I64(ws.lower, beta <= 3000 ? 7680 : 3584);
+        CHECK(ws.lower <= opt);
+        lf_cost_model_free(cm);
+    }
+    lf_graph_free(g);
+}
+
 /* A chain of 100 1x1 convs of 16 channels on 8 x 8 (each tensor 1,024 B,
  * weights 256 B) at 2,200 B: the floor of k convs is 256k of weights plus a
  * row (128 B) of each input and of the output, 384k + 128, so a group holds
@@ -393,6 +433,7 @@ int main(void)
     test_window_readers();
     test_window_growth();
     test_se_wait();
+    test_se_resident();
     test_random_dags();
     test_networks();
     return lf_test_result();

@@ -34,6 +34,7 @@
 
 #include "planner/exact/downsets.h"
 #include "planner/exact/solve.h"
+#include "planner/exact/window_waits.h"
 #include "planner/util/clock.h"
 
 /* Window sizes: the first pass, and the last one without a time limit. */
@@ -79,6 +80,7 @@ typedef struct lf__win {
     uint8_t *saved;          /* per position in ops: charged[] before a window grew (lf__win_grow) */
     int grow;                /* the pass running grows its cheap windows (lf__win_grow) */
     int64_t grow_left;       /* candidate sets the grown tries may still visit */
+    lf__waits waits;         /* re-reads of squeeze-and-excite maps (window_waits.c) */
 } lf__win;
 
 /* What a connected part pays: each internal tensor it writes for a reader
@@ -209,8 +211,10 @@ static void lf__win_group(lf__exact *x)
         if (!to || *from + comp >= *to)
             return;
     }
-    int64_t rereads = lf__win_rereads(x, w);
-    lf__win_relax(x, x->n_sub, x->set_connected, part + rereads, x->set_connected ? comp + rereads : 0);
+    int64_t rereads = lf__win_rereads(x, w), wait_any, wait_conn;
+    lf__waits_charge(&w->waits, x, w->internal, w->bytes, &wait_any, &wait_conn);
+    lf__win_relax(x, x->n_sub, x->set_connected, part + rereads + wait_any,
+                  x->set_connected ? comp + rereads + wait_conn : 0);
 }
 
 /* An unfusable op is a group of its own that DRAM over fusable ops does not
@@ -542,6 +546,8 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     if (st == LF_OK)
         st = lf__cut_tensor_floors(cm, w.cut_floor);
     if (st == LF_OK)
+        st = lf__waits_init(&w.waits, cm);
+    if (st == LF_OK)
         st = lf_cost_tiles_create(cm, &w.tiles);
     for (int32_t v = 0; v < n && st == LF_OK; v++) {
         if (g->ops[v].type == LF_OP_INPUT)
@@ -651,6 +657,7 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     free(w.ends);
     free(w.failed);
     free(w.saved);
+    lf__waits_destroy(&w.waits);
     lf_cost_tiles_free(w.tiles);
     return st;
 }

@@ -1,0 +1,34 @@
+/* Squeeze-and-excite waits in the windows' relaxation (window_waits.c):
+ * the re-read a part's group cannot avoid when the map it waits on cannot
+ * stay resident beside the rows the wait's snapshot holds. Internal to
+ * planner/exact. */
+#ifndef LF_EXACT_WINDOW_WAITS_H
+#define LF_EXACT_WINDOW_WAITS_H
+
+#include <stdint.h>
+
+#include "planner/exact/downsets.h"
+
+typedef struct lf__waits {
+    int32_t *p, *r;   /* per op m: the map p it waits on through reduction r (-1: none) */
+    int32_t *need;    /* scratch: rows asked per tensor (n_ops, zero between calls) */
+    int32_t *stack, *mark, stamp;
+    int32_t *done;    /* scratch: the maps charged for the set being grown */
+} lf__waits;
+
+/* Finds the waits of cm's graph; *w is zeroed and left empty (every charge
+ * 0) where the argument does not hold: a scheme that may stream weights,
+ * products of two activations, column-tiled ops, or more ops that may wait
+ * than the cost model snapshots. */
+lf_status lf__waits_init(lf__waits *w, lf_cost_model *cm);
+void lf__waits_destroy(lf__waits *w);
+
+/* What every group holding x's set being grown pays for re-reading the maps
+ * of the waits it holds, beyond what the windows charge for them: under the
+ * first charge (any part, *d_any) and the connected one (*d_conn, only maps
+ * in the set). internal: the window's internal tensors; bytes: each op's
+ * tensor bytes. */
+void lf__waits_charge(lf__waits *w, const lf__exact *x, const uint8_t *internal, const int64_t *bytes,
+                      int64_t *d_any, int64_t *d_conn);
+
+#endif
