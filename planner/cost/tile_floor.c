@@ -375,3 +375,99 @@ int32_t lf_cost_tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n
     int64_t k = lf__tiles_at_u(href, hi);
     return k > best ? (int32_t)(k < INT32_MAX ? k : INT32_MAX) : best;
 }
+
+/* Sharper slacks from the ops a group can hold (lf_cost_tiles_refine; see
+ * cost.h). A valid group G holding v holds only ops that can share a valid
+ * group with v (`together`), so in G an op x below v has its consumers in G
+ * among those ops: the worst consumer of the slack above is the worst
+ * among them (or none: x a sink, slack 0), and a reduction below v is
+ * pinned only by a path inside G to an op reading a spatial map, all of
+ * whose ops are among them too (G is convex). The same recursion as
+ * lf_cost_tiles_create, restricted to v's region (the ops below v that can
+ * share a group with v, found from v along consumers: an op whose hull with
+ * v is too large bars everything only reachable through it), gives a slack
+ * of v that holds in every valid group holding v. Past `max_tests` tests
+ * for one op its slack stays as it was. */
+lf_status lf_cost_tiles_refine(lf_cost_tiles *t, int (*together)(void *ctx, int32_t a, int32_t b), void *ctx,
+                               int32_t max_tests)
+{
+    const lf_cost_model *cm = t->cm;
+    const lf_graph *g = cm->g;
+    const lf__op_cost *oc = cm->ops;
+    int32_t n = g->n_ops;
+    if (cm->scheme->weights_resident)
+        return LF_OK;
+    size_t m = (size_t)n + 1;
+    int32_t *mark = calloc(m, sizeof *mark), *region = malloc(m * sizeof *region);
+    int64_t *rs = malloc(m * sizeof *rs);
+    uint8_t *rw = malloc(m);
+    if (!mark || !region || !rs || !rw) {
+        free(mark);
+        free(region);
+        free(rs);
+        free(rw);
+        return lf_set_error(LF_ENOMEM, "out of memory for %d tile floors", (int)n);
+    }
+    /* mark[x] == 2v + 1: x tested for root v and apart; 2v + 2: in v's region. */
+    for (int32_t v = 0; v < n; v++) {
+        if (t->slack[v] == 0 || !cm->fusable[v])
+            continue;
+        int32_t n_region = 0, tests = 0, in = 2 * v + 2, out = 2 * v + 1, ok = 1;
+        region[n_region++] = v;
+        mark[v] = in;
+        for (int32_t i = 0; i < n_region && ok; i++) {
+            const lf_op *op = &g->ops[region[i]];
+            for (int32_t j = 0; j < op->n_consumers && ok; j++) {
+                int32_t c = op->consumers[j];
+                if (mark[c] == in || mark[c] == out)
+                    continue;
+                if (++tests > max_tests) {
+                    ok = 0;
+                    break;
+                }
+                if (together(ctx, v, c)) {
+                    mark[c] = in;
+                    region[n_region++] = c;
+                } else {
+                    mark[c] = out;
+                }
+            }
+        }
+        if (!ok)
+            continue;
+        /* Ids are topological: consumers before their inputs. */
+        for (int32_t i = 1; i < n_region; i++)
+            for (int32_t k = i; k > 0 && region[k - 1] < region[k]; k--) {
+                int32_t s = region[k];
+                region[k] = region[k - 1];
+                region[k - 1] = s;
+            }
+        for (int32_t i = 0; i < n_region; i++) {
+            int32_t x = region[i];
+            const lf_op *op = &g->ops[x];
+            int64_t s = 0;
+            uint8_t below = 0;
+            for (int32_t j = 0; j < op->n_consumers; j++) {
+                int32_t c = op->consumers[j];
+                if (mark[c] != in)
+                    continue;
+                below |= (uint8_t)(oc[c].reads_spatial || rw[c]);
+                int64_t sc = lf__slack_via(g, oc, rs, rw, x, c);
+                s = sc > s ? sc : s;
+            }
+            rw[x] = below;
+            rs[x] = s;
+        }
+        t->slack[v] = rs[v] < t->slack[v] ? rs[v] : t->slack[v];
+    }
+    int64_t hmax = 1;
+    for (int32_t u = 0; u < n; u++)
+        hmax = oc[u].h > hmax ? oc[u].h : hmax;
+    for (int32_t v = 0; v < n; v++)
+        t->tiles[v] = lf__op_floor(t, v, hmax);
+    free(mark);
+    free(region);
+    free(rs);
+    free(rw);
+    return LF_OK;
+}

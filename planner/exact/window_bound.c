@@ -542,7 +542,7 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     if (st == LF_OK)
         st = lf__cut_tensor_floors(cm, w.cut_floor);
     if (st == LF_OK)
-        st = lf_cost_tiles_create(cm, &w.tiles);
+        st = lf__tiles_create_sharp(cm, &w.tiles);
     for (int32_t v = 0; v < n && st == LF_OK; v++) {
         if (g->ops[v].type == LF_OP_INPUT)
             continue;
