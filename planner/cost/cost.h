@@ -185,6 +185,11 @@ lf_status lf_cost_tiles_create(const lf_cost_model *cm, lf_cost_tiles **out);
 void lf_cost_tiles_free(lf_cost_tiles *t);
 const int32_t *lf_cost_tiles_ops(const lf_cost_tiles *t); /* per op, as lf_cost_tile_floors */
 int32_t lf_cost_tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n);
+/* The same for groups that also hold the whole map of op `map`'s tensor in
+ * every step (a map kept through a squeeze-and-excite wait): its term
+ * spans all its rows. 0 when the windows at one row with that map already
+ * reach beta: no valid group holds the set and keeps the map. */
+int32_t lf_cost_tiles_of_set_holding(lf_cost_tiles *t, const int32_t *members, int32_t n, int32_t map);
 /* Sharper floors where something far below an op could stop its rows (a
  * squeeze-and-excite wait past the stage, which makes the slack above
  * unbounded): `together(ctx, a, b)` is 0 only when no valid group holds both

@@ -308,7 +308,7 @@ static int64_t lf__tiles_at_u(int64_t href, double u)
     return (int64_t)ceil((double)href / (1.0 + u * (double)href) - 1e-6);
 }
 
-int32_t lf_cost_tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n)
+static int32_t lf__tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n, int32_t held, int *fits)
 {
     const lf_cost_model *cm = t->cm;
     const lf_graph *g = cm->g;
@@ -341,11 +341,17 @@ int32_t lf_cost_tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n
         for (int32_t j = 0; ok && j < op->n_inputs; j++)
             ok = lf__set_read(t, op->inputs[j], oc[op->inputs[j]].h, span, reach, 0);
     }
+    /* A map the group holds whole (lf_cost_tiles_of_set_holding): its term
+     * spans every row at every tile height. */
+    if (ok && held >= 0)
+        ok = lf__set_term(t, held, oc[held].h, 0);
     if (!ok)
         return best; /* no memory for the sum: the members' own floors */
     double budget = (double)(lf_cost_beta(cm) - 1 - wblk), hi = 0;
-    if (lf__set_bytes(t, 0) > budget)
+    if (lf__set_bytes(t, 0) > budget) {
+        *fits = 0; /* no group holding the set fits even at one row */
         return best;
+    }
     for (int32_t i = 0; i < t->n_terms; i++) {
         const lf__tile_term *e = &t->terms[i];
         if (e->scaled > 0 && e->span < e->height) {
@@ -374,6 +380,19 @@ int32_t lf_cost_tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n
     }
     int64_t k = lf__tiles_at_u(href, hi);
     return k > best ? (int32_t)(k < INT32_MAX ? k : INT32_MAX) : best;
+}
+
+int32_t lf_cost_tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n)
+{
+    int fits = 1;
+    return lf__tiles_of_set(t, members, n, -1, &fits);
+}
+
+int32_t lf_cost_tiles_of_set_holding(lf_cost_tiles *t, const int32_t *members, int32_t n, int32_t map)
+{
+    int fits = 1;
+    int32_t k = lf__tiles_of_set(t, members, n, map, &fits);
+    return fits ? k : 0;
 }
 
 /* Sharper slacks from the ops a group can hold (lf_cost_tiles_refine; see

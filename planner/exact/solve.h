@@ -52,6 +52,16 @@ lf_status lf__cut_tensor_floors(lf_cost_model *cm, int64_t *floor);
 lf_status lf__tiles_create_sharp(lf_cost_model *cm, lf_cost_tiles **out);
 lf_status lf__tile_floors_sharp(lf_cost_model *cm, int32_t *tiles);
 
+/* The squeeze-and-excite waits of g: map[i] read by the reduction r[i] and
+ * by m[i], which descends from r[i] through ops of height one, both
+ * fusable (window_waits.c). */
+typedef struct lf__waits {
+    int32_t n;
+    int32_t *r, *m, *map;
+} lf__waits;
+lf_status lf__waits_find(lf_cost_model *cm, lf__waits *out);
+void lf__waits_free(lf__waits *w);
+
 /* A floor of the DRAM of every valid plan (weights included): windows of
  * consecutive ops solved in relaxations that charge only the tensors inside
  * each window (and those it writes for the readers past its end solved with
