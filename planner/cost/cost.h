@@ -192,12 +192,13 @@ int32_t lf_cost_tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n
 int32_t lf_cost_tiles_of_set_holding(lf_cost_tiles *t, const int32_t *members, int32_t n, int32_t map);
 /* Sharper floors where something far below an op could stop its rows (a
  * squeeze-and-excite wait past the stage, which makes the slack above
- * unbounded): `together(ctx, a, b)` is 0 only when no valid group holds both
- * ops a < b (the hull test of planner/exact/tile_reach.c); the slack of op v
- * is then found over the ops below v that can share a group with it, at
- * most max_tests of them tested per op (tile_floor.c). */
-lf_status lf_cost_tiles_refine(lf_cost_tiles *t, int (*together)(void *ctx, int32_t a, int32_t b), void *ctx,
-                               int32_t max_tests);
+ * unbounded): `together(ctx, path, n)` is 0 only when no valid group holds
+ * the n ops of `path` (a path between its first and last op, listed from
+ * the end: planner/exact/tile_reach.c tests its monotone F_beta floor); the
+ * slack of op v is then found over the ops below v reached along paths that
+ * pass, at most max_tests paths per op (tile_floor.c). */
+lf_status lf_cost_tiles_refine(lf_cost_tiles *t, int (*together)(void *ctx, const int32_t *path, int32_t n),
+                               void *ctx, int32_t max_tests);
 
 /* Evaluates a group (non-empty set of non-input ops); memoized and
  * thread-safe. Groups need not be connected or valid. */

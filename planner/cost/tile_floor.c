@@ -402,13 +402,16 @@ int32_t lf_cost_tiles_of_set_holding(lf_cost_tiles *t, const int32_t *members, i
  * among them (or none: x a sink, slack 0), and a reduction below v is
  * pinned only by a path inside G to an op reading a spatial map, all of
  * whose ops are among them too (G is convex). The same recursion as
- * lf_cost_tiles_create, restricted to v's region (the ops below v that can
- * share a group with v, found from v along consumers: an op whose hull with
- * v is too large bars everything only reachable through it), gives a slack
+ * lf_cost_tiles_create, restricted to v's region (the ops below v found
+ * from v along consumers whose path from v passes `together`: a path from v
+ * to w lies in their hull, which a valid group holding both holds, so a
+ * path that fails proves w can share no valid group with v; every path from
+ * v to an op of such a group lies in the group, so the search from v meets
+ * each of its ops along a path that passes, through ops of the region), gives a slack
  * of v that holds in every valid group holding v. Past `max_tests` tests
  * for one op its slack stays as it was. */
-lf_status lf_cost_tiles_refine(lf_cost_tiles *t, int (*together)(void *ctx, int32_t a, int32_t b), void *ctx,
-                               int32_t max_tests)
+lf_status lf_cost_tiles_refine(lf_cost_tiles *t, int (*together)(void *ctx, const int32_t *path, int32_t n),
+                               void *ctx, int32_t max_tests)
 {
     const lf_cost_model *cm = t->cm;
     const lf_graph *g = cm->g;
@@ -418,9 +421,12 @@ lf_status lf_cost_tiles_refine(lf_cost_tiles *t, int (*together)(void *ctx, int3
         return LF_OK;
     size_t m = (size_t)n + 1;
     int32_t *mark = calloc(m, sizeof *mark), *region = malloc(m * sizeof *region);
+    int32_t *parent = malloc(m * sizeof *parent), *path = malloc(m * sizeof *path);
     int64_t *rs = malloc(m * sizeof *rs);
     uint8_t *rw = malloc(m);
-    if (!mark || !region || !rs || !rw) {
+    if (!mark || !region || !parent || !path || !rs || !rw) {
+        free(parent);
+        free(path);
         free(mark);
         free(region);
         free(rs);
@@ -444,8 +450,16 @@ lf_status lf_cost_tiles_refine(lf_cost_tiles *t, int (*together)(void *ctx, int3
                     ok = 0;
                     break;
                 }
-                if (together(ctx, v, c)) {
+                /* The tree path from v to region[i], then c: a path from v
+                 * to c, so inside their hull. */
+                int32_t n_path = 0;
+                path[n_path++] = c;
+                for (int32_t u = region[i]; u != v; u = parent[u])
+                    path[n_path++] = u;
+                path[n_path++] = v;
+                if (together(ctx, path, n_path)) {
                     mark[c] = in;
+                    parent[c] = region[i];
                     region[n_region++] = c;
                 } else {
                     mark[c] = out;
@@ -484,6 +498,8 @@ lf_status lf_cost_tiles_refine(lf_cost_tiles *t, int (*together)(void *ctx, int3
         hmax = oc[u].h > hmax ? oc[u].h : hmax;
     for (int32_t v = 0; v < n; v++)
         t->tiles[v] = lf__op_floor(t, v, hmax);
+    free(parent);
+    free(path);
     free(mark);
     free(region);
     free(rs);
