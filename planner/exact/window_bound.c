@@ -192,12 +192,13 @@ static int64_t lf__win_wait_rereads(const lf__exact *x, const lf__win *w, int64_
             (best < 0 || w->bytes[p] > w->bytes[w->waits.map[best]]))
             best = i;
     }
-    if (best < 0)
+    /* Read again costs nothing the window counts unless p is internal. */
+    if (best < 0 || !w->internal[w->waits.map[best]])
         return plain;
     int32_t p = w->waits.map[best];
     const lf_op *op = &w->g->ops[p];
     int64_t map = w->bytes[p] / (op->out.n > 1 ? op->out.n : 1), kept = 0;
-    int64_t again = plain + (w->internal[p] ? w->bytes[p] : 0);
+    int64_t again = plain + w->bytes[p];
     int32_t tiles = lf_cost_tiles_of_set_holding(w->tiles, x->sub, x->n_sub, p);
     if (tiles == 0) /* kept, the windows at one row pass beta: read again */
         return again;
