@@ -96,7 +96,7 @@ lf_status lf__frontier_create(lf__exact *x)
     }
     lf_status st = lf__cut_tensor_floors(x->cm, f->phi);
     if (st == LF_OK)
-        st = lf__tile_floors_sharp(x->cm, tiles);
+        st = lf_cost_tile_floors(x->cm, tiles);
     for (int32_t v = 0; v < x->n && st == LF_OK; v++) {
         f->tail_min[v] = INT64_MAX;
         if (!x->in_u[v]) {

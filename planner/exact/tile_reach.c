@@ -23,16 +23,31 @@
 /* Paths tested per op; past it the op keeps its old floor. */
 #define LF__REACH_TESTS 64
 
+/* The enumeration's state for the floor, set up at the first test (the
+ * refinement tests nothing where weights stay resident). */
+typedef struct lf__reach {
+    lf_cost_model *cm;
+    lf__exact x;
+    int ready;
+    lf_status st;
+} lf__reach;
+
 /* 0 when no valid group holds the n ops of `path` (a path between two ops:
  * inside their hull, which a group holding both holds, being convex): one
  * of them is unfusable or their monotone F_beta floor reaches beta. */
 static int lf__reach_together(void *ctx, const int32_t *path, int32_t n)
 {
-    lf__exact *x = ctx;
+    lf__reach *r = ctx;
+    if (!r->ready) {
+        r->ready = 1;
+        r->st = lf__dp_setup(&r->x, r->cm, NULL, NULL);
+    }
+    if (r->st != LF_OK)
+        return 1; /* no floor: nothing proved apart */
     for (int32_t i = 0; i < n; i++)
-        if (!x->fusable[path[i]])
+        if (!r->x.fusable[path[i]])
             return 0;
-    return lf__dp_floor_of(x, path, n, x->beta) < x->beta;
+    return lf__dp_floor_of(&r->x, path, n, r->x.beta) < r->x.beta;
 }
 
 lf_status lf__tiles_create_sharp(lf_cost_model *cm, lf_cost_tiles **out)
@@ -40,13 +55,14 @@ lf_status lf__tiles_create_sharp(lf_cost_model *cm, lf_cost_tiles **out)
     lf_status st = lf_cost_tiles_create(cm, out);
     if (st != LF_OK)
         return st;
-    lf__exact x;
-    st = lf__dp_setup(&x, cm, NULL, NULL);
-    if (st == LF_OK)
-        st = lf_cost_tiles_refine(*out, lf__reach_together, &x, LF__REACH_TESTS);
-    if (st == LF_OK)
-        st = x.status;
-    lf__dp_teardown(&x);
+    lf__reach r;
+    memset(&r, 0, sizeof r);
+    r.cm = cm;
+    st = lf_cost_tiles_refine(*out, lf__reach_together, &r, LF__REACH_TESTS);
+    if (st == LF_OK && r.ready)
+        st = r.st != LF_OK ? r.st : r.x.status;
+    if (r.ready)
+        lf__dp_teardown(&r.x);
     if (st != LF_OK) {
         lf_cost_tiles_free(*out);
         *out = NULL;
