@@ -10,6 +10,7 @@
 #include "fixtures.h"
 #include "graphs.h"
 #include "models/registry.h"
+#include "planner/exact/solve.h"
 #include "planner/util/rng.h"
 #include "random_dags.h"
 #include "testlib.h"
@@ -191,6 +192,7 @@ static int grow_group(grower *w, lf_rng *r, int32_t v, int32_t size)
 typedef struct tally {
     int64_t groups, checked, binding, tight;
     int64_t sets, sets_above, sets_tight; /* set floors: checked, above every member's, met */
+    int64_t sharper; /* ops whose floor tile_reach.c raised */
 } tally;
 
 /* Random groups around every op with a floor above 1 (and a few others):
@@ -209,11 +211,18 @@ static void check_graph(const lf_graph *g, int64_t beta, int per_op, uint64_t se
     if (!cm || !tiles || !part || !w.members || !w.in || !w.down || !w.up ||
         lf_bitset_init(&w.set, g->n_ops) != LF_OK)
         goto done;
+    /* The floors sharpened by what can share a group (tile_reach.c): never
+     * below the plain ones, and checked against the priced groups below. */
     CHECK_OK(lf_cost_tile_floors(cm, tiles));
-    CHECK_OK(lf_cost_tiles_create(cm, &ts));
-    CHECK(ts && memcmp(lf_cost_tiles_ops(ts), tiles, (size_t)g->n_ops * sizeof *tiles) == 0);
+    CHECK_OK(lf__tiles_create_sharp(cm, &ts));
     if (!ts)
         goto done;
+    for (int32_t v = 0; v < g->n_ops; v++) {
+        CHECK(lf_cost_tiles_ops(ts)[v] >= tiles[v]);
+        t->sharper += lf_cost_tiles_ops(ts)[v] > tiles[v];
+    }
+    CHECK_OK(lf__tile_floors_sharp(cm, tiles));
+    CHECK(memcmp(lf_cost_tiles_ops(ts), tiles, (size_t)g->n_ops * sizeof *tiles) == 0);
     lf_rng r;
     lf_rng_seed(&r, seed, 0x74696c65ULL);
     for (int32_t v = 0; v < g->n_ops; v++) {
@@ -271,6 +280,52 @@ done:
     lf_cost_model_free(cm);
 }
 
+/* A wait far below (tile_reach.c): x (16 x 16 x 16, int8) -> a: 1x1 conv to
+ * 64 channels (weights 1,024 B) -> b: 1x1 conv to 64 (4,096 B, block 64) ->
+ * c: 3x3 conv, same padding, to 64 -> squeeze-and-excite on c (gap, sigmoid,
+ * m = c * s), at beta 5,120 B. A group holding gap and m waits for the pool,
+ * which stops c's rows and, through c, b's and a's: the plain floors are 1.
+ * But no valid group holds b and c: their monotone floor is a's row read by
+ * b (1,024 B) + 3 rows of b (3,072) + c's row (1,024) + c's block (576) =
+ * 5,696 >= beta, and {a, b, c} needs more. So every valid group holding a
+ * and b ends at b, whose rows flow: at h rows per step it holds h rows of
+ * x (256 B each), of a (1,024) and b's staging rows (1,024): 2,304 h B
+ * beside the 64 B block. Their weights (5,120 B) never fit whole; h = 2
+ * fits (4,672 B), h = 3 does not: ceil(16 / 2) = 8 reads, and the set
+ * floor, 16 / (5,055 / 2,304) = 7.3, rounds up to the same 8: tight. */
+static void test_far_wait(void)
+{
+    lf_graph_builder *b = NULL;
+    lf_graph_builder_create(&b, "tiles_far_wait");
+    tg_input(b, "x", 16, 16, 16);
+    tg_conv(b, "a", "x", 64, 1, 1, 0, 1, 0, LF_ACT_NONE);
+    tg_conv(b, "b", "a", 64, 1, 1, 0, 1, 0, LF_ACT_NONE);
+    tg_conv(b, "c", "b", 64, 3, 1, 1, 1, 0, LF_ACT_NONE);
+    tg_unary(b, LF_OP_GLOBALAVGPOOL, "gap", "c");
+    tg_unary(b, LF_OP_SIGMOID, "s", "gap");
+    tg_binary(b, LF_OP_MUL, "m", "c", "s");
+    lf_graph *g = tf_build(b);
+    if (!g)
+        return;
+    lf_cost_model *cm = tf_model_hand(g, 5120, "brr");
+    int32_t a = lf_graph_find(g, "a"), bb = lf_graph_find(g, "b"), ab[2] = {a, bb};
+    lf_cost_tiles *plain = NULL, *sharp = NULL;
+    CHECK_OK(lf_cost_tiles_create(cm, &plain));
+    CHECK_OK(lf__tiles_create_sharp(cm, &sharp));
+    if (plain && sharp) {
+        CHECK_EQ_I64(lf_cost_tiles_of_set(plain, ab, 2), 1);
+        CHECK_EQ_I64(lf_cost_tiles_of_set(sharp, ab, 2), 8);
+        CHECK_EQ_I64(reads_of(cm, a, bb), 8);
+    }
+    lf_cost_tiles_free(plain);
+    lf_cost_tiles_free(sharp);
+    tally t = {0};
+    check_graph(g, 5120, 200, 5, &t);
+    CHECK(t.sharper > 0);
+    lf_cost_model_free(cm);
+    lf_graph_free(g);
+}
+
 /* Maps 6,000 rows high: the floors of an op whose groups' reference heights
  * span more than LF__TILE_HEIGHTS values come from one bisection (the set
  * floor of the op alone); still never above what its groups read. x (16 x
@@ -309,9 +364,9 @@ static void test_tall_maps(void)
 static void tally_check(const char *what, const tally *t, int64_t binding, int64_t tight)
 {
     fprintf(stderr, "  %s: %lld groups, %lld members checked, %lld with a floor above 1, %lld met; "
-                    "%lld set floors, %lld above every member's, %lld met\n",
+                    "%lld set floors, %lld above every member's, %lld met; %lld op floors sharpened\n",
             what, (long long)t->groups, (long long)t->checked, (long long)t->binding, (long long)t->tight,
-            (long long)t->sets, (long long)t->sets_above, (long long)t->sets_tight);
+            (long long)t->sets, (long long)t->sets_above, (long long)t->sets_tight, (long long)t->sharper);
     CHECK(t->binding > binding);
     CHECK(t->tight > tight);
     CHECK(t->sets_above > tight && t->sets_tight > tight);
@@ -443,6 +498,7 @@ int main(void)
     test_hand_slack();
     test_hand_path();
     test_exhaustive();
+    test_far_wait();
     test_random_dags();
     test_tall_maps();
     test_networks();

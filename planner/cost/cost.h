@@ -185,6 +185,20 @@ lf_status lf_cost_tiles_create(const lf_cost_model *cm, lf_cost_tiles **out);
 void lf_cost_tiles_free(lf_cost_tiles *t);
 const int32_t *lf_cost_tiles_ops(const lf_cost_tiles *t); /* per op, as lf_cost_tile_floors */
 int32_t lf_cost_tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n);
+/* The same for groups that also hold the whole map of op `map`'s tensor in
+ * every step (a map kept through a squeeze-and-excite wait): its term
+ * spans all its rows. 0 when the windows at one row with that map already
+ * reach beta: no valid group holds the set and keeps the map. */
+int32_t lf_cost_tiles_of_set_holding(lf_cost_tiles *t, const int32_t *members, int32_t n, int32_t map);
+/* Sharper floors where something far below an op could stop its rows (a
+ * squeeze-and-excite wait past the stage, which makes the slack above
+ * unbounded): `together(ctx, path, n)` is 0 only when no valid group holds
+ * the n ops of `path` (a path between its first and last op, listed from
+ * the end: planner/exact/tile_reach.c tests its monotone F_beta floor); the
+ * slack of op v is then found over the ops below v reached along paths that
+ * pass, at most max_tests paths per op (tile_floor.c). */
+lf_status lf_cost_tiles_refine(lf_cost_tiles *t, int (*together)(void *ctx, const int32_t *path, int32_t n),
+                               void *ctx, int32_t max_tests);
 
 /* Evaluates a group (non-empty set of non-input ops); memoized and
  * thread-safe. Groups need not be connected or valid. */

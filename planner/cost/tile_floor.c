@@ -336,7 +336,7 @@ static int64_t lf__tiles_at_u(int64_t href, double u)
     return (int64_t)ceil((double)href / (1.0 + u * (double)href) - 1e-6);
 }
 
-int32_t lf_cost_tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n)
+static int32_t lf__tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n, int32_t held, int *fits)
 {
     const lf_cost_model *cm = t->cm;
     const lf_graph *g = cm->g;
@@ -369,11 +369,17 @@ int32_t lf_cost_tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n
         for (int32_t j = 0; ok && j < op->n_inputs; j++)
             ok = lf__set_read(t, op->inputs[j], oc[op->inputs[j]].h, span, reach, 0);
     }
+    /* A map the group holds whole (lf_cost_tiles_of_set_holding): its term
+     * spans every row at every tile height. */
+    if (ok && held >= 0)
+        ok = lf__set_term(t, held, oc[held].h, 0);
     if (!ok)
         return best; /* no memory for the sum: the members' own floors */
     double budget = (double)(lf_cost_beta(cm) - 1 - wblk), hi = 0;
-    if (lf__set_bytes(t, 0) > budget)
+    if (lf__set_bytes(t, 0) > budget) {
+        *fits = 0; /* no group holding the set fits even at one row */
         return best;
+    }
     for (int32_t i = 0; i < t->n_terms; i++) {
         const lf__tile_term *e = &t->terms[i];
         if (e->scaled > 0 && e->span < e->height) {
@@ -402,4 +408,129 @@ int32_t lf_cost_tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n
     }
     int64_t k = lf__tiles_at_u(href, hi);
     return k > best ? (int32_t)(k < INT32_MAX ? k : INT32_MAX) : best;
+}
+
+int32_t lf_cost_tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n)
+{
+    int fits = 1;
+    return lf__tiles_of_set(t, members, n, -1, &fits);
+}
+
+int32_t lf_cost_tiles_of_set_holding(lf_cost_tiles *t, const int32_t *members, int32_t n, int32_t map)
+{
+    int fits = 1;
+    int32_t k = lf__tiles_of_set(t, members, n, map, &fits);
+    return fits ? k : 0;
+}
+
+/* Sharper slacks from the ops a group can hold (lf_cost_tiles_refine; see
+ * cost.h). A valid group G holding v holds only ops that can share a valid
+ * group with v (`together`), so in G an op x below v has its consumers in G
+ * among those ops: the worst consumer of the slack above is the worst
+ * among them (or none: x a sink, slack 0), and a reduction below v is
+ * pinned only by a path inside G to an op reading a spatial map, all of
+ * whose ops are among them too (G is convex). The same recursion as
+ * lf_cost_tiles_create, restricted to v's region (the ops below v found
+ * from v along consumers whose path from v passes `together`: a path from v
+ * to w lies in their hull, which a valid group holding both holds, so a
+ * path that fails proves w can share no valid group with v; every path from
+ * v to an op of such a group lies in the group, so the search from v meets
+ * each of its ops along a path that passes, through ops of the region), gives a slack
+ * of v that holds in every valid group holding v. Past `max_tests` tests
+ * for one op its slack stays as it was. */
+lf_status lf_cost_tiles_refine(lf_cost_tiles *t, int (*together)(void *ctx, const int32_t *path, int32_t n),
+                               void *ctx, int32_t max_tests)
+{
+    const lf_cost_model *cm = t->cm;
+    const lf_graph *g = cm->g;
+    const lf__op_cost *oc = cm->ops;
+    int32_t n = g->n_ops;
+    if (cm->scheme->weights_resident)
+        return LF_OK;
+    size_t m = (size_t)n + 1;
+    int32_t *mark = calloc(m, sizeof *mark), *region = malloc(m * sizeof *region);
+    int32_t *parent = malloc(m * sizeof *parent), *path = malloc(m * sizeof *path);
+    int64_t *rs = malloc(m * sizeof *rs);
+    uint8_t *rw = malloc(m);
+    if (!mark || !region || !parent || !path || !rs || !rw) {
+        free(parent);
+        free(path);
+        free(mark);
+        free(region);
+        free(rs);
+        free(rw);
+        return lf_set_error(LF_ENOMEM, "out of memory for %d tile floors", (int)n);
+    }
+    /* mark[x] == 2v + 1: x tested for root v and apart; 2v + 2: in v's region. */
+    for (int32_t v = 0; v < n; v++) {
+        if (t->slack[v] == 0 || !cm->fusable[v])
+            continue;
+        int32_t n_region = 0, tests = 0, in = 2 * v + 2, out = 2 * v + 1, ok = 1;
+        region[n_region++] = v;
+        mark[v] = in;
+        for (int32_t i = 0; i < n_region && ok; i++) {
+            const lf_op *op = &g->ops[region[i]];
+            for (int32_t j = 0; j < op->n_consumers && ok; j++) {
+                int32_t c = op->consumers[j];
+                if (mark[c] == in || mark[c] == out)
+                    continue;
+                if (++tests > max_tests) {
+                    ok = 0;
+                    break;
+                }
+                /* The tree path from v to region[i], then c: a path from v
+                 * to c, so inside their hull. */
+                int32_t n_path = 0;
+                path[n_path++] = c;
+                for (int32_t u = region[i]; u != v; u = parent[u])
+                    path[n_path++] = u;
+                path[n_path++] = v;
+                if (together(ctx, path, n_path)) {
+                    mark[c] = in;
+                    parent[c] = region[i];
+                    region[n_region++] = c;
+                } else {
+                    mark[c] = out;
+                }
+            }
+        }
+        if (!ok)
+            continue;
+        /* Ids are topological: consumers before their inputs. */
+        for (int32_t i = 1; i < n_region; i++)
+            for (int32_t k = i; k > 0 && region[k - 1] < region[k]; k--) {
+                int32_t s = region[k];
+                region[k] = region[k - 1];
+                region[k - 1] = s;
+            }
+        for (int32_t i = 0; i < n_region; i++) {
+            int32_t x = region[i];
+            const lf_op *op = &g->ops[x];
+            int64_t s = 0;
+            uint8_t below = 0;
+            for (int32_t j = 0; j < op->n_consumers; j++) {
+                int32_t c = op->consumers[j];
+                if (mark[c] != in)
+                    continue;
+                below |= (uint8_t)(oc[c].reads_spatial || rw[c]);
+                int64_t sc = lf__slack_via(g, oc, rs, rw, x, c);
+                s = sc > s ? sc : s;
+            }
+            rw[x] = below;
+            rs[x] = s;
+        }
+        t->slack[v] = rs[v] < t->slack[v] ? rs[v] : t->slack[v];
+    }
+    int64_t hmax = 1;
+    for (int32_t u = 0; u < n; u++)
+        hmax = oc[u].h > hmax ? oc[u].h : hmax;
+    for (int32_t v = 0; v < n; v++)
+        t->tiles[v] = lf__op_floor(t, v, hmax);
+    free(parent);
+    free(path);
+    free(mark);
+    free(region);
+    free(rs);
+    free(rw);
+    return LF_OK;
 }

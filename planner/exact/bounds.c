@@ -300,7 +300,7 @@ lf_status lf_exact_bounds_compute(lf_cost_model *cm, const lf_exact_config *cfg,
     c.art = art;
     lf_status st = art && ends ? lf_bitset_init(&c.u, n) : lf_set_error(LF_ENOMEM, "out of memory");
     if (st == LF_OK && (st = lf_bitset_init(&c.one, n)) == LF_OK &&
-        (st = lf__articulation(c.g, art)) == LF_OK && (st = lf_cost_tiles_create(cm, &c.tiles)) == LF_OK)
+        (st = lf__articulation(c.g, art)) == LF_OK && (st = lf__tiles_create_sharp(cm, &c.tiles)) == LF_OK)
         st = lf_plan_init(plan, n);
     if (st != LF_OK) {
         free(art);

@@ -413,7 +413,7 @@ lf_status lf__separator_bounds(lf_cost_model *cm, const lf_exact_config *cfg, in
     if (st == LF_OK && (st = lf__sep_init(&s, cm)) == LF_OK)
         s_ready = 1;
     if (st == LF_OK && (st = lf_bitset_init(&p.u, n)) == LF_OK && (st = lf_bitset_init(&p.one, n)) == LF_OK &&
-        (st = lf_cost_tiles_create(cm, &p.tiles)) == LF_OK)
+        (st = lf__tiles_create_sharp(cm, &p.tiles)) == LF_OK)
         st = lf_plan_init(plan, n);
     if (st == LF_OK) {
         for (int32_t v = 0; v < n; v++)

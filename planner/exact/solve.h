@@ -46,6 +46,22 @@ lf_status lf__cut_lower_bound(lf_cost_model *cm, const uint8_t *charged, int64_t
  * lf__cut_lower_bound's traffic). */
 lf_status lf__cut_tensor_floors(lf_cost_model *cm, int64_t *floor);
 
+/* The BRR tile floors of lf_cost_tiles_create / lf_cost_tile_floors,
+ * sharpened where a wait below an op cannot share a valid group with it
+ * (tile_reach.c). */
+lf_status lf__tiles_create_sharp(lf_cost_model *cm, lf_cost_tiles **out);
+lf_status lf__tile_floors_sharp(lf_cost_model *cm, int32_t *tiles);
+
+/* The squeeze-and-excite waits of g: map[i] read by the reduction r[i] and
+ * by m[i], which descends from r[i] through ops of height one, both
+ * fusable (wait_pairs.c). */
+typedef struct lf__wait_pairs {
+    int32_t n;
+    int32_t *r, *m, *map;
+} lf__wait_pairs;
+lf_status lf__wait_pairs_find(lf_cost_model *cm, lf__wait_pairs *out);
+void lf__wait_pairs_free(lf__wait_pairs *w);
+
 /* A floor of the DRAM of every valid plan (weights included): windows of
  * consecutive ops solved in relaxations that charge only the tensors inside
  * each window (and those it writes for the readers past its end solved with

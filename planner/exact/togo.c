@@ -226,7 +226,7 @@ lf_status lf__togo_create(lf_cost_model *cm, int32_t window_ops, double seconds,
     if (st == LF_OK)
         st = lf__cut_tensor_floors(cm, floor);
     if (st == LF_OK)
-        st = lf_cost_tiles_create(cm, &t->tiles);
+        st = lf__tiles_create_sharp(cm, &t->tiles);
     for (int32_t v = 0; v < n && st == LF_OK; v++) {
         t->bytes_of[v] = lf_cost_tensor_bytes(cm, v);
         if (g->ops[v].type == LF_OP_INPUT)

@@ -74,6 +74,7 @@ typedef struct lf__win {
     int64_t weights;   /* every fusable op's weight bytes */
     int64_t *cut_floor; /* per op: its tensor's forced-cut floor (lf__cut_tensor_floors) */
     lf_cost_tiles *tiles; /* the fewest weight reads of groups that stream their weights */
+    lf__wait_pairs pairs; /* squeeze-and-excite waits (wait_pairs.c) */
     int64_t traffic;
     int64_t last_charge;     /* what the last window solved added to traffic */
     int64_t last_candidates; /* the candidate sets its DP visited */
@@ -170,6 +171,45 @@ static void lf__win_relax(lf__exact *x, int32_t n, int connected, int64_t d_any,
         *to = base + d_conn;
 }
 
+/* What a part holding a squeeze-and-excite wait of the window's own ops
+ * pays at least (wait_pairs.c): its group keeps the map p whole, so
+ * F_feat(G, 1) >= p's map and every step holds it, or reads p again. Kept:
+ * its weights stream once they and max(rows, map) reach beta, at least as
+ * often as the set floor with p's map held whole (tile_floor.c) beyond
+ * the first read, and where the windows at one row with the map whole
+ * already reach beta no valid group keeps it. Read again: p's bytes once more when p is internal (its
+ * other traffic is then the window's alone, and this read is none of the
+ * reads the parts count: those are In and Out of groups), plus the plain
+ * re-reads. Each wait lies in one part (its two readers are own ops of one
+ * window), and every wait of a group is kept or every one read again, so
+ * the cheaper way for the wait with the most bytes stays below what the
+ * group pays. `plain`: the re-reads without the wait. */
+static int64_t lf__win_wait_rereads(const lf__exact *x, const lf__win *w, int64_t own, int64_t weights,
+                                    int64_t rows, int64_t plain)
+{
+    int32_t best = -1;
+    for (int32_t i = 0; i < w->pairs.n; i++) {
+        int32_t r = w->pairs.r[i], m = w->pairs.m[i], p = w->pairs.map[i];
+        if (x->in_s[r] && x->in_s[m] && !w->ghost[r] && !w->ghost[m] &&
+            (best < 0 || w->bytes[p] > w->bytes[w->pairs.map[best]]))
+            best = i;
+    }
+    /* Read again costs nothing the window counts unless p is internal. */
+    if (best < 0 || !w->internal[w->pairs.map[best]])
+        return plain;
+    int32_t p = w->pairs.map[best];
+    const lf_op *op = &w->g->ops[p];
+    int64_t map = w->bytes[p] / (op->out.n > 1 ? op->out.n : 1), kept = 0;
+    int64_t again = plain + w->bytes[p];
+    int32_t tiles = lf_cost_tiles_of_set_holding(w->tiles, x->sub, x->n_sub, p);
+    if (tiles == 0) /* kept, the windows at one row pass beta: read again */
+        return again;
+    if (weights + (rows > map ? rows : map) >= lf_cost_beta(w->cm))
+        kept = (int64_t)(tiles - 1) * own;
+    kept = kept > plain ? kept : plain;
+    return kept < again ? kept : again;
+}
+
 /* The weight reads beyond the first that every group holding the set being
  * grown pays for its members (see the top of the file). */
 static int64_t lf__win_rereads(const lf__exact *x, const lf__win *w)
@@ -181,20 +221,24 @@ static int64_t lf__win_rereads(const lf__exact *x, const lf__win *w)
         own += w->ghost[x->sub[i]] ? 0 : b;
     }
     lf__dp_set_need_terms(x, &term, &rows, &block);
-    if (own == 0 || weights + rows < lf_cost_beta(w->cm))
+    if (own == 0)
         return 0;
-    int32_t tiles = lf_cost_tiles_of_set(w->tiles, x->sub, x->n_sub);
-    if (own < weights) {
-        /* The set floor is not monotone in the set: the window's own ops
-         * alone may bound more (any group holding the set holds them). */
-        int32_t n_own = 0;
-        for (int32_t i = 0; i < x->n_sub; i++)
-            if (!w->ghost[x->sub[i]])
-                w->own_ops[n_own++] = x->sub[i];
-        int32_t t_own = lf_cost_tiles_of_set(w->tiles, w->own_ops, n_own);
-        tiles = t_own > tiles ? t_own : tiles;
+    int64_t beta = lf_cost_beta(w->cm), plain = 0;
+    if (weights + rows >= beta) {
+        int32_t tiles = lf_cost_tiles_of_set(w->tiles, x->sub, x->n_sub);
+        if (own < weights) {
+            /* The set floor is not monotone in the set: the window's own ops
+             * alone may bound more (any group holding the set holds them). */
+            int32_t n_own = 0;
+            for (int32_t i = 0; i < x->n_sub; i++)
+                if (!w->ghost[x->sub[i]])
+                    w->own_ops[n_own++] = x->sub[i];
+            int32_t t_own = lf_cost_tiles_of_set(w->tiles, w->own_ops, n_own);
+            tiles = t_own > tiles ? t_own : tiles;
+        }
+        plain = (int64_t)(tiles - 1) * own;
     }
-    return (int64_t)(tiles - 1) * own;
+    return lf__win_wait_rereads(x, w, own, weights, rows, plain);
 }
 
 static void lf__win_group(lf__exact *x)
@@ -548,7 +592,9 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     if (st == LF_OK)
         st = lf__waits_init(&w.waits, cm);
     if (st == LF_OK)
-        st = lf_cost_tiles_create(cm, &w.tiles);
+        st = lf__tiles_create_sharp(cm, &w.tiles);
+    if (st == LF_OK)
+        st = lf__wait_pairs_find(cm, &w.pairs);
     for (int32_t v = 0; v < n && st == LF_OK; v++) {
         if (g->ops[v].type == LF_OP_INPUT)
             continue;
@@ -659,5 +705,6 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     free(w.saved);
     lf__waits_destroy(&w.waits);
     lf_cost_tiles_free(w.tiles);
+    lf__wait_pairs_free(&w.pairs);
     return st;
 }
