@@ -712,10 +712,15 @@ lf_status lf__attn_prices(lf__group *G, const lf__scheme *scheme, int64_t lo, in
      * bear on each other, so the chains are read side by side. */
     int64_t hmax[16] = {0}, fd[16] = {0}, best_h[16] = {0};
     int64_t at = lo;
+    int32_t use[16], nu = 0; /* the configurations with events, in order */
+    for (int32_t k = 0; k < nc; k++)
+        if (head[k] >= 0)
+            use[nu++] = k;
     while (st == LF_OK) {
         int64_t next = INT64_MAX; /* the least need not yet taken */
-        for (int32_t k = 0; k < nc; k++) {
-            int32_t e = head[k];
+        int32_t best = -1;
+        for (int32_t u = 0; u < nu; u++) {
+            int32_t k = use[u], e = head[k];
             for (; e >= 0 && ev[e].need < at; e = ev[e].next) {
                 int64_t x = ev[e].fd;
                 if (hmax[k] == 0 || x <= fd[k]) {
@@ -727,11 +732,9 @@ lf_status lf__attn_prices(lf__group *G, const lf__scheme *scheme, int64_t lo, in
             head[k] = e;
             if (e >= 0 && ev[e].need < next)
                 next = ev[e].need;
-        }
-        int32_t best = -1;
-        for (int32_t k = 0; k < nc; k++)
             if (hmax[k] > 0 && (best < 0 || fd[k] < fd[best]))
                 best = k;
+        }
         lf_cost_sched sc = {at, best >= 0 ? fd[best] : 0, best >= 0 ? lf__cdiv(a.hq, best_h[best]) : 0,
                             best >= 0};
         if (*n == 0 || o[*n - 1].valid != sc.valid || o[*n - 1].f_d != sc.f_d || o[*n - 1].steps != sc.steps) {
