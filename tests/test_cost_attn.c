@@ -12,6 +12,7 @@
  * at Br = h rows are Q, S, P and O's staging row, f(h) = 32 h, of which the
  * score windows are 16 h. One key row of one head of K or V: 64 / 16 = 4 B;
  * the accumulator dh = 4 (at 4 B) and the statistics 2 (at 4 B): 24 h. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "fixtures.h"
@@ -596,6 +597,62 @@ static void test_streamed_constant(void)
     lf_graph_free(g);
 }
 
+/* The staircase's prices of an attention group at every buffer of
+ * [lo, below] (lf_cost_attn_prices: one sweep over the configurations'
+ * tile heights, attn.c) against lf_cost_eval_at at each of those buffers,
+ * on random cores: heads 1-3, key rows 2-9, K and V of one width or two
+ * (their reads counted once for both or apart), and 0-3 causal stacks of
+ * grouped query heads (the Softmax's attribute). */
+static void test_prices_random(void)
+{
+    uint64_t x = 0xd1b54a32d192ed03ull;
+    int64_t pieces = 0;
+    for (int it = 0; it < 60; it++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int heads = 1 + (int)(x % 3), t = 2 + (int)((x >> 8) % 8), dk = 1 + (int)((x >> 16) % 5),
+            dv = (x >> 20) & 1 ? dk : 1 + (int)((x >> 24) % 5), stacks = (int)((x >> 28) % 4);
+        lf_graph_builder *b;
+        lf_graph_builder_create(&b, "prices");
+        tg_input(b, "q", heads, (stacks > 0 ? stacks : 1) * t, dk);
+        tg_input(b, "kt", heads, dk, t);
+        tg_input(b, "v", heads, t, dv);
+        mm(b, "s", "q", "kt", 0, 0);
+        lf_attrs a = {0};
+        a.axes = LF_AXES(LF_DIM_W);
+        a.causal = stacks;
+        const char *sin = "s";
+        CHECK(lf_graph_builder_add(b, LF_OP_SOFTMAX, "p", &a, &sin, 1) >= 0);
+        mm(b, "o", "p", "v", 0, 0);
+        lf_graph *g = tf_build(b);
+        lf_cost_model *cm = tf_model_hand(g, 1 << 20, it % 2 ? "brr" : "lbdf");
+        int32_t m[3];
+        for (int i = 0; i < 3; i++)
+            m[i] = lf_graph_find(g, core_ops[i]);
+        int64_t lo = 1 + (int64_t)((x >> 32) % 200), below = lo + 1 + (int64_t)((x >> 40) % 3000);
+        lf_cost_sched *sc = NULL;
+        int32_t ns = 0;
+        CHECK_OK(lf_cost_attn_prices(cm, m, 3, lo, below, &sc, &ns));
+        CHECK(ns >= 1 && sc && sc[0].at == lo);
+        int64_t bad = 0;
+        for (int32_t k = 1; k < ns; k++) /* ascending, each piece another price */
+            bad += sc[k].at <= sc[k - 1].at || sc[k].at > below ||
+                   (sc[k].valid == sc[k - 1].valid && sc[k].f_d == sc[k - 1].f_d && sc[k].steps == sc[k - 1].steps);
+        for (int64_t beta = lo, k = 0; ns > 0 && beta <= below; beta++) {
+            while (k + 1 < ns && sc[k + 1].at <= beta)
+                k++;
+            lf_group_cost c;
+            CHECK_OK(lf_cost_eval_at(cm, m, 3, beta, &c));
+            bad += c.valid != sc[k].valid || (c.valid && (c.f_d != sc[k].f_d || c.steps != sc[k].steps));
+        }
+        CHECK_EQ_I64(bad, 0);
+        pieces += ns;
+        free(sc);
+        lf_cost_model_free(cm);
+        lf_graph_free(g);
+    }
+    CHECK(pieces > 120); /* prices that change inside the ranges, not one piece each */
+}
+
 int main(void)
 {
     test_column_blocks();
@@ -610,6 +667,7 @@ int main(void)
     test_causal_attribute();
     test_exact_chain();
     test_steps_balanced();
+    test_prices_random();
     lf_graph_free(g);
     return lf_test_result();
 }

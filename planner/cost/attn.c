@@ -64,6 +64,14 @@ typedef struct lf__attn {
     int64_t pass_dram; /* inputs read in both passes */
     int per_head, online, causal, core;
     int64_t act;
+    /* lf__need's and lf__kv_dram's sums over the K/V, taken once: both are
+     * asked at every tile height of every configuration (a group of two
+     * Llama layers reads four K/V alike). kv_head, kv_bytes, kv_row: the
+     * sums of head, bytes and row; kv_rep[u] (n_rep of them) an operand
+     * standing for kv_mult[u] of the same source size, key rows and mask,
+     * whose reads are alike; kv_fix the first reads and write-backs. */
+    int64_t kv_head, kv_bytes, kv_row, kv_fix;
+    int32_t n_rep, kv_rep[LF__ATTN_MAX_KV], kv_mult[LF__ATTN_MAX_KV];
     /* Where the windows come from when not from G: a pair joined at a cut
      * op counts its states from its two sides (cut_sides.c). */
     lf__attn_counts counts;
@@ -192,8 +200,25 @@ static lf_status lf__attn_setup(lf__attn *a, lf__group *G, const lf__scheme *sch
     if (!any)
         return LF_OK;
     for (int32_t k = 0; k < a->n_kv; k++) {
-        a->kv[k].row = lf__cdiv(a->kv[k].bytes, a->kv[k].nk * a->kv[k].heads);
-        a->kv[k].head = lf__cdiv(a->kv[k].bytes, a->kv[k].heads);
+        lf__kv *kv = &a->kv[k];
+        kv->row = lf__cdiv(kv->bytes, kv->nk * kv->heads);
+        kv->head = lf__cdiv(kv->bytes, kv->heads);
+        a->kv_head += kv->head;
+        a->kv_bytes += kv->bytes;
+        a->kv_row += kv->row;
+        if (!kv->internal)
+            a->kv_fix -= kv->bytes; /* its first read is the group's input */
+        else if (!kv->out)
+            a->kv_fix += kv->bytes; /* written once to be read back */
+        int32_t u = 0;
+        while (u < a->n_rep && !(a->kv[a->kv_rep[u]].bytes == kv->bytes && a->kv[a->kv_rep[u]].nk == kv->nk &&
+                                 a->kv[a->kv_rep[u]].causal == kv->causal))
+            u++;
+        if (u == a->n_rep) {
+            a->kv_rep[a->n_rep] = k;
+            a->kv_mult[a->n_rep++] = 0;
+        }
+        a->kv_mult[u]++;
     }
     if (a->heads < 1)
         a->heads = 1;
@@ -259,14 +284,11 @@ static lf_status lf__attn_setup(lf__attn *a, lf__group *G, const lf__scheme *sch
  * with h (the windows, the tile, the K/V blocks), which lf__fit relies on. */
 static int64_t lf__need(lf__attn *a, const lf__cfg *c, int64_t h)
 {
-    int64_t x = lf__feat(a, c, h), bc = lf__bc(a, c, h);
-    for (int32_t k = 0; k < a->n_kv; k++) {
-        const lf__kv *kv = &a->kv[k];
-        if (c->resident)
-            x += c->per_head ? kv->head : kv->bytes;
-        else
-            x += (c->online ? bc : 1) * kv->row;
-    }
+    int64_t x = lf__feat(a, c, h);
+    if (c->resident)
+        x += c->per_head ? a->kv_head : a->kv_bytes;
+    else
+        x += (c->online ? lf__bc(a, c, h) : 1) * a->kv_row;
     return x + (c->wres ? a->p.weights : a->p.wblk);
 }
 
@@ -339,15 +361,11 @@ static int64_t lf__kv_dram(const lf__attn *a, const lf__cfg *c, int64_t h, int f
 {
     if (c->resident)
         return 0;
-    int64_t r = lf__cdiv(a->hq, h), d = 0;
-    for (int32_t k = 0; k < a->n_kv; k++) {
-        const lf__kv *kv = &a->kv[k];
-        d += floor ? lf__kv_reads_floor(a->hq, kv->nk, kv->bytes, kv->causal, r, h)
-                   : lf__kv_reads(a->hq, kv->nk, kv->bytes, kv->causal, r, h);
-        if (!kv->internal)
-            d -= kv->bytes; /* its first read is the group's input */
-        else if (!kv->out)
-            d += kv->bytes; /* written once to be read back */
+    int64_t r = lf__cdiv(a->hq, h), d = a->kv_fix;
+    for (int32_t u = 0; u < a->n_rep; u++) {
+        const lf__kv *kv = &a->kv[a->kv_rep[u]];
+        d += a->kv_mult[u] * (floor ? lf__kv_reads_floor(a->hq, kv->nk, kv->bytes, kv->causal, r, h)
+                                    : lf__kv_reads(a->hq, kv->nk, kv->bytes, kv->causal, r, h));
     }
     return d;
 }
@@ -577,6 +595,7 @@ lf_status lf__attn_kept_steps(const void *kept, const lf__priced *p, lf__attn_co
 typedef struct lf__event {
     int64_t need, h, fd;
     int32_t cfg;
+    int32_t next; /* the configuration's next event by (need, h); -1: none */
 } lf__event;
 
 static int lf__event_cmp(const void *x, const void *y)
@@ -608,12 +627,19 @@ lf_status lf__attn_prices(lf__group *G, const lf__scheme *scheme, int64_t lo, in
      * height by height, each height's row windows (lf__feat) and streamed
      * K/V traffic (the same for every streamed configuration) are found
      * once, where a walk configuration by configuration found them again
-     * for each (the windows' cache is small); sorted below, the events are
-     * the same, and each carries its F_D. */
+     * for each (the windows' cache is small); the events are the same, and
+     * each carries its F_D. Each configuration's events are chained in the
+     * order they come, by height, which is by need (lf__need grows with
+     * the height): the sweep reads them so, where sorting them all by need
+     * took an eighth of a Llama staircase. Should a need ever fall as the
+     * height grows, `sorted` drops and they are sorted after all. */
     lf__event *ev = malloc((size_t)cap * sizeof *ev);
-    int active[16];
-    for (int32_t k = 0; k < nc; k++)
+    int active[16], sorted = 1;
+    int32_t head[16], tail[16];
+    for (int32_t k = 0; k < nc; k++) {
         active[k] = 1;
+        head[k] = tail[k] = -1;
+    }
     for (int64_t h = 1, left = nc; h <= a.hq && left > 0 && ev;) {
         int64_t r = lf__cdiv(a.hq, h), hb = lf__cdiv(a.hq, r), kvd = 0;
         int have_kvd = 0;
@@ -645,7 +671,14 @@ lf_status lf__attn_prices(lf__group *G, const lf__scheme *scheme, int64_t lo, in
                 have_kvd = 1;
                 kv = kvd;
             }
-            ev[ne++] = (lf__event){need, hb, lf__fd_kv(&a, &cfg[k], hb, kv), k};
+            if (tail[k] < 0)
+                head[k] = ne;
+            else if (ev[tail[k]].need > need)
+                sorted = 0;
+            else
+                ev[tail[k]].next = ne;
+            tail[k] = ne;
+            ev[ne++] = (lf__event){need, hb, lf__fd_kv(&a, &cfg[k], hb, kv), k, -1};
         }
         h = hb + 1;
     }
@@ -656,29 +689,52 @@ lf_status lf__attn_prices(lf__group *G, const lf__scheme *scheme, int64_t lo, in
         free(o);
         return lf_set_error(LF_ENOMEM, "out of memory pricing an attention group");
     }
-    qsort(ev, (size_t)ne, sizeof *ev, lf__event_cmp);
+    if (!sorted) { /* by need, then height: the chains again in that order */
+        qsort(ev, (size_t)ne, sizeof *ev, lf__event_cmp);
+        for (int32_t k = 0; k < nc; k++)
+            head[k] = tail[k] = -1;
+        for (int32_t e = 0; e < ne; e++) {
+            int32_t k = ev[e].cfg;
+            if (tail[k] < 0)
+                head[k] = e;
+            else
+                ev[tail[k]].next = e;
+            tail[k] = e;
+            ev[e].next = -1;
+        }
+    }
     /* Sweep: at lo, then one byte above each need from lo on. Each
      * configuration keeps the cheapest of its heights that fit, the largest
      * on a tie (lf__cheapest's answer: its heights come in ascending), and
      * the cheapest configuration is taken as lf__attn_price does (least
-     * F_D, ties to the first). Only changes are kept. */
+     * F_D, ties to the first). Only changes are kept. A configuration's
+     * events are taken in its chain's order; no two configurations' events
+     * bear on each other, so the chains are read side by side. */
     int64_t hmax[16] = {0}, fd[16] = {0}, best_h[16] = {0};
-    int32_t i = 0;
     int64_t at = lo;
+    int32_t use[16], nu = 0; /* the configurations with events, in order */
+    for (int32_t k = 0; k < nc; k++)
+        if (head[k] >= 0)
+            use[nu++] = k;
     while (st == LF_OK) {
-        for (; i < ne && ev[i].need < at; i++) {
-            int32_t k = ev[i].cfg;
-            int64_t x = ev[i].fd;
-            if (hmax[k] == 0 || x <= fd[k]) {
-                fd[k] = x;
-                best_h[k] = ev[i].h;
-            }
-            hmax[k] = ev[i].h;
-        }
+        int64_t next = INT64_MAX; /* the least need not yet taken */
         int32_t best = -1;
-        for (int32_t k = 0; k < nc; k++)
+        for (int32_t u = 0; u < nu; u++) {
+            int32_t k = use[u], e = head[k];
+            for (; e >= 0 && ev[e].need < at; e = ev[e].next) {
+                int64_t x = ev[e].fd;
+                if (hmax[k] == 0 || x <= fd[k]) {
+                    fd[k] = x;
+                    best_h[k] = ev[e].h;
+                }
+                hmax[k] = ev[e].h;
+            }
+            head[k] = e;
+            if (e >= 0 && ev[e].need < next)
+                next = ev[e].need;
             if (hmax[k] > 0 && (best < 0 || fd[k] < fd[best]))
                 best = k;
+        }
         lf_cost_sched sc = {at, best >= 0 ? fd[best] : 0, best >= 0 ? lf__cdiv(a.hq, best_h[best]) : 0,
                             best >= 0};
         if (*n == 0 || o[*n - 1].valid != sc.valid || o[*n - 1].f_d != sc.f_d || o[*n - 1].steps != sc.steps) {
@@ -693,9 +749,9 @@ lf_status lf__attn_prices(lf__group *G, const lf__scheme *scheme, int64_t lo, in
             }
             o[(*n)++] = sc;
         }
-        if (i >= ne)
+        if (next == INT64_MAX)
             break;
-        at = ev[i].need + 1 > at ? ev[i].need + 1 : at + 1;
+        at = next + 1 > at ? next + 1 : at + 1;
     }
     free(ev);
     if (st != LF_OK) {
