@@ -52,6 +52,9 @@
 #define LF__WIN_GROW_MAX 200000
 /* ... and all of them together in one bound at most this many. */
 #define LF__WIN_GROW_TOTAL 1000000
+/* A grown try has the shares of the plain windows it covers, at most this
+ * part of what its pass has left (lf__win_grow_share). */
+#define LF__WIN_GROW_SHARE 0.5
 
 typedef struct lf__win {
     lf_cost_model *cm;
@@ -67,6 +70,7 @@ typedef struct lf__win {
     uint8_t *charged;  /* tensors of windows solved */
     int32_t *seen, stamp;
     int32_t windows, solved, split;
+    int32_t n_win;     /* windows of the plain cut of the pass running (ends) */
     double pass_end;   /* wall clock at which the pass running ends (0: no limit) */
     int connected;     /* the pass running uses the second charge alone (lf__win_dp) */
     int64_t *conn;     /* per state of the DP running: the connected charge's value */
@@ -395,6 +399,30 @@ static double lf__win_share(const lf__win *w, int32_t parts)
 
 static lf_status lf__win_solve(lf__win *w, const int32_t *ops, int32_t from, int32_t to, int32_t parts);
 
+/* The share of a grown try ending at ops[to2) with `left` windows of the
+ * plain cut still ahead: the shares of those it covers, at most half of
+ * what the pass has left (a try past its limits leaves the rest to the
+ * windows after it), at least one even share. An even share alone starved
+ * the long windows: PP-OCRv4 detection at 256 KB (LBDF), --time-limit 10,
+ * the window 1-181 had 7 ms of a 142 ms pass (it takes 22 ms), 205-235 the
+ * same, and the pass ended 63 ms early at 15.97 MB; with these shares
+ * 16.05 MB. Starved below a few percent of a core, tries that cannot
+ * finish take that half one after another and the cheap windows behind
+ * them keep their forced floors (docs/results/exact.md). */
+static double lf__win_grow_share(const lf__win *w, int32_t to2, int32_t left)
+{
+    double share = lf__win_share(w, left);
+    if (share <= 0)
+        return share;
+    int32_t covered = 0;
+    for (int32_t k = w->n_win - left; k < w->n_win && w->ends[k] <= to2; k++)
+        covered++;
+    double pass_left = lf__win_left(w), wide = pass_left * (covered > 1 ? covered : 1) / left;
+    if (wide > pass_left * LF__WIN_GROW_SHARE)
+        wide = pass_left * LF__WIN_GROW_SHARE;
+    return wide > share ? wide : share;
+}
+
 /* The window ops[from..to), past its limits, as two halves on their own. */
 static lf_status lf__win_halves(lf__win *w, const int32_t *ops, int32_t from, int32_t to, int32_t parts)
 {
@@ -442,7 +470,7 @@ static lf_status lf__win_grow(lf__win *w, const int32_t *ops, int32_t n_ops, int
             size *= 2;
             to2 = lf__window_end(w->g, w->bytes, ops, n_ops, from, size);
         }
-        double share = lf__win_share(w, left);
+        double share = lf__win_grow_share(w, to2, left);
         if (to2 <= *to || share < 0)
             return LF_OK;
         int64_t traffic = w->traffic, charge = w->last_charge;
@@ -523,6 +551,7 @@ static lf_status lf__win_pass(lf__win *w, const int32_t *ops, int32_t n_ops, int
     /* The windows as solved (grown where cheap: lf__win_grow); the shares
      * count the windows of the plain cut still ahead. */
     int32_t n_failed = 0, ahead = 0;
+    w->n_win = n_win;
     for (int32_t from = 0, to; from < n_ops && st == LF_OK; from = to) {
         while (ahead < n_win - 1 && w->ends[ahead] <= from)
             ahead++;
