@@ -129,8 +129,56 @@ static void test_random_transformers(void)
     CHECK(buffers >= 50000);
 }
 
+/* The staircase's store keeps groups up to the bytes it is given and no
+ * more (curve_ranges.c gives it a quarter of the memory limit): 16 KB hold
+ * some of 200 small entries, each kept one read back as it was put, and
+ * the store then says it is full; a megabyte holds them all. */
+static void test_store_limit(void)
+{
+    lf_steps_store *m = NULL;
+    CHECK(lf_steps_store_create(&m, 16384) == LF_OK);
+    if (!m)
+        return;
+    lf_bitset key;
+    CHECK(lf_bitset_init(&key, 64) == LF_OK);
+    int32_t kept = 0;
+    for (int32_t i = 0; i < 200; i++) {
+        lf_bitset_clear_all(&key);
+        lf_bitset_set(&key, i % 64);
+        lf_bitset_set(&key, (i / 64 + i % 64 + 1) % 64);
+        lf_cost_step steps[2] = {{100 + i, 1000 + i}, {200 + i, 900 + i}}, got[4];
+        int32_t n = 0;
+        CHECK(lf_steps_store_put(m, &key, i, steps, 4, 2) == LF_OK);
+        if (lf_steps_store_get(m, &key, i, got, 4, &n)) {
+            kept++;
+            CHECK(n == 2 && got[0].need == 100 + i && got[1].f_d == 900 + i);
+        }
+    }
+    CHECK(kept > 0 && kept < 200);
+    CHECK(lf_steps_store_full(m));
+    lf_bitset_destroy(&key);
+    lf_steps_store_free(m);
+    CHECK(lf_steps_store_create(&m, 1 << 20) == LF_OK);
+    if (!m)
+        return;
+    CHECK(lf_bitset_init(&key, 64) == LF_OK);
+    kept = 0;
+    for (int32_t i = 0; i < 200; i++) {
+        lf_bitset_clear_all(&key);
+        lf_bitset_set(&key, i % 64);
+        lf_cost_step steps[1] = {{100 + i, 1000 + i}}, got[2];
+        int32_t n = 0;
+        CHECK(lf_steps_store_put(m, &key, i, steps, 2, 1) == LF_OK);
+        kept += lf_steps_store_get(m, &key, i, got, 2, &n) && n == 1 && got[0].f_d == 1000 + i;
+    }
+    CHECK(kept == 200 && !lf_steps_store_full(m));
+    lf_bitset_destroy(&key);
+    lf_steps_store_free(m);
+}
+
 int main(void)
 {
     test_random_transformers();
+    test_store_limit();
     return lf_test_result();
 }

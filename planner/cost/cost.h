@@ -285,10 +285,11 @@ lf_status lf_cost_attn_prices(lf_cost_model *cm, const int32_t *members, int32_t
 /* A store of staircases by group (steps_memo.c) that outlives a cost
  * model: the staircase of energy or latency runs one model per part of its
  * range (planner/exact/curve.c) and keeps each group's figures for the next
- * parts. Keyed by the group and `below`; the store stops growing at a byte
- * limit, so it changes the time and never the answer; locked. */
+ * parts. Keyed by the group and `below`; the store stops growing at
+ * max_bytes (entries and their map slots), so it changes the time and
+ * never the answer; locked. */
 typedef struct lf__steps_memo lf_steps_store;
-lf_status lf_steps_store_create(lf_steps_store **out);
+lf_status lf_steps_store_create(lf_steps_store **out, int64_t max_bytes);
 void lf_steps_store_free(lf_steps_store *m);
 /* 1 and steps[0..*n) when kept, else 0. */
 int lf_steps_store_get(lf_steps_store *m, const lf_bitset *group, int64_t below,

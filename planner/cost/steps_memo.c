@@ -7,8 +7,9 @@
  * so the steps of a group with a copy are kept under its canonical copy
  * and the ask of another copy is answered from there. Only such groups are
  * kept (a group met once would only fill memory); the store stops growing
- * at LF__STEPS_MEMO_BYTES (later groups are computed, not kept), so it
- * changes the time and never the answer. One lock: the staircase asks from
+ * at its limit (LF__STEPS_MEMO_BYTES in a cost model; the staircase's
+ * store shared by the range's parts is given one: later groups are
+ * computed, not kept), so it changes the time and never the answer. One lock: the staircase asks from
  * one thread at a time, the pool's workers join separable sides instead. */
 #include <stdlib.h>
 #include <string.h>
@@ -30,10 +31,10 @@ typedef struct lf__steps_entry {
 struct lf__steps_memo {
     lf_hashmap map;
     lf_mutex lock;
-    int64_t bytes;
+    int64_t bytes, limit;
 };
 
-lf_status lf__steps_memo_create(lf__steps_memo **out)
+static lf_status lf__steps_memo_create_limited(lf__steps_memo **out, int64_t limit)
 {
     lf__steps_memo *m = calloc(1, sizeof *m);
     *out = NULL;
@@ -47,8 +48,14 @@ lf_status lf__steps_memo_create(lf__steps_memo **out)
         free(m);
         return st;
     }
+    m->limit = limit;
     *out = m;
     return LF_OK;
+}
+
+lf_status lf__steps_memo_create(lf__steps_memo **out)
+{
+    return lf__steps_memo_create_limited(out, LF__STEPS_MEMO_BYTES);
 }
 
 void lf__steps_memo_free(lf__steps_memo *m)
@@ -125,7 +132,7 @@ lf_status lf__steps_memo_put(lf__steps_memo *m, const lf_bitset *key, int64_t be
     lf_mutex_lock(&m->lock);
     void *head = NULL;
     int found = lf_hashmap_get(&m->map, h, &head);
-    if (m->bytes + (int64_t)size + 32 <= LF__STEPS_MEMO_BYTES && !(found && lf__find(head, key, below, cap))) {
+    if (m->bytes + (int64_t)size + 32 <= m->limit && !(found && lf__find(head, key, below, cap))) {
         lf__steps_entry *e = malloc(size);
         if (e) {
             e->next = found ? head : NULL;
@@ -149,7 +156,10 @@ lf_status lf__steps_memo_put(lf__steps_memo *m, const lf_bitset *key, int64_t be
 }
 
 /* The same store for the staircase's parts (cost.h: lf_steps_store). */
-lf_status lf_steps_store_create(lf_steps_store **out) { return lf__steps_memo_create(out); }
+lf_status lf_steps_store_create(lf_steps_store **out, int64_t max_bytes)
+{
+    return lf__steps_memo_create_limited(out, max_bytes);
+}
 
 void lf_steps_store_free(lf_steps_store *m) { lf__steps_memo_free(m); }
 
@@ -162,7 +172,7 @@ int lf_steps_store_get(lf_steps_store *m, const lf_bitset *group, int64_t below,
 int lf_steps_store_full(lf_steps_store *m)
 {
     lf_mutex_lock(&m->lock);
-    int full = m->bytes + 4096 > LF__STEPS_MEMO_BYTES;
+    int full = m->bytes + 4096 > m->limit;
     lf_mutex_unlock(&m->lock);
     return full;
 }

@@ -111,6 +111,19 @@ static lf_status lf__curve_ranges(const lf_graph *g, const lf_hw *hw, const char
     return st;
 }
 
+/* The store's share of the memory limit: a quarter (1 GB at the default
+ * 4 GB; the cost memo has half, docs/search.md "Limits"), beside what the
+ * limit counts; the default's quarter when there is no limit. Its
+ * size is the time of the staircases whose groups are mostly distinct:
+ * llama3_8b `--layers 2 --seq-len 256` BRR energy 64 KB - 4 MB, whose
+ * attention groups filled 256 MB after 673,536 of them and were priced
+ * again in every part, 63.8 -> 31.2 s at 1 GB (docs/results/energy.md). */
+static int64_t lf__curve_store_bytes(const lf_exact_config *cfg)
+{
+    int64_t limit = cfg->memory_limit > 0 ? cfg->memory_limit : LF_EXACT_DEFAULT_MEMORY;
+    return limit / 4;
+}
+
 lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t beta_min,
                            int64_t beta_max, const lf_exact_config *cfg, lf_curve *out)
 {
@@ -126,7 +139,7 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
      * range, those cut at rising prices and those its plans ask for. */
     lf_steps_store *keep = NULL;
     if (st == LF_OK && cfg && cfg->objective != LF_PLAN_OBJ_DRAM)
-        st = lf_steps_store_create(&keep);
+        st = lf_steps_store_create(&keep, lf__curve_store_bytes(cfg));
     lf_curve whole; /* the range solved whole, where its plans rise */
     memset(&whole, 0, sizeof whole);
     int32_t first = 0; /* 1: whole holds it, and cuts[0], below which its points stand (lf__curve_range) */
