@@ -15,7 +15,8 @@
                               "--max-states / --max-candidates (default 60; 0: none)",           \
      NULL},                                                                                      \
         {"memory-limit", "SIZE", "exact planner: stop past this much memory for states and cost " \
-                                 "memo, e.g. 512MB (default 4GB; 0: none)",                      \
+                                 "memo, e.g. 512MB (default 4GB; 0: none); energy and latency "    \
+                                 "staircases also keep prices in up to a quarter of it",          \
          NULL},                                                                                  \
         {"max-candidates", "N", "exact planner: stop after visiting N candidate sets (default "  \
                                 "200000000); with --max-states the reproducible limit: the "     \
