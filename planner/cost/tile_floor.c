@@ -130,6 +130,7 @@ struct lf_cost_tiles {
     int32_t *tiles;      /* per op: its own floor */
     int64_t *slack;      /* per op: sigma * H >= hv - slack in every group (LF__SLACK_NONE: no bound) */
     int64_t *hmin;       /* per op: the smallest reference height of its groups (INT64_MAX: none) */
+    int64_t hmax;        /* the tallest op's height: the floors' range of reference heights */
     uint8_t *waits_below;
     int32_t *seen, stamp; /* view walks */
     int32_t *slot, *slot_stamp, sets; /* per op: its term in the set being summed */
@@ -259,6 +260,7 @@ lf_status lf_cost_tiles_create(const lf_cost_model *cm, lf_cost_tiles **out)
         t->fhv[v] = lf__fixed_hv(g, oc, v);
         t->scaled[v] = lf__scaled(t, v);
     }
+    t->hmax = hmax;
     for (int32_t v = 0; v < n && !cm->scheme->weights_resident; v++)
         t->tiles[v] = lf__op_floor(t, v, hmax);
     *out = t;
@@ -452,14 +454,10 @@ lf_status lf_cost_tiles_refine(lf_cost_tiles *t, int (*together)(void *ctx, cons
     int32_t *parent = malloc(m * sizeof *parent), *path = malloc(m * sizeof *path);
     int64_t *rs = malloc(m * sizeof *rs);
     uint8_t *rw = malloc(m);
+    lf_status st = LF_OK;
     if (!mark || !region || !parent || !path || !rs || !rw) {
-        free(parent);
-        free(path);
-        free(mark);
-        free(region);
-        free(rs);
-        free(rw);
-        return lf_set_error(LF_ENOMEM, "out of memory for %d tile floors", (int)n);
+        st = lf_set_error(LF_ENOMEM, "out of memory for %d tile floors", (int)n);
+        goto done;
     }
     /* mark[x] == 2v + 1: x tested for root v and apart; 2v + 2: in v's region. */
     for (int32_t v = 0; v < n; v++) {
@@ -521,16 +519,14 @@ lf_status lf_cost_tiles_refine(lf_cost_tiles *t, int (*together)(void *ctx, cons
         }
         t->slack[v] = rs[v] < t->slack[v] ? rs[v] : t->slack[v];
     }
-    int64_t hmax = 1;
-    for (int32_t u = 0; u < n; u++)
-        hmax = oc[u].h > hmax ? oc[u].h : hmax;
     for (int32_t v = 0; v < n; v++)
-        t->tiles[v] = lf__op_floor(t, v, hmax);
+        t->tiles[v] = lf__op_floor(t, v, t->hmax);
+done:
     free(parent);
     free(path);
     free(mark);
     free(region);
     free(rs);
     free(rw);
-    return LF_OK;
+    return st;
 }
