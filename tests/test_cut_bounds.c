@@ -133,6 +133,22 @@ static void test_window_readers(void)
     lf_graph_free(g);
 }
 
+/* A squeeze-and-excite block on a 32 x 8 x 8 map e (2,048 B), summed
+ * with e: the graph of test_se_wait and test_se_resident. */
+static lf_graph *se_block(const char *name)
+{
+    lf_graph_builder *b = NULL;
+    lf_graph_builder_create(&b, name);
+    tg_input(b, "x", 16, 8, 8);
+    tg_conv(b, "e", "x", 32, 1, 1, 0, 1, 0, LF_ACT_NONE);
+    tg_unary(b, LF_OP_GLOBALAVGPOOL, "gap", "e");
+    tg_unary(b, LF_OP_SIGMOID, "s", "gap");
+    tg_binary(b, LF_OP_MUL, "m", "e", "s");
+    tg_binary(b, LF_OP_ADD, "out", "e", "m");
+    lf_graph *g = tf_build(b);
+    return g;
+}
+
 /* The squeeze-and-excite wait (cut_bound.c, lf__wait_forced): x (16 x 8 x
  * 8, 1,024 B) -> e (1x1 conv to 32 channels: 2,048 B, weights 512) -> gap
  * -> s (sigmoid) -> m = e * s -> out = e + m (the residual SE of PP-OCRv4
@@ -143,15 +159,7 @@ static void test_window_readers(void)
  * nothing of e is forced. */
 static void test_se_wait(void)
 {
-    lf_graph_builder *b = NULL;
-    lf_graph_builder_create(&b, "rse");
-    tg_input(b, "x", 16, 8, 8);
-    tg_conv(b, "e", "x", 32, 1, 1, 0, 1, 0, LF_ACT_NONE);
-    tg_unary(b, LF_OP_GLOBALAVGPOOL, "gap", "e");
-    tg_unary(b, LF_OP_SIGMOID, "s", "gap");
-    tg_binary(b, LF_OP_MUL, "m", "e", "s");
-    tg_binary(b, LF_OP_ADD, "out", "e", "m");
-    lf_graph *g = tf_build(b);
+    lf_graph *g = se_block("rse");
     if (!g)
         return;
     const int64_t betas[] = {2000, (int64_t)1 << 20};
@@ -179,7 +187,7 @@ static void test_se_wait(void)
     /* Two images: the buffer holds one image's map (2,048 B), so at beta
      * 3,000 the wait fits (gap, s and m need e whole, its two vectors and
      * m's row) and e is not forced, although the tensor is 4,096 B. */
-    b = NULL;
+    lf_graph_builder *b = NULL;
     lf_graph_builder_create(&b, "rse2");
     lf_attrs a = {0};
     a.batch = 2;
@@ -220,15 +228,7 @@ static void test_se_wait(void)
  * nothing more. */
 static void test_se_resident(void)
 {
-    lf_graph_builder *b = NULL;
-    lf_graph_builder_create(&b, "rse1");
-    tg_input(b, "x", 16, 8, 8);
-    tg_conv(b, "e", "x", 32, 1, 1, 0, 1, 0, LF_ACT_NONE);
-    tg_unary(b, LF_OP_GLOBALAVGPOOL, "gap", "e");
-    tg_unary(b, LF_OP_SIGMOID, "s", "gap");
-    tg_binary(b, LF_OP_MUL, "m", "e", "s");
-    tg_binary(b, LF_OP_ADD, "out", "e", "m");
-    lf_graph *g = tf_build(b);
+    lf_graph *g = se_block("rse1");
     if (!g)
         return;
     for (int64_t beta = 2100; beta <= 3200; beta += 100) {
