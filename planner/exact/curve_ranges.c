@@ -48,66 +48,164 @@ static lf_status lf__curve_append(lf_curve *out, lf_curve *part, int64_t hi, int
 /* Most cuts one range's plans may ask for (lf__curve_plan_rises). */
 #define LF__PLAN_CUTS 4096
 
-static lf_status lf__curve_ranges(const lf_graph *g, const lf_hw *hw, const char *scheme, const int64_t *cuts,
-                                  int32_t n_cuts, int64_t beta_min, int64_t beta_max, int last,
-                                  const lf_exact_config *cfg, lf_steps_store *keep, int64_t range_min,
-                                  int64_t range_max,
-                                  lf_curve *out);
+/* A part of the range to solve: [lo, hi], the range's last when `last`
+ * (else its points from hi on are the next part's); cap: most cuts its
+ * plans may ask for. */
+typedef struct lf__task {
+    int64_t lo, hi;
+    int32_t last, cap;
+} lf__task;
 
-/* Solves [lo, hi] (the last range when `last`) and appends its points to
- * out; where a plan of the staircase found holds a group of several ops
- * whose price rises while that plan holds, the range is solved again in
- * parts cut at its rises (curve_rises.h) from the first cut c on. Below c
- * the points found stand, as a DP over [lo, c] would find them:
+/* A part solved: its points below `below` (every one when `last`) stand. */
+typedef struct lf__solved {
+    lf_curve curve;
+    int64_t below;
+    int32_t last;
+} lf__solved;
+
+typedef struct lf__tasks {
+    lf__task *t;
+    int32_t n, cap;
+} lf__tasks;
+
+static lf_status lf__task_push(lf__tasks *ts, int64_t lo, int64_t hi, int32_t last, int32_t cap)
+{
+    if (hi <= lo) /* no part is a single byte: its buffer is the part before's */
+        return LF_OK;
+    if (ts->n == ts->cap) {
+        int32_t c = ts->cap ? 2 * ts->cap : 16;
+        lf__task *t = realloc(ts->t, (size_t)c * sizeof *t);
+        if (!t)
+            return lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
+        ts->t = t;
+        ts->cap = c;
+    }
+    ts->t[ts->n++] = (lf__task){lo, hi, last, cap};
+    return LF_OK;
+}
+
+/* Solves parts t[0..n) (at most LF__CURVE_PARTS) into outs: in one run,
+ * or one run per class of parts that can share one (lf__curve_run). */
+static lf_status lf__solve_parts(const lf_graph *g, const lf_hw *hw, const char *scheme, const lf__task *t,
+                                 int32_t n, const lf_exact_config *cfg, lf_steps_store *keep, int64_t range_min,
+                                 int64_t range_max, lf_curve *outs)
+{
+    int64_t bounds[2 * LF__CURVE_PARTS], sub[2 * LF__CURVE_PARTS];
+    int32_t cls[LF__CURVE_PARTS], at[LF__CURVE_PARTS], one[LF__CURVE_PARTS];
+    lf_curve got[LF__CURVE_PARTS];
+    for (int32_t k = 0; k < n; k++) {
+        bounds[2 * k] = t[k].lo;
+        bounds[2 * k + 1] = t[k].hi;
+    }
+    lf_status st = lf__curve_run(g, hw, scheme, bounds, n, cfg, keep, range_min, range_max, outs, cls);
+    int solved = 1;
+    for (int32_t k = 0; k < n; k++)
+        solved &= cls[k] == 0;
+    for (int32_t r = 0; r < n && st == LF_OK && !solved; r++) {
+        if (cls[r] != r)
+            continue;
+        int32_t m = 0;
+        for (int32_t k = r; k < n; k++)
+            if (cls[k] == r) {
+                sub[2 * m] = bounds[2 * k];
+                sub[2 * m + 1] = bounds[2 * k + 1];
+                at[m++] = k;
+            }
+        st = lf__curve_run(g, hw, scheme, sub, m, cfg, keep, range_min, range_max, got, one);
+        for (int32_t j = 0; j < m; j++)
+            outs[at[j]] = got[j];
+    }
+    if (st != LF_OK)
+        for (int32_t k = 0; k < n; k++)
+            lf_curve_destroy(&outs[k]);
+    return st;
+}
+
+/* Solves each part of `todo`; where a plan of a part's staircase holds a
+ * group of several ops whose price rises while that plan holds, the part
+ * is solved again in parts cut at its rises (curve_rises.h) from the first
+ * cut c on, which go to `next`. Below c the points found stand, as a DP
+ * over [lo, c] would find them:
  *  - the DP charges a group at each buffer the least of its prices from lo
- *    up to there, whatever the range's top, and a step needing c or more
+ *    up to there, whatever the part's top, and a step needing c or more
  *    only makes points needing as much, which beat no point needing less:
  *    the front points needing less than c are the same either way;
  *  - a plan found rises below c only where one of its groups prices above
  *    its charge there, which takes a rise of that group's price below c,
  *    and every rise of such a group is a cut: none is below c, so solved
  *    over [lo, c] no plan would ask for a cut either.
- * keep, range_min, range_max: as lf__curve_run. */
-static lf_status lf__curve_range(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t lo, int64_t hi,
-                                 int last, const lf_exact_config *cfg, lf_steps_store *keep,
-                                 int64_t range_min, int64_t range_max, lf_curve *out)
+ * The parts of one pass share their runs (lf__curve_run). */
+static lf_status lf__solve_pass(const lf_graph *g, const lf_hw *hw, const char *scheme, const lf__tasks *todo,
+                                const lf_exact_config *cfg, lf_steps_store *keep, int64_t range_min,
+                                int64_t range_max, lf__solved *done, int32_t *n_done, lf__tasks *next)
 {
-    lf_curve part;
-    lf_status st = lf__curve_run(g, hw, scheme, lo, hi, cfg, keep, range_min, range_max, &part);
-    if (st != LF_OK)
-        return st;
-    int64_t *cuts = malloc(LF__PLAN_CUTS * sizeof *cuts);
-    int32_t n_cuts = 0;
-    st = cuts ? lf__curve_plan_rises(g, hw, scheme, cfg, &part, lo, hi, last ? hi : hi - 1, cuts, &n_cuts,
-                                     LF__PLAN_CUTS)
-              : lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
-    if (st == LF_OK)
-        st = lf__curve_append(out, &part, n_cuts > 0 ? cuts[0] : hi, last && n_cuts == 0);
-    else
-        lf_curve_destroy(&part);
-    if (st == LF_OK && n_cuts > 0)
-        st = lf__curve_ranges(g, hw, scheme, cuts + 1, n_cuts - 1, cuts[0], hi, last, cfg, keep, range_min,
-                              range_max, out);
+    int64_t *cuts = malloc(((2 + LF_COST_MAX_STEPS) * (size_t)g->n_ops + 2 + LF__PLAN_CUTS) * sizeof *cuts);
+    lf_curve *outs = malloc(LF__CURVE_PARTS * sizeof *outs);
+    lf_status st = cuts && outs ? LF_OK : lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
+    for (int32_t a = 0; a < todo->n && st == LF_OK; a += LF__CURVE_PARTS) {
+        int32_t m = todo->n - a < LF__CURVE_PARTS ? todo->n - a : LF__CURVE_PARTS;
+        st = lf__solve_parts(g, hw, scheme, todo->t + a, m, cfg, keep, range_min, range_max, outs);
+        for (int32_t k = 0; k < m; k++) {
+            const lf__task *t = &todo->t[a + k];
+            int32_t n_cuts = 0;
+            if (st == LF_OK)
+                st = lf__curve_plan_rises(g, hw, scheme, cfg, &outs[k], t->lo, t->hi, t->last ? t->hi : t->hi - 1,
+                                          cuts, &n_cuts, t->cap);
+            if (st != LF_OK) {
+                lf_curve_destroy(&outs[k]);
+                continue;
+            }
+            done[(*n_done)++] = (lf__solved){outs[k], n_cuts > 0 ? cuts[0] : t->hi, t->last && n_cuts == 0};
+            for (int32_t r = 0; r < n_cuts && st == LF_OK; r++)
+                st = lf__task_push(next, cuts[r], r + 1 < n_cuts ? cuts[r + 1] : t->hi, t->last && r + 1 == n_cuts,
+                                   LF__PLAN_CUTS);
+        }
+    }
     free(cuts);
+    free(outs);
     return st;
 }
 
-/* One DP per range between cuts, each over [lo, next cut] so that no range
- * is a single byte; its points from the next cut on are the next range's.
- * Points are kept where a range starts even at an equal or higher figure:
- * the plan before may not price the same there. */
-static lf_status lf__curve_ranges(const lf_graph *g, const lf_hw *hw, const char *scheme, const int64_t *cuts,
-                                  int32_t n_cuts, int64_t beta_min, int64_t beta_max, int last,
-                                  const lf_exact_config *cfg, lf_steps_store *keep, int64_t range_min,
-                                  int64_t range_max,
-                                  lf_curve *out)
+static int lf__solved_cmp(const void *a, const void *b)
 {
+    int64_t x = ((const lf__solved *)a)->curve.beta_min, y = ((const lf__solved *)b)->curve.beta_min;
+    return (x > y) - (x < y);
+}
+
+/* Solves `todo` and the parts their plans ask for, pass after pass, and
+ * appends their points to out in the order of their buffers. */
+static lf_status lf__solve_all(const lf_graph *g, const lf_hw *hw, const char *scheme, lf__tasks *todo,
+                               const lf_exact_config *cfg, lf_steps_store *keep, int64_t range_min,
+                               int64_t range_max, lf_curve *out)
+{
+    lf__solved *done = NULL;
+    int32_t n_done = 0, cap_done = 0;
     lf_status st = LF_OK;
-    for (int32_t r = 0; r <= n_cuts && st == LF_OK; r++) {
-        int64_t lo = r == 0 ? beta_min : cuts[r - 1], hi = r < n_cuts ? cuts[r] : beta_max;
-        if (hi > lo)
-            st = lf__curve_range(g, hw, scheme, lo, hi, last && r == n_cuts, cfg, keep, range_min, range_max, out);
+    while (todo->n > 0 && st == LF_OK) {
+        if (n_done + todo->n > cap_done) {
+            cap_done = 2 * (n_done + todo->n);
+            lf__solved *d = realloc(done, (size_t)cap_done * sizeof *d);
+            if (!d) {
+                st = lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
+                break;
+            }
+            done = d;
+        }
+        lf__tasks next = {NULL, 0, 0};
+        st = lf__solve_pass(g, hw, scheme, todo, cfg, keep, range_min, range_max, done, &n_done, &next);
+        free(todo->t);
+        *todo = next;
     }
+    /* Parts are apart: by their smallest buffer, they come in order. */
+    if (n_done > 1)
+        qsort(done, (size_t)n_done, sizeof *done, lf__solved_cmp);
+    for (int32_t k = 0; k < n_done; k++) {
+        if (st == LF_OK)
+            st = lf__curve_append(out, &done[k].curve, done[k].below, done[k].last);
+        else
+            lf_curve_destroy(&done[k].curve);
+    }
+    free(done);
     return st;
 }
 
@@ -127,11 +225,14 @@ static int64_t lf__curve_store_bytes(const lf_exact_config *cfg)
 lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t beta_min,
                            int64_t beta_max, const lf_exact_config *cfg, lf_curve *out)
 {
+    int64_t whole[2] = {beta_min, beta_max};
+    int32_t cls = 0;
     if (beta_min < 1 || beta_max <= beta_min)
-        return lf__curve_run(g, hw, scheme, beta_min, beta_max, cfg, NULL, beta_min, beta_max, out);
+        return lf__curve_run(g, hw, scheme, whole, 1, cfg, NULL, beta_min, beta_max, out, &cls);
     lf_exact_config dram;
     lf_exact_config_default(&dram);
-    int64_t *cuts = malloc(((2 + LF_COST_MAX_STEPS) * (size_t)g->n_ops + 2) * sizeof *cuts);
+    int32_t big = (2 + LF_COST_MAX_STEPS) * g->n_ops + 2;
+    int64_t *cuts = malloc((size_t)big * sizeof *cuts);
     int32_t n_cuts = 0;
     lf_status st = cuts ? lf__curve_rising_cuts(g, hw, scheme, beta_min, beta_max, cfg ? cfg : &dram, cuts, &n_cuts)
                         : lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
@@ -140,40 +241,23 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
     lf_steps_store *keep = NULL;
     if (st == LF_OK && cfg && cfg->objective != LF_PLAN_OBJ_DRAM)
         st = lf_steps_store_create(&keep, lf__curve_store_bytes(cfg));
-    lf_curve whole; /* the range solved whole, where its plans rise */
-    memset(&whole, 0, sizeof whole);
-    int32_t first = 0; /* 1: whole holds it, and cuts[0], below which its points stand (lf__curve_range) */
-    if (st == LF_OK && n_cuts == 0) {
-        /* One range: its staircase as the DP gives it, unless its plans
-         * rise (then in parts, as below). */
-        st = lf__curve_run(g, hw, scheme, beta_min, beta_max, cfg, keep, beta_min, beta_max, out);
-        if (st == LF_OK)
-            st = lf__curve_plan_rises(g, hw, scheme, cfg, out, beta_min, beta_max, beta_max, cuts, &n_cuts,
-                                      (2 + LF_COST_MAX_STEPS) * g->n_ops + 2);
-        if (st != LF_OK || n_cuts == 0) {
-            if (st != LF_OK && out->points)
-                lf_curve_destroy(out);
-            free(cuts);
-            lf_steps_store_free(keep);
-            return st;
-        }
-        whole = *out;
-        first = 1;
-    } else if (st != LF_OK) {
-        free(cuts);
-        lf_steps_store_free(keep);
-        return st;
-    }
+    /* The range whole (its plans may ask for as many cuts as there are
+     * rises), or one part between each two cuts, each solved over
+     * [lo, next cut] so that no part is a single byte. */
+    lf__tasks todo = {NULL, 0, 0};
+    if (st == LF_OK && n_cuts == 0)
+        st = lf__task_push(&todo, beta_min, beta_max, 1, big);
+    for (int32_t r = 0; r < n_cuts + (n_cuts > 0) && st == LF_OK; r++)
+        st = lf__task_push(&todo, r == 0 ? beta_min : cuts[r - 1], r < n_cuts ? cuts[r] : beta_max, r == n_cuts,
+                           LF__PLAN_CUTS);
+    free(cuts);
     memset(out, 0, sizeof *out);
     out->beta_min = beta_min;
     out->beta_max = beta_max;
     out->threads = 1;
-    if (first)
-        st = lf__curve_append(out, &whole, cuts[0], 0);
     if (st == LF_OK)
-        st = lf__curve_ranges(g, hw, scheme, cuts + first, n_cuts - first, first ? cuts[0] : beta_min, beta_max,
-                              1, cfg, keep, beta_min, beta_max, out);
-    free(cuts);
+        st = lf__solve_all(g, hw, scheme, &todo, cfg, keep, beta_min, beta_max, out);
+    free(todo.t);
     lf_steps_store_free(keep);
     if (st != LF_OK)
         lf_curve_destroy(out);

@@ -9,11 +9,21 @@
 #include "planner/cost/cost.h"
 #include "planner/exact/curve.h"
 
-/* One DP over [beta_min, beta_max]; keep (or NULL): the figures of groups
- * kept across the parts of the range [range_min, range_max]. */
-lf_status lf__curve_run(const lf_graph *g, const lf_hw *hw, const char *scheme, int64_t beta_min,
-                        int64_t beta_max, const lf_exact_config *cfg, lf_steps_store *keep, int64_t range_min,
-                        int64_t range_max, lf_curve *out);
+/* Most parts of one run (a bit each in a mask of those a group extends). */
+#define LF__CURVE_PARTS 64
+
+/* One DP over n_parts parts of the range at once (1 to 64; part k from
+ * bounds[2k] to bounds[2k + 1], ascending and apart), their staircases into
+ * outs[0..n_parts): one enumeration of states and groups, each group
+ * priced once for all parts, each part with its own fronts. The run's
+ * statistics are the first part's. keep (or NULL): the figures of groups
+ * kept across the parts of the range [range_min, range_max]. classes
+ * (n_parts entries): each part's class, the first part it can share a run
+ * with (curve.c); where they are not all 0, nothing is solved (outs
+ * empty) and the caller solves each class in a run of its own. */
+lf_status lf__curve_run(const lf_graph *g, const lf_hw *hw, const char *scheme, const int64_t *bounds,
+                        int32_t n_parts, const lf_exact_config *cfg, lf_steps_store *keep, int64_t range_min,
+                        int64_t range_max, lf_curve *outs, int32_t *classes);
 
 /* Most prices of an attention group over the whole range kept. */
 #define LF__ATTN_PIECES 4096
