@@ -3,7 +3,8 @@
  * enumerated once under the largest buffer; each state keeps the Pareto front
  * of (DRAM over all ops, largest need) of the plans of its ops, and a
  * group with steps (need_k, F_D_k) extends every point of the front it leaves
- * by every step. */
+ * by every step. One run solves several parts of a range at once, a front
+ * per part (curve_ranges.c cuts the range where prices rise). */
 #include "planner/exact/curve.h"
 
 #include <stdlib.h>
@@ -21,8 +22,8 @@
  * decide. Every part of a run sees the same states and candidate groups
  * (one enumeration, under the run's largest buffer): a group is found,
  * looked up in the store across parts and priced once for all of them,
- * where a run per part found every group again (bert_base BRR energy,
- * eight parts: docs/results/energy.md). */
+ * where a run per part would find every group again (bert_base BRR energy,
+ * eight parts: most of the time, docs/results/energy.md). */
 typedef struct lf__curve_part {
     lf__front *fronts;     /* by state (the run's n_fronts of them) */
     int64_t beta_min, beta_max;
