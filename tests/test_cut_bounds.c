@@ -246,6 +246,36 @@ static void test_se_resident(void)
     lf_graph_free(g);
 }
 
+/* The same block under BRR (neck_rereads.c): a group holding gap and m
+ * that cannot keep e resident reads it again, and a group that makes e and
+ * holds all its readers writes it to read it again: 2 x 2,048 B, which no
+ * part's charge counts (they count what moves between parts). From 2,100
+ * to 2,700 B no group keeps e (the windows at one row with e's map whole
+ * pass beta), so every plan pays e twice, cut or read again: the optimum is
+ * 7,744 B below 2,700 and 7,680 B at it (weights 512, x 1,024, out 2,048,
+ * e 4,096). The windows charged e's bytes once there (5,632 B); charged
+ * twice they reach 7,680 B, the optimum at 2,700 B. Past 2,700 B e may
+ * stay resident and nothing of it is charged. */
+static void test_se_reread_brr(void)
+{
+    lf_graph *g = se_block("rse_brr");
+    if (!g)
+        return;
+    for (int64_t beta = 2100; beta <= 3000; beta += 100) {
+        lf_cost_model *cm = tf_model_hand(g, beta, "brr");
+        int64_t traffic = -1, opt = tf_exact_optimum(cm);
+        CHECK_OK(lf__cut_lower_bound(cm, NULL, &traffic));
+        CHECK_EQ_I64(tf_fusable_weights(cm) + traffic, 3584);
+        CHECK_EQ_I64(opt, beta < 2700 ? 7744 : beta == 2700 ? 7680 : 7168);
+        lf__window_stats ws;
+        CHECK_OK(lf__window_lower_bound(cm, NULL, 0, &ws));
+        CHECK_EQ_I64(ws.lower, beta <= 2700 ? 7680 : 3584);
+        CHECK(ws.lower <= opt);
+        lf_cost_model_free(cm);
+    }
+    lf_graph_free(g);
+}
+
 /* A chain of 100 1x1 convs of 16 channels on 8 x 8 (each tensor 1,024 B,
  * weights 256 B) at 2,200 B: the floor of k convs is 256k of weights plus a
  * row (128 B) of each input and of the output, 384k + 128, so a group holds
@@ -434,6 +464,7 @@ int main(void)
     test_window_growth();
     test_se_wait();
     test_se_resident();
+    test_se_reread_brr();
     test_random_dags();
     test_networks();
     return lf_test_result();

@@ -283,8 +283,11 @@ done:
 /* A wait far below (tile_reach.c): x (16 x 16 x 16, int8) -> a: 1x1 conv to
  * 64 channels (weights 1,024 B) -> b: 1x1 conv to 64 (4,096 B, block 64) ->
  * c: 3x3 conv, same padding, to 64 -> squeeze-and-excite on c (gap, sigmoid,
- * m = c * s), at beta 5,120 B. A group holding gap and m waits for the pool,
- * which stops c's rows and, through c, b's and a's: the plain floors are 1.
+ * m = r * s with r = relu(c)), at beta 5,120 B. A group holding gap and m
+ * waits for the pool, which stops c's rows and, through c, b's and a's; m
+ * reads r, not c, so the wait's own multiply pins nothing of c
+ * (neck_wait_frontier.c; test_wait_pinned for the block that does): the
+ * plain floors are 1.
  * But no valid group holds b and c: their monotone floor is a's row read by
  * b (1,024 B) + 3 rows of b (3,072) + c's row (1,024) + c's block (576) =
  * 5,696 >= beta, and {a, b, c} needs more. So every valid group holding a
@@ -303,7 +306,8 @@ static void test_far_wait(void)
     tg_conv(b, "c", "b", 64, 3, 1, 1, 1, 0, LF_ACT_NONE);
     tg_unary(b, LF_OP_GLOBALAVGPOOL, "gap", "c");
     tg_unary(b, LF_OP_SIGMOID, "s", "gap");
-    tg_binary(b, LF_OP_MUL, "m", "c", "s");
+    tg_unary(b, LF_OP_RELU, "r", "c");
+    tg_binary(b, LF_OP_MUL, "m", "r", "s");
     lf_graph *g = tf_build(b);
     if (!g)
         return;
@@ -324,6 +328,84 @@ static void test_far_wait(void)
     CHECK(t.sharper > 0);
     lf_cost_model_free(cm);
     lf_graph_free(g);
+}
+
+/* The weight reads of the group of the n ops in `ops` (-1: invalid). */
+static int32_t reads_of_set(lf_cost_model *cm, const int32_t *ops, int32_t n)
+{
+    lf_bitset s;
+    lf_group_cost c;
+    if (lf_bitset_init(&s, lf_cost_graph(cm)->n_ops) != LF_OK)
+        return -1;
+    for (int32_t i = 0; i < n; i++)
+        lf_bitset_set(&s, ops[i]);
+    lf_status st = lf_cost_eval(cm, &s, &c);
+    lf_bitset_destroy(&s);
+    return st == LF_OK && c.valid ? c.weight_reads : -1;
+}
+
+/* A transposed convolution, kernel k = stride s, no padding or bias. */
+static void tg_convtranspose(lf_graph_builder *b, const char *name, const char *in, int out_c, int k, int s)
+{
+    lf_attrs a = {0};
+    a.out_channels = out_c;
+    a.kh = a.kw = k;
+    a.sh = a.sw = s;
+    a.groups = 1;
+    lf_graph_builder_add(b, LF_OP_CONVTRANSPOSE, name, &a, &in, 1);
+}
+
+/* A wait pinned by its own multiply (neck_wait_frontier.c): test_hand_chain's
+ * x -> a (3x3 conv to 64, weights 9,216 B, block 144 B), then
+ * squeeze-and-excite on a (gap, sigmoid, m = a * s), at beta 20,480 B. A
+ * group holding gap waits for it only if it holds m (the first op below
+ * gap that reads a map), and m reads a: a's rows move with m's there, with
+ * the sinks' elsewhere, so sigma_a * H >= 16 in every group. At h rows per
+ * step a holds h + 2 rows of x (256 B) and h of its own (1,024 B):
+ * 512 + 1,280 h <= 20,335 allows h <= 15 of 16 rows: a floor of 2, where
+ * the plain floors before this rule gave 1 (a wait below stopped a's rows).
+ * The block {a, gap, s, m} keeps a's map (16,384 B) through the wait and
+ * reads its weights 8 times: the set floor with the map held is at most
+ * that. The same block with a transposed convolution of stride 2 after m
+ * (u: 16 -> 32 rows, which asks sigma_m / 2 of m): the same floors. */
+static void test_wait_pinned(void)
+{
+    for (int up = 0; up < 2; up++) {
+        lf_graph_builder *b = NULL;
+        lf_graph_builder_create(&b, "tiles_wait_pinned");
+        tg_input(b, "x", 16, 16, 16);
+        tg_conv(b, "a", "x", 64, 3, 1, 1, 1, 0, LF_ACT_NONE);
+        tg_unary(b, LF_OP_GLOBALAVGPOOL, "gap", "a");
+        tg_unary(b, LF_OP_SIGMOID, "s", "gap");
+        tg_binary(b, LF_OP_MUL, "m", "a", "s");
+        if (up)
+            tg_convtranspose(b, "u", "m", 16, 2, 2);
+        lf_graph *g = tf_build(b);
+        if (!g)
+            return;
+        lf_cost_model *cm = tf_model_hand(g, 20480, "brr");
+        int32_t a = lf_graph_find(g, "a");
+        int32_t block[4] = {a, lf_graph_find(g, "gap"), lf_graph_find(g, "s"), lf_graph_find(g, "m")};
+        lf_cost_tiles *plain = NULL;
+        CHECK_OK(lf_cost_tiles_create(cm, &plain));
+        if (plain) {
+            int32_t reads = reads_of_set(cm, block, 4), set = lf_cost_tiles_of_set(plain, block, 4);
+            int32_t held = lf_cost_tiles_of_set_holding(plain, block, 4, a);
+            fprintf(stderr, "  wait pinned%s: floor of a %d, set floor %d (%d with a's map held), the block reads %d\n",
+                    up ? " (transposed conv after)" : "", (int)lf_cost_tiles_ops(plain)[a], (int)set, (int)held,
+                    (int)reads);
+            CHECK_EQ_I64(lf_cost_tiles_ops(plain)[a], 2);
+            CHECK_EQ_I64(reads, 8);
+            CHECK(set >= 2 && set <= reads);
+            CHECK(held >= set && held <= reads);
+        }
+        lf_cost_tiles_free(plain);
+        tally t = {0};
+        check_graph(g, 20480, 200, 5, &t);
+        check_graph(g, 6144, 200, 5, &t);
+        lf_cost_model_free(cm);
+        lf_graph_free(g);
+    }
 }
 
 /* Maps 6,000 rows high: the floors of an op whose groups' reference heights
@@ -499,6 +581,7 @@ int main(void)
     test_hand_path();
     test_exhaustive();
     test_far_wait();
+    test_wait_pinned();
     test_random_dags();
     test_tall_maps();
     test_networks();

@@ -371,6 +371,15 @@ typedef struct lf__tile_path {
 int64_t lf__tile_path_floor(const struct lf_cost_model *cm, const lf__tile_path *p, int32_t v, int64_t hmin,
                             double *dist);
 
+/* The frontier of reduction r (an input of which is u) in out (at most
+ * cap): the first ops reading a spatial map on every path from r
+ * (neck_wait_frontier.c). Its count, or -1 when one of them does not read
+ * u or is itself a reduction, when an op on the way reads something whole
+ * or is no row window, view or reduction, or when cap is passed: then
+ * nothing is known of u's rows below r. */
+int32_t lf__wait_frontier(const lf_graph *g, const lf__op_cost *oc, int32_t r, int32_t u, int32_t *out,
+                          int32_t cap);
+
 /* Finds the graph's period and the runs (shift.c); call once the per-op
  * constants and fusability are set. */
 lf_status lf__shift_analyze(struct lf_cost_model *cm);

@@ -13,8 +13,9 @@
  * least (H_v - slack_v) / H, where slack_v, found below over every path from
  * v to a sink, is 0 along same-padded windows, views and resizes, and
  * unbounded past anything that can stop the rows flowing (a reduction that
- * something spatial waits for, an op needing its whole input) and, not
- * being derived here, past a transposed convolution. And H is at
+ * something spatial waits for, unless the op that waits reads the same map:
+ * neck_wait_frontier.c; an op needing its whole input); a transposed
+ * convolution of stride s divides it by s. And H is at
  * least the smallest effective height of v or any op below it (a sink's
  * height; vectors after a reduction count their input's). Over every H in
  * that range the fewest tiles any group can have is the floor. Below v's
@@ -39,12 +40,37 @@ static int64_t lf__fixed_hv(const lf_graph *g, const lf__op_cost *oc, int32_t u)
 
 static int64_t lf__ceil_div(int64_t a, int64_t b) { return a <= 0 ? 0 : (a + b - 1) / b; }
 
+/* Frontier ops followed per waited reduction (neck_wait_frontier.c). */
+#define LF__WAIT_FRONTIER 64
+
 /* What consumer c makes of u's slack (sigma_u * H >= hv_u - slack_u in every
- * group holding u, given the same of c), following lf__scale_inputs. */
+ * group holding u, given the same of c), following lf__scale_inputs. With
+ * `mark`, only the ops x with mark[x] == in can share a group with u (the
+ * region of lf_cost_tiles_refine; slack holds only for them). */
 static int64_t lf__slack_via(const lf_graph *g, const lf__op_cost *oc, const int64_t *slack,
-                             const uint8_t *waits_below, int32_t u, int32_t c)
+                             const uint8_t *waits_below, int32_t u, int32_t c, const int32_t *mark, int32_t in)
 {
     int64_t hu = lf__fixed_hv(g, oc, u), hc = lf__fixed_hv(g, oc, c), sc = slack[c];
+    /* A reduction something spatial waits for scales its input only in the
+     * groups where nothing waits (its slack there: 0, as below it lie only
+     * ops that read no spatial map and pass the rows on,
+     * neck_wait_frontier.c); where something does, the group holds one of
+     * its frontier ops, which all read u: the worst of them bounds u's
+     * slack then. */
+    if (oc[c].kind == LF_ROWS_REDUCTION && waits_below[c]) {
+        int32_t front[LF__WAIT_FRONTIER];
+        int32_t n_front = lf__wait_frontier(g, oc, c, u, front, LF__WAIT_FRONTIER);
+        if (n_front < 0 || !hu || hu != hc)
+            return LF__SLACK_NONE;
+        int64_t worst = 0;
+        for (int32_t k = 0; k < n_front; k++) {
+            if (mark && mark[front[k]] != in)
+                continue; /* in no group holding u */
+            int64_t sm = lf__slack_via(g, oc, slack, waits_below, u, front[k], mark, in);
+            worst = sm > worst ? sm : worst;
+        }
+        return worst;
+    }
     if (sc >= LF__SLACK_NONE)
         return LF__SLACK_NONE;
     int64_t s;
@@ -52,15 +78,18 @@ static int64_t lf__slack_via(const lf_graph *g, const lf__op_cost *oc, const int
     case LF_ROWS_WINDOW: s = oc[c].stride; break;
     case LF_ROWS_VIEW: s = 1; break;
     case LF_ROWS_REDUCTION:
-        /* Scales its input only while nothing spatial waits for it. */
-        if (waits_below[c])
-            return LF__SLACK_NONE;
         s = 1;
         break;
     case LF_ROWS_RESIZE:
         if (!hu || !hc || hu != oc[u].h)
             return LF__SLACK_NONE;
         return lf__ceil_div(oc[u].h * sc, oc[c].h);
+    case LF_ROWS_UPSAMPLE:
+        /* A transposed convolution asks sigma_c / stride of its input:
+         * sigma_u H >= (hc - sc) / stride, rounded down. */
+        if (!hu || !hc || oc[c].stride < 1)
+            return LF__SLACK_NONE;
+        return hc - sc <= 0 ? hu : hu - (hc - sc) / oc[c].stride;
     default:
         return LF__SLACK_NONE;
     }
@@ -247,7 +276,7 @@ lf_status lf_cost_tiles_create(const lf_cost_model *cm, lf_cost_tiles **out)
         for (int32_t j = 0; j < op->n_consumers; j++) {
             int32_t c = op->consumers[j];
             below |= (uint8_t)(oc[c].reads_spatial || t->waits_below[c]);
-            int64_t sc = lf__slack_via(g, oc, t->slack, t->waits_below, u, c);
+            int64_t sc = lf__slack_via(g, oc, t->slack, t->waits_below, u, c, NULL, 0);
             s = sc > s ? sc : s;
             t->hmin[u] = t->hmin[c] < t->hmin[u] ? t->hmin[c] : t->hmin[u];
         }
@@ -511,7 +540,7 @@ lf_status lf_cost_tiles_refine(lf_cost_tiles *t, int (*together)(void *ctx, cons
                 if (mark[c] != in)
                     continue;
                 below |= (uint8_t)(oc[c].reads_spatial || rw[c]);
-                int64_t sc = lf__slack_via(g, oc, rs, rw, x, c);
+                int64_t sc = lf__slack_via(g, oc, rs, rw, x, c, mark, in);
                 s = sc > s ? sc : s;
             }
             rw[x] = below;

@@ -61,6 +61,13 @@ typedef struct lf__wait_pairs {
 } lf__wait_pairs;
 lf_status lf__wait_pairs_find(lf_cost_model *cm, lf__wait_pairs *out);
 void lf__wait_pairs_free(lf__wait_pairs *w);
+/* What every group holding the set being grown in x pays for reading again
+ * the maps of the waits of `pairs` the set holds (r and m in it, neither a
+ * ghost), beyond the windows' charges: the internal ones, each once
+ * (neck_rereads.c). The distinct maps held, internal or not, go to held
+ * (room for pairs->n) and their number to *n_held. */
+int64_t lf__neck_again(const lf__exact *x, const lf__wait_pairs *pairs, const uint8_t *internal,
+                       const uint8_t *ghost, const int64_t *bytes, int32_t *held, int32_t *n_held);
 
 /* A floor of the DRAM of every valid plan (weights included): windows of
  * consecutive ops solved in relaxations that charge only the tensors inside

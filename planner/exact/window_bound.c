@@ -79,6 +79,7 @@ typedef struct lf__win {
     int64_t *cut_floor; /* per op: its tensor's forced-cut floor (lf__cut_tensor_floors) */
     lf_cost_tiles *tiles; /* the fewest weight reads of groups that stream their weights */
     lf__wait_pairs pairs; /* squeeze-and-excite waits (wait_pairs.c) */
+    int32_t *held;        /* scratch: the maps of the waits a set holds (pairs.n) */
     int64_t traffic;
     int64_t last_charge;     /* what the last window solved added to traffic */
     int64_t last_candidates; /* the candidate sets its DP visited */
@@ -175,42 +176,38 @@ static void lf__win_relax(lf__exact *x, int32_t n, int connected, int64_t d_any,
         *to = base + d_conn;
 }
 
-/* What a part holding a squeeze-and-excite wait of the window's own ops
- * pays at least (wait_pairs.c): its group keeps the map p whole, so
- * F_feat(G, 1) >= p's map and every step holds it, or reads p again. Kept:
- * its weights stream once they and max(rows, map) reach beta, at least as
- * often as the set floor with p's map held whole (tile_floor.c) beyond
- * the first read, and where the windows at one row with the map whole
- * already reach beta no valid group keeps it. Read again: p's bytes once more when p is internal (its
- * other traffic is then the window's alone, and this read is none of the
- * reads the parts count: those are In and Out of groups), plus the plain
- * re-reads. Each wait lies in one part (its two readers are own ops of one
- * window), and every wait of a group is kept or every one read again, so
- * the cheaper way for the wait with the most bytes stays below what the
- * group pays. `plain`: the re-reads without the wait. */
+/* What a part holding squeeze-and-excite waits of the window's own ops
+ * pays at least (wait_pairs.c): its group keeps every map p whole, so
+ * F_feat(G, 1) >= p's map and every step holds it, or reads them all again
+ * (model.c prices all of a group's waits one way). Kept: its weights
+ * stream once they and max(rows, map) reach beta, at least as often as the
+ * set floor with p's map held whole (tile_floor.c) beyond the first read,
+ * for each map held (the most of these counts), and where the windows at
+ * one row with some map whole already reach beta no valid group keeps
+ * them. Read again: the internal maps' bytes once more, twice for a map
+ * the part makes and reads alone (neck_rereads.c), plus the plain
+ * re-reads. The cheaper way stays below what the group pays. `plain`: the
+ * re-reads without the waits. */
 static int64_t lf__win_wait_rereads(const lf__exact *x, const lf__win *w, int64_t own, int64_t weights,
                                     int64_t rows, int64_t plain)
 {
-    int32_t best = -1;
-    for (int32_t i = 0; i < w->pairs.n; i++) {
-        int32_t r = w->pairs.r[i], m = w->pairs.m[i], p = w->pairs.map[i];
-        if (x->in_s[r] && x->in_s[m] && !w->ghost[r] && !w->ghost[m] &&
-            (best < 0 || w->bytes[p] > w->bytes[w->pairs.map[best]]))
-            best = i;
-    }
-    /* Read again costs nothing the window counts unless p is internal. */
-    if (best < 0 || !w->internal[w->pairs.map[best]])
+    int32_t n_held = 0;
+    int64_t again = lf__neck_again(x, &w->pairs, w->internal, w->ghost, w->bytes, w->held, &n_held);
+    /* Read again costs nothing the window counts unless a map is internal. */
+    if (again == 0)
         return plain;
-    int32_t p = w->pairs.map[best];
-    const lf_op *op = &w->g->ops[p];
-    int64_t map = w->bytes[p] / (op->out.n > 1 ? op->out.n : 1), kept = 0;
-    int64_t again = plain + w->bytes[p];
-    int32_t tiles = lf_cost_tiles_of_set_holding(w->tiles, x->sub, x->n_sub, p);
-    if (tiles == 0) /* kept, the windows at one row pass beta: read again */
-        return again;
-    if (weights + (rows > map ? rows : map) >= lf_cost_beta(w->cm))
-        kept = (int64_t)(tiles - 1) * own;
-    kept = kept > plain ? kept : plain;
+    again += plain;
+    int64_t kept = plain;
+    for (int32_t i = 0; i < n_held; i++) {
+        int32_t p = w->held[i];
+        const lf_op *op = &w->g->ops[p];
+        int64_t map = w->bytes[p] / (op->out.n > 1 ? op->out.n : 1);
+        int32_t tiles = lf_cost_tiles_of_set_holding(w->tiles, x->sub, x->n_sub, p);
+        if (tiles == 0) /* kept, the windows at one row pass beta: read again */
+            return again;
+        if (weights + (rows > map ? rows : map) >= lf_cost_beta(w->cm) && (int64_t)(tiles - 1) * own > kept)
+            kept = (int64_t)(tiles - 1) * own;
+    }
     return kept < again ? kept : again;
 }
 
@@ -624,6 +621,8 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
         st = lf__tiles_create_sharp(cm, &w.tiles);
     if (st == LF_OK)
         st = lf__wait_pairs_find(cm, &w.pairs);
+    if (st == LF_OK && !(w.held = malloc(((size_t)w.pairs.n + 1) * sizeof *w.held)))
+        st = lf_set_error(LF_ENOMEM, "out of memory computing bounds");
     for (int32_t v = 0; v < n && st == LF_OK; v++) {
         if (g->ops[v].type == LF_OP_INPUT)
             continue;
@@ -735,5 +734,6 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     lf__waits_destroy(&w.waits);
     lf_cost_tiles_free(w.tiles);
     lf__wait_pairs_free(&w.pairs);
+    free(w.held);
     return st;
 }
