@@ -34,6 +34,7 @@
 
 #include "planner/exact/downsets.h"
 #include "planner/exact/solve.h"
+#include "planner/exact/window_reads.h"
 #include "planner/exact/window_waits.h"
 #include "planner/util/clock.h"
 
@@ -248,7 +249,9 @@ static int64_t lf__win_rereads(const lf__exact *x, const lf__win *w)
 static void lf__win_group(lf__exact *x)
 {
     lf__win *w = x->user;
-    int64_t part = lf__win_part(x, w), comp = x->set_connected ? lf__win_component(x, w) : 0;
+    int64_t part = lf__win_part(x, w), comp = 0;
+    if (x->set_connected) /* plus the reads a closed part's group pays (window_reads.c) */
+        comp = lf__win_component(x, w) + lf__win_closed_reads(x, w->internal, w->bytes, w->seen, ++w->stamp);
     /* Re-reads only add to both charges, and their tile floor is most of a
      * window's time under BRR: a set that cannot improve its state under
      * either charge without them is left at once. */

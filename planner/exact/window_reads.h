@@ -1,0 +1,19 @@
+/* Reads a connected part of a window pays beyond the connected charge's one
+ * per tensor, where the part is provably its whole group (window_reads.c).
+ * Internal to planner/exact. */
+#ifndef LF_EXACT_WINDOW_READS_H
+#define LF_EXACT_WINDOW_READS_H
+
+#include <stdint.h>
+
+#include "planner/exact/downsets.h"
+
+/* The bytes x's connected set being grown from state cur pays for reading
+ * internal tensors (internal[p], bytes[p] per op) once more than the
+ * connected charge counts, 0 unless the set is closed (no edge to a fusable
+ * op outside the universe). seen/stamp: scratch marks (n_ops entries), the
+ * caller's stamp fresh for this set. */
+int64_t lf__win_closed_reads(const lf__exact *x, const uint8_t *internal, const int64_t *bytes, int32_t *seen,
+                             int32_t stamp);
+
+#endif
