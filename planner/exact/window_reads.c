@@ -25,24 +25,33 @@
  * the charges add up to no more. */
 #include "planner/exact/window_reads.h"
 
-/* 1 when no op of the set has an edge to a fusable op outside U (x->fusable
- * is 0 outside U: the cost model's word counts there). */
-static int lf__closed(const lf__exact *x)
+/* Flags of lf__win_open_ops. */
+#define LF__WR_OPEN 1  /* an edge to a fusable op outside U */
+#define LF__WR_MULTI 2 /* reads an internal tensor that two fusable ops of U read */
+
+void lf__win_open_ops(const lf__exact *x, const uint8_t *internal, uint8_t *open)
 {
-    for (int32_t i = 0; i < x->n_sub; i++) {
-        const lf_op *op = &x->g->ops[x->sub[i]];
+    /* x->fusable is 0 outside U: the cost model's word counts there. */
+    for (int32_t v = x->u_lo; v < x->u_hi; v++) {
+        if (!x->in_u[v])
+            continue;
+        const lf_op *op = &x->g->ops[v];
+        uint8_t f = 0;
         for (int32_t j = 0; j < op->n_inputs; j++) {
-            int32_t v = op->inputs[j];
-            if (!x->in_u[v] && lf_cost_fusable(x->cm, v))
-                return 0;
+            int32_t p = op->inputs[j];
+            if (!x->in_u[p] && lf_cost_fusable(x->cm, p))
+                f |= LF__WR_OPEN;
+            int32_t readers = 0;
+            for (int32_t k = 0; internal[p] && k < x->g->ops[p].n_consumers; k++)
+                readers += x->fusable[x->g->ops[p].consumers[k]];
+            if (readers >= 2)
+                f |= LF__WR_MULTI;
         }
-        for (int32_t j = 0; j < op->n_consumers; j++) {
-            int32_t v = op->consumers[j];
-            if (!x->in_u[v] && lf_cost_fusable(x->cm, v))
-                return 0;
-        }
+        for (int32_t j = 0; j < op->n_consumers; j++)
+            if (!x->in_u[op->consumers[j]] && lf_cost_fusable(x->cm, op->consumers[j]))
+                f |= LF__WR_OPEN;
+        open[v] = f;
     }
-    return 1;
 }
 
 /* 1 when a fusable reader of p is neither placed nor in the set. */
@@ -57,13 +66,21 @@ static int lf__reader_to_come(const lf__exact *x, int32_t p)
     return 0;
 }
 
-int64_t lf__win_closed_reads(const lf__exact *x, const uint8_t *internal, const int64_t *bytes, int32_t *seen,
-                             int32_t stamp)
+int64_t lf__win_closed_reads(const lf__exact *x, const uint8_t *open, const uint8_t *internal,
+                             const int64_t *bytes, int32_t *seen, int32_t stamp)
 {
-    if (!lf__closed(x))
+    uint8_t any = 0;
+    for (int32_t i = 0; i < x->n_sub; i++) {
+        if (open[x->sub[i]] & LF__WR_OPEN)
+            return 0;
+        any |= open[x->sub[i]];
+    }
+    if (!(any & LF__WR_MULTI))
         return 0;
     int64_t d = 0;
     for (int32_t i = 0; i < x->n_sub; i++) {
+        if (!(open[x->sub[i]] & LF__WR_MULTI))
+            continue;
         const lf_op *op = &x->g->ops[x->sub[i]];
         for (int32_t j = 0; j < op->n_inputs; j++) {
             int32_t p = op->inputs[j];
