@@ -39,6 +39,7 @@
 #include "planner/exact/downsets.h"
 #include "planner/exact/solve.h"
 #include "planner/exact/window_reads.h"
+#include "planner/exact/window_views.h"
 #include "planner/exact/window_waits.h"
 #include "planner/util/clock.h"
 
@@ -71,6 +72,7 @@ typedef struct lf__win {
     uint8_t *open;     /* ops of the window's universe with an edge out of it (window_reads.c) */
     int32_t *ghost_list;
     int32_t *own_ops;  /* scratch: the window's ops of a set */
+    int32_t *stack;    /* scratch of lf__win_closed_component */
     int64_t *bytes, *wbytes; /* per op: its tensor's bytes, its weights' */
     int32_t *ends, *failed; /* a pass's window ends, and the windows past their first share */
     uint8_t *charged;  /* tensors of windows solved */
@@ -254,6 +256,11 @@ static int64_t lf__win_rereads(const lf__exact *x, const lf__win *w)
 static void lf__win_group(lf__exact *x)
 {
     lf__win *w = x->user;
+    /* A disconnected part with a closed component is no plan's (window_reads.c),
+     * nor one whose view's staging row passes beta (window_views.c). */
+    if ((!x->set_connected && lf__win_closed_component(x, w->open, w->seen, ++w->stamp, w->stack)) ||
+        lf__win_view_staged(x))
+        return;
     int64_t part = lf__win_part(x, w), comp = 0;
     if (x->set_connected) /* plus the reads a closed part's group pays (window_reads.c) */
         comp = lf__win_component(x, w) + lf__win_closed_reads(x, w->open, w->internal, w->bytes, w->seen,
@@ -614,12 +621,13 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     w.open = calloc((size_t)n + 1, 1);
     w.ghost_list = malloc(((size_t)n + 1) * sizeof *w.ghost_list);
     w.own_ops = malloc(((size_t)n + 1) * sizeof *w.own_ops);
+    w.stack = malloc(((size_t)n + 1) * sizeof *w.stack);
     w.bytes = malloc(((size_t)n + 1) * sizeof *w.bytes);
     w.wbytes = malloc(((size_t)n + 1) * sizeof *w.wbytes);
     w.ends = malloc(((size_t)n + 1) * sizeof *w.ends);
     w.failed = malloc(2 * ((size_t)n + 1) * sizeof *w.failed);
     w.saved = malloc((size_t)n + 1);
-    int ok = ops && w.internal && w.charged && w.seen && w.cut_floor && w.ghost && w.open && w.ghost_list &&
+    int ok = ops && w.internal && w.charged && w.seen && w.cut_floor && w.ghost && w.open && w.stack && w.ghost_list &&
              w.own_ops && w.bytes && w.wbytes && w.ends && w.failed && w.saved;
     lf_status st = ok ? LF_OK : lf_set_error(LF_ENOMEM, "out of memory computing bounds");
     for (int32_t v = 0; v < n && st == LF_OK; v++) {
@@ -739,6 +747,7 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     free(w.open);
     free(w.ghost_list);
     free(w.own_ops);
+    free(w.stack);
     free(w.bytes);
     free(w.wbytes);
     free(w.ends);

@@ -52,6 +52,7 @@
 #include "planner/exact/downsets.h"
 #include "planner/exact/solve.h"
 #include "planner/exact/window_reads.h"
+#include "planner/exact/window_views.h"
 #include "planner/util/clock.h"
 
 #define LF__WJ_INF INT64_MAX
@@ -124,6 +125,8 @@ static int lf__wj_holds(const lf__exact *x, int32_t v) { return v >= 0 && x->in_
 static void lf__wj_group(lf__exact *x)
 {
     lf__wj *j = x->user;
+    if (lf__win_view_staged(x)) /* no plan's part (window_views.c) */
+        return;
     if (lf__wj_holds(x, j->g_out) && lf__wj_level(x, j, x->sub, x->n_sub) >= j->theta_out)
         return;
     if (lf__wj_holds(x, j->g_in)) {

@@ -93,3 +93,29 @@ int64_t lf__win_closed_reads(const lf__exact *x, const uint8_t *open, const uint
     }
     return d;
 }
+
+int lf__win_closed_component(const lf__exact *x, const uint8_t *open, int32_t *seen, int32_t stamp,
+                             int32_t *stack)
+{
+    for (int32_t i = 0; i < x->n_sub; i++) {
+        int32_t s = x->sub[i], top = 0, closed = 1;
+        if (seen[s] == stamp)
+            continue;
+        seen[s] = stamp;
+        stack[top++] = s;
+        while (top > 0) {
+            int32_t v = stack[--top];
+            closed &= !(open[v] & LF__WR_OPEN);
+            for (int32_t k = x->adj_start[v]; k < x->adj_start[v + 1]; k++) {
+                int32_t u = x->adj[k];
+                if (x->in_s[u] && seen[u] != stamp) {
+                    seen[u] = stamp;
+                    stack[top++] = u;
+                }
+            }
+        }
+        if (closed)
+            return 1;
+    }
+    return 0;
+}

@@ -22,4 +22,11 @@ void lf__win_open_ops(const lf__exact *x, const uint8_t *internal, uint8_t *open
 int64_t lf__win_closed_reads(const lf__exact *x, const uint8_t *open, const uint8_t *internal,
                              const int64_t *bytes, int32_t *seen, int32_t stamp);
 
+/* 1 when a component of x's set being grown (a disconnected one, in the
+ * first charge's enumeration) has no op with bit 1 of open[v]: no plan has
+ * such a part, since a closed component is its whole group. seen/stamp as
+ * above; stack: n_ops entries of scratch. */
+int lf__win_closed_component(const lf__exact *x, const uint8_t *open, int32_t *seen, int32_t stamp,
+                             int32_t *stack);
+
 #endif
