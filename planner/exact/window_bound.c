@@ -16,6 +16,10 @@
  * Windows charge disjoint tensors; every other tensor takes its forced-cut
  * floor (cut_bound.c), and every fusable op's weights are read once.
  *
+ * Under the connected charge a part with no edge to a fusable op outside
+ * the window's universe is its whole group, and pays the reads of the
+ * other groups it proves (window_reads.c).
+ *
  * Two things decide how much a window sees: where it ends (lf__window_end: at
  * the point within its size where the fewest bytes it writes are still to
  * be read) and the readers past its end solved with it (lf__win_ghosts), so
@@ -34,6 +38,8 @@
 
 #include "planner/exact/downsets.h"
 #include "planner/exact/solve.h"
+#include "planner/exact/window_reads.h"
+#include "planner/exact/window_views.h"
 #include "planner/exact/window_waits.h"
 #include "planner/util/clock.h"
 
@@ -63,8 +69,10 @@ typedef struct lf__win {
     double t0;
     uint8_t *internal; /* tensors of the window being solved */
     uint8_t *ghost;    /* readers outside the window solved with it (lf__win_ghosts) */
+    uint8_t *open;     /* ops of the window's universe with an edge out of it (window_reads.c) */
     int32_t *ghost_list;
     int32_t *own_ops;  /* scratch: the window's ops of a set */
+    int32_t *stack;    /* scratch of lf__win_closed_component */
     int64_t *bytes, *wbytes; /* per op: its tensor's bytes, its weights' */
     int32_t *ends, *failed; /* a pass's window ends, and the windows past their first share */
     uint8_t *charged;  /* tensors of windows solved */
@@ -245,7 +253,15 @@ static int64_t lf__win_rereads(const lf__exact *x, const lf__win *w)
 static void lf__win_group(lf__exact *x)
 {
     lf__win *w = x->user;
-    int64_t part = lf__win_part(x, w), comp = x->set_connected ? lf__win_component(x, w) : 0;
+    /* A disconnected part with a closed component is no plan's (window_reads.c),
+     * nor one whose view's staging row passes beta (window_views.c). */
+    if ((!x->set_connected && lf__win_closed_component(x, w->open, w->seen, ++w->stamp, w->stack)) ||
+        lf__win_view_staged(x))
+        return;
+    int64_t part = lf__win_part(x, w), comp = 0;
+    if (x->set_connected) /* plus the reads a closed part's group pays (window_reads.c) */
+        comp = lf__win_component(x, w) + lf__win_closed_reads(x, w->open, w->internal, w->bytes, w->seen,
+                                                               ++w->stamp);
     /* Re-reads only add to both charges, and their tile floor is most of a
      * window's time under BRR: a set that cannot improve its state under
      * either charge without them is left at once. */
@@ -299,6 +315,7 @@ static lf_status lf__win_dp(lf__win *w, const lf_bitset *u, const lf_exact_confi
         for (int64_t i = 0; i < w->cap_conn; i++)
             w->conn[i] = i == 0 ? 0 : INT64_MAX;
     if (st == LF_OK) {
+        lf__win_open_ops(&x, w->internal, w->open);
         x.any_set = !w->connected;
         x.tell_connected = 1;
         x.on_group = lf__win_group;
@@ -598,14 +615,16 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     w.seen = calloc((size_t)n + 1, sizeof *w.seen);
     w.cut_floor = calloc((size_t)n + 1, sizeof *w.cut_floor);
     w.ghost = calloc((size_t)n + 1, 1);
+    w.open = calloc((size_t)n + 1, 1);
     w.ghost_list = malloc(((size_t)n + 1) * sizeof *w.ghost_list);
     w.own_ops = malloc(((size_t)n + 1) * sizeof *w.own_ops);
+    w.stack = malloc(((size_t)n + 1) * sizeof *w.stack);
     w.bytes = malloc(((size_t)n + 1) * sizeof *w.bytes);
     w.wbytes = malloc(((size_t)n + 1) * sizeof *w.wbytes);
     w.ends = malloc(((size_t)n + 1) * sizeof *w.ends);
     w.failed = malloc(2 * ((size_t)n + 1) * sizeof *w.failed);
     w.saved = malloc((size_t)n + 1);
-    int ok = ops && w.internal && w.charged && w.seen && w.cut_floor && w.ghost && w.ghost_list &&
+    int ok = ops && w.internal && w.charged && w.seen && w.cut_floor && w.ghost && w.open && w.stack && w.ghost_list &&
              w.own_ops && w.bytes && w.wbytes && w.ends && w.failed && w.saved;
     lf_status st = ok ? LF_OK : lf_set_error(LF_ENOMEM, "out of memory computing bounds");
     for (int32_t v = 0; v < n && st == LF_OK; v++) {
@@ -724,8 +743,10 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     free(w.conn);
     free(w.cut_floor);
     free(w.ghost);
+    free(w.open);
     free(w.ghost_list);
     free(w.own_ops);
+    free(w.stack);
     free(w.bytes);
     free(w.wbytes);
     free(w.ends);

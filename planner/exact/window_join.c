@@ -51,6 +51,8 @@
 
 #include "planner/exact/downsets.h"
 #include "planner/exact/solve.h"
+#include "planner/exact/window_reads.h"
+#include "planner/exact/window_views.h"
 #include "planner/util/clock.h"
 
 #define LF__WJ_INF INT64_MAX
@@ -69,6 +71,8 @@ typedef struct lf__wj {
     uint8_t *in_t_out;   /* T_k of its outgoing boundary */
     int64_t *req;        /* scratch: rows asked per tensor (lf__wj_level) */
     int32_t *touched;
+    uint8_t *open;        /* lf__win_open_ops of the window being solved */
+    int32_t *seen, stamp; /* scratch of lf__win_closed_reads */
     /* The constraints of the run: g_out low (theta_out) in this window,
      * g_in high (theta_in) in this window; -1: none. */
     int32_t g_out, g_in;
@@ -117,10 +121,12 @@ static int lf__wj_holds(const lf__exact *x, int32_t v) { return v >= 0 && x->in_
 
 /* window_bound.c's connected charge: each internal tensor the part writes
  * for a reader outside it, written once, read once more when a fusable op
- * reads it. */
+ * reads it; and the reads a closed part's group pays (window_reads.c). */
 static void lf__wj_group(lf__exact *x)
 {
     lf__wj *j = x->user;
+    if (lf__win_view_staged(x)) /* no plan's part (window_views.c) */
+        return;
     if (lf__wj_holds(x, j->g_out) && lf__wj_level(x, j, x->sub, x->n_sub) >= j->theta_out)
         return;
     if (lf__wj_holds(x, j->g_in)) {
@@ -143,6 +149,7 @@ static void lf__wj_group(lf__exact *x)
         }
         d += times * j->bytes[p];
     }
+    d += lf__win_closed_reads(x, j->open, j->internal, j->bytes, j->seen, ++j->stamp);
     lf__dp_relax_min(x, &x->sbits, x->n_sub, d);
 }
 
@@ -168,6 +175,7 @@ static lf_status lf__wj_dp(lf__wj *j, const lf_bitset *u, const lf_exact_config 
     lf__exact x;
     lf_status st = lf__dp_setup(&x, j->cm, u, k);
     if (st == LF_OK) {
+        lf__win_open_ops(&x, j->internal, j->open);
         x.any_set = 0;
         x.on_group = lf__wj_group;
         x.on_forced = lf__wj_forced;
@@ -218,8 +226,10 @@ lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, c
     j.in_t_out = calloc((size_t)n + 1, 1);
     j.req = calloc((size_t)n + 1, sizeof *j.req);
     j.touched = malloc(((size_t)n + 1) * sizeof *j.touched);
+    j.seen = calloc((size_t)n + 1, sizeof *j.seen);
+    j.open = calloc((size_t)n + 1, 1);
     int ok = ops && ends && gk && free_of && theta && ns && charged && us && j.bytes && j.cut_floor &&
-             j.internal && j.in_win && j.in_t_out && j.req && j.touched;
+             j.internal && j.in_win && j.in_t_out && j.req && j.touched && j.seen && j.open;
     lf_status st = ok ? LF_OK : lf_set_error(LF_ENOMEM, "out of memory computing bounds");
     int64_t weights = 0;
     for (int32_t v = 0; v < n && st == LF_OK; v++) {
@@ -423,5 +433,7 @@ lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, c
     free(j.in_t_out);
     free(j.req);
     free(j.touched);
+    free(j.seen);
+    free(j.open);
     return st;
 }
