@@ -456,6 +456,62 @@ static void test_networks(void)
     }
 }
 
+/* Under BRR a window charges the weight re-reads of its ghosts too, each
+ * op's weights in one window of a pass only (window_bound.c, lf__win_try):
+ * windows of 2-6 ops on random DAGs, where most windows have ghosts, stay
+ * at or below the exact optimum at 2 KB and 8 KB. On NasNet-A at 256 KB,
+ * windows of 16 ops (no time limit) give 128,198,208 B under BRR, where a
+ * concat's window holds the next cells' 1x1 convs as ghosts; LBDF reads
+ * every weight once, so its 50,074,688 B do not move (both also with the
+ * reads per group and the concat rows of window_reads.c and
+ * window_views.c). */
+static void test_ghost_rereads(void)
+{
+    const int64_t betas[] = {RDAG_BETA_SMALL, RDAG_BETA_MEDIUM};
+    int settings = 0, above = 0;
+    for (int fam = 0; fam < RDAG_FAMILIES; fam++)
+        for (uint64_t seed = 0; seed < 8; seed++) {
+            lf_graph *g = rdag_build(seed + 70, fam, 10 + (int)(seed % 4) * 4);
+            CHECK(g != NULL);
+            if (!g)
+                continue;
+            for (int bi = 0; bi < 2; bi++) {
+                lf_cost_model *cm = tf_model_default(g, betas[bi], "brr");
+                int64_t opt = tf_exact_optimum(cm), traffic = -1;
+                CHECK_OK(lf__cut_lower_bound(cm, NULL, &traffic));
+                for (int32_t cap = 2; cap <= 6; cap++) {
+                    lf__window_stats ws;
+                    CHECK_OK(lf__window_lower_bound(cm, NULL, cap, &ws));
+                    CHECK(ws.lower <= opt);
+                    above += ws.lower > tf_fusable_weights(cm) + traffic;
+                    settings++;
+                    if (ws.lower > opt)
+                        fprintf(stderr, "  %s seed %llu beta %lld windows of %d: %lld above the optimum %lld\n",
+                                rdag_family_names[fam], (unsigned long long)seed + 70, (long long)betas[bi],
+                                (int)cap, (long long)ws.lower, (long long)opt);
+                }
+                lf_cost_model_free(cm);
+            }
+            lf_graph_free(g);
+        }
+    fprintf(stderr, "  ghosts' re-reads: %d settings, %d above the forced-cut floor\n", settings, above);
+    CHECK(above > settings / 4);
+    lf_graph *g = NULL;
+    CHECK_OK(lf_model_build("nasnet_a", NULL, &g));
+    if (!g)
+        return;
+    const char *schemes[] = {"brr", "lbdf"};
+    const int64_t want[] = {128198208, 50074688};
+    for (int si = 0; si < 2; si++) {
+        lf_cost_model *cm = tf_model_default(g, 256 * 1024, schemes[si]);
+        lf__window_stats ws;
+        CHECK_OK(lf__window_lower_bound(cm, NULL, 16, &ws));
+        CHECK_EQ_I64(ws.lower, want[si]);
+        lf_cost_model_free(cm);
+    }
+    lf_graph_free(g);
+}
+
 int main(void)
 {
     test_hand_chain();
@@ -466,6 +522,7 @@ int main(void)
     test_se_resident();
     test_se_reread_brr();
     test_random_dags();
+    test_ghost_rereads();
     test_networks();
     return lf_test_result();
 }
