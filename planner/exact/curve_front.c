@@ -137,8 +137,14 @@ static int lf__block_beaten(const lf__front *to, const lf__fpoint *p, int32_t a,
 }
 
 /* Fronts of fewer points than this take an offer by shifting the points
- * after it; larger ones are rebuilt by a merge from their first offer kept. */
+ * after it. A larger one does so until the offers kept have shifted this
+ * many times as many points as it holds, and is then rebuilt by a merge: a
+ * merge copies the whole front into new arrays, which costs more where an
+ * extension adds a few points near its end (Inception-v3 BRR DRAM), and
+ * far less where it adds hundreds (Llama-3-8B); from 4 times, Inception-v3
+ * BRR DRAM 64 KB - 1 MB runs as without merges. */
 #define LF__MERGE_FROM 64
+#define LF__MERGE_AFTER 4
 
 /* A front being rebuilt by one extension from its first point added on:
  * the old points (read from t on) and the offers, both by ascending need,
@@ -153,24 +159,40 @@ typedef struct lf__merge {
     int32_t t; /* the next old point to move */
 } lf__merge;
 
-static int lf__merge_push(lf__join_acc *acc, lf__merge *m, lf__fpoint p, lf__fback b)
+/* Makes room for `more` points in m; 0 (and acc's failure) when memory
+ * runs out. */
+static int lf__merge_room(lf__join_acc *acc, lf__merge *m, int32_t more)
 {
-    if (m->n == m->cap) {
-        int32_t cap = m->cap ? m->cap * 2 : 16;
-        lf__fpoint *np = realloc(m->p, (size_t)cap * sizeof *np);
-        if (np)
-            m->p = np;
-        lf__fback *nb = np ? realloc(m->b, (size_t)cap * sizeof *nb) : NULL;
-        if (!nb) {
-            lf__join_acc_fail(acc, lf_set_error(LF_ENOMEM, "out of memory in the curve planner"));
-            return 0;
-        }
-        m->b = nb;
-        m->cap = cap;
+    if (m->n + more <= m->cap)
+        return 1;
+    int32_t cap = m->cap ? m->cap : 64;
+    while (cap < m->n + more)
+        cap *= 2;
+    lf__fpoint *np = realloc(m->p, (size_t)cap * sizeof *np);
+    if (np)
+        m->p = np;
+    lf__fback *nb = np ? realloc(m->b, (size_t)cap * sizeof *nb) : NULL;
+    if (!nb) {
+        lf__join_acc_fail(acc, lf_set_error(LF_ENOMEM, "out of memory in the curve planner"));
+        return 0;
     }
-    m->p[m->n] = p;
-    m->b[m->n] = b;
-    m->n++;
+    m->b = nb;
+    m->cap = cap;
+    return 1;
+}
+
+/* Moves the old points t..e-1 to the end of m, as one block. */
+static int lf__merge_move(lf__join_acc *acc, const lf__front *to, lf__merge *m, int32_t e)
+{
+    int32_t k = e - m->t;
+    if (k <= 0)
+        return 1;
+    if (!lf__merge_room(acc, m, k))
+        return 0;
+    memcpy(m->p + m->n, to->p + m->t, (size_t)k * sizeof *m->p);
+    memcpy(m->b + m->n, to->b + m->t, (size_t)k * sizeof *m->b);
+    m->n += k;
+    m->t = e;
     return 1;
 }
 
@@ -181,11 +203,11 @@ static int lf__merge_push(lf__join_acc *acc, lf__merge *m, lf__fpoint p, lf__fba
 static void lf__merge_offer(lf__join_acc *acc, const lf__front *to, lf__merge *m, int64_t dram, int64_t need,
                             int32_t groups, int32_t ps, int32_t pi)
 {
-    while (m->t < to->n && to->p[m->t].need <= need) {
-        if (!lf__merge_push(acc, m, to->p[m->t], to->b[m->t]))
-            return;
-        m->t++;
-    }
+    int32_t e = m->t;
+    while (e < to->n && to->p[e].need <= need)
+        e++;
+    if (!lf__merge_move(acc, to, m, e))
+        return;
     if (m->n > 0) {
         const lf__fpoint *q = &m->p[m->n - 1];
         if (q->dram < dram || (q->dram == dram && (q->need < need || m->b[m->n - 1].groups <= groups)))
@@ -193,8 +215,11 @@ static void lf__merge_offer(lf__join_acc *acc, const lf__front *to, lf__merge *m
         if (q->need == need)
             m->n--;
     }
-    if (!lf__merge_push(acc, m, (lf__fpoint){dram, need}, (lf__fback){ps, pi, groups}))
+    if (!lf__merge_room(acc, m, 1))
         return;
+    m->p[m->n] = (lf__fpoint){dram, need};
+    m->b[m->n] = (lf__fback){ps, pi, groups};
+    m->n++;
     while (m->t < to->n && to->p[m->t].dram >= dram)
         m->t++;
 }
@@ -203,11 +228,8 @@ static void lf__merge_offer(lf__join_acc *acc, const lf__front *to, lf__merge *m
  * the old. */
 static void lf__merge_end(lf__join_acc *acc, lf__front *to, lf__merge *m)
 {
-    while (m->t < to->n && acc->status == LF_OK) {
-        if (!lf__merge_push(acc, m, to->p[m->t], to->b[m->t]))
-            break;
-        m->t++;
-    }
+    if (acc->status == LF_OK)
+        lf__merge_move(acc, to, m, to->n);
     if (acc->status != LF_OK) {
         free(m->p);
         free(m->b);
@@ -261,6 +283,7 @@ void lf__front_extend(lf__join_acc *acc, const lf__front *src_front, int32_t fro
     int32_t w = 2, l = k0;
     lf__merge m = {NULL, NULL, 0, 0, 0};
     int merging = 0;
+    int64_t shifted = 0; /* points the offers kept in place shifted */
     for (int32_t i = i0; i < n && acc->status == LF_OK;) {
         if (w > 1) {
             int32_t b = n - i > w ? i + w : n;
@@ -293,15 +316,17 @@ void lf__front_extend(lf__join_acc *acc, const lf__front *src_front, int32_t fro
             int32_t j = lf__front_find(to, need_k, at);
             if (lf__front_beats(to, j, dram, need_k, groups)) {
                 at = j - 1;
-            } else if (to->n < LF__MERGE_FROM) {
+            } else if (to->n < LF__MERGE_FROM || shifted < LF__MERGE_AFTER * (int64_t)to->n) {
+                shifted += to->n - j;
                 at = lf__front_insert(acc, to, j, dram, need_k, groups, from, i);
             } else {
                 /* The old front stays as it is while the merge reads it:
                  * the blocks and hints above look at it, and what beats an
                  * offer there beats it in the merge too (a point it drops
                  * is beaten by the one that drops it). */
-                merging = 1;
-                lf__merge_offer(acc, to, &m, dram, need_k, groups, from, i);
+                merging = lf__merge_room(acc, &m, to->n + 64);
+                if (merging)
+                    lf__merge_offer(acc, to, &m, dram, need_k, groups, from, i);
             }
         }
         i++;
