@@ -176,7 +176,7 @@ static void test_set_height(void)
         CHECK_OK(lf_cost_tiles_create(cm, &paths));
         if (plain && paths) {
             lf_cost_tiles_use_set_paths(paths, 1);
-            CHECK_EQ_I64(lf_cost_tiles_set_fits(paths, abc, 3), fits_want[i]);
+            CHECK_EQ_I64(lf_cost_tiles_of_set_fitting(paths, abc, 3) > 0, fits_want[i]);
             if (fits_want[i]) {
                 CHECK_EQ_I64(lf_cost_tiles_of_set(plain, abc, 3), plain_want[i]);
                 CHECK_EQ_I64(lf_cost_tiles_of_set(paths, abc, 3), paths_want[i]);
@@ -318,8 +318,8 @@ static void check_graph(const lf_graph *g, int64_t beta, int per_op, uint64_t se
             int32_t pp = n_part > 0 ? lf_cost_tiles_of_set(tp, part, n_part) : 1;
             CHECK(pw >= whole);
             t->paths_above += pw > whole;
-            CHECK(lf_cost_tiles_set_fits(tp, w.members, n_all));
-            CHECK(n_part == 0 || lf_cost_tiles_set_fits(tp, part, n_part));
+            CHECK(lf_cost_tiles_of_set_fitting(tp, w.members, n_all) == pw);
+            CHECK(n_part == 0 || lf_cost_tiles_of_set_fitting(tp, part, n_part) == pp);
             if (pw > c.weight_reads || pp > c.weight_reads) {
                 fprintf(stderr, "  %s beta %lld: group of %d ops around %s reads %d, set floor with paths %d, part %d\n",
                         g->name, (long long)beta, (int)n_all, g->ops[v].name, (int)c.weight_reads, (int)pw,

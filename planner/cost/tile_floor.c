@@ -167,7 +167,6 @@ struct lf_cost_tiles {
     double *dist;          /* tile_path.c's scratch */
     lf__tile_term *terms;
     int32_t n_terms, cap_terms;
-    int fits_only;         /* lf_cost_tiles_set_fits: stop once the one-row sum is known */
     int set_paths;         /* lf_cost_tiles_use_set_paths: the set's own reference height */
 };
 
@@ -383,7 +382,7 @@ static int64_t lf__tiles_at_u(int64_t href, double u)
  * the least fixed height of an op such a path reaches within left: a
  * shortest path over ids (topological), cut where it passes left; a
  * vector reached proves nothing (0). */
-static int64_t lf__set_height(lf_cost_tiles *t, const int32_t *members, int32_t n, double left)
+static int64_t lf__set_height(lf_cost_tiles *t, const int32_t *members, int32_t n, double left, int64_t href)
 {
     const lf_cost_model *cm = t->cm;
     const lf_graph *g = cm->g;
@@ -395,8 +394,8 @@ static int64_t lf__set_height(lf_cost_tiles *t, const int32_t *members, int32_t 
             hv = t->fhv[members[i]];
             v = members[i];
         }
-    if (v < 0)
-        return 0;
+    if (v < 0 || hv <= href)
+        return 0; /* nothing to prove above what the members' own heights give */
     double *dist = t->dist;
     int32_t reach = v;
     int64_t low = hv;
@@ -474,10 +473,8 @@ static int32_t lf__tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_
         *fits = 0; /* no group holding the set fits even at one row */
         return best;
     }
-    if (t->fits_only)
-        return best;
     if (t->set_paths && held < 0) {
-        int64_t h = lf__set_height(t, members, n, budget - lf__set_bytes(t, 0));
+        int64_t h = lf__set_height(t, members, n, budget - lf__set_bytes(t, 0), href);
         href = h > href ? h : href;
     }
     for (int32_t i = 0; i < t->n_terms; i++) {
@@ -518,13 +515,11 @@ int32_t lf_cost_tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n
 
 void lf_cost_tiles_use_set_paths(lf_cost_tiles *t, int on) { t->set_paths = on; }
 
-int lf_cost_tiles_set_fits(lf_cost_tiles *t, const int32_t *members, int32_t n)
+int32_t lf_cost_tiles_of_set_fitting(lf_cost_tiles *t, const int32_t *members, int32_t n)
 {
     int fits = 1;
-    t->fits_only = 1;
-    (void)lf__tiles_of_set(t, members, n, -1, &fits);
-    t->fits_only = 0;
-    return fits;
+    int32_t k = lf__tiles_of_set(t, members, n, -1, &fits);
+    return fits ? k : 0;
 }
 
 int32_t lf_cost_tiles_of_set_holding(lf_cost_tiles *t, const int32_t *members, int32_t n, int32_t map)

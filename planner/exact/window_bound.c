@@ -50,9 +50,9 @@
  * (lf_cost_tiles_use_set_paths): a NasNet-A cell at 56 x 56 with the next
  * cells' 1x1 convs was charged 7 weight reads (a group holding it might end
  * at 7 x 7 sinks, as far as each op alone shows), where any valid group
- * holding it ends at 56 rows and reads them 56 times; and a part whose rows
- * at one row with its weight block reach beta is no plan's
- * (lf_cost_tiles_set_fits). NasNet-A at 256 KB under BRR, windows of 16
+ * holding it ends at 56 rows and reads them 56 times; and a streaming part
+ * whose rows at one row with its weight block reach beta is no plan's
+ * (lf_cost_tiles_of_set_fitting). NasNet-A at 256 KB under BRR, windows of 16
  * ops: 128.20 -> 134.82 MB; of 24: 135.99 -> 152.53 MB. */
 #include <stdlib.h>
 #include <string.h>
@@ -246,7 +246,8 @@ static int64_t lf__win_wait_rereads(const lf__exact *x, const lf__win *w, int64_
 
 /* The weight reads beyond the first that every group holding the set being
  * grown pays for its members (see the top of the file); -1 when no valid
- * group holds it (its windows at one row and its weight block reach beta). */
+ * group holds it (asked only where its weights stream: its windows at one
+ * row and its weight block reach beta). */
 static int64_t lf__win_rereads(const lf__exact *x, const lf__win *w)
 {
     int64_t weights = 0, own = 0, rows, term, block;
@@ -256,13 +257,13 @@ static int64_t lf__win_rereads(const lf__exact *x, const lf__win *w)
         own += w->mine[x->sub[i]] ? b : 0;
     }
     lf__dp_set_need_terms(x, &term, &rows, &block);
-    if (!lf_cost_tiles_set_fits(w->tiles, x->sub, x->n_sub))
-        return -1;
     if (own == 0)
         return 0;
     int64_t beta = lf_cost_beta(w->cm), plain = 0;
     if (weights + rows >= beta) {
-        int32_t tiles = lf_cost_tiles_of_set(w->tiles, x->sub, x->n_sub);
+        int32_t tiles = lf_cost_tiles_of_set_fitting(w->tiles, x->sub, x->n_sub);
+        if (tiles == 0)
+            return -1;
         if (own < weights) {
             /* The set floor is not monotone in the set: the window's own ops
              * alone may bound more (any group holding the set holds them). */
