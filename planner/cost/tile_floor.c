@@ -396,25 +396,23 @@ static int64_t lf__set_height(lf_cost_tiles *t, const int32_t *members, int32_t 
         }
     if (v < 0 || hv <= href)
         return 0; /* nothing to prove above what the members' own heights give */
+    /* Forward over ids: an op is looked at only once a reached op reads
+     * into it (seen[w] == stamp, dist[w] its least input so far). */
     double *dist = t->dist;
-    int32_t reach = v;
+    int32_t stamp = ++t->stamp, reach = v;
     int64_t low = hv;
-    dist[v] = 0;
-    for (int32_t j = 0; j < g->ops[v].n_consumers; j++)
-        reach = g->ops[v].consumers[j] > reach ? g->ops[v].consumers[j] : reach;
+    const lf_op *ov = &g->ops[v];
+    for (int32_t j = 0; j < ov->n_consumers; j++) {
+        int32_t c = ov->consumers[j];
+        t->seen[c] = stamp;
+        dist[c] = 0;
+        reach = c > reach ? c : reach;
+    }
     for (int32_t w = v + 1; w <= reach && w < g->n_ops; w++) {
+        if (t->seen[w] != stamp || !cm->fusable[w])
+            continue;
         const lf_op *op = &g->ops[w];
-        dist[w] = INFINITY;
-        if (!cm->fusable[w])
-            continue;
-        double best = INFINITY;
-        for (int32_t j = 0; j < op->n_inputs; j++) {
-            int32_t q = op->inputs[j];
-            if (q >= v && dist[q] < best)
-                best = dist[q];
-        }
-        if (best == INFINITY)
-            continue;
+        double best = dist[w];
         if (oc[w].kind != LF_ROWS_VIEW && (op->n_consumers > 0 || op->is_output) && t->slot_stamp[w] != t->sets)
             best += (double)oc[w].row_bytes;
         if (best > left)
@@ -422,9 +420,13 @@ static int64_t lf__set_height(lf_cost_tiles *t, const int32_t *members, int32_t 
         if (t->fhv[w] == 0)
             return 0; /* a vector within reach: its height is the group's */
         low = t->fhv[w] < low ? t->fhv[w] : low;
-        dist[w] = best;
-        for (int32_t j = 0; j < op->n_consumers; j++)
-            reach = op->consumers[j] > reach ? op->consumers[j] : reach;
+        for (int32_t j = 0; j < op->n_consumers; j++) {
+            int32_t c = op->consumers[j];
+            if (t->seen[c] != stamp || best < dist[c])
+                dist[c] = best;
+            t->seen[c] = stamp;
+            reach = c > reach ? c : reach;
+        }
     }
     return low;
 }
