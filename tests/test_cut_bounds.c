@@ -501,7 +501,7 @@ static void test_ghost_rereads(void)
     if (!g)
         return;
     const char *schemes[] = {"brr", "lbdf"};
-    const int64_t want[] = {128198208, 50074688};
+    const int64_t want[] = {134822208, 50074688};
     for (int si = 0; si < 2; si++) {
         lf_cost_model *cm = tf_model_default(g, 256 * 1024, schemes[si]);
         lf__window_stats ws;

@@ -137,6 +137,69 @@ static void test_hand_path(void)
     lf_graph_free(g);
 }
 
+/* The set's own reference height (lf_cost_tiles_use_set_paths): x (16 x 16
+ * x 16, int8) -> a: 1x1 conv to 64 (weights 1,024 B, block 16), read by
+ * b and c: 1x1 convs to 64 (4,096 B each, block 64), each read by a 2x2
+ * conv of stride 2 (d after b, e after c: 8 x 8, rows of 512 B). Rows of
+ * 16 x 16 maps: x 256 B, a, b, c 1,024 B each. The set {a, b, c} at one
+ * row: 3,328 B beside the block 64. A group holding it whose sinks are
+ * lower than 16 holds d or e too: one more row of 512 B. At beta 3,600 that
+ * passes beta - 1 - 64 - 3,328 = 207 B: every valid group holding the set
+ * has 16-row sinks, holds 3,328 h B at h rows per step, so h = 1 and its
+ * weights (9,216 B, not resident) are read 16 times: the floor is 16
+ * (16 / (1 + 16 u*) with u* = (3,535 / 3,328 - 1) / 16: 15.06). Each op
+ * alone fits a path down (a: 256 + 1,024 + b's 1,024 + d's 512 = 2,816 B),
+ * so without the set's height the floor takes H = 8: 8 / (1 + 8 u*) rounds
+ * up to 8. At beta 4,000 (607 B left) d's row fits and both say 8; the
+ * group still reads 16 times. At 3,300 the one-row sum with the block
+ * (3,392 B) passes beta: no valid group holds the set. */
+static void test_set_height(void)
+{
+    lf_graph_builder *b = NULL;
+    lf_graph_builder_create(&b, "tiles_set_height");
+    tg_input(b, "x", 16, 16, 16);
+    tg_conv(b, "a", "x", 64, 1, 1, 0, 1, 0, LF_ACT_NONE);
+    tg_conv(b, "b", "a", 64, 1, 1, 0, 1, 0, LF_ACT_NONE);
+    tg_conv(b, "c", "a", 64, 1, 1, 0, 1, 0, LF_ACT_NONE);
+    tg_conv(b, "d", "b", 64, 2, 2, 0, 1, 0, LF_ACT_NONE);
+    tg_conv(b, "e", "c", 64, 2, 2, 0, 1, 0, LF_ACT_NONE);
+    lf_graph *g = tf_build(b);
+    if (!g)
+        return;
+    const int64_t betas[] = {3600, 4000, 3300};
+    const int32_t plain_want[] = {8, 8, 8}, paths_want[] = {16, 8, 8}, fits_want[] = {1, 1, 0};
+    for (int i = 0; i < 3; i++) {
+        lf_cost_model *cm = tf_model_hand(g, betas[i], "brr");
+        int32_t abc[3] = {lf_graph_find(g, "a"), lf_graph_find(g, "b"), lf_graph_find(g, "c")};
+        lf_cost_tiles *plain = NULL, *paths = NULL;
+        CHECK_OK(lf_cost_tiles_create(cm, &plain));
+        CHECK_OK(lf_cost_tiles_create(cm, &paths));
+        if (plain && paths) {
+            lf_cost_tiles_use_set_paths(paths, 1);
+            CHECK_EQ_I64(lf_cost_tiles_of_set_fitting(paths, abc, 3) > 0, fits_want[i]);
+            if (fits_want[i]) {
+                CHECK_EQ_I64(lf_cost_tiles_of_set(plain, abc, 3), plain_want[i]);
+                CHECK_EQ_I64(lf_cost_tiles_of_set(paths, abc, 3), paths_want[i]);
+            }
+        }
+        lf_bitset s;
+        lf_group_cost c;
+        if (lf_bitset_init(&s, g->n_ops) == LF_OK) {
+            for (int k = 0; k < 3; k++)
+                lf_bitset_set(&s, abc[k]);
+            CHECK_OK(lf_cost_eval(cm, &s, &c));
+            CHECK_EQ_I64(c.valid, fits_want[i]);
+            if (fits_want[i])
+                CHECK_EQ_I64(c.weight_reads, 16);
+            lf_bitset_destroy(&s);
+        }
+        lf_cost_tiles_free(plain);
+        lf_cost_tiles_free(paths);
+        lf_cost_model_free(cm);
+    }
+    lf_graph_free(g);
+}
+
 typedef struct grower {
     const lf_graph *g;
     lf_cost_model *cm;
@@ -193,6 +256,7 @@ typedef struct tally {
     int64_t groups, checked, binding, tight;
     int64_t sets, sets_above, sets_tight; /* set floors: checked, above every member's, met */
     int64_t sharper; /* ops whose floor tile_reach.c raised */
+    int64_t paths_above; /* set floors that the set's own height (lf__set_height) raised */
 } tally;
 
 /* Random groups around every op with a floor above 1 (and a few others):
@@ -204,7 +268,7 @@ static void check_graph(const lf_graph *g, int64_t beta, int per_op, uint64_t se
     lf_cost_model *cm = tf_model_default(g, beta, "brr");
     int32_t *tiles = malloc((size_t)g->n_ops * sizeof *tiles);
     int32_t *part = malloc((size_t)g->n_ops * sizeof *part);
-    lf_cost_tiles *ts = NULL;
+    lf_cost_tiles *ts = NULL, *tp = NULL;
     grower w = {g, cm, malloc((size_t)g->n_ops * sizeof(int32_t)), malloc((size_t)g->n_ops),
                 malloc((size_t)g->n_ops), malloc((size_t)g->n_ops), {0}};
     CHECK(cm && tiles && part && w.members && w.in && w.down && w.up);
@@ -215,8 +279,10 @@ static void check_graph(const lf_graph *g, int64_t beta, int per_op, uint64_t se
      * below the plain ones, and checked against the priced groups below. */
     CHECK_OK(lf_cost_tile_floors(cm, tiles));
     CHECK_OK(lf__tiles_create_sharp(cm, &ts));
-    if (!ts)
+    CHECK_OK(lf__tiles_create_sharp(cm, &tp));
+    if (!ts || !tp)
         goto done;
+    lf_cost_tiles_use_set_paths(tp, 1);
     for (int32_t v = 0; v < g->n_ops; v++) {
         CHECK(lf_cost_tiles_ops(ts)[v] >= tiles[v]);
         t->sharper += lf_cost_tiles_ops(ts)[v] > tiles[v];
@@ -246,6 +312,20 @@ static void check_graph(const lf_graph *g, int64_t beta, int per_op, uint64_t se
                     part[n_part++] = w.members[i];
             }
             int32_t whole = lf_cost_tiles_of_set(ts, w.members, n_all);
+            /* With the sets' own heights: never below, never past the group's
+             * reads, and no subset of a valid group is found unfit. */
+            int32_t pw = lf_cost_tiles_of_set(tp, w.members, n_all);
+            int32_t pp = n_part > 0 ? lf_cost_tiles_of_set(tp, part, n_part) : 1;
+            CHECK(pw >= whole);
+            t->paths_above += pw > whole;
+            CHECK(lf_cost_tiles_of_set_fitting(tp, w.members, n_all) == pw);
+            CHECK(n_part == 0 || lf_cost_tiles_of_set_fitting(tp, part, n_part) == pp);
+            if (pw > c.weight_reads || pp > c.weight_reads) {
+                fprintf(stderr, "  %s beta %lld: group of %d ops around %s reads %d, set floor with paths %d, part %d\n",
+                        g->name, (long long)beta, (int)n_all, g->ops[v].name, (int)c.weight_reads, (int)pw,
+                        (int)pp);
+                CHECK(pw <= c.weight_reads && pp <= c.weight_reads);
+            }
             t->sets++;
             t->sets_above += whole > own;
             t->sets_tight += whole > 1 && whole == c.weight_reads;
@@ -270,6 +350,7 @@ static void check_graph(const lf_graph *g, int64_t beta, int per_op, uint64_t se
     }
 done:
     lf_cost_tiles_free(ts);
+    lf_cost_tiles_free(tp);
     free(part);
     lf_bitset_destroy(&w.set);
     free(w.members);
@@ -446,9 +527,11 @@ static void test_tall_maps(void)
 static void tally_check(const char *what, const tally *t, int64_t binding, int64_t tight)
 {
     fprintf(stderr, "  %s: %lld groups, %lld members checked, %lld with a floor above 1, %lld met; "
-                    "%lld set floors, %lld above every member's, %lld met; %lld op floors sharpened\n",
+                    "%lld set floors, %lld above every member's, %lld met, %lld raised by their own height; "
+                    "%lld op floors sharpened\n",
             what, (long long)t->groups, (long long)t->checked, (long long)t->binding, (long long)t->tight,
-            (long long)t->sets, (long long)t->sets_above, (long long)t->sets_tight, (long long)t->sharper);
+            (long long)t->sets, (long long)t->sets_above, (long long)t->sets_tight, (long long)t->paths_above,
+            (long long)t->sharper);
     CHECK(t->binding > binding);
     CHECK(t->tight > tight);
     CHECK(t->sets_above > tight && t->sets_tight > tight);
@@ -472,6 +555,7 @@ static void test_networks(void)
     }
     /* Not vacuous: many floors bind, and some are met exactly. */
     tally_check("networks", &t, 1000, 100);
+    CHECK(t.paths_above > 1000);
 }
 
 static void test_random_dags(void)
@@ -488,6 +572,7 @@ static void test_random_dags(void)
             lf_graph_free(g);
         }
     tally_check("random DAGs", &t, 100, 10);
+    CHECK(t.paths_above > 30);
 }
 
 /* Every convex set of fusable ops of small random DAGs (brute force, up to
@@ -579,6 +664,7 @@ int main(void)
     test_hand_chain();
     test_hand_slack();
     test_hand_path();
+    test_set_height();
     test_exhaustive();
     test_far_wait();
     test_wait_pinned();

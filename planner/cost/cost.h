@@ -185,6 +185,15 @@ lf_status lf_cost_tiles_create(const lf_cost_model *cm, lf_cost_tiles **out);
 void lf_cost_tiles_free(lf_cost_tiles *t);
 const int32_t *lf_cost_tiles_ops(const lf_cost_tiles *t); /* per op, as lf_cost_tile_floors */
 int32_t lf_cost_tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n);
+/* lf_cost_tiles_of_set, or 0 when no valid group holds the set: the
+ * windows of all the members' tensors at one row (the sum it starts from)
+ * and the largest weight block already reach beta (never 0 where the
+ * scheme keeps weights resident). */
+int32_t lf_cost_tiles_of_set_fitting(lf_cost_tiles *t, const int32_t *members, int32_t n);
+/* With on, lf_cost_tiles_of_set also proves the set's own reference height
+ * where no path from its tallest member to a lower op fits beside it
+ * (tile_floor.c, lf__set_height): a pass over the ops below that member. */
+void lf_cost_tiles_use_set_paths(lf_cost_tiles *t, int on);
 /* The same for groups that also hold the whole map of op `map`'s tensor in
  * every step (a map kept through a squeeze-and-excite wait): its term
  * spans all its rows. 0 when the windows at one row with that map already

@@ -167,6 +167,7 @@ struct lf_cost_tiles {
     double *dist;          /* tile_path.c's scratch */
     lf__tile_term *terms;
     int32_t n_terms, cap_terms;
+    int set_paths;         /* lf_cost_tiles_use_set_paths: the set's own reference height */
 };
 
 void lf_cost_tiles_free(lf_cost_tiles *t)
@@ -367,6 +368,69 @@ static int64_t lf__tiles_at_u(int64_t href, double u)
     return (int64_t)ceil((double)href / (1.0 + u * (double)href) - 1e-6);
 }
 
+/* A reference height of every valid group holding the set
+ * (lf_cost_tiles_use_set_paths), or 0 where none is proven. Take the
+ * member v of the largest fixed height hv. If a valid group G holding the
+ * set has its tallest sink at H < hv, v is no sink, and following
+ * consumers inside G from v ends at a sink of fixed height at most H, or
+ * at a vector (tile_path.c): a path of fusable ops in G. Each op w after v
+ * on it holds at least one row of its output (no view; read by the next
+ * one, or the end, which counts only when read or an output) beside the
+ * set's terms at one row, and a tensor already among those terms counts
+ * once. So every such path's rows outside the terms fit in `left` (beta -
+ * 1 - the set's weight block - its terms at one row), and H is at least
+ * the least fixed height of an op such a path reaches within left: a
+ * shortest path over ids (topological), cut where it passes left; a
+ * vector reached proves nothing (0). */
+static int64_t lf__set_height(lf_cost_tiles *t, const int32_t *members, int32_t n, double left, int64_t href)
+{
+    const lf_cost_model *cm = t->cm;
+    const lf_graph *g = cm->g;
+    const lf__op_cost *oc = cm->ops;
+    int32_t v = -1;
+    int64_t hv = 0;
+    for (int32_t i = 0; i < n; i++)
+        if (t->fhv[members[i]] > hv) {
+            hv = t->fhv[members[i]];
+            v = members[i];
+        }
+    if (v < 0 || hv <= href)
+        return 0; /* nothing to prove above what the members' own heights give */
+    /* Forward over ids: an op is looked at only once a reached op reads
+     * into it (seen[w] == stamp, dist[w] its least input so far). */
+    double *dist = t->dist;
+    int32_t stamp = ++t->stamp, reach = v;
+    int64_t low = hv;
+    const lf_op *ov = &g->ops[v];
+    for (int32_t j = 0; j < ov->n_consumers; j++) {
+        int32_t c = ov->consumers[j];
+        t->seen[c] = stamp;
+        dist[c] = 0;
+        reach = c > reach ? c : reach;
+    }
+    for (int32_t w = v + 1; w <= reach && w < g->n_ops; w++) {
+        if (t->seen[w] != stamp || !cm->fusable[w])
+            continue;
+        const lf_op *op = &g->ops[w];
+        double best = dist[w];
+        if (oc[w].kind != LF_ROWS_VIEW && (op->n_consumers > 0 || op->is_output) && t->slot_stamp[w] != t->sets)
+            best += (double)oc[w].row_bytes;
+        if (best > left)
+            continue;
+        if (t->fhv[w] == 0)
+            return 0; /* a vector within reach: its height is the group's */
+        low = t->fhv[w] < low ? t->fhv[w] : low;
+        for (int32_t j = 0; j < op->n_consumers; j++) {
+            int32_t c = op->consumers[j];
+            if (t->seen[c] != stamp || best < dist[c])
+                dist[c] = best;
+            t->seen[c] = stamp;
+            reach = c > reach ? c : reach;
+        }
+    }
+    return low;
+}
+
 static int32_t lf__tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n, int32_t held, int *fits)
 {
     const lf_cost_model *cm = t->cm;
@@ -411,6 +475,10 @@ static int32_t lf__tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_
         *fits = 0; /* no group holding the set fits even at one row */
         return best;
     }
+    if (t->set_paths && held < 0) {
+        int64_t h = lf__set_height(t, members, n, budget - lf__set_bytes(t, 0), href);
+        href = h > href ? h : href;
+    }
     for (int32_t i = 0; i < t->n_terms; i++) {
         const lf__tile_term *e = &t->terms[i];
         if (e->scaled > 0 && e->span < e->height) {
@@ -445,6 +513,15 @@ int32_t lf_cost_tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n
 {
     int fits = 1;
     return lf__tiles_of_set(t, members, n, -1, &fits);
+}
+
+void lf_cost_tiles_use_set_paths(lf_cost_tiles *t, int on) { t->set_paths = on; }
+
+int32_t lf_cost_tiles_of_set_fitting(lf_cost_tiles *t, const int32_t *members, int32_t n)
+{
+    int fits = 1;
+    int32_t k = lf__tiles_of_set(t, members, n, -1, &fits);
+    return fits ? k : 0;
 }
 
 int32_t lf_cost_tiles_of_set_holding(lf_cost_tiles *t, const int32_t *members, int32_t n, int32_t map)

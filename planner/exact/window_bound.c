@@ -43,7 +43,17 @@
  * 1x1 convs as ghosts; charging only its own ops, it put the concat with
  * them at almost no cost (NasNet-A at 256 KB under BRR, windows of 16 ops:
  * 120.91 -> 127.68 MB). Counting a ghost's weights in both windows passes
- * the optimum on random DAGs (test_cut_bounds, test_ghost_rereads). */
+ * the optimum on random DAGs (test_cut_bounds, test_ghost_rereads).
+ *
+ * Under BRR the tile floor of a part also takes the part's own reference
+ * height where no path from it to a lower op fits beside its rows
+ * (lf_cost_tiles_use_set_paths): a NasNet-A cell at 56 x 56 with the next
+ * cells' 1x1 convs was charged 7 weight reads (a group holding it might end
+ * at 7 x 7 sinks, as far as each op alone shows), where any valid group
+ * holding it ends at 56 rows and reads them 56 times; and a streaming part
+ * whose rows at one row with its weight block reach beta is no plan's
+ * (lf_cost_tiles_of_set_fitting). NasNet-A at 256 KB under BRR, windows of 16
+ * ops: 128.20 -> 134.82 MB; of 24: 135.99 -> 152.53 MB. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -235,7 +245,9 @@ static int64_t lf__win_wait_rereads(const lf__exact *x, const lf__win *w, int64_
 }
 
 /* The weight reads beyond the first that every group holding the set being
- * grown pays for its members (see the top of the file). */
+ * grown pays for its members (see the top of the file); -1 when no valid
+ * group holds it (asked only where its weights stream: its windows at one
+ * row and its weight block reach beta). */
 static int64_t lf__win_rereads(const lf__exact *x, const lf__win *w)
 {
     int64_t weights = 0, own = 0, rows, term, block;
@@ -249,7 +261,9 @@ static int64_t lf__win_rereads(const lf__exact *x, const lf__win *w)
         return 0;
     int64_t beta = lf_cost_beta(w->cm), plain = 0;
     if (weights + rows >= beta) {
-        int32_t tiles = lf_cost_tiles_of_set(w->tiles, x->sub, x->n_sub);
+        int32_t tiles = lf_cost_tiles_of_set_fitting(w->tiles, x->sub, x->n_sub);
+        if (tiles == 0)
+            return -1;
         if (own < weights) {
             /* The set floor is not monotone in the set: the window's own ops
              * alone may bound more (any group holding the set holds them). */
@@ -288,6 +302,8 @@ static void lf__win_group(lf__exact *x)
             return;
     }
     int64_t rereads = lf__win_rereads(x, w), wait_any, wait_conn;
+    if (rereads < 0)
+        return;
     lf__waits_charge(&w->waits, x, w->internal, w->bytes, &wait_any, &wait_conn);
     lf__win_relax(x, x->n_sub, x->set_connected, part + rereads + wait_any,
                   x->set_connected ? comp + rereads + wait_conn : 0);
@@ -688,6 +704,8 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
         st = lf__waits_init(&w.waits, cm);
     if (st == LF_OK)
         st = lf__tiles_create_sharp(cm, &w.tiles);
+    if (st == LF_OK) /* the sets' own reference heights (tile_floor.c, lf__set_height) */
+        lf_cost_tiles_use_set_paths(w.tiles, 1);
     if (st == LF_OK)
         st = lf__wait_pairs_find(cm, &w.pairs);
     if (st == LF_OK && !(w.held = malloc(((size_t)w.pairs.n + 1) * sizeof *w.held)))
