@@ -93,6 +93,11 @@ typedef struct lf__window_stats {
 
 lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, int32_t max_window_ops,
                                  lf__window_stats *ws);
+/* The candidate sets a grown window's DP may visit (window_bound.c,
+ * lf__win_grow): 16 times those of the try it grows, at least 20,000, at
+ * most what the pass's grown tries have left and, but in a short window's
+ * last step (last_step), 200,000. */
+int64_t lf__win_grow_cap(int64_t last_candidates, int64_t grow_left, int last_step);
 /* A floor of the DRAM of every valid plan like one pass of
  * lf__window_lower_bound under its connected charge, over the windows that
  * end at ops[win_ends[0]], ... (ops: the graph's compute ops by id; the last

@@ -79,6 +79,20 @@
 #define LF__WIN_GROW_MAX 200000
 /* ... and all of them together in one bound at most this many. */
 #define LF__WIN_GROW_TOTAL 1000000
+/* ... and each try within this many times the candidate sets of the try
+ * it grows (at least LF__WIN_CHEAP): on a chain a window twice as long
+ * visits about ten times as many (PP-OCRv4 detection: ops 1-112 8,329,
+ * 1-181 96,656; 206-220 9,036, 206-235 96,976), where it meets a wide
+ * part hundreds of times more (182-197 1,060, 182-243 past 200,000 in
+ * 0.34 s: four times what the windows that grew took together). */
+#define LF__WIN_GROW_RATIO 16
+/* A window of at most this many ops that grew once grows once more, past
+ * LF__WIN_CHEAP, within LF__WIN_GROW_RATIO times its sets and what the
+ * grown tries have left (not LF__WIN_GROW_MAX): PP-OCRv4 detection's neck
+ * window 206-235 (96,976 sets) becomes 206-256 (628,416 sets, 0.26 s),
+ * BRR 15.97 -> 16.05 MB untimed; 1-181 is far longer and stops (its
+ * next try, 1-256, fails past 1.38 million sets after 1.9 s). */
+#define LF__WIN_SHORT (2 * LF__WIN_FIRST)
 /* A grown try has the shares of the plain windows it covers, at most this
  * part of what its pass has left (lf__win_grow_share). */
 #define LF__WIN_GROW_SHARE 0.5
@@ -526,7 +540,16 @@ static lf_status lf__win_solve(lf__win *w, const int32_t *ops, int32_t from, int
 static lf_status lf__win_grow(lf__win *w, const int32_t *ops, int32_t n_ops, int32_t from, int32_t *to,
                               int32_t left)
 {
-    while (w->grow && w->last_candidates < LF__WIN_CHEAP && *to < n_ops && w->grow_left > 0) {
+    int32_t to0 = *to;
+    int extra = 0;
+    while (w->grow && *to < n_ops && w->grow_left > 0) {
+        /* A window that grew and is still short grows once more past
+         * LF__WIN_CHEAP (lf__win_grow_cap's last step). */
+        if (w->last_candidates >= LF__WIN_CHEAP) {
+            if (extra || *to == to0 || *to - from > LF__WIN_SHORT)
+                break;
+            extra = 1;
+        }
         int32_t to2 = *to, size = *to - from;
         while (to2 <= *to && size < n_ops) {
             size *= 2;
@@ -551,8 +574,7 @@ static lf_status lf__win_grow(lf__win *w, const int32_t *ops, int32_t n_ops, int
         w->traffic -= charge;
         w->windows--;
         w->solved--;
-        lf_status st = lf__win_try(w, ops, from, to2, share,
-                                   w->grow_left < LF__WIN_GROW_MAX ? w->grow_left : LF__WIN_GROW_MAX);
+        lf_status st = lf__win_try(w, ops, from, to2, share, lf__win_grow_cap(w->last_candidates, w->grow_left, extra));
         w->grow_left -= w->last_candidates;
         if (st != LF_OK) {
             for (int32_t i = from; i < to2; i++)
@@ -570,6 +592,16 @@ static lf_status lf__win_grow(lf__win *w, const int32_t *ops, int32_t n_ops, int
         *to = to2;
     }
     return LF_OK;
+}
+
+int64_t lf__win_grow_cap(int64_t last_candidates, int64_t grow_left, int last_step)
+{
+    int64_t cap = last_candidates < LF__WIN_GROW_TOTAL ? last_candidates * LF__WIN_GROW_RATIO : LF__WIN_GROW_TOTAL;
+    if (cap < LF__WIN_CHEAP)
+        cap = LF__WIN_CHEAP;
+    if (cap > LF__WIN_GROW_MAX && !last_step)
+        cap = LF__WIN_GROW_MAX;
+    return cap < grow_left ? cap : grow_left;
 }
 
 /* Where the window starting at ops[from] ends: at most window_ops ops, at
@@ -736,12 +768,17 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     int32_t cap = max_window_ops > 0 ? max_window_ops : end == 0 ? LF__WIN_MAX_UNTIMED : INT32_MAX;
     /* Without a cap on the windows' size, first one pass of windows of
      * LF__WIN_FIRST ops grown where cheap (lf__win_grow), charging
-     * connected parts, on at most a quarter of the time; the passes above
+     * connected parts, on at most half of the time; the passes above
      * then run as they would without it, on what it leaves. Growing in
      * every pass costs the larger windows their time on wide graphs
-     * (NasNet-A at 256 KB, LBDF, 2 s: 57.70 -> 45.86 MB). */
+     * (NasNet-A at 256 KB, LBDF, 2 s: 57.70 -> 45.86 MB); one pass that
+     * grows ends early there (NasNet-A and RandWire, both schemes, 0.4-0.6
+     * s of 4 s). On a quarter PP-OCRv4 detection's window 1-181 ran out
+     * of its share in a 10 s run (the windows had 0.58 s, the pass 0.14:
+     * 15.66 MB under BRR where half gives 15.97, its untimed figure, in
+     * 0.17 s). */
     if (max_window_ops <= 0 && st == LF_OK) {
-        double now = lf_now_seconds(), seconds = end > 0 ? (end - now) / 4 : 0;
+        double now = lf_now_seconds(), seconds = end > 0 ? (end - now) / 2 : 0;
         int64_t lower = 0;
         w.connected = 1;
         w.grow = 1;
