@@ -355,7 +355,8 @@ static void lf__price_part(lf__exact *x, lf__curve_part *p, lf__kept *kept, cons
         thr = c->steps[0].need > aux ? c->steps[0].need : aux;
         floor = thr > p->beta_min - 1 ? thr : p->beta_min - 1;
     }
-    lf__extend_to(x, p, lf__target(x, set, n_ops, t, tried), c->steps, n, floor);
+    if (n > 0) /* a group with no step makes no state (as a run of its own would not) */
+        lf__extend_to(x, p, lf__target(x, set, n_ops, t, tried), c->steps, n, floor);
 }
 
 /* Prices the group `set` (its members alone need up to aux) for the parts
