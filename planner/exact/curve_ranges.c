@@ -1,6 +1,7 @@
 /* The whole staircase (lf_curve_compute): one DP (curve.c) over the range,
- * or one per part where some price rises inside it (curve_rises.c), the
- * parts' points appended in order. */
+ * or over its parts where some price rises inside it (curve_rises.c), the
+ * parts of a pass in one run where they can share it, and the parts'
+ * points appended in order. */
 #include "planner/exact/curve.h"
 
 #include <stdlib.h>

@@ -1,6 +1,6 @@
-/* One Pareto DP of the staircase over a range of buffers (curve.c), for
- * lf_curve_compute (curve_ranges.c), which solves the whole range in parts
- * cut where prices rise. */
+/* The Pareto DP of the staircase over parts of a range of buffers at once
+ * (curve.c), for lf_curve_compute (curve_ranges.c), which solves the whole
+ * range in parts cut where prices rise. */
 #ifndef LF_EXACT_CURVE_RUN_H
 #define LF_EXACT_CURVE_RUN_H
 
