@@ -122,7 +122,7 @@ static lf_status lf__solve_parts(const lf_graph *g, const lf_hw *hw, const char 
     return st;
 }
 
-/* Solves each part of `todo`; where a plan of a part's staircase holds a
+/* Solves each part of `pass_parts`; where a plan of a part's staircase holds a
  * group of several ops whose price rises while that plan holds, the part
  * is solved again in parts cut at its rises (curve_rises.h) from the first
  * cut c on, which go to `next`. Below c the points found stand, as a DP
@@ -136,18 +136,18 @@ static lf_status lf__solve_parts(const lf_graph *g, const lf_hw *hw, const char 
  *    and every rise of such a group is a cut: none is below c, so solved
  *    over [lo, c] no plan would ask for a cut either.
  * The parts of one pass share their runs (lf__curve_run). */
-static lf_status lf__solve_pass(const lf_graph *g, const lf_hw *hw, const char *scheme, const lf__tasks *todo,
+static lf_status lf__solve_pass(const lf_graph *g, const lf_hw *hw, const char *scheme, const lf__tasks *pass_parts,
                                 const lf_exact_config *cfg, lf_steps_store *keep, int64_t range_min,
                                 int64_t range_max, lf__solved *done, int32_t *n_done, lf__tasks *next)
 {
     int64_t *cuts = malloc(((2 + LF_COST_MAX_STEPS) * (size_t)g->n_ops + 2 + LF__PLAN_CUTS) * sizeof *cuts);
     lf_curve *outs = malloc(LF__CURVE_PARTS * sizeof *outs);
     lf_status st = cuts && outs ? LF_OK : lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
-    for (int32_t a = 0; a < todo->n && st == LF_OK; a += LF__CURVE_PARTS) {
-        int32_t m = todo->n - a < LF__CURVE_PARTS ? todo->n - a : LF__CURVE_PARTS;
-        st = lf__solve_parts(g, hw, scheme, todo->t + a, m, cfg, keep, range_min, range_max, outs);
+    for (int32_t a = 0; a < pass_parts->n && st == LF_OK; a += LF__CURVE_PARTS) {
+        int32_t m = pass_parts->n - a < LF__CURVE_PARTS ? pass_parts->n - a : LF__CURVE_PARTS;
+        st = lf__solve_parts(g, hw, scheme, pass_parts->t + a, m, cfg, keep, range_min, range_max, outs);
         for (int32_t k = 0; k < m; k++) {
-            const lf__task *t = &todo->t[a + k];
+            const lf__task *t = &pass_parts->t[a + k];
             int32_t n_cuts = 0;
             if (st == LF_OK)
                 st = lf__curve_plan_rises(g, hw, scheme, cfg, &outs[k], t->lo, t->hi, t->last ? t->hi : t->hi - 1,
@@ -173,18 +173,18 @@ static int lf__solved_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Solves `todo` and the parts their plans ask for, pass after pass, and
+/* Solves `pass_parts` and the parts their plans ask for, pass after pass, and
  * appends their points to out in the order of their buffers. */
-static lf_status lf__solve_all(const lf_graph *g, const lf_hw *hw, const char *scheme, lf__tasks *todo,
+static lf_status lf__solve_all(const lf_graph *g, const lf_hw *hw, const char *scheme, lf__tasks *pass_parts,
                                const lf_exact_config *cfg, lf_steps_store *keep, int64_t range_min,
                                int64_t range_max, lf_curve *out)
 {
     lf__solved *done = NULL;
     int32_t n_done = 0, cap_done = 0;
     lf_status st = LF_OK;
-    while (todo->n > 0 && st == LF_OK) {
-        if (n_done + todo->n > cap_done) {
-            cap_done = 2 * (n_done + todo->n);
+    while (pass_parts->n > 0 && st == LF_OK) {
+        if (n_done + pass_parts->n > cap_done) {
+            cap_done = 2 * (n_done + pass_parts->n);
             lf__solved *d = realloc(done, (size_t)cap_done * sizeof *d);
             if (!d) {
                 st = lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
@@ -193,9 +193,9 @@ static lf_status lf__solve_all(const lf_graph *g, const lf_hw *hw, const char *s
             done = d;
         }
         lf__tasks next = {NULL, 0, 0};
-        st = lf__solve_pass(g, hw, scheme, todo, cfg, keep, range_min, range_max, done, &n_done, &next);
-        free(todo->t);
-        *todo = next;
+        st = lf__solve_pass(g, hw, scheme, pass_parts, cfg, keep, range_min, range_max, done, &n_done, &next);
+        free(pass_parts->t);
+        *pass_parts = next;
     }
     /* Parts are apart: by their smallest buffer, they come in order. */
     if (n_done > 1)
@@ -245,11 +245,11 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
     /* The range whole (its plans may ask for as many cuts as there are
      * rises), or one part between each two cuts, each solved over
      * [lo, next cut] so that no part is a single byte. */
-    lf__tasks todo = {NULL, 0, 0};
+    lf__tasks pass_parts = {NULL, 0, 0};
     if (st == LF_OK && n_cuts == 0)
-        st = lf__task_push(&todo, beta_min, beta_max, 1, big);
+        st = lf__task_push(&pass_parts, beta_min, beta_max, 1, big);
     for (int32_t r = 0; r < n_cuts + (n_cuts > 0) && st == LF_OK; r++)
-        st = lf__task_push(&todo, r == 0 ? beta_min : cuts[r - 1], r < n_cuts ? cuts[r] : beta_max, r == n_cuts,
+        st = lf__task_push(&pass_parts, r == 0 ? beta_min : cuts[r - 1], r < n_cuts ? cuts[r] : beta_max, r == n_cuts,
                            LF__PLAN_CUTS);
     free(cuts);
     memset(out, 0, sizeof *out);
@@ -257,8 +257,8 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
     out->beta_max = beta_max;
     out->threads = 1;
     if (st == LF_OK)
-        st = lf__solve_all(g, hw, scheme, &todo, cfg, keep, beta_min, beta_max, out);
-    free(todo.t);
+        st = lf__solve_all(g, hw, scheme, &pass_parts, cfg, keep, beta_min, beta_max, out);
+    free(pass_parts.t);
     lf_steps_store_free(keep);
     if (st != LF_OK)
         lf_curve_destroy(out);
