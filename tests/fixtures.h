@@ -12,6 +12,7 @@
 #include "hwdesc/hw.h"
 #include "planner/cost/cost.h"
 #include "planner/exact/exact.h"
+#include "planner/exact/solve.h"
 #include "planner/graph.h"
 #include "planner/plan.h"
 #include "testlib.h"
@@ -136,5 +137,22 @@ static inline int32_t tf_invalid_components(lf_cost_model *cm, lf_bitset *groups
     return n;
 }
 
+
+/* The joined floor over windows of window_ops ops as lf__window_end cuts
+ * them (join 0: each window alone) into *lower (graphs of up to 512 ops). */
+static inline lf_status tf_window_join_bound(lf_cost_model *cm, int32_t window_ops, int join, int64_t *lower)
+{
+    const lf_graph *g = lf_cost_graph(cm);
+    int32_t ops[512], ends[512], n_ops = 0, n_win = 0;
+    int64_t bytes[512];
+    for (int32_t v = 0; v < g->n_ops && v < 512; v++) {
+        bytes[v] = lf_cost_tensor_bytes(cm, v);
+        if (g->ops[v].type != LF_OP_INPUT)
+            ops[n_ops++] = v;
+    }
+    for (int32_t from = 0; from < n_ops; from = ends[n_win++])
+        ends[n_win] = lf__window_end(g, bytes, ops, n_ops, from, window_ops);
+    return lf__window_join_bound(cm, NULL, ends, n_win, join, lower);
+}
 
 #endif

@@ -17,23 +17,6 @@
 #include "random_dags.h"
 #include "testlib.h"
 
-/* The joined floor over windows of window_ops ops as lf__window_end cuts
- * them (join 0: unjoined) into *lower. */
-static lf_status join_bound(lf_cost_model *cm, int32_t window_ops, int join, int64_t *lower)
-{
-    const lf_graph *g = lf_cost_graph(cm);
-    int32_t ops[512], ends[512], n_ops = 0, n_win = 0;
-    int64_t bytes[512];
-    for (int32_t v = 0; v < g->n_ops && v < 512; v++) {
-        bytes[v] = lf_cost_tensor_bytes(cm, v);
-        if (g->ops[v].type != LF_OP_INPUT)
-            ops[n_ops++] = v;
-    }
-    for (int32_t from = 0; from < n_ops; from = ends[n_win++])
-        ends[n_win] = lf__window_end(g, bytes, ops, n_ops, from, window_ops);
-    return lf__window_join_bound(cm, NULL, ends, n_win, join, lower);
-}
-
 static void test_random_dags(void)
 {
     const int64_t betas[] = {RDAG_BETA_SMALL, RDAG_BETA_MEDIUM, RDAG_BETA_LARGE};
@@ -54,8 +37,8 @@ static void test_random_dags(void)
                     CHECK_OK(lf__cut_lower_bound(cm, NULL, &traffic));
                     for (size_t zi = 0; zi < sizeof sizes / sizeof *sizes; zi++) {
                         int64_t joined = -1, alone = -1;
-                        CHECK_OK(join_bound(cm, sizes[zi], 1, &joined));
-                        CHECK_OK(join_bound(cm, sizes[zi], 0, &alone));
+                        CHECK_OK(tf_window_join_bound(cm, sizes[zi], 1, &joined));
+                        CHECK_OK(tf_window_join_bound(cm, sizes[zi], 0, &alone));
                         CHECK(joined >= alone);
                         CHECK(joined >= weights + traffic && joined <= opt);
                         if (joined > opt)
@@ -81,7 +64,7 @@ static void test_random_dags(void)
                         CHECK_OK(lf_cost_set_objective(om, (lf_plan_objective)o));
                         int64_t fig = tf_exact_objective(om), joined = -1;
                         CHECK(fig >= 0);
-                        CHECK_OK(join_bound(om, 4, 1, &joined));
+                        CHECK_OK(tf_window_join_bound(om, 4, 1, &joined));
                         CHECK(lf_cost_objective_plan_floor(om, joined) <= fig);
                         priced++;
                         lf_cost_model_free(om);

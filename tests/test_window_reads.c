@@ -15,23 +15,6 @@
 #include "random_dags.h"
 #include "testlib.h"
 
-/* The connected pass over windows of window_ops ops as lf__window_end cuts
- * them (join 0: no states) into *lower. */
-static lf_status conn_bound(lf_cost_model *cm, int32_t window_ops, int join, int64_t *lower)
-{
-    const lf_graph *g = lf_cost_graph(cm);
-    int32_t ops[512], ends[512], n_ops = 0, n_win = 0;
-    int64_t bytes[512];
-    for (int32_t v = 0; v < g->n_ops && v < 512; v++) {
-        bytes[v] = lf_cost_tensor_bytes(cm, v);
-        if (g->ops[v].type != LF_OP_INPUT)
-            ops[n_ops++] = v;
-    }
-    for (int32_t from = 0; from < n_ops; from = ends[n_win++])
-        ends[n_win] = lf__window_end(g, bytes, ops, n_ops, from, window_ops);
-    return lf__window_join_bound(cm, NULL, ends, n_win, join, lower);
-}
-
 /* x (32 x 8 x 8, int8: 2,048 B) -> a: 1x1 conv to 64 channels (4,096 B,
  * weights 2,048 B) read by c and d, 1x1 convs to 16 channels (graph
  * outputs, 1,024 B and weights 1,024 B each). Floors of F_beta (weights +
@@ -68,7 +51,7 @@ static void test_hand_fanout(void)
     CHECK_OK(lf__window_lower_bound(cm, NULL, 0, &ws));
     CHECK_EQ_I64(ws.lower, 20480);
     CHECK_EQ_I64(ws.connected, 1);
-    CHECK_OK(conn_bound(cm, 8, 0, &conn));
+    CHECK_OK(tf_window_join_bound(cm, 8, 0, &conn));
     CHECK_EQ_I64(conn, 20480);
     lf_cost_model_free(cm);
     /* At 4,500 B {a, c} fits: a is written and read by d alone (x read,
@@ -105,8 +88,8 @@ static void test_random_dags(void)
                         lf__window_stats ws;
                         int64_t joined = -1, alone = -1;
                         CHECK_OK(lf__window_lower_bound(cm, NULL, sizes[zi], &ws));
-                        CHECK_OK(conn_bound(cm, sizes[zi], 1, &joined));
-                        CHECK_OK(conn_bound(cm, sizes[zi], 0, &alone));
+                        CHECK_OK(tf_window_join_bound(cm, sizes[zi], 1, &joined));
+                        CHECK_OK(tf_window_join_bound(cm, sizes[zi], 0, &alone));
                         CHECK(ws.lower >= weights + traffic && ws.lower <= opt);
                         CHECK(joined >= alone && joined <= opt && alone >= weights + traffic);
                         if (ws.lower > opt || joined > opt)
