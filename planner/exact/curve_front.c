@@ -52,6 +52,28 @@ static int lf__front_beats(const lf__front *f, int32_t j, int64_t dram, int64_t 
                  (q->dram == dram && (q->need < need || f->b[j - 1].groups <= groups)));
 }
 
+/* Grows the arrays p and b of *cap points to hold at least `need`,
+ * doubling from *cap (or `first`); 0 (and acc's failure) when memory runs
+ * out, the arrays as they were. */
+static int lf__points_room(lf__join_acc *acc, lf__fpoint **p, lf__fback **b, int32_t *cap, int32_t need,
+                           int32_t first)
+{
+    int32_t c = *cap ? *cap : first;
+    while (c < need)
+        c *= 2;
+    lf__fpoint *np = realloc(*p, (size_t)c * sizeof *np);
+    if (np)
+        *p = np;
+    lf__fback *nb = np ? realloc(*b, (size_t)c * sizeof *nb) : NULL;
+    if (!nb) {
+        lf__join_acc_fail(acc, lf_set_error(LF_ENOMEM, "out of memory in the curve planner"));
+        return 0;
+    }
+    *b = nb;
+    *cap = c;
+    return 1;
+}
+
 /* Puts (dram, need) in front f before j (lf__front_find; not beaten there)
  * and drops the points it beats. Returns where it went; memory taken and a
  * failure go to acc. */
@@ -66,18 +88,10 @@ static int32_t lf__front_insert(lf__join_acc *acc, lf__front *f, int32_t j, int6
         d++;
     int32_t grow = (at == j) - d; /* net points added: 1 - d, or -d when replacing */
     if (f->n + grow > f->cap) {
-        int32_t cap = f->cap ? f->cap * 2 : 4;
-        lf__fpoint *p = realloc(f->p, (size_t)cap * sizeof *p);
-        if (p)
-            f->p = p;
-        lf__fback *b = p ? realloc(f->b, (size_t)cap * sizeof *b) : NULL;
-        if (!b) {
-            lf__join_acc_fail(acc, lf_set_error(LF_ENOMEM, "out of memory in the curve planner"));
+        int32_t old = f->cap;
+        if (!lf__points_room(acc, &f->p, &f->b, &f->cap, f->n + grow, 4))
             return 0;
-        }
-        acc->bytes += (int64_t)(cap - f->cap) * (int64_t)(sizeof *p + sizeof *b);
-        f->b = b;
-        f->cap = cap;
+        acc->bytes += (int64_t)(f->cap - old) * (int64_t)(sizeof *f->p + sizeof *f->b);
     }
     if (at + 1 != j + d) {
         memmove(f->p + at + 1, f->p + j + d, (size_t)(f->n - j - d) * sizeof *f->p);
@@ -163,22 +177,7 @@ typedef struct lf__merge {
  * runs out. */
 static int lf__merge_room(lf__join_acc *acc, lf__merge *m, int32_t more)
 {
-    if (m->n + more <= m->cap)
-        return 1;
-    int32_t cap = m->cap ? m->cap : 64;
-    while (cap < m->n + more)
-        cap *= 2;
-    lf__fpoint *np = realloc(m->p, (size_t)cap * sizeof *np);
-    if (np)
-        m->p = np;
-    lf__fback *nb = np ? realloc(m->b, (size_t)cap * sizeof *nb) : NULL;
-    if (!nb) {
-        lf__join_acc_fail(acc, lf_set_error(LF_ENOMEM, "out of memory in the curve planner"));
-        return 0;
-    }
-    m->b = nb;
-    m->cap = cap;
-    return 1;
+    return m->n + more <= m->cap || lf__points_room(acc, &m->p, &m->b, &m->cap, m->n + more, 64);
 }
 
 /* Moves the old points t..e-1 to the end of m, as one block. */
