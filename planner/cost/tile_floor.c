@@ -106,7 +106,7 @@ static int64_t lf__slack_via(const lf_graph *g, const lf__op_cost *oc, const int
  * view inside the group, the distinct tensors of x's height behind it, each
  * holding the view's rows (seen: n_ops entries, stamped with `stamp`). */
 static int64_t lf__leaf_row_bytes(const lf_graph *g, const lf__op_cost *oc, int32_t x, int64_t h,
-                                  int32_t *seen, int32_t stamp, int depth)
+                                  int64_t *seen, int64_t stamp, int depth)
 {
     if (oc[x].h != h || seen[x] == stamp)
         return 0;
@@ -119,8 +119,8 @@ static int64_t lf__leaf_row_bytes(const lf_graph *g, const lf__op_cost *oc, int3
     return sum;
 }
 
-static int64_t lf__charged_row_bytes(const lf_graph *g, const lf__op_cost *oc, int32_t x, int32_t *seen,
-                                     int32_t stamp)
+static int64_t lf__charged_row_bytes(const lf_graph *g, const lf__op_cost *oc, int32_t x, int64_t *seen,
+                                     int64_t stamp)
 {
     if (oc[x].kind != LF_ROWS_VIEW)
         return oc[x].row_bytes;
@@ -161,8 +161,9 @@ struct lf_cost_tiles {
     int64_t *hmin;       /* per op: the smallest reference height of its groups (INT64_MAX: none) */
     int64_t hmax;        /* the tallest op's height: the floors' range of reference heights */
     uint8_t *waits_below;
-    int32_t *seen, stamp; /* view walks */
-    int32_t *slot, *slot_stamp, sets; /* per op: its term in the set being summed */
+    int64_t *seen, stamp; /* view walks (64-bit stamps: one or more a set never wrap) */
+    int32_t *slot;       /* per op: its term in the set being summed, */
+    int64_t *slot_stamp, sets; /* valid where slot_stamp is sets */
     int64_t *fhv, *scaled; /* per op: lf__fixed_hv, lf__scaled (tile_path.c) */
     double *dist;          /* tile_path.c's scratch */
     lf__tile_term *terms;
@@ -399,7 +400,8 @@ static int64_t lf__set_height(lf_cost_tiles *t, const int32_t *members, int32_t 
     /* Forward over ids: an op is looked at only once a reached op reads
      * into it (seen[w] == stamp, dist[w] its least input so far). */
     double *dist = t->dist;
-    int32_t stamp = ++t->stamp, reach = v;
+    int64_t stamp = ++t->stamp;
+    int32_t reach = v;
     int64_t low = hv;
     const lf_op *ov = &g->ops[v];
     for (int32_t j = 0; j < ov->n_consumers; j++) {

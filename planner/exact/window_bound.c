@@ -115,7 +115,7 @@ typedef struct lf__win {
     int64_t *bytes, *wbytes; /* per op: its tensor's bytes, its weights' */
     int32_t *ends, *failed; /* a pass's window ends, and the windows past their first share */
     uint8_t *charged;  /* tensors of windows solved */
-    int32_t *seen, stamp;
+    int64_t *seen, stamp; /* 64-bit: a stamp per set never wraps (window_reads.h) */
     int32_t windows, solved, split;
     int32_t n_win;     /* windows of the plain cut of the pass running (ends) */
     double pass_end;   /* wall clock at which the pass running ends (0: no limit) */
@@ -165,7 +165,7 @@ static int64_t lf__win_component(const lf__exact *x, const lf__win *w)
  * (once each) and those it writes for a reader in another part. */
 static int64_t lf__win_part(const lf__exact *x, lf__win *w)
 {
-    int32_t stamp = ++w->stamp;
+    int64_t stamp = ++w->stamp;
     int64_t d = 0;
     for (int32_t i = 0; i < x->n_sub; i++) {
         const lf_op *op = &x->g->ops[x->sub[i]];
