@@ -433,7 +433,55 @@ static int64_t lf__set_height(lf_cost_tiles *t, const int32_t *members, int32_t 
     return low;
 }
 
-static int32_t lf__tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n, int32_t held, int *fits)
+/* The terms of the snapshot at the start of `waiter`, which waits for a
+ * reduction of map `held` (both members; lf_cost_tiles_of_set_holding).
+ * Kept resident, the map is whole only there: the reduction, which the
+ * waiter waits for, asks its last row and the waiter its first (rows.c);
+ * in the sinks' snapshot a wait further down may have the waiter already
+ * at its last rows (efficientnet_b0's blocks 3.0 and 3.1 in one group at
+ * 256 KB: the whole-group sum passed beta though the group is valid and
+ * keeps both maps). That snapshot has only the waiter's ancestors active:
+ * the members above it (a valid group is convex, so a member that is a
+ * graph ancestor of the waiter is one in the group), each asking its
+ * inputs at least the rows it reads at one row (no growth is claimed:
+ * their row scales there follow the waiter, not the sinks), and, a
+ * consumer on its way to the waiter being active, at least a row of its
+ * own output; the map whole; and the waiter, the snapshot's only sink at
+ * one row of its own height per step, stages h rows of its output at h
+ * rows per step (scaled = href: rows = 1 + u href = h). */
+static int lf__held_terms(lf_cost_tiles *t, const int32_t *members, int32_t n, int32_t held, int32_t waiter,
+                          int64_t href)
+{
+    const lf_graph *g = t->cm->g;
+    const lf__op_cost *oc = t->cm->ops;
+    int32_t lo = waiter;
+    for (int32_t i = 0; i < n; i++)
+        lo = members[i] < lo ? members[i] : lo;
+    /* Ancestors of the waiter down to the lowest member (ids are topological). */
+    int64_t stamp = ++t->stamp;
+    t->seen[waiter] = stamp;
+    for (int32_t v = waiter; v > lo; v--)
+        for (int32_t j = 0; t->seen[v] == stamp && j < g->ops[v].n_inputs; j++)
+            t->seen[g->ops[v].inputs[j]] = stamp;
+    int ok = lf__set_term(t, held, oc[held].h, 0);
+    if (ok && oc[waiter].kind != LF_ROWS_VIEW)
+        ok = lf__set_term(t, waiter, 1, href);
+    for (int32_t i = 0; ok && i < n; i++) {
+        int32_t v = members[i];
+        const lf_op *op = &g->ops[v];
+        if (t->seen[v] != stamp)
+            continue;
+        if (v != waiter && oc[v].kind != LF_ROWS_VIEW)
+            ok = lf__set_term(t, v, 1, 0);
+        int64_t span = oc[v].kind == LF_ROWS_WINDOW ? oc[v].k : 1;
+        for (int32_t j = 0; ok && j < op->n_inputs; j++)
+            ok = lf__set_read(t, op->inputs[j], oc[op->inputs[j]].h, span, 0, 0);
+    }
+    return ok;
+}
+
+static int32_t lf__tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n, int32_t held,
+                                int32_t waiter, int *fits)
 {
     const lf_cost_model *cm = t->cm;
     const lf_graph *g = cm->g;
@@ -450,11 +498,14 @@ static int32_t lf__tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_
     if (cm->scheme->weights_resident || (n == 1 && oc[members[0]].col_m > 0))
         return 1; /* resident weights; or a lone op's column blocks read its matrix once */
     /* Every member's output and every tensor a member reads, at the least
-     * window the engine can give it in a group holding the set. */
+     * window the engine can give it in a group holding the set; or those
+     * of the waiter's snapshot (lf__held_terms). */
     t->sets++;
     t->n_terms = 0;
     int ok = 1;
-    for (int32_t i = 0; ok && i < n; i++) {
+    if (held >= 0)
+        ok = lf__held_terms(t, members, n, held, waiter, href);
+    for (int32_t i = 0; ok && held < 0 && i < n; i++) {
         int32_t v = members[i];
         const lf_op *op = &g->ops[v];
         int64_t scaled = lf__scaled(t, v);
@@ -466,10 +517,6 @@ static int32_t lf__tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_
         for (int32_t j = 0; ok && j < op->n_inputs; j++)
             ok = lf__set_read(t, op->inputs[j], oc[op->inputs[j]].h, span, reach, 0);
     }
-    /* A map the group holds whole (lf_cost_tiles_of_set_holding): its term
-     * spans every row at every tile height. */
-    if (ok && held >= 0)
-        ok = lf__set_term(t, held, oc[held].h, 0);
     if (!ok)
         return best; /* no memory for the sum: the members' own floors */
     double budget = (double)(lf_cost_beta(cm) - 1 - wblk), hi = 0;
@@ -514,7 +561,7 @@ static int32_t lf__tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_
 int32_t lf_cost_tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n)
 {
     int fits = 1;
-    return lf__tiles_of_set(t, members, n, -1, &fits);
+    return lf__tiles_of_set(t, members, n, -1, -1, &fits);
 }
 
 void lf_cost_tiles_use_set_paths(lf_cost_tiles *t, int on) { t->set_paths = on; }
@@ -522,14 +569,15 @@ void lf_cost_tiles_use_set_paths(lf_cost_tiles *t, int on) { t->set_paths = on; 
 int32_t lf_cost_tiles_of_set_fitting(lf_cost_tiles *t, const int32_t *members, int32_t n)
 {
     int fits = 1;
-    int32_t k = lf__tiles_of_set(t, members, n, -1, &fits);
+    int32_t k = lf__tiles_of_set(t, members, n, -1, -1, &fits);
     return fits ? k : 0;
 }
 
-int32_t lf_cost_tiles_of_set_holding(lf_cost_tiles *t, const int32_t *members, int32_t n, int32_t map)
+int32_t lf_cost_tiles_of_set_holding(lf_cost_tiles *t, const int32_t *members, int32_t n, int32_t map,
+                                     int32_t waiter)
 {
     int fits = 1;
-    int32_t k = lf__tiles_of_set(t, members, n, map, &fits);
+    int32_t k = lf__tiles_of_set(t, members, n, map, waiter, &fits);
     return fits ? k : 0;
 }
 
