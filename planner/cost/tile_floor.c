@@ -161,6 +161,7 @@ struct lf_cost_tiles {
     int64_t *hmin;       /* per op: the smallest reference height of its groups (INT64_MAX: none) */
     int64_t hmax;        /* the tallest op's height: the floors' range of reference heights */
     uint8_t *waits_below;
+    uint8_t *flow;       /* per op: LF__ROW0_BELOW, LF__VEC_BELOW (lf__flow_below) */
     int64_t *seen, stamp; /* view walks (64-bit stamps: one or more a set never wrap) */
     int32_t *slot;       /* per op: its term in the set being summed, */
     int64_t *slot_stamp, sets; /* valid where slot_stamp is sets */
@@ -179,6 +180,7 @@ void lf_cost_tiles_free(lf_cost_tiles *t)
     free(t->slack);
     free(t->hmin);
     free(t->waits_below);
+    free(t->flow);
     free(t->seen);
     free(t->slot);
     free(t->slot_stamp);
@@ -252,6 +254,49 @@ static int32_t lf__op_floor(lf_cost_tiles *t, int32_t v, int64_t hmax)
     return (int32_t)(best < INT32_MAX ? best : INT32_MAX);
 }
 
+/* Bits of lf_cost_tiles.flow. LF__VEC_BELOW: every op below is a vector
+ * that reads no map, so a reduction there is terminal in every group (rows.c:
+ * nothing spatial below it). LF__ROW0_BELOW: every op below asks, at the
+ * sinks' first phase (sinks at row 0, every other op at the top of what its
+ * readers asked, rows.c lf__request_inputs), no row of its inputs past
+ * their first: windows with k - 1 <= pad, views, resizes reading one row,
+ * upsamplings with pad < stride, terminal reductions, whole reads of
+ * vectors. */
+#define LF__ROW0_BELOW 1
+#define LF__VEC_BELOW 2
+
+static uint8_t lf__asks_row0(const lf_graph *g, const lf__op_cost *oc, const uint8_t *flow, int32_t c)
+{
+    if (oc[c].global_in)
+        return 0;
+    switch (oc[c].kind) {
+    case LF_ROWS_WINDOW: return (int64_t)oc[c].k - 1 <= oc[c].pad;
+    case LF_ROWS_VIEW: return 1;
+    case LF_ROWS_RESIZE: return oc[c].linear == 0;
+    case LF_ROWS_UPSAMPLE: return oc[c].pad < oc[c].stride;
+    case LF_ROWS_REDUCTION: return (flow[c] & LF__VEC_BELOW) != 0;
+    default:
+        for (int32_t j = 0; j < g->ops[c].n_inputs; j++)
+            if (oc[g->ops[c].inputs[j]].h > 1)
+                return 0;
+        return 1;
+    }
+}
+
+/* u's bits of lf_cost_tiles.flow, its consumers' known (ids are topological). */
+static uint8_t lf__flow_below(const lf_graph *g, const lf__op_cost *oc, const uint8_t *flow, int32_t u)
+{
+    uint8_t f = LF__ROW0_BELOW | LF__VEC_BELOW;
+    for (int32_t j = 0; j < g->ops[u].n_consumers; j++) {
+        int32_t c = g->ops[u].consumers[j];
+        if (!(g->ops[c].out.h == 1 && !oc[c].reads_spatial && (flow[c] & LF__VEC_BELOW)))
+            f &= (uint8_t)~LF__VEC_BELOW;
+        if (!(lf__asks_row0(g, oc, flow, c) && (flow[c] & LF__ROW0_BELOW)))
+            f &= (uint8_t)~LF__ROW0_BELOW;
+    }
+    return f;
+}
+
 lf_status lf_cost_tiles_create(const lf_cost_model *cm, lf_cost_tiles **out)
 {
     const lf_graph *g = cm->g;
@@ -261,7 +306,7 @@ lf_status lf_cost_tiles_create(const lf_cost_model *cm, lf_cost_tiles **out)
     *out = NULL;
     lf_cost_tiles *t = calloc(1, sizeof *t);
     if (!t || !(t->tiles = malloc(m * sizeof *t->tiles)) || !(t->slack = malloc(m * sizeof *t->slack)) ||
-        !(t->hmin = malloc(m * sizeof *t->hmin)) || !(t->waits_below = malloc(m)) ||
+        !(t->hmin = malloc(m * sizeof *t->hmin)) || !(t->waits_below = malloc(m)) || !(t->flow = malloc(m)) ||
         !(t->seen = calloc(m, sizeof *t->seen)) || !(t->slot = calloc(m, sizeof *t->slot)) ||
         !(t->slot_stamp = calloc(m, sizeof *t->slot_stamp)) || !(t->fhv = malloc(m * sizeof *t->fhv)) ||
         !(t->scaled = malloc(m * sizeof *t->scaled)) || !(t->dist = malloc(m * sizeof *t->dist))) {
@@ -283,6 +328,7 @@ lf_status lf_cost_tiles_create(const lf_cost_model *cm, lf_cost_tiles **out)
             t->hmin[u] = t->hmin[c] < t->hmin[u] ? t->hmin[c] : t->hmin[u];
         }
         t->waits_below[u] = below;
+        t->flow[u] = lf__flow_below(g, oc, t->flow, u);
         t->slack[u] = s;
         hmax = oc[u].h > hmax ? oc[u].h : hmax;
     }
@@ -503,9 +549,9 @@ static int32_t lf__tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_
     t->sets++;
     t->n_terms = 0;
     int ok = 1;
-    if (held >= 0)
+    if (held >= 0 && waiter >= 0)
         ok = lf__held_terms(t, members, n, held, waiter, href);
-    for (int32_t i = 0; ok && held < 0 && i < n; i++) {
+    for (int32_t i = 0; ok && (held < 0 || waiter < 0) && i < n; i++) {
         int32_t v = members[i];
         const lf_op *op = &g->ops[v];
         int64_t scaled = lf__scaled(t, v);
@@ -517,6 +563,9 @@ static int32_t lf__tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_
         for (int32_t j = 0; ok && j < op->n_inputs; j++)
             ok = lf__set_read(t, op->inputs[j], oc[op->inputs[j]].h, span, reach, 0);
     }
+    /* The sinks' snapshot with the map whole (lf_cost_tiles_of_set_holding). */
+    if (ok && held >= 0 && waiter < 0)
+        ok = lf__set_term(t, held, oc[held].h, 0);
     if (!ok)
         return best; /* no memory for the sum: the members' own floors */
     double budget = (double)(lf_cost_beta(cm) - 1 - wblk), hi = 0;
@@ -578,6 +627,16 @@ int32_t lf_cost_tiles_of_set_holding(lf_cost_tiles *t, const int32_t *members, i
 {
     int fits = 1;
     int32_t k = lf__tiles_of_set(t, members, n, map, waiter, &fits);
+    /* Where the rows flow from the sinks to the waiter at the first phase,
+     * the sinks' snapshot holds the map whole too (lf__held_terms): r asks
+     * its last row and the waiter, at a row at or above its first (no
+     * upsampling that starts lower), its first. Both sums are floors. */
+    const lf__op_cost *oc = t->cm->ops;
+    if (fits && (t->flow[waiter] & LF__ROW0_BELOW) &&
+        (oc[waiter].kind != LF_ROWS_UPSAMPLE || oc[waiter].pad <= oc[waiter].k - 1)) {
+        int32_t sinks = lf__tiles_of_set(t, members, n, map, -1, &fits);
+        k = sinks > k ? sinks : k;
+    }
     return fits ? k : 0;
 }
 
