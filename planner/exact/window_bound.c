@@ -123,7 +123,7 @@ typedef struct lf__win {
     int64_t *bytes, *wbytes; /* per op: its tensor's bytes, its weights' */
     int32_t *ends, *failed; /* a pass's window ends, and the windows past their first share */
     uint8_t *charged;  /* tensors of windows solved */
-    int32_t *seen, stamp;
+    int64_t *seen, stamp; /* 64-bit: a stamp per set never wraps (window_reads.h) */
     int32_t windows, solved, split;
     int32_t n_win;     /* windows of the plain cut of the pass running (ends) */
     double pass_end;   /* wall clock at which the pass running ends (0: no limit) */
@@ -175,7 +175,7 @@ static int64_t lf__win_component(const lf__exact *x, const lf__win *w)
  * (once each) and those it writes for a reader in another part. */
 static int64_t lf__win_part(const lf__exact *x, lf__win *w)
 {
-    int32_t stamp = ++w->stamp;
+    int64_t stamp = ++w->stamp;
     int64_t d = 0;
     for (int32_t i = 0; i < x->n_sub; i++) {
         const lf_op *op = &x->g->ops[x->sub[i]];
@@ -234,14 +234,14 @@ static void lf__win_relax(lf__exact *x, int32_t n, int connected, int64_t d_any,
 }
 
 /* What a part holding squeeze-and-excite waits of the window's own ops
- * pays at least (wait_pairs.c): its group keeps every map p whole, so
- * F_feat(G, 1) >= p's map and every step holds it, or reads them all again
- * (model.c prices all of a group's waits one way). Kept: its weights
+ * pays at least (wait_pairs.c): its group keeps every map p whole at the
+ * start of its waiter m, so F_feat(G, 1) >= p's map, or reads them all
+ * again (model.c prices all of a group's waits one way). Kept: its weights
  * stream once they and max(rows, map) reach beta, at least as often as the
- * set floor with p's map held whole (tile_floor.c) beyond the first read,
- * for each map held (the most of these counts), and where the windows at
- * one row with some map whole already reach beta no valid group keeps
- * them. Read again: the internal maps' bytes once more, twice for a map
+ * floor of m's snapshot with p's map whole (tile_floor.c,
+ * lf_cost_tiles_of_set_holding) beyond the first read, for each wait held
+ * (the most of these counts), and where that snapshot at one row already
+ * reaches beta no valid group keeps them. Read again: the internal maps' bytes once more, twice for a map
  * the part makes and reads alone (neck_rereads.c), plus the plain
  * re-reads. The cheaper way stays below what the group pays. `plain`: the
  * re-reads without the waits. */
@@ -255,11 +255,13 @@ static int64_t lf__win_wait_rereads(const lf__exact *x, const lf__win *w, int64_
         return plain;
     again += plain;
     int64_t kept = plain;
-    for (int32_t i = 0; i < n_held; i++) {
-        int32_t p = w->held[i];
+    for (int32_t i = 0; i < w->pairs.n; i++) {
+        int32_t p = w->pairs.map[i], m = w->pairs.m[i], r = w->pairs.r[i];
+        if (!x->in_s[r] || !x->in_s[m] || w->ghost[r] || w->ghost[m]) /* as lf__neck_again */
+            continue;
         const lf_op *op = &w->g->ops[p];
         int64_t map = w->bytes[p] / (op->out.n > 1 ? op->out.n : 1);
-        int32_t tiles = lf_cost_tiles_of_set_holding(w->tiles, x->sub, x->n_sub, p);
+        int32_t tiles = lf_cost_tiles_of_set_holding(w->tiles, x->sub, x->n_sub, p, m);
         if (tiles == 0) /* kept, the windows at one row pass beta: read again */
             return again;
         if (weights + (rows > map ? rows : map) >= lf_cost_beta(w->cm) && (int64_t)(tiles - 1) * own > kept)
