@@ -375,9 +375,8 @@ int lf__front_dominated(const lf__front *from, const lf__front *to, int64_t need
     int32_t j = 0;
     for (int32_t i = i0; i < from->n; i++) {
         int64_t nd = from->p[i].need > need ? from->p[i].need : need;
-        /* A search, not a step per point of `to`: the first point of
-         * `from` looked at may need more than most of `to`. */
-        j = lf__front_find(to, nd, j);
+        while (j < to->n && to->p[j].need <= nd)
+            j++;
         /* A point of as much DRAM could still win on fewer groups. */
         if (j == 0 || to->p[j - 1].dram >= from->p[i].dram + floor)
             return 0;
