@@ -53,7 +53,10 @@
  * holding it ends at 56 rows and reads them 56 times; and a streaming part
  * whose rows at one row with its weight block reach beta is no plan's
  * (lf_cost_tiles_of_set_fitting). NasNet-A at 256 KB under BRR, windows of 16
- * ops: 128.20 -> 134.82 MB; of 24: 135.99 -> 152.53 MB. */
+ * ops: 128.20 -> 134.82 MB; of 24: 135.99 -> 152.53 MB. Those heights
+ * mostly end at once through a table of the cheapest paths down
+ * (height_reach.c): the connected passes up to 24 ops there, 1.35 -> 1.0 s
+ * of CPU, the same bounds. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,6 +104,11 @@
  * sets) failed past its share and left 206-235 unsolved. */
 #define LF__WIN_MERGE_RATIO 8
 #define LF__WIN_MERGE_TOTAL 1000000
+/* A pass stops growing after this many tries to grow (or take in the next
+ * window) failed one after another: on NasNet-A at 256 KB every cell's try
+ * fails at its cap (19 of 19 under BRR, two thirds of the pass's time),
+ * where PP-OCRv4 detection's neck grows after two failures. */
+#define LF__WIN_GROW_FAILS 3
 /* A grown try has the shares of the plain windows it covers, at most this
  * part of what its pass has left (lf__win_grow_share). */
 #define LF__WIN_GROW_SHARE 0.5
@@ -125,6 +133,8 @@ typedef struct lf__win {
     uint8_t *charged;  /* tensors of windows solved */
     int64_t *seen, stamp; /* 64-bit: a stamp per set never wraps (window_reads.h) */
     int32_t windows, solved, split;
+    int32_t grew;      /* windows of the pass running that grew (lf__win_grow) */
+    int32_t failed_in_row; /* its last tries to grow that failed, one after another */
     int32_t n_win;     /* windows of the plain cut of the pass running (ends) */
     double pass_end;   /* wall clock at which the pass running ends (0: no limit) */
     int connected;     /* the pass running uses the second charge alone (lf__win_dp) */
@@ -313,15 +323,19 @@ static void lf__win_group(lf__exact *x)
     if ((!x->set_connected && lf__win_closed_component(x, w->open, w->seen, ++w->stamp, w->stack)) ||
         lf__win_view_staged(x))
         return;
-    int64_t part = lf__win_part(x, w), comp = 0;
+    /* The connected passes keep the second charge alone (lf__win_dp): there
+     * the first one's values only have to stay finite (a state reached has
+     * one), so it is neither priced nor asked below. */
+    int64_t part = w->connected ? 0 : lf__win_part(x, w), comp = 0;
     if (x->set_connected) /* plus the reads a closed part's group pays (window_reads.c) */
         comp = lf__win_component(x, w) + lf__win_closed_reads(x, w->open, w->internal, w->bytes, w->seen,
                                                                ++w->stamp);
     /* Re-reads only add to both charges, and their tile floor is most of a
      * window's time under BRR: a set that cannot improve its state under
-     * either charge without them is left at once. */
+     * either charge without them (the second alone in a connected pass) is
+     * left at once. */
     int32_t t = lf__dp_target_find(x, &x->sbits);
-    if (t >= 0 && x->dram[x->cur] + part >= x->dram[t]) {
+    if (t >= 0 && (w->connected || x->dram[x->cur] + part >= x->dram[t])) {
         int64_t *from = x->set_connected ? lf__win_conn(x, w, x->cur) : NULL;
         int64_t *to = from && *from != INT64_MAX ? lf__win_conn(x, w, t) : NULL;
         if (!to || *from + comp >= *to)
@@ -556,7 +570,7 @@ static lf_status lf__win_grow(lf__win *w, const int32_t *ops, int32_t n_ops, int
 {
     int32_t to0 = *to;
     int extra = 0, merged = 0;
-    while (w->grow && *to < n_ops && w->grow_left > 0) {
+    while (w->grow && *to < n_ops && w->grow_left > 0 && w->failed_in_row < LF__WIN_GROW_FAILS) {
         int32_t to2 = *to, size = *to - from, merge = 0;
         /* A window that grew and is still short grows once more past
          * LF__WIN_CHEAP (lf__win_grow_cap's last step); a longer one takes
@@ -602,6 +616,7 @@ static lf_status lf__win_grow(lf__win *w, const int32_t *ops, int32_t n_ops, int
                                    merge ? (merge_cap < w->merge_left ? merge_cap : w->merge_left)
                                          : lf__win_grow_cap(w->last_candidates, w->grow_left, extra));
         *(merge ? &w->merge_left : &w->grow_left) -= w->last_candidates;
+        w->failed_in_row = st == LF_OK ? 0 : w->failed_in_row + 1;
         if (st != LF_OK) {
             for (int32_t i = from; i < to2; i++)
                 w->charged[ops[i]] = w->saved[i];
@@ -616,6 +631,7 @@ static lf_status lf__win_grow(lf__win *w, const int32_t *ops, int32_t n_ops, int
             return st == LF_ELIMIT ? LF_OK : st;
         }
         w->merged += merge;
+        w->grew++;
         *to = to2;
     }
     return LF_OK;
@@ -672,7 +688,7 @@ static lf_status lf__win_pass(lf__win *w, const int32_t *ops, int32_t n_ops, int
     memset(w->claimed, 0, (size_t)w->g->n_ops);
     w->n_claims = 0;
     w->traffic = 0;
-    w->windows = w->solved = w->split = w->merged = 0;
+    w->windows = w->solved = w->split = w->merged = w->grew = w->failed_in_row = 0;
     w->pass_end = seconds > 0 ? lf_now_seconds() + seconds : 0;
     lf_status st = LF_OK;
     /* Windows differ in cost by far more than their number (a NasNet-A
@@ -805,6 +821,12 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
      * of its share in a 10 s run (the windows had 0.58 s, the pass 0.14:
      * 15.66 MB under BRR where half gives 15.97, its untimed figure, in
      * 0.17 s). */
+    /* Where no window grew and every one was solved whole, the grown pass
+     * was the connected pass of LF__WIN_FIRST ops, window for window: the
+     * connected passes start one size up (NasNet-A at 256 KB under BRR,
+     * where every try to grow fails, 0.15 s of CPU; docs/results/exact.md,
+     * branch nasbrr3). */
+    int32_t first_conn = cap < LF__WIN_FIRST ? cap : LF__WIN_FIRST;
     if (max_window_ops <= 0 && st == LF_OK) {
         double now = lf_now_seconds(), seconds = end > 0 ? (end - now) / 2 : 0;
         int64_t lower = 0;
@@ -813,6 +835,9 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
         if (end == 0 || seconds > 1e-3)
             st = lf__win_pass(&w, ops, n_ops, LF__WIN_FIRST, seconds, &lower);
         w.grow = 0;
+        if (st == LF_OK && lower > 0 && w.grew == 0 && w.split == 0 && w.solved == w.windows &&
+            LF__WIN_FIRST < cap && LF__WIN_FIRST < n_ops)
+            first_conn = LF__WIN_FIRST + LF__WIN_FIRST / 2;
         if (st == LF_OK && lower > 0) {
             ws->lower = lower;
             ws->window_ops = LF__WIN_FIRST;
@@ -827,8 +852,8 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     for (int kind = 0; kind < 2 && st == LF_OK; kind++) {
         w.connected = kind == 0;
         double kind_end = end > 0 && kind == 0 ? lf_now_seconds() + (end - lf_now_seconds()) / 2 : end;
-        int64_t before = -1; /* the kind's last pass */
-        for (int32_t size = cap < LF__WIN_FIRST ? cap : LF__WIN_FIRST; st == LF_OK;
+        int64_t before = kind == 0 && first_conn > LF__WIN_FIRST ? ws->lower : -1; /* the kind's last pass */
+        for (int32_t size = kind == 0 ? first_conn : cap < LF__WIN_FIRST ? cap : LF__WIN_FIRST; st == LF_OK;
              size = size + size / 2 > cap ? cap : size + size / 2) {
             int last = size >= n_ops || size >= cap;
             double start = lf_now_seconds(), seconds = kind_end > 0 ? kind_end - start : 0;
