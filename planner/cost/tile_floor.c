@@ -106,7 +106,7 @@ static int64_t lf__slack_via(const lf_graph *g, const lf__op_cost *oc, const int
  * view inside the group, the distinct tensors of x's height behind it, each
  * holding the view's rows (seen: n_ops entries, stamped with `stamp`). */
 static int64_t lf__leaf_row_bytes(const lf_graph *g, const lf__op_cost *oc, int32_t x, int64_t h,
-                                  int32_t *seen, int32_t stamp, int depth)
+                                  int64_t *seen, int64_t stamp, int depth)
 {
     if (oc[x].h != h || seen[x] == stamp)
         return 0;
@@ -119,8 +119,8 @@ static int64_t lf__leaf_row_bytes(const lf_graph *g, const lf__op_cost *oc, int3
     return sum;
 }
 
-static int64_t lf__charged_row_bytes(const lf_graph *g, const lf__op_cost *oc, int32_t x, int32_t *seen,
-                                     int32_t stamp)
+static int64_t lf__charged_row_bytes(const lf_graph *g, const lf__op_cost *oc, int32_t x, int64_t *seen,
+                                     int64_t stamp)
 {
     if (oc[x].kind != LF_ROWS_VIEW)
         return oc[x].row_bytes;
@@ -161,8 +161,10 @@ struct lf_cost_tiles {
     int64_t *hmin;       /* per op: the smallest reference height of its groups (INT64_MAX: none) */
     int64_t hmax;        /* the tallest op's height: the floors' range of reference heights */
     uint8_t *waits_below;
-    int32_t *seen, stamp; /* view walks */
-    int32_t *slot, *slot_stamp, sets; /* per op: its term in the set being summed */
+    uint8_t *flow;       /* per op: LF__ROW0_BELOW, LF__VEC_BELOW (lf__flow_below) */
+    int64_t *seen, stamp; /* view walks (64-bit stamps: one or more a set never wrap) */
+    int32_t *slot;       /* per op: its term in the set being summed, */
+    int64_t *slot_stamp, sets; /* valid where slot_stamp is sets */
     int64_t *fhv, *scaled; /* per op: lf__fixed_hv, lf__scaled (tile_path.c) */
     double *dist;          /* tile_path.c's scratch */
     lf__tile_term *terms;
@@ -178,6 +180,7 @@ void lf_cost_tiles_free(lf_cost_tiles *t)
     free(t->slack);
     free(t->hmin);
     free(t->waits_below);
+    free(t->flow);
     free(t->seen);
     free(t->slot);
     free(t->slot_stamp);
@@ -251,6 +254,49 @@ static int32_t lf__op_floor(lf_cost_tiles *t, int32_t v, int64_t hmax)
     return (int32_t)(best < INT32_MAX ? best : INT32_MAX);
 }
 
+/* Bits of lf_cost_tiles.flow. LF__VEC_BELOW: every op below is a vector
+ * that reads no map, so a reduction there is terminal in every group (rows.c:
+ * nothing spatial below it). LF__ROW0_BELOW: every op below asks, at the
+ * sinks' first phase (sinks at row 0, every other op at the top of what its
+ * readers asked, rows.c lf__request_inputs), no row of its inputs past
+ * their first: windows with k - 1 <= pad, views, resizes reading one row,
+ * upsamplings with pad < stride, terminal reductions, whole reads of
+ * vectors. */
+#define LF__ROW0_BELOW 1
+#define LF__VEC_BELOW 2
+
+static uint8_t lf__asks_row0(const lf_graph *g, const lf__op_cost *oc, const uint8_t *flow, int32_t c)
+{
+    if (oc[c].global_in)
+        return 0;
+    switch (oc[c].kind) {
+    case LF_ROWS_WINDOW: return (int64_t)oc[c].k - 1 <= oc[c].pad;
+    case LF_ROWS_VIEW: return 1;
+    case LF_ROWS_RESIZE: return oc[c].linear == 0;
+    case LF_ROWS_UPSAMPLE: return oc[c].pad < oc[c].stride;
+    case LF_ROWS_REDUCTION: return (flow[c] & LF__VEC_BELOW) != 0;
+    default:
+        for (int32_t j = 0; j < g->ops[c].n_inputs; j++)
+            if (oc[g->ops[c].inputs[j]].h > 1)
+                return 0;
+        return 1;
+    }
+}
+
+/* u's bits of lf_cost_tiles.flow, its consumers' known (ids are topological). */
+static uint8_t lf__flow_below(const lf_graph *g, const lf__op_cost *oc, const uint8_t *flow, int32_t u)
+{
+    uint8_t f = LF__ROW0_BELOW | LF__VEC_BELOW;
+    for (int32_t j = 0; j < g->ops[u].n_consumers; j++) {
+        int32_t c = g->ops[u].consumers[j];
+        if (!(g->ops[c].out.h == 1 && !oc[c].reads_spatial && (flow[c] & LF__VEC_BELOW)))
+            f &= (uint8_t)~LF__VEC_BELOW;
+        if (!(lf__asks_row0(g, oc, flow, c) && (flow[c] & LF__ROW0_BELOW)))
+            f &= (uint8_t)~LF__ROW0_BELOW;
+    }
+    return f;
+}
+
 lf_status lf_cost_tiles_create(const lf_cost_model *cm, lf_cost_tiles **out)
 {
     const lf_graph *g = cm->g;
@@ -260,7 +306,7 @@ lf_status lf_cost_tiles_create(const lf_cost_model *cm, lf_cost_tiles **out)
     *out = NULL;
     lf_cost_tiles *t = calloc(1, sizeof *t);
     if (!t || !(t->tiles = malloc(m * sizeof *t->tiles)) || !(t->slack = malloc(m * sizeof *t->slack)) ||
-        !(t->hmin = malloc(m * sizeof *t->hmin)) || !(t->waits_below = malloc(m)) ||
+        !(t->hmin = malloc(m * sizeof *t->hmin)) || !(t->waits_below = malloc(m)) || !(t->flow = malloc(m)) ||
         !(t->seen = calloc(m, sizeof *t->seen)) || !(t->slot = calloc(m, sizeof *t->slot)) ||
         !(t->slot_stamp = calloc(m, sizeof *t->slot_stamp)) || !(t->fhv = malloc(m * sizeof *t->fhv)) ||
         !(t->scaled = malloc(m * sizeof *t->scaled)) || !(t->dist = malloc(m * sizeof *t->dist))) {
@@ -282,6 +328,7 @@ lf_status lf_cost_tiles_create(const lf_cost_model *cm, lf_cost_tiles **out)
             t->hmin[u] = t->hmin[c] < t->hmin[u] ? t->hmin[c] : t->hmin[u];
         }
         t->waits_below[u] = below;
+        t->flow[u] = lf__flow_below(g, oc, t->flow, u);
         t->slack[u] = s;
         hmax = oc[u].h > hmax ? oc[u].h : hmax;
     }
@@ -399,7 +446,8 @@ static int64_t lf__set_height(lf_cost_tiles *t, const int32_t *members, int32_t 
     /* Forward over ids: an op is looked at only once a reached op reads
      * into it (seen[w] == stamp, dist[w] its least input so far). */
     double *dist = t->dist;
-    int32_t stamp = ++t->stamp, reach = v;
+    int64_t stamp = ++t->stamp;
+    int32_t reach = v;
     int64_t low = hv;
     const lf_op *ov = &g->ops[v];
     for (int32_t j = 0; j < ov->n_consumers; j++) {
@@ -431,7 +479,55 @@ static int64_t lf__set_height(lf_cost_tiles *t, const int32_t *members, int32_t 
     return low;
 }
 
-static int32_t lf__tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n, int32_t held, int *fits)
+/* The terms of the snapshot at the start of `waiter`, which waits for a
+ * reduction of map `held` (both members; lf_cost_tiles_of_set_holding).
+ * Kept resident, the map is whole only there: the reduction, which the
+ * waiter waits for, asks its last row and the waiter its first (rows.c);
+ * in the sinks' snapshot a wait further down may have the waiter already
+ * at its last rows (efficientnet_b0's blocks 3.0 and 3.1 in one group at
+ * 256 KB: the whole-group sum passed beta though the group is valid and
+ * keeps both maps). That snapshot has only the waiter's ancestors active:
+ * the members above it (a valid group is convex, so a member that is a
+ * graph ancestor of the waiter is one in the group), each asking its
+ * inputs at least the rows it reads at one row (no growth is claimed:
+ * their row scales there follow the waiter, not the sinks), and, a
+ * consumer on its way to the waiter being active, at least a row of its
+ * own output; the map whole; and the waiter, the snapshot's only sink at
+ * one row of its own height per step, stages h rows of its output at h
+ * rows per step (scaled = href: rows = 1 + u href = h). */
+static int lf__held_terms(lf_cost_tiles *t, const int32_t *members, int32_t n, int32_t held, int32_t waiter,
+                          int64_t href)
+{
+    const lf_graph *g = t->cm->g;
+    const lf__op_cost *oc = t->cm->ops;
+    int32_t lo = waiter;
+    for (int32_t i = 0; i < n; i++)
+        lo = members[i] < lo ? members[i] : lo;
+    /* Ancestors of the waiter down to the lowest member (ids are topological). */
+    int64_t stamp = ++t->stamp;
+    t->seen[waiter] = stamp;
+    for (int32_t v = waiter; v > lo; v--)
+        for (int32_t j = 0; t->seen[v] == stamp && j < g->ops[v].n_inputs; j++)
+            t->seen[g->ops[v].inputs[j]] = stamp;
+    int ok = lf__set_term(t, held, oc[held].h, 0);
+    if (ok && oc[waiter].kind != LF_ROWS_VIEW)
+        ok = lf__set_term(t, waiter, 1, href);
+    for (int32_t i = 0; ok && i < n; i++) {
+        int32_t v = members[i];
+        const lf_op *op = &g->ops[v];
+        if (t->seen[v] != stamp)
+            continue;
+        if (v != waiter && oc[v].kind != LF_ROWS_VIEW)
+            ok = lf__set_term(t, v, 1, 0);
+        int64_t span = oc[v].kind == LF_ROWS_WINDOW ? oc[v].k : 1;
+        for (int32_t j = 0; ok && j < op->n_inputs; j++)
+            ok = lf__set_read(t, op->inputs[j], oc[op->inputs[j]].h, span, 0, 0);
+    }
+    return ok;
+}
+
+static int32_t lf__tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n, int32_t held,
+                                int32_t waiter, int *fits)
 {
     const lf_cost_model *cm = t->cm;
     const lf_graph *g = cm->g;
@@ -448,11 +544,14 @@ static int32_t lf__tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_
     if (cm->scheme->weights_resident || (n == 1 && oc[members[0]].col_m > 0))
         return 1; /* resident weights; or a lone op's column blocks read its matrix once */
     /* Every member's output and every tensor a member reads, at the least
-     * window the engine can give it in a group holding the set. */
+     * window the engine can give it in a group holding the set; or those
+     * of the waiter's snapshot (lf__held_terms). */
     t->sets++;
     t->n_terms = 0;
     int ok = 1;
-    for (int32_t i = 0; ok && i < n; i++) {
+    if (held >= 0 && waiter >= 0)
+        ok = lf__held_terms(t, members, n, held, waiter, href);
+    for (int32_t i = 0; ok && (held < 0 || waiter < 0) && i < n; i++) {
         int32_t v = members[i];
         const lf_op *op = &g->ops[v];
         int64_t scaled = lf__scaled(t, v);
@@ -464,9 +563,8 @@ static int32_t lf__tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_
         for (int32_t j = 0; ok && j < op->n_inputs; j++)
             ok = lf__set_read(t, op->inputs[j], oc[op->inputs[j]].h, span, reach, 0);
     }
-    /* A map the group holds whole (lf_cost_tiles_of_set_holding): its term
-     * spans every row at every tile height. */
-    if (ok && held >= 0)
+    /* The sinks' snapshot with the map whole (lf_cost_tiles_of_set_holding). */
+    if (ok && held >= 0 && waiter < 0)
         ok = lf__set_term(t, held, oc[held].h, 0);
     if (!ok)
         return best; /* no memory for the sum: the members' own floors */
@@ -512,7 +610,7 @@ static int32_t lf__tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_
 int32_t lf_cost_tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n)
 {
     int fits = 1;
-    return lf__tiles_of_set(t, members, n, -1, &fits);
+    return lf__tiles_of_set(t, members, n, -1, -1, &fits);
 }
 
 void lf_cost_tiles_use_set_paths(lf_cost_tiles *t, int on) { t->set_paths = on; }
@@ -520,14 +618,25 @@ void lf_cost_tiles_use_set_paths(lf_cost_tiles *t, int on) { t->set_paths = on; 
 int32_t lf_cost_tiles_of_set_fitting(lf_cost_tiles *t, const int32_t *members, int32_t n)
 {
     int fits = 1;
-    int32_t k = lf__tiles_of_set(t, members, n, -1, &fits);
+    int32_t k = lf__tiles_of_set(t, members, n, -1, -1, &fits);
     return fits ? k : 0;
 }
 
-int32_t lf_cost_tiles_of_set_holding(lf_cost_tiles *t, const int32_t *members, int32_t n, int32_t map)
+int32_t lf_cost_tiles_of_set_holding(lf_cost_tiles *t, const int32_t *members, int32_t n, int32_t map,
+                                     int32_t waiter)
 {
     int fits = 1;
-    int32_t k = lf__tiles_of_set(t, members, n, map, &fits);
+    int32_t k = lf__tiles_of_set(t, members, n, map, waiter, &fits);
+    /* Where the rows flow from the sinks to the waiter at the first phase,
+     * the sinks' snapshot holds the map whole too (lf__held_terms): r asks
+     * its last row and the waiter, at a row at or above its first (no
+     * upsampling that starts lower), its first. Both sums are floors. */
+    const lf__op_cost *oc = t->cm->ops;
+    if (fits && (t->flow[waiter] & LF__ROW0_BELOW) &&
+        (oc[waiter].kind != LF_ROWS_UPSAMPLE || oc[waiter].pad <= oc[waiter].k - 1)) {
+        int32_t sinks = lf__tiles_of_set(t, members, n, map, -1, &fits);
+        k = sinks > k ? sinks : k;
+    }
     return fits ? k : 0;
 }
 

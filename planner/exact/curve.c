@@ -636,9 +636,15 @@ static lf_status lf__curve_plan(const lf__exact *x, const lf__front *fronts, int
         lf__fback p = fronts[s].b[i];
         const uint64_t *a = x->words + (size_t)s * x->nwords;
         const uint64_t *b = x->words + (size_t)p.prev_state * x->nwords;
-        for (int32_t v = 0; v < x->n; v++)
-            if (((a[v >> 6] & ~b[v >> 6]) >> (v & 63)) & 1u)
-                out->group_of[v] = gi;
+        /* The group's ops word by word: a plan has as many groups as a
+         * run's points have steps back, and a test per op of each cost a
+         * staircase of hundreds of points most of its plans' time. */
+        for (int32_t w = 0; w < x->nwords; w++)
+            for (uint64_t d = a[w] & ~b[w]; d; d &= d - 1) {
+                int32_t v = w * 64 + __builtin_ctzll(d);
+                if (v < x->n)
+                    out->group_of[v] = gi;
+            }
         gi++;
         s = p.prev_state;
         i = p.prev_idx;

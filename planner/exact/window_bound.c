@@ -93,6 +93,14 @@
  * BRR 15.97 -> 16.05 MB untimed; 1-181 is far longer and stops (its
  * next try, 1-256, fails past 1.38 million sets after 1.9 s). */
 #define LF__WIN_SHORT (2 * LF__WIN_FIRST)
+/* A grown window takes in the next one once where its ghosts lie
+ * (window_merge.c), within this many times the candidate sets of the try
+ * it grows, and all such tries in one bound within this many: PP-OCRv4
+ * detection's 1-181 (53,232 sets) becomes 1-189 (198,645; 0.12 s of a
+ * 0.28 s pass at load 10), +134,016 B. Once: 1-189 -> 1-197 (860,196
+ * sets) failed past its share and left 206-235 unsolved. */
+#define LF__WIN_MERGE_RATIO 8
+#define LF__WIN_MERGE_TOTAL 1000000
 /* A grown try has the shares of the plain windows it covers, at most this
  * part of what its pass has left (lf__win_grow_share). */
 #define LF__WIN_GROW_SHARE 0.5
@@ -115,7 +123,7 @@ typedef struct lf__win {
     int64_t *bytes, *wbytes; /* per op: its tensor's bytes, its weights' */
     int32_t *ends, *failed; /* a pass's window ends, and the windows past their first share */
     uint8_t *charged;  /* tensors of windows solved */
-    int32_t *seen, stamp;
+    int64_t *seen, stamp; /* 64-bit: a stamp per set never wraps (window_reads.h) */
     int32_t windows, solved, split;
     int32_t n_win;     /* windows of the plain cut of the pass running (ends) */
     double pass_end;   /* wall clock at which the pass running ends (0: no limit) */
@@ -133,6 +141,8 @@ typedef struct lf__win {
     uint8_t *saved;          /* per position in ops: charged[] before a window grew (lf__win_grow) */
     int grow;                /* the pass running grows its cheap windows (lf__win_grow) */
     int64_t grow_left;       /* candidate sets the grown tries may still visit */
+    int64_t merge_left;      /* ... and the merged ones (window_merge.c) */
+    int32_t merged;          /* windows of the pass running that took in the next one */
     lf__waits waits;         /* re-reads of squeeze-and-excite maps (window_waits.c) */
 } lf__win;
 
@@ -165,7 +175,7 @@ static int64_t lf__win_component(const lf__exact *x, const lf__win *w)
  * (once each) and those it writes for a reader in another part. */
 static int64_t lf__win_part(const lf__exact *x, lf__win *w)
 {
-    int32_t stamp = ++w->stamp;
+    int64_t stamp = ++w->stamp;
     int64_t d = 0;
     for (int32_t i = 0; i < x->n_sub; i++) {
         const lf_op *op = &x->g->ops[x->sub[i]];
@@ -224,14 +234,14 @@ static void lf__win_relax(lf__exact *x, int32_t n, int connected, int64_t d_any,
 }
 
 /* What a part holding squeeze-and-excite waits of the window's own ops
- * pays at least (wait_pairs.c): its group keeps every map p whole, so
- * F_feat(G, 1) >= p's map and every step holds it, or reads them all again
- * (model.c prices all of a group's waits one way). Kept: its weights
+ * pays at least (wait_pairs.c): its group keeps every map p whole at the
+ * start of its waiter m, so F_feat(G, 1) >= p's map, or reads them all
+ * again (model.c prices all of a group's waits one way). Kept: its weights
  * stream once they and max(rows, map) reach beta, at least as often as the
- * set floor with p's map held whole (tile_floor.c) beyond the first read,
- * for each map held (the most of these counts), and where the windows at
- * one row with some map whole already reach beta no valid group keeps
- * them. Read again: the internal maps' bytes once more, twice for a map
+ * floor of m's snapshot with p's map whole (tile_floor.c,
+ * lf_cost_tiles_of_set_holding) beyond the first read, for each wait held
+ * (the most of these counts), and where that snapshot at one row already
+ * reaches beta no valid group keeps them. Read again: the internal maps' bytes once more, twice for a map
  * the part makes and reads alone (neck_rereads.c), plus the plain
  * re-reads. The cheaper way stays below what the group pays. `plain`: the
  * re-reads without the waits. */
@@ -245,11 +255,13 @@ static int64_t lf__win_wait_rereads(const lf__exact *x, const lf__win *w, int64_
         return plain;
     again += plain;
     int64_t kept = plain;
-    for (int32_t i = 0; i < n_held; i++) {
-        int32_t p = w->held[i];
+    for (int32_t i = 0; i < w->pairs.n; i++) {
+        int32_t p = w->pairs.map[i], m = w->pairs.m[i], r = w->pairs.r[i];
+        if (!x->in_s[r] || !x->in_s[m] || w->ghost[r] || w->ghost[m]) /* as lf__neck_again */
+            continue;
         const lf_op *op = &w->g->ops[p];
         int64_t map = w->bytes[p] / (op->out.n > 1 ? op->out.n : 1);
-        int32_t tiles = lf_cost_tiles_of_set_holding(w->tiles, x->sub, x->n_sub, p);
+        int32_t tiles = lf_cost_tiles_of_set_holding(w->tiles, x->sub, x->n_sub, p, m);
         if (tiles == 0) /* kept, the windows at one row pass beta: read again */
             return again;
         if (weights + (rows > map ? rows : map) >= lf_cost_beta(w->cm) && (int64_t)(tiles - 1) * own > kept)
@@ -536,22 +548,33 @@ static lf_status lf__win_solve(lf__win *w, const int32_t *ops, int32_t from, int
  * ops, its backbone and the ops that read it (ids 1-181) are one window
  * of 53,232 candidate sets and the bound is 15.66 MB. Wide parts stop
  * growing at once. A longer try past its limits leaves the last one
- * charged (its tensors and its charge are put back). */
+ * charged (its tensors and its charge are put back). A window that grew
+ * and stopped takes in the next one once where its ghosts lie
+ * (window_merge.c). */
 static lf_status lf__win_grow(lf__win *w, const int32_t *ops, int32_t n_ops, int32_t from, int32_t *to,
-                              int32_t left)
+                              int32_t left, int32_t window_ops)
 {
     int32_t to0 = *to;
-    int extra = 0;
+    int extra = 0, merged = 0;
     while (w->grow && *to < n_ops && w->grow_left > 0) {
+        int32_t to2 = *to, size = *to - from, merge = 0;
         /* A window that grew and is still short grows once more past
-         * LF__WIN_CHEAP (lf__win_grow_cap's last step). */
+         * LF__WIN_CHEAP (lf__win_grow_cap's last step); a longer one takes
+         * in the next window where its ghosts lie (window_merge.c). */
         if (w->last_candidates >= LF__WIN_CHEAP) {
-            if (extra || *to == to0 || *to - from > LF__WIN_SHORT)
-                break;
-            extra = 1;
+            if (!extra && *to != to0 && *to - from <= LF__WIN_SHORT) {
+                extra = 1;
+            } else {
+                if (merged || *to == to0 || w->merge_left <= 0)
+                    return LF_OK;
+                lf_status ms = lf__window_merge_end(w->g, w->bytes, w->cut_floor, ops, n_ops, from, *to,
+                                                    window_ops, &to2);
+                if (ms != LF_OK || to2 < 0)
+                    return ms;
+                merge = merged = 1;
+            }
         }
-        int32_t to2 = *to, size = *to - from;
-        while (to2 <= *to && size < n_ops) {
+        while (!merge && to2 <= *to && size < n_ops) {
             size *= 2;
             to2 = lf__window_end(w->g, w->bytes, ops, n_ops, from, size);
         }
@@ -574,8 +597,11 @@ static lf_status lf__win_grow(lf__win *w, const int32_t *ops, int32_t n_ops, int
         w->traffic -= charge;
         w->windows--;
         w->solved--;
-        lf_status st = lf__win_try(w, ops, from, to2, share, lf__win_grow_cap(w->last_candidates, w->grow_left, extra));
-        w->grow_left -= w->last_candidates;
+        int64_t merge_cap = w->last_candidates * LF__WIN_MERGE_RATIO;
+        lf_status st = lf__win_try(w, ops, from, to2, share,
+                                   merge ? (merge_cap < w->merge_left ? merge_cap : w->merge_left)
+                                         : lf__win_grow_cap(w->last_candidates, w->grow_left, extra));
+        *(merge ? &w->merge_left : &w->grow_left) -= w->last_candidates;
         if (st != LF_OK) {
             for (int32_t i = from; i < to2; i++)
                 w->charged[ops[i]] = w->saved[i];
@@ -589,6 +615,7 @@ static lf_status lf__win_grow(lf__win *w, const int32_t *ops, int32_t n_ops, int
             w->solved = solved;
             return st == LF_ELIMIT ? LF_OK : st;
         }
+        w->merged += merge;
         *to = to2;
     }
     return LF_OK;
@@ -645,7 +672,7 @@ static lf_status lf__win_pass(lf__win *w, const int32_t *ops, int32_t n_ops, int
     memset(w->claimed, 0, (size_t)w->g->n_ops);
     w->n_claims = 0;
     w->traffic = 0;
-    w->windows = w->solved = w->split = 0;
+    w->windows = w->solved = w->split = w->merged = 0;
     w->pass_end = seconds > 0 ? lf_now_seconds() + seconds : 0;
     lf_status st = LF_OK;
     /* Windows differ in cost by far more than their number (a NasNet-A
@@ -667,7 +694,7 @@ static lf_status lf__win_pass(lf__win *w, const int32_t *ops, int32_t n_ops, int
         double share = lf__win_share(w, left);
         st = share < 0 ? LF_ELIMIT : lf__win_try(w, ops, from, to, share, 0);
         if (st == LF_OK)
-            st = lf__win_grow(w, ops, n_ops, from, &to, left);
+            st = lf__win_grow(w, ops, n_ops, from, &to, left, window_ops);
         if (st == LF_ELIMIT) {
             w->failed[2 * n_failed] = from;
             w->failed[2 * n_failed++ + 1] = to;
@@ -698,6 +725,7 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     w.g = g;
     w.t0 = lf_now_seconds();
     w.grow_left = LF__WIN_GROW_TOTAL;
+    w.merge_left = LF__WIN_MERGE_TOTAL;
     lf_exact_config_default(&w.total);
     if (cfg)
         w.total = *cfg;
@@ -793,6 +821,7 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
             ws->windows_solved = w.solved;
             ws->halved = w.split;
             ws->grown = 1;
+            ws->merged = w.merged;
         }
     }
     for (int kind = 0; kind < 2 && st == LF_OK; kind++) {
@@ -811,6 +840,7 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
                 break;
             if (lower > ws->lower || ws->window_ops == 0) {
                 ws->grown = 0;
+                ws->merged = 0;
                 ws->lower = lower;
                 ws->window_ops = size;
                 ws->connected = w.connected;

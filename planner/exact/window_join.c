@@ -72,7 +72,7 @@ typedef struct lf__wj {
     int64_t *req;        /* scratch: rows asked per tensor (lf__wj_level) */
     int32_t *touched;
     uint8_t *open;        /* lf__win_open_ops of the window being solved */
-    int32_t *seen, stamp; /* scratch of lf__win_closed_reads */
+    int64_t *seen, stamp; /* scratch of lf__win_closed_reads (64-bit: never wraps) */
     /* The constraints of the run: g_out low (theta_out) in this window,
      * g_in high (theta_in) in this window; -1: none. */
     int32_t g_out, g_in;
