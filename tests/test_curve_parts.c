@@ -5,7 +5,9 @@
  * (attention groups from the store across parts, groups joined at cut ops)
  * on one and two threads; parts that cannot share a run are told apart.
  * And a part's lower end in the store path, on a graph whose price rises
- * (test_store_lower_end). */
+ * (test_store_lower_end); parts solved a pass ahead (curve_ahead.c) in the
+ * run of the parts asked for, overlapping them, against runs of their own
+ * (test_ahead_parts). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +16,7 @@
 #include "planner/cost/cost.h"
 #include "planner/cost/objective.h"
 #include "planner/exact/curve.h"
+#include "planner/exact/curve_ahead.h"
 #include "planner/exact/curve_run.h"
 #include "fixtures.h"
 #include "graphs.h"
@@ -134,6 +137,107 @@ static void test_shared_parts(void)
     }
     CHECK(shared > 0);
     CHECK(apart > 0);
+}
+
+/* The parts asked for and those their hints make, in one run
+ * (lf__ahead_solve): each asked part gets its own run's staircase, each
+ * part made ahead ([h_i, h_j] and [h_i, hi] of its part's hints; they
+ * overlap the asked parts and each other) is kept and is its own run's
+ * too, and only the exact buffers asked for take one. Counts the runs
+ * solved ahead. */
+static void compare_ahead(const lf_graph *g, const char *scheme, const lf_exact_config *ec, const int64_t *bounds,
+                          const int64_t *hints, const int32_t *n_hints, int32_t n, int *solved_runs)
+{
+    lf_hw hw;
+    lf_hw_default(&hw);
+    int64_t lo = bounds[0], hi = bounds[2 * n - 1];
+    lf_steps_store *keep = NULL, *keep1 = NULL;
+    if (ec->objective != LF_PLAN_OBJ_DRAM) {
+        CHECK_OK(lf_steps_store_create(&keep, 64 << 20));
+        CHECK_OK(lf_steps_store_create(&keep1, 64 << 20));
+    }
+    lf__ahead a = {NULL, 0, 0};
+    lf_curve outs[4], alone;
+    int solved = 0;
+    int32_t one = 0, made = 0;
+    CHECK_OK(lf__ahead_solve(g, &hw, scheme, bounds, hints, n_hints, n, ec, keep, lo, hi, &a, outs, &solved));
+    for (int32_t k = 0; k < n; k++)
+        made += n_hints[k] * (n_hints[k] + 1) / 2;
+    if (solved) {
+        ++*solved_runs;
+        CHECK_EQ_I64(a.n, made);
+        for (int32_t k = 0; k < n; k++) {
+            CHECK_OK(lf__curve_run(g, &hw, scheme, bounds + 2 * k, 1, ec, keep1, lo, hi, &alone, &one));
+            CHECK(outs[k].n >= 1);
+            CHECK(same_curve(&outs[k], &alone));
+            lf_curve_destroy(&alone);
+            lf_curve_destroy(&outs[k]);
+            const int64_t *h = hints + (size_t)k * LF__AHEAD_HINTS;
+            for (int32_t i = 0; i < n_hints[k]; i++)
+                for (int32_t j = i + 1; j <= n_hints[k]; j++) {
+                    int64_t b[2] = {h[i], j < n_hints[k] ? h[j] : bounds[2 * k + 1]};
+                    lf_curve got;
+                    CHECK(!lf__ahead_take(&a, b[0], b[1] - 1, &got)); /* its buffers exactly */
+                    CHECK(lf__ahead_take(&a, b[0], b[1], &got));
+                    CHECK(!lf__ahead_take(&a, b[0], b[1], &got)); /* taken once */
+                    CHECK_OK(lf__curve_run(g, &hw, scheme, b, 1, ec, keep1, lo, hi, &alone, &one));
+                    CHECK(got.n >= 1);
+                    CHECK(same_curve(&got, &alone));
+                    lf_curve_destroy(&alone);
+                    lf_curve_destroy(&got);
+                }
+        }
+        CHECK_EQ_I64(a.n, 0);
+    } else {
+        CHECK_EQ_I64(a.n, 0); /* nothing solved, nothing kept */
+    }
+    lf__ahead_free(&a);
+    lf_steps_store_free(keep);
+    lf_steps_store_free(keep1);
+}
+
+/* Parts solved a pass ahead: random DAGs under both schemes and every
+ * objective, and GPT-2's block at N = 64 under BRR energy and latency (the
+ * staircases whose plans ask for parts pass after pass), one and two
+ * threads. */
+static void test_ahead_parts(void)
+{
+    const char *schemes[] = {"lbdf", "brr"};
+    const int64_t bounds[] = {1500, 9000, 9000, 64 * 1024};
+    const int64_t hints[] = {2000, 3000, 5000, 0, 20000, 0, 0, 0};
+    const int32_t n_hints[] = {3, 1};
+    int solved = 0;
+    for (int fam = 0; fam < RDAG_FAMILIES; fam++) {
+        lf_graph *g = rdag_build(7, fam, 6);
+        CHECK(g != NULL);
+        for (int si = 0; si < 2 && g; si++)
+            for (int o = 0; o < LF_PLAN_OBJ_COUNT; o++) {
+                lf_exact_config ec;
+                lf_exact_config_default(&ec);
+                ec.objective = o;
+                compare_ahead(g, schemes[si], &ec, bounds, hints, n_hints, 2, &solved);
+            }
+        lf_graph_free(g);
+    }
+    lf_graph *g = NULL;
+    lf_model_options opt = {0, 1};
+    lf_model_seq_options so = {64, 1, LF_PHASE_PREFILL, 0};
+    CHECK_OK(lf_model_build_seq("gpt2", &opt, &so, &g));
+    if (g) {
+        const int64_t tb[] = {40 * 1024, 80 * 1024, 80 * 1024, 700 * 1024};
+        const int64_t th[] = {48 * 1024, 64 * 1024, 0, 0, 400 * 1024, 0, 0, 0};
+        const int32_t tn[] = {2, 1};
+        for (int t = 1; t <= 2; t++)
+            for (int o = LF_PLAN_OBJ_ENERGY; o <= LF_PLAN_OBJ_LATENCY; o++) {
+                lf_exact_config ec;
+                lf_exact_config_default(&ec);
+                ec.objective = o;
+                ec.threads = t;
+                compare_ahead(g, "brr", &ec, tb, th, tn, 2, &solved);
+            }
+        lf_graph_free(g);
+    }
+    CHECK(solved > 0);
 }
 
 /* efficientnet_b3's ops 4-22 (its first two MBConv blocks from the first
@@ -264,5 +368,6 @@ int main(void)
 {
     test_shared_parts();
     test_store_lower_end();
+    test_ahead_parts();
     return lf_test_result();
 }

@@ -308,6 +308,12 @@ void lf_steps_store_free(lf_steps_store *m);
 /* 1 and steps[0..*n) when kept, else 0. */
 int lf_steps_store_get(lf_steps_store *m, const lf_bitset *group, int64_t below,
                        lf_cost_step *steps, int32_t cap, int32_t *n);
+/* The same without a copy: *steps points into the store, whose entries
+ * stay as they are until it is freed (the staircase reads hundreds of an
+ * attention group's prices per look-up; copying them was a tenth of the
+ * passes after the first, bert_base BRR energy). */
+int lf_steps_store_peek(lf_steps_store *m, const lf_bitset *group, int64_t below, int32_t cap,
+                        const lf_cost_step **steps, int32_t *n);
 lf_status lf_steps_store_put(lf_steps_store *m, const lf_bitset *group, int64_t below,
                              const lf_cost_step *steps, int32_t cap, int32_t n);
 /* 1 when the store keeps no more groups (its memory limit is reached). */

@@ -282,11 +282,45 @@ static uint64_t lf__members_hash(const int32_t *m, int32_t n)
     return h;
 }
 
+/* The rises inside (lo, hi) of the groups looked at whose price exceeds
+ * the DP's charge somewhere in the range and that are not cut, into hints
+ * (ascending, each once, none that is a cut; none at all where there are
+ * more than cap). */
+static void lf__rise_hints(const lf__rise_scan *s, const int64_t *cuts, int32_t n_cuts, int64_t *hints,
+                           int32_t *n_hints, int32_t cap)
+{
+    int32_t n = 0;
+    for (int32_t i = 0; i < s->n_seen; i++) {
+        const lf__seen_group *sg = &s->seen[i];
+        if (sg->cut || sg->n_bad == 0)
+            continue;
+        for (int32_t r = sg->bad_first + sg->n_bad; r < s->n_bad && s->bad[r][1] == 0; r++) {
+            int64_t at = s->bad[r][0];
+            int dup = at <= s->lo;
+            for (int32_t j = 0; j < n_cuts && !dup; j++)
+                dup = cuts[j] == at;
+            for (int32_t j = 0; j < n && !dup; j++)
+                dup = hints[j] == at;
+            if (dup)
+                continue;
+            if (n == cap) {
+                *n_hints = 0;
+                return;
+            }
+            hints[n++] = at;
+        }
+    }
+    *n_hints = lf__sort_cuts(hints, n);
+}
+
 lf_status lf__curve_plan_rises(const lf_graph *g, const lf_hw *hw, const char *scheme,
                                const lf_exact_config *cfg, const lf_curve *part, int64_t lo, int64_t hi,
-                               int64_t top, int64_t *cuts, int32_t *n_cuts, int32_t cap)
+                               int64_t top, int64_t *cuts, int32_t *n_cuts, int32_t cap, int64_t *hints,
+                               int32_t *n_hints, int32_t hint_cap)
 {
     *n_cuts = 0;
+    if (n_hints)
+        *n_hints = 0;
     if (!cfg || cfg->objective == LF_PLAN_OBJ_DRAM)
         return LF_OK; /* F_D's steps only fall */
     lf_hw h = *hw;
@@ -363,6 +397,10 @@ lf_status lf__curve_plan_rises(const lf_graph *g, const lf_hw *hw, const char *s
             }
         }
     }
+    if (st == LF_OK)
+        *n_cuts = lf__sort_cuts(cuts, *n_cuts);
+    if (st == LF_OK && n_hints)
+        lf__rise_hints(s, cuts, *n_cuts, hints, n_hints, hint_cap);
     free(m);
     lf_hashmap_destroy(&s->by_hash);
     free(s->group_first);
@@ -372,7 +410,5 @@ lf_status lf__curve_plan_rises(const lf_graph *g, const lf_hw *hw, const char *s
     free(s->seen);
     free(s->bad);
     free(s);
-    if (st == LF_OK)
-        *n_cuts = lf__sort_cuts(cuts, *n_cuts);
     return st;
 }
