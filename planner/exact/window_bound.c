@@ -61,6 +61,7 @@
 #include <string.h>
 
 #include "planner/exact/downsets.h"
+#include "planner/exact/set_memo.h"
 #include "planner/exact/solve.h"
 #include "planner/exact/window_reads.h"
 #include "planner/exact/window_views.h"
@@ -112,6 +113,18 @@
 /* A grown try has the shares of the plain windows it covers, at most this
  * part of what its pass has left (lf__win_grow_share). */
 #define LF__WIN_GROW_SHARE 0.5
+/* ... and where it covers every window of the plain cut left in its pass,
+ * this part: PP-OCRv4 detection's 206-256 (628,416 sets) is the last
+ * try of its pass, and under BRR at 10 s half of what was left stopped it
+ * at a third of its sets (docs/results/exact.md, branch ocrbrr3). */
+#define LF__WIN_GROW_LAST 0.875
+/* The part of the windows' time the grown pass may take (the passes after
+ * it have the rest and what it leaves). On NasNet-A and RandWire at 256 KB
+ * it ends at 0.07-0.2 s of a 3 s windows' limit, both schemes (its tries
+ * stop at their caps); on PP-OCRv4 detection it is the pass that counts,
+ * and under BRR at 10 s half of the windows' 0.6 s stopped its last try
+ * (docs/results/exact.md, branch ocrbrr3). */
+#define LF__WIN_GROWN_PART 0.75
 
 typedef struct lf__win {
     lf_cost_model *cm;
@@ -153,6 +166,8 @@ typedef struct lf__win {
     int64_t grow_left;       /* candidate sets the grown tries may still visit */
     int64_t merge_left;      /* ... and the merged ones (window_merge.c) */
     int32_t merged;          /* windows of the pass running that took in the next one */
+    lf__set_memo rereads;    /* each set's weight re-reads in the window being solved (set_memo.c) */
+    int memo_rereads;        /* ... kept where weights are not resident (BRR) */
     lf__waits waits;         /* re-reads of squeeze-and-excite maps (window_waits.c) */
 } lf__win;
 
@@ -341,7 +356,16 @@ static void lf__win_group(lf__exact *x)
         if (!to || *from + comp >= *to)
             return;
     }
-    int64_t rereads = lf__win_rereads(x, w), wait_any, wait_conn;
+    /* The DP reaches a set from many states: its re-reads, a function of the
+     * set alone within the window, are remembered (under BRR, where they
+     * cost a tile floor; PP-OCRv4 detection at 256 KB, window 1-189: about
+     * 20 asks per distinct set). */
+    int64_t rereads, wait_any, wait_conn;
+    if (!w->memo_rereads || !lf__set_memo_get(&w->rereads, &x->sbits, &rereads)) {
+        rereads = lf__win_rereads(x, w);
+        if (w->memo_rereads)
+            lf__set_memo_put(&w->rereads, &x->sbits, rereads);
+    }
     if (rereads < 0)
         return;
     lf__waits_charge(&w->waits, x, w->internal, w->bytes, &wait_any, &wait_conn);
@@ -382,6 +406,7 @@ static lf_status lf__win_dp(lf__win *w, const lf_bitset *u, const lf_exact_confi
 {
     lf__exact x;
     lf_status st = lf__dp_setup(&x, w->cm, u, k);
+    lf__set_memo_clear(&w->rereads); /* another window: other ghosts, claims, internal tensors */
     if (w->conn)
         for (int64_t i = 0; i < w->cap_conn; i++)
             w->conn[i] = i == 0 ? 0 : INT64_MAX;
@@ -520,8 +545,11 @@ static double lf__win_grow_share(const lf__win *w, int32_t to2, int32_t left)
     for (int32_t k = w->n_win - left; k < w->n_win && w->ends[k] <= to2; k++)
         covered++;
     double pass_left = lf__win_left(w), wide = pass_left * (covered > 1 ? covered : 1) / left;
-    if (wide > pass_left * LF__WIN_GROW_SHARE)
-        wide = pass_left * LF__WIN_GROW_SHARE;
+    /* A try that covers every window left leaves only the shorter window's
+     * rest behind it when it fails, not windows of the plain cut. */
+    double part = covered == left ? LF__WIN_GROW_LAST : LF__WIN_GROW_SHARE;
+    if (wide > pass_left * part)
+        wide = pass_left * part;
     return wide > share ? wide : share;
 }
 
@@ -746,6 +774,8 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
         st = lf__cut_tensor_floors(cm, w.cut_floor);
     if (st == LF_OK)
         st = lf__waits_init(&w.waits, cm);
+    if (st == LF_OK && (w.memo_rereads = !lf_cost_weights_resident(cm)))
+        st = lf__set_memo_init(&w.rereads, n);
     if (st == LF_OK)
         st = lf__tiles_create_sharp(cm, &w.tiles);
     if (st == LF_OK) /* the sets' own reference heights (tile_floor.c, lf__set_height) */
@@ -789,7 +819,7 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     int32_t cap = max_window_ops > 0 ? max_window_ops : end == 0 ? LF__WIN_MAX_UNTIMED : INT32_MAX;
     /* Without a cap on the windows' size, first one pass of windows of
      * LF__WIN_FIRST ops grown where cheap (lf__win_grow), charging
-     * connected parts, on at most half of the time; the passes above
+     * connected parts, on at most LF__WIN_GROWN_PART of the time; the passes above
      * then run as they would without it, on what it leaves. Growing in
      * every pass costs the larger windows their time on wide graphs
      * (NasNet-A at 256 KB, LBDF, 2 s: 57.70 -> 45.86 MB); one pass that
@@ -797,7 +827,7 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
      * s of 4 s). On a quarter PP-OCRv4 detection's window 1-181 ran out
      * of its share in a 10 s run (the windows had 0.58 s, the pass 0.14:
      * 15.66 MB under BRR where half gives 15.97, its untimed figure, in
-     * 0.17 s). */
+     * 0.17 s); since the merge (window_merge.c) half no longer does. */
     /* Where no window grew and every one was solved whole, the grown pass
      * was the connected pass of LF__WIN_FIRST ops, window for window: the
      * connected passes start one size up (NasNet-A at 256 KB under BRR,
@@ -805,7 +835,7 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
      * branch nasbrr3). */
     int32_t first_conn = cap < LF__WIN_FIRST ? cap : LF__WIN_FIRST;
     if (max_window_ops <= 0 && st == LF_OK) {
-        double now = lf_now_seconds(), seconds = end > 0 ? (end - now) / 2 : 0;
+        double now = lf_now_seconds(), seconds = end > 0 ? (end - now) * LF__WIN_GROWN_PART : 0;
         int64_t lower = 0;
         w.connected = 1;
         w.grow = 1;
@@ -895,6 +925,7 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     free(w.failed);
     free(w.saved);
     lf__waits_destroy(&w.waits);
+    lf__set_memo_destroy(&w.rereads);
     lf_cost_tiles_free(w.tiles);
     lf__wait_pairs_free(&w.pairs);
     free(w.held);
