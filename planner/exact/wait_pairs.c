@@ -9,7 +9,7 @@
  * (one image's) in the buffer at every step of the group's sinks (model.c,
  * lf__eval_waits), or read again from DRAM, its bytes once more in F_D
  * (rows.c, lf__wait_reread_bytes). The window relaxation's monotone floor
- * sees neither; lf__win_rereads (window_bound.c) charges the cheaper of the
+ * sees neither; lf__win_rereads (window_charge.c) charges the cheaper of the
  * two for a part that holds r and m. */
 #include <stdlib.h>
 
