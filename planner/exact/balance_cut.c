@@ -26,9 +26,14 @@
  *           max over theta of that cut, each tensor weighing
  *           max(0, 2 |t| - floor(t)).
  *
- * RandWire at 256 KB under LBDF: conv3 (534 KB of mass) 244,608 B, conv4
- * 366,912 B, conv5 183,456 B over the floors (docs/results/exact.md). Under
- * BRR a group's weights stream and the mass is rows alone: little fires. */
+ * The mass also takes the rows of an op's input windows past the first,
+ * each tensor's shared among its readers (the floor holds a tensor's widest
+ * window, at least as much as its readers' shares together).
+ *
+ * RandWire at 256 KB: LBDF 5.43 MB against the windows' 4.45, BRR 6.54
+ * against 5.99, in 0.02 s (docs/results/exact.md, branch rwgap); the LP over
+ * all valid groups would be the optimum there, the cut sees one prefix per
+ * stage. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +42,10 @@
 
 /* Levels of theta tried per segment: theta = M * i / LF__BAL_LEVELS. */
 #define LF__BAL_LEVELS 40
+/* A segment of more ops is left out (it adds nothing, which is a floor):
+ * its bitsets take k^2 / 8 bytes and the bound must stay cheap whatever the
+ * time limit (RandWire's widest segment has 138 ops). */
+#define LF__BAL_MAX_OPS 4096
 
 /* ---- minimum s-t cut (Dinic; a segment has a few hundred nodes) ---------- */
 
@@ -150,7 +159,7 @@ static int lf__bal_segment(lf__bal *b, const int32_t *ops, int32_t k, int64_t be
         weighed += b->weight[ops[i]];
     }
     int ok = 1;
-    if (total < beta || weighed == 0)
+    if (total < beta || weighed == 0 || k > LF__BAL_MAX_OPS)
         goto done; /* one group may hold it all, or nothing to cut */
     b->anc = malloc((size_t)k * nw * 8);
     b->desc = malloc((size_t)k * nw * 8);
@@ -285,8 +294,22 @@ lf_status lf__balance_lower_bound(lf_cost_model *cm, int64_t *lower)
         if (lf_cost_fusable(cm, v) && op->type != LF_OP_INPUT)
             sum += lf_cost_weight_bytes(cm, v);
         /* A lone MatMul tiled by columns has the floor 0 (downsets.c). */
-        if (x.fusable[v] && !lf_cost_column_tiled(cm, v))
+        if (x.fusable[v] && !lf_cost_column_tiled(cm, v)) {
             mass[v] = x.wterm[v] + (!x.view[v] && (op->is_output || op->n_consumers > 0) ? x.row_bytes[v] : 0);
+            /* The rows of its window past the first, shared among the
+             * tensor's readers: a set holds a tensor's widest window (at
+             * least its maker's one row), never less than the readers'
+             * shares together. */
+            for (int32_t j = 0; j < op->n_inputs; j++) {
+                int32_t t = op->inputs[j];
+                int64_t h = g->ops[t].out.h, k = x.kwin[v] < h ? x.kwin[v] : h;
+                int twice = 0; /* one share per tensor, however often it is read */
+                for (int32_t i = 0; i < j; i++)
+                    twice |= op->inputs[i] == t;
+                if (!twice && !x.view[t] && !lf_cost_global_operand(cm, v, j) && k > 1)
+                    mass[v] += (k - 1) * x.row_bytes[t] / g->ops[t].n_consumers;
+            }
+        }
         int64_t w = 2 * lf_cost_tensor_bytes(cm, v) - floor[v];
         weight[v] = x.fusable[v] && !x.view[v] && w > 0 ? w : 0;
     }
