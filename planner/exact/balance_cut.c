@@ -40,8 +40,12 @@
 #include "planner/exact/downsets.h"
 #include "planner/exact/solve.h"
 
-/* Levels of theta tried per segment: theta = M * i / LF__BAL_LEVELS. */
-#define LF__BAL_LEVELS 40
+/* Levels of theta tried per segment, at most: the forced sides change only
+ * where theta passes M - (an op's descendants' mass) + 1, and each such
+ * point is the best theta until the next one (the ops forced out only
+ * shrink as theta grows), so those points are tried; past this many, an
+ * even choice of them. */
+#define LF__BAL_LEVELS 256
 /* A segment of more ops is left out (it adds nothing, which is a floor):
  * its bitsets take k^2 / 8 bytes and the bound must stay cheap whatever the
  * time limit (RandWire's widest segment has 138 ops). */
@@ -142,9 +146,15 @@ typedef struct lf__bal {
     const uint8_t *fusable;
     int32_t *local;               /* op -> index in the segment, or -1 */
     uint64_t *anc, *desc;         /* per segment op: bitsets over the segment (its own) */
-    int64_t *m_anc, *m_desc;
+    int64_t *m_anc, *m_desc, *thetas;
     lf__net net;
 } lf__bal;
+
+static int lf__cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
 
 /* The segment ops[0..k): its best cut over the levels of theta into *best. */
 static int lf__bal_segment(lf__bal *b, const int32_t *ops, int32_t k, int64_t beta, int64_t *best)
@@ -200,9 +210,22 @@ static int lf__bal_segment(lf__bal *b, const int32_t *ops, int32_t k, int64_t be
                 b->m_desc[i] += b->mass[ops[j]];
         }
     }
+    /* The points where an op joins the forced side of D, ascending. */
+    int32_t n_th = 0;
+    for (int32_t i = 0; i < k; i++) {
+        int64_t theta = total - b->m_desc[i] + 1;
+        if (theta >= 1 && theta <= total)
+            b->thetas[n_th++] = theta;
+    }
+    qsort(b->thetas, (size_t)n_th, sizeof *b->thetas, lf__cmp_i64);
+    int32_t n_u = 0;
+    for (int32_t i = 0; i < n_th; i++)
+        if (n_u == 0 || b->thetas[i] != b->thetas[n_u - 1])
+            b->thetas[n_u++] = b->thetas[i];
+    int32_t levels = n_u < LF__BAL_LEVELS ? n_u : LF__BAL_LEVELS;
     /* Nodes: the segment's ops 0..k-1, one per weighed tensor k.., s, t. */
-    for (int32_t level = 1; level < LF__BAL_LEVELS && ok; level++) {
-        int64_t theta = total * level / LF__BAL_LEVELS;
+    for (int32_t level = 0; level < levels && ok; level++) {
+        int64_t theta = b->thetas[levels == n_u ? level : (int32_t)((int64_t)level * n_u / levels)];
         lf__net *f = &b->net;
         f->n = 2 * k + 2;
         f->m = 0;
@@ -276,12 +299,13 @@ lf_status lf__balance_lower_bound(lf_cost_model *cm, int64_t *lower)
     b.local = malloc(((size_t)n + 1) * sizeof *b.local);
     b.m_anc = malloc(((size_t)n + 1) * sizeof *b.m_anc);
     b.m_desc = malloc(((size_t)n + 1) * sizeof *b.m_desc);
+    b.thetas = malloc(((size_t)n + 1) * sizeof *b.thetas);
     b.net.head = malloc((2 * (size_t)n + 2) * sizeof *b.net.head);
     b.net.level = malloc((2 * (size_t)n + 2) * sizeof *b.net.level);
     b.net.it = malloc((2 * (size_t)n + 2) * sizeof *b.net.it);
     b.net.queue = malloc((2 * (size_t)n + 2) * sizeof *b.net.queue);
     if (st == LF_OK && (!floor || !mass || !weight || !in_u || !is_cut || !ops || !b.local ||
-                        !b.m_anc || !b.m_desc || !b.net.head || !b.net.level || !b.net.it || !b.net.queue))
+                        !b.m_anc || !b.m_desc || !b.thetas || !b.net.head || !b.net.level || !b.net.it || !b.net.queue))
         st = lf_set_error(LF_ENOMEM, "out of memory computing bounds");
     if (st == LF_OK)
         st = lf__cut_tensor_floors(cm, floor);
@@ -342,6 +366,7 @@ lf_status lf__balance_lower_bound(lf_cost_model *cm, int64_t *lower)
     free(b.local);
     free(b.m_anc);
     free(b.m_desc);
+    free(b.thetas);
     free(b.net.head);
     free(b.net.level);
     free(b.net.it);
