@@ -30,7 +30,7 @@
  * each tensor's shared among its readers (the floor holds a tensor's widest
  * window, at least as much as its readers' shares together).
  *
- * RandWire at 256 KB: LBDF 5.43 MB against the windows' 4.45, BRR 6.54
+ * RandWire at 256 KB: LBDF 5.44 MB against the windows' 4.45, BRR 6.54
  * against 5.99, in 0.02 s (docs/results/exact.md, branch rwgap); the LP over
  * all valid groups would be the optimum there, the cut sees one prefix per
  * stage. */
