@@ -109,6 +109,11 @@ typedef struct lf__window_stats {
 
 lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, int32_t max_window_ops,
                                  lf__window_stats *ws);
+/* A floor of the DRAM of every valid plan: every fusable op's weights once,
+ * every tensor's forced-cut floor, and per segment between cut ops the least
+ * cut that a balanced prefix of any plan's groups makes there
+ * (balance_cut.c). No search: a few max-flows per segment. */
+lf_status lf__balance_lower_bound(lf_cost_model *cm, int64_t *lower);
 /* The candidate sets a grown window's DP may visit (window_bound.c,
  * lf__win_grow): 16 times those of the try it grows, at least 20,000, at
  * most what the pass's grown tries have left and, but in a short window's
