@@ -149,6 +149,7 @@ static lf_status lf__win_dp(lf__win *w, const lf_bitset *u, const lf_exact_confi
             w->conn[i] = i == 0 ? 0 : INT64_MAX;
     if (st == LF_OK) {
         lf__win_open_ops(&x, w->internal, w->open);
+        lf__win_out_ops(&x, w->reach.outs);
         x.any_set = !w->connected;
         x.tell_connected = 1;
         x.on_group = lf__win_group;
@@ -502,6 +503,8 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
              w.mine && w.claims && w.kept_claims && w.ghost_list &&
              w.own_ops && w.bytes && w.wbytes && w.ends && w.failed && w.saved;
     lf_status st = ok ? LF_OK : lf_set_error(LF_ENOMEM, "out of memory computing bounds");
+    if (st == LF_OK)
+        st = lf__win_reach_init(&w.reach, n);
     for (int32_t v = 0; v < n && st == LF_OK; v++) {
         w.bytes[v] = lf_cost_tensor_bytes(cm, v);
         w.wbytes[v] = lf_cost_weight_bytes(cm, v);
@@ -650,6 +653,7 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     lf__reader_apart_free(&w.apart);
     free(w.ghost);
     free(w.open);
+    lf__win_reach_free(&w.reach);
     free(w.claimed);
     free(w.mine);
     free(w.claims);

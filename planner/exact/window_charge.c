@@ -184,7 +184,7 @@ void lf__win_group(lf__exact *x)
      * one), so it is neither priced nor asked below. */
     int64_t part = w->connected ? 0 : lf__win_part(x, w), comp = 0;
     if (x->set_connected) /* plus the reads a closed part's group pays (window_reads.c) */
-        comp = lf__win_component(x, w) + lf__win_closed_reads(x, w->open, w->internal, w->apart.any, w->bytes, w->seen,
+        comp = lf__win_component(x, w) + lf__win_closed_reads(x, w->open, &w->reach, w->internal, w->apart.any, w->bytes, w->seen,
                                                                ++w->stamp);
     /* Re-reads only add to both charges, and their tile floor is most of a
      * window's time under BRR: a set that cannot improve its state under

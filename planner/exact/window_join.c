@@ -72,6 +72,7 @@ typedef struct lf__wj {
     int64_t *req;        /* scratch: rows asked per tensor (lf__wj_level) */
     int32_t *touched;
     uint8_t *open;        /* lf__win_open_ops of the window being solved */
+    lf__win_reach reach;  /* lf__win_out_ops of it, and scratch of lf__win_closed_reads */
     int64_t *seen, stamp; /* scratch of lf__win_closed_reads (64-bit: never wraps) */
     /* The constraints of the run: g_out low (theta_out) in this window,
      * g_in high (theta_in) in this window; -1: none. */
@@ -152,7 +153,7 @@ static void lf__wj_group(lf__exact *x)
             times = 1 + lf__win_reads_apart(x, &j->apart, p);
         d += times * j->bytes[p];
     }
-    d += lf__win_closed_reads(x, j->open, j->internal, j->apart.any, j->bytes, j->seen, ++j->stamp);
+    d += lf__win_closed_reads(x, j->open, &j->reach, j->internal, j->apart.any, j->bytes, j->seen, ++j->stamp);
     lf__dp_relax_min(x, &x->sbits, x->n_sub, d);
 }
 
@@ -179,6 +180,7 @@ static lf_status lf__wj_dp(lf__wj *j, const lf_bitset *u, const lf_exact_config 
     lf_status st = lf__dp_setup(&x, j->cm, u, k);
     if (st == LF_OK) {
         lf__win_open_ops(&x, j->internal, j->open);
+        lf__win_out_ops(&x, j->reach.outs);
         x.any_set = 0;
         x.on_group = lf__wj_group;
         x.on_forced = lf__wj_forced;
@@ -257,6 +259,8 @@ lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, c
     int ok = ops && ends && gk && free_of && spent && runs && redo && theta && ns && charged && us && j.bytes &&
              j.cut_floor && j.internal && j.in_win && j.in_t_out && j.req && j.touched && j.seen && j.open;
     lf_status st = ok ? LF_OK : lf_set_error(LF_ENOMEM, "out of memory computing bounds");
+    if (st == LF_OK)
+        st = lf__win_reach_init(&j.reach, n);
     int64_t weights = 0;
     for (int32_t v = 0; v < n && st == LF_OK; v++) {
         j.bytes[v] = lf_cost_tensor_bytes(cm, v);
@@ -483,6 +487,7 @@ lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, c
     free(j.touched);
     free(j.seen);
     free(j.open);
+    lf__win_reach_free(&j.reach);
     lf__reader_apart_free(&j.apart);
     return st;
 }

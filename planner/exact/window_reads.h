@@ -15,14 +15,36 @@
  * universe read. Entries of other ops are left. */
 void lf__win_open_ops(const lf__exact *x, const uint8_t *internal, uint8_t *open);
 
+/* For every op v of x's universe (x set up, not run): outs[2v], the fusable
+ * ops outside the universe v has an edge to, and outs[2v + 1], those of them
+ * that are ancestors of v, as bits (the 63 first such ops of the universe in
+ * op order; bit 63 stands for every later one and is never an ancestor's).
+ * Ops between them outside the universe get scratch values. */
+void lf__win_out_ops(const lf__exact *x, uint64_t *outs);
+
+/* What lf__win_closed_reads asks beyond open[]: outs (lf__win_out_ops) and
+ * scratch of n_ops entries each. */
+typedef struct lf__win_reach {
+    uint64_t *outs;          /* 2 n_ops entries */
+    int64_t *rmark, *cmark;  /* stamps: reached from the set; in a component found */
+    int64_t stamp;
+    int32_t *cid, *stack;
+    uint64_t *cmask;         /* per component found: its ops' outs */
+} lf__win_reach;
+
+lf_status lf__win_reach_init(lf__win_reach *r, int32_t n_ops);
+void lf__win_reach_free(lf__win_reach *r);
+
 /* The bytes x's connected set being grown from state cur pays for reading
  * internal tensors (internal[p], bytes[p] per op) once more than the
- * connected charge counts, 0 unless the set is closed (no op with bit 1 of
- * open[v]: lf__win_open_ops). seen/stamp: scratch marks (n_ops entries), the
+ * connected charge counts: p's where the set's group holds no reader of p
+ * still to come (window_reads.c: the set closed, or closed for p, or every
+ * reader to come cut from it; reach NULL: closed only, no op with bit 1 of
+ * open[v], lf__win_open_ops). seen/stamp: scratch marks (n_ops entries), the
  * caller's stamp fresh for this set. Stamps are 64-bit: the windows take two
  * or three a candidate set, and a 32-bit one wraps after 2^31 sets, where a
  * mark left 2^32 stamps before reads as current (tests/test_stamps.c). */
-int64_t lf__win_closed_reads(const lf__exact *x, const uint8_t *open, const uint8_t *internal,
+int64_t lf__win_closed_reads(const lf__exact *x, const uint8_t *open, lf__win_reach *reach, const uint8_t *internal,
                              const uint8_t *apart, const int64_t *bytes, int64_t *seen, int64_t stamp);
 
 /* The reads of internal tensor p (written by x's set being grown) that the

@@ -8,6 +8,7 @@
 #include "planner/exact/downsets.h"
 #include "planner/exact/set_memo.h"
 #include "planner/exact/solve.h"
+#include "planner/exact/window_reads.h"
 #include "planner/exact/window_waits.h"
 
 typedef struct lf__win {
@@ -18,6 +19,7 @@ typedef struct lf__win {
     uint8_t *internal; /* tensors of the window being solved */
     uint8_t *ghost;    /* readers outside the window solved with it (lf__win_ghosts) */
     uint8_t *open;     /* ops of the window's universe with an edge out of it (window_reads.c) */
+    lf__win_reach reach; /* the ops out of it they reach, and scratch (lf__win_closed_reads) */
     uint8_t *claimed;  /* per op: its weights' re-reads charged by a window of this pass */
     uint8_t *mine;     /* per op: ... by the window being solved (its own ops and ghosts unclaimed before it) */
     int32_t *claims, n_claims; /* the ops the last window solved claimed (lf__win_grow) */
