@@ -299,6 +299,18 @@ static void test_breadth_first(void)
             CHECK_OK(lf_exact_polish(cm, &pc, &p, &st));
             CHECK_EQ_I64(st.dram_after, 21712683);
             CHECK(st.passes < pc.max_passes); /* stopped because nothing changed */
+            /* max_windows: two solves, then the plan as they left it */
+            lf_plan two;
+            CHECK_OK(lf_plan_copy(&two, &p));
+            pc.breadth_first = 1;
+            pc.max_windows = 2;
+            CHECK_OK(lf_exact_polish(cm, &pc, &two, &st));
+            CHECK_EQ_I64(st.windows, 2);
+            CHECK_OK(lf_plan_check(&two, cm));
+            CHECK_EQ_I64(metrics(&two, cm).dram_fusable, st.dram_after);
+            CHECK(st.dram_after <= 21712683 && st.dram_after >= 21540651);
+            pc.max_windows = 0;
+            lf_plan_destroy(&two);
         }
         pc.breadth_first = 1;
         CHECK_OK(lf_exact_polish(cm, &pc, &p, &st));
@@ -384,6 +396,15 @@ static void test_ocr_brr(void)
     lf_plan_destroy(&q);
     pc.window_ops = 160;
     pc.breadth_first = 1;
+    /* max_states: the window from group 0 takes more than 2,500 downsets
+     * and stops there; two shorter ones reach 16,661,017 B */
+    CHECK_OK(lf_plan_copy(&q, &p));
+    pc.max_states = 2500;
+    CHECK_OK(lf_exact_polish(cm, &pc, &q, &st));
+    CHECK_EQ_I64(st.dram_after, 16661017);
+    CHECK(st.limited >= 1);
+    lf_plan_destroy(&q);
+    pc.max_states = 5000; /* the pipeline's */
     CHECK_OK(lf_exact_polish(cm, &pc, &p, &st));
     CHECK_OK(lf_plan_check(&p, cm));
     CHECK_EQ_I64(st.dram_after, 16584601);

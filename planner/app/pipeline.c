@@ -68,6 +68,13 @@ typedef struct lf__run {
  * sets a window): PP-OCRv4 detection under BRR reaches 16,584,697 B with
  * 128, its best known plan with 160. */
 #define LF__BREADTH_FIRST_POLISH 160
+/* Its limits: downsets a window (PP-OCRv4's takes 2,350; NasNet-A's wide
+ * windows stop there instead of at the candidate sets, 0.2 s each under
+ * BRR where 300,000 sets take 1 s), windows in all, and its share of the
+ * time left (the open pieces' polish after it has the rest). */
+#define LF__BREADTH_FIRST_STATES 5000
+#define LF__BREADTH_FIRST_WINDOWS 8
+#define LF__BREADTH_FIRST_SHARE 0.5
 
 /* --time-limit bounds the whole exact run (issue 41 item 9): one deadline,
  * the limit from the start, is shared by the DP, the certified bounds and
@@ -189,15 +196,18 @@ static void lf__better_upper(lf__run *r, double deadline, lf_plan *best, int64_t
  * where a group moved are solved. On a copy: a failure leaves *best. */
 static void lf__breadth_first_polish(lf__run *r, double deadline, lf_plan *best, int64_t *upper, int *late)
 {
-    if (deadline > 0 && lf_now_seconds() >= deadline)
+    double now = lf_now_seconds();
+    if (deadline > 0 && now >= deadline)
         return;
     lf_polish_config pc;
     lf_polish_stats ps;
     lf_polish_config_default(&pc);
     pc.window_ops = LF__BREADTH_FIRST_POLISH;
     pc.max_candidates = LF__BEST_EFFORT_POLISH_CANDIDATES;
+    pc.max_states = LF__BREADTH_FIRST_STATES;
+    pc.max_windows = LF__BREADTH_FIRST_WINDOWS;
     pc.breadth_first = 1;
-    pc.deadline = deadline;
+    pc.deadline = deadline > 0 ? now + (deadline - now) * LF__BREADTH_FIRST_SHARE : 0;
     lf_plan cand;
     if (lf_plan_copy(&cand, best) != LF_OK)
         return;

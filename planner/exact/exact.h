@@ -198,6 +198,10 @@ typedef struct lf_polish_config {
                                is (a piece solved exactly between cuts no valid group
                                spans), so a window of such ops only is not solved; NULL
                                (default): none */
+    int64_t max_states;     /* per window's exact solve, downsets; 0 (default): the exact
+                               planner's default */
+    int32_t max_windows;    /* exact solves in all (a deterministic cap on the polish's
+                               time); 0 (default): none */
     int32_t breadth_first;  /* 0 (default): among the groups ready next in the order, the
                                one with the smallest op first; 1: the one made ready
                                first (ties: the smallest op), so a group that reads only

@@ -180,6 +180,8 @@ void lf_polish_config_default(lf_polish_config *c)
     c->deadline = 0;
     c->fixed = NULL;
     c->breadth_first = 0;
+    c->max_states = 0;
+    c->max_windows = 0;
 }
 
 /* 1 when every op of window u is fixed (cfg->fixed): its groups are an
@@ -206,6 +208,8 @@ lf_status lf_exact_polish(lf_cost_model *cm, const lf_polish_config *cfg, lf_pla
     lf_exact_config ec;
     lf_exact_config_default(&ec);
     ec.max_candidates = cfg->max_candidates;
+    if (cfg->max_states > 0)
+        ec.max_states = cfg->max_states;
     ec.time_limit_s = 0; /* deterministic: candidate limits only, */
     ec.deadline = cfg->deadline; /* unless the caller's time is up */
     lf_bitset u, tmp;
@@ -229,7 +233,8 @@ lf_status lf_exact_polish(lf_cost_model *cm, const lf_polish_config *cfg, lf_pla
     if ((st = lf_plan_metrics_compute(plan, cm, &m)) == LF_OK)
         s->dram_before = s->dram_after = m.objective; /* the windows' unit: dram_fusable under DRAM */
     int changed = 1;
-    while (st == LF_OK && changed && !s->out_of_time && s->passes < cfg->max_passes) {
+    while (st == LF_OK && changed && !s->out_of_time && s->passes < cfg->max_passes &&
+           (cfg->max_windows <= 0 || s->windows < cfg->max_windows)) {
         changed = 0;
         s->passes++;
         for (int32_t a = 0; st == LF_OK; a++) {
@@ -273,6 +278,8 @@ lf_status lf_exact_polish(lf_cost_model *cm, const lf_polish_config *cfg, lf_pla
                 s->out_of_time = 1;
                 break;
             }
+            if (cfg->max_windows > 0 && s->windows >= cfg->max_windows)
+                break;
             int64_t old_dram = 0, new_dram = 0;
             if ((st = lf__window_dram(cm, plan, order, a, b, &tmp, &old_dram)) != LF_OK)
                 break;
