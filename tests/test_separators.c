@@ -230,7 +230,7 @@ static void check_hard_pieces(lf_cost_model *cm, int64_t opt, const char *what, 
          * open piece within the first window (24 ops), the optimum. */
         int64_t applied = d;
         int32_t widest = -1, open_ops = 0;
-        CHECK_OK(lf__hard_pieces_polish(cm, &h, 0, &p, &d, &widest));
+        CHECK_OK(lf__hard_pieces_polish(cm, &h, 0, &p, &d, &widest, NULL, NULL));
         CHECK_OK(lf_plan_check(&p, cm));
         CHECK_OK(lf_plan_metrics_compute(&p, cm, &m));
         CHECK_EQ_I64(m.dram_fusable, d);
@@ -447,9 +447,31 @@ static void test_polish_unsolved(void)
             CHECK_OK(lf_plan_metrics_compute(&p, cm, &m));
             int64_t greedy = m.dram_fusable, d = greedy;
             int32_t widest = -1;
-            CHECK_OK(lf__hard_pieces_polish(cm, &h, 0, &p, &d, &widest));
+            CHECK_OK(lf__hard_pieces_polish(cm, &h, 0, &p, &d, &widest, NULL, NULL));
             CHECK(d == greedy && widest == 0);
-            CHECK_OK(lf__hard_pieces_polish(cm, &h, lf_now_seconds() + 600, &p, &d, &widest));
+            /* With a breadth-first polish after the first pass (the
+             * pipeline's): valid, its figure recomputed, between the
+             * optimum and the start, the optimum on the small graphs. */
+            lf_plan q;
+            CHECK_OK(lf_plan_copy(&q, &p));
+            lf_polish_config bfs;
+            lf_polish_config_default(&bfs);
+            bfs.window_ops = 160;
+            bfs.max_states = 5000;
+            bfs.max_windows = 8;
+            bfs.breadth_first = 1;
+            int64_t dq = greedy;
+            int32_t wq = -1, bfs_improved = -1;
+            CHECK_OK(lf__hard_pieces_polish(cm, &h, lf_now_seconds() + 600, &q, &dq, &wq, &bfs, &bfs_improved));
+            CHECK_OK(lf_plan_check(&q, cm));
+            CHECK_OK(lf_plan_metrics_compute(&q, cm, &m));
+            CHECK_EQ_I64(m.dram_fusable, dq);
+            CHECK(opt <= dq && dq <= greedy);
+            CHECK(bfs_improved == 0 || bfs_improved == 1);
+            if (g->n_ops <= 24)
+                CHECK_EQ_I64(dq, opt);
+            lf_plan_destroy(&q);
+            CHECK_OK(lf__hard_pieces_polish(cm, &h, lf_now_seconds() + 600, &p, &d, &widest, NULL, NULL));
             CHECK_OK(lf_plan_check(&p, cm));
             CHECK_OK(lf_plan_metrics_compute(&p, cm, &m));
             CHECK_EQ_I64(m.dram_fusable, d);

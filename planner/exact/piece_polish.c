@@ -23,10 +23,41 @@ static const struct {
 } lf__polish_passes[] = {{24, 1000000}, {32, 5000000}, {40, 20000000}};
 #define LF__POLISH_PASSES_UNTIMED 2
 
+/* Polishes *plan with cfg on a copy, in half the time left before deadline
+ * (0: none), the fixed ops as given; *improved when the figure fell. */
+static lf_status lf__polish_between(lf_cost_model *cm, const lf_polish_config *cfg, const uint8_t *fixed,
+                                    double deadline, lf_plan *plan, int64_t *figure, int32_t *improved)
+{
+    lf_polish_config pc = *cfg;
+    lf_polish_stats ps;
+    double now = lf_now_seconds();
+    pc.deadline = deadline > 0 ? now + (deadline - now) * 0.5 : 0;
+    pc.fixed = fixed;
+    lf_plan cand;
+    lf_status st = lf_plan_copy(&cand, plan);
+    if (st != LF_OK)
+        return st;
+    st = lf_exact_polish(cm, &pc, &cand, &ps);
+    if (st == LF_OK && ps.dram_after < *figure) {
+        lf_plan_destroy(plan);
+        *plan = cand;
+        *figure = ps.dram_after;
+        *improved = 1;
+    } else {
+        lf_plan_destroy(&cand);
+    }
+    return st;
+}
+
 lf_status lf__hard_pieces_polish(lf_cost_model *cm, const lf__hard_pieces *h, double deadline, lf_plan *plan,
-                                 int64_t *figure, int32_t *window_ops)
+                                 int64_t *figure, int32_t *window_ops, const lf_polish_config *after_first,
+                                 int32_t *after_improved)
 {
     *window_ops = 0;
+    int32_t improved_local = 0;
+    if (!after_improved)
+        after_improved = &improved_local;
+    *after_improved = 0;
     /* With no piece solved (NasNet-A under BRR has no separator: weights
      * stream, so every hull fits) the whole plan is open: the time a limit
      * leaves still polishes it, but without a deadline the best-effort
@@ -68,6 +99,13 @@ lf_status lf__hard_pieces_polish(lf_cost_model *cm, const lf__hard_pieces *h, do
         }
         if (st == LF_OK && !ps.out_of_time)
             *window_ops = pc.window_ops; /* every window of this width was tried */
+        /* The caller's polish (the breadth-first one: PP-OCRv4 under BRR)
+         * once the narrowest pass is done: where that pass does not end
+         * before the deadline (NasNet-A, RandWire under BRR), it takes no
+         * time from it. */
+        if (st == LF_OK && k == 0 && !ps.out_of_time && after_first &&
+            !(deadline > 0 && lf_now_seconds() >= deadline))
+            st = lf__polish_between(cm, after_first, fixed, deadline, plan, figure, after_improved);
     }
     free(fixed);
     return st;

@@ -22,21 +22,26 @@
 #include "planner/util/clock.h"
 
 /* Groups in a topological order of the quotient; among ready groups the one
- * with the smallest op first (Kahn's algorithm with a scan: plans have at
- * most a few hundred groups). */
-static lf_status lf__group_order(const lf_plan *p, const lf_graph *g, int32_t *order)
+ * with the smallest op first, or (breadth_first) the one made ready first,
+ * ties by the smallest op (Kahn's algorithm with a scan: plans have at most
+ * a few hundred groups). Either is a function of the partition alone. */
+static lf_status lf__group_order(const lf_plan *p, const lf_graph *g, int breadth_first, int32_t *order)
 {
     int32_t n = p->n_groups;
     int32_t *indeg = calloc((size_t)n, sizeof *indeg), *first = malloc((size_t)n * sizeof *first);
+    int32_t *ready = malloc((size_t)(n > 0 ? n : 1) * sizeof *ready); /* when each became ready */
     uint8_t *done = calloc((size_t)n, 1);
-    if (!indeg || !first || !done) {
+    if (!indeg || !first || !done || !ready) {
         free(indeg);
         free(first);
         free(done);
+        free(ready);
         return lf_set_error(LF_ENOMEM, "out of memory ordering the plan's groups");
     }
-    for (int32_t k = 0; k < n; k++)
+    for (int32_t k = 0; k < n; k++) {
         first[k] = INT32_MAX;
+        ready[k] = breadth_first ? -1 : 0; /* sources: ready before any pick */
+    }
     for (int32_t v = 0; v < g->n_ops; v++) {
         int32_t gv = p->group_of[v];
         if (gv < 0)
@@ -53,7 +58,8 @@ static lf_status lf__group_order(const lf_plan *p, const lf_graph *g, int32_t *o
     for (int32_t k = 0; k < n && st == LF_OK; k++) {
         int32_t pick = -1;
         for (int32_t c = 0; c < n; c++)
-            if (!done[c] && indeg[c] == 0 && (pick < 0 || first[c] < first[pick]))
+            if (!done[c] && indeg[c] == 0 &&
+                (pick < 0 || ready[c] < ready[pick] || (ready[c] == ready[pick] && first[c] < first[pick])))
                 pick = c;
         if (pick < 0) {
             st = lf_set_error(LF_EGRAPH, "the plan's groups form a cycle");
@@ -68,13 +74,14 @@ static lf_status lf__group_order(const lf_plan *p, const lf_graph *g, int32_t *o
             if (gv < 0)
                 continue;
             for (int32_t j = 0; j < g->ops[v].n_inputs; j++)
-                if (p->group_of[g->ops[v].inputs[j]] == pick)
-                    indeg[gv]--;
+                if (p->group_of[g->ops[v].inputs[j]] == pick && --indeg[gv] == 0 && breadth_first)
+                    ready[gv] = k;
         }
     }
     free(indeg);
     free(first);
     free(done);
+    free(ready);
     return st;
 }
 
@@ -147,6 +154,24 @@ static uint64_t lf__window_key(const lf_plan *p, const lf_bitset *u, int32_t *ra
     return h;
 }
 
+/* 1 when the run order[a..b) of a breadth-first order holds a group that
+ * the first-op order `plain` places later (it moved up to follow the group
+ * it reads): only such runs are new, the others are the plain order's runs
+ * or differ from them only where nothing moved. pos (n entries, all -1) is
+ * scratch and left as it was. */
+static int lf__window_moved(const int32_t *order, const int32_t *plain, int32_t n, int32_t a, int32_t b,
+                            int32_t *pos)
+{
+    for (int32_t k = 0; k < n; k++)
+        pos[plain[k]] = k;
+    int moved = 0;
+    for (int32_t k = a; k < b && !moved; k++)
+        moved = pos[order[k]] > k;
+    for (int32_t k = 0; k < n; k++)
+        pos[k] = -1;
+    return moved;
+}
+
 void lf_polish_config_default(lf_polish_config *c)
 {
     c->window_ops = LF_POLISH_DEFAULT_WINDOW;
@@ -154,6 +179,9 @@ void lf_polish_config_default(lf_polish_config *c)
     c->max_passes = LF_POLISH_DEFAULT_PASSES;
     c->deadline = 0;
     c->fixed = NULL;
+    c->breadth_first = 0;
+    c->max_states = 0;
+    c->max_windows = 0;
 }
 
 /* 1 when every op of window u is fixed (cfg->fixed): its groups are an
@@ -180,32 +208,39 @@ lf_status lf_exact_polish(lf_cost_model *cm, const lf_polish_config *cfg, lf_pla
     lf_exact_config ec;
     lf_exact_config_default(&ec);
     ec.max_candidates = cfg->max_candidates;
+    if (cfg->max_states > 0)
+        ec.max_states = cfg->max_states;
     ec.time_limit_s = 0; /* deterministic: candidate limits only, */
     ec.deadline = cfg->deadline; /* unless the caller's time is up */
     lf_bitset u, tmp;
     size_t n_alloc = (size_t)(g->n_ops > 0 ? g->n_ops : 1);
     int32_t *order = malloc(n_alloc * sizeof *order), *rank = malloc(n_alloc * sizeof *rank);
+    int32_t *plain = malloc(n_alloc * sizeof *plain); /* the first-op order, beside a breadth-first one */
     uint64_t *seen = NULL; /* windows solved without a change (lf__window_key) */
     size_t n_seen = 0, cap_seen = 0;
     for (size_t k = 0; rank && k < n_alloc; k++)
         rank[k] = -1;
-    lf_status st = order && rank ? lf_bitset_init(&u, g->n_ops) : lf_set_error(LF_ENOMEM, "out of memory");
+    lf_status st = order && rank && plain ? lf_bitset_init(&u, g->n_ops) : lf_set_error(LF_ENOMEM, "out of memory");
     if (st == LF_OK && (st = lf_bitset_init(&tmp, g->n_ops)) != LF_OK)
         lf_bitset_destroy(&u);
     if (st != LF_OK) {
         free(order);
         free(rank);
+        free(plain);
         return st;
     }
     lf_plan_metrics m;
     if ((st = lf_plan_metrics_compute(plan, cm, &m)) == LF_OK)
         s->dram_before = s->dram_after = m.objective; /* the windows' unit: dram_fusable under DRAM */
     int changed = 1;
-    while (st == LF_OK && changed && !s->out_of_time && s->passes < cfg->max_passes) {
+    while (st == LF_OK && changed && !s->out_of_time && s->passes < cfg->max_passes &&
+           (cfg->max_windows <= 0 || s->windows < cfg->max_windows)) {
         changed = 0;
         s->passes++;
         for (int32_t a = 0; st == LF_OK; a++) {
-            if ((st = lf__group_order(plan, g, order)) != LF_OK || a >= plan->n_groups - 1)
+            if ((st = lf__group_order(plan, g, cfg->breadth_first, order)) != LF_OK || a >= plan->n_groups - 1)
+                break;
+            if (cfg->breadth_first && (st = lf__group_order(plan, g, 0, plain)) != LF_OK)
                 break;
             /* The longest run from a within the op budget, and two groups at
              * least (two large neighbours must be able to trade ops; the
@@ -214,6 +249,8 @@ lf_status lf_exact_polish(lf_cost_model *cm, const lf_polish_config *cfg, lf_pla
             while (b < plan->n_groups &&
                    (b - a < 2 || ops + lf_plan_group_size(plan, order[b]) <= cfg->window_ops))
                 ops += lf_plan_group_size(plan, order[b++]);
+            if (cfg->breadth_first && !lf__window_moved(order, plain, plan->n_groups, a, b, rank))
+                continue;
             lf_bitset_clear_all(&u);
             for (int32_t k = a; k < b; k++) {
                 lf_plan_group_bitset(plan, order[k], &tmp);
@@ -241,6 +278,8 @@ lf_status lf_exact_polish(lf_cost_model *cm, const lf_polish_config *cfg, lf_pla
                 s->out_of_time = 1;
                 break;
             }
+            if (cfg->max_windows > 0 && s->windows >= cfg->max_windows)
+                break;
             int64_t old_dram = 0, new_dram = 0;
             if ((st = lf__window_dram(cm, plan, order, a, b, &tmp, &old_dram)) != LF_OK)
                 break;
@@ -276,6 +315,7 @@ lf_status lf_exact_polish(lf_cost_model *cm, const lf_polish_config *cfg, lf_pla
     lf_bitset_destroy(&tmp);
     free(order);
     free(rank);
+    free(plain);
     free(seen);
     return st;
 }

@@ -71,9 +71,14 @@ void lf__hard_pieces_free(lf__hard_pieces *h);
  * updated, *window_ops is the widest window whose pass ran to its end (0:
  * none). Nothing to do when every piece is solved, nor without a deadline
  * when none is (then the whole plan is open and polished only while time
- * is left). */
+ * is left). With `after_first` (NULL: none), once the first pass has run
+ * to its end that polish runs too, on the open pieces, in at most half the
+ * time left (its own deadline ignored), before the wider passe,
+                                 const lf_polish_config *after_first, int32_t *after_improved);
+ * *after_improved (may be NULL) says whether it lowered the figure. */
 lf_status lf__hard_pieces_polish(lf_cost_model *cm, const lf__hard_pieces *h, double deadline, lf_plan *plan,
-                                 int64_t *figure, int32_t *window_ops);
+                                 int64_t *figure, int32_t *window_ops, const lf_polish_config *after_first,
+                                 int32_t *after_improved);
 
 /* A lower bound on the optimum from the pieces: the solved ones' optima and,
  * for each open piece, the windows' bound (lf__window_lower_bound) of its
