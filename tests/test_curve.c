@@ -764,7 +764,7 @@ static void test_attention_parts(void)
                 free(sc);
                 if (!sc)
                     continue; /* no attention product */
-                CHECK_OK(lf__attn_range_prices(cm, m, len, L, H, pieces, &np));
+                CHECK_OK(lf__attn_range_prices(cm, m, len, NULL, NULL, L, H, pieces, &np));
                 if (np == 0)
                     continue;
                 lf_bitset_clear_all(&set);

@@ -608,19 +608,13 @@ static int lf__event_cmp(const void *x, const void *y)
     return (a->h > b->h) - (a->h < b->h);
 }
 
-lf_status lf__attn_prices(lf__group *G, const lf__scheme *scheme, int64_t lo, int64_t below,
-                          lf_cost_sched **out, int32_t *n, int *handled)
+/* The sweep of lf__attn_prices over a set-up group (a view's or a kept
+ * one's with its windows from counts). */
+static lf_status lf__attn_sweep(lf__attn *a, int64_t lo, int64_t below, lf_cost_sched **out, int32_t *n)
 {
-    *out = NULL;
-    *n = 0;
-    lf__attn a;
-    lf_status st = lf__attn_setup(&a, G, scheme, handled);
-    if (st != LF_OK || !*handled)
-        return st;
-    G->full_evals = 1;
-    a.p.features(a.p.ctx, 1, NULL);
+    lf_status st = LF_OK;
     lf__cfg cfg[16];
-    int32_t nc = lf__cfgs(&a, cfg), ne = 0, cap = 64;
+    int32_t nc = lf__cfgs(a, cfg), ne = 0, cap = 64;
     /* Every (configuration, balanced height) below `below`, as
      * lf__attn_steps walks them, by need: the largest height of a
      * configuration whose need is below a buffer is lf__fit's there. Taken
@@ -640,15 +634,15 @@ lf_status lf__attn_prices(lf__group *G, const lf__scheme *scheme, int64_t lo, in
         active[k] = 1;
         head[k] = tail[k] = -1;
     }
-    for (int64_t h = 1, left = nc; h <= a.hq && left > 0 && ev;) {
-        int64_t r = lf__cdiv(a.hq, h), hb = lf__cdiv(a.hq, r), kvd = 0;
+    for (int64_t h = 1, left = nc; h <= a->hq && left > 0 && ev;) {
+        int64_t r = lf__cdiv(a->hq, h), hb = lf__cdiv(a->hq, r), kvd = 0;
         int have_kvd = 0;
         if (hb < h)
-            hb = lf__cdiv(a.hq, r - 1);
+            hb = lf__cdiv(a->hq, r - 1);
         for (int32_t k = 0; k < nc && ev; k++) {
             if (!active[k])
                 continue;
-            int64_t need = lf__need(&a, &cfg[k], hb);
+            int64_t need = lf__need(a, &cfg[k], hb);
             if (need >= below) {
                 active[k] = 0;
                 left--;
@@ -667,7 +661,7 @@ lf_status lf__attn_prices(lf__group *G, const lf__scheme *scheme, int64_t lo, in
             int64_t kv = 0;
             if (!cfg[k].resident) {
                 if (!have_kvd)
-                    kvd = lf__kv_dram(&a, &cfg[k], hb, 0);
+                    kvd = lf__kv_dram(a, &cfg[k], hb, 0);
                 have_kvd = 1;
                 kv = kvd;
             }
@@ -678,7 +672,7 @@ lf_status lf__attn_prices(lf__group *G, const lf__scheme *scheme, int64_t lo, in
             else
                 ev[tail[k]].next = ne;
             tail[k] = ne;
-            ev[ne++] = (lf__event){need, hb, lf__fd_kv(&a, &cfg[k], hb, kv), k, -1};
+            ev[ne++] = (lf__event){need, hb, lf__fd_kv(a, &cfg[k], hb, kv), k, -1};
         }
         h = hb + 1;
     }
@@ -735,7 +729,7 @@ lf_status lf__attn_prices(lf__group *G, const lf__scheme *scheme, int64_t lo, in
             if (hmax[k] > 0 && (best < 0 || fd[k] < fd[best]))
                 best = k;
         }
-        lf_cost_sched sc = {at, best >= 0 ? fd[best] : 0, best >= 0 ? lf__cdiv(a.hq, best_h[best]) : 0,
+        lf_cost_sched sc = {at, best >= 0 ? fd[best] : 0, best >= 0 ? lf__cdiv(a->hq, best_h[best]) : 0,
                             best >= 0};
         if (*n == 0 || o[*n - 1].valid != sc.valid || o[*n - 1].f_d != sc.f_d || o[*n - 1].steps != sc.steps) {
             if (*n == ocap) {
@@ -761,4 +755,32 @@ lf_status lf__attn_prices(lf__group *G, const lf__scheme *scheme, int64_t lo, in
     }
     *out = o;
     return LF_OK;
+}
+
+lf_status lf__attn_prices(lf__group *G, const lf__scheme *scheme, int64_t lo, int64_t below,
+                          lf_cost_sched **out, int32_t *n, int *handled)
+{
+    *out = NULL;
+    *n = 0;
+    lf__attn a;
+    lf_status st = lf__attn_setup(&a, G, scheme, handled);
+    if (st != LF_OK || !*handled)
+        return st;
+    G->full_evals = 1;
+    a.p.features(a.p.ctx, 1, NULL);
+    return lf__attn_sweep(&a, lo, below, out, n);
+}
+
+lf_status lf__attn_kept_prices(const void *kept, const lf__priced *p, lf__attn_counts counts, void *ctx,
+                               int64_t lo, int64_t below, lf_cost_sched **out, int32_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    lf__attn a;
+    memcpy(&a, kept, lf__attn_kept_size());
+    memset(a.cache_h, 0, sizeof a.cache_h); /* no height is 0 */
+    a.p = *p;
+    a.counts = counts;
+    a.counts_ctx = ctx;
+    return lf__attn_sweep(&a, lo, below, out, n);
 }

@@ -419,8 +419,8 @@ void lf_cost_report_print(FILE *f, lf_cost_model *cm, const lf_bitset *group, co
  * exact planner prices the head once and each tail once per head key, and
  * lf_cost_join_eval prices G from the two exactly as lf_cost_eval_once
  * prices the union (cut_sides.c; tests/test_cut_sides.c compares them).
- * A tail that holds attention (a product of two activations) separates too
- * under DRAM, for lf_cost_join_steps alone: the attention pricing's
+ * A tail that holds attention (a product of two activations) separates too,
+ * for lf_cost_join_steps and lf_cost_join_attn_prices alone: the attention pricing's
  * windows are the two sides' per phase, all else it reads is the tail's. */
 typedef struct lf_cost_side lf_cost_side;
 
@@ -478,12 +478,20 @@ int lf_cost_join_settles(lf_cost_model *cm, const lf_cost_brief *tail, lf_cost_s
                          int64_t limit);
 
 /* The joined group's F_D as a step function of the buffer (lf_cost_steps).
- * A tail that holds attention (lf_cost_side_attention; only under DRAM)
+ * A tail that holds attention (lf_cost_side_attention)
  * is joined here alone, through the memo of copies one block away when
  * `group` (the pair's ops) is given (NULL: none; the memo's lock is one
  * thread's at a time). */
 lf_status lf_cost_join_steps(lf_cost_model *cm, const lf_bitset *group, lf_cost_side *tail, lf_cost_side *head,
                              int64_t below, lf_cost_step *steps, int32_t cap, int32_t *n);
+
+/* lf_cost_attn_prices of the pair of a tail that holds attention
+ * (lf_cost_side_attention) and its head, from the two sides (under any
+ * objective; tests/test_cut_sides.c compares them): the windows are the
+ * sides' per phase, all else the pricing reads is the tail's. LF_EINVAL
+ * for any other pair. */
+lf_status lf_cost_join_attn_prices(lf_cost_model *cm, lf_cost_side *tail, lf_cost_side *head, int64_t lo,
+                                   int64_t below, lf_cost_sched **out, int32_t *n);
 
 /* 1 when the side is a separable tail that holds attention: its pairs have
  * steps (lf_cost_join_steps) but no price at one buffer (lf_cost_join_eval

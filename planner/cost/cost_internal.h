@@ -289,6 +289,10 @@ lf_status lf__attn_kept_steps(const void *kept, const lf__priced *p, lf__attn_co
                               int64_t below, lf_cost_step *steps, int32_t cap, int32_t *n);
 lf_status lf__attn_steps(lf__group *G, const lf__scheme *scheme, int64_t below,
                          lf_cost_step *steps, int32_t cap, int32_t *n, int *handled);
+/* lf__attn_prices's prices from what lf__attn_keep kept, with the DRAM sums
+ * of p and the windows from counts (as lf__attn_kept_steps). */
+lf_status lf__attn_kept_prices(const void *kept, const lf__priced *p, lf__attn_counts counts, void *ctx,
+                               int64_t lo, int64_t below, lf_cost_sched **out, int32_t *n);
 /* The prices lf__attn_price gives from lo to below (lf_cost_attn_prices). */
 lf_status lf__attn_prices(lf__group *G, const lf__scheme *scheme, int64_t lo, int64_t below,
                           lf_cost_sched **out, int32_t *n, int *handled);

@@ -312,11 +312,12 @@ lf_status lf_cost_tail_side(lf_cost_model *cm, const int32_t *tail, int32_t n,
     memcpy(b.hi, head->hi, sizeof b.hi);
     int ok = head->separable, attn = 0;
     /* Attention below the cut op: the pair is priced from the two sides
-     * under DRAM (energy and latency count the query tiles, which no side
-     * knows), when the head holds no score window (the pricing's ways of
-     * counting treat those apart) and the tail's heads do not run one after
-     * another (which hangs on the head's ops too). */
-    int attn_ok = lf_cost_objective(cm) == LF_PLAN_OBJ_DRAM && head->score_free;
+     * (its steps under DRAM, lf_cost_join_steps; its prices under energy and
+     * latency, lf_cost_join_attn_prices: no price at one buffer either way),
+     * when the head holds no score window (the pricing's ways of counting
+     * treat those apart) and the tail's heads do not run one after another
+     * (which hangs on the head's ops too). */
+    int attn_ok = head->score_free;
     for (int32_t i = 0; i < G.n && ok; i++) {
         int global = cm->ops[G.tensor[i]].global_in != 0;
         attn |= global;
@@ -548,6 +549,20 @@ static lf_status lf__join_attn_steps(lf_cost_side *tail, lf_cost_side *head, int
     lf__priced p = lf__pair_priced(tail->in, tail->out, tail->weights, tail->wblk, head, INT64_MAX,
                                    lf__joined_features, &j);
     return lf__attn_kept_steps(tail->attn, &p, lf__joined_counts, &j, below, steps, cap, n);
+}
+
+lf_status lf_cost_join_attn_prices(lf_cost_model *cm, lf_cost_side *tail, lf_cost_side *head, int64_t lo,
+                                   int64_t below, lf_cost_sched **out, int32_t *n)
+{
+    (void)cm;
+    *out = NULL;
+    *n = 0;
+    if (!lf_cost_side_attention(tail) || !head || !head->separable || !lf_cost_side_same_key(tail, head))
+        return lf_set_error(LF_EINVAL, "the two sides of a group at a cut op do not join as attention");
+    lf__joined j = {tail, head};
+    lf__priced p = lf__pair_priced(tail->in, tail->out, tail->weights, tail->wblk, head, INT64_MAX,
+                                   lf__joined_features, &j);
+    return lf__attn_kept_prices(tail->attn, &p, lf__joined_counts, &j, lo, below, out, n);
 }
 
 static lf_status lf__join_ask_steps(void *ctx, int64_t below, lf_cost_step *steps, int32_t cap, int32_t *n)

@@ -82,15 +82,13 @@ int64_t lf_cost_objective_floor(lf_cost_model *cm, const int32_t *members, int32
         return fd;
     /* F_D at its floor, one row step, row tiles (a column-block schedule
      * reads its input once per block and its weights once per row: no
-     * less). Energy and latency only grow with each of these. */
-    lf_group_cost c;
-    memset(&c, 0, sizeof c);
-    c.f_d = fd;
-    c.steps = 1;
-    lf_group_perf p;
-    if (lf_group_perf_ops(cm, members, n, &c, &p) != LF_OK)
-        return 0;
-    return lf__figure(cm, &p);
+     * less). Energy and latency only grow with each of these. The members'
+     * sums are what lf_group_perf_ops adds at one step, read directly
+     * (every grown group of a staircase asks this). */
+    lf_obj_sums s = {0, 0, 0};
+    for (int32_t i = 0; i < n; i++)
+        lf_obj_sums_add_op(cm, members[i], &s);
+    return lf_cost_objective_sums(cm, &s, fd, 1);
 }
 
 int64_t lf_cost_objective_unfusable(lf_cost_model *cm, int32_t v, int64_t dram)

@@ -44,6 +44,9 @@ typedef struct lf__curve_dp {
     lf_cost_step *pieces; /* scratch: a group's figures as keep holds them */
     lf_bitset key;        /* scratch: a group's canonical copy, its key in keep */
     int32_t *members;  /* scratch: the ops of a group priced whole from its bitset */
+    /* The sides of the pair being priced where its tail holds attention
+     * (lf__curve_join_whole; NULL otherwise): its prices come from them. */
+    lf_cost_side *join_tail, *join_head;
 } lf__curve_dp;
 
 /* What the store across parts holds of the group being priced: looked up
@@ -135,7 +138,8 @@ static lf_status lf__kept_lookup(lf_cost_model *cm, lf__curve_dp *c, const lf_bi
              * DRAM step of it is walked; -1: no need below which a part
              * has none of its steps (lf__attn_part_steps). */
             kept[0] = (lf_cost_step){-1, -1};
-            st = lf__attn_range_prices(cm, members, n_members, c->range_min, c->range_max, kept + 1, &nk);
+            st = lf__attn_range_prices(cm, members, n_members, c->join_tail, c->join_head, c->range_min,
+                                       c->range_max, kept + 1, &nk);
             nk++;
         } else {
             int priced = 0;
@@ -450,9 +454,14 @@ static void lf__curve_join_extend(const lf__exact *x, lf__join_acc *acc, int32_t
 }
 
 /* A joined group whose sides do not separate: priced whole. */
-static void lf__curve_join_whole(lf__exact *x, const lf_bitset *set, int64_t aux, int32_t target)
+static void lf__curve_join_whole(lf__exact *x, const lf_bitset *set, int64_t aux, int32_t target,
+                                 lf_cost_side *tail, lf_cost_side *head)
 {
+    lf__curve_dp *c = x->user;
+    c->join_tail = tail;
+    c->join_head = head;
     lf__curve_price(x, set, 0, aux, ~(uint64_t)0, target, 1);
+    c->join_tail = c->join_head = NULL;
 }
 
 static const lf__join_staircase lf__curve_join = {lf__curve_join_dominated, lf__curve_join_extend,

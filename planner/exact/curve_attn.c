@@ -24,12 +24,17 @@
 #include "planner/exact/curve_run.h"
 
 lf_status lf__attn_range_prices(lf_cost_model *cm, const int32_t *members, int32_t n_members,
-                                int64_t range_min, int64_t range_max, lf_cost_step *pieces, int32_t *n)
+                                lf_cost_side *tail, lf_cost_side *head, int64_t range_min, int64_t range_max,
+                                lf_cost_step *pieces, int32_t *n)
 {
     lf_cost_sched *sc = NULL;
     int32_t ns = 0;
     *n = 0;
-    lf_status st = lf_cost_attn_prices(cm, members, n_members, range_min, range_max, &sc, &ns);
+    /* A pair whose tail holds attention: from its two sides, which give the
+     * whole group's prices without viewing it (its windows, its K/V, every
+     * tile height's rows: most of a BERT energy staircase's first pass). */
+    lf_status st = tail ? lf_cost_join_attn_prices(cm, tail, head, range_min, range_max, &sc, &ns)
+                        : lf_cost_attn_prices(cm, members, n_members, range_min, range_max, &sc, &ns);
     if (st != LF_OK)
         return st;
     /* Only F_D and the row steps change from piece to piece: the members'

@@ -34,9 +34,13 @@ lf_status lf__curve_run(const lf_graph *g, const lf_hw *hw, const char *scheme, 
  * [range_min, range_max] in the objective's figure, as pieces (need: the
  * piece's smallest buffer; f_d: its figure, INT64_MAX where no schedule
  * fits), a piece priced as the one before it merged into it, into pieces
- * (room for LF__ATTN_PIECES; *n 0 where there are more). curve_attn.c */
+ * (room for LF__ATTN_PIECES; *n 0 where there are more). tail, head: the
+ * group's two sides where it is a pair joined at a cut op whose tail holds
+ * attention (priced from them: lf_cost_join_attn_prices), else NULL (priced
+ * whole). curve_attn.c */
 lf_status lf__attn_range_prices(lf_cost_model *cm, const int32_t *members, int32_t n_members,
-                                int64_t range_min, int64_t range_max, lf_cost_step *pieces, int32_t *n);
+                                lf_cost_side *tail, lf_cost_side *head, int64_t range_min, int64_t range_max,
+                                lf_cost_step *pieces, int32_t *n);
 
 /* The steps of that group (first_need: the least need of its steps below
  * range_max) for the part [lo, hi] of the range, from its np pieces: what

@@ -690,7 +690,11 @@ static void lf__join_pairs(lf__exact *x, int32_t c, lf__tails *ts, int32_t k0, i
             tail = t->sides[h->key];
         }
         acc->groups++;
-        if (lf_cost_side_separable(tail)) {
+        /* A tail holding attention joins by its steps under DRAM; under
+         * energy and latency the pair is priced as a whole group is, at
+         * every buffer, from the two sides (lf_cost_join_attn_prices). */
+        int attn_prices = !h->dram_obj && lf_cost_side_attention(tail);
+        if (lf_cost_side_separable(tail) && !attn_prices) {
             int32_t n = 0;
             /* An attention pair goes through the memo of copies one block
              * away (on the caller's thread alone: lf__join_prepare). */
@@ -705,7 +709,7 @@ static void lf__join_pairs(lf__exact *x, int32_t c, lf__tails *ts, int32_t k0, i
         } else {
             const lf_bitset *pair = lf__pair_bits(x, t, h->bits);
             x->cur = t->state;
-            sc->whole(x, pair, aux, h->target);
+            sc->whole(x, pair, aux, h->target, attn_prices ? tail : NULL, h->side);
             x->cur = h->cut_state;
             acc->status = x->status;
         }

@@ -51,7 +51,10 @@ typedef struct lf__join_staircase {
     int (*dominated)(lf__exact *x, int32_t from, int32_t target, int64_t need, int64_t floor);
     void (*extend)(const lf__exact *x, lf__join_acc *acc, int32_t from, const lf_cost_step *steps,
                    int32_t n, int64_t aux, int32_t target);
-    void (*whole)(lf__exact *x, const lf_bitset *set, int64_t aux, int32_t target);
+    /* tail, head: the pair's sides where its tail holds attention and it is
+     * priced from them (lf_cost_join_attn_prices), else NULL */
+    void (*whole)(lf__exact *x, const lf_bitset *set, int64_t aux, int32_t target, lf_cost_side *tail,
+                  lf_cost_side *head);
 } lf__join_staircase;
 
 /* on_head for the staircase: records the head being grown (its members
