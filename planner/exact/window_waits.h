@@ -8,12 +8,14 @@
 #include <stdint.h>
 
 #include "planner/exact/downsets.h"
+#include "planner/exact/wait_resident.h"
 
 typedef struct lf__waits {
     int32_t *p, *r;   /* per op m: the map p it waits on through reduction r (-1: none) */
     int32_t *need;    /* scratch: rows asked per tensor (n_ops, zero between calls) */
     int32_t *stack, *mark, stamp;
     int32_t *done;    /* scratch: the maps charged for the set being grown */
+    lf__wait_resident resident; /* the sinks' first snapshot (wait_resident.c) */
 } lf__waits;
 
 /* Finds the waits of cm's graph; *w is zeroed and left empty (every charge
