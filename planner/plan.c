@@ -231,13 +231,20 @@ lf_status lf_plan_metrics_compute(const lf_plan *p, lf_cost_model *cm, lf_plan_m
     memset(m, 0, sizeof *m);
     int32_t *first = malloc((size_t)(p->n_groups + 1) * sizeof(int32_t));
     int32_t *size = calloc((size_t)p->n_groups + 1, sizeof(int32_t));
+    /* Each group's ops as a chain (next op of the same group, -1 at the
+     * last), so that a group's bitset costs its members, not a pass over
+     * every op: a staircase's report prices hundreds of plans of hundreds
+     * of groups (bert_base LBDF energy, 482 steps). */
+    int32_t *last = malloc((size_t)(p->n_groups + 1) * sizeof(int32_t));
+    int32_t *next = malloc((size_t)(p->n_ops + 1) * sizeof(int32_t));
     lf_bitset members = {0};
-    lf_status st = (first && size) ? lf_bitset_init(&members, g->n_ops)
-                                   : lf_set_error(LF_ENOMEM, "out of memory computing plan metrics");
+    lf_status st = (first && size && last && next) ? lf_bitset_init(&members, g->n_ops)
+                                                   : lf_set_error(LF_ENOMEM, "out of memory computing plan metrics");
     for (int32_t gi = 0; st == LF_OK && gi < p->n_groups; gi++)
-        first[gi] = -1;
+        first[gi] = last[gi] = -1;
     for (int32_t v = 0; st == LF_OK && v < p->n_ops; v++) {
         int32_t gi = p->group_of[v];
+        next[v] = -1;
         if (gi < 0)
             continue;
         if (gi >= p->n_groups) {
@@ -247,6 +254,9 @@ lf_status lf_plan_metrics_compute(const lf_plan *p, lf_cost_model *cm, lf_plan_m
         }
         if (first[gi] < 0)
             first[gi] = v;
+        else
+            next[last[gi]] = v;
+        last[gi] = v;
         size[gi]++;
     }
     for (int32_t gi = 0; st == LF_OK && gi < p->n_groups; gi++) {
@@ -268,7 +278,9 @@ lf_status lf_plan_metrics_compute(const lf_plan *p, lf_cost_model *cm, lf_plan_m
             continue;
         }
         lf_group_cost c;
-        lf_plan_group_bitset(p, gi, &members);
+        lf_bitset_clear_all(&members);
+        for (int32_t v = first[gi]; v >= 0; v = next[v])
+            lf_bitset_set(&members, v);
         if ((st = lf_cost_eval(cm, &members, &c)) != LF_OK ||
             (st = lf_group_perf_eval(cm, &members, &c, &perf)) != LF_OK)
             break;
@@ -292,6 +304,8 @@ lf_status lf_plan_metrics_compute(const lf_plan *p, lf_cost_model *cm, lf_plan_m
     lf_bitset_destroy(&members);
     free(first);
     free(size);
+    free(last);
+    free(next);
     return st;
 }
 

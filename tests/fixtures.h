@@ -155,4 +155,58 @@ static inline lf_status tf_window_join_bound(lf_cost_model *cm, int32_t window_o
     return lf__window_join_bound(cm, NULL, ends, n_win, join, lower);
 }
 
+/* Branch and bound against a known optimum (lf_exact_config.upper_bound) on
+ * cm under its objective: opt is the optimum's figure over fusable ops
+ * (brute force's), best the plan the DP returns without a bound. With the
+ * bound at opt the run returns best, group for group (a plan costing exactly
+ * the bound is found), without lower_bound set; at opt - 1 it fails with
+ * LF_EPLAN naming the bound, its lower bound opt; stopped at a state limit
+ * either way, its lower bound is at most opt; a negative bound is LF_EINVAL.
+ * Returns 1 when the bound at opt - 1 pruned states. */
+static inline int tf_check_upper_bound(lf_cost_model *cm, int64_t opt, const lf_plan *best)
+{
+    lf_exact_config c;
+    lf_exact_config_default(&c);
+    c.upper_bound = opt;
+    c.estimate_after = 1; /* the per-state estimate prunes too, on graphs this small */
+    lf_plan p;
+    lf_exact_stats st;
+    CHECK_OK(lf_exact_plan(cm, &c, &p, &st));
+    lf_plan_metrics m;
+    CHECK_OK(lf_plan_metrics_compute(&p, cm, &m));
+    CHECK_EQ_I64(m.objective, opt);
+    CHECK_EQ_I64(st.lower, opt);
+    CHECK(tf_plans_equal(&p, best));
+    lf_plan_destroy(&p);
+    int pruned = 0;
+    if (opt > 1) {
+        c.upper_bound = opt - 1;
+        lf_status s = lf_exact_plan(cm, &c, &p, &st);
+        CHECK(s == LF_EPLAN);
+        CHECK_EQ_I64(st.lower, opt);
+        CHECK(strstr(lf_last_error(), "at most the upper bound") != NULL);
+        pruned = st.pruned > 0;
+        if (s == LF_OK)
+            lf_plan_destroy(&p);
+    }
+    /* Stopped at a state limit, past or at the bound: the certified bound
+     * never exceeds the optimum (plans through pruned states cost more than
+     * the bound). */
+    const int64_t ubs[] = {opt / 2, opt - 1, opt};
+    for (int i = 0; i < 3; i++)
+        for (int64_t k = 1; k <= 1024 && ubs[i] > 0; k += k / 2 + 1) {
+            c.upper_bound = ubs[i];
+            c.max_states = k;
+            lf_status s = lf_exact_plan(cm, &c, &p, &st);
+            CHECK(s == LF_OK || s == LF_ELIMIT || s == LF_EPLAN);
+            CHECK(st.lower <= opt);
+            if (s == LF_OK)
+                lf_plan_destroy(&p);
+        }
+    c.upper_bound = -1;
+    c.max_states = LF_EXACT_DEFAULT_STATES;
+    CHECK(lf_exact_plan(cm, &c, &p, &st) == LF_EINVAL);
+    return pruned;
+}
+
 #endif

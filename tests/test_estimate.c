@@ -8,7 +8,8 @@
  *     falls as the state limit grows, is the optimum once the run finishes,
  *     and is never below the bound without the estimate;
  *   - with the optimum itself as the known plan the DP prunes states and
- *     returns the same plan (group for group);
+ *     returns the same plan (group for group); one below it, no plan
+ *     (tf_check_upper_bound);
  *   - a stopped run's completed plan is valid and costs what it says, and
  *     never less than the optimum. */
 #include <stdlib.h>
@@ -192,6 +193,7 @@ static void test_random_dags(void)
                     CHECK(memcmp(p.group_of, opt_plan.group_of, (size_t)g->n_ops * sizeof *p.group_of) == 0);
                     CHECK(sb.states <= st.states);
                     pruned_any += sb.pruned > 0;
+                    tf_check_upper_bound(cm, opt, &opt_plan);
                     lf_plan_destroy(&p);
                     lf_plan_destroy(&opt_plan);
                     lf_cost_model_free(cm);

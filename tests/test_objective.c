@@ -3,7 +3,8 @@
  *  - on a hand-computed graph where the energy-optimal plan is not the
  *    DRAM-optimal one;
  *  - against brute force over every partition of small random DAGs, for
- *    each objective, both schemes and three buffers;
+ *    each objective, both schemes and three buffers, also with brute
+ *    force's optimum as the branch and bound's upper bound (and one below);
  *  - with the same plan whatever the thread count (searches and exact);
  * and a lone MatMul tiled by column blocks counts the buffer traffic of its
  * own schedule (planner/cost/energy.c). */
@@ -255,7 +256,7 @@ static void test_brute_force(void)
 {
     const int64_t betas[] = {RDAG_BETA_SMALL, RDAG_BETA_MEDIUM, RDAG_BETA_LARGE};
     const char *schemes[] = {"lbdf", "brr"};
-    int compared = 0, differ = 0;
+    int compared = 0, differ = 0, bb_pruned = 0;
     for (int fam = 0; fam < RDAG_FAMILIES; fam++)
         for (uint64_t seed = 0; seed < 4; seed++) {
             lf_graph *g = rdag_build(seed, fam, 8);
@@ -287,6 +288,7 @@ static void test_brute_force(void)
                         CHECK_OK(lf_plan_metrics_compute(&p, cm, &m));
                         CHECK_EQ_I64(m.objective, b.best_obj);
                         CHECK_EQ_I64(m.n_groups, b.best_groups);
+                        bb_pruned += tf_check_upper_bound(cm, b.best_obj, &p);
                         if (m.objective != b.best_obj)
                             fprintf(stderr, "  %s seed %d beta %lld %s objective %s\n", rdag_family_names[fam],
                                     (int)seed, (long long)betas[bi], schemes[si],
@@ -308,6 +310,12 @@ static void test_brute_force(void)
      * not tell them apart. */
     fprintf(stderr, "  brute force: %d settings, %d energy/latency optima with other DRAM\n", compared, differ);
     CHECK(differ > 0);
+    /* Branch and bound in fJ and fs as in bytes (tf_check_upper_bound):
+     * pruning one unit below the optimum must happen, or that check could
+     * pass on the goal's figure alone. */
+    fprintf(stderr, "  upper bound: the optimum less one pruned states in %d of %d settings\n", bb_pruned,
+            compared);
+    CHECK(bb_pruned >= compared / 4);
 }
 
 /* Joins at cut ops (planner/exact/cut_join.c) under every objective: a

@@ -81,8 +81,54 @@ static void test_random_dags(void)
     CHECK(meets > 0 && meets < runs);
 }
 
+/* The join under a time limit (window_join.c: the windows past their first
+ * share tried again, the constrained runs' shares after their windows'
+ * time) with a candidate cap that stops some windows: the same floor as
+ * without a time limit under the same cap (the cap, not the clock, decides
+ * which windows finish, so the tries again and the shares move nothing),
+ * the cap binds in some runs, and the floor stays at most the optimum. */
+static void test_time_limit(void)
+{
+    int runs = 0, capped = 0;
+    for (int fam = 0; fam < RDAG_FAMILIES; fam++)
+        for (uint64_t seed = 0; seed < 4; seed++) {
+            lf_graph *g = rdag_build(seed, fam, 16 + (int)(seed % 2) * 8);
+            CHECK(g != NULL);
+            if (!g)
+                continue;
+            lf_cost_model *cm = tf_model_default(g, RDAG_BETA_MEDIUM, "lbdf");
+            int64_t opt = tf_exact_optimum(cm), full = -1;
+            CHECK_OK(tf_window_join_bound(cm, 8, 1, &full));
+            int32_t ops[512], ends[512], n_ops = 0, n_win = 0;
+            int64_t bytes[512];
+            for (int32_t v = 0; v < g->n_ops && v < 512; v++) {
+                bytes[v] = lf_cost_tensor_bytes(cm, v);
+                if (g->ops[v].type != LF_OP_INPUT)
+                    ops[n_ops++] = v;
+            }
+            for (int32_t from = 0; from < n_ops; from = ends[n_win++])
+                ends[n_win] = lf__window_end(g, bytes, ops, n_ops, from, 8);
+            lf_exact_config k;
+            lf_exact_config_default(&k);
+            k.max_candidates = 40;
+            int64_t untimed = -1, timed = -1;
+            CHECK_OK(lf__window_join_bound(cm, &k, ends, n_win, 1, &untimed));
+            k.time_limit_s = 30;
+            CHECK_OK(lf__window_join_bound(cm, &k, ends, n_win, 1, &timed));
+            CHECK(timed == untimed && untimed <= full && full <= opt);
+            runs++;
+            capped += untimed < full;
+            lf_cost_model_free(cm);
+            lf_graph_free(g);
+        }
+    fprintf(stderr, "  %d runs with a time limit and a cap of 40 candidate sets, the cap binding in %d\n", runs,
+            capped);
+    CHECK(capped > 0);
+}
+
 int main(void)
 {
     test_random_dags();
+    test_time_limit();
     return lf_test_result();
 }

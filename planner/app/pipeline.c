@@ -35,6 +35,12 @@ lf_status lf_planner_config_check(const lf_planner_config *c, int exact_limits_s
         return lf_set_error(LF_EINVAL, "--seed-plans applies to --search local or nsga2");
     if (c->best_effort && strcmp(search, "exact") != 0)
         return lf_set_error(LF_EINVAL, "--best-effort applies to --search exact");
+    if (c->exact.upper_bound < 0)
+        return lf_set_error(LF_EINVAL, "--upper-bound: %lld is negative", (long long)c->exact.upper_bound);
+    /* A bound belongs to the exact search: compare_exact's optimum and the
+     * seed plans' blocks are other runs, which the caller did not bound. */
+    if (c->exact.upper_bound > 0 && strcmp(search, "exact") != 0)
+        return lf_set_error(LF_EINVAL, "--upper-bound applies to --search exact");
     if (exact_limits_set && strcmp(search, "exact") != 0 && !c->compare_exact && !c->seed_plans)
         return lf_set_error(LF_EINVAL, "--time-limit, --memory-limit and --max-candidates apply "
                                        "to --search exact, --compare-exact or --seed-plans");

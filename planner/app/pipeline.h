@@ -88,7 +88,9 @@ typedef struct lf_planner_config {
     int32_t k;               /* tree: edges the proposer may return (default 3; 0: all) */
     const char *gnn_weights, *pg_weights, *rg_weights; /* NULL: the shipped ones */
     int32_t split_gap;       /* tree: price each split against the optimal one after the run */
-    lf_exact_config exact;   /* exact planner limits (search exact, compare_exact) */
+    lf_exact_config exact;   /* exact planner limits (search exact, compare_exact); its
+                                upper_bound (a known plan's figure, branch and bound)
+                                applies to search exact only */
     int32_t compare_exact;   /* also compute the exact optimum (result.exact_dram) */
     int32_t trace;           /* heuristic searches: the best DRAM after every plan
                                 (search_result.trace: the budget curve) */
@@ -115,8 +117,9 @@ typedef struct lf_planner_config {
 void lf_planner_config_default(lf_planner_config *c);
 
 /* Options that do not go with the search: seed plans for a search other
- * than local or nsga2, or exact limits set (exact_limits_set) where no exact
- * planner runs (not search exact, compare_exact or seed_plans). LF_OK, or
+ * than local or nsga2, exact limits set (exact_limits_set) where no exact
+ * planner runs (not search exact, compare_exact or seed_plans), an exact
+ * upper_bound without search exact, or a negative one. LF_OK, or
  * LF_EINVAL with one line naming the options (as the CLI spells them). */
 lf_status lf_planner_config_check(const lf_planner_config *c, int exact_limits_set);
 

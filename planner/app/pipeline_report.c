@@ -58,6 +58,14 @@ void lf_planned_print_summary(FILE *f, const lf_planned *r, lf_cost_model *cm, c
             model, beta, lf_cost_scheme_name(cm), r->search, obj, fus, (double)m->dram_fusable / 1e6, all,
             mbu, (int)m->n_groups, (int)m->n_unfusable);
     fprintf(f, "; DRAM time %.3f ms", m->dram_time_s * 1e3);
+    if (lf_cost_objective(cm) != LF_PLAN_OBJ_DRAM) {
+        /* The figure the planner compares, to the unit: what --upper-bound
+         * takes (bounds below are in it too). */
+        char of[32];
+        lf_format_commas(m->objective, of, sizeof of);
+        fprintf(f, "; %s %s %s over fusable ops", lf_plan_objective_name(lf_cost_objective(cm)), of,
+                lf_plan_objective_unit(lf_cost_objective(cm)));
+    }
     if (m->has_energy)
         fprintf(f, "; energy %.3f mJ (DRAM %.3f, SRAM %.3f, MAC %.3f mJ)", m->perf.total_pj * 1e-9,
                 m->perf.dram_pj * 1e-9, m->perf.sram_pj * 1e-9, m->perf.mac_pj * 1e-9);
@@ -99,6 +107,8 @@ void lf_planned_print_summary(FILE *f, const lf_planned *r, lf_cost_model *cm, c
     if (es->states > 0)
         fprintf(f, "; %lld downsets, %lld candidate sets, %lld groups priced", (long long)es->states,
                 (long long)es->candidates, (long long)(es->groups - es->groups_skipped));
+    if (es->pruned > 0) /* --upper-bound's branch and bound */
+        fprintf(f, "; %lld downsets pruned by the upper bound", (long long)es->pruned);
     fprintf(f, "%s; wall %.3f s\n", gap, r->wall_s);
 }
 

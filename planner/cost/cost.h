@@ -194,11 +194,16 @@ int32_t lf_cost_tiles_of_set_fitting(lf_cost_tiles *t, const int32_t *members, i
  * where no path from its tallest member to a lower op fits beside it
  * (tile_floor.c, lf__set_height): a pass over the ops below that member. */
 void lf_cost_tiles_use_set_paths(lf_cost_tiles *t, int on);
-/* The same for groups that also hold the whole map of op `map`'s tensor in
- * every step (a map kept through a squeeze-and-excite wait): its term
- * spans all its rows. 0 when the windows at one row with that map already
- * reach beta: no valid group holds the set and keeps the map. */
-int32_t lf_cost_tiles_of_set_holding(lf_cost_tiles *t, const int32_t *members, int32_t n, int32_t map);
+/* The same for groups that keep the map of op `map`'s tensor resident
+ * through the wait of member `waiter` on a reduction of it, also a member
+ * (a squeeze-and-excite wait: planner/exact/wait_pairs.c). The map is
+ * whole only in the snapshot at the waiter's start, with the waiter's
+ * ancestors active (rows.c): the floor sums that snapshot's windows, the
+ * map whole and the waiter's rows growing with the tile. 0 when those at
+ * one row already reach beta: no valid group holds the set and keeps the
+ * map. */
+int32_t lf_cost_tiles_of_set_holding(lf_cost_tiles *t, const int32_t *members, int32_t n, int32_t map,
+                                     int32_t waiter);
 /* Sharper floors where something far below an op could stop its rows (a
  * squeeze-and-excite wait past the stage, which makes the slack above
  * unbounded): `together(ctx, path, n)` is 0 only when no valid group holds
@@ -303,6 +308,12 @@ void lf_steps_store_free(lf_steps_store *m);
 /* 1 and steps[0..*n) when kept, else 0. */
 int lf_steps_store_get(lf_steps_store *m, const lf_bitset *group, int64_t below,
                        lf_cost_step *steps, int32_t cap, int32_t *n);
+/* The same without a copy: *steps points into the store, whose entries
+ * stay as they are until it is freed (the staircase reads hundreds of an
+ * attention group's prices per look-up; copying them was a tenth of the
+ * passes after the first, bert_base BRR energy). */
+int lf_steps_store_peek(lf_steps_store *m, const lf_bitset *group, int64_t below, int32_t cap,
+                        const lf_cost_step **steps, int32_t *n);
 lf_status lf_steps_store_put(lf_steps_store *m, const lf_bitset *group, int64_t below,
                              const lf_cost_step *steps, int32_t cap, int32_t n);
 /* 1 when the store keeps no more groups (its memory limit is reached). */

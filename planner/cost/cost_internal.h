@@ -371,6 +371,27 @@ typedef struct lf__tile_path {
 int64_t lf__tile_path_floor(const struct lf_cost_model *cm, const lf__tile_path *p, int32_t v, int64_t hmin,
                             double *dist);
 
+/* Per op v and fixed height H: the least rows a path of fusable ops from v
+ * down to the first op at most H high (a vector: 0) holds, every row
+ * counted as lf__set_height counts it (height_reach.c); n_heights 0: no
+ * table. lf__height_reach_cost: that least for the heights at most
+ * `useless` (1e300: none). */
+typedef struct lf__height_reach {
+    int32_t n_heights;
+    int64_t *heights; /* the distinct fixed heights, ascending */
+    double *cost;     /* n_ops x n_heights */
+} lf__height_reach;
+void lf__height_reach_build(const struct lf_cost_model *cm, const int64_t *fhv, lf__height_reach *r);
+double lf__height_reach_cost(const lf__height_reach *r, int32_t v, int64_t useless);
+/* The lowest fixed height such a path from v reaches within left (INT64_MAX:
+ * none; -1: no table). */
+int64_t lf__height_reach_least(const lf__height_reach *r, int32_t v, double left);
+void lf__height_reach_free(lf__height_reach *r);
+/* lf_cost_tiles_use_set_paths(t, 1) with every set height found by the
+ * search alone, without the table (tile_floor.c): the tests check that
+ * the table changes no floor. */
+void lf__tiles_set_paths_searched(struct lf_cost_tiles *t);
+
 /* The frontier of reduction r (an input of which is u) in out (at most
  * cap): the first ops reading a spatial map on every path from r
  * (neck_wait_frontier.c). Its count, or -1 when one of them does not read

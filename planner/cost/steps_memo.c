@@ -169,6 +169,21 @@ int lf_steps_store_get(lf_steps_store *m, const lf_bitset *group, int64_t below,
     return lf__steps_memo_get(m, group, below, steps, cap, n);
 }
 
+int lf_steps_store_peek(lf_steps_store *m, const lf_bitset *group, int64_t below, int32_t cap,
+                        const lf_cost_step **steps, int32_t *n)
+{
+    uint64_t h = lf__hash(group, below, cap);
+    void *head = NULL;
+    lf_mutex_lock(&m->lock);
+    lf__steps_entry *e = lf_hashmap_get(&m->map, h, &head) ? lf__find(head, group, below, cap) : NULL;
+    if (e) {
+        *steps = e->steps;
+        *n = e->n;
+    }
+    lf_mutex_unlock(&m->lock);
+    return e != NULL;
+}
+
 int lf_steps_store_full(lf_steps_store *m)
 {
     lf_mutex_lock(&m->lock);

@@ -106,7 +106,7 @@ static int64_t lf__slack_via(const lf_graph *g, const lf__op_cost *oc, const int
  * view inside the group, the distinct tensors of x's height behind it, each
  * holding the view's rows (seen: n_ops entries, stamped with `stamp`). */
 static int64_t lf__leaf_row_bytes(const lf_graph *g, const lf__op_cost *oc, int32_t x, int64_t h,
-                                  int32_t *seen, int32_t stamp, int depth)
+                                  int64_t *seen, int64_t stamp, int depth)
 {
     if (oc[x].h != h || seen[x] == stamp)
         return 0;
@@ -119,8 +119,8 @@ static int64_t lf__leaf_row_bytes(const lf_graph *g, const lf__op_cost *oc, int3
     return sum;
 }
 
-static int64_t lf__charged_row_bytes(const lf_graph *g, const lf__op_cost *oc, int32_t x, int32_t *seen,
-                                     int32_t stamp)
+static int64_t lf__charged_row_bytes(const lf_graph *g, const lf__op_cost *oc, int32_t x, int64_t *seen,
+                                     int64_t stamp)
 {
     if (oc[x].kind != LF_ROWS_VIEW)
         return oc[x].row_bytes;
@@ -161,13 +161,17 @@ struct lf_cost_tiles {
     int64_t *hmin;       /* per op: the smallest reference height of its groups (INT64_MAX: none) */
     int64_t hmax;        /* the tallest op's height: the floors' range of reference heights */
     uint8_t *waits_below;
-    int32_t *seen, stamp; /* view walks */
-    int32_t *slot, *slot_stamp, sets; /* per op: its term in the set being summed */
+    uint8_t *flow;       /* per op: LF__ROW0_BELOW, LF__VEC_BELOW (lf__flow_below) */
+    int64_t *seen, stamp; /* view walks (64-bit stamps: one or more a set never wrap) */
+    int32_t *slot;       /* per op: its term in the set being summed, */
+    int64_t *slot_stamp, sets; /* valid where slot_stamp is sets */
     int64_t *fhv, *scaled; /* per op: lf__fixed_hv, lf__scaled (tile_path.c) */
     double *dist;          /* tile_path.c's scratch */
     lf__tile_term *terms;
     int32_t n_terms, cap_terms;
+    int32_t term_max;      /* the largest op id among the terms' tensors */
     int set_paths;         /* lf_cost_tiles_use_set_paths: the set's own reference height */
+    lf__height_reach reach; /* lf__set_height's shortcut (height_reach.c), built with set_paths */
 };
 
 void lf_cost_tiles_free(lf_cost_tiles *t)
@@ -178,6 +182,7 @@ void lf_cost_tiles_free(lf_cost_tiles *t)
     free(t->slack);
     free(t->hmin);
     free(t->waits_below);
+    free(t->flow);
     free(t->seen);
     free(t->slot);
     free(t->slot_stamp);
@@ -185,6 +190,7 @@ void lf_cost_tiles_free(lf_cost_tiles *t)
     free(t->fhv);
     free(t->scaled);
     free(t->dist);
+    lf__height_reach_free(&t->reach);
     free(t);
 }
 
@@ -251,6 +257,49 @@ static int32_t lf__op_floor(lf_cost_tiles *t, int32_t v, int64_t hmax)
     return (int32_t)(best < INT32_MAX ? best : INT32_MAX);
 }
 
+/* Bits of lf_cost_tiles.flow. LF__VEC_BELOW: every op below is a vector
+ * that reads no map, so a reduction there is terminal in every group (rows.c:
+ * nothing spatial below it). LF__ROW0_BELOW: every op below asks, at the
+ * sinks' first phase (sinks at row 0, every other op at the top of what its
+ * readers asked, rows.c lf__request_inputs), no row of its inputs past
+ * their first: windows with k - 1 <= pad, views, resizes reading one row,
+ * upsamplings with pad < stride, terminal reductions, whole reads of
+ * vectors. */
+#define LF__ROW0_BELOW 1
+#define LF__VEC_BELOW 2
+
+static uint8_t lf__asks_row0(const lf_graph *g, const lf__op_cost *oc, const uint8_t *flow, int32_t c)
+{
+    if (oc[c].global_in)
+        return 0;
+    switch (oc[c].kind) {
+    case LF_ROWS_WINDOW: return (int64_t)oc[c].k - 1 <= oc[c].pad;
+    case LF_ROWS_VIEW: return 1;
+    case LF_ROWS_RESIZE: return oc[c].linear == 0;
+    case LF_ROWS_UPSAMPLE: return oc[c].pad < oc[c].stride;
+    case LF_ROWS_REDUCTION: return (flow[c] & LF__VEC_BELOW) != 0;
+    default:
+        for (int32_t j = 0; j < g->ops[c].n_inputs; j++)
+            if (oc[g->ops[c].inputs[j]].h > 1)
+                return 0;
+        return 1;
+    }
+}
+
+/* u's bits of lf_cost_tiles.flow, its consumers' known (ids are topological). */
+static uint8_t lf__flow_below(const lf_graph *g, const lf__op_cost *oc, const uint8_t *flow, int32_t u)
+{
+    uint8_t f = LF__ROW0_BELOW | LF__VEC_BELOW;
+    for (int32_t j = 0; j < g->ops[u].n_consumers; j++) {
+        int32_t c = g->ops[u].consumers[j];
+        if (!(g->ops[c].out.h == 1 && !oc[c].reads_spatial && (flow[c] & LF__VEC_BELOW)))
+            f &= (uint8_t)~LF__VEC_BELOW;
+        if (!(lf__asks_row0(g, oc, flow, c) && (flow[c] & LF__ROW0_BELOW)))
+            f &= (uint8_t)~LF__ROW0_BELOW;
+    }
+    return f;
+}
+
 lf_status lf_cost_tiles_create(const lf_cost_model *cm, lf_cost_tiles **out)
 {
     const lf_graph *g = cm->g;
@@ -260,7 +309,7 @@ lf_status lf_cost_tiles_create(const lf_cost_model *cm, lf_cost_tiles **out)
     *out = NULL;
     lf_cost_tiles *t = calloc(1, sizeof *t);
     if (!t || !(t->tiles = malloc(m * sizeof *t->tiles)) || !(t->slack = malloc(m * sizeof *t->slack)) ||
-        !(t->hmin = malloc(m * sizeof *t->hmin)) || !(t->waits_below = malloc(m)) ||
+        !(t->hmin = malloc(m * sizeof *t->hmin)) || !(t->waits_below = malloc(m)) || !(t->flow = malloc(m)) ||
         !(t->seen = calloc(m, sizeof *t->seen)) || !(t->slot = calloc(m, sizeof *t->slot)) ||
         !(t->slot_stamp = calloc(m, sizeof *t->slot_stamp)) || !(t->fhv = malloc(m * sizeof *t->fhv)) ||
         !(t->scaled = malloc(m * sizeof *t->scaled)) || !(t->dist = malloc(m * sizeof *t->dist))) {
@@ -282,6 +331,7 @@ lf_status lf_cost_tiles_create(const lf_cost_model *cm, lf_cost_tiles **out)
             t->hmin[u] = t->hmin[c] < t->hmin[u] ? t->hmin[c] : t->hmin[u];
         }
         t->waits_below[u] = below;
+        t->flow[u] = lf__flow_below(g, oc, t->flow, u);
         t->slack[u] = s;
         hmax = oc[u].h > hmax ? oc[u].h : hmax;
     }
@@ -324,6 +374,7 @@ static int lf__set_term(lf_cost_tiles *t, int32_t x, int64_t span, int64_t scale
         }
         t->slot_stamp[x] = t->sets;
         t->slot[x] = t->n_terms;
+        t->term_max = x > t->term_max ? x : t->term_max;
         t->terms[t->n_terms++] = (lf__tile_term){t->cm->ops[x].h, t->cm->ops[x].row_bytes, span, scaled};
         return 1;
     }
@@ -381,25 +432,25 @@ static int64_t lf__tiles_at_u(int64_t href, double u)
  * 1 - the set's weight block - its terms at one row), and H is at least
  * the least fixed height of an op such a path reaches within left: a
  * shortest path over ids (topological), cut where it passes left; a
- * vector reached proves nothing (0). */
-static int64_t lf__set_height(lf_cost_tiles *t, const int32_t *members, int32_t n, double left, int64_t href)
+ * vector reached proves nothing (0). v is the member lf__set_top names.
+ *
+ * The search stops (0) at the first op it reaches at most `useless` high:
+ * the caller's count at any such height is no more than it has already
+ * (most sets of a window's relaxation: NasNet-A at 256 KB under BRR, 58,172
+ * of 405,556 heights asked by the 16-op windows raised a count). */
+static int64_t lf__set_height(lf_cost_tiles *t, int32_t v, double left, int64_t useless)
 {
     const lf_cost_model *cm = t->cm;
     const lf_graph *g = cm->g;
     const lf__op_cost *oc = cm->ops;
-    int32_t v = -1;
-    int64_t hv = 0;
-    for (int32_t i = 0; i < n; i++)
-        if (t->fhv[members[i]] > hv) {
-            hv = t->fhv[members[i]];
-            v = members[i];
-        }
-    if (v < 0 || hv <= href)
-        return 0; /* nothing to prove above what the members' own heights give */
+    int64_t hv = t->fhv[v];
+    if (lf__height_reach_cost(&t->reach, v, useless) <= left)
+        return 0; /* such an op within reach with every row counted (height_reach.c) */
     /* Forward over ids: an op is looked at only once a reached op reads
      * into it (seen[w] == stamp, dist[w] its least input so far). */
     double *dist = t->dist;
-    int32_t stamp = ++t->stamp, reach = v;
+    int64_t stamp = ++t->stamp;
+    int32_t reach = v;
     int64_t low = hv;
     const lf_op *ov = &g->ops[v];
     for (int32_t j = 0; j < ov->n_consumers; j++) {
@@ -417,9 +468,18 @@ static int64_t lf__set_height(lf_cost_tiles *t, const int32_t *members, int32_t 
             best += (double)oc[w].row_bytes;
         if (best > left)
             continue;
-        if (t->fhv[w] == 0)
-            return 0; /* a vector within reach: its height is the group's */
+        if (t->fhv[w] <= useless)
+            return 0; /* a vector within reach (its height is the group's), or a height of no use */
         low = t->fhv[w] < low ? t->fhv[w] : low;
+        /* Past the last term's tensor no step is free: the table has the
+         * lowest op within reach from w (none: nothing lower). */
+        int64_t below = w > t->term_max ? lf__height_reach_least(&t->reach, w, left - best) : -1;
+        if (below >= 0) {
+            if (below <= useless)
+                return 0;
+            low = below < low ? below : low;
+            continue;
+        }
         for (int32_t j = 0; j < op->n_consumers; j++) {
             int32_t c = op->consumers[j];
             if (t->seen[c] != stamp || best < dist[c])
@@ -431,7 +491,85 @@ static int64_t lf__set_height(lf_cost_tiles *t, const int32_t *members, int32_t 
     return low;
 }
 
-static int32_t lf__tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n, int32_t held, int *fits)
+/* The terms of the snapshot at the start of `waiter`, which waits for a
+ * reduction of map `held` (both members; lf_cost_tiles_of_set_holding).
+ * Kept resident, the map is whole only there: the reduction, which the
+ * waiter waits for, asks its last row and the waiter its first (rows.c);
+ * in the sinks' snapshot a wait further down may have the waiter already
+ * at its last rows (efficientnet_b0's blocks 3.0 and 3.1 in one group at
+ * 256 KB: the whole-group sum passed beta though the group is valid and
+ * keeps both maps). That snapshot has only the waiter's ancestors active:
+ * the members above it (a valid group is convex, so a member that is a
+ * graph ancestor of the waiter is one in the group), each asking its
+ * inputs at least the rows it reads at one row (no growth is claimed:
+ * their row scales there follow the waiter, not the sinks), and, a
+ * consumer on its way to the waiter being active, at least a row of its
+ * own output; the map whole; and the waiter, the snapshot's only sink at
+ * one row of its own height per step, stages h rows of its output at h
+ * rows per step (scaled = href: rows = 1 + u href = h). */
+static int lf__held_terms(lf_cost_tiles *t, const int32_t *members, int32_t n, int32_t held, int32_t waiter,
+                          int64_t href)
+{
+    const lf_graph *g = t->cm->g;
+    const lf__op_cost *oc = t->cm->ops;
+    int32_t lo = waiter;
+    for (int32_t i = 0; i < n; i++)
+        lo = members[i] < lo ? members[i] : lo;
+    /* Ancestors of the waiter down to the lowest member (ids are topological). */
+    int64_t stamp = ++t->stamp;
+    t->seen[waiter] = stamp;
+    for (int32_t v = waiter; v > lo; v--)
+        for (int32_t j = 0; t->seen[v] == stamp && j < g->ops[v].n_inputs; j++)
+            t->seen[g->ops[v].inputs[j]] = stamp;
+    int ok = lf__set_term(t, held, oc[held].h, 0);
+    if (ok && oc[waiter].kind != LF_ROWS_VIEW)
+        ok = lf__set_term(t, waiter, 1, href);
+    for (int32_t i = 0; ok && i < n; i++) {
+        int32_t v = members[i];
+        const lf_op *op = &g->ops[v];
+        if (t->seen[v] != stamp)
+            continue;
+        if (v != waiter && oc[v].kind != LF_ROWS_VIEW)
+            ok = lf__set_term(t, v, 1, 0);
+        int64_t span = oc[v].kind == LF_ROWS_WINDOW ? oc[v].k : 1;
+        for (int32_t j = 0; ok && j < op->n_inputs; j++)
+            ok = lf__set_read(t, op->inputs[j], oc[op->inputs[j]].h, span, 0, 0);
+    }
+    return ok;
+}
+
+/* The member of the largest fixed height (the first such), or -1 when none
+ * has one. */
+static int32_t lf__set_top(const lf_cost_tiles *t, const int32_t *members, int32_t n)
+{
+    int32_t v = -1;
+    for (int32_t i = 0; i < n; i++)
+        if (t->fhv[members[i]] > (v < 0 ? 0 : t->fhv[v]))
+            v = members[i];
+    return v;
+}
+
+/* Narrows [*lo, *hi], which holds u* (the largest u whose sum fits in
+ * budget), until the count at href is the same at both ends, or at the low
+ * end no more than `best` (at most 64 steps). The count falls as u grows,
+ * so the count at *hi never passes the one at u*, and the one at *lo never
+ * falls below it. */
+static void lf__tiles_bisect(const lf_cost_tiles *t, int64_t href, double budget, int32_t best, double *lo,
+                             double *hi)
+{
+    for (int it = 0; it < 64 && lf__tiles_at_u(href, *lo) > best &&
+                     lf__tiles_at_u(href, *lo) != lf__tiles_at_u(href, *hi);
+         it++) {
+        double mid = 0.5 * (*lo + *hi);
+        if (lf__set_bytes(t, mid) <= budget)
+            *lo = mid;
+        else
+            *hi = mid;
+    }
+}
+
+static int32_t lf__tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n, int32_t held,
+                                int32_t waiter, int *fits)
 {
     const lf_cost_model *cm = t->cm;
     const lf_graph *g = cm->g;
@@ -448,11 +586,15 @@ static int32_t lf__tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_
     if (cm->scheme->weights_resident || (n == 1 && oc[members[0]].col_m > 0))
         return 1; /* resident weights; or a lone op's column blocks read its matrix once */
     /* Every member's output and every tensor a member reads, at the least
-     * window the engine can give it in a group holding the set. */
+     * window the engine can give it in a group holding the set; or those
+     * of the waiter's snapshot (lf__held_terms). */
     t->sets++;
     t->n_terms = 0;
+    t->term_max = -1;
     int ok = 1;
-    for (int32_t i = 0; ok && i < n; i++) {
+    if (held >= 0 && waiter >= 0)
+        ok = lf__held_terms(t, members, n, held, waiter, href);
+    for (int32_t i = 0; ok && (held < 0 || waiter < 0) && i < n; i++) {
         int32_t v = members[i];
         const lf_op *op = &g->ops[v];
         int64_t scaled = lf__scaled(t, v);
@@ -464,9 +606,8 @@ static int32_t lf__tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_
         for (int32_t j = 0; ok && j < op->n_inputs; j++)
             ok = lf__set_read(t, op->inputs[j], oc[op->inputs[j]].h, span, reach, 0);
     }
-    /* A map the group holds whole (lf_cost_tiles_of_set_holding): its term
-     * spans every row at every tile height. */
-    if (ok && held >= 0)
+    /* The sinks' snapshot with the map whole (lf_cost_tiles_of_set_holding). */
+    if (ok && held >= 0 && waiter < 0)
         ok = lf__set_term(t, held, oc[held].h, 0);
     if (!ok)
         return best; /* no memory for the sum: the members' own floors */
@@ -474,10 +615,6 @@ static int32_t lf__tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_
     if (lf__set_bytes(t, 0) > budget) {
         *fits = 0; /* no group holding the set fits even at one row */
         return best;
-    }
-    if (t->set_paths && held < 0) {
-        int64_t h = lf__set_height(t, members, n, budget - lf__set_bytes(t, 0), href);
-        href = h > href ? h : href;
     }
     for (int32_t i = 0; i < t->n_terms; i++) {
         const lf__tile_term *e = &t->terms[i];
@@ -490,20 +627,35 @@ static int32_t lf__tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_
         return best; /* every window fits whole: one tile may do */
     /* The sum grows with u = (h - 1) / H: h* <= 1 + u* H, where u* is the
      * largest u within budget, and ceil(H / h*) >= H / (1 + u* H), which
-     * grows with H >= href. Bisection keeps hi above u*. */
-    /* The answer only falls as u grows and u* stays in [lo, hi]: the
-     * bisection stops once both ends give the same count, or once the
-     * low end's is no more than the members' (the same answer as all 64
-     * steps, sooner: most sets of a window's relaxation stop there). */
-    double lo = 0;
-    for (int it = 0; it < 64 && lf__tiles_at_u(href, lo) > best &&
-                     lf__tiles_at_u(href, lo) != lf__tiles_at_u(href, hi);
-         it++) {
-        double mid = 0.5 * (lo + hi);
-        if (lf__set_bytes(t, mid) <= budget)
-            lo = mid;
-        else
-            hi = mid;
+     * grows with H >= href. The bisection keeps u* in [lo, hi] and stops
+     * once the count at href is known (the same answer as all 64 steps,
+     * sooner: most sets of a window's relaxation stop there). */
+    double lo = 0, left = budget - lf__set_bytes(t, 0);
+    lf__tiles_bisect(t, href, budget, best, &lo, &hi);
+    int32_t top = t->set_paths && held < 0 ? lf__set_top(t, members, n) : -1;
+    if (top >= 0 && t->fhv[top] > href) {
+        /* The set's own height (lf__set_height) lies in [href, the top
+         * member's]; it is searched only when the top's count passes what
+         * href's already gives, and stops at any height whose count at lo
+         * (at least the one at u*) does not. */
+        int64_t have = lf__tiles_at_u(href, hi), htop = t->fhv[top];
+        have = have > best ? have : best;
+        lf__tiles_bisect(t, htop, budget, (int32_t)(have < INT32_MAX ? have : INT32_MAX), &lo, &hi);
+        if (lf__tiles_at_u(htop, lo) > have) {
+            int64_t useless = href, far = htop - 1; /* the largest height whose count at lo is <= have */
+            while (useless < far) {
+                int64_t mid = useless + (far - useless + 1) / 2;
+                if (lf__tiles_at_u(mid, lo) <= have)
+                    useless = mid;
+                else
+                    far = mid - 1;
+            }
+            int64_t h = lf__set_height(t, top, left, useless);
+            if (h > href) {
+                href = h;
+                lf__tiles_bisect(t, href, budget, best, &lo, &hi);
+            }
+        }
     }
     int64_t k = lf__tiles_at_u(href, hi);
     return k > best ? (int32_t)(k < INT32_MAX ? k : INT32_MAX) : best;
@@ -512,22 +664,44 @@ static int32_t lf__tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_
 int32_t lf_cost_tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_t n)
 {
     int fits = 1;
-    return lf__tiles_of_set(t, members, n, -1, &fits);
+    return lf__tiles_of_set(t, members, n, -1, -1, &fits);
 }
 
-void lf_cost_tiles_use_set_paths(lf_cost_tiles *t, int on) { t->set_paths = on; }
+void lf_cost_tiles_use_set_paths(lf_cost_tiles *t, int on)
+{
+    t->set_paths = on;
+    if (on && !t->reach.heights)
+        lf__height_reach_build(t->cm, t->fhv, &t->reach);
+}
+
+void lf__tiles_set_paths_searched(lf_cost_tiles *t)
+{
+    t->set_paths = 1;
+    lf__height_reach_free(&t->reach);
+}
 
 int32_t lf_cost_tiles_of_set_fitting(lf_cost_tiles *t, const int32_t *members, int32_t n)
 {
     int fits = 1;
-    int32_t k = lf__tiles_of_set(t, members, n, -1, &fits);
+    int32_t k = lf__tiles_of_set(t, members, n, -1, -1, &fits);
     return fits ? k : 0;
 }
 
-int32_t lf_cost_tiles_of_set_holding(lf_cost_tiles *t, const int32_t *members, int32_t n, int32_t map)
+int32_t lf_cost_tiles_of_set_holding(lf_cost_tiles *t, const int32_t *members, int32_t n, int32_t map,
+                                     int32_t waiter)
 {
     int fits = 1;
-    int32_t k = lf__tiles_of_set(t, members, n, map, &fits);
+    int32_t k = lf__tiles_of_set(t, members, n, map, waiter, &fits);
+    /* Where the rows flow from the sinks to the waiter at the first phase,
+     * the sinks' snapshot holds the map whole too (lf__held_terms): r asks
+     * its last row and the waiter, at a row at or above its first (no
+     * upsampling that starts lower), its first. Both sums are floors. */
+    const lf__op_cost *oc = t->cm->ops;
+    if (fits && (t->flow[waiter] & LF__ROW0_BELOW) &&
+        (oc[waiter].kind != LF_ROWS_UPSAMPLE || oc[waiter].pad <= oc[waiter].k - 1)) {
+        int32_t sinks = lf__tiles_of_set(t, members, n, map, -1, &fits);
+        k = sinks > k ? sinks : k;
+    }
     return fits ? k : 0;
 }
 

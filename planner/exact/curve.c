@@ -51,8 +51,27 @@ typedef struct lf__curve_dp {
 enum { LF__KEPT_NONE, LF__KEPT_STEPS, LF__KEPT_ATTN };
 typedef struct lf__kept {
     int looked, kind;
-    int32_t n; /* entries of c->pieces */
+    int32_t n;                 /* entries of steps */
+    const lf_cost_step *steps; /* in the store, or c->pieces */
 } lf__kept;
+
+/* The ops of the group being priced: listed from its bitset on first use
+ * (n < 0 until then) into c->members, as a group found in the store needs
+ * none (bert_base BRR energy: listing them was a twelfth of the passes
+ * after the first, which find nearly every group there). */
+typedef struct lf__members {
+    const int32_t *ops;
+    int32_t n;
+} lf__members;
+
+static const int32_t *lf__members_list(lf__curve_dp *c, const lf_bitset *set, lf__members *m)
+{
+    if (m->n < 0) {
+        m->n = lf_bitset_to_list(set, c->members);
+        m->ops = c->members;
+    }
+    return m->ops;
+}
 
 /* Makes sure every part has a front for state s. */
 static int lf__fronts_reach(lf__exact *x, int32_t s)
@@ -89,8 +108,8 @@ static int lf__fronts_reach(lf__exact *x, int32_t s)
  * by its prices over the whole range (lf__attn_range_prices; none
  * where they are too many: each part prices it then), from which each part
  * takes its steps (lf__attn_part_steps). */
-static lf_status lf__kept_lookup(lf_cost_model *cm, lf__curve_dp *c, const lf_bitset *set,
-                                 const int32_t *members, int32_t n_members, lf__kept *k)
+static lf_status lf__kept_lookup(lf_cost_model *cm, lf__curve_dp *c, const lf_bitset *set, lf__members *mem,
+                                 lf__kept *k)
 {
     k->looked = 1;
     k->kind = LF__KEPT_NONE;
@@ -102,7 +121,11 @@ static lf_status lf__kept_lookup(lf_cost_model *cm, lf__curve_dp *c, const lf_bi
     lf_cost_step *kept = c->pieces; /* LF__ATTN_PIECES + 1 */
     int32_t nk = 0;
     lf_status st = LF_OK;
-    if (!lf_steps_store_get(c->keep, &c->key, c->range_max, kept, LF_COST_MAX_STEPS, &nk)) {
+    k->steps = kept;
+    if (!lf_steps_store_peek(c->keep, &c->key, c->range_max, LF_COST_MAX_STEPS, &k->steps, &nk)) {
+        k->steps = kept;
+        const int32_t *members = lf__members_list(c, set, mem);
+        int32_t n_members = mem->n;
         int attn = lf_cost_group_attn(cm, members, n_members);
         if (attn && lf_steps_store_full(c->keep))
             return LF_OK; /* not kept: each part prices it over its own range alone */
@@ -129,7 +152,7 @@ static lf_status lf__kept_lookup(lf_cost_model *cm, lf__curve_dp *c, const lf_bi
         if (st != LF_OK)
             return st;
     }
-    if (nk >= 1 && kept[0].need < 0) { /* an attention group */
+    if (nk >= 1 && k->steps[0].need < 0) { /* an attention group */
         if (nk > 1)
             k->kind = LF__KEPT_ATTN;
     } else {
@@ -145,15 +168,15 @@ static lf_status lf__kept_lookup(lf_cost_model *cm, lf__curve_dp *c, const lf_bi
  * where it holds the group, or lf_cost_steps then lf__steps_objective,
  * which reads each step's schedule from the walk that found the step. */
 static lf_status lf__group_steps(lf_cost_model *cm, lf__curve_dp *c, const lf__curve_part *p, lf__kept *kept,
-                                 const lf_bitset *set, const int32_t *members, int32_t n_members, int32_t *n)
+                                 const lf_bitset *set, lf__members *mem, int32_t *n)
 {
     if (lf_cost_objective(p->cm) == LF_PLAN_OBJ_DRAM)
         return lf_cost_steps(p->cm, set, p->beta_max, c->steps, LF_COST_MAX_STEPS, n);
-    lf_status st = kept->looked ? LF_OK : lf__kept_lookup(cm, c, set, members, n_members, kept);
+    lf_status st = kept->looked ? LF_OK : lf__kept_lookup(cm, c, set, mem, kept);
     if (st != LF_OK)
         return st;
     if (kept->kind == LF__KEPT_ATTN) {
-        st = lf__attn_part_steps(p->cm, c->pieces + 1, kept->n - 1, c->pieces[0].f_d, p->beta_min, p->beta_max,
+        st = lf__attn_part_steps(p->cm, kept->steps + 1, kept->n - 1, kept->steps[0].f_d, p->beta_min, p->beta_max,
                                  c->steps, n);
         if (st == LF_OK)
             *n = lf__step_keep(c->steps, *n, p->beta_min);
@@ -163,14 +186,16 @@ static lf_status lf__group_steps(lf_cost_model *cm, lf__curve_dp *c, const lf__c
         /* Steps from the part's largest buffer on are not its (lf_cost_steps
          * leaves them out, and none of them replaces one below it). */
         *n = kept->n;
-        while (*n > 0 && c->pieces[*n - 1].need >= p->beta_max)
+        while (*n > 0 && kept->steps[*n - 1].need >= p->beta_max)
             (*n)--;
-        memcpy(c->steps, c->pieces, (size_t)*n * sizeof *c->steps);
+        memcpy(c->steps, kept->steps, (size_t)*n * sizeof *c->steps);
         *n = lf__step_keep(c->steps, *n, p->beta_min);
         return LF_OK;
     }
     /* An attention group not kept across parts is priced at every buffer of
      * the part: its DRAM steps would only be walked to be dropped. */
+    const int32_t *members = lf__members_list(c, set, mem);
+    int32_t n_members = mem->n;
     if (lf_cost_group_attn(p->cm, members, n_members))
         return lf__steps_attention_group(p->cm, members, n_members, p->beta_min, p->beta_max, c->steps, n);
     int priced = 0;
@@ -297,11 +322,11 @@ static uint64_t lf__curve_live(lf__exact *x)
  * lf__curve_price's work from one view of the group, where pricing it
  * first would build two. */
 static void lf__price_steps(lf__exact *x, lf__curve_part *p, lf__kept *kept, const lf_bitset *set, int32_t n_ops,
-                            const int32_t *members, int32_t n_members, int64_t aux, int32_t *t, int *tried)
+                            lf__members *mem, int64_t aux, int32_t *t, int *tried)
 {
     lf__curve_dp *c = x->user;
     int32_t n = 0;
-    lf_status st = lf__group_steps(x->cm, c, p, kept, set, members, n_members, &n);
+    lf_status st = lf__group_steps(x->cm, c, p, kept, set, mem, &n);
     if (st != LF_OK) {
         x->status = st;
         return;
@@ -344,7 +369,7 @@ static void lf__price_part(lf__exact *x, lf__curve_part *p, lf__kept *kept, cons
          * K/V are resident or read again per query tile by the buffer. */
         c->steps[0] = (lf_cost_step){thr, lf_cost_objective_value(p->cm, x->sub, x->n_sub, &gc)};
         n = 1;
-    } else if ((st = lf__group_steps(x->cm, c, p, kept, set, x->sub, x->n_sub, &n)) != LF_OK) {
+    } else if ((st = lf__group_steps(x->cm, c, p, kept, set, &(lf__members){x->sub, x->n_sub}, &n)) != LF_OK) {
         x->status = st;
         return;
     } else if (n > 0 && c->steps[0].need < gc.f_beta) {
@@ -368,22 +393,16 @@ static void lf__curve_price(lf__exact *x, const lf_bitset *set, int32_t n_ops, i
     lf__curve_dp *c = x->user;
     /* The group's own members: a pair joined at a cut op and priced whole
      * (cut_join.c) is not the set being grown. */
-    const int32_t *members = x->sub;
-    int32_t n_members = x->n_sub;
-    if (once && set != &x->sbits && lf_cost_objective(x->cm) != LF_PLAN_OBJ_DRAM) {
-        /* Only the objective's steps read them: bert_large BRR prices most
-         * of its pairs here under DRAM, where listing the members, one call
-         * per member, was a tenth of the staircase's time. */
-        n_members = lf_bitset_to_list(set, c->members);
-        members = c->members;
-    }
-    lf__kept kept = {0, LF__KEPT_NONE, 0};
+    lf__members mem = {x->sub, x->n_sub};
+    if (once && set != &x->sbits)
+        mem.n = -1; /* listed where the objective's steps read them (lf__members_list) */
+    lf__kept kept = {0, LF__KEPT_NONE, 0, NULL};
     int tried = t >= 0;
     for (int32_t k = 0; k < c->n_parts && x->status == LF_OK; k++) {
         if (!((live >> k) & 1u))
             continue;
         if (once)
-            lf__price_steps(x, &c->parts[k], &kept, set, n_ops, members, n_members, aux, &t, &tried);
+            lf__price_steps(x, &c->parts[k], &kept, set, n_ops, &mem, aux, &t, &tried);
         else
             lf__price_part(x, &c->parts[k], &kept, set, n_ops, aux, &t, &tried);
     }
@@ -617,9 +636,15 @@ static lf_status lf__curve_plan(const lf__exact *x, const lf__front *fronts, int
         lf__fback p = fronts[s].b[i];
         const uint64_t *a = x->words + (size_t)s * x->nwords;
         const uint64_t *b = x->words + (size_t)p.prev_state * x->nwords;
-        for (int32_t v = 0; v < x->n; v++)
-            if (((a[v >> 6] & ~b[v >> 6]) >> (v & 63)) & 1u)
-                out->group_of[v] = gi;
+        /* The group's ops word by word: a plan has as many groups as a
+         * run's points have steps back, and a test per op of each cost a
+         * staircase of hundreds of points most of its plans' time. */
+        for (int32_t w = 0; w < x->nwords; w++)
+            for (uint64_t d = a[w] & ~b[w]; d; d &= d - 1) {
+                int32_t v = w * 64 + __builtin_ctzll(d);
+                if (v < x->n)
+                    out->group_of[v] = gi;
+            }
         gi++;
         s = p.prev_state;
         i = p.prev_idx;

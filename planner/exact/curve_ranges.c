@@ -1,6 +1,7 @@
 /* The whole staircase (lf_curve_compute): one DP (curve.c) over the range,
  * or over its parts where some price rises inside it (curve_rises.c), the
- * parts of a pass in one run where they can share it, and the parts'
+ * parts of a pass in one run where they can share it, with the parts the
+ * next pass may ask for solved ahead (curve_ahead.c), and the parts'
  * points appended in order. */
 #include "planner/exact/curve.h"
 
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "planner/cost/objective.h"
+#include "planner/exact/curve_ahead.h"
 #include "planner/exact/curve_rises.h"
 #include "planner/exact/curve_run.h"
 
@@ -49,12 +51,17 @@ static lf_status lf__curve_append(lf_curve *out, lf_curve *part, int64_t hi, int
 /* Most cuts one range's plans may ask for (lf__curve_plan_rises). */
 #define LF__PLAN_CUTS 4096
 
+/* Most hints one range's check gives (lf__curve_plan_rises). */
+#define LF__PLAN_HINTS 64
+
 /* A part of the range to solve: [lo, hi], the range's last when `last`
  * (else its points from hi on are the next part's); cap: most cuts its
- * plans may ask for. */
+ * plans may ask for; hint: where its own plans may ask for cuts
+ * (curve_ahead.h), n_hint of them. */
 typedef struct lf__task {
     int64_t lo, hi;
-    int32_t last, cap;
+    int32_t last, cap, n_hint;
+    int64_t hint[LF__AHEAD_HINTS];
 } lf__task;
 
 /* A part solved: its points below `below` (every one when `last`) stand. */
@@ -69,7 +76,11 @@ typedef struct lf__tasks {
     int32_t n, cap;
 } lf__tasks;
 
-static lf_status lf__task_push(lf__tasks *ts, int64_t lo, int64_t hi, int32_t last, int32_t cap)
+/* Adds part [lo, hi]; hints (n of them, ascending): the check's, of which
+ * those inside the part are its own (none where they are more than
+ * LF__AHEAD_HINTS). */
+static lf_status lf__task_push(lf__tasks *ts, int64_t lo, int64_t hi, int32_t last, int32_t cap,
+                               const int64_t *hints, int32_t n)
 {
     if (hi <= lo) /* no part is a single byte: its buffer is the part before's */
         return LF_OK;
@@ -81,7 +92,18 @@ static lf_status lf__task_push(lf__tasks *ts, int64_t lo, int64_t hi, int32_t la
         ts->t = t;
         ts->cap = c;
     }
-    ts->t[ts->n++] = (lf__task){lo, hi, last, cap};
+    lf__task *t = &ts->t[ts->n++];
+    memset(t, 0, sizeof *t);
+    t->lo = lo;
+    t->hi = hi;
+    t->last = last;
+    t->cap = cap;
+    int32_t in = 0;
+    for (int32_t i = 0; i < n; i++)
+        in += hints[i] > lo && hints[i] < hi;
+    for (int32_t i = 0; i < n && in <= LF__AHEAD_HINTS; i++)
+        if (hints[i] > lo && hints[i] < hi)
+            t->hint[t->n_hint++] = hints[i];
     return LF_OK;
 }
 
@@ -122,6 +144,42 @@ static lf_status lf__solve_parts(const lf_graph *g, const lf_hw *hw, const char 
     return st;
 }
 
+/* Solves parts t[0..n) (at most LF__CURVE_PARTS) into outs: those solved
+ * ahead from a, the others with the parts their hints make, solved ahead
+ * into a (curve_ahead.c), or as ever (lf__solve_parts). */
+static lf_status lf__solve_some(const lf_graph *g, const lf_hw *hw, const char *scheme, const lf__task *t,
+                                int32_t n, const lf_exact_config *cfg, lf_steps_store *keep, int64_t range_min,
+                                int64_t range_max, lf__ahead *a, lf_curve *outs)
+{
+    lf__task rest[LF__CURVE_PARTS];
+    int64_t bounds[2 * LF__CURVE_PARTS], hints[LF__CURVE_PARTS * LF__AHEAD_HINTS];
+    int32_t n_hints[LF__CURVE_PARTS], at[LF__CURVE_PARTS], m = 0;
+    for (int32_t k = 0; k < n; k++) {
+        if (lf__ahead_take(a, t[k].lo, t[k].hi, &outs[k]))
+            continue;
+        rest[m] = t[k];
+        bounds[2 * m] = t[k].lo;
+        bounds[2 * m + 1] = t[k].hi;
+        memcpy(hints + (size_t)m * LF__AHEAD_HINTS, t[k].hint, sizeof t[k].hint);
+        n_hints[m] = t[k].n_hint;
+        at[m++] = k;
+    }
+    if (m == 0)
+        return LF_OK;
+    lf_curve got[LF__CURVE_PARTS];
+    int solved = 0;
+    lf_status st = lf__ahead_solve(g, hw, scheme, bounds, hints, n_hints, m, cfg, keep, range_min, range_max, a,
+                                   got, &solved);
+    if (st == LF_OK && !solved)
+        st = lf__solve_parts(g, hw, scheme, rest, m, cfg, keep, range_min, range_max, got);
+    for (int32_t j = 0; j < m; j++)
+        outs[at[j]] = st == LF_OK ? got[j] : (lf_curve){0};
+    if (st != LF_OK)
+        for (int32_t k = 0; k < n; k++)
+            lf_curve_destroy(&outs[k]);
+    return st;
+}
+
 /* Solves each part of `pass_parts`; where a plan of a part's staircase holds a
  * group of several ops whose price rises while that plan holds, the part
  * is solved again in parts cut at its rises (curve_rises.h) from the first
@@ -138,20 +196,23 @@ static lf_status lf__solve_parts(const lf_graph *g, const lf_hw *hw, const char 
  * The parts of one pass share their runs (lf__curve_run). */
 static lf_status lf__solve_pass(const lf_graph *g, const lf_hw *hw, const char *scheme, const lf__tasks *pass_parts,
                                 const lf_exact_config *cfg, lf_steps_store *keep, int64_t range_min,
-                                int64_t range_max, lf__solved *done, int32_t *n_done, lf__tasks *next)
+                                int64_t range_max, lf__ahead *ahead, lf__solved *done, int32_t *n_done,
+                                lf__tasks *next)
 {
+    int64_t hints[LF__PLAN_HINTS];
+    int32_t n_hints = 0;
     int64_t *cuts = malloc(((2 + LF_COST_MAX_STEPS) * (size_t)g->n_ops + 2 + LF__PLAN_CUTS) * sizeof *cuts);
     lf_curve *outs = malloc(LF__CURVE_PARTS * sizeof *outs);
     lf_status st = cuts && outs ? LF_OK : lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
     for (int32_t a = 0; a < pass_parts->n && st == LF_OK; a += LF__CURVE_PARTS) {
         int32_t m = pass_parts->n - a < LF__CURVE_PARTS ? pass_parts->n - a : LF__CURVE_PARTS;
-        st = lf__solve_parts(g, hw, scheme, pass_parts->t + a, m, cfg, keep, range_min, range_max, outs);
+        st = lf__solve_some(g, hw, scheme, pass_parts->t + a, m, cfg, keep, range_min, range_max, ahead, outs);
         for (int32_t k = 0; k < m; k++) {
             const lf__task *t = &pass_parts->t[a + k];
             int32_t n_cuts = 0;
             if (st == LF_OK)
                 st = lf__curve_plan_rises(g, hw, scheme, cfg, &outs[k], t->lo, t->hi, t->last ? t->hi : t->hi - 1,
-                                          cuts, &n_cuts, t->cap);
+                                          cuts, &n_cuts, t->cap, hints, &n_hints, LF__PLAN_HINTS);
             if (st != LF_OK) {
                 lf_curve_destroy(&outs[k]);
                 continue;
@@ -159,7 +220,7 @@ static lf_status lf__solve_pass(const lf_graph *g, const lf_hw *hw, const char *
             done[(*n_done)++] = (lf__solved){outs[k], n_cuts > 0 ? cuts[0] : t->hi, t->last && n_cuts == 0};
             for (int32_t r = 0; r < n_cuts && st == LF_OK; r++)
                 st = lf__task_push(next, cuts[r], r + 1 < n_cuts ? cuts[r + 1] : t->hi, t->last && r + 1 == n_cuts,
-                                   LF__PLAN_CUTS);
+                                   LF__PLAN_CUTS, hints, n_hints);
         }
     }
     free(cuts);
@@ -180,6 +241,7 @@ static lf_status lf__solve_all(const lf_graph *g, const lf_hw *hw, const char *s
                                int64_t range_max, lf_curve *out)
 {
     lf__solved *done = NULL;
+    lf__ahead ahead = {NULL, 0, 0};
     int32_t n_done = 0, cap_done = 0;
     lf_status st = LF_OK;
     while (pass_parts->n > 0 && st == LF_OK) {
@@ -193,10 +255,12 @@ static lf_status lf__solve_all(const lf_graph *g, const lf_hw *hw, const char *s
             done = d;
         }
         lf__tasks next = {NULL, 0, 0};
-        st = lf__solve_pass(g, hw, scheme, pass_parts, cfg, keep, range_min, range_max, done, &n_done, &next);
+        st = lf__solve_pass(g, hw, scheme, pass_parts, cfg, keep, range_min, range_max, &ahead, done, &n_done,
+                            &next);
         free(pass_parts->t);
         *pass_parts = next;
     }
+    lf__ahead_free(&ahead);
     /* Parts are apart: by their smallest buffer, they come in order. */
     if (n_done > 1)
         qsort(done, (size_t)n_done, sizeof *done, lf__solved_cmp);
@@ -247,10 +311,10 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
      * [lo, next cut] so that no part is a single byte. */
     lf__tasks pass_parts = {NULL, 0, 0};
     if (st == LF_OK && n_cuts == 0)
-        st = lf__task_push(&pass_parts, beta_min, beta_max, 1, big);
+        st = lf__task_push(&pass_parts, beta_min, beta_max, 1, big, NULL, 0);
     for (int32_t r = 0; r < n_cuts + (n_cuts > 0) && st == LF_OK; r++)
         st = lf__task_push(&pass_parts, r == 0 ? beta_min : cuts[r - 1], r < n_cuts ? cuts[r] : beta_max, r == n_cuts,
-                           LF__PLAN_CUTS);
+                           LF__PLAN_CUTS, NULL, 0);
     free(cuts);
     memset(out, 0, sizeof *out);
     out->beta_min = beta_min;

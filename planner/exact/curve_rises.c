@@ -9,6 +9,7 @@
 #include "planner/cost/cost.h"
 #include "planner/cost/objective.h"
 #include "planner/exact/curve.h"
+#include "planner/util/hashmap.h"
 
 /* Sorts cuts ascending, each once; returns how many are left. */
 static int32_t lf__sort_cuts(int64_t *cuts, int32_t n)
@@ -131,6 +132,7 @@ typedef struct lf__seen_group {
     int32_t first, n;         /* members: ops[first .. first + n) */
     int32_t bad_first, n_bad;
     int cut;                  /* its rises are in cuts already */
+    int32_t same;             /* the group seen before it whose members hash alike, or -1 */
 } lf__seen_group;
 
 typedef struct lf__rise_scan {
@@ -141,6 +143,13 @@ typedef struct lf__rise_scan {
     int32_t n_seen, cap_seen;
     int64_t (*bad)[2];
     int32_t n_bad, cap_bad;
+    /* The groups seen, by the hash of their members (value: the last one
+     * seen with that hash, plus 1; lf__seen_group.same chains the rest):
+     * consecutive points' plans share most of their groups, and a search
+     * through every group seen cost a staircase of 482 points more than
+     * scanning them (bert_base LBDF energy). */
+    lf_hashmap by_hash;
+    int32_t *group_first, *op_next; /* a plan's groups as chains of ops (ascending) */
     int64_t needs[LF__RISE_PIECES + LF_COST_MAX_STEPS + 1];
     int64_t price[LF__RISE_PIECES + LF_COST_MAX_STEPS + 1];
     lf_cost_step steps[LF_COST_MAX_STEPS];
@@ -244,11 +253,74 @@ static lf_status lf__scan_group(lf__rise_scan *s, const int32_t *m, int32_t n, l
     return LF_OK;
 }
 
+/* The ops of each group of plan p as chains, ascending: first[gi] its
+ * first op (-1: none), next[v] the op after v in its group (-1: the last).
+ * One pass over the ops for the whole plan, where gathering each group by
+ * a pass of its own costs the groups times the ops at every point. */
+static void lf__plan_chains(const lf_plan *p, int32_t *first, int32_t *next)
+{
+    for (int32_t gi = 0; gi < p->n_groups; gi++)
+        first[gi] = -1;
+    for (int32_t v = p->n_ops - 1; v >= 0; v--) {
+        int32_t gi = p->group_of[v];
+        next[v] = -1;
+        if (gi < 0 || gi >= p->n_groups)
+            continue;
+        next[v] = first[gi];
+        first[gi] = v;
+    }
+}
+
+/* FNV-1a over a group's members (ascending). */
+static uint64_t lf__members_hash(const int32_t *m, int32_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (int32_t i = 0; i < n; i++) {
+        h ^= (uint64_t)(uint32_t)m[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+/* The rises inside (lo, hi) of the groups looked at whose price exceeds
+ * the DP's charge somewhere in the range and that are not cut, into hints
+ * (ascending, each once, none that is a cut; none at all where there are
+ * more than cap). */
+static void lf__rise_hints(const lf__rise_scan *s, const int64_t *cuts, int32_t n_cuts, int64_t *hints,
+                           int32_t *n_hints, int32_t cap)
+{
+    int32_t n = 0;
+    for (int32_t i = 0; i < s->n_seen; i++) {
+        const lf__seen_group *sg = &s->seen[i];
+        if (sg->cut || sg->n_bad == 0)
+            continue;
+        for (int32_t r = sg->bad_first + sg->n_bad; r < s->n_bad && s->bad[r][1] == 0; r++) {
+            int64_t at = s->bad[r][0];
+            int dup = at <= s->lo;
+            for (int32_t j = 0; j < n_cuts && !dup; j++)
+                dup = cuts[j] == at;
+            for (int32_t j = 0; j < n && !dup; j++)
+                dup = hints[j] == at;
+            if (dup)
+                continue;
+            if (n == cap) {
+                *n_hints = 0;
+                return;
+            }
+            hints[n++] = at;
+        }
+    }
+    *n_hints = lf__sort_cuts(hints, n);
+}
+
 lf_status lf__curve_plan_rises(const lf_graph *g, const lf_hw *hw, const char *scheme,
                                const lf_exact_config *cfg, const lf_curve *part, int64_t lo, int64_t hi,
-                               int64_t top, int64_t *cuts, int32_t *n_cuts, int32_t cap)
+                               int64_t top, int64_t *cuts, int32_t *n_cuts, int32_t cap, int64_t *hints,
+                               int32_t *n_hints, int32_t hint_cap)
 {
     *n_cuts = 0;
+    if (n_hints)
+        *n_hints = 0;
     if (!cfg || cfg->objective == LF_PLAN_OBJ_DRAM)
         return LF_OK; /* F_D's steps only fall */
     lf_hw h = *hw;
@@ -263,8 +335,12 @@ lf_status lf__curve_plan_rises(const lf_graph *g, const lf_hw *hw, const char *s
     if (st == LF_OK)
         st = lf_cost_set_objective(s->cm, (lf_plan_objective)cfg->objective);
     int32_t *m = st == LF_OK ? malloc((size_t)g->n_ops * sizeof *m) : NULL;
-    if (st == LF_OK && !m)
+    s->group_first = st == LF_OK ? malloc(((size_t)g->n_ops + 1) * sizeof *s->group_first) : NULL;
+    s->op_next = st == LF_OK ? malloc(((size_t)g->n_ops + 1) * sizeof *s->op_next) : NULL;
+    if (st == LF_OK && (!m || !s->group_first || !s->op_next))
         st = lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
+    if (st == LF_OK)
+        st = lf_hashmap_init(&s->by_hash, 256);
     for (int32_t k = 0; k < part->n && st == LF_OK; k++) {
         const lf_plan *p = &part->points[k].plan;
         int64_t from = part->points[k].beta, to = k + 1 < part->n ? part->points[k + 1].beta - 1 : top;
@@ -272,18 +348,19 @@ lf_status lf__curve_plan_rises(const lf_graph *g, const lf_hw *hw, const char *s
             to = top;
         if (from > to)
             continue;
+        lf__plan_chains(p, s->group_first, s->op_next);
         for (int32_t gi = 0; gi < p->n_groups && st == LF_OK; gi++) {
             int32_t n = 0;
-            for (int32_t v = 0; v < g->n_ops; v++)
-                if (p->group_of[v] == gi)
-                    m[n++] = v;
+            for (int32_t v = s->group_first[gi]; v >= 0; v = s->op_next[v])
+                m[n++] = v;
             if (n < 2)
                 continue; /* a lone op's rises cut the range already (lf__curve_rising_cuts) */
             /* looked at before? (members ascend) */
-            int32_t at = -1;
-            for (int32_t i = 0; i < s->n_seen && at < 0; i++)
-                if (s->seen[i].n == n && !memcmp(s->ops + s->seen[i].first, m, (size_t)n * sizeof *m))
-                    at = i;
+            uint64_t h = lf__members_hash(m, n);
+            void *val = NULL;
+            int32_t at = lf_hashmap_get(&s->by_hash, h, &val) ? (int32_t)((intptr_t)val - 1) : -1;
+            while (at >= 0 && !(s->seen[at].n == n && !memcmp(s->ops + s->seen[at].first, m, (size_t)n * sizeof *m)))
+                at = s->seen[at].same;
             if (at < 0) {
                 if ((st = lf__grow((void **)&s->seen, &s->cap_seen, s->n_seen + 1, sizeof *s->seen)) != LF_OK ||
                     (st = lf__grow((void **)&s->ops, &s->cap_ops, s->n_ops + n, sizeof *s->ops)) != LF_OK)
@@ -292,9 +369,11 @@ lf_status lf__curve_plan_rises(const lf_graph *g, const lf_hw *hw, const char *s
                 memset(sg, 0, sizeof *sg);
                 sg->first = s->n_ops;
                 sg->n = n;
+                sg->same = lf_hashmap_get(&s->by_hash, h, &val) ? (int32_t)((intptr_t)val - 1) : -1;
                 memcpy(s->ops + s->n_ops, m, (size_t)n * sizeof *m);
                 s->n_ops += n;
-                if ((st = lf__scan_group(s, m, n, sg)) != LF_OK)
+                if ((st = lf__scan_group(s, m, n, sg)) != LF_OK ||
+                    (st = lf_hashmap_put(&s->by_hash, h, (void *)(intptr_t)(s->n_seen + 1))) != LF_OK)
                     break;
                 at = s->n_seen++;
             }
@@ -318,13 +397,18 @@ lf_status lf__curve_plan_rises(const lf_graph *g, const lf_hw *hw, const char *s
             }
         }
     }
+    if (st == LF_OK)
+        *n_cuts = lf__sort_cuts(cuts, *n_cuts);
+    if (st == LF_OK && n_hints)
+        lf__rise_hints(s, cuts, *n_cuts, hints, n_hints, hint_cap);
     free(m);
+    lf_hashmap_destroy(&s->by_hash);
+    free(s->group_first);
+    free(s->op_next);
     lf_cost_model_free(s->cm);
     free(s->ops);
     free(s->seen);
     free(s->bad);
     free(s);
-    if (st == LF_OK)
-        *n_cuts = lf__sort_cuts(cuts, *n_cuts);
     return st;
 }

@@ -35,9 +35,15 @@ lf_status lf__curve_rising_cuts(const lf_graph *g, const lf_hw *hw, const char *
  * where the point holds. None: every point's plan costs what the staircase
  * says at every buffer where it holds, and since no group costs less than
  * its charge, the staircase is the optimum there (nothing to do under
- * DRAM, whose steps only fall). */
+ * DRAM, whose steps only fall). hints (or NULL; room for hint_cap): the
+ * rises inside (lo, hi) of the other groups of the plans that price above
+ * their charge somewhere in the range, not cuts (ascending, each once;
+ * none where there are more than hint_cap): where the part's own parts may
+ * ask for cuts in turn, once solved (lf_curve_compute solves some of those
+ * parts ahead, curve_guess.c). */
 lf_status lf__curve_plan_rises(const lf_graph *g, const lf_hw *hw, const char *scheme,
                                const lf_exact_config *cfg, const lf_curve *part, int64_t lo, int64_t hi,
-                               int64_t top, int64_t *cuts, int32_t *n_cuts, int32_t cap);
+                               int64_t top, int64_t *cuts, int32_t *n_cuts, int32_t cap, int64_t *hints,
+                               int32_t *n_hints, int32_t hint_cap);
 
 #endif

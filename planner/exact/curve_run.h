@@ -13,7 +13,9 @@
 #define LF__CURVE_PARTS 64
 
 /* One DP over n_parts parts of the range at once (1 to 64; part k from
- * bounds[2k] to bounds[2k + 1], ascending and apart), their staircases into
+ * bounds[2k] to bounds[2k + 1], none with a larger buffer than the last,
+ * under which the run enumerates; they may overlap, curve_ahead.c: each
+ * part has fronts of its own), their staircases into
  * outs[0..n_parts): one enumeration of states and groups, each group
  * priced once for all parts, each part with its own fronts. The run's
  * statistics are the first part's. keep (or NULL): the figures of groups

@@ -32,8 +32,8 @@
 typedef struct lf__cut {
     lf__exact x;
     const lf_graph *g;
-    int32_t *fwd, *bwd; /* generation stamps of the two sweeps */
-    int32_t gen;
+    int64_t *fwd, *bwd; /* generation stamps of the two sweeps (64-bit: never wrap) */
+    int64_t gen;
     int32_t *hull;
 } lf__cut;
 
@@ -48,7 +48,8 @@ static int lf__apart(lf__cut *c, int32_t a, int32_t b)
     if (!c->x.fusable[a] || !c->x.fusable[b])
         return 1;
     const lf_graph *g = c->g;
-    int32_t gen = ++c->gen, n_hull = 0;
+    int64_t gen = ++c->gen;
+    int32_t n_hull = 0;
     /* Forward from a over ops up to b, then back from b over those. */
     c->fwd[a] = gen;
     for (int32_t v = a; v < b; v++) {
@@ -116,7 +117,7 @@ static int lf__wait_forced(lf__cut *c, int32_t p)
             continue;
         /* Forward from r over ops of height one; a spatial reader of p met
          * on the way waits for r. */
-        int32_t gen = ++c->gen;
+        int64_t gen = ++c->gen;
         c->fwd[r] = gen;
         for (int32_t v = r; v < g->n_ops; v++) {
             if (c->fwd[v] != gen)

@@ -42,11 +42,18 @@ typedef struct lf_exact_config {
                                frontier bound builds its per-state estimate of the cost still
                                to pay (togo.c; it costs windows solved twice, so fast runs
                                never pay it); 0: default 20,000; < 0: never */
-    int64_t upper_bound;    /* lf_exact_plan with lower_bound: the figure of a known plan
-                               (0: none; DRAM bytes, or the cost model's objective: fJ,
-                               fs); states whose figure plus the frontier's estimate
-                               exceeds it are not expanded (branch and bound: the plan
-                               returned is the same, DESIGN §4's order included) */
+    int64_t upper_bound;    /* lf_exact_plan: the figure of a known plan over fusable ops
+                               (0: none, the default; < 0: LF_EINVAL), in the cost model's
+                               objective: DRAM bytes, fJ or fs (lf_plan_metrics.objective,
+                               the unit of lf_plan_objective_unit). Branch and bound:
+                               states whose figure plus the frontier's estimate of the rest
+                               (frontier.c, set up for it with or without lower_bound)
+                               exceeds it are not expanded. Inclusive: when a plan's figure
+                               is at most it, the plan returned is the same as without it,
+                               DESIGN §4's order included (so a known plan's figure proves
+                               it optimal, or finds a better one); when none is, LF_EPLAN
+                               with one line naming the bound ("no plan ... at most the
+                               upper bound N B"), stats->lower its next integer */
     lf_plan *upper_plan;    /* lf_exact_plan with lower_bound, stopped at a limit: where it
                                leaves a complete plan (initialised there; its figure in
                                stats->upper), the best reached state's plan with the ops
@@ -70,7 +77,9 @@ typedef struct lf_exact_stats {
                                bytes, or the cost model's objective: fJ, fs) when it
                                returns a plan; after LF_ELIMIT with cfg.lower_bound,
                                a certified lower bound on it (same unit) from the states expanded
-                               (frontier.c; it never falls as the limits grow); else 0 */
+                               (frontier.c; it never falls as the limits grow; with
+                               cfg.upper_bound at most upper_bound + 1); after LF_EPLAN
+                               past cfg.upper_bound, upper_bound + 1; else 0 */
     double wall_s;
     int64_t pruned;         /* states not expanded: past cfg.upper_bound (frontier.c) */
     int64_t upper;          /* the figure of cfg.upper_plan when one was built; else 0 */

@@ -312,6 +312,11 @@ void lf__frontier_boundary(lf__exact *x, int32_t s)
     for (int32_t c = 0; c < x->n; c++)
         if (x->is_cut[c] && x->u_before[c] + 1 > s && f->tail_min[c] < best)
             best = f->tail_min[c];
+    /* Branch and bound: a plan through a pruned state costs more than the
+     * upper bound, so the optimum is at least the smaller of this bound and
+     * the next integer past it (all states pruned: that integer). */
+    if (x->prune && best > x->cfg.upper_bound)
+        best = x->cfg.upper_bound + 1;
     /* No reached state beyond s and no pending tail: the goal was reached
      * (its DRAM is then the optimum, given by the caller). */
     if (best != INT64_MAX && best > f->lower)

@@ -58,7 +58,8 @@ typedef struct lf__sep {
     lf__exact x; /* for the floor of F_beta over a hull */
     const lf_graph *g;
     int32_t n;
-    int32_t *fwd, *bwd, *hull, *mark, gen; /* mark: heads counted, by stamp */
+    int32_t *hull;
+    int64_t *fwd, *bwd, *mark, gen; /* mark: heads counted, by stamp (64-bit: never wraps) */
 } lf__sep;
 
 /* 1 when some valid group may hold both ends of edge u -> v (see the top). */
@@ -67,7 +68,8 @@ static int lf__spannable(lf__sep *s, int32_t u, int32_t v)
     if (!s->x.fusable[u] || !s->x.fusable[v])
         return 0;
     const lf_graph *g = s->g;
-    int32_t gen = ++s->gen, n_hull = 0;
+    int64_t gen = ++s->gen;
+    int32_t n_hull = 0;
     s->fwd[u] = gen;
     for (int32_t w = u; w < v; w++) {
         if (s->fwd[w] != gen)
@@ -107,7 +109,7 @@ static int64_t lf__extra(lf__sep *s, int32_t c, int32_t next, int32_t *n_span)
 {
     const lf_graph *g = s->g;
     int32_t tails = 0, heads = 0;
-    int32_t gen = ++s->gen; /* the hulls below take later stamps */
+    int64_t gen = ++s->gen; /* the hulls below take later stamps */
     *n_span = 0;
     for (int32_t u = 0; u <= c; u++) {
         const lf_op *op = &g->ops[u];

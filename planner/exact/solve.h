@@ -88,6 +88,7 @@ typedef struct lf__window_stats {
     int32_t windows_solved; /* of those, solved (the rest keep their forced-cut floors) */
     int32_t halved;         /* windows past their limits, tried again in halves */
     int grown;              /* the best pass grew its cheap windows (lf__win_grow) */
+    int32_t merged;         /* of its windows, those that took in the next one (window_merge.c) */
     double wall_s;
 } lf__window_stats;
 
@@ -120,5 +121,12 @@ int32_t lf__window_ghosts(const lf_graph *g, const int64_t *bytes, const int64_t
  * its ops write are still to be read past it; n_ops when the rest fits. */
 int32_t lf__window_end(const lf_graph *g, const int64_t *bytes_of, const int32_t *ops, int32_t n_ops,
                        int32_t from, int32_t window_ops);
+/* The end of the window that the grown window ops[from..to) takes in
+ * (window_merge.c): that of the next window of window_ops ops
+ * (lf__window_end from to) when one of the grown window's ghosts lies in
+ * it, else -1 in *end. */
+lf_status lf__window_merge_end(const lf_graph *g, const int64_t *bytes, const int64_t *cut_floor,
+                               const int32_t *ops, int32_t n_ops, int32_t from, int32_t to, int32_t window_ops,
+                               int32_t *end);
 
 #endif

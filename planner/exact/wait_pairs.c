@@ -9,7 +9,7 @@
  * (one image's) in the buffer at every step of the group's sinks (model.c,
  * lf__eval_waits), or read again from DRAM, its bytes once more in F_D
  * (rows.c, lf__wait_reread_bytes). The window relaxation's monotone floor
- * sees neither; lf__win_rereads (window_bound.c) charges the cheaper of the
+ * sees neither; lf__win_rereads (window_charge.c) charges the cheaper of the
  * two for a part that holds r and m. */
 #include <stdlib.h>
 
@@ -18,7 +18,7 @@
 
 /* 1 when m descends from r through ops of height one (seen: n_ops + 1
  * entries, stamped with gen). */
-static int lf__wait_pairs_below(const lf_graph *g, int32_t r, int32_t m, int32_t *seen, int32_t gen)
+static int lf__wait_pairs_below(const lf_graph *g, int32_t r, int32_t m, int64_t *seen, int64_t gen)
 {
     seen[r] = gen;
     for (int32_t v = r; v < m; v++) {
@@ -40,8 +40,9 @@ lf_status lf__wait_pairs_find(lf_cost_model *cm, lf__wait_pairs *out)
     const lf_graph *g = lf_cost_graph(cm);
     out->n = 0;
     out->r = out->m = out->map = NULL;
-    int32_t cap = 0, gen = 0;
-    int32_t *seen = calloc((size_t)g->n_ops + 1, sizeof *seen);
+    int32_t cap = 0;
+    int64_t gen = 0; /* a stamp per pair: 64-bit never wraps */
+    int64_t *seen = calloc((size_t)g->n_ops + 1, sizeof *seen);
     if (!seen)
         return lf_set_error(LF_ENOMEM, "out of memory computing bounds");
     for (int32_t p = 0; p < g->n_ops; p++) {

@@ -53,15 +53,19 @@
  * holding it ends at 56 rows and reads them 56 times; and a streaming part
  * whose rows at one row with its weight block reach beta is no plan's
  * (lf_cost_tiles_of_set_fitting). NasNet-A at 256 KB under BRR, windows of 16
- * ops: 128.20 -> 134.82 MB; of 24: 135.99 -> 152.53 MB. */
+ * ops: 128.20 -> 134.82 MB; of 24: 135.99 -> 152.53 MB. Those heights
+ * mostly end at once through a table of the cheapest paths down
+ * (height_reach.c): the connected passes up to 24 ops there, 1.35 -> 1.0 s
+ * of CPU, the same bounds. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "planner/exact/downsets.h"
+#include "planner/exact/set_memo.h"
 #include "planner/exact/solve.h"
 #include "planner/exact/window_reads.h"
-#include "planner/exact/window_views.h"
 #include "planner/exact/window_waits.h"
+#include "planner/exact/window_win.h"
 #include "planner/util/clock.h"
 
 /* Window sizes: the first pass, and the last one without a time limit. */
@@ -93,252 +97,35 @@
  * BRR 15.97 -> 16.05 MB untimed; 1-181 is far longer and stops (its
  * next try, 1-256, fails past 1.38 million sets after 1.9 s). */
 #define LF__WIN_SHORT (2 * LF__WIN_FIRST)
+/* A grown window takes in the next one once where its ghosts lie
+ * (window_merge.c), within this many times the candidate sets of the try
+ * it grows, and all such tries in one bound within this many: PP-OCRv4
+ * detection's 1-181 (53,232 sets) becomes 1-189 (198,645; 0.12 s of a
+ * 0.28 s pass at load 10), +134,016 B. Once: 1-189 -> 1-197 (860,196
+ * sets) failed past its share and left 206-235 unsolved. */
+#define LF__WIN_MERGE_RATIO 8
+#define LF__WIN_MERGE_TOTAL 1000000
+/* A pass stops growing after this many tries to grow (or take in the next
+ * window) failed one after another: on NasNet-A at 256 KB every cell's try
+ * fails at its cap (19 of 19 under BRR, two thirds of the pass's time),
+ * where PP-OCRv4 detection's neck grows after two failures. */
+#define LF__WIN_GROW_FAILS 3
 /* A grown try has the shares of the plain windows it covers, at most this
  * part of what its pass has left (lf__win_grow_share). */
 #define LF__WIN_GROW_SHARE 0.5
+/* ... and where it covers every window of the plain cut left in its pass,
+ * this part: PP-OCRv4 detection's 206-256 (628,416 sets) is the last
+ * try of its pass, and under BRR at 10 s half of what was left stopped it
+ * at a third of its sets (docs/results/exact.md, branch ocrbrr3). */
+#define LF__WIN_GROW_LAST 0.875
+/* The part of the windows' time the grown pass may take (the passes after
+ * it have the rest and what it leaves). On NasNet-A and RandWire at 256 KB
+ * it ends at 0.07-0.2 s of a 3 s windows' limit, both schemes (its tries
+ * stop at their caps); on PP-OCRv4 detection it is the pass that counts,
+ * and under BRR at 10 s half of the windows' 0.6 s stopped its last try
+ * (docs/results/exact.md, branch ocrbrr3). */
+#define LF__WIN_GROWN_PART 0.75
 
-typedef struct lf__win {
-    lf_cost_model *cm;
-    const lf_graph *g;
-    lf_exact_config total;
-    double t0;
-    uint8_t *internal; /* tensors of the window being solved */
-    uint8_t *ghost;    /* readers outside the window solved with it (lf__win_ghosts) */
-    uint8_t *open;     /* ops of the window's universe with an edge out of it (window_reads.c) */
-    uint8_t *claimed;  /* per op: its weights' re-reads charged by a window of this pass */
-    uint8_t *mine;     /* per op: ... by the window being solved (its own ops and ghosts unclaimed before it) */
-    int32_t *claims, n_claims; /* the ops the last window solved claimed (lf__win_grow) */
-    int32_t *kept_claims, n_kept; /* scratch: claims put back while a grown window is tried */
-    int32_t *ghost_list;
-    int32_t *own_ops;  /* scratch: the window's ops of a set */
-    int32_t *stack;    /* scratch of lf__win_closed_component */
-    int64_t *bytes, *wbytes; /* per op: its tensor's bytes, its weights' */
-    int32_t *ends, *failed; /* a pass's window ends, and the windows past their first share */
-    uint8_t *charged;  /* tensors of windows solved */
-    int32_t *seen, stamp;
-    int32_t windows, solved, split;
-    int32_t n_win;     /* windows of the plain cut of the pass running (ends) */
-    double pass_end;   /* wall clock at which the pass running ends (0: no limit) */
-    int connected;     /* the pass running uses the second charge alone (lf__win_dp) */
-    int64_t *conn;     /* per state of the DP running: the connected charge's value */
-    int64_t cap_conn;
-    int64_t weights;   /* every fusable op's weight bytes */
-    int64_t *cut_floor; /* per op: its tensor's forced-cut floor (lf__cut_tensor_floors) */
-    lf_cost_tiles *tiles; /* the fewest weight reads of groups that stream their weights */
-    lf__wait_pairs pairs; /* squeeze-and-excite waits (wait_pairs.c) */
-    int32_t *held;        /* scratch: the maps of the waits a set holds (pairs.n) */
-    int64_t traffic;
-    int64_t last_charge;     /* what the last window solved added to traffic */
-    int64_t last_candidates; /* the candidate sets its DP visited */
-    uint8_t *saved;          /* per position in ops: charged[] before a window grew (lf__win_grow) */
-    int grow;                /* the pass running grows its cheap windows (lf__win_grow) */
-    int64_t grow_left;       /* candidate sets the grown tries may still visit */
-    lf__waits waits;         /* re-reads of squeeze-and-excite maps (window_waits.c) */
-} lf__win;
-
-/* What a connected part pays: each internal tensor it writes for a reader
- * outside it, written once, and read at least once when a fusable op reads
- * it (an unfusable reader's reads are not DRAM over fusable ops). */
-static int64_t lf__win_component(const lf__exact *x, const lf__win *w)
-{
-    int64_t d = 0;
-    for (int32_t i = 0; i < x->n_sub; i++) {
-        const lf_op *op = &x->g->ops[x->sub[i]];
-        if (!w->internal[x->sub[i]])
-            continue;
-        int times = 0;
-        for (int32_t j = 0; j < op->n_consumers && times < 2; j++) {
-            int32_t c = op->consumers[j];
-            if (x->in_s[c])
-                continue;
-            if (x->fusable[c])
-                times = 2;
-            else
-                times = 1;
-        }
-        d += times * w->bytes[x->sub[i]];
-    }
-    return d;
-}
-
-/* What any part pays: the internal tensors it reads from another part
- * (once each) and those it writes for a reader in another part. */
-static int64_t lf__win_part(const lf__exact *x, lf__win *w)
-{
-    int32_t stamp = ++w->stamp;
-    int64_t d = 0;
-    for (int32_t i = 0; i < x->n_sub; i++) {
-        const lf_op *op = &x->g->ops[x->sub[i]];
-        for (int32_t j = 0; j < op->n_inputs; j++) {
-            int32_t p = op->inputs[j];
-            if (w->internal[p] && !x->in_s[p] && w->seen[p] != stamp) {
-                w->seen[p] = stamp;
-                d += w->bytes[p];
-            }
-        }
-        if (!w->internal[x->sub[i]])
-            continue;
-        for (int32_t j = 0; j < op->n_consumers; j++)
-            if (!x->in_s[op->consumers[j]]) {
-                d += w->bytes[x->sub[i]];
-                break;
-            }
-    }
-    return d;
-}
-
-/* The connected charge's value of state t, grown on demand (new states:
- * none yet; the empty state, the first one, 0). */
-static int64_t *lf__win_conn(lf__exact *x, lf__win *w, int32_t t)
-{
-    if (t >= w->cap_conn) {
-        int64_t cap = w->cap_conn ? 2 * w->cap_conn : 1024;
-        while (cap <= t)
-            cap *= 2;
-        int64_t *c = realloc(w->conn, (size_t)cap * sizeof *c);
-        if (!c) {
-            x->status = lf_set_error(LF_ENOMEM, "out of memory computing bounds");
-            return NULL;
-        }
-        for (int64_t k = w->cap_conn; k < cap; k++)
-            c[k] = k == 0 ? 0 : INT64_MAX;
-        w->conn = c;
-        w->cap_conn = cap;
-    }
-    return &w->conn[t];
-}
-
-/* Both charges over one enumeration: every set relaxes the first (DP's own
- * values), connected ones also the second (w->conn). */
-static void lf__win_relax(lf__exact *x, int32_t n, int connected, int64_t d_any, int64_t d_conn)
-{
-    lf__win *w = x->user;
-    int32_t cur = x->cur;
-    int32_t t = lf__dp_relax_min(x, &x->sbits, n, d_any);
-    if (t < 0 || !connected)
-        return;
-    int64_t *from = lf__win_conn(x, w, cur), base = from ? *from : INT64_MAX;
-    int64_t *to = base != INT64_MAX ? lf__win_conn(x, w, t) : NULL;
-    if (to && base + d_conn < *to)
-        *to = base + d_conn;
-}
-
-/* What a part holding squeeze-and-excite waits of the window's own ops
- * pays at least (wait_pairs.c): its group keeps every map p whole, so
- * F_feat(G, 1) >= p's map and every step holds it, or reads them all again
- * (model.c prices all of a group's waits one way). Kept: its weights
- * stream once they and max(rows, map) reach beta, at least as often as the
- * set floor with p's map held whole (tile_floor.c) beyond the first read,
- * for each map held (the most of these counts), and where the windows at
- * one row with some map whole already reach beta no valid group keeps
- * them. Read again: the internal maps' bytes once more, twice for a map
- * the part makes and reads alone (neck_rereads.c), plus the plain
- * re-reads. The cheaper way stays below what the group pays. `plain`: the
- * re-reads without the waits. */
-static int64_t lf__win_wait_rereads(const lf__exact *x, const lf__win *w, int64_t own, int64_t weights,
-                                    int64_t rows, int64_t plain)
-{
-    int32_t n_held = 0;
-    int64_t again = lf__neck_again(x, &w->pairs, w->internal, w->ghost, w->bytes, w->held, &n_held);
-    /* Read again costs nothing the window counts unless a map is internal. */
-    if (again == 0)
-        return plain;
-    again += plain;
-    int64_t kept = plain;
-    for (int32_t i = 0; i < n_held; i++) {
-        int32_t p = w->held[i];
-        const lf_op *op = &w->g->ops[p];
-        int64_t map = w->bytes[p] / (op->out.n > 1 ? op->out.n : 1);
-        int32_t tiles = lf_cost_tiles_of_set_holding(w->tiles, x->sub, x->n_sub, p);
-        if (tiles == 0) /* kept, the windows at one row pass beta: read again */
-            return again;
-        if (weights + (rows > map ? rows : map) >= lf_cost_beta(w->cm) && (int64_t)(tiles - 1) * own > kept)
-            kept = (int64_t)(tiles - 1) * own;
-    }
-    return kept < again ? kept : again;
-}
-
-/* The weight reads beyond the first that every group holding the set being
- * grown pays for its members (see the top of the file); -1 when no valid
- * group holds it (asked only where its weights stream: its windows at one
- * row and its weight block reach beta). */
-static int64_t lf__win_rereads(const lf__exact *x, const lf__win *w)
-{
-    int64_t weights = 0, own = 0, rows, term, block;
-    for (int32_t i = 0; i < x->n_sub; i++) {
-        int64_t b = w->wbytes[x->sub[i]];
-        weights += b;
-        own += w->mine[x->sub[i]] ? b : 0;
-    }
-    lf__dp_set_need_terms(x, &term, &rows, &block);
-    if (own == 0)
-        return 0;
-    int64_t beta = lf_cost_beta(w->cm), plain = 0;
-    if (weights + rows >= beta) {
-        int32_t tiles = lf_cost_tiles_of_set_fitting(w->tiles, x->sub, x->n_sub);
-        if (tiles == 0)
-            return -1;
-        if (own < weights) {
-            /* The set floor is not monotone in the set: the window's own ops
-             * alone may bound more (any group holding the set holds them). */
-            int32_t n_own = 0;
-            for (int32_t i = 0; i < x->n_sub; i++)
-                if (!w->ghost[x->sub[i]])
-                    w->own_ops[n_own++] = x->sub[i];
-            int32_t t_own = lf_cost_tiles_of_set(w->tiles, w->own_ops, n_own);
-            tiles = t_own > tiles ? t_own : tiles;
-        }
-        plain = (int64_t)(tiles - 1) * own;
-    }
-    return lf__win_wait_rereads(x, w, own, weights, rows, plain);
-}
-
-static void lf__win_group(lf__exact *x)
-{
-    lf__win *w = x->user;
-    /* A disconnected part with a closed component is no plan's (window_reads.c),
-     * nor one whose view's staging row passes beta (window_views.c). */
-    if ((!x->set_connected && lf__win_closed_component(x, w->open, w->seen, ++w->stamp, w->stack)) ||
-        lf__win_view_staged(x))
-        return;
-    int64_t part = lf__win_part(x, w), comp = 0;
-    if (x->set_connected) /* plus the reads a closed part's group pays (window_reads.c) */
-        comp = lf__win_component(x, w) + lf__win_closed_reads(x, w->open, w->internal, w->bytes, w->seen,
-                                                               ++w->stamp);
-    /* Re-reads only add to both charges, and their tile floor is most of a
-     * window's time under BRR: a set that cannot improve its state under
-     * either charge without them is left at once. */
-    int32_t t = lf__dp_target_find(x, &x->sbits);
-    if (t >= 0 && x->dram[x->cur] + part >= x->dram[t]) {
-        int64_t *from = x->set_connected ? lf__win_conn(x, w, x->cur) : NULL;
-        int64_t *to = from && *from != INT64_MAX ? lf__win_conn(x, w, t) : NULL;
-        if (!to || *from + comp >= *to)
-            return;
-    }
-    int64_t rereads = lf__win_rereads(x, w), wait_any, wait_conn;
-    if (rereads < 0)
-        return;
-    lf__waits_charge(&w->waits, x, w->internal, w->bytes, &wait_any, &wait_conn);
-    lf__win_relax(x, x->n_sub, x->set_connected, part + rereads + wait_any,
-                  x->set_connected ? comp + rereads + wait_conn : 0);
-}
-
-/* An unfusable op is a group of its own that DRAM over fusable ops does not
- * count. In the first charge its readers' parts pay for reading its tensor;
- * in the connected one parts pay only for what they write, so the tensor is
- * charged here, read at least once when a fusable op reads it. */
-static void lf__win_forced(lf__exact *x, int32_t v)
-{
-    lf__win *w = x->user;
-    int64_t d = 0;
-    if (w->internal[v])
-        for (int32_t j = 0; j < x->g->ops[v].n_consumers && d == 0; j++)
-            if (x->fusable[x->g->ops[v].consumers[j]])
-                d = w->bytes[v];
-    lf_bitset_set(&x->sbits, v);
-    lf__win_relax(x, 1, 1, 0, d);
-    lf_bitset_reset(&x->sbits, v);
-}
 
 /* Seconds left to the pass running (0 when it has no limit). */
 static double lf__win_left(const lf__win *w)
@@ -356,6 +143,7 @@ static lf_status lf__win_dp(lf__win *w, const lf_bitset *u, const lf_exact_confi
 {
     lf__exact x;
     lf_status st = lf__dp_setup(&x, w->cm, u, k);
+    lf__set_memo_clear(&w->rereads); /* another window: other ghosts, claims, internal tensors */
     if (w->conn)
         for (int64_t i = 0; i < w->cap_conn; i++)
             w->conn[i] = i == 0 ? 0 : INT64_MAX;
@@ -494,8 +282,11 @@ static double lf__win_grow_share(const lf__win *w, int32_t to2, int32_t left)
     for (int32_t k = w->n_win - left; k < w->n_win && w->ends[k] <= to2; k++)
         covered++;
     double pass_left = lf__win_left(w), wide = pass_left * (covered > 1 ? covered : 1) / left;
-    if (wide > pass_left * LF__WIN_GROW_SHARE)
-        wide = pass_left * LF__WIN_GROW_SHARE;
+    /* A try that covers every window left leaves only the shorter window's
+     * rest behind it when it fails, not windows of the plain cut. */
+    double part = covered == left ? LF__WIN_GROW_LAST : LF__WIN_GROW_SHARE;
+    if (wide > pass_left * part)
+        wide = pass_left * part;
     return wide > share ? wide : share;
 }
 
@@ -536,22 +327,33 @@ static lf_status lf__win_solve(lf__win *w, const int32_t *ops, int32_t from, int
  * ops, its backbone and the ops that read it (ids 1-181) are one window
  * of 53,232 candidate sets and the bound is 15.66 MB. Wide parts stop
  * growing at once. A longer try past its limits leaves the last one
- * charged (its tensors and its charge are put back). */
+ * charged (its tensors and its charge are put back). A window that grew
+ * and stopped takes in the next one once where its ghosts lie
+ * (window_merge.c). */
 static lf_status lf__win_grow(lf__win *w, const int32_t *ops, int32_t n_ops, int32_t from, int32_t *to,
-                              int32_t left)
+                              int32_t left, int32_t window_ops)
 {
     int32_t to0 = *to;
-    int extra = 0;
-    while (w->grow && *to < n_ops && w->grow_left > 0) {
+    int extra = 0, merged = 0;
+    while (w->grow && *to < n_ops && w->grow_left > 0 && w->failed_in_row < LF__WIN_GROW_FAILS) {
+        int32_t to2 = *to, size = *to - from, merge = 0;
         /* A window that grew and is still short grows once more past
-         * LF__WIN_CHEAP (lf__win_grow_cap's last step). */
+         * LF__WIN_CHEAP (lf__win_grow_cap's last step); a longer one takes
+         * in the next window where its ghosts lie (window_merge.c). */
         if (w->last_candidates >= LF__WIN_CHEAP) {
-            if (extra || *to == to0 || *to - from > LF__WIN_SHORT)
-                break;
-            extra = 1;
+            if (!extra && *to != to0 && *to - from <= LF__WIN_SHORT) {
+                extra = 1;
+            } else {
+                if (merged || *to == to0 || w->merge_left <= 0)
+                    return LF_OK;
+                lf_status ms = lf__window_merge_end(w->g, w->bytes, w->cut_floor, ops, n_ops, from, *to,
+                                                    window_ops, &to2);
+                if (ms != LF_OK || to2 < 0)
+                    return ms;
+                merge = merged = 1;
+            }
         }
-        int32_t to2 = *to, size = *to - from;
-        while (to2 <= *to && size < n_ops) {
+        while (!merge && to2 <= *to && size < n_ops) {
             size *= 2;
             to2 = lf__window_end(w->g, w->bytes, ops, n_ops, from, size);
         }
@@ -574,8 +376,12 @@ static lf_status lf__win_grow(lf__win *w, const int32_t *ops, int32_t n_ops, int
         w->traffic -= charge;
         w->windows--;
         w->solved--;
-        lf_status st = lf__win_try(w, ops, from, to2, share, lf__win_grow_cap(w->last_candidates, w->grow_left, extra));
-        w->grow_left -= w->last_candidates;
+        int64_t merge_cap = w->last_candidates * LF__WIN_MERGE_RATIO;
+        lf_status st = lf__win_try(w, ops, from, to2, share,
+                                   merge ? (merge_cap < w->merge_left ? merge_cap : w->merge_left)
+                                         : lf__win_grow_cap(w->last_candidates, w->grow_left, extra));
+        *(merge ? &w->merge_left : &w->grow_left) -= w->last_candidates;
+        w->failed_in_row = st == LF_OK ? 0 : w->failed_in_row + 1;
         if (st != LF_OK) {
             for (int32_t i = from; i < to2; i++)
                 w->charged[ops[i]] = w->saved[i];
@@ -589,6 +395,8 @@ static lf_status lf__win_grow(lf__win *w, const int32_t *ops, int32_t n_ops, int
             w->solved = solved;
             return st == LF_ELIMIT ? LF_OK : st;
         }
+        w->merged += merge;
+        w->grew++;
         *to = to2;
     }
     return LF_OK;
@@ -604,38 +412,6 @@ int64_t lf__win_grow_cap(int64_t last_candidates, int64_t grow_left, int last_st
     return cap < grow_left ? cap : grow_left;
 }
 
-/* Where the window starting at ops[from] ends: at most window_ops ops, at
- * least half of that, at the end past which the fewest bytes its ops write
- * are still to be read (ties: the longest). A window charges only what its
- * ops write for each other (and for its ghosts), so an end inside a NasNet
- * cell, with a dozen tensors of the cell still to be read, gives most of
- * them away; an end after the cell's concat only the cell's two outputs. */
-int32_t lf__window_end(const lf_graph *g, const int64_t *bytes_of, const int32_t *ops, int32_t n_ops,
-                       int32_t from, int32_t window_ops)
-{
-    if (n_ops - from <= window_ops)
-        return n_ops;
-    int32_t best = from + window_ops;
-    int64_t best_bytes = INT64_MAX;
-    for (int32_t to = from + window_ops; to >= from + (window_ops + 1) / 2; to--) {
-        int32_t limit = ops[to]; /* ops at or past this id are not in the window */
-        int64_t bytes = 0;
-        for (int32_t i = from; i < to; i++) {
-            const lf_op *op = &g->ops[ops[i]];
-            for (int32_t j = 0; j < op->n_consumers; j++)
-                if (op->consumers[j] >= limit) {
-                    bytes += bytes_of[ops[i]];
-                    break;
-                }
-        }
-        if (bytes < best_bytes) {
-            best_bytes = bytes;
-            best = to;
-        }
-    }
-    return best;
-}
-
 /* One pass with windows of window_ops consecutive ops and `seconds` of the
  * time limit (0: none): the bound into *lower. */
 static lf_status lf__win_pass(lf__win *w, const int32_t *ops, int32_t n_ops, int32_t window_ops,
@@ -645,7 +421,7 @@ static lf_status lf__win_pass(lf__win *w, const int32_t *ops, int32_t n_ops, int
     memset(w->claimed, 0, (size_t)w->g->n_ops);
     w->n_claims = 0;
     w->traffic = 0;
-    w->windows = w->solved = w->split = 0;
+    w->windows = w->solved = w->split = w->merged = w->grew = w->failed_in_row = 0;
     w->pass_end = seconds > 0 ? lf_now_seconds() + seconds : 0;
     lf_status st = LF_OK;
     /* Windows differ in cost by far more than their number (a NasNet-A
@@ -667,7 +443,7 @@ static lf_status lf__win_pass(lf__win *w, const int32_t *ops, int32_t n_ops, int
         double share = lf__win_share(w, left);
         st = share < 0 ? LF_ELIMIT : lf__win_try(w, ops, from, to, share, 0);
         if (st == LF_OK)
-            st = lf__win_grow(w, ops, n_ops, from, &to, left);
+            st = lf__win_grow(w, ops, n_ops, from, &to, left, window_ops);
         if (st == LF_ELIMIT) {
             w->failed[2 * n_failed] = from;
             w->failed[2 * n_failed++ + 1] = to;
@@ -698,6 +474,7 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     w.g = g;
     w.t0 = lf_now_seconds();
     w.grow_left = LF__WIN_GROW_TOTAL;
+    w.merge_left = LF__WIN_MERGE_TOTAL;
     lf_exact_config_default(&w.total);
     if (cfg)
         w.total = *cfg;
@@ -734,6 +511,8 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
         st = lf__cut_tensor_floors(cm, w.cut_floor);
     if (st == LF_OK)
         st = lf__waits_init(&w.waits, cm);
+    if (st == LF_OK && (w.memo_rereads = !lf_cost_weights_resident(cm)))
+        st = lf__set_memo_init(&w.rereads, n);
     if (st == LF_OK)
         st = lf__tiles_create_sharp(cm, &w.tiles);
     if (st == LF_OK) /* the sets' own reference heights (tile_floor.c, lf__set_height) */
@@ -763,12 +542,21 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
      * the same size, so their windows grow larger (NasNet-A at 256 KB,
      * windows up to 36 ops: LBDF 60.1 MB in 0.8 s, where both charges give
      * 59.7 MB with 24 ops in 3.2 s; BRR 126.3 MB in 2.4 s, both charges
-     * 126.4 MB with 24 ops in 9.9 s). Then both charges with the rest. */
+     * 126.4 MB with 24 ops in 9.9 s). Then both charges with the rest.
+     *
+     * Under BRR the join (window_join.c) is skipped and the connected
+     * passes take its share (seven eighths of what the grown pass left, the
+     * both charges' eighth as before): it charges no weight re-reads, so it
+     * stays below the connected pass it joins (256 KB, its windows against
+     * the pass's: NasNet-A 24 ops 40.95 against 151.05 MB after 1.37 s of
+     * CPU, more than the pass; RandWire 5.75 against 5.96 MB; PP-OCRv4
+     * detection 11.41 against 12.79 MB). */
+    int join = lf_cost_weights_resident(cm);
     double end = w.total.time_limit_s > 0 ? w.t0 + w.total.time_limit_s : 0;
     int32_t cap = max_window_ops > 0 ? max_window_ops : end == 0 ? LF__WIN_MAX_UNTIMED : INT32_MAX;
     /* Without a cap on the windows' size, first one pass of windows of
      * LF__WIN_FIRST ops grown where cheap (lf__win_grow), charging
-     * connected parts, on at most half of the time; the passes above
+     * connected parts, on at most LF__WIN_GROWN_PART of the time; the passes above
      * then run as they would without it, on what it leaves. Growing in
      * every pass costs the larger windows their time on wide graphs
      * (NasNet-A at 256 KB, LBDF, 2 s: 57.70 -> 45.86 MB); one pass that
@@ -776,15 +564,24 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
      * s of 4 s). On a quarter PP-OCRv4 detection's window 1-181 ran out
      * of its share in a 10 s run (the windows had 0.58 s, the pass 0.14:
      * 15.66 MB under BRR where half gives 15.97, its untimed figure, in
-     * 0.17 s). */
+     * 0.17 s); since the merge (window_merge.c) half no longer does. */
+    /* Where no window grew and every one was solved whole, the grown pass
+     * was the connected pass of LF__WIN_FIRST ops, window for window: the
+     * connected passes start one size up (NasNet-A at 256 KB under BRR,
+     * where every try to grow fails, 0.15 s of CPU; docs/results/exact.md,
+     * branch nasbrr3). */
+    int32_t first_conn = cap < LF__WIN_FIRST ? cap : LF__WIN_FIRST;
     if (max_window_ops <= 0 && st == LF_OK) {
-        double now = lf_now_seconds(), seconds = end > 0 ? (end - now) / 2 : 0;
+        double now = lf_now_seconds(), seconds = end > 0 ? (end - now) * LF__WIN_GROWN_PART : 0;
         int64_t lower = 0;
         w.connected = 1;
         w.grow = 1;
         if (end == 0 || seconds > 1e-3)
             st = lf__win_pass(&w, ops, n_ops, LF__WIN_FIRST, seconds, &lower);
         w.grow = 0;
+        if (st == LF_OK && lower > 0 && w.grew == 0 && w.split == 0 && w.solved == w.windows &&
+            LF__WIN_FIRST < cap && LF__WIN_FIRST < n_ops)
+            first_conn = LF__WIN_FIRST + LF__WIN_FIRST / 2;
         if (st == LF_OK && lower > 0) {
             ws->lower = lower;
             ws->window_ops = LF__WIN_FIRST;
@@ -793,13 +590,15 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
             ws->windows_solved = w.solved;
             ws->halved = w.split;
             ws->grown = 1;
+            ws->merged = w.merged;
         }
     }
     for (int kind = 0; kind < 2 && st == LF_OK; kind++) {
         w.connected = kind == 0;
-        double kind_end = end > 0 && kind == 0 ? lf_now_seconds() + (end - lf_now_seconds()) / 2 : end;
-        int64_t before = -1; /* the kind's last pass */
-        for (int32_t size = cap < LF__WIN_FIRST ? cap : LF__WIN_FIRST; st == LF_OK;
+        double now0 = lf_now_seconds();
+        double kind_end = end > 0 && kind == 0 ? now0 + (end - now0) * (join ? 0.5 : 0.875) : end;
+        int64_t before = kind == 0 && first_conn > LF__WIN_FIRST ? ws->lower : -1; /* the kind's last pass */
+        for (int32_t size = kind == 0 ? first_conn : cap < LF__WIN_FIRST ? cap : LF__WIN_FIRST; st == LF_OK;
              size = size + size / 2 > cap ? cap : size + size / 2) {
             int last = size >= n_ops || size >= cap;
             double start = lf_now_seconds(), seconds = kind_end > 0 ? kind_end - start : 0;
@@ -811,6 +610,7 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
                 break;
             if (lower > ws->lower || ws->window_ops == 0) {
                 ws->grown = 0;
+                ws->merged = 0;
                 ws->lower = lower;
                 ws->window_ops = size;
                 ws->connected = w.connected;
@@ -827,7 +627,7 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
         }
         /* The connected charge joined at its windows' boundaries (window_join.c),
          * on three quarters of what is left: a floor like any pass. */
-        if (kind == 0 && st == LF_OK && ws->window_ops > 0) {
+        if (kind == 0 && join && st == LF_OK && ws->window_ops > 0) {
             lf_exact_config jc = w.total;
             jc.time_limit_s = end > 0 ? (end - lf_now_seconds()) * 3 / 4 : 0;
             int64_t joined = 0;
@@ -862,6 +662,7 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     free(w.failed);
     free(w.saved);
     lf__waits_destroy(&w.waits);
+    lf__set_memo_destroy(&w.rereads);
     lf_cost_tiles_free(w.tiles);
     lf__wait_pairs_free(&w.pairs);
     free(w.held);

@@ -72,7 +72,7 @@ typedef struct lf__wj {
     int64_t *req;        /* scratch: rows asked per tensor (lf__wj_level) */
     int32_t *touched;
     uint8_t *open;        /* lf__win_open_ops of the window being solved */
-    int32_t *seen, stamp; /* scratch of lf__win_closed_reads */
+    int64_t *seen, stamp; /* scratch of lf__win_closed_reads (64-bit: never wraps) */
     /* The constraints of the run: g_out low (theta_out) in this window,
      * g_in high (theta_in) in this window; -1: none. */
     int32_t g_out, g_in;
@@ -201,6 +201,26 @@ static lf_status lf__wj_theta(lf__wj *j, const lf_bitset *u, const int32_t *ops,
     return st;
 }
 
+/* The share of a constrained run of window k with `left` seconds left: in
+ * proportion to the time its window took without constraints (spent[k]),
+ * among the runs left (runs_k of window k, runs[i] of each window i past
+ * it). The windows differ in cost by far more than their number (NasNet-A
+ * at 256 KB under LBDF, ops 0-140 in windows of 36 ops: 57 ms for the first
+ * window, 2 ms for the last, 0.39 s in all), and an even share failed the
+ * first window's runs within a limit twice what the join needs (0.72 s:
+ * 31.33 MB, 32.13 whole; docs/results/exact.md, branch naslbdf). Only which
+ * runs finish moves: a run past its share keeps the window's value without
+ * constraints, a floor as before. */
+static double lf__wj_run_share(double left, const double *spent, const int32_t *runs, int32_t k, int32_t n_win,
+                               int32_t runs_k)
+{
+    double all = runs_k * spent[k];
+    for (int32_t i = k + 1; i < n_win; i++)
+        all += runs[i] * spent[i];
+    double share = all > 0 ? left * spent[k] / all : left;
+    return share < 1e-3 ? 1e-3 : share;
+}
+
 lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, const int32_t *win_ends,
                                 int32_t n_win, int join, int64_t *lower)
 {
@@ -215,6 +235,9 @@ lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, c
     int32_t *ends = malloc(((size_t)n + 1) * sizeof *ends);
     int32_t *gk = malloc(((size_t)n + 1) * sizeof *gk);  /* joined ghost per boundary, -1 */
     int64_t *free_of = calloc((size_t)n + 1, sizeof *free_of);
+    double *spent = calloc((size_t)n + 1, sizeof *spent); /* per window: its time without constraints */
+    int32_t *runs = calloc((size_t)n + 1, sizeof *runs);  /* ... and its constrained runs */
+    uint8_t *redo = calloc((size_t)n + 1, 1);             /* ... past its first share */
     int64_t *theta = calloc(((size_t)n + 1) * LF__WJ_STATES, sizeof *theta);
     int32_t *ns = calloc((size_t)n + 1, sizeof *ns);
     uint8_t *charged = calloc((size_t)n + 1, 1);
@@ -228,8 +251,8 @@ lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, c
     j.touched = malloc(((size_t)n + 1) * sizeof *j.touched);
     j.seen = calloc((size_t)n + 1, sizeof *j.seen);
     j.open = calloc((size_t)n + 1, 1);
-    int ok = ops && ends && gk && free_of && theta && ns && charged && us && j.bytes && j.cut_floor &&
-             j.internal && j.in_win && j.in_t_out && j.req && j.touched && j.seen && j.open;
+    int ok = ops && ends && gk && free_of && spent && runs && redo && theta && ns && charged && us && j.bytes &&
+             j.cut_floor && j.internal && j.in_win && j.in_t_out && j.req && j.touched && j.seen && j.open;
     lf_status st = ok ? LF_OK : lf_set_error(LF_ENOMEM, "out of memory computing bounds");
     int64_t weights = 0;
     for (int32_t v = 0; v < n && st == LF_OK; v++) {
@@ -288,11 +311,17 @@ lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, c
      * past its limits falls back to) on half of the time, then the
      * constrained runs and the path DP. Windows differ in cost by far more
      * than their number: the first phase keeps the join from being worse
-     * than the windows unjoined. */
+     * than the windows unjoined. In the first, each window has an even
+     * share of what is left, and those past it are tried again with what
+     * the cheap ones left of the half (phase 1); the constrained runs then
+     * have shares in proportion to their windows' time (lf__wj_run_share). */
     double end = cfg && cfg->time_limit_s > 0 ? lf_now_seconds() + cfg->time_limit_s : 0;
     double end0 = end > 0 ? lf_now_seconds() + cfg->time_limit_s / 2 : 0;
-    for (int phase = 0; phase < 2 && st == LF_OK; phase++)
+    int32_t n_redo = 0;
+    for (int phase = 0; phase < 3 && st == LF_OK; phase++)
     for (int32_t k = 0; k < n_win && st == LF_OK; k++) {
+        if (phase == 1 && !redo[k])
+            continue;
         int32_t from = k > 0 ? ends[k - 1] : 0;
         int32_t g_in = k > 0 ? gk[k - 1] : -1, g_out = k + 1 < n_win ? gk[k] : -1;
         for (int32_t i = from; i < ends[k]; i++) {
@@ -337,24 +366,37 @@ lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, c
         int64_t next[LF__WJ_STATES];
         for (int b = 0; b < LF__WJ_STATES; b++)
             next[b] = LF__WJ_INF;
-        if (phase == 0) { /* the window without constraints */
+        if (phase == 2 && k == 0) /* the constrained runs of each window (one pair is free) */
+            for (int32_t i = 0; i < n_win; i++)
+                runs[i] = (i > 0 && gk[i - 1] >= 0 ? ns[i - 1] : 1) * (i + 1 < n_win && gk[i] >= 0 ? ns[i] : 1) - 1;
+        if (phase < 2) { /* the window without constraints */
             lf_exact_config kc;
             lf_exact_config_default(&kc);
             if (cfg)
                 kc = *cfg;
             kc.time_limit_s = 0;
+            double t0 = lf_now_seconds();
             if (end0 > 0) { /* an even share of the phase's time left */
-                kc.time_limit_s = (end0 - lf_now_seconds()) / (n_win - k);
+                kc.time_limit_s = (end0 - t0) / (phase == 0 ? n_win - k : n_redo--);
                 if (kc.time_limit_s < 1e-3)
                     kc.time_limit_s = 1e-3;
             }
             j.g_in = j.g_out = -1;
             int64_t d = cut;
-            st = lf__wj_dp(&j, &us[k], &kc, &d);
-            if (st == LF_ELIMIT) { /* past the limits: the forced-cut floors */
+            int tried = phase == 0 || end0 - t0 > 1e-3;
+            if (tried)
+                st = lf__wj_dp(&j, &us[k], &kc, &d);
+            spent[k] += lf_now_seconds() - t0;
+            redo[k] = 0;
+            if (st == LF_ELIMIT || !tried) { /* past the limits: the forced-cut floors */
                 lf_clear_error();
                 st = LF_OK;
                 d = cut;
+                /* Without a time limit a second try would fail the same way. */
+                redo[k] = phase == 0 && end0 > 0;
+                n_redo += redo[k];
+                if (phase == 1) /* its constrained runs would fail too: the least shares */
+                    spent[k] = 0;
             }
             free_of[k] = d > cut ? d : cut;
             ns_in = ns_out = 0; /* no runs below */
@@ -380,11 +422,11 @@ lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, c
             if (cfg)
                 kc = *cfg;
             kc.time_limit_s = 0;
-            if (end > 0) { /* an even share of what is left among the runs left */
-                int32_t runs = (n_win - k - 1) * ns_in * ns_out + n_pairs - r;
-                kc.time_limit_s = (end - lf_now_seconds()) / (runs > 0 ? runs : 1);
-                if (kc.time_limit_s < 1e-3)
-                    kc.time_limit_s = 1e-3;
+            if (end > 0) {
+                int32_t runs_k = 0; /* this window's runs left */
+                for (int32_t q = r; q < n_pairs; q++)
+                    runs_k += pairs[q][0] > 0 || pairs[q][1] + 1 < ns_out;
+                kc.time_limit_s = lf__wj_run_share(end - lf_now_seconds(), spent, runs, k, n_win, runs_k);
             }
             int64_t d = free_d;
             if (j.g_in >= 0 || j.g_out >= 0)
@@ -401,7 +443,7 @@ lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, c
             if (d != LF__WJ_INF && best[a] != LF__WJ_INF && best[a] + d < next[b])
                 next[b] = best[a] + d;
         }
-        for (int b = 0; b < LF__WJ_STATES && phase == 1; b++)
+        for (int b = 0; b < LF__WJ_STATES && phase == 2; b++)
             best[b] = next[b];
         for (int32_t i = from; i < ends[k]; i++) {
             charged[ops[i]] |= j.internal[ops[i]];
@@ -424,6 +466,9 @@ lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, c
     free(gk);
     free(theta);
     free(free_of);
+    free(spent);
+    free(runs);
+    free(redo);
     free(ns);
     free(charged);
     free(j.bytes);

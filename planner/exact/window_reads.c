@@ -67,7 +67,7 @@ static int lf__reader_to_come(const lf__exact *x, int32_t p)
 }
 
 int64_t lf__win_closed_reads(const lf__exact *x, const uint8_t *open, const uint8_t *internal,
-                             const int64_t *bytes, int32_t *seen, int32_t stamp)
+                             const int64_t *bytes, int64_t *seen, int64_t stamp)
 {
     uint8_t any = 0;
     for (int32_t i = 0; i < x->n_sub; i++) {
@@ -94,7 +94,7 @@ int64_t lf__win_closed_reads(const lf__exact *x, const uint8_t *open, const uint
     return d;
 }
 
-int lf__win_closed_component(const lf__exact *x, const uint8_t *open, int32_t *seen, int32_t stamp,
+int lf__win_closed_component(const lf__exact *x, const uint8_t *open, int64_t *seen, int64_t stamp,
                              int32_t *stack)
 {
     for (int32_t i = 0; i < x->n_sub; i++) {

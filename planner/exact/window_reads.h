@@ -18,15 +18,17 @@ void lf__win_open_ops(const lf__exact *x, const uint8_t *internal, uint8_t *open
  * internal tensors (internal[p], bytes[p] per op) once more than the
  * connected charge counts, 0 unless the set is closed (no op with bit 1 of
  * open[v]: lf__win_open_ops). seen/stamp: scratch marks (n_ops entries), the
- * caller's stamp fresh for this set. */
+ * caller's stamp fresh for this set. Stamps are 64-bit: the windows take two
+ * or three a candidate set, and a 32-bit one wraps after 2^31 sets, where a
+ * mark left 2^32 stamps before reads as current (tests/test_stamps.c). */
 int64_t lf__win_closed_reads(const lf__exact *x, const uint8_t *open, const uint8_t *internal,
-                             const int64_t *bytes, int32_t *seen, int32_t stamp);
+                             const int64_t *bytes, int64_t *seen, int64_t stamp);
 
 /* 1 when a component of x's set being grown (a disconnected one, in the
  * first charge's enumeration) has no op with bit 1 of open[v]: no plan has
  * such a part, since a closed component is its whole group. seen/stamp as
  * above; stack: n_ops entries of scratch. */
-int lf__win_closed_component(const lf__exact *x, const uint8_t *open, int32_t *seen, int32_t stamp,
+int lf__win_closed_component(const lf__exact *x, const uint8_t *open, int64_t *seen, int64_t stamp,
                              int32_t *stack);
 
 #endif

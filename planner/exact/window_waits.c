@@ -93,7 +93,8 @@ static int32_t lf__may_wait(const lf_graph *g)
 static void lf__find_waits(lf__waits *w, lf_cost_model *cm, int32_t p, int32_t r)
 {
     const lf_graph *g = lf_cost_graph(cm);
-    int32_t stamp = ++w->stamp, top = 0;
+    int64_t stamp = ++w->stamp;
+    int32_t top = 0;
     w->stack[top++] = r;
     w->mark[r] = stamp;
     while (top > 0) {
@@ -194,7 +195,8 @@ static int64_t lf__wait_floor(lf__waits *w, const lf__exact *x, int32_t m, int32
         f += x->row_bytes[m]; /* m stages a row of its own output */
     /* m's ancestors inside the set (marked), and what each asks of the
      * inputs it reads. */
-    int32_t stamp = ++w->stamp, top = 0;
+    int64_t stamp = ++w->stamp;
+    int32_t top = 0;
     w->stack[top++] = m;
     w->mark[m] = stamp;
     while (top > 0) {

@@ -13,7 +13,8 @@
 typedef struct lf__waits {
     int32_t *p, *r;   /* per op m: the map p it waits on through reduction r (-1: none) */
     int32_t *need;    /* scratch: rows asked per tensor (n_ops, zero between calls) */
-    int32_t *stack, *mark, stamp;
+    int32_t *stack;
+    int64_t *mark, stamp; /* 64-bit: two stamps a set never wrap */
     int32_t *done;    /* scratch: the maps charged for the set being grown */
     lf__wait_resident resident; /* the sinks' first snapshot (wait_resident.c) */
 } lf__waits;

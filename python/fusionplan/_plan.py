@@ -33,7 +33,8 @@ class Plan:
     validate(). Under objective="energy" or "latency", lower_bound (a
     certified bound of a best-effort or compare_exact run past its limits),
     exact_objective (the optimum's figure) and objective_fusable (this
-    plan's) are in objective_unit: "fJ" or "fs" ("B" for DRAM)."""
+    plan's) are in objective_unit: "fJ" or "fs" ("B" for DRAM); pruned: the
+    downsets an exact run's upper_bound pruned."""
 
     def __init__(self, handle, graph, hw):
         self._h = handle
@@ -71,7 +72,7 @@ class Plan:
                     "energy_pj", "latency_s", "latency_serial_s", "bound"):
             return self.run["metrics"][name]
         if name in ("optimal", "exact_dram", "lower_bound", "wall_s", "search", "bound_note", "objective",
-                    "objective_unit", "objective_fusable", "exact_objective"):
+                    "objective_unit", "objective_fusable", "exact_objective", "pruned"):
             return self.run[name]
         raise AttributeError(name)
 
@@ -147,13 +148,17 @@ def plan(graph, hw=None, *, scheme=None, search=None, objective=None, budget=Non
          population=None, objectives=None, split=None, proposer=None, k=None, gnn_weights=None,
          pg_weights=None, rg_weights=None, split_continue=None, split_gap=None, compare_exact=None,
          seed_plans=None, guided=None, polish=None, best_effort=None, time_limit=None,
-         max_states=None, max_candidates=None, memory_limit=None, optimize=None,
+         max_states=None, max_candidates=None, memory_limit=None, upper_bound=None, optimize=None,
          optimize_objective="dram", optimize_budget=30, progress=None):
     """Plans graph (a Graph or a built-in network's name) on hw (a Hardware;
     None: the 256 KB default). The options are the CLI's `plan` options
     (docs/search.md); objective="energy" or "latency" minimises that instead
     of DRAM bytes (docs/cost-models.md "Objectives"); optimize="backtrack" (or enum, split) rewrites the
-    graph with the substitution optimizer first, as `plan --optimize`."""
+    graph with the substitution optimizer first, as `plan --optimize`. upper_bound (search="exact",
+    `plan --upper-bound`): a known plan's figure over fusable ops, an int in the objective's unit (B,
+    fJ or fs: a Plan's objective_fusable); the DP prunes the states that cannot end at or below it
+    and returns the same optimum when it costs at most upper_bound, else raises Error naming the
+    bound."""
     g = as_graph(graph)
     h = as_hardware(hw)
     if optimize is not None:
@@ -166,7 +171,7 @@ def plan(graph, hw=None, *, scheme=None, search=None, objective=None, budget=Non
             "split_continue": split_continue, "split_gap": split_gap, "compare_exact": compare_exact,
             "seed_plans": seed_plans, "guided": guided, "polish": polish, "best_effort": best_effort,
             "time_limit": None if time_limit is None else float(time_limit), "max_states": max_states,
-            "max_candidates": max_candidates, "memory_limit": memory_limit}
+            "max_candidates": max_candidates, "memory_limit": memory_limit, "upper_bound": upper_bound}
     cb, close = _progress.make(progress)
     out = ctypes.c_void_p()
     try:

@@ -109,6 +109,39 @@ def test_best_effort_lower_bound(cli):
     assert r.returncode != 0 and "fusionplan: " + str(e.value) == r.stderr.strip()
 
 
+def test_upper_bound(cli):
+    # plan(upper_bound=) is `plan --upper-bound` (the exact DP's branch and bound): the optimum's
+    # own figure returns the same plan, one unit less raises the CLI's one-line error, in bytes
+    # and in fJ; resnet18 at 256 KB: 3,105,152 B
+    opt = fp.plan("resnet18", search="exact")
+    assert opt.optimal and opt.objective_fusable == opt.dram_fusable == 3105152 and opt.pruned == 0
+    same = fp.plan("resnet18", search="exact", upper_bound=3105152)
+    assert same.optimal and same.to_json() == opt.to_json()
+    with pytest.raises(fp.Error) as e:
+        fp.plan("resnet18", search="exact", upper_bound=3105151)
+    assert str(e.value) == ("exact planner: no plan of 'resnet18' has DRAM over fusable ops at most the "
+                            "upper bound 3105151 B (the optimum is at least 3105152 B)")
+    r = cli("plan", "--model", "resnet18", "--search", "exact", "--upper-bound", "3105151", check=False)
+    assert r.returncode == 1 and r.stderr.strip() == "fusionplan: " + str(e.value)
+    e_opt = fp.plan("resnet18", search="exact", objective="energy")
+    fig = e_opt.objective_fusable
+    assert e_opt.objective_unit == "fJ" and fig > 0
+    assert fp.plan("resnet18", search="exact", objective="energy", upper_bound=fig).to_json() == e_opt.to_json()
+    with pytest.raises(fp.Error, match=r"at most the upper bound %d fJ \(the optimum is at least %d fJ\)$"
+                       % (fig - 1, fig)):
+        fp.plan("resnet18", search="exact", objective="energy", upper_bound=fig - 1)
+    # it prunes, as many downsets as the CLI says (Inception-v3 under BRR: 38,097,819 B)
+    p = fp.plan("inception_v3", search="exact", scheme="brr", upper_bound=38097819)
+    assert p.optimal and p.dram_fusable == 38097819 and p.pruned > 0
+    out = cli("plan", "--model", "inception_v3", "--scheme", "brr", "--search", "exact", "--quiet",
+              "--upper-bound", "38097819").stdout
+    assert "; {} downsets pruned by the upper bound;".format(p.pruned) in out
+    with pytest.raises(fp.Error, match="upper_bound"):
+        fp.plan("resnet18", search="exact", upper_bound=0)
+    with pytest.raises(fp.Error, match="--upper-bound applies to --search exact"):
+        fp.plan("resnet18", search="greedy", upper_bound=3105152)
+
+
 def test_separator_pieces_prove_optimum(cli):
     # The whole DP stops at 881 candidate sets; the 15 pieces between cuts no
     # valid group spans each pass, and together they are the optimum (issue 46).

@@ -69,7 +69,9 @@ typedef struct lf_api_plan lf_api_plan;
  * objectives ("dram,groups" or "dram"), split, proposer, k, gnn_weights,
  * pg_weights, rg_weights, split_continue, split_gap, compare_exact,
  * seed_plans, guided, polish, best_effort, time_limit, max_states,
- * max_candidates, memory_limit. An unknown member or a value of the wrong
+ * max_candidates, memory_limit, upper_bound (search exact: branch and bound
+ * with a known plan's figure over fusable ops in the objective's unit, B, fJ
+ * or fs, an integer >= 1; lf_exact_config.upper_bound). An unknown member or a value of the wrong
  * kind is LF_EINVAL naming it. progress (may be NULL) is called from the
  * planning threads as lf_plan_network calls it. Free with lf_api_plan_free,
  * also after a failure (*out is NULL then). */
@@ -85,7 +87,8 @@ lf_status lf_api_plan_json(const lf_api_plan *p, char **out);
  * {"metrics" (the plan file's, to the digit), "search", "seed", "budget",
  * "wall_s", "exact_dram" (null when unknown), "optimal", "lower_bound"
  * (null when none), "bound_note", "exact_error", "split", the exact
- * planner's "states", "candidates", "groups_priced", the search's "plans",
+ * planner's "states", "candidates", "groups_priced", "pruned" (downsets its
+ * upper_bound pruned), the search's "plans",
  * "invalid_groups", "splits", "cache_hits", "cache_misses", "split_s", "tree"
  * (the tree splitter's groups, rectify_rate, tree_success, gap_groups,
  * mean_gap, split_s; null without it) and "polish" (passes, windows,

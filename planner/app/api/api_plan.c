@@ -46,7 +46,8 @@ static lf_status lf__planner_options(const json_t *o, lf_planner_config *pc, con
         (st = lf__api_num(o, w, "time_limit", 0.0, 1e7, &pc->exact.time_limit_s)) ||
         (st = lf__api_int(o, w, "max_states", 1, INT32_MAX - 1, &pc->exact.max_states)) ||
         (st = lf__api_int(o, w, "max_candidates", 1, INT64_MAX, &pc->exact.max_candidates)) ||
-        (st = lf__api_int(o, w, "memory_limit", 0, INT64_MAX, &pc->exact.memory_limit)))
+        (st = lf__api_int(o, w, "memory_limit", 0, INT64_MAX, &pc->exact.memory_limit)) ||
+        (st = lf__api_int(o, w, "upper_bound", 1, INT64_MAX, &pc->exact.upper_bound)))
         return st;
     pc->seed = (uint64_t)seed;
     if (lf_plan_objective_from_name(pc->objective) == LF_PLAN_OBJ_COUNT)
@@ -72,7 +73,7 @@ lf_status lf_api_plan_run(const lf_graph *g, const char *hw_json, const char *op
         "scheme", "search", "budget", "seed", "threads", "population", "objectives", "split",
         "proposer", "k", "gnn_weights", "pg_weights", "rg_weights", "split_continue", "split_gap",
         "compare_exact", "seed_plans", "guided", "polish", "best_effort", "time_limit",
-        "max_states", "max_candidates", "memory_limit", "objective", NULL};
+        "max_states", "max_candidates", "memory_limit", "objective", "upper_bound", NULL};
     *out = NULL;
     if (!g)
         return lf_set_error(LF_EINVAL, "plan: no graph");
@@ -219,6 +220,7 @@ lf_status lf_api_plan_run_json(const lf_api_plan *h, char **out)
         json_object_set_new(v, "objective", json_string(lf_plan_objective_name(o)));
         json_object_set_new(v, "objective_unit", json_string(lf_plan_objective_unit(o)));
         json_object_set_new(v, "objective_fusable", json_integer((json_int_t)m->objective));
+        json_object_set_new(v, "pruned", json_integer((json_int_t)r->exact_stats.pruned));
         json_object_set_new(v, "exact_objective",
                             r->exact_objective >= 0 ? json_integer((json_int_t)r->exact_objective) : json_null());
     }

@@ -32,8 +32,9 @@ int lf_cmd_curve(int argc, char **argv)
                           "[--csv FILE] [--json FILE] [--svg FILE] [--html FILE] [--threads N] [--check]",
                           "Prints every step of the optimal DRAM over all ops as a function of the "
                           "buffer size:\nthe smallest buffer at which each lower DRAM becomes "
-                          "reachable, with its plan (the exact\nplanner's optimum at that buffer; "
-                          "docs/search.md). Without options: resnet50, LBDF,\n64 KB to 4 MB.",
+                          "reachable, with a plan of it\n(optimal there; among the plans tied with it, not always the "
+                          "single-buffer planner's:\ndocs/search.md \"Ties on a front\"). Without options: "
+                          "resnet50, LBDF, 64 KB to 4 MB.",
                           opts, (int)(sizeof opts / sizeof opts[0])};
     int rc = lf_cli_parse(&cmd, argc, argv);
     if (rc)

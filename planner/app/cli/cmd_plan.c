@@ -44,6 +44,7 @@ int lf_cmd_plan(int argc, char **argv)
                                     "docs/substitution.md)", NULL},
         {"optimize-gso-weights", "FILE", "--optimize-filter: the models (default: the shipped ones)", NULL},
         LF_CLI_EXACT_OPTS,
+        LF_CLI_UPPER_BOUND_OPTS,
         {"best-effort", NULL, "exact: past a limit, keep the best plan found (the block plan, the greedy "
                               "plan or NSGA-II seeded with it, at --budget, polished) and print "
                               "certified bounds on the optimum of --objective (the DP's frontier, blocks, "
@@ -84,6 +85,8 @@ int lf_cmd_plan(int argc, char **argv)
         {"optimize-budget", "optimize", NULL, -1, NULL, "--optimize-budget needs --optimize SEARCH"},
         {"optimize-filter", "optimize", NULL, -1, NULL, "--optimize-filter needs --optimize SEARCH"},
         {"optimize-gso-weights", "optimize", NULL, -1, NULL, "--optimize-gso-weights needs --optimize SEARCH"},
+        {"upper-bound", "search", "greedy", -1, "exact", "--upper-bound needs --search exact"},
+        {"upper-bound-plan", "search", "greedy", -1, "exact", "--upper-bound-plan needs --search exact"},
     };
     lf_planner_config pc;
     lf_planner_config_default(&pc);
@@ -113,6 +116,10 @@ int lf_cmd_plan(int argc, char **argv)
         (rc = lf_cli_choice(&cmd, "objective", lf_cli_plan_objectives, &pc.objective)))
         return rc;
     pc.objectives = strcmp(objectives, "dram") == 0 ? 1 : 3;
+    if (lf_cli_get(&cmd, "upper-bound") && lf_cli_get(&cmd, "upper-bound-plan"))
+        return lf_cli_usage_error(&cmd, "give --upper-bound or --upper-bound-plan, not both");
+    if ((rc = lf_cli_upper_bound(&cmd, pc.objective, &pc.exact.upper_bound)))
+        return rc;
     const char *outputs[2] = {output, pareto};
     if ((rc = lf_cli_check_outputs(outputs, 2)))
         return rc;
@@ -130,7 +137,8 @@ int lf_cmd_plan(int argc, char **argv)
     lf_cli_session s;
     if ((rc = lf_cli_session_open(&s, &cmd)))
         return rc;
-    if ((rc = lf_cli_plan_optimize(&cmd, &s, &pc))) {
+    if ((rc = lf_cli_plan_optimize(&cmd, &s, &pc)) ||
+        (rc = lf_cli_upper_bound_plan(&cmd, s.cm, pc.objective, &pc.exact.upper_bound))) {
         lf_cli_session_close(&s);
         return rc;
     }
