@@ -251,8 +251,14 @@ static void test_brute(void)
  * 211, 152 B over beta. In the universe 182-211 with the path's readers
  * 220, 228, 236 outside S, every member runs at the sinks' row: the floor
  * is 262,296 B exactly. With 220 (Add.248's 3x3 reader) left out of the
- * universe, it may join G and run 189 one row ahead: 182's row 0 (3,840 B)
- * is gone and the floor falls below beta. */
+ * universe it may join G and run 189 ahead, but the two-sided floor holds:
+ * at Add.248's row X, 182 keeps rows X..39 and 207 rows 0..X (41 rows of
+ * 3,840 B), and past row 0 only a member 220 (20,736 B of weights) asks
+ * there; at row 0, 207 stages a row: 262,296 B again. With the ghosts
+ * 220, 228, 236 in the part (their SE reductions outside the universe; the
+ * one-sided floor gave 113,976, 115,512, 105,528 B), the floor still
+ * reaches beta: 207's and 209's hulls, and 236 past its readers' asks
+ * held from the rows its SE multiply (242) asks. */
 static void test_ppocr(void)
 {
     const char *dir = getenv("LF_ONNX_MODELS");
@@ -295,13 +301,21 @@ static void test_ppocr(void)
     CHECK(c.f_beta == 262296 && !c.valid);
     lf_exact_config cfg;
     lf_exact_config_default(&cfg);
-    for (int with_220 = 1; with_220 >= 0; with_220--) {
+    /* 0: 220 outside the universe; 1: in it; 2-4: S + 220, + 228, + 236 */
+    for (int with_220 = 4; with_220 >= 0; with_220--) {
         lf_bitset_set(&u, 228);
         lf_bitset_set(&u, 236);
         if (with_220)
             lf_bitset_set(&u, 220);
         else
             lf_bitset_reset(&u, 220);
+        for (int32_t k = 0; k < 3; k++)
+            if (with_220 >= 2 + k)
+                lf_bitset_set(&s, k == 0 ? 220 : k == 1 ? 228 : 236);
+            else
+                lf_bitset_reset(&s, k == 0 ? 220 : k == 1 ? 228 : 236);
+        lf_group_cost cs;
+        CHECK_OK(lf_cost_eval(cm, &s, &cs));
         lf__exact x;
         CHECK_OK(lf__dp_setup(&x, cm, &u, &cfg));
         x.n_sub = 0;
@@ -314,12 +328,16 @@ static void test_ppocr(void)
                 x.lb_blk = x.wblk[v] > x.lb_blk ? x.wblk[v] : x.lb_blk;
             }
         int64_t floor = lf__wait_resident_floor(&w.resident, &x, 182, 183);
-        printf("  PP-OCRv4 182-189,206-211 (220 %s the universe): floor %lld, F_beta %lld, beta %lld\n",
-               with_220 ? "in" : "outside", (long long)floor, (long long)c.f_beta, (long long)x.beta);
-        if (with_220)
+        printf("  PP-OCRv4 182-189,206-211%s (220 %s the universe): floor %lld, F_beta %lld, beta %lld\n",
+               with_220 == 4 ? ",220,228,236" : with_220 == 3 ? ",220,228" : with_220 == 2 ? ",220" : "",
+               with_220 ? "in" : "outside", (long long)floor, (long long)cs.f_beta, (long long)x.beta);
+        CHECK(floor <= cs.f_beta && floor >= x.beta);
+        if (with_220 == 4)
+            CHECK(cs.f_beta == 369624 && floor == 270744);
+        else if (with_220 == 2)
+            CHECK(cs.f_beta == 283992 && floor == 263832);
+        else if (with_220 < 2)
             CHECK(floor == 262296);
-        else
-            CHECK(floor < x.beta);
         for (int32_t v = 0; v < n; v++)
             x.in_s[v] = 0;
         lf__dp_teardown(&x);

@@ -11,6 +11,12 @@ typedef struct lf__wait_resident {
     int64_t *la;      /* per op: how many rows it may run ahead of the sinks in any group */
     int64_t *la_part; /* scratch: the same within the set being grown */
     int32_t *seen, *rows_seen, stamp;
+    /* the two-sided floor's case: members ov_op at rows [ov_lo, ov_hi] */
+    int32_t ov_op[8], n_ov;
+    int64_t ov_lo[8], ov_hi[8];
+    int64_t *lb; /* scratch: the least row of a member in a case */
+    int32_t *lb_seen;
+    int nonneg; /* no member's row below 0 (the two-sided floor's row-0 case) */
 } lf__wait_resident;
 
 lf_status lf__wait_resident_init(lf__wait_resident *w, const lf_graph *g);
