@@ -138,20 +138,39 @@ static inline int32_t tf_invalid_components(lf_cost_model *cm, lf_bitset *groups
 }
 
 
-/* The joined floor over windows of window_ops ops as lf__window_end cuts
- * them (join 0: each window alone) into *lower (graphs of up to 512 ops). */
-static inline lf_status tf_window_join_bound(lf_cost_model *cm, int32_t window_ops, int join, int64_t *lower)
+/* The ops a window bound cuts (every op but the inputs, in id order) into
+ * ops and every op's tensor bytes into bytes (graphs of up to 512 ops):
+ * their count. */
+static inline int32_t tf_window_ops(lf_cost_model *cm, int32_t *ops, int64_t *bytes)
 {
     const lf_graph *g = lf_cost_graph(cm);
-    int32_t ops[512], ends[512], n_ops = 0, n_win = 0;
-    int64_t bytes[512];
+    int32_t n_ops = 0;
     for (int32_t v = 0; v < g->n_ops && v < 512; v++) {
         bytes[v] = lf_cost_tensor_bytes(cm, v);
         if (g->ops[v].type != LF_OP_INPUT)
             ops[n_ops++] = v;
     }
+    return n_ops;
+}
+
+/* The ends of windows of window_ops ops as lf__window_end cuts them into
+ * ends (up to 512): their count. */
+static inline int32_t tf_window_ends(lf_cost_model *cm, int32_t window_ops, int32_t *ends)
+{
+    int32_t ops[512], n_win = 0;
+    int64_t bytes[512];
+    int32_t n_ops = tf_window_ops(cm, ops, bytes);
     for (int32_t from = 0; from < n_ops; from = ends[n_win++])
-        ends[n_win] = lf__window_end(g, bytes, ops, n_ops, from, window_ops);
+        ends[n_win] = lf__window_end(lf_cost_graph(cm), bytes, ops, n_ops, from, window_ops);
+    return n_win;
+}
+
+/* The joined floor over windows of window_ops ops as lf__window_end cuts
+ * them (join 0: each window alone) into *lower (graphs of up to 512 ops). */
+static inline lf_status tf_window_join_bound(lf_cost_model *cm, int32_t window_ops, int join, int64_t *lower)
+{
+    int32_t ends[512];
+    int32_t n_win = tf_window_ends(cm, window_ops, ends);
     return lf__window_join_bound(cm, NULL, ends, n_win, join, lower);
 }
 

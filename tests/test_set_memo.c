@@ -121,9 +121,51 @@ static void test_many(void)
     lf__set_memo_destroy(&m);
 }
 
+/* Wide sets: the memo stops remembering at LF__SET_MEMO_BYTES of sets and
+ * values (8,191 words and a value per entry: 64 KB, so 1,024 entries), and
+ * what it holds stays right past that. */
+static void test_bytes_cap(void)
+{
+    const int32_t nbits = 64 * 8191;
+    int64_t entry = (8191 + 1) * 8, most = LF__SET_MEMO_BYTES / entry;
+    CHECK_EQ_I64(most, 1024);
+    lf__set_memo m;
+    lf_bitset s;
+    CHECK_OK(lf__set_memo_init(&m, nbits));
+    CHECK_OK(lf_bitset_init(&s, nbits));
+    for (int64_t i = 0; i < most + 10; i++) {
+        lf_bitset_clear_all(&s);
+        lf_bitset_set(&s, (int32_t)(i * 509 % nbits));
+        lf_bitset_set(&s, nbits - 1 - (int32_t)i);
+        lf__set_memo_put(&m, &s, i);
+    }
+    CHECK_EQ_I64(m.n, most);
+    CHECK(m.cap <= most);
+    /* A set whose hash another's entry took since is a miss (set_memo.c):
+     * most sets put are found, each with its own value, none put past the cap. */
+    int found = 0, right = 0, past = 0;
+    for (int64_t i = 0; i < most + 10; i++) {
+        lf_bitset_clear_all(&s);
+        lf_bitset_set(&s, (int32_t)(i * 509 % nbits));
+        lf_bitset_set(&s, nbits - 1 - (int32_t)i);
+        int64_t v = -1;
+        if (lf__set_memo_get(&m, &s, &v)) {
+            found++;
+            right += v == i;
+            past += i >= most;
+        }
+    }
+    CHECK(found >= most * 9 / 10);
+    CHECK_EQ_I64(right, found);
+    CHECK_EQ_I64(past, 0);
+    lf_bitset_destroy(&s);
+    lf__set_memo_destroy(&m);
+}
+
 int main(void)
 {
     test_hand();
     test_many();
+    test_bytes_cap();
     return lf_test_result();
 }

@@ -99,15 +99,8 @@ static void test_time_limit(void)
             lf_cost_model *cm = tf_model_default(g, RDAG_BETA_MEDIUM, "lbdf");
             int64_t opt = tf_exact_optimum(cm), full = -1;
             CHECK_OK(tf_window_join_bound(cm, 8, 1, &full));
-            int32_t ops[512], ends[512], n_ops = 0, n_win = 0;
-            int64_t bytes[512];
-            for (int32_t v = 0; v < g->n_ops && v < 512; v++) {
-                bytes[v] = lf_cost_tensor_bytes(cm, v);
-                if (g->ops[v].type != LF_OP_INPUT)
-                    ops[n_ops++] = v;
-            }
-            for (int32_t from = 0; from < n_ops; from = ends[n_win++])
-                ends[n_win] = lf__window_end(g, bytes, ops, n_ops, from, 8);
+            int32_t ends[512];
+            int32_t n_win = tf_window_ends(cm, 8, ends);
             lf_exact_config k;
             lf_exact_config_default(&k);
             k.max_candidates = 40;

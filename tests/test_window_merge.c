@@ -78,14 +78,10 @@ static void test_merge_end_hand(void)
 static lf_status merged_bound(lf_cost_model *cm, int64_t *lower, int *merges)
 {
     const lf_graph *g = lf_cost_graph(cm);
-    int32_t ops[512], ends[512], n_ops = 0, n_win = 0;
+    int32_t ops[512], ends[512], n_win = 0;
     int64_t bytes[512], floors[512];
+    int32_t n_ops = tf_window_ops(cm, ops, bytes);
     *merges = 0;
-    for (int32_t v = 0; v < g->n_ops && v < 512; v++) {
-        bytes[v] = lf_cost_tensor_bytes(cm, v);
-        if (g->ops[v].type != LF_OP_INPUT)
-            ops[n_ops++] = v;
-    }
     lf_status st = lf__cut_tensor_floors(cm, floors);
     for (int32_t from = 0; from < n_ops && st == LF_OK; from = ends[n_win++]) {
         int32_t to = lf__window_end(g, bytes, ops, n_ops, from, 4), end = -1;

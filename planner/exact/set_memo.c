@@ -55,10 +55,13 @@ int lf__set_memo_get(const lf__set_memo *m, const lf_bitset *s, int64_t *value)
 
 void lf__set_memo_put(lf__set_memo *m, const lf_bitset *s, int64_t value)
 {
-    if (m->n >= LF__SET_MEMO_MAX || s->nwords != m->nwords)
+    int64_t entry_bytes = ((int64_t)m->nwords + 1) * (int64_t)sizeof(uint64_t);
+    if (m->n >= LF__SET_MEMO_MAX || (m->n + 1) * entry_bytes > LF__SET_MEMO_BYTES || s->nwords != m->nwords)
         return;
     if (m->n == m->cap) {
-        int64_t cap = m->cap ? 2 * m->cap : 4096;
+        int64_t cap = m->cap ? 2 * m->cap : 4096, most = LF__SET_MEMO_BYTES / entry_bytes;
+        if (cap > most)
+            cap = most;
         uint64_t *words = realloc(m->words, (size_t)(cap * m->nwords) * sizeof *words);
         if (!words)
             return;
