@@ -42,6 +42,9 @@
 /* The pass's windows past the merge searched for the merged-in ops'
  * readers; the alternative replaces them and the one after. */
 #define LF__CONE_WINDOWS 5
+/* The candidate sets one window of an alternative may visit (PP-OCRv4
+ * detection: 182's cone in [182, 235] 11,788, the laterals 50,700). */
+#define LF__CONE_SETS 200000
 
 int32_t lf__window_cone_order(const lf_graph *g, int32_t *ops, int32_t from, int32_t to, uint8_t *mark,
                               int32_t *scratch)
@@ -124,27 +127,20 @@ static lf_status lf__cone_mark(lf__win *w, const int32_t *ops, int32_t from, int
     return LF_OK;
 }
 
-/* An even share of what the alternatives have left among `parts` windows
- * (0: no limit). */
-static double lf__cone_share(const lf__win *w, int32_t parts)
-{
-    if (w->pass_end <= 0)
-        return 0;
-    double left = w->pass_end - lf_now_seconds();
-    return left > 1e-3 * parts ? left / parts : 1e-3;
-}
-
-/* One window of the alternative within `share` seconds (0: no limit):
- * charged if solved, its tensors left to their floors past the limits (as a
- * pass leaves a window it cannot solve); *solved says which. */
-static lf_status lf__cone_try(lf__win *w, const int32_t *ops, int32_t from, int32_t to, double share, int *solved)
+/* One window of the alternative, within what the alternatives have left
+ * and LF__CONE_SETS candidate sets (a time share of its own stopped 182's
+ * cone early: its DP's pace at an eighth of a short limit projects past
+ * it): charged if solved, its tensors left to their floors past the limits
+ * (as a pass leaves a window it cannot solve); *solved says which. */
+static lf_status lf__cone_try(lf__win *w, const int32_t *ops, int32_t from, int32_t to, int *solved)
 {
     *solved = 0;
     if (from >= to)
         return LF_OK;
-    if (w->pass_end > 0 && w->pass_end - lf_now_seconds() <= 1e-3)
+    double left = w->pass_end > 0 ? w->pass_end - lf_now_seconds() : 0;
+    if (w->pass_end > 0 && left <= 1e-3)
         return LF_ELIMIT;
-    lf_status st = lf__win_try(w, ops, from, to, share, 0);
+    lf_status st = lf__win_try(w, ops, from, to, left, LF__CONE_SETS);
     *solved = st == LF_OK;
     return st == LF_ELIMIT ? LF_OK : st;
 }
@@ -154,8 +150,8 @@ static lf_status lf__cone_try(lf__win *w, const int32_t *ops, int32_t from, int3
  * the merge as the pass charged it, the laterals and the cone of [b, e),
  * and [e, e_hi) as one window where e is no end of the pass's windows
  * (e_hi: the first that is); the pass's windows from e_hi on stay. */
-static lf_status lf__cone_end(lf__win *w, const int32_t *ops, int32_t m, int32_t e, int32_t tries_left,
-                              int64_t *best_total, uint8_t *best_charged, int64_t *best_traffic)
+static lf_status lf__cone_end(lf__win *w, const int32_t *ops, int32_t m, int32_t e, int64_t *best_total,
+                              uint8_t *best_charged, int64_t *best_traffic)
 {
     const lf_graph *g = w->g;
     int32_t n = g->n_ops, from = w->merge_from[m], b = w->merge_b[m], next = w->merge_next[m];
@@ -177,18 +173,16 @@ static lf_status lf__cone_end(lf__win *w, const int32_t *ops, int32_t m, int32_t
     lf_status st = lf__cone_mark(w, ops, from, b);
     memcpy(w->cone_ops, ops, (size_t)w->n_ops_all * sizeof *ops);
     int32_t c = lf__window_cone_order(g, w->cone_ops, b, e, w->cone_mark, w->cone_scratch);
-    /* The cone first (what the alternative is for) on half of what is left,
-     * then [e, e_hi) on half, the laterals last (past the limits they keep
-     * their floors); a cone or [e, e_hi) past the limits ends the try. Each
-     * end tried first has most of the time: the pass's own window ends come
-     * first. */
-    int solved;
+    /* The cone first (what the alternative is for), then [e, e_hi), the
+     * laterals last (past the limits they keep their floors); a cone or
+     * [e, e_hi) past the limits ends the alternative. */
+    int solved = 0;
     if (st == LF_OK)
-        st = lf__cone_try(w, w->cone_ops, c, e, lf__cone_share(w, 2), &solved);
+        st = lf__cone_try(w, w->cone_ops, c, e, &solved);
     if (st == LF_OK && e < e_hi && solved)
-        st = lf__cone_try(w, ops, e, e_hi, lf__cone_share(w, 2), &solved);
+        st = lf__cone_try(w, ops, e, e_hi, &solved);
     if (st == LF_OK && solved)
-        st = lf__cone_try(w, w->cone_ops, b, c, lf__cone_share(w, 1 + tries_left), &solved);
+        st = lf__cone_try(w, w->cone_ops, b, c, &solved);
     int64_t total = lf__cone_total(w);
     if (st == LF_OK && total > *best_total) {
         *best_total = total;
@@ -225,17 +219,14 @@ static lf_status lf__cone_merge(lf__win *w, const int32_t *ops, int32_t m, int64
     for (int32_t i = next; i < e_final; i++)
         if (lf__cone_reads(w, ops, i, i + 1, b, next))
             reader = i + 1;
-    /* 1: ends of the pass's windows, 2: other ends tried. */
-    int32_t tries = 0;
-    for (int32_t e = reader; e <= e_final; e++)
-        tries += w->tried_end[e];
+    /* Round 1: the ends of the pass's windows; 2: other ends tried. */
     lf_status st = LF_OK;
     for (int round = 1; round <= 2; round++)
         for (int32_t e = reader; e <= e_final && st == LF_OK; e++) {
             int boundary = e == w->n_ops_all || lf__cone_rec(w, e) >= 0;
             if (!w->tried_end[e] || boundary != (round == 1))
                 continue;
-            st = lf__cone_end(w, ops, m, e, --tries, best_total, best_charged, best_traffic);
+            st = lf__cone_end(w, ops, m, e, best_total, best_charged, best_traffic);
         }
     w->cone_to = e_final;
     return st == LF_ELIMIT ? LF_OK : st;
