@@ -173,21 +173,22 @@ static lf_status lf__cone_end(lf__win *w, const int32_t *ops, int32_t m, int32_t
     lf_status st = lf__cone_mark(w, ops, from, b);
     memcpy(w->cone_ops, ops, (size_t)w->n_ops_all * sizeof *ops);
     int32_t c = lf__window_cone_order(g, w->cone_ops, b, e, w->cone_mark, w->cone_scratch);
-    /* The cone first (what the alternative is for), then [e, e_hi), the
-     * laterals last (past the limits they keep their floors); a cone or
-     * [e, e_hi) past the limits ends the alternative. */
+    /* The cone (what the alternative is for), then [e, e_hi); a cone or
+     * [e, e_hi) past the limits ends the alternative. The laterals keep
+     * their floors here: a window charges at least the floors of its
+     * tensors, so they are solved for the best end alone (lf__cone_merge),
+     * and the time goes to the ends first. */
     int solved = 0;
     if (st == LF_OK)
         st = lf__cone_try(w, w->cone_ops, c, e, &solved);
     if (st == LF_OK && e < e_hi && solved)
         st = lf__cone_try(w, ops, e, e_hi, &solved);
-    if (st == LF_OK && solved)
-        st = lf__cone_try(w, w->cone_ops, b, c, &solved);
     int64_t total = lf__cone_total(w);
-    if (st == LF_OK && total > *best_total) {
+    if (st == LF_OK && solved && total > *best_total) {
         *best_total = total;
         memcpy(best_charged, w->charged, (size_t)n);
         *best_traffic = w->traffic;
+        w->cone_e = e;
     }
     memcpy(w->charged, w->cone_saved, (size_t)n);
     w->traffic = traffic0;
@@ -221,6 +222,7 @@ static lf_status lf__cone_merge(lf__win *w, const int32_t *ops, int32_t m, int64
             reader = i + 1;
     /* Round 1: the ends of the pass's windows; 2: other ends tried. */
     lf_status st = LF_OK;
+    w->cone_e = -1;
     for (int round = 1; round <= 2; round++)
         for (int32_t e = reader; e <= e_final && st == LF_OK; e++) {
             int boundary = e == w->n_ops_all || lf__cone_rec(w, e) >= 0;
@@ -229,6 +231,26 @@ static lf_status lf__cone_merge(lf__win *w, const int32_t *ops, int32_t m, int64
             st = lf__cone_end(w, ops, m, e, best_total, best_charged, best_traffic);
         }
     w->cone_to = e_final;
+    /* The best end's laterals, solved on top of its state (disjoint ops:
+     * their tensors leave their floors for the window's charge). */
+    if (st == LF_OK && w->cone_e > 0) {
+        int32_t n = w->g->n_ops, solved = 0;
+        memcpy(w->cone_saved, w->charged, (size_t)n);
+        int64_t traffic0 = w->traffic;
+        memcpy(w->charged, best_charged, (size_t)n);
+        w->traffic = *best_traffic;
+        memcpy(w->cone_ops, ops, (size_t)w->n_ops_all * sizeof *ops);
+        int32_t c = lf__window_cone_order(w->g, w->cone_ops, b, w->cone_e, w->cone_mark, w->cone_scratch);
+        st = lf__cone_try(w, w->cone_ops, b, c, &solved);
+        int64_t total = lf__cone_total(w);
+        if (st == LF_OK && solved && total > *best_total) {
+            *best_total = total;
+            memcpy(best_charged, w->charged, (size_t)n);
+            *best_traffic = w->traffic;
+        }
+        memcpy(w->charged, w->cone_saved, (size_t)n);
+        w->traffic = traffic0;
+    }
     return st == LF_ELIMIT ? LF_OK : st;
 }
 

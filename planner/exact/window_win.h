@@ -64,6 +64,7 @@ typedef struct lf__win {
     uint8_t *tried_end;
     int32_t n_ops_all;       /* the pass's ops (positions 0 .. n_ops_all) */
     int32_t coned, cone_to;  /* merges replaced by their cones; the last one's end */
+    int32_t cone_e;          /* the best end of the merge being tried (-1: none) */
     uint8_t *cone_saved, *cone_base, *cone_best, *cone_mark; /* scratch, per op */
     int32_t *cone_ops, *cone_scratch, *cone_lat;
 } lf__win;
