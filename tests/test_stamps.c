@@ -64,11 +64,11 @@ static void test_closed_reads(void)
     lf__exact x;
     memset(&x, 0, sizeof x);
     x.g = g, x.in_u = in_u, x.fusable = fusable, x.in_d = in_d, x.in_s = in_s, x.sub = sub, x.n_sub = 1;
-    CHECK_EQ_I64(lf__win_closed_reads(&x, open, internal, bytes, seen, LF__T_PAST), 4096);
+    CHECK_EQ_I64(lf__win_closed_reads(&x, open, internal, NULL, bytes, seen, LF__T_PAST), 4096);
     /* The next set's stamp: a counted again, once. */
-    CHECK_EQ_I64(lf__win_closed_reads(&x, open, internal, bytes, seen, LF__T_PAST + 1), 4096);
+    CHECK_EQ_I64(lf__win_closed_reads(&x, open, internal, NULL, bytes, seen, LF__T_PAST + 1), 4096);
     /* The same stamp again: a already seen for this set. */
-    CHECK_EQ_I64(lf__win_closed_reads(&x, open, internal, bytes, seen, LF__T_PAST + 1), 0);
+    CHECK_EQ_I64(lf__win_closed_reads(&x, open, internal, NULL, bytes, seen, LF__T_PAST + 1), 0);
     lf_graph_free(g);
 }
 

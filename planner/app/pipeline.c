@@ -332,6 +332,8 @@ static lf_status lf__plan_exact(lf__run *r)
         snprintf(lower_from, sizeof lower_from, "separators %d/%d, windows", hp_solved, hp_pieces);
     else if (dp_lower > 0 && dp_lower == b.lower)
         snprintf(lower_from, sizeof lower_from, "the DP's frontier");
+    else if (b.lower_balance > b.lower_windows && b.lower_balance >= b.lower_blocks)
+        snprintf(lower_from, sizeof lower_from, "balanced cuts between cut ops");
     else if (b.lower_windows >= b.lower_blocks)
         snprintf(lower_from, sizeof lower_from,
                  "windows of %d ops%s, %d halved past the limits, %d of %d solved", b.window_ops,

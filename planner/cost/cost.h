@@ -89,6 +89,13 @@ const char *const *lf_cost_scheme_names(void);
 lf_status lf_cost_model_create(lf_cost_model **cm, const lf_graph *g, const lf_hw *hw,
                                const char *scheme);
 void lf_cost_model_free(lf_cost_model *cm);
+/* cm as lf_cost_model_create makes it with the buffer set to beta (the same
+ * prices, fusable ops and repeated blocks; its memos emptied, their limit
+ * kept), without pricing again every op alone where beta is no smaller
+ * than the buffer before (an op fusable alone stays so as the buffer
+ * grows): a staircase's report prices each step's plan at its buffer
+ * (search/sweep/curve_report.c). On a failure cm is only fit to free. */
+lf_status lf_cost_model_rebuffer(lf_cost_model *cm, int64_t beta);
 
 const lf_graph *lf_cost_graph(const lf_cost_model *cm);
 const lf_hw *lf_cost_hw(const lf_cost_model *cm);

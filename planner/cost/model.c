@@ -225,6 +225,59 @@ lf_status lf_cost_model_create(lf_cost_model **out, const lf_graph *g, const lf_
     return LF_OK;
 }
 
+/* Validity at a buffer is "some way needs less than the buffer", each way's
+ * need fixed by the group (lbdf.c, brr.c's rows and column blocks, the
+ * waits' two ways, attn.c's configurations): an op valid alone at a buffer
+ * is valid at every larger one, so growing the buffer only re-prices the
+ * ops unfusable so far. Everything else create derives (op constants,
+ * attention analysis) reads no buffer; the memos are emptied, as their
+ * prices were the old buffer's, and the repeated blocks analysed again
+ * where an op's fusability changed (they compare it; 4 % of gpt2_medium's
+ * energy staircase when analysed at every step). */
+lf_status lf_cost_model_rebuffer(lf_cost_model *cm, int64_t beta)
+{
+    if (beta <= 0)
+        return lf_set_error(LF_EINVAL, "hardware '%s': buffer and element sizes must be positive", cm->hw.name);
+    int grown = beta >= cm->hw.buffer_bytes;
+    cm->hw.buffer_bytes = beta;
+    lf_hw_energy_model(&cm->hw, &cm->energy);
+    int64_t limit = lf__memo_limit(cm->memo, 0);
+    lf__memo_free(cm->memo);
+    cm->memo = NULL;
+    lf__steps_memo_free(cm->steps_memo);
+    cm->steps_memo = NULL;
+    int32_t shift_p = cm->shift_p;
+    cm->shift_p = 0; /* as create prices the ops alone */
+    lf_status st = lf__memo_create(&cm->memo);
+    if (st != LF_OK)
+        return st;
+    lf__memo_limit(cm->memo, limit);
+    cm->n_unfusable = 0;
+    int changed = 0;
+    for (int32_t v = 0; st == LF_OK && v < cm->g->n_ops; v++) {
+        if (cm->g->ops[v].type == LF_OP_INPUT)
+            continue;
+        if (!grown || !cm->fusable[v]) {
+            lf_group_cost c;
+            st = lf__compute(cm, cm->scheme, &v, 1, &c, NULL);
+            uint8_t f = (uint8_t)(st == LF_OK && c.valid);
+            changed |= f != cm->fusable[v];
+            cm->fusable[v] = f;
+        }
+        cm->n_unfusable += !cm->fusable[v];
+    }
+    if (st == LF_OK && !changed) {
+        cm->shift_p = shift_p; /* the blocks as they were: the ops compare alike */
+    } else if (st == LF_OK) {
+        free(cm->shift_runs);
+        cm->shift_runs = NULL;
+        st = lf__shift_analyze(cm);
+    }
+    if (st == LF_OK && cm->shift_p > 0)
+        st = lf__steps_memo_create(&cm->steps_memo);
+    return st;
+}
+
 void lf_cost_model_free(lf_cost_model *cm)
 {
     if (!cm)

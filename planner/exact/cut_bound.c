@@ -194,7 +194,42 @@ static int64_t lf__tensor_floor(lf__cut *c, int32_t p)
     return times * lf_cost_tensor_bytes(c->x.cm, p);
 }
 
+/* Which fusable readers of each tensor are pairwise apart (see solve.h). */
+static void lf__readers_apart(lf__cut *c, int32_t p, lf__reader_apart *ra)
+{
+    const lf_op *op = &c->g->ops[p];
+    int32_t k = op->n_consumers < 32 ? op->n_consumers : 32;
+    uint32_t *m = ra->mask + ra->start[p];
+    for (int32_t i = 0; i < k; i++)
+        for (int32_t j = i + 1; j < k; j++) {
+            int32_t a = op->consumers[i], b = op->consumers[j];
+            if (c->x.fusable[a] && c->x.fusable[b] && lf__apart(c, a, b)) {
+                m[i] |= 1u << j;
+                m[j] |= 1u << i;
+                ra->any[p] = 1;
+            }
+        }
+}
+
+int32_t lf__reader_apart_clique(const lf__reader_apart *ra, int32_t p, uint32_t cand)
+{
+    return lf__max_clique(ra->mask + ra->start[p], cand, 0, 0);
+}
+
+void lf__reader_apart_free(lf__reader_apart *ra)
+{
+    free(ra->start);
+    free(ra->mask);
+    free(ra->any);
+    memset(ra, 0, sizeof *ra);
+}
+
 lf_status lf__cut_tensor_floors(lf_cost_model *cm, int64_t *floor)
+{
+    return lf__cut_tensor_floors_apart(cm, floor, NULL);
+}
+
+lf_status lf__cut_tensor_floors_apart(lf_cost_model *cm, int64_t *floor, lf__reader_apart *ra)
 {
     const lf_graph *g = lf_cost_graph(cm);
     lf__cut c;
@@ -206,8 +241,23 @@ lf_status lf__cut_tensor_floors(lf_cost_model *cm, int64_t *floor)
     c.hull = malloc(((size_t)g->n_ops + 1) * sizeof *c.hull);
     if (st == LF_OK && (!c.fwd || !c.bwd || !c.hull))
         st = lf_set_error(LF_ENOMEM, "out of memory computing bounds");
+    if (ra) {
+        memset(ra, 0, sizeof *ra);
+        ra->start = malloc(((size_t)g->n_ops + 1) * sizeof *ra->start);
+        ra->any = calloc((size_t)g->n_ops + 1, 1);
+        int32_t total = 0;
+        for (int32_t p = 0; ra->start && p < g->n_ops; p++) {
+            ra->start[p] = total;
+            total += g->ops[p].n_consumers < 32 ? g->ops[p].n_consumers : 32;
+        }
+        ra->mask = calloc((size_t)total + 1, sizeof *ra->mask);
+        if (st == LF_OK && (!ra->start || !ra->any || !ra->mask))
+            st = lf_set_error(LF_ENOMEM, "out of memory computing bounds");
+    }
     for (int32_t p = 0; p < g->n_ops && st == LF_OK; p++) {
         floor[p] = lf__tensor_floor(&c, p);
+        if (ra)
+            lf__readers_apart(&c, p, ra);
         st = c.x.status;
     }
     free(c.fwd);

@@ -140,6 +140,7 @@ typedef struct lf_exact_bounds {
     /* lf_exact_bounds_certify only (0 otherwise): */
     int64_t lower_blocks;   /* the blocks' lower bound */
     int64_t lower_windows;  /* the windows' lower bound */
+    int64_t lower_balance;  /* the balanced cuts' lower bound (balance_cut.c; 0: not computed) */
     int32_t window_ops;     /* ops per window of the windows' best pass */
     int32_t windows;        /* its windows (halves of windows past their limits included) */
     int32_t windows_solved; /* of those, solved within the limits */

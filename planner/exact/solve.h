@@ -45,6 +45,21 @@ lf_status lf__cut_lower_bound(lf_cost_model *cm, const uint8_t *charged, int64_t
  * tensor moves at least in every valid plan (0 for most; the sum is
  * lf__cut_lower_bound's traffic). */
 lf_status lf__cut_tensor_floors(lf_cost_model *cm, int64_t *floor);
+/* Which fusable readers of each tensor no valid group holds together
+ * (cut_bound.c's hull test): bit j of mask[start[p] + i] when consumers i
+ * and j of op p (the first 32) are apart; any[p] when some pair is. */
+typedef struct lf__reader_apart {
+    int32_t *start;
+    uint32_t *mask;
+    uint8_t *any;
+} lf__reader_apart;
+/* lf__cut_tensor_floors, and the readers apart into *ra (NULL: not asked;
+ * lf__reader_apart_free frees it, also after a failure). */
+lf_status lf__cut_tensor_floors_apart(lf_cost_model *cm, int64_t *floor, lf__reader_apart *ra);
+/* The most consumers of p among those of bit mask cand (indices < 32) that
+ * are pairwise apart: so many distinct groups hold them. */
+int32_t lf__reader_apart_clique(const lf__reader_apart *ra, int32_t p, uint32_t cand);
+void lf__reader_apart_free(lf__reader_apart *ra);
 
 /* The BRR tile floors of lf_cost_tiles_create / lf_cost_tile_floors,
  * sharpened where a wait below an op cannot share a valid group with it
@@ -95,6 +110,11 @@ typedef struct lf__window_stats {
 
 lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, int32_t max_window_ops,
                                  lf__window_stats *ws);
+/* A floor of the DRAM of every valid plan: every fusable op's weights once,
+ * every tensor's forced-cut floor, and per segment between cut ops the least
+ * cut that a balanced prefix of any plan's groups makes there
+ * (balance_cut.c). No search: a few max-flows per segment. */
+lf_status lf__balance_lower_bound(lf_cost_model *cm, int64_t *lower);
 /* The candidate sets a grown window's DP may visit (window_bound.c,
  * lf__win_grow): 16 times those of the try it grows, at least 20,000, at
  * most what the pass's grown tries have left and, but in a short window's
@@ -115,8 +135,8 @@ lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, c
  * (window_bound.c): readers of the largest tensors (bytes, per op) whose
  * forced-cut floor (cut_floor) is 0, a bounded number in all; listed in
  * list when not NULL. Returns their number. */
-int32_t lf__window_ghosts(const lf_graph *g, const int64_t *bytes, const int64_t *cut_floor, const int32_t *ops,
-                          int32_t from, int32_t to, lf_bitset *u, int32_t *list);
+int32_t lf__window_ghosts(const lf_graph *g, const int64_t *bytes, const int64_t *cut_floor, const uint8_t *apart,
+                          const int32_t *ops, int32_t from, int32_t to, lf_bitset *u, int32_t *list);
 /* Where a window of the ops ops[from..] ends (window_bound.c): within
  * [window_ops / 2, window_ops] ops, where the fewest bytes (bytes_of, per op)
  * its ops write are still to be read past it; n_ops when the rest fits. */

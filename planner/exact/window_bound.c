@@ -176,7 +176,7 @@ static lf_status lf__win_dp(lf__win *w, const lf_bitset *u, const lf_exact_confi
 /* The window's ghosts (window_ghosts.c), flagged in w. */
 static int32_t lf__win_ghosts(lf__win *w, const int32_t *ops, int32_t from, int32_t to, lf_bitset *u)
 {
-    int32_t n_ghosts = lf__window_ghosts(w->g, w->bytes, w->cut_floor, ops, from, to, u, w->ghost_list);
+    int32_t n_ghosts = lf__window_ghosts(w->g, w->bytes, w->cut_floor, w->apart.any, ops, from, to, u, w->ghost_list);
     for (int32_t i = 0; i < n_ghosts; i++)
         w->ghost[w->ghost_list[i]] = 1;
     return n_ghosts;
@@ -551,7 +551,7 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     }
     /* The floors do not depend on the windows: once for every pass. */
     if (st == LF_OK)
-        st = lf__cut_tensor_floors(cm, w.cut_floor);
+        st = lf__cut_tensor_floors_apart(cm, w.cut_floor, &w.apart);
     if (st == LF_OK)
         st = lf__waits_init(&w.waits, cm);
     if (st == LF_OK && (w.memo_rereads = !lf_cost_weights_resident(cm)))
@@ -702,6 +702,7 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     free(w.seen);
     free(w.conn);
     free(w.cut_floor);
+    lf__reader_apart_free(&w.apart);
     free(w.ghost);
     free(w.open);
     free(w.claimed);

@@ -11,7 +11,8 @@
 
 /* What a connected part pays: each internal tensor it writes for a reader
  * outside it, written once, and read at least once when a fusable op reads
- * it (an unfusable reader's reads are not DRAM over fusable ops). */
+ * it (an unfusable reader's reads are not DRAM over fusable ops), once per
+ * reader of a clique of readers apart (window_reads.c). */
 static int64_t lf__win_component(const lf__exact *x, const lf__win *w)
 {
     int64_t d = 0;
@@ -19,7 +20,7 @@ static int64_t lf__win_component(const lf__exact *x, const lf__win *w)
         const lf_op *op = &x->g->ops[x->sub[i]];
         if (!w->internal[x->sub[i]])
             continue;
-        int times = 0;
+        int64_t times = 0;
         for (int32_t j = 0; j < op->n_consumers && times < 2; j++) {
             int32_t c = op->consumers[j];
             if (x->in_s[c])
@@ -29,6 +30,8 @@ static int64_t lf__win_component(const lf__exact *x, const lf__win *w)
             else
                 times = 1;
         }
+        if (times == 2)
+            times = 1 + lf__win_reads_apart(x, &w->apart, x->sub[i]);
         d += times * w->bytes[x->sub[i]];
     }
     return d;
@@ -181,7 +184,7 @@ void lf__win_group(lf__exact *x)
      * one), so it is neither priced nor asked below. */
     int64_t part = w->connected ? 0 : lf__win_part(x, w), comp = 0;
     if (x->set_connected) /* plus the reads a closed part's group pays (window_reads.c) */
-        comp = lf__win_component(x, w) + lf__win_closed_reads(x, w->open, w->internal, w->bytes, w->seen,
+        comp = lf__win_component(x, w) + lf__win_closed_reads(x, w->open, w->internal, w->apart.any, w->bytes, w->seen,
                                                                ++w->stamp);
     /* Re-reads only add to both charges, and their tile floor is most of a
      * window's time under BRR: a set that cannot improve its state under

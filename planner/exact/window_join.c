@@ -77,6 +77,7 @@ typedef struct lf__wj {
      * g_in high (theta_in) in this window; -1: none. */
     int32_t g_out, g_in;
     int64_t theta_out, theta_in;
+    lf__reader_apart apart; /* readers no valid group holds together (cut_bound.c) */
 } lf__wj;
 
 /* The level of the window's ops in the set `ops` (see the top). Mirrors
@@ -141,15 +142,17 @@ static void lf__wj_group(lf__exact *x)
         const lf_op *op = &x->g->ops[p];
         if (!j->internal[p])
             continue;
-        int times = 0;
+        int64_t times = 0;
         for (int32_t k = 0; k < op->n_consumers && times < 2; k++) {
             int32_t c = op->consumers[k];
             if (!x->in_s[c])
                 times = x->fusable[c] ? 2 : 1;
         }
+        if (times == 2)
+            times = 1 + lf__win_reads_apart(x, &j->apart, p);
         d += times * j->bytes[p];
     }
-    d += lf__win_closed_reads(x, j->open, j->internal, j->bytes, j->seen, ++j->stamp);
+    d += lf__win_closed_reads(x, j->open, j->internal, j->apart.any, j->bytes, j->seen, ++j->stamp);
     lf__dp_relax_min(x, &x->sbits, x->n_sub, d);
 }
 
@@ -264,7 +267,7 @@ lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, c
             weights += lf_cost_weight_bytes(cm, v);
     }
     if (st == LF_OK)
-        st = lf__cut_tensor_floors(cm, j.cut_floor);
+        st = lf__cut_tensor_floors_apart(cm, j.cut_floor, &j.apart);
     for (int32_t k = 0; k < n_win && st == LF_OK; k++)
         ends[k] = win_ends[k];
     if (st == LF_OK && (n_win < 1 || ends[n_win - 1] != n_ops))
@@ -277,7 +280,7 @@ lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, c
             break;
         for (int32_t i = from; i < ends[k]; i++)
             lf_bitset_set(&us[k], ops[i]);
-        lf__window_ghosts(g, j.bytes, j.cut_floor, ops, from, ends[k], &us[k], NULL);
+        lf__window_ghosts(g, j.bytes, j.cut_floor, j.apart.any, ops, from, ends[k], &us[k], NULL);
     }
     /* The joined ghost of each boundary k (between windows k and k + 1). */
     for (int32_t k = 0; k + 1 < n_win && st == LF_OK; k++) {
@@ -480,5 +483,6 @@ lf_status lf__window_join_bound(lf_cost_model *cm, const lf_exact_config *cfg, c
     free(j.touched);
     free(j.seen);
     free(j.open);
+    lf__reader_apart_free(&j.apart);
     return st;
 }

@@ -30,7 +30,7 @@ lf_status lf__window_merge_end(const lf_graph *g, const int64_t *bytes, const in
         return st;
     for (int32_t i = from; i < to; i++)
         lf_bitset_set(&u, ops[i]);
-    lf__window_ghosts(g, bytes, cut_floor, ops, from, to, &u, NULL);
+    lf__window_ghosts(g, bytes, cut_floor, NULL, ops, from, to, &u, NULL);
     int32_t next = lf__window_end(g, bytes, ops, n_ops, to, window_ops);
     /* The window's own ops are below ops[to]: a bit set in the next window
      * is a ghost. */

@@ -22,7 +22,24 @@
  * other, and none holds that later reader, which lies in D_j (j > i, not C:
  * C is placed before D_i). So at least (the closed D_i charged) + 1 groups
  * other than p's read t, each once (a group reads its inputs once), and
- * the charges add up to no more. */
+ * the charges add up to no more.
+ *
+ * Readers apart (lf__win_reads_apart). Every fusable reader r of an
+ * internal tensor t outside p's component C lies in U (t is internal), so
+ * not in p's group either (the edge p -> r would join r to C). Readers of t
+ * that no valid group holds together (cut_bound.c's hull test, computed
+ * once per bound) lie in distinct groups: a clique K of pairwise apart
+ * readers outside C is |K| groups other than p's, each reading t once. So
+ * C pays a write and max(1, |K|) reads. On such a tensor a closed part's
+ * read above is not added (both counts could name the same group); the
+ * larger of the two is not needed where the readers are apart, since their
+ * groups are then as many as the clique, closed or not. NasNet-A at 256 KB
+ * under LBDF: stage 0's normal3 concat (2.0 MB) is read by normal4's
+ * squeeze conv and the reduction's fit conv, whose weights (82 + 164 KB)
+ * keep them apart; its window charged it the forced cuts' write and one
+ * read, as if its group could hold one reader for free, where holding
+ * either leaves out the adds that the concat's group holds (docs/results/
+ * exact.md, branch naslb: the windows of ops 0-140, 32.13 -> 33.74 MB). */
 #include "planner/exact/window_reads.h"
 
 /* Flags of lf__win_open_ops. */
@@ -67,7 +84,7 @@ static int lf__reader_to_come(const lf__exact *x, int32_t p)
 }
 
 int64_t lf__win_closed_reads(const lf__exact *x, const uint8_t *open, const uint8_t *internal,
-                             const int64_t *bytes, int64_t *seen, int64_t stamp)
+                             const uint8_t *apart, const int64_t *bytes, int64_t *seen, int64_t stamp)
 {
     uint8_t any = 0;
     for (int32_t i = 0; i < x->n_sub; i++) {
@@ -84,7 +101,7 @@ int64_t lf__win_closed_reads(const lf__exact *x, const uint8_t *open, const uint
         const lf_op *op = &x->g->ops[x->sub[i]];
         for (int32_t j = 0; j < op->n_inputs; j++) {
             int32_t p = op->inputs[j];
-            if (!internal[p] || x->in_s[p] || seen[p] == stamp)
+            if (!internal[p] || x->in_s[p] || seen[p] == stamp || (apart && apart[p]))
                 continue;
             seen[p] = stamp;
             if (x->in_d[p] && lf__reader_to_come(x, p))
@@ -118,4 +135,17 @@ int lf__win_closed_component(const lf__exact *x, const uint8_t *open, int64_t *s
             return 1;
     }
     return 0;
+}
+
+int32_t lf__win_reads_apart(const lf__exact *x, const lf__reader_apart *ra, int32_t p)
+{
+    if (!ra || !ra->any || !ra->any[p])
+        return 1;
+    const lf_op *op = &x->g->ops[p];
+    uint32_t cand = 0;
+    for (int32_t j = 0; j < op->n_consumers && j < 32; j++)
+        if (!x->in_s[op->consumers[j]] && x->fusable[op->consumers[j]])
+            cand |= 1u << j;
+    int32_t k = lf__reader_apart_clique(ra, p, cand);
+    return k > 1 ? k : 1;
 }

@@ -39,6 +39,7 @@ typedef struct lf__win {
     int64_t cap_conn;
     int64_t weights;   /* every fusable op's weight bytes */
     int64_t *cut_floor; /* per op: its tensor's forced-cut floor (lf__cut_tensor_floors) */
+    lf__reader_apart apart; /* readers no valid group holds together (cut_bound.c) */
     lf_cost_tiles *tiles; /* the fewest weight reads of groups that stream their weights */
     lf__wait_pairs pairs; /* squeeze-and-excite waits (wait_pairs.c) */
     int32_t *held;        /* scratch: the maps of the waits a set holds (pairs.n) */

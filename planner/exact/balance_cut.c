@@ -1,0 +1,379 @@
+/* A lower bound on the DRAM of every valid plan from one balanced cut per
+ * segment between cut ops (issue 46; docs/search.md "Certified bounds").
+ * Windows see nothing inside a wide random stage (RandWire at 256 KB under
+ * LBDF: a window of 24 ops fits one relaxed part, so the windows charge
+ * nothing in conv3 and conv4), where every plan pays the stage's long edges.
+ *
+ * Every op v gets a mass a_v that the monotone floor of F_beta the
+ * enumeration prunes with adds for it whatever else its set holds (its
+ * weights term and one row of its output, downsets.c lf__add), so a valid
+ * group's mass is below beta. Take a valid plan, its groups in their order,
+ * and the unions D_0 = {}, D_1, ... of the first j groups: downsets whose
+ * mass grows by less than beta a step. Within one segment S between
+ * consecutive cut ops (every path between two of its ops stays in it:
+ * blocks.c) of mass M, for any theta <= M the first D_j with m(D_j n S) >=
+ * theta has m(D_j n S) < theta + beta. D = D_j n S is closed under S's
+ * edges; an op v of S whose ancestors in S weigh theta + beta or more is
+ * outside it, one whose descendants in S weigh more than M - theta is in
+ * it. So the least cut between those two sets over downsets of S (a
+ * minimum s-t cut) is at most what the plan pays for S's tensors that
+ * cross D: each such tensor's maker and a reader lie in different groups,
+ * so it is written and read once at least (twice its bytes), of which its
+ * forced-cut floor (cut_bound.c) is already counted. The segments' tensors
+ * are disjoint, so their cuts add up:
+ *
+ *   lower = weights + sum of the forced-cut floors + sum over segments of
+ *           max over theta of that cut, each tensor weighing
+ *           max(0, 2 |t| - floor(t)).
+ *
+ * The mass also takes the rows of an op's input windows past the first,
+ * each tensor's shared among its readers (the floor holds a tensor's widest
+ * window, at least as much as its readers' shares together).
+ *
+ * RandWire at 256 KB: LBDF 5.44 MB against the windows' 4.45, BRR 6.54
+ * against 5.99, in 0.02 s (docs/results/exact.md, branch rwgap); the LP over
+ * all valid groups would be the optimum there, the cut sees one prefix per
+ * stage. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "planner/exact/downsets.h"
+#include "planner/exact/solve.h"
+
+/* Levels of theta tried per segment, at most: the forced sides change only
+ * where theta passes M - (an op's descendants' mass) + 1, and each such
+ * point is the best theta until the next one (the ops forced out only
+ * shrink as theta grows), so those points are tried; past this many, an
+ * even choice of them. */
+#define LF__BAL_LEVELS 256
+/* A segment of more ops is left out (it adds nothing, which is a floor):
+ * its bitsets take k^2 / 8 bytes and the bound must stay cheap whatever the
+ * time limit (RandWire's widest segment has 138 ops). */
+#define LF__BAL_MAX_OPS 4096
+
+/* ---- minimum s-t cut (Dinic; a segment has a few hundred nodes) ---------- */
+
+typedef struct lf__net {
+    int32_t n, m, cap_m;
+    int32_t *head, *next, *to, *level, *it, *queue;
+    int64_t *cap;
+} lf__net;
+
+static int lf__net_edge(lf__net *f, int32_t u, int32_t v, int64_t c)
+{
+    if (f->m + 2 > f->cap_m) {
+        int32_t cap = f->cap_m ? f->cap_m * 2 : 1024;
+        int32_t *nx = realloc(f->next, (size_t)cap * sizeof *nx);
+        if (nx)
+            f->next = nx;
+        int32_t *to = realloc(f->to, (size_t)cap * sizeof *to);
+        if (to)
+            f->to = to;
+        int64_t *cp = realloc(f->cap, (size_t)cap * sizeof *cp);
+        if (cp)
+            f->cap = cp;
+        if (!nx || !to || !cp)
+            return 0;
+        f->cap_m = cap;
+    }
+    f->to[f->m] = v;
+    f->cap[f->m] = c;
+    f->next[f->m] = f->head[u];
+    f->head[u] = f->m++;
+    f->to[f->m] = u;
+    f->cap[f->m] = 0;
+    f->next[f->m] = f->head[v];
+    f->head[v] = f->m++;
+    return 1;
+}
+
+static int lf__net_bfs(lf__net *f, int32_t s, int32_t t)
+{
+    for (int32_t i = 0; i < f->n; i++)
+        f->level[i] = -1;
+    int32_t qh = 0, qt = 0;
+    f->level[s] = 0;
+    f->queue[qt++] = s;
+    while (qh < qt) {
+        int32_t u = f->queue[qh++];
+        for (int32_t e = f->head[u]; e >= 0; e = f->next[e])
+            if (f->cap[e] > 0 && f->level[f->to[e]] < 0) {
+                f->level[f->to[e]] = f->level[u] + 1;
+                f->queue[qt++] = f->to[e];
+            }
+    }
+    return f->level[t] >= 0;
+}
+
+static int64_t lf__net_push(lf__net *f, int32_t u, int32_t t, int64_t pushed)
+{
+    if (u == t)
+        return pushed;
+    for (; f->it[u] >= 0; f->it[u] = f->next[f->it[u]]) {
+        int32_t e = f->it[u], v = f->to[e];
+        if (f->cap[e] <= 0 || f->level[v] != f->level[u] + 1)
+            continue;
+        int64_t d = lf__net_push(f, v, t, pushed < f->cap[e] ? pushed : f->cap[e]);
+        if (d > 0) {
+            f->cap[e] -= d;
+            f->cap[e ^ 1] += d;
+            return d;
+        }
+    }
+    return 0;
+}
+
+/* The maximum flow from s to t, stopping once it reaches `stop` (a cut of
+ * infinite edges only). */
+static int64_t lf__net_flow(lf__net *f, int32_t s, int32_t t, int64_t stop)
+{
+    int64_t flow = 0;
+    while (flow < stop && lf__net_bfs(f, s, t)) {
+        for (int32_t i = 0; i < f->n; i++)
+            f->it[i] = f->head[i];
+        int64_t d;
+        while (flow < stop && (d = lf__net_push(f, s, t, stop - flow)) > 0)
+            flow += d;
+    }
+    return flow;
+}
+
+/* ---- the bound ------------------------------------------------------------ */
+
+typedef struct lf__bal {
+    const lf_graph *g;
+    const int64_t *mass, *weight; /* per op: a_v; its tensor's weight in the cut */
+    const uint8_t *fusable;
+    int32_t *local;               /* op -> index in the segment, or -1 */
+    uint64_t *anc, *desc;         /* per segment op: bitsets over the segment (its own) */
+    int64_t *m_anc, *m_desc, *thetas;
+    lf__net net;
+} lf__bal;
+
+static int lf__cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The segment ops[0..k): its best cut over the levels of theta into *best. */
+static int lf__bal_segment(lf__bal *b, const int32_t *ops, int32_t k, int64_t beta, int64_t *best)
+{
+    const lf_graph *g = b->g;
+    int32_t nw = (k + 63) / 64;
+    int64_t total = 0, weighed = 0;
+    *best = 0;
+    for (int32_t i = 0; i < k; i++) {
+        b->local[ops[i]] = i;
+        total += b->mass[ops[i]];
+        weighed += b->weight[ops[i]];
+    }
+    int ok = 1;
+    if (total < beta || weighed == 0 || k > LF__BAL_MAX_OPS)
+        goto done; /* one group may hold it all, or nothing to cut */
+    b->anc = malloc((size_t)k * nw * 8);
+    b->desc = malloc((size_t)k * nw * 8);
+    if (!b->anc || !b->desc) {
+        ok = 0;
+        goto done;
+    }
+    memset(b->anc, 0, (size_t)k * nw * 8);
+    memset(b->desc, 0, (size_t)k * nw * 8);
+    for (int32_t i = 0; i < k; i++) { /* ids are topological */
+        uint64_t *a = b->anc + (size_t)i * nw;
+        a[i >> 6] |= (uint64_t)1 << (i & 63);
+        const lf_op *op = &g->ops[ops[i]];
+        for (int32_t j = 0; j < op->n_inputs; j++) {
+            int32_t p = b->local[op->inputs[j]];
+            if (p >= 0)
+                for (int32_t w = 0; w < nw; w++)
+                    a[w] |= b->anc[(size_t)p * nw + w];
+        }
+    }
+    for (int32_t i = k - 1; i >= 0; i--) {
+        uint64_t *d = b->desc + (size_t)i * nw;
+        d[i >> 6] |= (uint64_t)1 << (i & 63);
+        const lf_op *op = &g->ops[ops[i]];
+        for (int32_t j = 0; j < op->n_consumers; j++) {
+            int32_t c = b->local[op->consumers[j]];
+            if (c >= 0)
+                for (int32_t w = 0; w < nw; w++)
+                    d[w] |= b->desc[(size_t)c * nw + w];
+        }
+    }
+    for (int32_t i = 0; i < k; i++) {
+        b->m_anc[i] = b->m_desc[i] = 0;
+        for (int32_t j = 0; j < k; j++) {
+            if (b->anc[(size_t)i * nw + (j >> 6)] >> (j & 63) & 1)
+                b->m_anc[i] += b->mass[ops[j]];
+            if (b->desc[(size_t)i * nw + (j >> 6)] >> (j & 63) & 1)
+                b->m_desc[i] += b->mass[ops[j]];
+        }
+    }
+    /* The points where an op joins the forced side of D, ascending. */
+    int32_t n_th = 0;
+    for (int32_t i = 0; i < k; i++) {
+        int64_t theta = total - b->m_desc[i] + 1;
+        if (theta >= 1 && theta <= total)
+            b->thetas[n_th++] = theta;
+    }
+    qsort(b->thetas, (size_t)n_th, sizeof *b->thetas, lf__cmp_i64);
+    int32_t n_u = 0;
+    for (int32_t i = 0; i < n_th; i++)
+        if (n_u == 0 || b->thetas[i] != b->thetas[n_u - 1])
+            b->thetas[n_u++] = b->thetas[i];
+    int32_t levels = n_u < LF__BAL_LEVELS ? n_u : LF__BAL_LEVELS;
+    /* Nodes: the segment's ops 0..k-1, one per weighed tensor k.., s, t. */
+    for (int32_t level = 0; level < levels && ok; level++) {
+        int64_t theta = b->thetas[levels == n_u ? level : (int32_t)((int64_t)level * n_u / levels)];
+        lf__net *f = &b->net;
+        f->n = 2 * k + 2;
+        f->m = 0;
+        int32_t s = 2 * k, t = 2 * k + 1, n_src = 0, n_snk = 0, clash = 0;
+        for (int32_t i = 0; i < f->n; i++)
+            f->head[i] = -1;
+        /* An infinite edge: more than every tensor weight of the segment. */
+        int64_t inf = weighed + 1;
+        for (int32_t i = 0; i < k && ok; i++) {
+            int in = total - b->m_desc[i] < theta, out = b->m_anc[i] >= theta + beta;
+            clash |= in && out;
+            n_src += in;
+            n_snk += out;
+            if (in)
+                ok = lf__net_edge(f, s, i, inf);
+            if (out && ok)
+                ok = lf__net_edge(f, i, t, inf);
+            const lf_op *op = &g->ops[ops[i]];
+            /* A reader in D puts its maker in D. */
+            for (int32_t j = 0; j < op->n_inputs && ok; j++) {
+                int32_t p = b->local[op->inputs[j]];
+                if (p >= 0)
+                    ok = lf__net_edge(f, i, p, inf);
+            }
+            /* The tensor costs its weight when its maker is in D and a
+             * fusable reader of the segment is not. */
+            int64_t w = b->weight[ops[i]];
+            int readers = 0;
+            for (int32_t j = 0; j < op->n_consumers && ok && w > 0; j++) {
+                int32_t c = b->local[op->consumers[j]];
+                if (c >= 0 && b->fusable[op->consumers[j]]) {
+                    ok = lf__net_edge(f, k + i, c, inf);
+                    readers++;
+                }
+            }
+            if (readers && ok)
+                ok = lf__net_edge(f, i, k + i, w);
+        }
+        /* Both sides needed; a clash would mean no plan reaches theta (it
+         * cannot happen: then take nothing). */
+        if (!ok || clash || n_src == 0 || n_snk == 0)
+            continue;
+        int64_t cut = lf__net_flow(f, s, t, inf);
+        if (cut < inf && cut > *best)
+            *best = cut;
+    }
+done:
+    free(b->anc);
+    free(b->desc);
+    b->anc = b->desc = NULL;
+    for (int32_t i = 0; i < k; i++)
+        b->local[ops[i]] = -1;
+    return ok;
+}
+
+lf_status lf__balance_lower_bound(lf_cost_model *cm, int64_t *lower)
+{
+    const lf_graph *g = lf_cost_graph(cm);
+    int32_t n = g->n_ops;
+    *lower = 0;
+    lf__exact x;
+    memset(&x, 0, sizeof x);
+    lf__bal b;
+    memset(&b, 0, sizeof b);
+    b.g = g;
+    lf_status st = lf__dp_setup(&x, cm, NULL, NULL);
+    int64_t *floor = calloc((size_t)n + 1, sizeof *floor), *mass = calloc((size_t)n + 1, sizeof *mass),
+            *weight = calloc((size_t)n + 1, sizeof *weight);
+    uint8_t *in_u = calloc((size_t)n + 1, 1), *is_cut = calloc((size_t)n + 1, 1);
+    int32_t *ops = malloc(((size_t)n + 1) * sizeof *ops);
+    b.local = malloc(((size_t)n + 1) * sizeof *b.local);
+    b.m_anc = malloc(((size_t)n + 1) * sizeof *b.m_anc);
+    b.m_desc = malloc(((size_t)n + 1) * sizeof *b.m_desc);
+    b.thetas = malloc(((size_t)n + 1) * sizeof *b.thetas);
+    b.net.head = malloc((2 * (size_t)n + 2) * sizeof *b.net.head);
+    b.net.level = malloc((2 * (size_t)n + 2) * sizeof *b.net.level);
+    b.net.it = malloc((2 * (size_t)n + 2) * sizeof *b.net.it);
+    b.net.queue = malloc((2 * (size_t)n + 2) * sizeof *b.net.queue);
+    if (st == LF_OK && (!floor || !mass || !weight || !in_u || !is_cut || !ops || !b.local ||
+                        !b.m_anc || !b.m_desc || !b.thetas || !b.net.head || !b.net.level || !b.net.it || !b.net.queue))
+        st = lf_set_error(LF_ENOMEM, "out of memory computing bounds");
+    if (st == LF_OK)
+        st = lf__cut_tensor_floors(cm, floor);
+    int64_t sum = 0;
+    for (int32_t v = 0; v < n && st == LF_OK; v++) {
+        const lf_op *op = &g->ops[v];
+        b.local[v] = -1;
+        in_u[v] = 1;
+        sum += floor[v];
+        if (lf_cost_fusable(cm, v) && op->type != LF_OP_INPUT)
+            sum += lf_cost_weight_bytes(cm, v);
+        /* A lone MatMul tiled by columns has the floor 0 (downsets.c). */
+        if (x.fusable[v] && !lf_cost_column_tiled(cm, v)) {
+            mass[v] = x.wterm[v] + (!x.view[v] && (op->is_output || op->n_consumers > 0) ? x.row_bytes[v] : 0);
+            /* The rows of its window past the first, shared among the
+             * tensor's readers: a set holds a tensor's widest window (at
+             * least its maker's one row), never less than the readers'
+             * shares together. */
+            for (int32_t j = 0; j < op->n_inputs; j++) {
+                int32_t t = op->inputs[j];
+                int64_t h = g->ops[t].out.h, k = x.kwin[v] < h ? x.kwin[v] : h;
+                int twice = 0; /* one share per tensor, however often it is read */
+                for (int32_t i = 0; i < j; i++)
+                    twice |= op->inputs[i] == t;
+                if (!twice && !x.view[t] && !lf_cost_global_operand(cm, v, j) && k > 1)
+                    mass[v] += (k - 1) * x.row_bytes[t] / g->ops[t].n_consumers;
+            }
+        }
+        int64_t w = 2 * lf_cost_tensor_bytes(cm, v) - floor[v];
+        weight[v] = x.fusable[v] && !x.view[v] && w > 0 ? w : 0;
+    }
+    b.mass = mass;
+    b.weight = weight;
+    b.fusable = x.fusable;
+    if (st == LF_OK && lf__dp_cut_ops(g, in_u, is_cut) < 0)
+        st = lf_set_error(LF_ENOMEM, "out of memory computing bounds");
+    /* Segments: from each cut op (inclusive) to the next (exclusive); the
+     * ops before the first cut op are one more. Graph inputs take no part. */
+    for (int32_t v = 0, k = 0; v <= n && st == LF_OK; v++) {
+        if (v == n || (is_cut[v] && k > 0)) {
+            int64_t cut = 0;
+            if (!lf__bal_segment(&b, ops, k, x.beta, &cut))
+                st = lf_set_error(LF_ENOMEM, "out of memory computing bounds");
+            sum += cut;
+            k = 0;
+        }
+        if (v < n && g->ops[v].type != LF_OP_INPUT)
+            ops[k++] = v;
+    }
+    if (st == LF_OK)
+        *lower = sum;
+    free(floor);
+    free(mass);
+    free(weight);
+    free(in_u);
+    free(is_cut);
+    free(ops);
+    free(b.local);
+    free(b.m_anc);
+    free(b.m_desc);
+    free(b.thetas);
+    free(b.net.head);
+    free(b.net.level);
+    free(b.net.it);
+    free(b.net.queue);
+    free(b.net.next);
+    free(b.net.to);
+    free(b.net.cap);
+    lf__dp_teardown(&x);
+    return st;
+}
