@@ -115,7 +115,7 @@ static lf_status lf__cone_mark(lf__win *w, const int32_t *ops, int32_t from, int
         return st;
     for (int32_t i = from; i < to; i++)
         lf_bitset_set(&u, ops[i]);
-    lf__window_ghosts(w->g, w->bytes, w->cut_floor, ops, from, to, &u, NULL);
+    lf__window_ghosts(w->g, w->bytes, w->cut_floor, w->apart.any, ops, from, to, &u, NULL);
     for (int32_t i = from; i < to; i++) {
         const lf_op *op = &w->g->ops[ops[i]];
         int inside = !op->is_output && op->n_consumers > 0;
