@@ -125,9 +125,9 @@
  * and under BRR at 10 s half of the windows' 0.6 s stopped its last try
  * (docs/results/exact.md, branch ocrbrr3). */
 #define LF__WIN_GROWN_PART 0.75
-/* The part of what the grown pass left that its merges' cones may take
- * (window_cone.c; only where a window merged). */
-#define LF__WIN_CONE_PART 0.75
+/* The part of what the join left that the grown pass's merges' cones may
+ * take (window_cone.c; only where a window merged). */
+#define LF__WIN_CONE_PART 0.5
 
 
 /* Seconds left to the pass running (0 when it has no limit). */
@@ -444,10 +444,14 @@ static lf_status lf__win_pass(lf__win *w, const int32_t *ops, int32_t n_ops, int
     w->n_claims = 0;
     w->traffic = 0;
     w->windows = w->solved = w->split = w->merged = w->grew = w->failed_in_row = 0;
-    w->recording = w->grow && lf_cost_weights_resident(w->cm); /* window_cone.c: LBDF */
-    w->n_rec = w->n_merge = w->coned = 0;
-    w->n_ops_all = n_ops;
-    memset(w->tried_end, 0, (size_t)n_ops + 1);
+    /* The grown pass records its windows for window_cone.c (LBDF); the
+     * passes after it leave the record alone. */
+    w->recording = w->grow && lf_cost_weights_resident(w->cm);
+    if (w->recording) {
+        w->n_rec = w->n_merge = w->coned = 0;
+        w->n_ops_all = n_ops;
+        memset(w->tried_end, 0, (size_t)n_ops + 1);
+    }
     w->pass_end = seconds > 0 ? lf_now_seconds() + seconds : 0;
     lf_status st = LF_OK;
     /* Windows differ in cost by far more than their number (a NasNet-A
@@ -536,6 +540,7 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     w.cone_saved = malloc((size_t)n + 1);
     w.cone_base = malloc((size_t)n + 1);
     w.cone_best = malloc((size_t)n + 1);
+    w.cone_keep = malloc((size_t)n + 1);
     w.cone_mark = calloc((size_t)n + 1, 1);
     w.cone_ops = malloc(((size_t)n + 1) * sizeof *w.cone_ops);
     w.cone_scratch = malloc(((size_t)n + 1) * sizeof *w.cone_scratch);
@@ -543,7 +548,7 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
              w.mine && w.claims && w.kept_claims && w.ghost_list &&
              w.own_ops && w.bytes && w.wbytes && w.ends && w.failed && w.saved && w.rec_from && w.rec_to &&
              w.rec_charge && w.merge_from && w.merge_b && w.merge_next && w.merge_charge && w.cone_lat && w.tried_end && w.cone_saved &&
-             w.cone_base && w.cone_best && w.cone_mark && w.cone_ops && w.cone_scratch;
+             w.cone_base && w.cone_best && w.cone_keep && w.cone_mark && w.cone_ops && w.cone_scratch;
     lf_status st = ok ? LF_OK : lf_set_error(LF_ENOMEM, "out of memory computing bounds");
     for (int32_t v = 0; v < n && st == LF_OK; v++) {
         w.bytes[v] = lf_cost_tensor_bytes(cm, v);
@@ -614,6 +619,8 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
      * where every try to grow fails, 0.15 s of CPU; docs/results/exact.md,
      * branch nasbrr3). */
     int32_t first_conn = cap < LF__WIN_FIRST ? cap : LF__WIN_FIRST;
+    int cone = 0; /* the grown pass merged (window_cone.c) */
+    int64_t cone_traffic = 0;
     if (max_window_ops <= 0 && st == LF_OK) {
         double now = lf_now_seconds(), seconds = end > 0 ? (end - now) * LF__WIN_GROWN_PART : 0;
         int64_t lower = 0;
@@ -621,14 +628,12 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
         w.grow = 1;
         if (end == 0 || seconds > 1e-3)
             st = lf__win_pass(&w, ops, n_ops, LF__WIN_FIRST, seconds, &lower);
-        /* Its merges again as the cones of the ops they took in
-         * (window_cone.c), on LF__WIN_CONE_PART of what it left: the larger
-         * total kept. */
-        if (st == LF_OK && w.recording && w.n_merge > 0 && lower > 0) {
-            double now = lf_now_seconds();
-            w.pass_end = end > 0 ? now + (end - now) * LF__WIN_CONE_PART : 0;
-            if (end == 0 || end - now > 1e-3)
-                st = lf__win_cone(&w, ops, &lower);
+        /* Its state, for its merges tried again as cones after the join
+         * (window_cone.c). */
+        cone = st == LF_OK && w.recording && w.n_merge > 0 && lower > 0;
+        if (cone) {
+            memcpy(w.cone_keep, w.charged, (size_t)n);
+            cone_traffic = w.traffic;
         }
         w.recording = 0;
         w.grow = 0;
@@ -644,7 +649,6 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
             ws->halved = w.split;
             ws->grown = 1;
             ws->merged = w.merged;
-            ws->coned = w.coned;
         }
     }
     for (int kind = 0; kind < 2 && st == LF_OK; kind++) {
@@ -694,6 +698,24 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
             if (st == LF_OK && joined > ws->lower)
                 ws->lower = joined;
         }
+        /* The grown pass's merges again as the cones of the ops they took
+         * in (window_cone.c), on LF__WIN_CONE_PART of what the join left
+         * (before it, they starved the join: the join's time is the one
+         * PP-OCRv4 detection's 16,257,409 B needs at a few tenths of a
+         * second): the larger total kept. */
+        if (kind == 0 && cone && st == LF_OK) {
+            double now = lf_now_seconds();
+            int64_t coned = 0;
+            memcpy(w.charged, w.cone_keep, (size_t)n);
+            w.traffic = cone_traffic;
+            w.pass_end = end > 0 ? now + (end - now) * LF__WIN_CONE_PART : 0;
+            if (end == 0 || end - now > 1e-3)
+                st = lf__win_cone(&w, ops, &coned);
+            if (st == LF_OK && coned > ws->lower) {
+                ws->lower = coned;
+                ws->coned = w.coned;
+            }
+        }
     }
     ws->wall_s = lf_now_seconds() - w.t0;
     free(ops);
@@ -729,6 +751,7 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     free(w.cone_saved);
     free(w.cone_base);
     free(w.cone_best);
+    free(w.cone_keep);
     free(w.cone_mark);
     free(w.cone_ops);
     free(w.cone_scratch);

@@ -67,6 +67,7 @@ typedef struct lf__win {
     int32_t coned, cone_to;  /* merges replaced by their cones; the last one's end */
     int32_t cone_e;          /* the best end of the merge being tried (-1: none) */
     uint8_t *cone_saved, *cone_base, *cone_best, *cone_mark; /* scratch, per op */
+    uint8_t *cone_keep;      /* the grown pass's charged tensors, kept for the cones */
     int32_t *cone_ops, *cone_scratch, *cone_lat;
 } lf__win;
 
