@@ -1,5 +1,5 @@
-/* A merged window's ghost solved in its own cone (window_bound.c's grown
- * pass, after its windows; LBDF only). A window that grew and stopped takes
+/* A merged window's ghost solved in its own cone (window_bound.c: the
+ * grown pass's merges, tried again after the join; LBDF only). A window that grew and stopped takes
  * in the next window where its ghost lies (window_merge.c): on PP-OCRv4
  * detection at 256 KB the grown 1-181 becomes 1-189, which sees that
  * `Conv.40` (182) cannot keep its map through its own wait beside
