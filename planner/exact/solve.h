@@ -104,6 +104,7 @@ typedef struct lf__window_stats {
     int32_t halved;         /* windows past their limits, tried again in halves */
     int grown;              /* the best pass grew its cheap windows (lf__win_grow) */
     int32_t merged;         /* of its windows, those that took in the next one (window_merge.c) */
+    int32_t coned;          /* of those merges, replaced by their cones (window_cone.c) */
     double wall_s;
 } lf__window_stats;
 

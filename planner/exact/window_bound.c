@@ -125,6 +125,9 @@
  * and under BRR at 10 s half of the windows' 0.6 s stopped its last try
  * (docs/results/exact.md, branch ocrbrr3). */
 #define LF__WIN_GROWN_PART 0.75
+/* The part of what the join left that the grown pass's merges' cones may
+ * take (window_cone.c; only where a window merged). */
+#define LF__WIN_CONE_PART 0.5
 
 
 /* Seconds left to the pass running (0 when it has no limit). */
@@ -184,8 +187,8 @@ static int32_t lf__win_ghosts(lf__win *w, const int32_t *ops, int32_t from, int3
  * seconds (0: no limit), under both charges (each a floor: the larger
  * counts): LF_OK when solved (its tensors charged), LF_ELIMIT past the
  * limits (nothing charged, the error cleared). */
-static lf_status lf__win_try(lf__win *w, const int32_t *ops, int32_t from, int32_t to, double share,
-                             int64_t max_candidates)
+lf_status lf__win_try(lf__win *w, const int32_t *ops, int32_t from, int32_t to, double share,
+                      int64_t max_candidates)
 {
     const lf_graph *g = w->g;
     lf_bitset u;
@@ -213,6 +216,8 @@ static lf_status lf__win_try(lf__win *w, const int32_t *ops, int32_t from, int32
     int64_t d_any = 0, d_conn = 0, candidates = 0;
     st = lf__win_dp(w, &u, &k, &d_any, &d_conn, &candidates);
     w->last_candidates = candidates;
+    if (w->recording)
+        w->tried_end[to] = 1;
     lf_bitset_destroy(&u);
     if (st == LF_OK) {
         w->windows++;
@@ -225,6 +230,11 @@ static lf_status lf__win_try(lf__win *w, const int32_t *ops, int32_t from, int32
             cut += w->internal[ops[i]] ? w->cut_floor[ops[i]] : 0;
         w->last_charge = d > cut ? d : cut;
         w->traffic += w->last_charge;
+        if (w->recording) { /* window_cone.c */
+            w->rec_from[w->n_rec] = from;
+            w->rec_to[w->n_rec] = to;
+            w->rec_charge[w->n_rec++] = w->last_charge;
+        }
         for (int32_t i = from; i < to; i++)
             w->charged[ops[i]] |= w->internal[ops[i]];
         /* The weights it charged re-reads of are its own from now on. */
@@ -396,6 +406,18 @@ static lf_status lf__win_grow(lf__win *w, const int32_t *ops, int32_t n_ops, int
             w->solved = solved;
             return st == LF_ELIMIT ? LF_OK : st;
         }
+        if (w->recording) { /* the shorter window's record goes with its charge */
+            w->rec_from[w->n_rec - 2] = w->rec_from[w->n_rec - 1];
+            w->rec_to[w->n_rec - 2] = w->rec_to[w->n_rec - 1];
+            w->rec_charge[w->n_rec - 2] = w->rec_charge[w->n_rec - 1];
+            w->n_rec--;
+        }
+        if (w->recording && merge) {
+            w->merge_from[w->n_merge] = from;
+            w->merge_b[w->n_merge] = *to;
+            w->merge_charge[w->n_merge] = charge;
+            w->merge_next[w->n_merge++] = to2;
+        }
         w->merged += merge;
         w->grew++;
         *to = to2;
@@ -423,6 +445,14 @@ static lf_status lf__win_pass(lf__win *w, const int32_t *ops, int32_t n_ops, int
     w->n_claims = 0;
     w->traffic = 0;
     w->windows = w->solved = w->split = w->merged = w->grew = w->failed_in_row = 0;
+    /* The grown pass records its windows for window_cone.c (LBDF); the
+     * passes after it leave the record alone. */
+    w->recording = w->grow && lf_cost_weights_resident(w->cm);
+    if (w->recording) {
+        w->n_rec = w->n_merge = w->coned = 0;
+        w->n_ops_all = n_ops;
+        memset(w->tried_end, 0, (size_t)n_ops + 1);
+    }
     w->pass_end = seconds > 0 ? lf_now_seconds() + seconds : 0;
     lf_status st = LF_OK;
     /* Windows differ in cost by far more than their number (a NasNet-A
@@ -499,9 +529,27 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     w.ends = malloc(((size_t)n + 1) * sizeof *w.ends);
     w.failed = malloc(2 * ((size_t)n + 1) * sizeof *w.failed);
     w.saved = malloc((size_t)n + 1);
+    w.rec_from = malloc(((size_t)n + 1) * sizeof *w.rec_from);
+    w.rec_to = malloc(((size_t)n + 1) * sizeof *w.rec_to);
+    w.rec_charge = malloc(((size_t)n + 1) * sizeof *w.rec_charge);
+    w.merge_from = malloc(((size_t)n + 1) * sizeof *w.merge_from);
+    w.merge_b = malloc(((size_t)n + 1) * sizeof *w.merge_b);
+    w.merge_next = malloc(((size_t)n + 1) * sizeof *w.merge_next);
+    w.merge_charge = malloc(((size_t)n + 1) * sizeof *w.merge_charge);
+    w.cone_lat = malloc(((size_t)n + 1) * sizeof *w.cone_lat);
+    w.tried_end = calloc((size_t)n + 2, 1);
+    w.cone_saved = malloc((size_t)n + 1);
+    w.cone_base = malloc((size_t)n + 1);
+    w.cone_best = malloc((size_t)n + 1);
+    w.cone_keep = malloc((size_t)n + 1);
+    w.cone_mark = calloc((size_t)n + 1, 1);
+    w.cone_ops = malloc(((size_t)n + 1) * sizeof *w.cone_ops);
+    w.cone_scratch = malloc(((size_t)n + 1) * sizeof *w.cone_scratch);
     int ok = ops && w.internal && w.charged && w.seen && w.cut_floor && w.ghost && w.open && w.stack && w.claimed &&
              w.mine && w.claims && w.kept_claims && w.ghost_list &&
-             w.own_ops && w.bytes && w.wbytes && w.ends && w.failed && w.saved;
+             w.own_ops && w.bytes && w.wbytes && w.ends && w.failed && w.saved && w.rec_from && w.rec_to &&
+             w.rec_charge && w.merge_from && w.merge_b && w.merge_next && w.merge_charge && w.cone_lat && w.tried_end && w.cone_saved &&
+             w.cone_base && w.cone_best && w.cone_keep && w.cone_mark && w.cone_ops && w.cone_scratch;
     lf_status st = ok ? LF_OK : lf_set_error(LF_ENOMEM, "out of memory computing bounds");
     if (st == LF_OK)
         st = lf__win_reach_init(&w.reach, n);
@@ -574,6 +622,8 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
      * where every try to grow fails, 0.15 s of CPU; docs/results/exact.md,
      * branch nasbrr3). */
     int32_t first_conn = cap < LF__WIN_FIRST ? cap : LF__WIN_FIRST;
+    int cone = 0; /* the grown pass merged (window_cone.c) */
+    int64_t cone_traffic = 0;
     if (max_window_ops <= 0 && st == LF_OK) {
         double now = lf_now_seconds(), seconds = end > 0 ? (end - now) * LF__WIN_GROWN_PART : 0;
         int64_t lower = 0;
@@ -581,6 +631,14 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
         w.grow = 1;
         if (end == 0 || seconds > 1e-3)
             st = lf__win_pass(&w, ops, n_ops, LF__WIN_FIRST, seconds, &lower);
+        /* Its state, for its merges tried again as cones after the join
+         * (window_cone.c). */
+        cone = st == LF_OK && w.recording && w.n_merge > 0 && lower > 0;
+        if (cone) {
+            memcpy(w.cone_keep, w.charged, (size_t)n);
+            cone_traffic = w.traffic;
+        }
+        w.recording = 0;
         w.grow = 0;
         if (st == LF_OK && lower > 0 && w.grew == 0 && w.split == 0 && w.solved == w.windows &&
             LF__WIN_FIRST < cap && LF__WIN_FIRST < n_ops)
@@ -614,6 +672,7 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
             if (lower > ws->lower || ws->window_ops == 0) {
                 ws->grown = 0;
                 ws->merged = 0;
+                ws->coned = 0;
                 ws->lower = lower;
                 ws->window_ops = size;
                 ws->connected = w.connected;
@@ -642,6 +701,24 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
             if (st == LF_OK && joined > ws->lower)
                 ws->lower = joined;
         }
+        /* The grown pass's merges again as the cones of the ops they took
+         * in (window_cone.c), on LF__WIN_CONE_PART of what the join left
+         * (before it, they starved the join: the join's time is the one
+         * PP-OCRv4 detection's 16,257,409 B needs at a few tenths of a
+         * second): the larger total kept. */
+        if (kind == 0 && cone && st == LF_OK) {
+            double now = lf_now_seconds();
+            int64_t coned = 0;
+            memcpy(w.charged, w.cone_keep, (size_t)n);
+            w.traffic = cone_traffic;
+            w.pass_end = end > 0 ? now + (end - now) * LF__WIN_CONE_PART : 0;
+            if (end == 0 || end - now > 1e-3)
+                st = lf__win_cone(&w, ops, &coned);
+            if (st == LF_OK && coned > ws->lower) {
+                ws->lower = coned;
+                ws->coned = w.coned;
+            }
+        }
     }
     ws->wall_s = lf_now_seconds() - w.t0;
     free(ops);
@@ -666,6 +743,22 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     free(w.ends);
     free(w.failed);
     free(w.saved);
+    free(w.rec_from);
+    free(w.rec_to);
+    free(w.rec_charge);
+    free(w.merge_from);
+    free(w.merge_b);
+    free(w.merge_next);
+    free(w.merge_charge);
+    free(w.cone_lat);
+    free(w.tried_end);
+    free(w.cone_saved);
+    free(w.cone_base);
+    free(w.cone_best);
+    free(w.cone_keep);
+    free(w.cone_mark);
+    free(w.cone_ops);
+    free(w.cone_scratch);
     lf__waits_destroy(&w.waits);
     lf__set_memo_destroy(&w.rereads);
     lf_cost_tiles_free(w.tiles);

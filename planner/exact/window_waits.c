@@ -165,9 +165,11 @@ lf_status lf__waits_init(lf__waits *w, lf_cost_model *cm)
     }
     for (int32_t v = 0; v < n; v++)
         any |= w->p[v] >= 0;
-    if (!any)
+    if (!any) {
         lf__waits_destroy(w);
-    return LF_OK;
+        return LF_OK;
+    }
+    return lf__wait_resident_init(&w->resident, g);
 }
 
 void lf__waits_destroy(lf__waits *w)
@@ -178,6 +180,7 @@ void lf__waits_destroy(lf__waits *w)
     free(w->stack);
     free(w->mark);
     free(w->done);
+    lf__wait_resident_destroy(&w->resident);
     memset(w, 0, sizeof *w);
 }
 
@@ -248,7 +251,8 @@ void lf__waits_charge(lf__waits *w, const lf__exact *x, const uint8_t *internal,
         int dup = 0;
         for (int32_t k = 0; k < n_done && !dup; k++)
             dup = w->done[k] == p;
-        if (dup || lf__wait_floor(w, x, m, p) < x->beta)
+        /* Either snapshot's floor at beta rules p resident out (wait_resident.c). */
+        if (dup || (lf__wait_floor(w, x, m, p) < x->beta && lf__wait_resident_floor(&w->resident, x, p, w->r[m]) < x->beta))
             continue;
         w->done[n_done++] = p;
         int out = !x->in_s[p];

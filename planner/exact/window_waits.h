@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "planner/exact/downsets.h"
+#include "planner/exact/wait_resident.h"
 
 typedef struct lf__waits {
     int32_t *p, *r;   /* per op m: the map p it waits on through reduction r (-1: none) */
@@ -15,6 +16,7 @@ typedef struct lf__waits {
     int32_t *stack;
     int64_t *mark, stamp; /* 64-bit: two stamps a set never wrap */
     int32_t *done;    /* scratch: the maps charged for the set being grown */
+    lf__wait_resident resident; /* the sinks' first snapshot (wait_resident.c) */
 } lf__waits;
 
 /* Finds the waits of cm's graph; *w is zeroed and left empty (every charge

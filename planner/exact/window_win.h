@@ -56,12 +56,41 @@ typedef struct lf__win {
     lf__set_memo rereads;    /* each set's weight re-reads in the window being solved (set_memo.c) */
     int memo_rereads;        /* ... kept where weights are not resident (BRR) */
     lf__waits waits;         /* re-reads of squeeze-and-excite maps (window_waits.c) */
+    /* The grown pass's record for window_cone.c: its windows as they stand
+     * (positions in ops, charges), its merges (the window's start, where the
+     * merged-in ops start, the end), and every position a try ended at. */
+    int recording;
+    int32_t *rec_from, *rec_to, n_rec;
+    int64_t *rec_charge;
+    int32_t *merge_from, *merge_b, *merge_next, n_merge;
+    int64_t *merge_charge;   /* the charge of the window before its merge */
+    uint8_t *tried_end;
+    int32_t n_ops_all;       /* the pass's ops (positions 0 .. n_ops_all) */
+    int32_t coned, cone_to;  /* merges replaced by their cones; the last one's end */
+    int32_t cone_e;          /* the best end of the merge being tried (-1: none) */
+    uint8_t *cone_saved, *cone_base, *cone_best, *cone_mark; /* scratch, per op */
+    uint8_t *cone_keep;      /* the grown pass's charged tensors, kept for the cones */
+    int32_t *cone_ops, *cone_scratch, *cone_lat;
 } lf__win;
 
 /* The DP's hooks (x->user is the lf__win): a candidate set's charges under
  * both of the window's relaxations, and an unfusable op's. */
 void lf__win_group(lf__exact *x);
 void lf__win_forced(lf__exact *x, int32_t v);
+/* One try at the window ops[from..to) (window_bound.c): LF_OK when solved
+ * and charged, LF_ELIMIT past the limits (nothing charged). */
+lf_status lf__win_try(lf__win *w, const int32_t *ops, int32_t from, int32_t to, double share,
+                      int64_t max_candidates);
+/* The grown pass's merges tried again as the window before the merge, the
+ * laterals and the cone of the merged-in ops (window_cone.c); the better
+ * total kept in w and *lower (the pass's floor). */
+lf_status lf__win_cone(lf__win *w, const int32_t *ops, int64_t *lower);
+/* Reorders ops[from..to) (a topological order) as the ops not reachable
+ * from ops[from] inside it, then those that are (its cone), each in the
+ * order they had: where the cone starts. mark: per op, zero in and out;
+ * scratch: to - from entries. */
+int32_t lf__window_cone_order(const lf_graph *g, int32_t *ops, int32_t from, int32_t to, uint8_t *mark,
+                              int32_t *scratch);
 /* The connected charge's value at state t of the DP running (grown to
  * hold it; NULL when out of memory). */
 int64_t *lf__win_conn(lf__exact *x, lf__win *w, int32_t t);
