@@ -1,5 +1,6 @@
-/* The windows' bound's state (window_bound.c) and the charges its relaxed
- * DPs make per candidate set (window_charge.c). Internal to planner/exact. */
+/* The windows' bound's state (window_bound.c), one try at a window
+ * (window_try.c) and the charges its relaxed DPs make per candidate set
+ * (window_charge.c). Internal to planner/exact. */
 #ifndef LF_EXACT_WINDOW_WIN_H
 #define LF_EXACT_WINDOW_WIN_H
 
@@ -77,7 +78,7 @@ typedef struct lf__win {
  * both of the window's relaxations, and an unfusable op's. */
 void lf__win_group(lf__exact *x);
 void lf__win_forced(lf__exact *x, int32_t v);
-/* One try at the window ops[from..to) (window_bound.c): LF_OK when solved
+/* One try at the window ops[from..to) (window_try.c): LF_OK when solved
  * and charged, LF_ELIMIT past the limits (nothing charged). */
 lf_status lf__win_try(lf__win *w, const int32_t *ops, int32_t from, int32_t to, double share,
                       int64_t max_candidates);
