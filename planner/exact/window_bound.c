@@ -224,6 +224,11 @@ static lf_status lf__win_try(lf__win *w, const int32_t *ops, int32_t from, int32
             cut += w->internal[ops[i]] ? w->cut_floor[ops[i]] : 0;
         w->last_charge = d > cut ? d : cut;
         w->traffic += w->last_charge;
+        if (w->rec_from) { /* its record (lf__window_lower_bound_keep) */
+            w->rec_from[w->n_rec] = from;
+            w->rec_to[w->n_rec] = to;
+            w->rec_excess[w->n_rec++] = w->last_charge - cut;
+        }
         for (int32_t i = from; i < to; i++)
             w->charged[ops[i]] |= w->internal[ops[i]];
         /* The weights it charged re-reads of are its own from now on. */
@@ -376,6 +381,7 @@ static lf_status lf__win_grow(lf__win *w, const int32_t *ops, int32_t n_ops, int
         w->traffic -= charge;
         w->windows--;
         w->solved--;
+        int32_t rec = w->n_rec > 0 ? --w->n_rec : -1; /* the last try's record, put back below */
         int64_t merge_cap = w->last_candidates * LF__WIN_MERGE_RATIO;
         lf_status st = lf__win_try(w, ops, from, to2, share,
                                    merge ? (merge_cap < w->merge_left ? merge_cap : w->merge_left)
@@ -391,6 +397,7 @@ static lf_status lf__win_grow(lf__win *w, const int32_t *ops, int32_t n_ops, int
             memcpy(w->claims, w->kept_claims, (size_t)w->n_kept * sizeof *w->claims);
             w->traffic = traffic;
             w->last_charge = charge;
+            w->n_rec = rec >= 0 ? rec + 1 : w->n_rec; /* its from, to and excess are untouched */
             w->windows = windows;
             w->solved = solved;
             return st == LF_ELIMIT ? LF_OK : st;
@@ -420,6 +427,7 @@ static lf_status lf__win_pass(lf__win *w, const int32_t *ops, int32_t n_ops, int
     memset(w->charged, 0, (size_t)w->g->n_ops);
     memset(w->claimed, 0, (size_t)w->g->n_ops);
     w->n_claims = 0;
+    w->n_rec = 0;
     w->traffic = 0;
     w->windows = w->solved = w->split = w->merged = w->grew = w->failed_in_row = 0;
     w->pass_end = seconds > 0 ? lf_now_seconds() + seconds : 0;
@@ -463,8 +471,64 @@ static lf_status lf__win_pass(lf__win *w, const int32_t *ops, int32_t n_ops, int
     return st;
 }
 
+/* The pass just run as charges into a slot of keep[LF__WIN_KEPT]: the next
+ * empty one, or the one whose pass charged least past the floors where
+ * that is less than this pass (LF_ENOMEM when out of memory). */
+static lf_status lf__win_keep(const lf__win *w, const int32_t *ops, lf__win_charges *keeps)
+{
+    if (!keeps)
+        return LF_OK;
+    int64_t mine = 0, least = INT64_MAX;
+    for (int32_t r = 0; r < w->n_rec; r++)
+        mine += w->rec_excess[r];
+    lf__win_charges *keep = NULL;
+    for (int32_t i = 0; i < LF__WIN_KEPT && !keep; i++)
+        if (!keeps[i].charged_by)
+            keep = &keeps[i];
+    for (int32_t i = 0; i < LF__WIN_KEPT && !keep; i++) {
+        int64_t sum = 0;
+        for (int32_t r = 0; r < keeps[i].n; r++)
+            sum += keeps[i].excess[r];
+        if (sum < least && sum < mine) {
+            least = sum;
+            keep = &keeps[i];
+        }
+    }
+    if (!keep)
+        return LF_OK;
+    if (!keep->charged_by) {
+        keep->charged_by = malloc(((size_t)w->g->n_ops + 1) * sizeof *keep->charged_by);
+        keep->excess = malloc(((size_t)w->g->n_ops + 1) * sizeof *keep->excess);
+        if (!keep->charged_by || !keep->excess)
+            return lf_set_error(LF_ENOMEM, "out of memory computing bounds");
+    }
+    for (int32_t p = 0; p < w->g->n_ops; p++)
+        keep->charged_by[p] = -1;
+    for (int32_t r = 0; r < w->n_rec; r++) {
+        for (int32_t i = w->rec_from[r]; i < w->rec_to[r]; i++)
+            if (w->charged[ops[i]])
+                keep->charged_by[ops[i]] = r;
+        keep->excess[r] = w->rec_excess[r];
+    }
+    keep->n = w->n_rec;
+    return LF_OK;
+}
+
+void lf__win_charges_free(lf__win_charges *c)
+{
+    free(c->charged_by);
+    free(c->excess);
+    memset(c, 0, sizeof *c);
+}
+
 lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, int32_t max_window_ops,
                                  lf__window_stats *ws)
+{
+    return lf__window_lower_bound_keep(cm, cfg, max_window_ops, ws, NULL);
+}
+
+lf_status lf__window_lower_bound_keep(lf_cost_model *cm, const lf_exact_config *cfg, int32_t max_window_ops,
+                                      lf__window_stats *ws, lf__win_charges *keep)
 {
     const lf_graph *g = lf_cost_graph(cm);
     lf__win w;
@@ -498,7 +562,12 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     w.ends = malloc(((size_t)n + 1) * sizeof *w.ends);
     w.failed = malloc(2 * ((size_t)n + 1) * sizeof *w.failed);
     w.saved = malloc((size_t)n + 1);
-    int ok = ops && w.internal && w.charged && w.seen && w.cut_floor && w.ghost && w.open && w.stack && w.claimed &&
+    if (keep) {
+        w.rec_from = malloc(((size_t)n + 1) * sizeof *w.rec_from);
+        w.rec_to = malloc(((size_t)n + 1) * sizeof *w.rec_to);
+        w.rec_excess = malloc(((size_t)n + 1) * sizeof *w.rec_excess);
+    }
+    int ok = (!keep || (w.rec_from && w.rec_to && w.rec_excess)) && ops && w.internal && w.charged && w.seen && w.cut_floor && w.ghost && w.open && w.stack && w.claimed &&
              w.mine && w.claims && w.kept_claims && w.ghost_list &&
              w.own_ops && w.bytes && w.wbytes && w.ends && w.failed && w.saved;
     lf_status st = ok ? LF_OK : lf_set_error(LF_ENOMEM, "out of memory computing bounds");
@@ -592,6 +661,8 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
             ws->grown = 1;
             ws->merged = w.merged;
         }
+        if (st == LF_OK && lower > 0)
+            st = lf__win_keep(&w, ops, keep);
     }
     for (int kind = 0; kind < 2 && st == LF_OK; kind++) {
         w.connected = kind == 0;
@@ -618,6 +689,8 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
                 ws->windows_solved = w.solved;
                 ws->halved = w.split;
             }
+            if ((st = lf__win_keep(&w, ops, keep)) != LF_OK)
+                break;
             /* A pass below the last one: larger windows stopped paying (NasNet-A
              * LBDF without a time limit: 36 ops 63.1 MB, 54 and 64 no more, 20 min). */
             double now = lf_now_seconds();
@@ -662,6 +735,9 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     free(w.ends);
     free(w.failed);
     free(w.saved);
+    free(w.rec_from);
+    free(w.rec_to);
+    free(w.rec_excess);
     lf__waits_destroy(&w.waits);
     lf__set_memo_destroy(&w.rereads);
     lf_cost_tiles_free(w.tiles);

@@ -54,6 +54,12 @@ typedef struct lf__win {
     lf__set_memo rereads;    /* each set's weight re-reads in the window being solved (set_memo.c) */
     int memo_rereads;        /* ... kept where weights are not resident (BRR) */
     lf__waits waits;         /* re-reads of squeeze-and-excite maps (window_waits.c) */
+    /* The pass's solved windows, in order: ops[rec_from..rec_to) and what
+     * each charged past its tensors' forced-cut floors (lf__win_try; a
+     * grown window replaces its last try's record: lf__win_grow). Its
+     * tensors are the charged[] ops of its range. */
+    int32_t *rec_from, *rec_to, n_rec;
+    int64_t *rec_excess;
 } lf__win;
 
 /* The DP's hooks (x->user is the lf__win): a candidate set's charges under
