@@ -281,7 +281,116 @@ done:
     return ok;
 }
 
+/* The windows' charges segment by segment (lf__balance_window_bound). A
+ * plan's DRAM is its weight reads plus each tensor's traffic, and each of
+ * these accounts is a floor of a disjoint part of it:
+ *
+ *   - every fusable op's weights read once, and every tensor's forced-cut
+ *     floor (its traffic in any plan is at least that);
+ *   - a window r of one pass: its excess e_r, what it charged past its
+ *     tensors' floors, at most what the plan pays for its tensors past
+ *     their floors and for the weight re-reads of the ops it claims
+ *     (window_bound.c; no two windows of a pass share a tensor or a claim);
+ *   - a segment S: the least balanced cut over S, each tensor weighing
+ *     max(0, 2|t| - floor(t)) but 0 for the tensors of windows whose
+ *     excess is counted, at most what the plan pays past their floors for
+ *     S's tensors held by no such window (the cut's argument above: a
+ *     tensor the plan's prefix cuts is written and read once at least).
+ *
+ * Weight re-reads appear only in windows' excess, tensors past their floors
+ * in one window's excess or one segment's cut, never both; so the sum of
+ * the floors, the excess of the windows kept and the cuts is a floor of
+ * every plan. Which windows are kept is free: a window holding tensors of
+ * two segments (or none) is kept where its excess is positive, and within
+ * a segment the windows it holds are all kept or all dropped, whichever
+ * gives more, then each window's choice is turned over once where that
+ * gains (a window with no excess is dropped: its tensors go back to the cut
+ * for nothing). With every window kept and no cut, it is the
+ * pass's own bound; with none kept, lf__balance_lower_bound's. */
+static lf_status lf__balance_core(lf_cost_model *cm, const lf__win_charges *wc, int64_t *lower);
+
 lf_status lf__balance_lower_bound(lf_cost_model *cm, int64_t *lower)
+{
+    return lf__balance_core(cm, NULL, lower);
+}
+
+lf_status lf__balance_window_bound(lf_cost_model *cm, const lf__win_charges *wc, int64_t *lower)
+{
+    return lf__balance_core(cm, wc && wc->charged_by ? wc : NULL, lower); /* no pass: the cuts alone */
+}
+
+/* Segment ops[0..k)'s windows kept as keep[] says (home[] per window the
+ * segment holding all its tensors, or -1 for those always kept): their
+ * excess plus the cut over the tensors no kept window holds, into *value. */
+static int lf__bal_kept(lf__bal *b, const lf__win_charges *wc, const int32_t *home, const uint8_t *keep,
+                        const int32_t *ops, int32_t k, int64_t beta, int64_t *w_cur, int64_t *value)
+{
+    const int64_t *plain = b->weight;
+    int64_t held = 0, cut = 0;
+    for (int32_t i = 0; i < k; i++) {
+        int32_t r = wc->charged_by[ops[i]];
+        int kept = r >= 0 && wc->excess[r] > 0 && (home[r] < 0 || keep[r]);
+        w_cur[ops[i]] = kept ? 0 : plain[ops[i]];
+    }
+    for (int32_t r = 0; r < wc->n; r++)
+        held += home[r] == home[wc->n] && keep[r] ? wc->excess[r] : 0; /* home[wc->n]: this segment */
+    b->weight = w_cur;
+    int ok = lf__bal_segment(b, ops, k, beta, &cut);
+    b->weight = plain;
+    *value = held + cut;
+    return ok;
+}
+
+/* The sum over the segments of the best choice of the windows held there
+ * kept (all, none, then each one's choice turned over once, kept where it
+ * gains; every choice is a floor: lf__balance_core's comment), into *sum.
+ * seg[] per op its segment, home[] per window the segment holding all its
+ * tensors or -1 (home[wc->n] is scratch). */
+static int lf__bal_windows(lf__bal *b, const lf__win_charges *wc, const int32_t *seg, int32_t *home,
+                           const int32_t *ops, int32_t n_ops, int64_t beta, int64_t *sum)
+{
+    int32_t n = b->g->n_ops;
+    int64_t *w_cur = malloc(((size_t)n + 1) * sizeof *w_cur);
+    uint8_t *keep = calloc((size_t)wc->n + 1, 1);
+    int ok = w_cur && keep;
+    for (int32_t i = 0, j; i < n_ops && ok; i = j) {
+        for (j = i; j < n_ops && seg[ops[j]] == seg[ops[i]]; j++)
+            ;
+        int32_t s = seg[ops[i]], held = 0;
+        home[wc->n] = s;
+        for (int32_t r = 0; r < wc->n; r++) {
+            keep[r] = home[r] == s && wc->excess[r] > 0;
+            held += keep[r];
+        }
+        int64_t best = 0, other = 0;
+        ok = lf__bal_kept(b, wc, home, keep, ops + i, j - i, beta, w_cur, &best);
+        if (held > 0 && ok) { /* none kept */
+            for (int32_t r = 0; r < wc->n; r++)
+                keep[r] = 0;
+            ok = lf__bal_kept(b, wc, home, keep, ops + i, j - i, beta, w_cur, &other);
+            int all = best >= other;
+            best = all ? best : other;
+            for (int32_t r = 0; r < wc->n; r++)
+                keep[r] = all && home[r] == s && wc->excess[r] > 0;
+        }
+        for (int32_t r = 0; r < wc->n && ok && held > 1; r++) {
+            if (home[r] != s || wc->excess[r] <= 0)
+                continue;
+            keep[r] ^= 1;
+            ok = lf__bal_kept(b, wc, home, keep, ops + i, j - i, beta, w_cur, &other);
+            if (other > best)
+                best = other;
+            else
+                keep[r] ^= 1;
+        }
+        *sum += best;
+    }
+    free(w_cur);
+    free(keep);
+    return ok;
+}
+
+static lf_status lf__balance_core(lf_cost_model *cm, const lf__win_charges *wc, int64_t *lower)
 {
     const lf_graph *g = lf_cost_graph(cm);
     int32_t n = g->n_ops;
@@ -344,7 +453,7 @@ lf_status lf__balance_lower_bound(lf_cost_model *cm, int64_t *lower)
         st = lf_set_error(LF_ENOMEM, "out of memory computing bounds");
     /* Segments: from each cut op (inclusive) to the next (exclusive); the
      * ops before the first cut op are one more. Graph inputs take no part. */
-    for (int32_t v = 0, k = 0; v <= n && st == LF_OK; v++) {
+    for (int32_t v = 0, k = 0; v <= n && st == LF_OK && !wc; v++) {
         if (v == n || (is_cut[v] && k > 0)) {
             int64_t cut = 0;
             if (!lf__bal_segment(&b, ops, k, x.beta, &cut))
@@ -354,6 +463,36 @@ lf_status lf__balance_lower_bound(lf_cost_model *cm, int64_t *lower)
         }
         if (v < n && g->ops[v].type != LF_OP_INPUT)
             ops[k++] = v;
+    }
+    if (wc && st == LF_OK) {
+        /* The segments numbered per op, then each window's home. */
+        int32_t *seg = malloc(((size_t)n + 1) * sizeof *seg), *home = malloc(((size_t)wc->n + 2) * sizeof *home);
+        int32_t n_ops = 0;
+        if (!seg || !home)
+            st = lf_set_error(LF_ENOMEM, "out of memory computing bounds");
+        for (int32_t v = 0, s = 0; v < n && st == LF_OK; v++) {
+            s += is_cut[v] && n_ops > 0;
+            seg[v] = s;
+            if (g->ops[v].type != LF_OP_INPUT)
+                ops[n_ops++] = v;
+        }
+        for (int32_t r = 0; r < wc->n && st == LF_OK; r++)
+            home[r] = -2; /* no tensor yet */
+        for (int32_t p = 0; p < n && st == LF_OK; p++) {
+            int32_t r = wc->charged_by[p];
+            if (r >= 0)
+                home[r] = home[r] == -2 || home[r] == seg[p] ? seg[p] : -1;
+        }
+        for (int32_t r = 0; r < wc->n && st == LF_OK; r++) {
+            if (home[r] < 0) { /* across segments, or no tensor: kept */
+                home[r] = -1;
+                sum += wc->excess[r] > 0 ? wc->excess[r] : 0;
+            }
+        }
+        if (st == LF_OK && !lf__bal_windows(&b, wc, seg, home, ops, n_ops, x.beta, &sum))
+            st = lf_set_error(LF_ENOMEM, "out of memory computing bounds");
+        free(seg);
+        free(home);
     }
     if (st == LF_OK)
         *lower = sum;

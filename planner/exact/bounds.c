@@ -415,9 +415,33 @@ lf_status lf_exact_bounds_certify_spare(lf_cost_model *cm, const lf_exact_config
     }
     lf__window_stats ws;
     memset(&ws, 0, sizeof ws);
+    lf__win_charges wc[LF__WIN_KEPT];
+    memset(wc, 0, sizeof wc);
     if (half.deadline > 0 && lf_now_seconds() >= half.deadline)
         b->out_of_time++; /* no time for the windows: the blocks' bound stands */
-    else if ((st = lf__window_lower_bound(cm, &half, 0, &ws)) != LF_OK) {
+    else
+        st = lf__window_lower_bound_keep(cm, &half, 0, &ws, wc);
+    /* Each pass's windows and the cuts segment by segment: each segment
+     * keeps the better of its windows' charges and its cut, the windows'
+     * tensors left out of it (RandWire at 256 KB: the windows charge in
+     * conv5 alone, the cut in every stage). No search, a few max-flows a
+     * pass kept. It is at most the cuts' bound plus the pass's charges
+     * past the floors (dropping a window's tensors from a cut never raises
+     * it), so a pass that cannot pass the windows' bound or the cuts' is
+     * skipped (the CNNs, NasNet-A, PP-OCRv4: the cuts add little there). */
+    for (int32_t i = 0; i < LF__WIN_KEPT; i++) {
+        int64_t both = 0, excess = 0;
+        for (int32_t r = 0; r < wc[i].n; r++)
+            excess += wc[i].excess[r];
+        if (st == LF_OK && wc[i].n > 0 && bal + excess > (ws.lower > bal ? ws.lower : bal) &&
+            (st = lf__balance_window_bound(cm, &wc[i], &both)) == LF_OK) {
+            both = lf_cost_objective_plan_floor(cm, both);
+            if (both > b->lower_balance)
+                b->lower_balance = both;
+        }
+        lf__win_charges_free(&wc[i]);
+    }
+    if (st != LF_OK) {
         lf_plan_destroy(plan);
         return st;
     }

@@ -110,11 +110,33 @@ typedef struct lf__window_stats {
 
 lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, int32_t max_window_ops,
                                  lf__window_stats *ws);
+/* The windows of one plain pass, as charges: the tensors each window
+ * charged (by maker op; -1 where none did) and what it charged past their
+ * forced-cut floors (its weight re-reads included). Every window's charge
+ * is a floor of what a plan pays for its own tensors and the weights it
+ * claims, disjoint from every other window's (window_bound.c). */
+typedef struct lf__win_charges {
+    int32_t *charged_by; /* per op */
+    int64_t *excess;     /* per window */
+    int32_t n;           /* windows; 0: no pass solved one */
+} lf__win_charges;
+void lf__win_charges_free(lf__win_charges *c);
+/* lf__window_lower_bound, keeping in keep[LF__WIN_KEPT] (zeroed by the
+ * caller, each freed with lf__win_charges_free) the charges of its plain
+ * passes, those that charged most past the floors where they are more. */
+#define LF__WIN_KEPT 8
+lf_status lf__window_lower_bound_keep(lf_cost_model *cm, const lf_exact_config *cfg, int32_t max_window_ops,
+                                      lf__window_stats *ws, lf__win_charges *keep);
 /* A floor of the DRAM of every valid plan: every fusable op's weights once,
  * every tensor's forced-cut floor, and per segment between cut ops the least
  * cut that a balanced prefix of any plan's groups makes there
  * (balance_cut.c). No search: a few max-flows per segment. */
 lf_status lf__balance_lower_bound(lf_cost_model *cm, int64_t *lower);
+/* The same with the windows' charges (lf__window_lower_bound_keep): per
+ * segment the windows held in it keep their charges and the cut weighs
+ * only the tensors no window with a charge holds, or the cut alone, the
+ * larger (balance_cut.c). At least the pass's bound and the cuts'. */
+lf_status lf__balance_window_bound(lf_cost_model *cm, const lf__win_charges *wc, int64_t *lower);
 /* The candidate sets a grown window's DP may visit (window_bound.c,
  * lf__win_grow): 16 times those of the try it grows, at least 20,000, at
  * most what the pass's grown tries have left and, but in a short window's

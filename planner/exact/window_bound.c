@@ -261,6 +261,7 @@ static lf_status lf__win_grow(lf__win *w, const int32_t *ops, int32_t n_ops, int
         w->traffic -= charge;
         w->windows--;
         w->solved--;
+        int32_t kept = w->n_keep > 0 ? --w->n_keep : -1; /* the last try's kept record, put back below */
         int64_t merge_cap = w->last_candidates * LF__WIN_MERGE_RATIO;
         lf_status st = lf__win_try(w, ops, from, to2, share,
                                    merge ? (merge_cap < w->merge_left ? merge_cap : w->merge_left)
@@ -276,6 +277,7 @@ static lf_status lf__win_grow(lf__win *w, const int32_t *ops, int32_t n_ops, int
             memcpy(w->claims, w->kept_claims, (size_t)w->n_kept * sizeof *w->claims);
             w->traffic = traffic;
             w->last_charge = charge;
+            w->n_keep = kept >= 0 ? kept + 1 : w->n_keep; /* its from, to and excess are untouched */
             w->windows = windows;
             w->solved = solved;
             return st == LF_ELIMIT ? LF_OK : st;
@@ -317,6 +319,7 @@ static lf_status lf__win_pass(lf__win *w, const int32_t *ops, int32_t n_ops, int
     memset(w->charged, 0, (size_t)w->g->n_ops);
     memset(w->claimed, 0, (size_t)w->g->n_ops);
     w->n_claims = 0;
+    w->n_keep = 0;
     w->traffic = 0;
     w->windows = w->solved = w->split = w->merged = w->grew = w->failed_in_row = 0;
     /* The grown pass records its windows for window_cone.c (LBDF); the
@@ -368,8 +371,64 @@ static lf_status lf__win_pass(lf__win *w, const int32_t *ops, int32_t n_ops, int
     return st;
 }
 
+/* The pass just run as charges into a slot of keep[LF__WIN_KEPT]: the next
+ * empty one, or the one whose pass charged least past the floors where
+ * that is less than this pass (LF_ENOMEM when out of memory). */
+static lf_status lf__win_keep(const lf__win *w, const int32_t *ops, lf__win_charges *keeps)
+{
+    if (!keeps)
+        return LF_OK;
+    int64_t mine = 0, least = INT64_MAX;
+    for (int32_t r = 0; r < w->n_keep; r++)
+        mine += w->keep_excess[r];
+    lf__win_charges *keep = NULL;
+    for (int32_t i = 0; i < LF__WIN_KEPT && !keep; i++)
+        if (!keeps[i].charged_by)
+            keep = &keeps[i];
+    for (int32_t i = 0; i < LF__WIN_KEPT && !keep; i++) {
+        int64_t sum = 0;
+        for (int32_t r = 0; r < keeps[i].n; r++)
+            sum += keeps[i].excess[r];
+        if (sum < least && sum < mine) {
+            least = sum;
+            keep = &keeps[i];
+        }
+    }
+    if (!keep)
+        return LF_OK;
+    if (!keep->charged_by) {
+        keep->charged_by = malloc(((size_t)w->g->n_ops + 1) * sizeof *keep->charged_by);
+        keep->excess = malloc(((size_t)w->g->n_ops + 1) * sizeof *keep->excess);
+        if (!keep->charged_by || !keep->excess)
+            return lf_set_error(LF_ENOMEM, "out of memory computing bounds");
+    }
+    for (int32_t p = 0; p < w->g->n_ops; p++)
+        keep->charged_by[p] = -1;
+    for (int32_t r = 0; r < w->n_keep; r++) {
+        for (int32_t i = w->keep_from[r]; i < w->keep_to[r]; i++)
+            if (w->charged[ops[i]])
+                keep->charged_by[ops[i]] = r;
+        keep->excess[r] = w->keep_excess[r];
+    }
+    keep->n = w->n_keep;
+    return LF_OK;
+}
+
+void lf__win_charges_free(lf__win_charges *c)
+{
+    free(c->charged_by);
+    free(c->excess);
+    memset(c, 0, sizeof *c);
+}
+
 lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, int32_t max_window_ops,
                                  lf__window_stats *ws)
+{
+    return lf__window_lower_bound_keep(cm, cfg, max_window_ops, ws, NULL);
+}
+
+lf_status lf__window_lower_bound_keep(lf_cost_model *cm, const lf_exact_config *cfg, int32_t max_window_ops,
+                                      lf__window_stats *ws, lf__win_charges *keep)
 {
     const lf_graph *g = lf_cost_graph(cm);
     lf__win w;
@@ -403,6 +462,11 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     w.ends = malloc(((size_t)n + 1) * sizeof *w.ends);
     w.failed = malloc(2 * ((size_t)n + 1) * sizeof *w.failed);
     w.saved = malloc((size_t)n + 1);
+    if (keep) {
+        w.keep_from = malloc(((size_t)n + 1) * sizeof *w.keep_from);
+        w.keep_to = malloc(((size_t)n + 1) * sizeof *w.keep_to);
+        w.keep_excess = malloc(((size_t)n + 1) * sizeof *w.keep_excess);
+    }
     w.rec_from = malloc(((size_t)n + 1) * sizeof *w.rec_from);
     w.rec_to = malloc(((size_t)n + 1) * sizeof *w.rec_to);
     w.rec_charge = malloc(((size_t)n + 1) * sizeof *w.rec_charge);
@@ -419,7 +483,8 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     w.cone_mark = calloc((size_t)n + 1, 1);
     w.cone_ops = malloc(((size_t)n + 1) * sizeof *w.cone_ops);
     w.cone_scratch = malloc(((size_t)n + 1) * sizeof *w.cone_scratch);
-    int ok = ops && w.internal && w.charged && w.seen && w.cut_floor && w.ghost && w.open && w.stack && w.claimed &&
+    int ok = (!keep || (w.keep_from && w.keep_to && w.keep_excess)) && ops && w.internal && w.charged && w.seen &&
+             w.cut_floor && w.ghost && w.open && w.stack && w.claimed &&
              w.mine && w.claims && w.kept_claims && w.ghost_list &&
              w.own_ops && w.bytes && w.wbytes && w.ends && w.failed && w.saved && w.rec_from && w.rec_to &&
              w.rec_charge && w.merge_from && w.merge_b && w.merge_next && w.merge_charge && w.cone_lat && w.tried_end && w.cone_saved &&
@@ -527,6 +592,8 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
             ws->grown = 1;
             ws->merged = w.merged;
         }
+        if (st == LF_OK && lower > 0)
+            st = lf__win_keep(&w, ops, keep);
     }
     for (int kind = 0; kind < 2 && st == LF_OK; kind++) {
         w.connected = kind == 0;
@@ -554,6 +621,8 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
                 ws->windows_solved = w.solved;
                 ws->halved = w.split;
             }
+            if ((st = lf__win_keep(&w, ops, keep)) != LF_OK)
+                break;
             /* A pass below the last one: larger windows stopped paying (NasNet-A
              * LBDF without a time limit: 36 ops 63.1 MB, 54 and 64 no more, 20 min). */
             double now = lf_now_seconds();
@@ -586,8 +655,12 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
             memcpy(w.charged, w.cone_keep, (size_t)n);
             w.traffic = cone_traffic;
             w.pass_end = end > 0 ? now + (end - now) * LF__WIN_CONE_PART : 0;
+            /* The cones' tries are no pass's windows: not kept. */
+            int32_t *keep_from = w.keep_from;
+            w.keep_from = NULL;
             if (end == 0 || end - now > 1e-3)
                 st = lf__win_cone(&w, ops, &coned);
+            w.keep_from = keep_from;
             if (st == LF_OK && coned > ws->lower) {
                 ws->lower = coned;
                 ws->coned = w.coned;
@@ -633,6 +706,9 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
     free(w.cone_mark);
     free(w.cone_ops);
     free(w.cone_scratch);
+    free(w.keep_from);
+    free(w.keep_to);
+    free(w.keep_excess);
     lf__waits_destroy(&w.waits);
     lf__set_memo_destroy(&w.rereads);
     lf_cost_tiles_free(w.tiles);

@@ -106,6 +106,11 @@ lf_status lf__win_try(lf__win *w, const int32_t *ops, int32_t from, int32_t to, 
             cut += w->internal[ops[i]] ? w->cut_floor[ops[i]] : 0;
         w->last_charge = d > cut ? d : cut;
         w->traffic += w->last_charge;
+        if (w->keep_from) { /* its record (lf__window_lower_bound_keep) */
+            w->keep_from[w->n_keep] = from;
+            w->keep_to[w->n_keep] = to;
+            w->keep_excess[w->n_keep++] = w->last_charge - cut;
+        }
         if (w->recording) { /* window_cone.c */
             w->rec_from[w->n_rec] = from;
             w->rec_to[w->n_rec] = to;

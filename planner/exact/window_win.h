@@ -72,6 +72,12 @@ typedef struct lf__win {
     uint8_t *cone_saved, *cone_base, *cone_best, *cone_mark; /* scratch, per op */
     uint8_t *cone_keep;      /* the grown pass's charged tensors, kept for the cones */
     int32_t *cone_ops, *cone_scratch, *cone_lat;
+    /* The pass's solved windows, in order: ops[keep_from..keep_to) and what
+     * each charged past its tensors' forced-cut floors (lf__win_try; a
+     * grown window replaces its last try's record: lf__win_grow). Its
+     * tensors are the charged[] ops of its range. */
+    int32_t *keep_from, *keep_to, n_keep;
+    int64_t *keep_excess;
 } lf__win;
 
 /* The DP's hooks (x->user is the lf__win): a candidate set's charges under
