@@ -23,7 +23,11 @@
  * with the graph's LA(d) (the same over every fusable reader), one in U
  * outside S not at all (then it is outside G). A reduction asks at most
  * max(H_c - 1, its own row) (the last row when something spatial waits for
- * it, else its row), a reader of the whole map H_c - 1; an op whose rows
+ * it, else its row: rows.c makes it terminal unless an op of G below it
+ * reads a spatial map, so a reduction in S that no op G may hold below it
+ * -- members and fusable ops outside U, reached through such ops -- waits
+ * for asks only its own row, and one a member waits for, through members,
+ * puts c at H_c - 1 at least: lf__res_terminal), a reader of the whole map H_c - 1; an op whose rows
  * the cost model refines bounds nothing (LA taken as unbounded). So p holds the rows from
  * ask_lo(c, LA_S(c)) (or below) of any reader c of p in S to H - 1.
  * Besides p, each tensor t read by a member c (no stop, no view) holds the
