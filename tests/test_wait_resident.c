@@ -342,6 +342,59 @@ static void test_ppocr(void)
             x.in_s[v] = 0;
         lf__dp_teardown(&x);
     }
+    /* The cone of 182 in 182-256 (window_cone.c): 182-189, 207-211,
+     * 220-243, 245-256, with the SE blocks of Conv.55 and Conv.58 in the
+     * universe. The relaxation's escapes from conflict (A) there, each
+     * priced far past beta by the cost model: Conv.52's wait runs Add.248
+     * to its end while Resize.1 holds it from row 0 (the wait's reduction
+     * is no terminal one: the two-sided floor on 207); without 223-226 the
+     * reduction 221 may be terminal, but 228's and 236's are (their
+     * multiplies outside G), so the path stays at the sinks' rows and 182
+     * is held. */
+    static const int32_t parts[3][4][2] = {
+        {{182, 189}, {207, 211}, {220, 228}, {236, 236}},
+        {{182, 189}, {207, 211}, {220, 222}, {228, 228}},
+        {{182, 189}, {207, 211}, {220, 230}, {236, 238}},
+    };
+    for (int32_t k = 0; k < 3; k++) {
+        lf_bitset_clear_all(&u);
+        lf_bitset_clear_all(&s);
+        for (int32_t v = 182; v <= 256; v++)
+            if (v <= 189 || (v >= 207 && v <= 211) || (v >= 220 && v != 244))
+                lf_bitset_set(&u, v);
+        for (int32_t i = 0; i < 4; i++)
+            for (int32_t v = parts[k][i][0]; v <= parts[k][i][1]; v++)
+                lf_bitset_set(&s, v);
+        if (k == 1)
+            lf_bitset_set(&s, 236);
+        lf_group_cost cs;
+        CHECK_OK(lf_cost_eval(cm, &s, &cs));
+        lf__exact x;
+        CHECK_OK(lf__dp_setup(&x, cm, &u, &cfg));
+        x.n_sub = 0;
+        x.lb_w = x.lb_blk = 0;
+        for (int32_t v = 0; v < n; v++)
+            if (lf_bitset_test(&s, v)) {
+                x.in_s[v] = 1;
+                x.sub[x.n_sub++] = v;
+                x.lb_w += x.wterm[v];
+                x.lb_blk = x.wblk[v] > x.lb_blk ? x.wblk[v] : x.lb_blk;
+            }
+        int64_t f182 = lf__wait_resident_floor(&w.resident, &x, 182, 183);
+        int64_t f220 = lf_bitset_test(&s, 226) ? lf__wait_resident_floor(&w.resident, &x, 220, 221) : 0;
+        printf("  PP-OCRv4 cone of 182 in 182-256, part %d: floors %lld (182), %lld (220), F_beta %lld, beta %lld\n", (int)k,
+               (long long)f182, (long long)f220, (long long)cs.f_beta, (long long)x.beta);
+        CHECK(!cs.valid && f182 <= cs.f_beta && f220 <= cs.f_beta);
+        CHECK((f182 > f220 ? f182 : f220) >= x.beta);
+        /* main 3594510 (no terminal reductions in S, the two-sided floor
+         * only beside a reader outside the universe): 201,090 and 238,530
+         * B on part 0, all three below beta. */
+        static const int64_t want[3][2] = {{330666, 403626}, {344844, 0}, {331026, 403986}};
+        CHECK(f182 == want[k][0] && f220 == want[k][1]);
+        for (int32_t v = 0; v < n; v++)
+            x.in_s[v] = 0;
+        lf__dp_teardown(&x);
+    }
     lf_bitset_destroy(&u);
     lf_bitset_destroy(&s);
     lf__waits_destroy(&w);

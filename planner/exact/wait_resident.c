@@ -23,7 +23,11 @@
  * with the graph's LA(d) (the same over every fusable reader), one in U
  * outside S not at all (then it is outside G). A reduction asks at most
  * max(H_c - 1, its own row) (the last row when something spatial waits for
- * it, else its row), a reader of the whole map H_c - 1; an op whose rows
+ * it, else its row: rows.c makes it terminal unless an op of G below it
+ * reads a spatial map, so a reduction in S that no op G may hold below it
+ * -- members and fusable ops outside U, reached through such ops -- waits
+ * for asks only its own row, and one a member waits for, through members,
+ * puts c at H_c - 1 at least: lf__res_terminal), a reader of the whole map H_c - 1; an op whose rows
  * the cost model refines bounds nothing (LA taken as unbounded). So p holds the rows from
  * ask_lo(c, LA_S(c)) (or below) of any reader c of p in S to H - 1.
  * Besides p, each tensor t read by a member c (no stop, no view) holds the
@@ -208,6 +212,59 @@ void lf__wait_resident_destroy(lf__wait_resident *w)
     memset(w, 0, sizeof *w);
 }
 
+/* Whether op c reads a map of more than one row (the cost model's
+ * reads_spatial, model.c). */
+static int lf__res_spatial(const lf_graph *g, int32_t c)
+{
+    for (int32_t j = 0; j < g->ops[c].n_inputs; j++)
+        if (g->ops[g->ops[c].inputs[j]].out.h > 1)
+            return 1;
+    return 0;
+}
+
+/* Whether reduction d of the set is terminal in the sinks' snapshot of
+ * every group G with G n U = S: rows.c makes it terminal unless an op of
+ * G below it (on a path inside G: G is convex) reads a spatial map. The
+ * ops of G below d are reached through members and fusable ops outside
+ * the universe (an op of U outside S is outside G). 1: terminal in every
+ * such G (no op that G may hold below it reads a spatial map: it asks its
+ * own row); -1: in none (a member, reached through members, does: it asks
+ * the last row); 0: either, or the walk past its steps. */
+static int lf__res_terminal(const lf__exact *x, int32_t d)
+{
+    const lf_graph *g = x->g;
+    int32_t stack[LF__RES_WAIT_STEPS];
+    uint8_t inside[LF__RES_WAIT_STEPS];
+    int32_t n = 0, steps = 0;
+    int maybe = 0;
+    stack[n] = d;
+    inside[n++] = 1;
+    while (n > 0) {
+        n--;
+        int32_t v = stack[n];
+        int in_path = inside[n];
+        for (int32_t j = 0; j < g->ops[v].n_consumers; j++) {
+            int32_t c = g->ops[v].consumers[j];
+            if (++steps > LF__RES_WAIT_STEPS || c <= v)
+                return 0;
+            int member = x->in_s[c];
+            if (!member && (x->in_u[c] || !lf_cost_fusable(x->cm, c)))
+                continue; /* outside G */
+            if (lf__res_spatial(g, c)) {
+                if (member && in_path)
+                    return -1;
+                maybe = 1;
+                continue;
+            }
+            if (n == LF__RES_WAIT_STEPS)
+                return 0;
+            stack[n] = c;
+            inside[n++] = (uint8_t)(member && in_path);
+        }
+    }
+    return maybe ? 0 : 1;
+}
+
 /* LA_S(c) for member c of the set (the top of the file), memoised under
  * w->stamp. Readers come later in the graph's order, so the recursion ends. */
 static int64_t lf__res_la(lf__wait_resident *w, const lf__exact *x, int32_t c)
@@ -224,8 +281,17 @@ static int64_t lf__res_la(lf__wait_resident *w, const lf__exact *x, int32_t c)
         int64_t ask;
         if (d <= c)
             ask = LF__RES_FAR;
-        else if (x->in_s[d])
-            ask = lf__res_ask(x->g, d, lf__res_la(w, x, d), c);
+        else if (x->in_s[d]) {
+            int64_t ld = lf__res_la(w, x, d);
+            /* A reduction terminal in every G asks only its own row. */
+            if (ld < LF__RES_FAR && lf_op_row_kind(x->g, d) == LF_ROWS_REDUCTION &&
+                !lf_op_has(x->g->ops[d].type, LF_OPF_RESHAPES_ROWS) && lf__res_terminal(x, d) <= 0)
+                ask = lf__res_ask(x->g, d, ld, c);
+            else if (lf_op_row_kind(x->g, d) == LF_ROWS_REDUCTION && !lf_op_has(x->g->ops[d].type, LF_OPF_RESHAPES_ROWS) && ld < LF__RES_FAR)
+                ask = ld;
+            else
+                ask = lf__res_ask(x->g, d, ld, c);
+        }
         else if (x->in_u[d] || !lf_cost_fusable(x->cm, d))
             continue; /* outside G */
         else
@@ -272,8 +338,8 @@ static int64_t lf__res_lb_readers(lf__wait_resident *w, const lf__exact *x, int3
         case LF_ROWS_UPSAMPLE:
             a = lf__res_ask_hi(g, d, ld, hin);
             break;
-        case LF_ROWS_REDUCTION:
-            a = ld < hin - 1 ? ld : hin - 1;
+        case LF_ROWS_REDUCTION: /* no terminal one in G asks the last row */
+            a = lf__res_terminal(x, d) < 0 ? hin - 1 : (ld < hin - 1 ? ld : hin - 1);
             break;
         case LF_ROWS_FULL:
             a = hin - 1;
@@ -561,15 +627,14 @@ int64_t lf__wait_resident_floor(lf__wait_resident *w, const lf__exact *x, int32_
         w->ov_hi[nc] = lf__res_la(w, x, t);
         nc++;
     }
-    /* Only a reader outside the universe runs a member past what the
-     * one-sided floor's own lookahead already allows for. */
-    int outside = 0;
-    for (int32_t k = 0; k < nc && !outside; k++)
-        for (int32_t j = 0; j < x->g->ops[w->ov_op[k]].n_consumers && !outside; j++) {
-            int32_t c = x->g->ops[w->ov_op[k]].consumers[j];
-            outside = !x->in_u[c] && lf_cost_fusable(x->cm, c);
-        }
-    if (nc == 0 || !outside)
+    /* Not only a reader outside the universe runs a member ahead: one in
+     * S does through a reduction that may be no terminal one (it asks the
+     * last row), while a wait's reduction below another reader that is
+     * none puts the member at its last row (lf__res_lb_readers). On
+     * PP-OCRv4 detection, {182-189, 207-211, 220-228, 236}: Conv.52 (220)
+     * runs Add.248 (207) to its end for its wait, Resize.1 (208) holds it
+     * from row 0 (F_beta 407,466 B; one-sided floors 238,530 B at most). */
+    if (nc == 0)
         return f;
     /* One case first: each member where its readers in S put it (no
      * reader outside the universe runs it ahead), the usual least; below
