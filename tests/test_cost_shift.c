@@ -276,6 +276,134 @@ static void test_external_input_differs(void)
     lf_graph_free(g);
 }
 
+/* Five blocks of three ops reading a table graph input, as every layer of
+ * Llama reads RoPE's cos and sin: s_l = Sigmoid(h_{l-1}), m_l = s_l * T,
+ * h_l = m_l + h_{l-1}. kind 0: every block's T is the one input "tab"
+ * (t x d); kind 1: block 2's T is "row" (1 x d, broadcast) instead; kind 2:
+ * each block has its own input tab_l (declared with the block, so the
+ * inputs are P ops apart too), block 2's a row. */
+static lf_graph *table_stack(int kind, int t, int d)
+{
+    lf_graph_builder *b;
+    lf_graph_builder_create(&b, "tables");
+    tg_input(b, "h", 1, t, d);
+    if (kind < 2) {
+        tg_input(b, "tab", 1, t, d);
+        tg_input(b, "row", 1, 1, d);
+    }
+    char prev[32] = "h", sn[32], mn[32], hn[32], tn[32];
+    for (int l = 0; l < 5; l++) {
+        snprintf(sn, sizeof sn, "s%d", l);
+        snprintf(mn, sizeof mn, "m%d", l);
+        snprintf(hn, sizeof hn, "h%d", l);
+        snprintf(tn, sizeof tn, "%s", kind == 1 && l == 2 ? "row" : "tab");
+        if (kind == 2) {
+            snprintf(tn, sizeof tn, "tab_%d", l);
+            tg_input(b, tn, 1, l == 2 ? 1 : t, d);
+        }
+        tg_unary(b, LF_OP_SIGMOID, sn, prev);
+        tg_binary(b, LF_OP_MUL, mn, sn, tn);
+        tg_binary(b, LF_OP_ADD, hn, mn, prev);
+        snprintf(prev, sizeof prev, "%s", hn);
+    }
+    return tf_build(b);
+}
+
+static int32_t find_ops(const lf_graph *g, const char *const *names, int32_t n, int32_t *ops, lf_bitset *s)
+{
+    lf_bitset_clear_all(s);
+    for (int32_t i = 0; i < n; i++) {
+        ops[i] = lf_graph_find(g, names[i]);
+        CHECK(ops[i] >= 0);
+        if (ops[i] >= 0)
+            lf_bitset_set(s, ops[i]);
+    }
+    return n;
+}
+
+/* A graph input that every copy reads (shift.c's lf__image, lf__shared_runs):
+ * block 3 and block 1 of kind 0 share one memo entry, each price equal to
+ * the direct one; where a block reads another input (kinds 1 and 2, the
+ * latter with per-block inputs P ops apart that the old external-input
+ * check refused) the copies price differently and are not keyed together;
+ * and random groups of every kind price through the memo as directly, and
+ * step as on a fresh model. */
+static void test_shared_input(void)
+{
+    lf_graph *g = table_stack(0, 8, 4);
+    static const char *const b3[] = {"s3", "m3", "h3"}, *const b1[] = {"s1", "m1", "h1"};
+    static const char *const b2[] = {"s2", "m2", "h2"};
+    lf_bitset s;
+    lf_bitset_init(&s, g->n_ops);
+    for (int sc = 0; sc < 2; sc++) {
+        lf_cost_model *cm = tf_model_hand(g, 4096, sc ? "lbdf" : "brr");
+        CHECK_EQ_I64(cm->shift_p, 3);
+        int32_t ops[3], up = 0;
+        lf_group_cost memo, direct;
+        lf_cost_stats st;
+        const char *const *grp[] = {b3, b1, b2};
+        for (int k = 0; k < 3; k++) {
+            find_ops(g, grp[k], 3, ops, &s);
+            /* block l moves down to block 1 (block 0 reads the graph's h)
+             * and up to block 3 (block 4 writes the graph's output) */
+            CHECK_EQ_I64(lf__shift_moves(cm, &s, &up), k == 0 ? 2 : k == 1 ? 0 : 1);
+            CHECK_EQ_I64(up, k == 0 ? 0 : k == 1 ? 2 : 1);
+            CHECK_OK(lf_cost_eval(cm, &s, &memo));
+            CHECK_OK(lf_cost_eval_at(cm, ops, 3, 4096, &direct));
+            CHECK(same_cost(&memo, &direct));
+            lf_cost_stats_get(cm, &st);
+            CHECK_EQ_I64(st.hits, k);
+            CHECK_EQ_I64(st.entries, 1);
+        }
+        lf_cost_model_free(cm);
+    }
+    lf_bitset_destroy(&s);
+    lf_graph_free(g);
+    static const char *const grp[] = {"m3", "h3"};
+    for (int kind = 1; kind <= 2; kind++) {
+        g = table_stack(kind, 8, 4);
+        check_not_shared(g, 4096, "brr", grp, 2);
+        check_not_shared(g, 4096, "lbdf", grp, 2);
+        lf_graph_free(g);
+    }
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (int it = 0; it < 12; it++) {
+        int t = 2 + (int)(rnd(&x) % 10), d = 1 + (int)(rnd(&x) % 6);
+        g = table_stack(it % 3, t, d);
+        int64_t beta = 16 + (int64_t)(rnd(&x) % (uint64_t)(8 * t * d * 4));
+        const char *scheme = it % 2 ? "brr" : "lbdf";
+        lf_cost_model *cm = tf_model_hand(g, beta, scheme);
+        lf_bitset_init(&s, g->n_ops);
+        int32_t members[32];
+        for (int q = 0; q < 40; q++) {
+            int32_t a = (int32_t)(rnd(&x) % (uint64_t)g->n_ops), e = a + (int32_t)(rnd(&x) % 9), n = 0;
+            uint64_t drop = rnd(&x);
+            lf_bitset_clear_all(&s);
+            for (int32_t v = a; v <= e && v < g->n_ops; v++)
+                if (g->ops[v].type != LF_OP_INPUT && (n == 0 || !((drop >> (v - a)) & 1))) {
+                    lf_bitset_set(&s, v);
+                    members[n++] = v;
+                }
+            if (n == 0)
+                continue;
+            lf_group_cost memo, direct;
+            CHECK_OK(lf_cost_eval(cm, &s, &memo));
+            CHECK_OK(lf_cost_eval_at(cm, members, n, beta, &direct));
+            CHECK(same_cost(&memo, &direct));
+            lf_cost_step shared[LF_COST_MAX_STEPS], fresh[LF_COST_MAX_STEPS];
+            int32_t ns = 0, nf = 0;
+            CHECK_OK(lf_cost_steps(cm, &s, (int64_t)1 << 40, shared, LF_COST_MAX_STEPS, &ns));
+            lf_cost_model *alone = tf_model_hand(g, beta, scheme);
+            CHECK_OK(lf_cost_steps(alone, &s, (int64_t)1 << 40, fresh, LF_COST_MAX_STEPS, &nf));
+            lf_cost_model_free(alone);
+            CHECK(ns == nf && memcmp(shared, fresh, (size_t)ns * sizeof *shared) == 0);
+        }
+        lf_bitset_destroy(&s);
+        lf_cost_model_free(cm);
+        lf_graph_free(g);
+    }
+}
+
 /* Random groups (a window of consecutive ops, some left out), priced
  * through the memo in a random order against the direct evaluation, and
  * their steps against a fresh model's. */
@@ -523,6 +651,7 @@ int main(void)
     test_copy_hits();
     test_attn_prices_copies();
     test_external_input_differs();
+    test_shared_input();
     test_random_groups();
     test_full_words();
     test_exact_vs_independent();

@@ -8,10 +8,12 @@
  * themselves enter only through their order. So when every member v of S
  * is the image of v - P (equal constants and attributes, inputs and
  * consumers moved by P, so that S - P has the same edges and the same
- * outputs leaving it) and every external input u of S is equal to u - P,
- * S and S - P are priced alike. The memo keys a group by its canonical
- * copy, moved down by P as far as that holds: on GPT-2 at 256 KB under BRR
- * the exact planner prices each shape of group spanning m layers once
+ * outputs leaving it) and every external input u of S is equal to u - P
+ * or is a graph input both read alike (Llama's RoPE tables, read by every
+ * layer: no group holding a RoPE op had a copy while only equal inputs
+ * counted), S and S - P are priced alike. The memo keys a group by its
+ * canonical copy, moved down by P as far as that holds: on GPT-2 at 256 KB
+ * under BRR the exact planner prices each shape of group spanning m layers once
  * instead of 12 - m times (docs/search.md "Repeated blocks").
  *
  * The period is the most common distance between an op and the next op of
@@ -91,19 +93,38 @@ static int32_t lf__period(const lf_cost_model *cm)
 }
 
 /* Op v (>= p) is the image of v - p: equal, with its inputs and consumers
- * those of v - p moved by p. */
+ * those of v - p moved by p, or, for an input, the same graph input (the
+ * tables every layer reads: Llama's RoPE cos and sin). A graph input is
+ * never a member, so it stays an external input of both copies, met at the
+ * same place in their walks (group_view.c lists a group's external inputs
+ * in the order its members read them), and equal to itself. */
 static int lf__image(const lf_cost_model *cm, int32_t v, int32_t p)
 {
     const lf_op *a = &cm->g->ops[v - p], *b = &cm->g->ops[v];
     if (!lf__same_op(cm, v - p, v))
         return 0;
     for (int32_t j = 0; j < a->n_inputs; j++)
-        if (b->inputs[j] != a->inputs[j] + p)
+        if (b->inputs[j] != a->inputs[j] + p &&
+            !(b->inputs[j] == a->inputs[j] && cm->g->ops[b->inputs[j]].type == LF_OP_INPUT))
             return 0;
     for (int32_t j = 0; j < a->n_consumers; j++)
         if (b->consumers[j] != a->consumers[j] + p)
             return 0;
     return 1;
+}
+
+/* How many copies of op v one block down (*down) and up (*up) in a row
+ * read input j of v, a graph input, in slot j as v does: the moves that
+ * input allows v as a member (eq counts none for a graph input, which no
+ * other op equals, and a copy that reads it elsewhere is no image). */
+static void lf__shared_runs(const lf_graph *g, int32_t v, int32_t j, int32_t p, int32_t *down, int32_t *up)
+{
+    int32_t x = g->ops[v].inputs[j];
+    *down = *up = 0;
+    for (int32_t u = v - p; u >= 0 && j < g->ops[u].n_inputs && g->ops[u].inputs[j] == x; u -= p)
+        (*down)++;
+    for (int32_t u = v + p; u < g->n_ops && j < g->ops[u].n_inputs && g->ops[u].inputs[j] == x; u += p)
+        (*up)++;
 }
 
 lf_status lf__shift_analyze(lf_cost_model *cm)
@@ -156,8 +177,11 @@ lf_status lf__shift_analyze(lf_cost_model *cm)
         mup[v] = up[v];
         for (int32_t j = 0; j < op->n_inputs; j++) {
             int32_t x = op->inputs[j];
-            mdown[v] = eq[x] < mdown[v] ? eq[x] : mdown[v];
-            mup[v] = eq_up[x] < mup[v] ? eq_up[x] : mup[v];
+            int32_t d = eq[x], u = eq_up[x];
+            if (cm->g->ops[x].type == LF_OP_INPUT)
+                lf__shared_runs(cm->g, v, j, p, &d, &u);
+            mdown[v] = d < mdown[v] ? d : mdown[v];
+            mup[v] = u < mup[v] ? u : mup[v];
         }
     }
     /* And per word of 64 ops, the least of each over all of them: a group
