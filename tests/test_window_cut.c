@@ -63,15 +63,14 @@ static int64_t charge(lf_cost_model *cm, int32_t s, int32_t r, int with_reach)
     if (lf__dp_setup(&x, cm, &u, NULL) == LF_OK && lf__win_reach_init(&reach, g->n_ops) == LF_OK) {
         lf__win_open_ops(&x, internal, open);
         lf__win_out_ops(&x, reach.outs);
-        int32_t sub[1] = {s};
         x.in_d[P] = 1;
         x.in_s[s] = 1;
-        x.sub = sub;
+        x.sub[0] = s; /* the DP's own array: teardown frees it */
         x.n_sub = 1;
         d = lf__win_closed_reads(&x, open, with_reach ? &reach : NULL, internal, NULL, bytes, seen, 1);
         x.in_d[P] = 0;
         x.in_s[s] = 0;
-        x.sub = NULL;
+        x.n_sub = 0;
     }
     lf__win_reach_free(&reach);
     lf__dp_teardown(&x);
