@@ -155,10 +155,45 @@ static void test_column_blocks(void)
     lf_graph_free(g);
 }
 
+/* BERT-large's first layer at 1 MB under BRR: the group of the Q/K/V
+ * projections with the attention core reads its 3.1 MB of weights once (one
+ * tile of all 128 rows: attn.c computes K and V before the query tile, and
+ * holds S and P a tile at a time), while the tile floor of the set, summing
+ * every member's windows as if all were held at once, claimed 2 reads. The
+ * relaxed block DP charged that re-read, so the blocks' lower bound
+ * (17,845,632 B) passed the optimum (17,583,488 B, exact plan below), as on
+ * the whole network (390.9 MB lower, 388.7 MB for a valid plan). */
+static void test_attention_blocks(void)
+{
+    static const int64_t betas[] = {256 * 1024, 1024 * 1024, 4096 * 1024};
+    for (int32_t layers = 1; layers <= 2; layers++)
+        for (size_t i = 0; i < sizeof betas / sizeof *betas; i++) {
+            lf_graph *g = NULL;
+            lf_model_options opt = {0, 1};
+            lf_model_seq_options so = {0, layers, LF_PHASE_PREFILL, 0};
+            CHECK_OK(lf_model_build_seq("bert_large", &opt, &so, &g));
+            if (!g)
+                return;
+            lf_cost_model *cm = tf_model_default(g, betas[i], "brr");
+            int64_t o = tf_exact_optimum(cm);
+            CHECK(o > 0);
+            if (layers == 1 && betas[i] == 1024 * 1024)
+                CHECK_EQ_I64(o, 17583488);
+            lf_exact_bounds b;
+            check_bounds(cm, NULL, 0, o, &b);
+            check_bounds(cm, NULL, 1, o, NULL);
+            fprintf(stderr, "  bert_large (%d layers) brr %lld: lower %lld optimum %lld upper %lld\n", layers,
+                    (long long)betas[i], (long long)b.lower, (long long)o, (long long)b.upper);
+            lf_cost_model_free(cm);
+            lf_graph_free(g);
+        }
+}
+
 int main(void)
 {
     test_random_dags();
     test_networks();
     test_column_blocks();
+    test_attention_blocks();
     return lf_test_result();
 }

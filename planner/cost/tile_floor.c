@@ -585,6 +585,18 @@ static int32_t lf__tiles_of_set(lf_cost_tiles *t, const int32_t *members, int32_
     }
     if (cm->scheme->weights_resident || (n == 1 && oc[members[0]].col_m > 0))
         return 1; /* resident weights; or a lone op's column blocks read its matrix once */
+    /* A group holding a product of two activations is priced by attn.c, not
+     * by the row windows summed below: its K/V are made in a pass before
+     * the query tiles and S, P are held a tile at a time, so the sum of
+     * every member's windows at once overstates its footprint (BERT-large
+     * at 1 MB: the Q/K/V projections with the core read their 3.1 MB of
+     * weights once, in one tile of all 128 rows, where the sum claimed 2
+     * tiles and the blocks' lower bound passed a valid plan by 0.57%).
+     * The members' own floors stand (each op's windows are held together
+     * while it runs). */
+    for (int32_t i = 0; i < n; i++)
+        if (oc[members[i]].global_in)
+            return best;
     /* Every member's output and every tensor a member reads, at the least
      * window the engine can give it in a group holding the set; or those
      * of the waiter's snapshot (lf__held_terms). */
