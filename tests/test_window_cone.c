@@ -12,7 +12,6 @@
 #include "graphs.h"
 #include "planner/exact/solve.h"
 #include "planner/exact/window_win.h"
-#include "planner/io/onnx.h"
 #include "random_dags.h"
 #include "testlib.h"
 
@@ -160,22 +159,9 @@ static void test_random_dags(void)
  * 16,353,793 B (the merge's pass: 16,257,409). */
 static void test_ppocr(void)
 {
-    const char *dir = getenv("LF_ONNX_MODELS");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/ch_PP-OCRv4_det_infer.onnx", dir ? dir : "");
-    FILE *f = dir ? fopen(path, "rb") : NULL;
-    if (!f) {
-        printf("  PP-OCRv4 detection: no model in $LF_ONNX_MODELS, skipped\n");
+    lf_graph *g = tf_ppocr_det("PP-OCRv4 detection");
+    if (!g)
         return;
-    }
-    fclose(f);
-    lf_onnx_input_shape shape;
-    CHECK_OK(lf_onnx_parse_input_shape("x=1,3,640,640", &shape));
-    lf_onnx_options o = {0};
-    o.input_shapes = &shape;
-    o.n_input_shapes = 1;
-    lf_graph *g = NULL;
-    CHECK_OK(lf_onnx_import(path, &o, &g, NULL));
     CHECK(strcmp(g->ops[182].name, "p2o.Conv.40") == 0 && strcmp(g->ops[228].name, "p2o.Conv.55") == 0);
     lf_cost_model *cm = tf_model_default(g, 262144, "lbdf");
     lf_exact_config k;
