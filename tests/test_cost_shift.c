@@ -99,6 +99,24 @@ static int same_cost(const lf_group_cost *a, const lf_group_cost *b)
 }
 
 /* The ops of block l in id order (the builder keeps insertion order). */
+/* Group s (members[0..n)) priced through cm's cache as directly, and its
+ * steps the same as on a model made fresh for g. */
+static void check_price_and_steps(lf_cost_model *cm, const lf_graph *g, int64_t beta, const char *scheme,
+                                  const lf_bitset *s, const int32_t *members, int32_t n)
+{
+    lf_group_cost memo, direct;
+    CHECK_OK(lf_cost_eval(cm, s, &memo));
+    CHECK_OK(lf_cost_eval_at(cm, members, n, beta, &direct));
+    CHECK(same_cost(&memo, &direct));
+    lf_cost_step shared[LF_COST_MAX_STEPS], fresh[LF_COST_MAX_STEPS];
+    int32_t ns = 0, nf = 0;
+    CHECK_OK(lf_cost_steps(cm, s, (int64_t)1 << 40, shared, LF_COST_MAX_STEPS, &ns));
+    lf_cost_model *alone = tf_model_hand(g, beta, scheme);
+    CHECK_OK(lf_cost_steps(alone, s, (int64_t)1 << 40, fresh, LF_COST_MAX_STEPS, &nf));
+    lf_cost_model_free(alone);
+    CHECK(ns == nf && memcmp(shared, fresh, (size_t)ns * sizeof *shared) == 0);
+}
+
 static int32_t block_ops(const lf_graph *g, int l, int32_t *ops)
 {
     int32_t n = 0;
@@ -386,17 +404,7 @@ static void test_shared_input(void)
                 }
             if (n == 0)
                 continue;
-            lf_group_cost memo, direct;
-            CHECK_OK(lf_cost_eval(cm, &s, &memo));
-            CHECK_OK(lf_cost_eval_at(cm, members, n, beta, &direct));
-            CHECK(same_cost(&memo, &direct));
-            lf_cost_step shared[LF_COST_MAX_STEPS], fresh[LF_COST_MAX_STEPS];
-            int32_t ns = 0, nf = 0;
-            CHECK_OK(lf_cost_steps(cm, &s, (int64_t)1 << 40, shared, LF_COST_MAX_STEPS, &ns));
-            lf_cost_model *alone = tf_model_hand(g, beta, scheme);
-            CHECK_OK(lf_cost_steps(alone, &s, (int64_t)1 << 40, fresh, LF_COST_MAX_STEPS, &nf));
-            lf_cost_model_free(alone);
-            CHECK(ns == nf && memcmp(shared, fresh, (size_t)ns * sizeof *shared) == 0);
+            check_price_and_steps(cm, g, beta, scheme, &s, members, n);
         }
         lf_bitset_destroy(&s);
         lf_cost_model_free(cm);
@@ -499,17 +507,7 @@ static void test_full_words(void)
             }
             CHECK_EQ_I64(lf__shift_moves(cm, &s, &up), kd);
             CHECK_EQ_I64(up, ku);
-            lf_group_cost memo, direct;
-            CHECK_OK(lf_cost_eval(cm, &s, &memo));
-            CHECK_OK(lf_cost_eval_at(cm, members, n, beta, &direct));
-            CHECK(same_cost(&memo, &direct));
-            lf_cost_step shared[LF_COST_MAX_STEPS], fresh[LF_COST_MAX_STEPS];
-            int32_t ns = 0, nf = 0;
-            CHECK_OK(lf_cost_steps(cm, &s, (int64_t)1 << 40, shared, LF_COST_MAX_STEPS, &ns));
-            lf_cost_model *alone = tf_model_hand(g, beta, scheme);
-            CHECK_OK(lf_cost_steps(alone, &s, (int64_t)1 << 40, fresh, LF_COST_MAX_STEPS, &nf));
-            lf_cost_model_free(alone);
-            CHECK(ns == nf && memcmp(shared, fresh, (size_t)ns * sizeof *shared) == 0);
+            check_price_and_steps(cm, g, beta, scheme, &s, members, n);
         }
         lf_cost_stats st;
         lf_cost_stats_get(cm, &st);

@@ -22,13 +22,14 @@
 
 #include "hwdesc/hw.h"
 
-/* x's set := the ops of mask (in, sub, the weight terms the enumeration keeps). */
-static void fill(lf__exact *x, uint64_t mask, int32_t n)
+/* x's set := the ops of s, or of mask where s is NULL (in, sub, the weight
+ * terms the enumeration keeps). */
+static void fill_set(lf__exact *x, const lf_bitset *s, uint64_t mask, int32_t n)
 {
     x->n_sub = 0;
     x->lb_w = x->lb_blk = 0;
     for (int32_t v = 0; v < n; v++) {
-        x->in_s[v] = (uint8_t)((mask >> v) & 1u);
+        x->in_s[v] = (uint8_t)(s ? lf_bitset_test(s, v) != 0 : ((mask >> v) & 1u) != 0);
         if (!x->in_s[v])
             continue;
         x->sub[x->n_sub++] = v;
@@ -36,6 +37,8 @@ static void fill(lf__exact *x, uint64_t mask, int32_t n)
         x->lb_blk = x->wblk[v] > x->lb_blk ? x->wblk[v] : x->lb_blk;
     }
 }
+
+static void fill(lf__exact *x, uint64_t mask, int32_t n) { fill_set(x, NULL, mask, n); }
 
 /* A wait on map a whose output runs down a path that a second reader (a
  * 3x3 window) also reads, optionally with an SE block of its own below it:
@@ -304,15 +307,7 @@ static void test_ppocr(void)
         CHECK_OK(lf_cost_eval(cm, &s, &cs));
         lf__exact x;
         CHECK_OK(lf__dp_setup(&x, cm, &u, &cfg));
-        x.n_sub = 0;
-        x.lb_w = x.lb_blk = 0;
-        for (int32_t v = 0; v < n; v++)
-            if (lf_bitset_test(&s, v)) {
-                x.in_s[v] = 1;
-                x.sub[x.n_sub++] = v;
-                x.lb_w += x.wterm[v];
-                x.lb_blk = x.wblk[v] > x.lb_blk ? x.wblk[v] : x.lb_blk;
-            }
+        fill_set(&x, &s, 0, n);
         int64_t floor = lf__wait_resident_floor(&w.resident, &x, 182, 183);
         printf("  PP-OCRv4 182-189,206-211%s (220 %s the universe): floor %lld, F_beta %lld, beta %lld\n",
                with_220 == 4 ? ",220,228,236" : with_220 == 3 ? ",220,228" : with_220 == 2 ? ",220" : "",
@@ -357,15 +352,7 @@ static void test_ppocr(void)
         CHECK_OK(lf_cost_eval(cm, &s, &cs));
         lf__exact x;
         CHECK_OK(lf__dp_setup(&x, cm, &u, &cfg));
-        x.n_sub = 0;
-        x.lb_w = x.lb_blk = 0;
-        for (int32_t v = 0; v < n; v++)
-            if (lf_bitset_test(&s, v)) {
-                x.in_s[v] = 1;
-                x.sub[x.n_sub++] = v;
-                x.lb_w += x.wterm[v];
-                x.lb_blk = x.wblk[v] > x.lb_blk ? x.wblk[v] : x.lb_blk;
-            }
+        fill_set(&x, &s, 0, n);
         int64_t f182 = lf__wait_resident_floor(&w.resident, &x, 182, 183);
         int64_t f220 = lf_bitset_test(&s, 226) ? lf__wait_resident_floor(&w.resident, &x, 220, 221) : 0;
         printf("  PP-OCRv4 cone of 182 in 182-256, part %d: floors %lld (182), %lld (220), F_beta %lld, beta %lld\n", (int)k,

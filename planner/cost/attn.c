@@ -580,15 +580,23 @@ lf_status lf__attn_keep(lf__group *G, const lf__scheme *scheme, void *kept, int 
     return st;
 }
 
+/* A kept set-up (lf__attn_keep) taken up again with the caller's pricer
+ * and counters; its heights' cache starts empty. */
+static void lf__attn_from_kept(lf__attn *a, const void *kept, const lf__priced *p, lf__attn_counts counts,
+                               void *ctx)
+{
+    memcpy(a, kept, lf__attn_kept_size());
+    memset(a->cache_h, 0, sizeof a->cache_h); /* no height is 0 */
+    a->p = *p;
+    a->counts = counts;
+    a->counts_ctx = ctx;
+}
+
 lf_status lf__attn_kept_steps(const void *kept, const lf__priced *p, lf__attn_counts counts, void *ctx,
                               int64_t below, lf_cost_step *steps, int32_t cap, int32_t *n)
 {
     lf__attn a;
-    memcpy(&a, kept, lf__attn_kept_size());
-    memset(a.cache_h, 0, sizeof a.cache_h); /* no height is 0 */
-    a.p = *p;
-    a.counts = counts;
-    a.counts_ctx = ctx;
+    lf__attn_from_kept(&a, kept, p, counts, ctx);
     return lf__attn_walk(&a, below, steps, cap, n);
 }
 
@@ -777,10 +785,6 @@ lf_status lf__attn_kept_prices(const void *kept, const lf__priced *p, lf__attn_c
     *out = NULL;
     *n = 0;
     lf__attn a;
-    memcpy(&a, kept, lf__attn_kept_size());
-    memset(a.cache_h, 0, sizeof a.cache_h); /* no height is 0 */
-    a.p = *p;
-    a.counts = counts;
-    a.counts_ctx = ctx;
+    lf__attn_from_kept(&a, kept, p, counts, ctx);
     return lf__attn_sweep(&a, lo, below, out, n);
 }
