@@ -385,8 +385,8 @@ static lf_status lf__plan_exact(lf__run *r)
             snprintf(polished_from, sizeof polished_from, "%.230s, %s polished (%d-op windows%s)", upper_from,
                      what, open_window, how);
         else /* the deadline cut even the narrowest pass short */
-            snprintf(polished_from, sizeof polished_from, "%.230s, %s polished (until the deadline)",
-                     upper_from, what);
+            snprintf(polished_from, sizeof polished_from, "%.230s, %s polished (until the deadline%s)",
+                     upper_from, what, how);
         upper_from = polished_from;
     }
     lf__hard_pieces_free(&hp);
