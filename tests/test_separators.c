@@ -503,7 +503,7 @@ static void test_polish_unsolved(void)
             lf_cost_model_free(cm);
             lf_graph_free(g);
         }
-    fprintf(stderr, "  no piece solved: %d plans polished to the optimum, %d improved on ops alone, %d by the first breadth-first pass\n",
+    fprintf(stderr, "  no piece solved: %d plans polished to the optimum, %d improved on ops alone, %d by the breadth-first passes run first\n",
             reached, improved, first_pass);
     CHECK(reached > 5 && improved > 3 && first_pass > 3);
 }
