@@ -23,14 +23,15 @@ static const struct {
 } lf__polish_passes[] = {{24, 1000000}, {32, 5000000}, {40, 20000000}};
 #define LF__POLISH_PASSES_UNTIMED 2
 /* With no piece solved and a deadline (the whole plan open: NasNet-A,
- * RandWire and PP-OCRv4 detection under BRR), first breadth-first passes
- * of narrow windows (lf_polish_config.breadth_first), each in at most half
- * the time left: a cell's concat and the next cells' 1x1 convs that read
+ * RandWire and PP-OCRv4 detection under BRR, PP-OCRv4 detection under
+ * LBDF), first breadth-first passes of narrow windows
+ * (lf_polish_config.breadth_first), each in at most half the time left:
+ * a cell's concat and the next cells' 1x1 convs that read
  * it follow it in that order, so a window holds groups that span two
  * cells, which the first-op order keeps apart. NasNet-A at 256 KB under
  * BRR: a 10 s run's plan (NSGA-II cut short, 197.04 MB) 186.66 MB with 20
  * ops in 0.6 s of CPU; a 30 s run's (186.39 MB) 185.49 with 20, 183.38
- * with 32 more, in 1.0 s, where the 24-op pass takes 4 s for 186.12
+ * with 32 more, in 1.0 s, where the 24-op pass takes 3.3 s for 186.12
  * (docs/results/exact.md, branch nasbrr3, 2026-12-08). */
 static const struct {
     int32_t window_ops;
@@ -86,9 +87,8 @@ lf_status lf__hard_pieces_polish(lf_cost_model *cm, const lf__hard_pieces *h, do
         for (int32_t v = (i > 0 ? h->ends[i - 1] : -1) + 1; v <= h->ends[i] && h->done[i]; v++)
             fixed[v] = 1;
     lf_status st = LF_OK;
-    for (size_t k = 0; h->solved == 0 && deadline > 0 && k < sizeof lf__polish_bfs / sizeof lf__polish_bfs[0] &&
-                       st == LF_OK && lf_now_seconds() < deadline;
-         k++) {
+    size_t n_bfs = h->solved == 0 && deadline > 0 ? sizeof lf__polish_bfs / sizeof lf__polish_bfs[0] : 0;
+    for (size_t k = 0; k < n_bfs && st == LF_OK && lf_now_seconds() < deadline; k++) {
         lf_polish_config bc;
         lf_polish_config_default(&bc);
         bc.window_ops = lf__polish_bfs[k].window_ops;

@@ -75,8 +75,8 @@ void lf__hard_pieces_free(lf__hard_pieces *h);
  * to its end that polish runs too, on the open pieces, in at most half the
  * time left (its own deadline ignored), before the wider passes;
  * *after_improved (may be NULL) says whether it or, with no piece solved
- * and a deadline, the breadth-first pass of narrow windows run before the
- * first pass (piece_polish.c) lowered the figure. */
+ * and a deadline, the breadth-first passes of narrow windows run before
+ * the first pass (piece_polish.c) lowered the figure. */
 lf_status lf__hard_pieces_polish(lf_cost_model *cm, const lf__hard_pieces *h, double deadline, lf_plan *plan,
                                  int64_t *figure, int32_t *window_ops, const lf_polish_config *after_first,
                                  int32_t *after_improved);
