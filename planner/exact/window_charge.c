@@ -111,7 +111,7 @@ static void lf__win_relax(lf__exact *x, int32_t n, int connected, int64_t d_any,
  * the part makes and reads alone (neck_rereads.c), plus the plain
  * re-reads. The cheaper way stays below what the group pays. `plain`: the
  * re-reads without the waits. */
-static int64_t lf__win_wait_rereads(const lf__exact *x, const lf__win *w, int64_t own, int64_t weights,
+static int64_t lf__win_wait_rereads(const lf__exact *x, lf__win *w, int64_t own, int64_t weights,
                                     int64_t rows, int64_t plain)
 {
     int32_t n_held = 0;
@@ -128,7 +128,11 @@ static int64_t lf__win_wait_rereads(const lf__exact *x, const lf__win *w, int64_
         const lf_op *op = &w->g->ops[p];
         int64_t map = w->bytes[p] / (op->out.n > 1 ? op->out.n : 1);
         int32_t tiles = lf_cost_tiles_of_set_holding(w->tiles, x->sub, x->n_sub, p, m);
-        if (tiles == 0) /* kept, the windows at one row pass beta: read again */
+        /* Kept, the windows at one row pass beta, at m's snapshot or (where
+         * lf__waits_charge does not charge the re-read itself: BRR) at the
+         * sinks' first one (wait_resident.c: its floor is the rows plus
+         * lb_blk, one weight block under BRR): read again. */
+        if (tiles == 0 || (!w->waits.charge && lf__waits_resident_out(&w->waits, x, m, p, r)))
             return again;
         if (weights + (rows > map ? rows : map) >= lf_cost_beta(w->cm) && (int64_t)(tiles - 1) * own > kept)
             kept = (int64_t)(tiles - 1) * own;
@@ -140,7 +144,7 @@ static int64_t lf__win_wait_rereads(const lf__exact *x, const lf__win *w, int64_
  * grown pays for its members (see the top of the file); -1 when no valid
  * group holds it (asked only where its weights stream: its windows at one
  * row and its weight block reach beta). */
-static int64_t lf__win_rereads(const lf__exact *x, const lf__win *w)
+static int64_t lf__win_rereads(const lf__exact *x, lf__win *w)
 {
     int64_t weights = 0, own = 0, rows, term, block;
     for (int32_t i = 0; i < x->n_sub; i++) {

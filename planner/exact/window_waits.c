@@ -127,7 +127,7 @@ lf_status lf__waits_init(lf__waits *w, lf_cost_model *cm)
     memset(w, 0, sizeof *w);
     const lf_graph *g = lf_cost_graph(cm);
     int32_t n = g->n_ops;
-    if (!lf_cost_weights_resident(cm) || lf__may_wait(g) > LF__WAITS_SNAPSHOTS)
+    if (lf__may_wait(g) > LF__WAITS_SNAPSHOTS)
         return LF_OK;
     for (int32_t v = 0; v < n; v++) {
         if (lf_cost_column_tiled(cm, v) || g->ops[v].out.n > 1)
@@ -169,7 +169,13 @@ lf_status lf__waits_init(lf__waits *w, lf_cost_model *cm)
         lf__waits_destroy(w);
         return LF_OK;
     }
+    w->charge = lf_cost_weights_resident(cm);
     return lf__wait_resident_init(&w->resident, g);
+}
+
+int lf__waits_resident_out(lf__waits *w, const lf__exact *x, int32_t m, int32_t p, int32_t r)
+{
+    return w->p && w->p[m] == p && w->r[m] == r && lf__wait_resident_floor(&w->resident, x, p, r) >= x->beta;
 }
 
 void lf__waits_destroy(lf__waits *w)
@@ -239,7 +245,7 @@ void lf__waits_charge(lf__waits *w, const lf__exact *x, const uint8_t *internal,
                       int64_t *d_any, int64_t *d_conn)
 {
     *d_any = *d_conn = 0;
-    if (!w->p)
+    if (!w->p || !w->charge)
         return;
     const lf_graph *g = x->g;
     int32_t n_done = 0;
