@@ -37,9 +37,10 @@
  * alternative's windows claim what is left, as any try does. Where a window
  * the alternative keeps has since claimed one of the window before the
  * merge's, that alternative is not tried. Its cones see conflicts (A) and
- * (B) through the sinks' snapshot floor as under LBDF (window_charge.c:
- * a part whose group cannot keep a wait's map resident reads it again):
- * PP-OCRv4 detection at 256 KB, 16,180,621 -> 16,353,793 B.
+ * (B) through the snapshots' floors as under LBDF (window_charge.c: a part
+ * whose group cannot keep a wait's map resident reads it again):
+ * PP-OCRv4 detection at 256 KB, 16,180,621 -> 16,430,593 B with those
+ * floors (docs/results/exact.md, branch brrcone).
  *
  * PP-OCRv4 detection at 256 KB (LBDF): the cone of 182 in [182, 235] is
  * 182-189, 207-211, 220-235 (11,788 connected sets) and charges 614,400 B,

@@ -173,10 +173,6 @@ lf_status lf__waits_init(lf__waits *w, lf_cost_model *cm)
     return lf__wait_resident_init(&w->resident, g);
 }
 
-int lf__waits_resident_out(lf__waits *w, const lf__exact *x, int32_t m, int32_t p, int32_t r)
-{
-    return w->p && w->p[m] == p && w->r[m] == r && lf__wait_resident_floor(&w->resident, x, p, r) >= x->beta;
-}
 
 void lf__waits_destroy(lf__waits *w)
 {
@@ -239,6 +235,17 @@ static int64_t lf__wait_floor(lf__waits *w, const lf__exact *x, int32_t m, int32
         }
     }
     return f;
+}
+
+int64_t lf__waits_kept_floor(lf__waits *w, const lf__exact *x, int32_t m, int32_t p, int32_t r)
+{
+    if (!w->p || w->p[m] != p || w->r[m] != r)
+        return 0;
+    int64_t a = lf__wait_floor(w, x, m, p);
+    if (a >= x->beta)
+        return a;
+    int64_t b = lf__wait_resident_floor(&w->resident, x, p, r);
+    return a > b ? a : b;
 }
 
 void lf__waits_charge(lf__waits *w, const lf__exact *x, const uint8_t *internal, const int64_t *bytes,

@@ -35,11 +35,13 @@ void lf__waits_destroy(lf__waits *w);
  * first charge (any part, *d_any) and the connected one (*d_conn, only maps
  * in the set). internal: the window's internal tensors; bytes: each op's
  * tensor bytes. */
-/* 1 when no valid group holding x's set keeps the map p of m's wait
- * (through reduction r) resident: the floor of F_beta at the sinks' first
- * snapshot (wait_resident.c) reaches beta. 0 where m's wait is not one the
- * init found (then nothing is claimed). */
-int lf__waits_resident_out(lf__waits *w, const lf__exact *x, int32_t m, int32_t p, int32_t r);
+/* A floor of F_beta of every valid group holding x's set that keeps the
+ * map p of m's wait (through reduction r) resident: the larger of the
+ * floors at m's wait snapshot (the top of window_waits.c) and at the sinks'
+ * first one (wait_resident.c), each x's weight terms (lb_w + lb_blk) plus
+ * feature rows at one row. 0 where m's wait is not one the init found
+ * (nothing is claimed then). */
+int64_t lf__waits_kept_floor(lf__waits *w, const lf__exact *x, int32_t m, int32_t p, int32_t r);
 
 void lf__waits_charge(lf__waits *w, const lf__exact *x, const uint8_t *internal, const int64_t *bytes,
                       int64_t *d_any, int64_t *d_conn);
