@@ -110,6 +110,8 @@ static lf_graph *wait_path_graph(uint64_t seed)
 
 typedef struct {
     int64_t groups, parts, checked, fired, tight, tight_part;
+    int64_t checked_brr, fired_brr; /* of those, under BRR (window_charge.c asks the floor there) */
+    int64_t kept; /* both snapshots' floors checked (lf__waits_kept_floor) */
 } tally;
 
 static void brute(const lf_graph *g, const char *scheme, int64_t beta, tally *tl)
@@ -120,7 +122,7 @@ static void brute(const lf_graph *g, const char *scheme, int64_t beta, tally *tl
     lf_cost_model *cm = tf_model_hand(g, beta, scheme);
     lf__waits w;
     CHECK_OK(lf__waits_init(&w, cm));
-    if (!w.p) { /* no waits, or a scheme that streams weights */
+    if (!w.p) { /* no waits */
         lf_cost_model_free(cm);
         return;
     }
@@ -141,6 +143,7 @@ static void brute(const lf_graph *g, const char *scheme, int64_t beta, tally *tl
     /* The valid convex groups that keep their maps resident, with F_beta. */
     uint32_t *groups = malloc(((size_t)1 << n) * sizeof *groups);
     int64_t *fb = malloc(((size_t)1 << n) * sizeof *fb);
+    int64_t *feat = malloc(((size_t)1 << n) * sizeof *feat);
     int32_t n_groups = 0;
     lf_bitset bs;
     CHECK_OK(lf_bitset_init(&bs, n));
@@ -163,6 +166,7 @@ static void brute(const lf_graph *g, const char *scheme, int64_t beta, tally *tl
         if (!c.wait_resident)
             continue;
         groups[n_groups] = G;
+        feat[n_groups] = c.features;
         fb[n_groups++] = c.f_beta;
     }
     lf_exact_config cfg;
@@ -185,11 +189,24 @@ static void brute(const lf_graph *g, const char *scheme, int64_t beta, tally *tl
                         continue;
                     int64_t f = lf__wait_resident_floor(&w.resident, &x, w.p[m], w.r[m]);
                     tl->checked++;
+                    tl->checked_brr += !lf_cost_weights_resident(cm);
                     tl->tight += f == fb[k];
                     tl->tight_part += f == fb[k] && S != groups[k];
                     if (f > fb[k]) {
                         fprintf(stderr, "floor %lld > F_beta %lld: part %#x of group %#x, window %d-%d, wait %d of %s (%s, beta %lld)\n",
                                 (long long)f, (long long)fb[k], S, groups[k], lo, hi, m, g->name, scheme, (long long)beta);
+                        CHECK(0);
+                    }
+                    /* Both snapshots' floor (lf__waits_kept_floor): at most
+                     * F_beta, and its rows (past the weight terms) at most
+                     * G's feature rows at one row, which under BRR decide
+                     * whether its weights stream (window_charge.c). */
+                    int64_t kf = lf__waits_kept_floor(&w, &x, m, w.p[m], w.r[m]);
+                    tl->kept += kf > 0;
+                    if (kf > fb[k] || (kf > 0 && kf - x.lb_w - x.lb_blk > feat[k])) {
+                        fprintf(stderr, "kept floor %lld (rows %lld) > F_beta %lld (rows %lld): part %#x of group %#x, window %d-%d, wait %d of %s (%s, beta %lld)\n",
+                                (long long)kf, (long long)(kf - x.lb_w - x.lb_blk), (long long)fb[k], (long long)feat[k], S,
+                                groups[k], lo, hi, m, g->name, scheme, (long long)beta);
                         CHECK(0);
                     }
                 }
@@ -202,6 +219,7 @@ static void brute(const lf_graph *g, const char *scheme, int64_t beta, tally *tl
                         if (x.in_s[m] && w.p[m] >= 0 && x.in_s[w.r[m]] &&
                             lf__wait_resident_floor(&w.resident, &x, w.p[m], w.r[m]) >= beta) {
                             tl->fired++;
+                            tl->fired_brr += !lf_cost_weights_resident(cm);
                             break;
                         }
                 }
@@ -210,6 +228,7 @@ static void brute(const lf_graph *g, const char *scheme, int64_t beta, tally *tl
         }
     free(groups);
     free(fb);
+    free(feat);
     lf_bitset_destroy(&bs);
     lf__waits_destroy(&w);
     lf_cost_model_free(cm);
@@ -219,7 +238,7 @@ static void test_brute(void)
 {
     static const int64_t betas[] = {512, 1024, 1500, 2048, 3000, 4096, 8192};
     static const char *schemes[] = {"lbdf", "brr"};
-    tally tl = {0, 0, 0, 0, 0, 0};
+    tally tl = {0, 0, 0, 0, 0, 0, 0, 0, 0};
     for (uint64_t seed = 0; seed < 60; seed++) {
         lf_graph *g = wait_path_graph(seed);
         CHECK(g != NULL);
@@ -242,7 +261,10 @@ static void test_brute(void)
            "on a part smaller than its group), %lld sets at beta\n",
            (long long)tl.groups, (long long)tl.parts, (long long)tl.checked, (long long)tl.tight,
            (long long)tl.tight_part, (long long)tl.fired);
+    printf("  under BRR: %lld floors checked, %lld sets at beta; both snapshots' floors: %lld\n", (long long)tl.checked_brr,
+           (long long)tl.fired_brr, (long long)tl.kept);
     CHECK(tl.groups > 1000 && tl.checked > 1000 && tl.fired > 100);
+    CHECK(tl.checked_brr > 1000 && tl.fired_brr > 100 && tl.kept > 1000);
 }
 
 /* PP-OCRv4 detection at 256 KB under LBDF (LF_ONNX_MODELS holds

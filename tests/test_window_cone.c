@@ -2,8 +2,10 @@
  * the cone order on a hand graph, its laterals a downset and its cone the
  * ops reachable from the range's first op on random DAGs, windows cut into
  * laterals and cone bounding every plan (at most the exact optimum, itself
- * checked against brute force in test_exact), and on PP-OCRv4 detection
- * the windows' bound with the cones at most the proved optimum. */
+ * checked against brute force in test_exact), the whole stage on random
+ * DAGs (LBDF and BRR) at most the optimum, and on PP-OCRv4 detection the
+ * windows' bound with the cones at most the proved optimum (LBDF) and the
+ * best plan known (BRR). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,7 +151,56 @@ static void test_random_dags(void)
     CHECK(runs == RDAG_FAMILIES * 40 * 3);
 }
 
-/* PP-OCRv4 detection at 256 KB under LBDF (LF_ONNX_MODELS holds
+/* The whole stage on random DAGs: with the grown pass's first windows of
+ * 2-4 ops growing only while their DPs visit fewer than 4-32 candidate
+ * sets (lf__window_lower_bound_grown), small graphs grow, stop, take in the
+ * next window (window_merge.c) and try their cones. Under BRR the windows
+ * also claim their ghosts' weight re-reads: the alternative gives back the
+ * claims of the windows it replaces and takes the window before the merge's
+ * again (lf__cone_claims). Every bound stays at most the exact optimum,
+ * LBDF and BRR at 2 KB and 8 KB; the cones replace merges in some. */
+static void test_random_grown(void)
+{
+    const int64_t betas[] = {RDAG_BETA_SMALL, RDAG_BETA_MEDIUM};
+    const char *schemes[] = {"lbdf", "brr"};
+    static const int32_t firsts[] = {2, 3, 4};
+    static const int64_t cheaps[] = {4, 8, 16, 32};
+    int settings = 0, merged = 0, coned[2] = {0, 0};
+    for (int fam = 0; fam < RDAG_FAMILIES; fam++)
+        for (uint64_t seed = 0; seed < 40; seed++) {
+            lf_graph *g = rdag_build(seed + 300, fam, 10 + (int)(seed % 5) * 3);
+            CHECK(g != NULL);
+            if (!g)
+                continue;
+            for (int sc = 0; sc < 2; sc++)
+                for (int bi = 0; bi < 2; bi++) {
+                    lf_cost_model *cm = tf_model_default(g, betas[bi], schemes[sc]);
+                    int64_t opt = tf_exact_optimum(cm);
+                    CHECK(opt >= 0);
+                    for (int fi = 0; fi < 3; fi++)
+                        for (int ci = 0; ci < 4; ci++) {
+                            lf__window_stats ws;
+                            CHECK_OK(lf__window_lower_bound_grown(cm, NULL, 0, &ws, NULL, firsts[fi], cheaps[ci]));
+                            CHECK(ws.lower <= opt);
+                            if (ws.lower > opt)
+                                fprintf(stderr, "  %s seed %llu %s beta %lld first %d cheap %lld: windows %lld optimum %lld\n",
+                                        rdag_family_names[fam], (unsigned long long)seed + 300, schemes[sc],
+                                        (long long)betas[bi], (int)firsts[fi], (long long)cheaps[ci],
+                                        (long long)ws.lower, (long long)opt);
+                            settings++;
+                            merged += ws.merged > 0;
+                            coned[sc] += ws.coned > 0;
+                        }
+                    lf_cost_model_free(cm);
+                }
+            lf_graph_free(g);
+        }
+    fprintf(stderr, "  grown: %d settings, best pass merged in %d, cones replaced a merge in %d (LBDF) and %d (BRR)\n",
+            settings, merged, coned[0], coned[1]);
+    CHECK(coned[1] > 0);
+}
+
+/* PP-OCRv4 detection at 256 KB under LBDF and BRR (LF_ONNX_MODELS holds
  * ch_PP-OCRv4_det_infer.onnx; skipped without it): the grown pass merges
  * 1-181 with 182-189, and the cone alternative (1-181, the laterals
  * 190-206 and 212-219, the cone of 182) charges conflicts (A) and (B) of
@@ -175,6 +226,22 @@ static void test_ppocr(void)
     if (ws.coned > 0)
         CHECK(ws.lower >= 16353793);
     lf_cost_model_free(cm);
+    /* Under BRR the best plan known costs 16,584,601 B too (a valid plan:
+     * no bound may pass it). The cones run right after the grown pass and
+     * see conflicts (A) and (B) through the snapshots' floors with the map
+     * whole (window_charge.c asks lf__waits_kept_floor): the cone of 182 in
+     * 182-256 charges 1,920,000 B as under LBDF, and the grown 1-181 its
+     * 76,800 B (Conv.37's map twice: kept, the weights of 173-174 stream
+     * beside m's snapshot), 16,430,593 B in all (the grown pass alone:
+     * 16,180,621 before these floors). */
+    cm = tf_model_default(g, 262144, "brr");
+    CHECK_OK(lf__window_lower_bound(cm, &k, 0, &ws));
+    printf("  PP-OCRv4 detection BRR: windows %lld B (grown %d, merged %d, coned %d), %.2f s\n", (long long)ws.lower,
+           ws.grown, ws.merged, ws.coned, ws.wall_s);
+    CHECK(ws.lower <= 16584601);
+    if (ws.coned > 0)
+        CHECK(ws.lower >= 16430593);
+    lf_cost_model_free(cm);
     lf_graph_free(g);
 }
 
@@ -182,6 +249,7 @@ int main(void)
 {
     test_order_hand();
     test_random_dags();
+    test_random_grown();
     test_ppocr();
     return lf_test_result();
 }

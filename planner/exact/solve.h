@@ -127,6 +127,13 @@ void lf__win_charges_free(lf__win_charges *c);
 #define LF__WIN_KEPT 8
 lf_status lf__window_lower_bound_keep(lf_cost_model *cm, const lf_exact_config *cfg, int32_t max_window_ops,
                                       lf__window_stats *ws, lf__win_charges *keep);
+/* The same with the grown pass's first windows of grown_first ops, growing
+ * while their DPs visit fewer than `cheap` candidate sets (the defaults:
+ * 16 ops, 20,000 sets): small graphs then reach the grown pass's merges and
+ * their cones (window_cone.c), for the tests. */
+lf_status lf__window_lower_bound_grown(lf_cost_model *cm, const lf_exact_config *cfg, int32_t max_window_ops,
+                                       lf__window_stats *ws, lf__win_charges *keep, int32_t grown_first,
+                                       int64_t cheap);
 /* A floor of the DRAM of every valid plan: every fusable op's weights once,
  * every tensor's forced-cut floor, and per segment between cut ops the least
  * cut that a balanced prefix of any plan's groups makes there

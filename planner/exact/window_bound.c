@@ -229,7 +229,7 @@ static lf_status lf__win_grow(lf__win *w, const int32_t *ops, int32_t n_ops, int
         /* A window that grew and is still short grows once more past
          * LF__WIN_CHEAP (lf__win_grow_cap's last step); a longer one takes
          * in the next window where its ghosts lie (window_merge.c). */
-        if (w->last_candidates >= LF__WIN_CHEAP) {
+        if (w->last_candidates >= w->cheap) {
             if (!extra && *to != to0 && *to - from <= LF__WIN_SHORT) {
                 extra = 1;
             } else {
@@ -293,6 +293,20 @@ static lf_status lf__win_grow(lf__win *w, const int32_t *ops, int32_t n_ops, int
             w->n_rec--;
         }
         if (w->recording && merge) {
+            /* The shorter window's claims go with its charge (kept_claims:
+             * the claims its try made, given back for the merged try). */
+            int32_t at = w->merge_claims_at[w->n_merge];
+            if (at + w->n_kept > w->cap_merge_claims) {
+                int32_t cap = 2 * (at + w->n_kept);
+                int32_t *mc = realloc(w->merge_claims, (size_t)cap * sizeof *mc);
+                if (!mc)
+                    return lf_set_error(LF_ENOMEM, "out of memory computing bounds");
+                w->merge_claims = mc;
+                w->cap_merge_claims = cap;
+            }
+            if (w->n_kept > 0)
+                memcpy(w->merge_claims + at, w->kept_claims, (size_t)w->n_kept * sizeof *w->kept_claims);
+            w->merge_claims_at[w->n_merge + 1] = at + w->n_kept;
             w->merge_from[w->n_merge] = from;
             w->merge_b[w->n_merge] = *to;
             w->merge_charge[w->n_merge] = charge;
@@ -326,11 +340,12 @@ static lf_status lf__win_pass(lf__win *w, const int32_t *ops, int32_t n_ops, int
     w->n_keep = 0;
     w->traffic = 0;
     w->windows = w->solved = w->split = w->merged = w->grew = w->failed_in_row = 0;
-    /* The grown pass records its windows for window_cone.c (LBDF); the
-     * passes after it leave the record alone. */
-    w->recording = w->grow && lf_cost_weights_resident(w->cm);
+    /* The grown pass records its windows for window_cone.c; the passes
+     * after it leave the record alone. */
+    w->recording = w->grow;
     if (w->recording) {
         w->n_rec = w->n_merge = w->coned = 0;
+        w->merge_claims_at[0] = 0;
         w->n_ops_all = n_ops;
         memset(w->tried_end, 0, (size_t)n_ops + 1);
     }
@@ -425,6 +440,35 @@ void lf__win_charges_free(lf__win_charges *c)
     memset(c, 0, sizeof *c);
 }
 
+/* The grown pass's merges tried again as cones (window_cone.c) from the
+ * grown pass's state (kept in w->cone_keep*: the passes in between
+ * overwrite w's), on LF__WIN_CONE_PART of what is left of `end` (0: no
+ * limit); the larger bound into ws. */
+static lf_status lf__win_cone_stage(lf__win *w, const int32_t *ops, double end, int64_t cone_traffic,
+                                    lf__window_stats *ws)
+{
+    int32_t n = w->g->n_ops;
+    double now = lf_now_seconds();
+    int64_t coned = 0;
+    memcpy(w->charged, w->cone_keep, (size_t)n);
+    memcpy(w->claimed, w->cone_keep_claimed, (size_t)n);
+    memcpy(w->claim_from, w->cone_keep_from, (size_t)n * sizeof *w->claim_from);
+    w->traffic = cone_traffic;
+    w->pass_end = end > 0 ? now + (end - now) * LF__WIN_CONE_PART : 0;
+    /* The cones' tries are no pass's windows: not kept. */
+    int32_t *keep_from = w->keep_from;
+    w->keep_from = NULL;
+    lf_status st = LF_OK;
+    if (end == 0 || end - now > 1e-3)
+        st = lf__win_cone(w, ops, &coned);
+    w->keep_from = keep_from;
+    if (st == LF_OK && coned > ws->lower) {
+        ws->lower = coned;
+        ws->coned = w->coned;
+    }
+    return st;
+}
+
 lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, int32_t max_window_ops,
                                  lf__window_stats *ws)
 {
@@ -433,6 +477,13 @@ lf_status lf__window_lower_bound(lf_cost_model *cm, const lf_exact_config *cfg, 
 
 lf_status lf__window_lower_bound_keep(lf_cost_model *cm, const lf_exact_config *cfg, int32_t max_window_ops,
                                       lf__window_stats *ws, lf__win_charges *keep)
+{
+    return lf__window_lower_bound_grown(cm, cfg, max_window_ops, ws, keep, LF__WIN_FIRST, LF__WIN_CHEAP);
+}
+
+lf_status lf__window_lower_bound_grown(lf_cost_model *cm, const lf_exact_config *cfg, int32_t max_window_ops,
+                                       lf__window_stats *ws, lf__win_charges *keep, int32_t grown_first,
+                                       int64_t cheap)
 {
     const lf_graph *g = lf_cost_graph(cm);
     lf__win w;
@@ -443,6 +494,7 @@ lf_status lf__window_lower_bound_keep(lf_cost_model *cm, const lf_exact_config *
     w.t0 = lf_now_seconds();
     w.grow_left = LF__WIN_GROW_TOTAL;
     w.merge_left = LF__WIN_MERGE_TOTAL;
+    w.cheap = cheap;
     lf_exact_config_default(&w.total);
     if (cfg)
         w.total = *cfg;
@@ -484,6 +536,14 @@ lf_status lf__window_lower_bound_keep(lf_cost_model *cm, const lf_exact_config *
     w.cone_base = malloc((size_t)n + 1);
     w.cone_best = malloc((size_t)n + 1);
     w.cone_keep = malloc((size_t)n + 1);
+    w.claim_from = calloc((size_t)n + 1, sizeof *w.claim_from);
+    w.merge_claims_at = malloc(((size_t)n + 2) * sizeof *w.merge_claims_at);
+    w.cone_keep_claimed = malloc((size_t)n + 1);
+    w.cone_claimed_saved = malloc((size_t)n + 1);
+    w.cone_claimed_best = malloc((size_t)n + 1);
+    w.cone_keep_from = malloc(((size_t)n + 1) * sizeof *w.cone_keep_from);
+    w.cone_from_saved = malloc(((size_t)n + 1) * sizeof *w.cone_from_saved);
+    w.cone_from_best = malloc(((size_t)n + 1) * sizeof *w.cone_from_best);
     w.cone_mark = calloc((size_t)n + 1, 1);
     w.cone_ops = malloc(((size_t)n + 1) * sizeof *w.cone_ops);
     w.cone_scratch = malloc(((size_t)n + 1) * sizeof *w.cone_scratch);
@@ -492,7 +552,9 @@ lf_status lf__window_lower_bound_keep(lf_cost_model *cm, const lf_exact_config *
              w.mine && w.claims && w.kept_claims && w.ghost_list &&
              w.own_ops && w.bytes && w.wbytes && w.ends && w.failed && w.saved && w.rec_from && w.rec_to &&
              w.rec_charge && w.merge_from && w.merge_b && w.merge_next && w.merge_charge && w.cone_lat && w.tried_end && w.cone_saved &&
-             w.cone_base && w.cone_best && w.cone_keep && w.cone_mark && w.cone_ops && w.cone_scratch;
+             w.cone_base && w.cone_best && w.cone_keep && w.cone_mark && w.cone_ops && w.cone_scratch &&
+             w.claim_from && w.merge_claims_at && w.cone_keep_claimed && w.cone_claimed_saved &&
+             w.cone_claimed_best && w.cone_keep_from && w.cone_from_saved && w.cone_from_best;
     lf_status st = ok ? LF_OK : lf_set_error(LF_ENOMEM, "out of memory computing bounds");
     if (st == LF_OK)
         st = lf__win_reach_init(&w.reach, n);
@@ -573,12 +635,14 @@ lf_status lf__window_lower_bound_keep(lf_cost_model *cm, const lf_exact_config *
         w.connected = 1;
         w.grow = 1;
         if (end == 0 || seconds > 1e-3)
-            st = lf__win_pass(&w, ops, n_ops, LF__WIN_FIRST, seconds, &lower);
-        /* Its state, for its merges tried again as cones after the join
-         * (window_cone.c). */
+            st = lf__win_pass(&w, ops, n_ops, grown_first, seconds, &lower);
+        /* Its state, for its merges tried again as cones (window_cone.c)
+         * after the join (LBDF) or at once (BRR). */
         cone = st == LF_OK && w.recording && w.n_merge > 0 && lower > 0;
         if (cone) {
             memcpy(w.cone_keep, w.charged, (size_t)n);
+            memcpy(w.cone_keep_claimed, w.claimed, (size_t)n);
+            memcpy(w.cone_keep_from, w.claim_from, (size_t)n * sizeof *w.claim_from);
             cone_traffic = w.traffic;
         }
         w.recording = 0;
@@ -588,7 +652,7 @@ lf_status lf__window_lower_bound_keep(lf_cost_model *cm, const lf_exact_config *
             first_conn = LF__WIN_FIRST + LF__WIN_FIRST / 2;
         if (st == LF_OK && lower > 0) {
             ws->lower = lower;
-            ws->window_ops = LF__WIN_FIRST;
+            ws->window_ops = grown_first;
             ws->connected = 1;
             ws->windows = w.windows;
             ws->windows_solved = w.solved;
@@ -598,6 +662,12 @@ lf_status lf__window_lower_bound_keep(lf_cost_model *cm, const lf_exact_config *
         }
         if (st == LF_OK && lower > 0)
             st = lf__win_keep(&w, ops, keep);
+        /* Under BRR (no join) the merges' cones at once: the passes after
+         * the grown one, on 7/8 of what it leaves, never pass it where it
+         * merged (PP-OCRv4 detection at 256 KB), and after them the cones
+         * had an eighth, a few hundredths of a second in a 10 s run. */
+        if (cone && !join && st == LF_OK)
+            st = lf__win_cone_stage(&w, ops, end, cone_traffic, ws);
     }
     for (int kind = 0; kind < 2 && st == LF_OK; kind++) {
         w.connected = kind == 0;
@@ -652,24 +722,10 @@ lf_status lf__window_lower_bound_keep(lf_cost_model *cm, const lf_exact_config *
          * in (window_cone.c), on LF__WIN_CONE_PART of what the join left
          * (before it, they starved the join: the join's time is the one
          * PP-OCRv4 detection's 16,257,409 B needs at a few tenths of a
-         * second): the larger total kept. */
-        if (kind == 0 && cone && st == LF_OK) {
-            double now = lf_now_seconds();
-            int64_t coned = 0;
-            memcpy(w.charged, w.cone_keep, (size_t)n);
-            w.traffic = cone_traffic;
-            w.pass_end = end > 0 ? now + (end - now) * LF__WIN_CONE_PART : 0;
-            /* The cones' tries are no pass's windows: not kept. */
-            int32_t *keep_from = w.keep_from;
-            w.keep_from = NULL;
-            if (end == 0 || end - now > 1e-3)
-                st = lf__win_cone(&w, ops, &coned);
-            w.keep_from = keep_from;
-            if (st == LF_OK && coned > ws->lower) {
-                ws->lower = coned;
-                ws->coned = w.coned;
-            }
-        }
+         * second): the larger total kept. Under BRR there is no join: they
+         * ran right after the grown pass. */
+        if (kind == 0 && cone && join && st == LF_OK)
+            st = lf__win_cone_stage(&w, ops, end, cone_traffic, ws);
     }
     ws->wall_s = lf_now_seconds() - w.t0;
     free(ops);
@@ -707,6 +763,15 @@ lf_status lf__window_lower_bound_keep(lf_cost_model *cm, const lf_exact_config *
     free(w.cone_base);
     free(w.cone_best);
     free(w.cone_keep);
+    free(w.claim_from);
+    free(w.merge_claims);
+    free(w.merge_claims_at);
+    free(w.cone_keep_claimed);
+    free(w.cone_claimed_saved);
+    free(w.cone_claimed_best);
+    free(w.cone_keep_from);
+    free(w.cone_from_saved);
+    free(w.cone_from_best);
     free(w.cone_mark);
     free(w.cone_ops);
     free(w.cone_scratch);

@@ -103,15 +103,18 @@ static void lf__win_relax(lf__exact *x, int32_t n, int connected, int64_t d_any,
  * pays at least (wait_pairs.c): its group keeps every map p whole at the
  * start of its waiter m, so F_feat(G, 1) >= p's map, or reads them all
  * again (model.c prices all of a group's waits one way). Kept: its weights
- * stream once they and max(rows, map) reach beta, at least as often as the
- * floor of m's snapshot with p's map whole (tile_floor.c,
- * lf_cost_tiles_of_set_holding) beyond the first read, for each wait held
- * (the most of these counts), and where that snapshot at one row already
- * reaches beta no valid group keeps them. Read again: the internal maps' bytes once more, twice for a map
+ * stream once they and the rows beside them at one row reach beta (brr.c:
+ * the most of the set's rows, p's map and, under BRR, the rows of the
+ * floors of m's snapshot and of the sinks' first with p whole,
+ * lf__waits_kept_floor), at least as often as the floor of m's snapshot
+ * with p's map whole (tile_floor.c, lf_cost_tiles_of_set_holding) beyond
+ * the first read, for each wait held (the most of these counts), and where
+ * that tile floor or either snapshot's floor at one row already reaches
+ * beta no valid group keeps them. Read again: the internal maps' bytes once more, twice for a map
  * the part makes and reads alone (neck_rereads.c), plus the plain
  * re-reads. The cheaper way stays below what the group pays. `plain`: the
  * re-reads without the waits. */
-static int64_t lf__win_wait_rereads(const lf__exact *x, const lf__win *w, int64_t own, int64_t weights,
+static int64_t lf__win_wait_rereads(const lf__exact *x, lf__win *w, int64_t own, int64_t weights,
                                     int64_t rows, int64_t plain)
 {
     int32_t n_held = 0;
@@ -128,9 +131,21 @@ static int64_t lf__win_wait_rereads(const lf__exact *x, const lf__win *w, int64_
         const lf_op *op = &w->g->ops[p];
         int64_t map = w->bytes[p] / (op->out.n > 1 ? op->out.n : 1);
         int32_t tiles = lf_cost_tiles_of_set_holding(w->tiles, x->sub, x->n_sub, p, m);
-        if (tiles == 0) /* kept, the windows at one row pass beta: read again */
+        /* Where lf__waits_charge does not charge the re-read itself (BRR),
+         * the floors of G's snapshots with p whole (window_waits.c, m's;
+         * wait_resident.c, the sinks' first): lb_w (0 under BRR) and lb_blk,
+         * one weight block, plus feature rows at one row. */
+        int64_t kf = w->waits.charge ? 0 : lf__waits_kept_floor(&w->waits, x, m, p, r);
+        int64_t feat = kf > 0 ? kf - x->lb_w - x->lb_blk : 0;
+        /* Kept, the windows at one row pass beta: read again. */
+        if (tiles == 0 || kf >= x->beta)
             return again;
-        if (weights + (rows > map ? rows : map) >= lf_cost_beta(w->cm) && (int64_t)(tiles - 1) * own > kept)
+        /* Kept, the weights stay resident only where they fit beside every
+         * snapshot's rows at one row (brr.c); else they stream, read once
+         * per tile. */
+        int64_t held = rows > map ? rows : map;
+        held = feat > held ? feat : held;
+        if (weights + held >= lf_cost_beta(w->cm) && (int64_t)(tiles - 1) * own > kept)
             kept = (int64_t)(tiles - 1) * own;
     }
     return kept < again ? kept : again;
@@ -140,7 +155,7 @@ static int64_t lf__win_wait_rereads(const lf__exact *x, const lf__win *w, int64_
  * grown pays for its members (see the top of the file); -1 when no valid
  * group holds it (asked only where its weights stream: its windows at one
  * row and its weight block reach beta). */
-static int64_t lf__win_rereads(const lf__exact *x, const lf__win *w)
+static int64_t lf__win_rereads(const lf__exact *x, lf__win *w)
 {
     int64_t weights = 0, own = 0, rows, term, block;
     for (int32_t i = 0; i < x->n_sub; i++) {

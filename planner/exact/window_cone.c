@@ -1,6 +1,7 @@
 /* A merged window's ghost solved in its own cone (window_bound.c: the
- * grown pass's merges, tried again after the join; LBDF only). A window that grew and stopped takes
- * in the next window where its ghost lies (window_merge.c): on PP-OCRv4
+ * grown pass's merges, tried again after the join, or under BRR at once).
+ * A window that grew and stopped takes in the next window where its ghost
+ * lies (window_merge.c): on PP-OCRv4
  * detection at 256 KB the grown 1-181 becomes 1-189, which sees that
  * `Conv.40` (182) cannot keep its map through its own wait beside
  * `Conv.35`'s source (+134,016 B). But 182's wait is also the heart of
@@ -25,9 +26,21 @@
  * window before the merge, the laterals, the cone, then [e, e_final) as one
  * window -- replaces the pass's windows there (the merged one and those up
  * to e_final, which cover the same ops), and the larger total is kept:
- * each total is a floor on its own. Under BRR the windows also claim their
- * ghosts' weight re-reads in pass order (window_bound.c), so the
- * alternative is left out there.
+ * each total is a floor on its own.
+ *
+ * Under BRR a window also charges the weight re-reads of the ops it claims
+ * (its own and its ghosts', those no window claimed before it: no two
+ * windows of a pass charge one op's). The alternative keeps that: the
+ * claims of the windows it replaces (those starting in [from, e_hi),
+ * w->claim_from) are given back, the window before the merge takes again
+ * the ones its try made (its charge, the pass's, counted them), and the
+ * alternative's windows claim what is left, as any try does. Where a window
+ * the alternative keeps has since claimed one of the window before the
+ * merge's, that alternative is not tried. Its cones see conflicts (A) and
+ * (B) through the snapshots' floors as under LBDF (window_charge.c: a part
+ * whose group cannot keep a wait's map resident reads it again):
+ * PP-OCRv4 detection at 256 KB, 16,180,621 -> 16,430,593 B with those
+ * floors (docs/results/exact.md, branch brrcone).
  *
  * PP-OCRv4 detection at 256 KB (LBDF): the cone of 182 in [182, 235] is
  * 182-189, 207-211, 220-235 (11,788 connected sets) and charges 614,400 B,
@@ -90,6 +103,41 @@ static int64_t lf__cone_total(const lf__win *w)
     for (int32_t p = 0; p < w->g->n_ops; p++)
         rest += w->charged[p] ? 0 : w->cut_floor[p];
     return w->weights + w->traffic + rest;
+}
+
+/* Under BRR the windows' claims (window_bound.c: no two windows charge the
+ * same op's weight re-reads) as the pass left them, kept or put back with
+ * the charged tensors. */
+static void lf__cone_claims_copy(const lf__win *w, uint8_t *to_claimed, int32_t *to_from, const uint8_t *claimed,
+                                 const int32_t *from)
+{
+    if (!w->memo_rereads)
+        return;
+    memcpy(to_claimed, claimed, (size_t)w->g->n_ops);
+    memcpy(to_from, from, (size_t)w->g->n_ops * sizeof *from);
+}
+
+/* Under BRR, the claims as the alternative for merge m starts them: those
+ * of the windows it replaces (starting in ops[from..e_hi)) given back, and
+ * the window before the merge's taken again, as its try made them (its
+ * charge is the pass's, counted on them). 0 where a window the alternative
+ * keeps has since claimed one of those: both would charge its re-reads,
+ * so the alternative is not tried. */
+static int lf__cone_claims(lf__win *w, int32_t m, int32_t from, int32_t e_hi)
+{
+    if (!w->memo_rereads)
+        return 1;
+    for (int32_t v = 0; v < w->g->n_ops; v++)
+        if (w->claimed[v] && w->claim_from[v] >= from && w->claim_from[v] < e_hi)
+            w->claimed[v] = 0;
+    for (int32_t i = w->merge_claims_at[m]; i < w->merge_claims_at[m + 1]; i++) {
+        int32_t v = w->merge_claims[i];
+        if (w->claimed[v])
+            return 0;
+        w->claimed[v] = 1;
+        w->claim_from[v] = from;
+    }
+    return 1;
 }
 
 /* 1 when an op of ops[f..t) reads an op of ops[b..next). */
@@ -166,11 +214,13 @@ static lf_status lf__cone_end(lf__win *w, const int32_t *ops, int32_t m, int32_t
         e_hi = w->rec_to[r];
     }
     memcpy(w->cone_saved, w->charged, (size_t)n);
+    lf__cone_claims_copy(w, w->cone_claimed_saved, w->cone_from_saved, w->claimed, w->claim_from);
     int64_t traffic0 = w->traffic;
     for (int32_t i = from; i < e_hi; i++)
         w->charged[ops[i]] = 0;
     w->traffic += w->merge_charge[m] - old;
-    lf_status st = lf__cone_mark(w, ops, from, b);
+    int claims = lf__cone_claims(w, m, from, e_hi);
+    lf_status st = claims ? lf__cone_mark(w, ops, from, b) : LF_OK;
     memcpy(w->cone_ops, ops, (size_t)w->n_ops_all * sizeof *ops);
     int32_t c = lf__window_cone_order(g, w->cone_ops, b, e, w->cone_mark, w->cone_scratch);
     /* The cone (what the alternative is for), then [e, e_hi); a cone or
@@ -179,7 +229,7 @@ static lf_status lf__cone_end(lf__win *w, const int32_t *ops, int32_t m, int32_t
      * tensors, so they are solved for the best end alone (lf__cone_merge),
      * and the time goes to the ends first. */
     int solved = 0;
-    if (st == LF_OK)
+    if (st == LF_OK && claims)
         st = lf__cone_try(w, w->cone_ops, c, e, &solved);
     if (st == LF_OK && e < e_hi && solved)
         st = lf__cone_try(w, ops, e, e_hi, &solved);
@@ -187,10 +237,12 @@ static lf_status lf__cone_end(lf__win *w, const int32_t *ops, int32_t m, int32_t
     if (st == LF_OK && solved && total > *best_total) {
         *best_total = total;
         memcpy(best_charged, w->charged, (size_t)n);
+        lf__cone_claims_copy(w, w->cone_claimed_best, w->cone_from_best, w->claimed, w->claim_from);
         *best_traffic = w->traffic;
         w->cone_e = e;
     }
     memcpy(w->charged, w->cone_saved, (size_t)n);
+    lf__cone_claims_copy(w, w->claimed, w->claim_from, w->cone_claimed_saved, w->cone_from_saved);
     w->traffic = traffic0;
     return st;
 }
@@ -245,8 +297,10 @@ static lf_status lf__cone_merge(lf__win *w, const int32_t *ops, int32_t m, int64
     if (st == LF_OK && w->cone_e > 0) {
         int32_t n = w->g->n_ops, solved = 0;
         memcpy(w->cone_saved, w->charged, (size_t)n);
+        lf__cone_claims_copy(w, w->cone_claimed_saved, w->cone_from_saved, w->claimed, w->claim_from);
         int64_t traffic0 = w->traffic;
         memcpy(w->charged, best_charged, (size_t)n);
+        lf__cone_claims_copy(w, w->claimed, w->claim_from, w->cone_claimed_best, w->cone_from_best);
         w->traffic = *best_traffic;
         memcpy(w->cone_ops, ops, (size_t)w->n_ops_all * sizeof *ops);
         int32_t c = lf__window_cone_order(w->g, w->cone_ops, b, w->cone_e, w->cone_mark, w->cone_scratch);
@@ -255,9 +309,11 @@ static lf_status lf__cone_merge(lf__win *w, const int32_t *ops, int32_t m, int64
         if (st == LF_OK && solved && total > *best_total) {
             *best_total = total;
             memcpy(best_charged, w->charged, (size_t)n);
+            lf__cone_claims_copy(w, w->cone_claimed_best, w->cone_from_best, w->claimed, w->claim_from);
             *best_traffic = w->traffic;
         }
         memcpy(w->charged, w->cone_saved, (size_t)n);
+        lf__cone_claims_copy(w, w->claimed, w->claim_from, w->cone_claimed_saved, w->cone_from_saved);
         w->traffic = traffic0;
     }
     return st == LF_ELIMIT ? LF_OK : st;
@@ -268,6 +324,7 @@ lf_status lf__win_cone(lf__win *w, const int32_t *ops, int64_t *lower)
     int32_t n = w->g->n_ops;
     int64_t best_total = lf__cone_total(w), best_traffic = w->traffic;
     memcpy(w->cone_best, w->charged, (size_t)n);
+    lf__cone_claims_copy(w, w->cone_claimed_best, w->cone_from_best, w->claimed, w->claim_from);
     lf_status st = LF_OK;
     int32_t done_to = 0; /* the merges' alternatives replace disjoint windows */
     w->recording = 0;
@@ -278,6 +335,7 @@ lf_status lf__win_cone(lf__win *w, const int32_t *ops, int64_t *lower)
         st = lf__cone_merge(w, ops, m, &best_total, w->cone_best, &best_traffic);
         if (st == LF_OK && best_total > before) {
             memcpy(w->charged, w->cone_best, (size_t)n);
+            lf__cone_claims_copy(w, w->claimed, w->claim_from, w->cone_claimed_best, w->cone_from_best);
             w->traffic = best_traffic;
             w->coned++;
             done_to = w->cone_to;

@@ -124,6 +124,7 @@ lf_status lf__win_try(lf__win *w, const int32_t *ops, int32_t from, int32_t to, 
             int32_t v = i < to ? ops[i] : w->ghost_list[i - to];
             if (w->mine[v]) {
                 w->claimed[v] = 1;
+                w->claim_from[v] = from;
                 w->claims[w->n_claims++] = v;
             }
         }

@@ -127,7 +127,7 @@ lf_status lf__waits_init(lf__waits *w, lf_cost_model *cm)
     memset(w, 0, sizeof *w);
     const lf_graph *g = lf_cost_graph(cm);
     int32_t n = g->n_ops;
-    if (!lf_cost_weights_resident(cm) || lf__may_wait(g) > LF__WAITS_SNAPSHOTS)
+    if (lf__may_wait(g) > LF__WAITS_SNAPSHOTS)
         return LF_OK;
     for (int32_t v = 0; v < n; v++) {
         if (lf_cost_column_tiled(cm, v) || g->ops[v].out.n > 1)
@@ -169,8 +169,10 @@ lf_status lf__waits_init(lf__waits *w, lf_cost_model *cm)
         lf__waits_destroy(w);
         return LF_OK;
     }
+    w->charge = lf_cost_weights_resident(cm);
     return lf__wait_resident_init(&w->resident, g);
 }
+
 
 void lf__waits_destroy(lf__waits *w)
 {
@@ -235,11 +237,22 @@ static int64_t lf__wait_floor(lf__waits *w, const lf__exact *x, int32_t m, int32
     return f;
 }
 
+int64_t lf__waits_kept_floor(lf__waits *w, const lf__exact *x, int32_t m, int32_t p, int32_t r)
+{
+    if (!w->p || w->p[m] != p || w->r[m] != r)
+        return 0;
+    int64_t a = lf__wait_floor(w, x, m, p);
+    if (a >= x->beta)
+        return a;
+    int64_t b = lf__wait_resident_floor(&w->resident, x, p, r);
+    return a > b ? a : b;
+}
+
 void lf__waits_charge(lf__waits *w, const lf__exact *x, const uint8_t *internal, const int64_t *bytes,
                       int64_t *d_any, int64_t *d_conn)
 {
     *d_any = *d_conn = 0;
-    if (!w->p)
+    if (!w->p || !w->charge)
         return;
     const lf_graph *g = x->g;
     int32_t n_done = 0;

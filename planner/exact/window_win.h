@@ -24,6 +24,7 @@ typedef struct lf__win {
     uint8_t *claimed;  /* per op: its weights' re-reads charged by a window of this pass */
     uint8_t *mine;     /* per op: ... by the window being solved (its own ops and ghosts unclaimed before it) */
     int32_t *claims, n_claims; /* the ops the last window solved claimed (lf__win_grow) */
+    int32_t *claim_from; /* per claimed op: where the window that claimed it starts (window_cone.c) */
     int32_t *kept_claims, n_kept; /* scratch: claims put back while a grown window is tried */
     int32_t *ghost_list;
     int32_t *own_ops;  /* scratch: the window's ops of a set */
@@ -53,6 +54,7 @@ typedef struct lf__win {
     int grow;                /* the pass running grows its cheap windows (lf__win_grow) */
     int64_t grow_left;       /* candidate sets the grown tries may still visit */
     int64_t merge_left;      /* ... and the merged ones (window_merge.c) */
+    int64_t cheap;           /* a window visiting fewer candidate sets grows (LF__WIN_CHEAP) */
     int32_t merged;          /* windows of the pass running that took in the next one */
     lf__set_memo rereads;    /* each set's weight re-reads in the window being solved (set_memo.c) */
     int memo_rereads;        /* ... kept where weights are not resident (BRR) */
@@ -65,12 +67,17 @@ typedef struct lf__win {
     int64_t *rec_charge;
     int32_t *merge_from, *merge_b, *merge_next, n_merge;
     int64_t *merge_charge;   /* the charge of the window before its merge */
+    /* ... and the ops it claimed (BRR): merge m's are
+     * merge_claims[merge_claims_at[m] .. merge_claims_at[m + 1]). */
+    int32_t *merge_claims, *merge_claims_at, cap_merge_claims;
     uint8_t *tried_end;
     int32_t n_ops_all;       /* the pass's ops (positions 0 .. n_ops_all) */
     int32_t coned, cone_to;  /* merges replaced by their cones; the last one's end */
     int32_t cone_e;          /* the best end of the merge being tried (-1: none) */
     uint8_t *cone_saved, *cone_base, *cone_best, *cone_mark; /* scratch, per op */
     uint8_t *cone_keep;      /* the grown pass's charged tensors, kept for the cones */
+    uint8_t *cone_keep_claimed, *cone_claimed_saved, *cone_claimed_best; /* ... its claims (BRR) */
+    int32_t *cone_keep_from, *cone_from_saved, *cone_from_best;        /* ... and their windows */
     int32_t *cone_ops, *cone_scratch, *cone_lat;
     /* The pass's solved windows, in order: ops[keep_from..keep_to) and what
      * each charged past its tensors' forced-cut floors (lf__win_try; a
