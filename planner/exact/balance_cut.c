@@ -170,6 +170,7 @@ typedef struct lf__bal {
     int64_t *m_anc, *m_desc, *thetas;
     int64_t *rem, *single;        /* per segment op: its tensor's weight left; per level: its cut */
     int32_t *tedge;               /* per segment op: its tensor edge in net, or -1 */
+    int32_t *spread;              /* per rank: the level the spread order visits */
     lf__net net;
 } lf__bal;
 
@@ -234,25 +235,27 @@ static int lf__bal_build(lf__bal *b, const int32_t *ops, int32_t k, int64_t tota
     return ok;
 }
 
-/* Level r of `levels` in pass `order`: ascending theta, descending, or
- * spread (bit-reversed ranks, far levels first). */
-static int32_t lf__bal_rank(int order, int32_t r, int32_t levels)
+/* The spread order of `levels` levels into rank[]: bit-reversed indices,
+ * far levels first. */
+static void lf__bal_spread(int32_t *rank, int32_t levels)
 {
-    if (order == 0)
-        return r;
-    if (order == 1)
-        return levels - 1 - r;
-    int32_t bits = 0, seen = -1;
+    int32_t bits = 0, n = 0;
     while (((int32_t)1 << bits) < levels)
         bits++;
     for (int32_t x = 0; x < ((int32_t)1 << bits); x++) {
         int32_t y = 0;
         for (int32_t i = 0; i < bits; i++)
             y |= (x >> i & 1) << (bits - 1 - i);
-        if (y < levels && ++seen == r)
-            return y;
+        if (y < levels)
+            rank[n++] = y;
     }
-    return r;
+}
+
+/* Level r of `levels` in pass `order`: ascending theta, descending, or
+ * spread (b->spread). */
+static int32_t lf__bal_rank(const lf__bal *b, int order, int32_t r, int32_t levels)
+{
+    return order == 0 ? r : order == 1 ? levels - 1 - r : b->spread[r];
 }
 
 /* One packing of the levels' flows in pass `order`: each level's maximum
@@ -265,7 +268,7 @@ static int lf__bal_pack(lf__bal *b, const int32_t *ops, int32_t k, int64_t total
     for (int32_t i = 0; i < k; i++)
         b->rem[i] = b->weight[ops[i]];
     for (int32_t r = 0; r < levels && ok; r++) {
-        int32_t l = lf__bal_rank(order, r, levels);
+        int32_t l = lf__bal_rank(b, order, r, levels);
         if (b->single[l] <= 0)
             continue; /* no flow there even with every weight whole */
         int usable = 0;
@@ -370,6 +373,7 @@ static int lf__bal_segment(lf__bal *b, const int32_t *ops, int32_t k, int64_t be
         if (cut < inf && cut > *best)
             *best = cut;
     }
+    lf__bal_spread(b->spread, levels);
     /* The levels' flows packed, sharing the tensors' weights, in a few
      * orders (a greedy packing: the order changes what it finds). */
     for (int order = 0; order < LF__BAL_ORDERS && ok; order++) {
@@ -518,12 +522,13 @@ static lf_status lf__balance_core(lf_cost_model *cm, const lf__win_charges *wc, 
     b.rem = malloc(((size_t)n + 1) * sizeof *b.rem);
     b.single = malloc(((size_t)n + 1) * sizeof *b.single);
     b.tedge = malloc(((size_t)n + 1) * sizeof *b.tedge);
+    b.spread = malloc((2 * (size_t)LF__BAL_LEVELS) * sizeof *b.spread);
     b.net.head = malloc((2 * (size_t)n + 2) * sizeof *b.net.head);
     b.net.level = malloc((2 * (size_t)n + 2) * sizeof *b.net.level);
     b.net.it = malloc((2 * (size_t)n + 2) * sizeof *b.net.it);
     b.net.queue = malloc((2 * (size_t)n + 2) * sizeof *b.net.queue);
     if (st == LF_OK && (!floor || !mass || !weight || !in_u || !is_cut || !ops || !b.local ||
-                        !b.m_anc || !b.m_desc || !b.thetas || !b.rem || !b.single || !b.tedge || !b.net.head || !b.net.level || !b.net.it || !b.net.queue))
+                        !b.m_anc || !b.m_desc || !b.thetas || !b.rem || !b.single || !b.tedge || !b.spread || !b.net.head || !b.net.level || !b.net.it || !b.net.queue))
         st = lf_set_error(LF_ENOMEM, "out of memory computing bounds");
     if (st == LF_OK)
         st = lf__cut_tensor_floors(cm, floor);
@@ -618,6 +623,7 @@ static lf_status lf__balance_core(lf_cost_model *cm, const lf__win_charges *wc, 
     free(b.rem);
     free(b.single);
     free(b.tedge);
+    free(b.spread);
     free(b.net.head);
     free(b.net.level);
     free(b.net.it);
