@@ -1,4 +1,4 @@
-/* A lower bound on the DRAM of every valid plan from one balanced cut per
+/* A lower bound on the DRAM of every valid plan from balanced cuts in each
  * segment between cut ops (issue 46; docs/search.md "Certified bounds").
  * Windows see nothing inside a wide random stage (RandWire at 256 KB under
  * LBDF: a window of 24 ops fits one relaxed part, so the windows charge
@@ -26,14 +26,30 @@
  *           max over theta of that cut, each tensor weighing
  *           max(0, 2 |t| - floor(t)).
  *
+ * Several levels at once (branch rwnest): a plan has one such prefix D_i
+ * per level theta_i, each an s-t cut of level i's network (its forced
+ * sides hold; a tensor node sits on the sink side when a reader of it is
+ * outside D_i), whose tensor edges C_i are tensors the plan cuts. A flow
+ * f_i of level i crosses that cut, so |f_i| <= sum over t in C_i of
+ * f_i(t). If the levels' flows together put at most weight(t) on each
+ * tensor t, sum_i |f_i| <= sum over t in the union of the C_i of
+ * sum_i f_i(t) <= sum over the tensors the plan cuts of weight(t): a
+ * tensor cut at several levels is paid once, and no nesting of the D_i or
+ * spacing of the levels is needed. The flows come from a greedy packing:
+ * each level's maximum flow over what the earlier levels left of the
+ * weights (lf__bal_pack), in a few orders; the segment takes the best of
+ * them and of the single cuts. An LP over all levels' flows would give
+ * more (glpsol on RandWire's conv4: 763,177 B against the packing's
+ * 611,520), at a cost this bound does not have time for.
+ *
  * The mass also takes the rows of an op's input windows past the first,
  * each tensor's shared among its readers (the floor holds a tensor's widest
  * window, at least as much as its readers' shares together).
  *
  * RandWire at 256 KB: LBDF 5.44 MB against the windows' 4.45, BRR 6.54
- * against 5.99, in 0.02 s (docs/results/exact.md, branch rwgap); the LP over
- * all valid groups would be the optimum there, the cut sees one prefix per
- * stage. */
+ * against 5.99, in 0.02 s (docs/results/exact.md, branch rwgap); packed,
+ * LBDF 5.89 MB, BRR 6.65 (branch rwnest). The LP over all valid groups
+ * would be the optimum there. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +66,11 @@
  * its bitsets take k^2 / 8 bytes and the bound must stay cheap whatever the
  * time limit (RandWire's widest segment has 138 ops). */
 #define LF__BAL_MAX_OPS 4096
+/* Orders the levels' flows are packed in (lf__bal_rank): ascending theta,
+ * descending, spread. Each is a floor; the segment keeps the largest
+ * (RandWire at 256 KB: ascending is best under LBDF, the others under BRR;
+ * docs/results/exact.md, branch rwnest). */
+#define LF__BAL_ORDERS 3
 
 /* ---- minimum s-t cut (Dinic; a segment has a few hundred nodes) ---------- */
 
@@ -147,6 +168,9 @@ typedef struct lf__bal {
     int32_t *local;               /* op -> index in the segment, or -1 */
     uint64_t *anc, *desc;         /* per segment op: bitsets over the segment (its own) */
     int64_t *m_anc, *m_desc, *thetas;
+    int64_t *rem, *single;        /* per segment op: its tensor's weight left; per level: its cut */
+    int32_t *tedge;               /* per segment op: its tensor edge in net, or -1 */
+    int32_t *spread;              /* per rank: the level the spread order visits */
     lf__net net;
 } lf__bal;
 
@@ -156,7 +180,114 @@ static int lf__cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The segment ops[0..k): its best cut over the levels of theta into *best. */
+/* The level theta's network over the segment ops[0..k) into b->net, each
+ * op's tensor edge weighing cap[i] (its index in b->tedge, -1: none). 0
+ * where it cannot be built (memory); *usable 0 where one side is empty. */
+static int lf__bal_build(lf__bal *b, const int32_t *ops, int32_t k, int64_t total, int64_t beta, int64_t theta,
+                         const int64_t *cap, int64_t inf, int *usable)
+{
+    const lf_graph *g = b->g;
+    lf__net *f = &b->net;
+    f->n = 2 * k + 2;
+    f->m = 0;
+    int32_t s = 2 * k, t = 2 * k + 1, n_src = 0, n_snk = 0, clash = 0;
+    int ok = 1;
+    for (int32_t i = 0; i < f->n; i++)
+        f->head[i] = -1;
+    for (int32_t i = 0; i < k && ok; i++) {
+        int in = total - b->m_desc[i] < theta, out = b->m_anc[i] >= theta + beta;
+        clash |= in && out;
+        n_src += in;
+        n_snk += out;
+        if (in)
+            ok = lf__net_edge(f, s, i, inf);
+        if (out && ok)
+            ok = lf__net_edge(f, i, t, inf);
+        const lf_op *op = &g->ops[ops[i]];
+        /* A reader in D puts its maker in D. */
+        for (int32_t j = 0; j < op->n_inputs && ok; j++) {
+            int32_t p = b->local[op->inputs[j]];
+            if (p >= 0)
+                ok = lf__net_edge(f, i, p, inf);
+        }
+        /* The tensor costs its weight when its maker is in D and a
+         * fusable reader of the segment is not. */
+        int readers = 0;
+        b->tedge[i] = -1;
+        for (int32_t j = 0; j < op->n_consumers && ok && b->weight[ops[i]] > 0; j++) {
+            int32_t c = b->local[op->consumers[j]];
+            if (c >= 0 && b->fusable[op->consumers[j]]) {
+                ok = lf__net_edge(f, k + i, c, inf);
+                readers++;
+            }
+        }
+        if (readers && ok && cap[i] > 0) {
+            b->tedge[i] = f->m;
+            ok = lf__net_edge(f, i, k + i, cap[i]);
+        }
+    }
+    /* Both sides needed; a clash would mean no plan reaches theta (it
+     * cannot happen: then take nothing). Without one, every path from s to
+     * t crosses a tensor edge (the forced-in ops are closed under
+     * ancestors, the forced-out ones under descendants), so the flow is
+     * finite. */
+    *usable = ok && !clash && n_src > 0 && n_snk > 0;
+    return ok;
+}
+
+/* The spread order of `levels` levels into rank[]: bit-reversed indices,
+ * far levels first. */
+static void lf__bal_spread(int32_t *rank, int32_t levels)
+{
+    int32_t bits = 0, n = 0;
+    while (((int32_t)1 << bits) < levels)
+        bits++;
+    for (int32_t x = 0; x < ((int32_t)1 << bits); x++) {
+        int32_t y = 0;
+        for (int32_t i = 0; i < bits; i++)
+            y |= (x >> i & 1) << (bits - 1 - i);
+        if (y < levels)
+            rank[n++] = y;
+    }
+}
+
+/* Level r of `levels` in pass `order`: ascending theta, descending, or
+ * spread (b->spread). */
+static int32_t lf__bal_rank(const lf__bal *b, int order, int32_t r, int32_t levels)
+{
+    return order == 0 ? r : order == 1 ? levels - 1 - r : b->spread[r];
+}
+
+/* One packing of the levels' flows in pass `order`: each level's maximum
+ * flow over what its earlier levels left of the tensors' weights, summed
+ * into *packed. */
+static int lf__bal_pack(lf__bal *b, const int32_t *ops, int32_t k, int64_t total, int64_t beta, int64_t inf,
+                        int order, int32_t levels, int64_t *packed)
+{
+    int ok = 1;
+    for (int32_t i = 0; i < k; i++)
+        b->rem[i] = b->weight[ops[i]];
+    for (int32_t r = 0; r < levels && ok; r++) {
+        int32_t l = lf__bal_rank(b, order, r, levels);
+        if (b->single[l] <= 0)
+            continue; /* no flow there even with every weight whole */
+        int usable = 0;
+        ok = lf__bal_build(b, ops, k, total, beta, b->thetas[l], b->rem, inf, &usable);
+        if (!ok || !usable)
+            continue;
+        int64_t flow = lf__net_flow(&b->net, 2 * k, 2 * k + 1, inf);
+        if (flow >= inf)
+            continue;
+        *packed += flow;
+        for (int32_t i = 0; i < k; i++)
+            if (b->tedge[i] >= 0)
+                b->rem[i] = b->net.cap[b->tedge[i]];
+    }
+    return ok;
+}
+
+/* The segment ops[0..k): a floor of what any plan pays past the floors for
+ * its tensors, into *best. */
 static int lf__bal_segment(lf__bal *b, const int32_t *ops, int32_t k, int64_t beta, int64_t *best)
 {
     const lf_graph *g = b->g;
@@ -223,54 +354,33 @@ static int lf__bal_segment(lf__bal *b, const int32_t *ops, int32_t k, int64_t be
         if (n_u == 0 || b->thetas[i] != b->thetas[n_u - 1])
             b->thetas[n_u++] = b->thetas[i];
     int32_t levels = n_u < LF__BAL_LEVELS ? n_u : LF__BAL_LEVELS;
-    /* Nodes: the segment's ops 0..k-1, one per weighed tensor k.., s, t. */
+    for (int32_t l = 0; l < levels; l++) /* in place: l * n_u / levels >= l */
+        b->thetas[l] = b->thetas[(int32_t)((int64_t)l * n_u / levels)];
+    /* Nodes: the segment's ops 0..k-1, one per weighed tensor k.., s, t.
+     * An infinite edge: more than every tensor weight of the segment. */
+    int64_t inf = weighed + 1;
+    for (int32_t i = 0; i < k; i++)
+        b->rem[i] = b->weight[ops[i]];
     for (int32_t level = 0; level < levels && ok; level++) {
-        int64_t theta = b->thetas[levels == n_u ? level : (int32_t)((int64_t)level * n_u / levels)];
-        lf__net *f = &b->net;
-        f->n = 2 * k + 2;
-        f->m = 0;
-        int32_t s = 2 * k, t = 2 * k + 1, n_src = 0, n_snk = 0, clash = 0;
-        for (int32_t i = 0; i < f->n; i++)
-            f->head[i] = -1;
-        /* An infinite edge: more than every tensor weight of the segment. */
-        int64_t inf = weighed + 1;
-        for (int32_t i = 0; i < k && ok; i++) {
-            int in = total - b->m_desc[i] < theta, out = b->m_anc[i] >= theta + beta;
-            clash |= in && out;
-            n_src += in;
-            n_snk += out;
-            if (in)
-                ok = lf__net_edge(f, s, i, inf);
-            if (out && ok)
-                ok = lf__net_edge(f, i, t, inf);
-            const lf_op *op = &g->ops[ops[i]];
-            /* A reader in D puts its maker in D. */
-            for (int32_t j = 0; j < op->n_inputs && ok; j++) {
-                int32_t p = b->local[op->inputs[j]];
-                if (p >= 0)
-                    ok = lf__net_edge(f, i, p, inf);
-            }
-            /* The tensor costs its weight when its maker is in D and a
-             * fusable reader of the segment is not. */
-            int64_t w = b->weight[ops[i]];
-            int readers = 0;
-            for (int32_t j = 0; j < op->n_consumers && ok && w > 0; j++) {
-                int32_t c = b->local[op->consumers[j]];
-                if (c >= 0 && b->fusable[op->consumers[j]]) {
-                    ok = lf__net_edge(f, k + i, c, inf);
-                    readers++;
-                }
-            }
-            if (readers && ok)
-                ok = lf__net_edge(f, i, k + i, w);
-        }
-        /* Both sides needed; a clash would mean no plan reaches theta (it
-         * cannot happen: then take nothing). */
-        if (!ok || clash || n_src == 0 || n_snk == 0)
+        int64_t theta = b->thetas[level];
+        int usable = 0;
+        b->single[level] = -1;
+        ok = lf__bal_build(b, ops, k, total, beta, theta, b->rem, inf, &usable);
+        if (!ok || !usable)
             continue;
-        int64_t cut = lf__net_flow(f, s, t, inf);
+        int64_t cut = lf__net_flow(&b->net, 2 * k, 2 * k + 1, inf);
+        b->single[level] = cut < inf ? cut : -1;
         if (cut < inf && cut > *best)
             *best = cut;
+    }
+    lf__bal_spread(b->spread, levels);
+    /* The levels' flows packed, sharing the tensors' weights, in a few
+     * orders (a greedy packing: the order changes what it finds). */
+    for (int order = 0; order < LF__BAL_ORDERS && ok; order++) {
+        int64_t packed = 0;
+        ok = lf__bal_pack(b, ops, k, total, beta, inf, order, levels, &packed);
+        if (packed > *best)
+            *best = packed;
     }
 done:
     free(b->anc);
@@ -409,12 +519,16 @@ static lf_status lf__balance_core(lf_cost_model *cm, const lf__win_charges *wc, 
     b.m_anc = malloc(((size_t)n + 1) * sizeof *b.m_anc);
     b.m_desc = malloc(((size_t)n + 1) * sizeof *b.m_desc);
     b.thetas = malloc(((size_t)n + 1) * sizeof *b.thetas);
+    b.rem = malloc(((size_t)n + 1) * sizeof *b.rem);
+    b.single = malloc(((size_t)n + 1) * sizeof *b.single);
+    b.tedge = malloc(((size_t)n + 1) * sizeof *b.tedge);
+    b.spread = malloc((2 * (size_t)LF__BAL_LEVELS) * sizeof *b.spread);
     b.net.head = malloc((2 * (size_t)n + 2) * sizeof *b.net.head);
     b.net.level = malloc((2 * (size_t)n + 2) * sizeof *b.net.level);
     b.net.it = malloc((2 * (size_t)n + 2) * sizeof *b.net.it);
     b.net.queue = malloc((2 * (size_t)n + 2) * sizeof *b.net.queue);
     if (st == LF_OK && (!floor || !mass || !weight || !in_u || !is_cut || !ops || !b.local ||
-                        !b.m_anc || !b.m_desc || !b.thetas || !b.net.head || !b.net.level || !b.net.it || !b.net.queue))
+                        !b.m_anc || !b.m_desc || !b.thetas || !b.rem || !b.single || !b.tedge || !b.spread || !b.net.head || !b.net.level || !b.net.it || !b.net.queue))
         st = lf_set_error(LF_ENOMEM, "out of memory computing bounds");
     if (st == LF_OK)
         st = lf__cut_tensor_floors(cm, floor);
@@ -506,6 +620,10 @@ static lf_status lf__balance_core(lf_cost_model *cm, const lf__win_charges *wc, 
     free(b.m_anc);
     free(b.m_desc);
     free(b.thetas);
+    free(b.rem);
+    free(b.single);
+    free(b.tedge);
+    free(b.spread);
     free(b.net.head);
     free(b.net.level);
     free(b.net.it);
