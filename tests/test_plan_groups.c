@@ -192,6 +192,38 @@ static int32_t test_alone_walk(const lf_graph *g, const lf_hw *fixed, const char
     return turned;
 }
 
+/* One model's objective changed at one buffer: the figures kept under the
+ * first are not the second's (every plan of c priced under energy, then
+ * latency, with one lf_plan_alone, against a model made for each). */
+static void test_alone_objective(const lf_graph *g, const lf_hw *fixed, const char *scheme, const lf_curve *c)
+{
+    lf_plan_alone *alone = NULL;
+    CHECK_OK(lf_plan_alone_create(&alone, g->n_ops));
+    for (int32_t k = 0; k < c->n && alone; k += 7) {
+        lf_hw h = *fixed;
+        h.buffer_bytes = c->points[k].beta;
+        lf_cost_model *mv = NULL, *fresh = NULL;
+        CHECK_OK(lf_cost_model_create(&mv, g, &h, scheme));
+        CHECK_OK(lf_cost_model_create(&fresh, g, &h, scheme));
+        lf_plan lp;
+        CHECK_OK(lf_plan_layer(fresh, &lp));
+        const lf_plan_objective objs[2] = {LF_PLAN_OBJ_ENERGY, LF_PLAN_OBJ_LATENCY};
+        for (int o = 0; o < 2; o++) {
+            CHECK_OK(lf_cost_set_objective(mv, objs[o]));
+            CHECK_OK(lf_cost_set_objective(fresh, objs[o]));
+            lf_plan_metrics got, want;
+            CHECK_OK(lf_plan_metrics_compute_alone(&lp, mv, alone, &got));
+            CHECK_OK(lf_plan_metrics_compute(&lp, fresh, &want));
+            check_same(&got, &want);
+            CHECK(o == 0 || got.objective_all != 0);
+        }
+        lf_plan_destroy(&lp);
+        lf_cost_model_free(mv);
+        lf_cost_model_free(fresh);
+    }
+    lf_plan_alone_free(alone);
+}
+
 /* The cuts lf__curve_plan_rises asks of staircase c over [lo, hi]: of the
  * whole, and of each point alone over the buffers where it holds. */
 static void test_rises(const lf_graph *g, const lf_hw *hw, const char *scheme, const lf_exact_config *ec,
@@ -262,6 +294,7 @@ int main(void)
      * kind between buffers). */
     CHECK(test_alone_walk(g, &fixed, scheme, LF_PLAN_OBJ_ENERGY, &c, 1) > 0);
     test_alone_walk(g, &fixed, scheme, LF_PLAN_OBJ_ENERGY, &c, -1);
+    test_alone_objective(g, &fixed, scheme, &c);
     lf_curve_destroy(&c);
     /* BRR latency 8 KB - 1 MB: unfusable ops' streamed charges change with
      * the buffer's row tiles. */
