@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "planner/cost/objective.h"
 
 lf_status lf_plan_init(lf_plan *p, int32_t n_ops)
 {
@@ -221,91 +220,6 @@ lf_status lf_plan_check(const lf_plan *p, lf_cost_model *cm)
     free(size);
     free(stack);
     free(seen);
-    return st;
-}
-
-lf_status lf_plan_metrics_compute(const lf_plan *p, lf_cost_model *cm, lf_plan_metrics *m)
-{
-    const lf_graph *g = lf_cost_graph(cm);
-    const lf_hw *hw = lf_cost_hw(cm);
-    memset(m, 0, sizeof *m);
-    int32_t *first = malloc((size_t)(p->n_groups + 1) * sizeof(int32_t));
-    int32_t *size = calloc((size_t)p->n_groups + 1, sizeof(int32_t));
-    /* Each group's ops as a chain (next op of the same group, -1 at the
-     * last), so that a group's bitset costs its members, not a pass over
-     * every op: a staircase's report prices hundreds of plans of hundreds
-     * of groups (bert_base LBDF energy, 482 steps). */
-    int32_t *last = malloc((size_t)(p->n_groups + 1) * sizeof(int32_t));
-    int32_t *next = malloc((size_t)(p->n_ops + 1) * sizeof(int32_t));
-    lf_bitset members = {0};
-    lf_status st = (first && size && last && next) ? lf_bitset_init(&members, g->n_ops)
-                                                   : lf_set_error(LF_ENOMEM, "out of memory computing plan metrics");
-    for (int32_t gi = 0; st == LF_OK && gi < p->n_groups; gi++)
-        first[gi] = last[gi] = -1;
-    for (int32_t v = 0; st == LF_OK && v < p->n_ops; v++) {
-        int32_t gi = p->group_of[v];
-        next[v] = -1;
-        if (gi < 0)
-            continue;
-        if (gi >= p->n_groups) {
-            st = lf_set_error(LF_EPLAN, "op '%s' is in group %d of %d", g->ops[v].name, (int)gi,
-                              (int)p->n_groups);
-            break;
-        }
-        if (first[gi] < 0)
-            first[gi] = v;
-        else
-            next[last[gi]] = v;
-        last[gi] = v;
-        size[gi]++;
-    }
-    for (int32_t gi = 0; st == LF_OK && gi < p->n_groups; gi++) {
-        if (first[gi] < 0)
-            continue;
-        lf_group_perf perf;
-        if (size[gi] == 1 && !lf_cost_fusable(cm, first[gi])) {
-            int64_t d;
-            st = lf_cost_unfusable_dram(cm, first[gi], &d);
-            if (st == LF_OK)
-                st = lf_unfusable_perf(cm, first[gi], d, &perf);
-            if (st == LF_OK) {
-                lf_group_perf_add(&m->perf, &perf);
-                m->n_compute_bound += perf.bound == LF_BOUND_COMPUTE;
-                m->objective_all += lf_cost_objective_unfusable(cm, first[gi], d);
-            }
-            m->dram_all += d;
-            m->n_unfusable++;
-            continue;
-        }
-        lf_group_cost c;
-        lf_bitset_clear_all(&members);
-        for (int32_t v = first[gi]; v >= 0; v = next[v])
-            lf_bitset_set(&members, v);
-        if ((st = lf_cost_eval(cm, &members, &c)) != LF_OK ||
-            (st = lf_group_perf_eval(cm, &members, &c, &perf)) != LF_OK)
-            break;
-        lf_group_perf_add(&m->perf, &perf);
-        m->n_compute_bound += perf.bound == LF_BOUND_COMPUTE;
-        m->dram_fusable += c.f_d;
-        m->dram_all += c.f_d;
-        int64_t obj = lf_cost_objective_of(cm, &members, &c);
-        m->objective += obj;
-        m->objective_all += obj;
-        if (c.mbu > m->mbu)
-            m->mbu = c.mbu;
-        m->n_groups++;
-        m->n_invalid += !c.valid;
-    }
-    m->dram_time_s = hw->dram_bandwidth > 0 ? (double)m->dram_all / hw->dram_bandwidth : 0.0;
-    m->energy_j = hw->dram_pj_per_byte > 0 ? (double)m->dram_all * hw->dram_pj_per_byte * 1e-12 : -1.0;
-    m->has_energy = lf_hw_has_energy(hw);
-    m->has_latency = hw->peak_macs > 0;
-    m->perf.bound = m->perf.compute_s > m->perf.memory_s ? LF_BOUND_COMPUTE : LF_BOUND_MEMORY;
-    lf_bitset_destroy(&members);
-    free(first);
-    free(size);
-    free(last);
-    free(next);
     return st;
 }
 

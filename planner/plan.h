@@ -65,6 +65,22 @@ typedef struct lf_plan_metrics {
 
 lf_status lf_plan_metrics_compute(const lf_plan *p, lf_cost_model *cm, lf_plan_metrics *m);
 
+/* The figures of ops alone (unfusable, or a group of one) at one cost
+ * model's buffer and objective, kept between plans priced there: a
+ * staircase's report prices at each step its plan and the layer-by-layer
+ * plan, which hold every op unfusable there alone (plan_metrics.c). They
+ * are forgotten when the model is moved to another buffer or objective;
+ * one lf_plan_alone serves one model (a model freed and another made in
+ * its place is not told apart). */
+typedef struct lf_plan_alone lf_plan_alone;
+lf_status lf_plan_alone_create(lf_plan_alone **a, int32_t n_ops);
+void lf_plan_alone_free(lf_plan_alone *a);
+
+/* lf_plan_metrics_compute, with the ops alone priced once per buffer in a
+ * (NULL: none kept); the same metrics. */
+lf_status lf_plan_metrics_compute_alone(const lf_plan *p, lf_cost_model *cm, lf_plan_alone *a,
+                                        lf_plan_metrics *m);
+
 /* Orders plans: less of the objective over fusable ops (DRAM by default), then fewer groups, then the
  * lexicographically smallest list of group minimum op ids (both plans
  * canonical). Negative when a is better. */

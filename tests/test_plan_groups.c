@@ -12,7 +12,13 @@
  *   of those it asks of each point on its own (where nothing was seen
  *   before), so a group taken for another one (a lookup keyed too
  *   coarsely, or a chain that mixes groups) shows as a missing or extra
- *   cut. */
+ *   cut;
+ * - lf_plan_metrics_compute_alone prices the ops alone once per buffer for
+ *   a step's plan and the layer-by-layer plan (the staircase's report): its
+ *   metrics are those of lf_plan_metrics_compute with a model made at each
+ *   buffer, with one model moved along the steps up, then down (figures
+ *   kept across buffers, or an op unfusable at one buffer taken as such at
+ *   another, show). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +29,7 @@
 #include "planner/exact/curve.h"
 #include "planner/exact/curve_rises.h"
 #include "planner/plan.h"
+#include "search/partition/simple.h"
 #include "testlib.h"
 
 /* The metrics of plan p as lf_plan_metrics_compute had them: every group
@@ -110,6 +117,113 @@ static void test_metrics(const lf_graph *g, const lf_hw *fixed, const char *sche
     CHECK(several > 0);
 }
 
+static void check_same(const lf_plan_metrics *a, const lf_plan_metrics *b)
+{
+    CHECK_EQ_I64(a->dram_fusable, b->dram_fusable);
+    CHECK_EQ_I64(a->dram_all, b->dram_all);
+    CHECK_EQ_I64(a->objective, b->objective);
+    CHECK_EQ_I64(a->objective_all, b->objective_all);
+    CHECK_EQ_I64(a->mbu, b->mbu);
+    CHECK_EQ_I64(a->n_groups, b->n_groups);
+    CHECK_EQ_I64(a->n_unfusable, b->n_unfusable);
+    CHECK_EQ_I64(a->n_invalid, b->n_invalid);
+    CHECK_EQ_I64(a->n_compute_bound, b->n_compute_bound);
+    CHECK_EQ_I64(a->perf.macs, b->perf.macs);
+    CHECK_EQ_I64(a->perf.sram_bytes, b->perf.sram_bytes);
+    CHECK_EQ_I64(a->perf.sram_weights, b->perf.sram_weights);
+    CHECK(a->perf.total_pj == b->perf.total_pj);
+    CHECK(a->perf.dram_pj == b->perf.dram_pj);
+    CHECK(a->perf.latency_s == b->perf.latency_s);
+    CHECK(a->perf.latency_serial_s == b->perf.latency_serial_s);
+}
+
+/* Each point's plan and the layer-by-layer plan at its buffer, priced with
+ * one model moved there and the ops alone kept in `alone`, against a model
+ * made there without; points up (dir 1) or down (-1). Returns the ops
+ * unfusable at the first point that are fusable at some other. */
+static int32_t test_alone_walk(const lf_graph *g, const lf_hw *fixed, const char *scheme, lf_plan_objective obj,
+                               const lf_curve *c, int dir)
+{
+    lf_plan_alone *alone = NULL;
+    CHECK_OK(lf_plan_alone_create(&alone, g->n_ops));
+    lf_cost_model *mv = NULL;
+    uint8_t *unf0 = calloc((size_t)g->n_ops, 1);
+    int32_t turned = 0;
+    for (int32_t i = 0; i < c->n && alone && unf0; i++) {
+        int32_t k = dir > 0 ? i : c->n - 1 - i;
+        lf_hw h = *fixed;
+        h.buffer_bytes = c->points[k].beta;
+        lf_cost_model *fresh = NULL;
+        CHECK_OK(lf_cost_model_create(&fresh, g, &h, scheme));
+        CHECK_OK(lf_cost_set_objective(fresh, obj));
+        if (!mv) {
+            CHECK_OK(lf_cost_model_create(&mv, g, &h, scheme));
+            CHECK_OK(lf_cost_set_objective(mv, obj));
+        } else {
+            CHECK_OK(lf_cost_model_rebuffer(mv, c->points[k].beta));
+        }
+        for (int32_t v = 0; v < g->n_ops; v++) {
+            if (i == 0)
+                unf0[v] = (uint8_t)(g->ops[v].type != LF_OP_INPUT && !lf_cost_fusable(fresh, v));
+            else if (unf0[v] && lf_cost_fusable(fresh, v)) {
+                unf0[v] = 0;
+                turned++;
+            }
+        }
+        lf_plan lp;
+        CHECK_OK(lf_plan_layer(fresh, &lp));
+        lf_plan_metrics got, want;
+        CHECK_OK(lf_plan_metrics_compute_alone(&c->points[k].plan, mv, alone, &got));
+        CHECK_OK(lf_plan_metrics_compute(&c->points[k].plan, fresh, &want));
+        check_same(&got, &want);
+        CHECK_EQ_I64(got.objective_all, c->points[k].dram_all);
+        CHECK_OK(lf_plan_metrics_compute_alone(&lp, mv, alone, &got));
+        CHECK_OK(lf_plan_metrics_compute(&lp, fresh, &want));
+        check_same(&got, &want);
+        /* again, every op alone now known */
+        CHECK_OK(lf_plan_metrics_compute_alone(&c->points[k].plan, mv, alone, &got));
+        CHECK_EQ_I64(got.objective_all, c->points[k].dram_all);
+        lf_plan_destroy(&lp);
+        lf_cost_model_free(fresh);
+    }
+    free(unf0);
+    lf_cost_model_free(mv);
+    lf_plan_alone_free(alone);
+    return turned;
+}
+
+/* One model's objective changed at one buffer: the figures kept under the
+ * first are not the second's (every plan of c priced under energy, then
+ * latency, with one lf_plan_alone, against a model made for each). */
+static void test_alone_objective(const lf_graph *g, const lf_hw *fixed, const char *scheme, const lf_curve *c)
+{
+    lf_plan_alone *alone = NULL;
+    CHECK_OK(lf_plan_alone_create(&alone, g->n_ops));
+    for (int32_t k = 0; k < c->n && alone; k += 7) {
+        lf_hw h = *fixed;
+        h.buffer_bytes = c->points[k].beta;
+        lf_cost_model *mv = NULL, *fresh = NULL;
+        CHECK_OK(lf_cost_model_create(&mv, g, &h, scheme));
+        CHECK_OK(lf_cost_model_create(&fresh, g, &h, scheme));
+        lf_plan lp;
+        CHECK_OK(lf_plan_layer(fresh, &lp));
+        const lf_plan_objective objs[2] = {LF_PLAN_OBJ_ENERGY, LF_PLAN_OBJ_LATENCY};
+        for (int o = 0; o < 2; o++) {
+            CHECK_OK(lf_cost_set_objective(mv, objs[o]));
+            CHECK_OK(lf_cost_set_objective(fresh, objs[o]));
+            lf_plan_metrics got, want;
+            CHECK_OK(lf_plan_metrics_compute_alone(&lp, mv, alone, &got));
+            CHECK_OK(lf_plan_metrics_compute(&lp, fresh, &want));
+            check_same(&got, &want);
+            CHECK(o == 0 || got.objective_all != 0);
+        }
+        lf_plan_destroy(&lp);
+        lf_cost_model_free(mv);
+        lf_cost_model_free(fresh);
+    }
+    lf_plan_alone_free(alone);
+}
+
 /* The cuts lf__curve_plan_rises asks of staircase c over [lo, hi]: of the
  * whole, and of each point alone over the buffers where it holds. */
 static void test_rises(const lf_graph *g, const lf_hw *hw, const char *scheme, const lf_exact_config *ec,
@@ -176,6 +290,19 @@ int main(void)
     CHECK(c.n >= 4);
     test_metrics(g, &fixed, scheme, &c);
     test_rises(g, &hw, scheme, &ec, &c, lo, hi);
+    /* Ops turn fusable along the steps (so an op's figures alone change
+     * kind between buffers). */
+    CHECK(test_alone_walk(g, &fixed, scheme, LF_PLAN_OBJ_ENERGY, &c, 1) > 0);
+    test_alone_walk(g, &fixed, scheme, LF_PLAN_OBJ_ENERGY, &c, -1);
+    test_alone_objective(g, &fixed, scheme, &c);
+    lf_curve_destroy(&c);
+    /* BRR latency 8 KB - 1 MB: unfusable ops' streamed charges change with
+     * the buffer's row tiles. */
+    ec.objective = LF_PLAN_OBJ_LATENCY;
+    CHECK_OK(lf_curve_compute(g, &hw, "brr", 8 * 1024, 1024 * 1024, &ec, &c));
+    CHECK(c.n >= 4);
+    test_alone_walk(g, &fixed, "brr", LF_PLAN_OBJ_LATENCY, &c, 1);
+    test_alone_walk(g, &fixed, "brr", LF_PLAN_OBJ_LATENCY, &c, -1);
     lf_curve_destroy(&c);
     lf_graph_free(g);
     return lf_test_result();

@@ -32,6 +32,12 @@ lf_status lf_curve_report_compute(lf_curve_report *r, const lf_graph *g, const c
      * where a model made at each step cost gpt2_medium's energy staircase
      * half its time (docs/results/energy.md). */
     lf_cost_model *cm = NULL;
+    /* The ops alone priced once per step: every op unfusable there is alone
+     * in the step's plan and in the layer-by-layer plan (gpt2_medium LBDF
+     * energy: lf_cost_unfusable_dram was a tenth of the run, twice per
+     * step; docs/results/energy.md). */
+    lf_plan_alone *alone = NULL;
+    st = lf_plan_alone_create(&alone, g->n_ops);
     for (int32_t k = 0; k < c->n && st == LF_OK; k++) {
         if (!cm) {
             lf_hw h = *hw;
@@ -45,7 +51,7 @@ lf_status lf_curve_report_compute(lf_curve_report *r, const lf_graph *g, const c
             st = lf_cost_model_rebuffer(cm, c->points[k].beta);
         }
         if (st == LF_OK)
-            st = lf_plan_metrics_compute(&c->points[k].plan, cm, &r->metrics[k]);
+            st = lf_plan_metrics_compute_alone(&c->points[k].plan, cm, alone, &r->metrics[k]);
         if (st == LF_OK && r->metrics[k].objective_all != c->points[k].dram_all)
             st = lf_set_error(LF_EPLAN, "curve: internal error: the plan at %lld B costs %lld %s, "
                                         "not %lld",
@@ -56,11 +62,12 @@ lf_status lf_curve_report_compute(lf_curve_report *r, const lf_graph *g, const c
         lf_plan lp;
         lf_plan_metrics lm;
         if (st == LF_OK && (st = lf_plan_layer(cm, &lp)) == LF_OK) {
-            st = lf_plan_metrics_compute(&lp, cm, &lm);
+            st = lf_plan_metrics_compute_alone(&lp, cm, alone, &lm);
             r->layer_all[k] = lm.objective_all;
             lf_plan_destroy(&lp);
         }
     }
+    lf_plan_alone_free(alone);
     lf_cost_model_free(cm);
     return st;
 }
