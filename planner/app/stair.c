@@ -164,21 +164,28 @@ static lf_status lf__stair_grid(lf_stair *s, const lf_graph *g, const lf_hw *hw,
     int32_t n = 0;
     lf_stair_grid(s->beta_min, s->beta_max, points, grid, &n);
     lf_status st = LF_OK;
+    double over = 0; /* the most a solve has run past its share so far */
     for (int32_t i = 0; i < n && st == LF_OK; i++) {
         lf_stair_step *t = &s->steps[i];
         t->beta = t->found_at = t->lower_at = grid[i];
+        double t0 = lf_now_seconds();
         lf_cost_model *cm = NULL;
         st = lf__stair_model(g, hw, scheme, s->objective, grid[i], &cm);
         /* An equal share of what is left: a buffer that ends early leaves
-         * its time to the larger ones. */
+         * its time to the larger ones. Less what the solves so far ran past
+         * their shares, which grows with the buffer (more to price between
+         * two looks at the clock). */
         double slice = 0;
         if (st == LF_OK && deadline > 0) {
-            slice = (deadline - lf_now_seconds()) / (n - i);
+            slice = (deadline - over - lf_now_seconds()) / (n - i);
             if (slice < 1e-3)
                 slice = 1e-3;
         }
         if (st == LF_OK)
             st = lf__stair_solve(cm, ec, s->objective, slice, t);
+        t->wall_s = lf_now_seconds() - t0;
+        if (slice > 0 && t->wall_s - slice > over)
+            over = t->wall_s - slice;
         if (st == LF_OK || t->plan.group_of)
             s->n = i + 1; /* destroyed with the rest */
         if (st == LF_OK && i > 0)

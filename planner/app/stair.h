@@ -54,6 +54,7 @@ typedef struct lf_stair_step {
                            exact staircase did); lower == upper follows */
     lf_plan plan;       /* canonical, valid at beta, costs upper there */
     lf_plan_metrics metrics; /* plan's figures at beta */
+    double wall_s;      /* a grid buffer: its solve's wall seconds (0 for the exact staircase's) */
 } lf_stair_step;
 
 typedef struct lf_stair {

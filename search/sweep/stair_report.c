@@ -29,7 +29,7 @@ void lf_stair_report_print(FILE *f, const lf_stair *s, const char *model, const 
         fprintf(f, "the exact staircase stopped after %.3f s: %s\n\n", s->curve_s, s->stopped);
     }
     fprintf(f, "%14s %16s %16s %8s %7s %10s%s\n", s->exact ? "from buffer" : "buffer", "lower all (B)",
-            "upper all (B)", "gap", "groups", "unfusable", s->exact ? "" : "  plan found at / lower from");
+            "upper all (B)", "gap", "groups", "unfusable", s->exact ? "" : "  wall (s)  plan found at / lower from");
     for (int32_t k = 0; k < s->n; k++) {
         const lf_stair_step *t = &s->steps[k];
         char b[32], lo[32], up[32], fa[32], la[32];
@@ -42,7 +42,7 @@ void lf_stair_report_print(FILE *f, const lf_stair *s, const char *model, const 
                 (int)t->metrics.n_unfusable);
         /* Where the exact staircase ended every row is its own optimum. */
         if (!s->exact)
-            fprintf(f, "  %s / %s%s", fa, la,
+            fprintf(f, "  %8.1f  %s / %s%s", t->wall_s, fa, la,
                     t->solved ? "  optimal here" : t->lower == t->upper ? "  proven" : "");
         fputc('\n', f);
     }
