@@ -22,6 +22,7 @@
 
 #include "planner/cost/objective.h"
 #include "planner/exact/cut_join.h"
+#include "planner/util/clock.h"
 #include "planner/util/pool.h"
 
 /* Pairs priced between two looks at the clock (most are settled from the
@@ -740,6 +741,18 @@ typedef struct lf__join_job {
     lf__join_acc *acc;  /* per worker */
 } lf__join_job;
 
+/* Past the time limit: the heads still waiting in a block are left (the
+ * check after the block stops the run, lf__dp_check_budget, as the clock
+ * only moves on). One block of tails with thousands of heads waiting can
+ * take minutes: PP-OCRv4 detection's staircase under BRR ran 22 minutes
+ * past a 75 s limit inside one before this. Read on any worker: it
+ * touches nothing shared but the clock, and only a run that fails at the
+ * limit sees a difference. */
+static int lf__join_late(const lf__exact *x)
+{
+    return x->cfg.time_limit_s > 0 && lf_now_seconds() - x->t0 > x->cfg.time_limit_s;
+}
+
 static void lf__join_claim(void *ctx, int32_t item, int32_t w)
 {
     lf__join_job *jb = ctx;
@@ -751,7 +764,7 @@ static void lf__join_run(void *ctx, int32_t w)
     lf__join_job *jb = ctx;
     int32_t i0 = jb->item_of[w] * LF__JOIN_HEADS_PER_ITEM;
     int32_t i1 = jb->n_heads - i0 > LF__JOIN_HEADS_PER_ITEM ? i0 + LF__JOIN_HEADS_PER_ITEM : jb->n_heads;
-    for (int32_t i = i0; i < i1; i++)
+    for (int32_t i = i0; i < i1 && !lf__join_late(jb->x); i++)
         lf__join_pairs(jb->x, jb->c, jb->ts, jb->k0, jb->k1, &jb->x->join->waiting[jb->heads[i]],
                        jb->sc, 0, &jb->acc[w]);
 }
@@ -777,7 +790,9 @@ static int32_t lf__join_prepare(lf__exact *x, lf__join_job *jb, uint8_t *serial)
 {
     lf__join *j = x->join;
     int32_t n = 0;
-    for (int32_t i = 0; i < j->n_waiting && x->status == LF_OK; i++) {
+    /* (heads past the time limit are left unlisted and unmarked: the
+     * serial loop after it is past the limit too) */
+    for (int32_t i = 0; i < j->n_waiting && x->status == LF_OK && !lf__join_late(x); i++) {
         lf__head *h = &j->waiting[i];
         lf__head_key(jb->ts, h);
         serial[i] = !h->separable;
@@ -830,7 +845,7 @@ static void lf__join_waiting(lf__exact *x, const lf__join_staircase *sc)
         } else if (serial) {
             memset(serial, 1, (size_t)j->n_waiting);
         }
-        for (int32_t i = 0; i < j->n_waiting && x->status == LF_OK; i++)
+        for (int32_t i = 0; i < j->n_waiting && x->status == LF_OK && !lf__join_late(x); i++)
             if (serial[i]) {
                 lf__join_pairs(x, jb.c, jb.ts, jb.k0, jb.k1, &j->waiting[i], sc, 1, &jb.acc[0]);
                 lf__join_acc_merge(x, &jb.acc[0]);
