@@ -11,6 +11,8 @@
 
 #include "models/registry.h"
 #include "planner/exact/exact.h"
+#include "planner/exact/separators.h"
+#include "planner/util/clock.h"
 #include "planner/app/pipeline.h"
 #include "random_dags.h"
 #include "search/partition/simple.h"
@@ -397,11 +399,81 @@ static void test_ocr_brr(void)
     lf_graph_free(g);
 }
 
+/* PP-OCRv4 detection at 256 KB under BRR: the plan a low-load 10-15 s run
+ * ends with, 16,661,545 B (main 2608703, 11.6 and 14.3 s of CPU). Its neck
+ * groups 175-181,212-219 | 182-189 | 193-197,204-211,220,228-230,236-238
+ * are consecutive in the first-op order but hold 43 ops: windows of 40
+ * (the widest pass before, piece_polish.c) leave the plan, windows of 44
+ * (the widest pass now) re-plan them and reach 16,584,793 B, 192 B above
+ * the best known plan. */
+static void test_ocr_brr_neck(void)
+{
+    lf_graph *g = tf_ppocr_det("test_ocr_brr_neck");
+    if (!g)
+        return;
+    lf_cost_model *cm = tf_model_default(g, 256 * 1024, "brr");
+    static const char *const groups[] = {
+        "1-14", "15-36,170,198-203", "37-60,171,190-192", "61-79", "80-97", "98-116,172", "117-119",
+        "120-135", "136-137", "138-146", "147-156", "157-164", "165-169,173-174", "175-181,212-219",
+        "182-189", "193-197,204-211,220,228-230,236-238", "221-227,231-235,239-256"};
+    int32_t n_groups = (int32_t)(sizeof groups / sizeof groups[0]);
+    lf_plan p;
+    CHECK_OK(lf_plan_init(&p, g->n_ops));
+    p.n_groups = n_groups;
+    for (int32_t k = 0; k < n_groups; k++)
+        for (const char *q = groups[k]; *q;) {
+            char *end;
+            long a = strtol(q, &end, 10), b = a;
+            if (*end == '-')
+                b = strtol(end + 1, &end, 10);
+            for (long v = a; v <= b && v < g->n_ops; v++)
+                p.group_of[v] = k;
+            q = *end == ',' ? end + 1 : end;
+        }
+    lf_plan_canonicalize(&p);
+    CHECK_OK(lf_plan_check(&p, cm));
+    CHECK_EQ_I64(metrics(&p, cm).dram_fusable, 16661545);
+    lf_polish_config pc;
+    lf_polish_config_default(&pc);
+    pc.window_ops = 40;
+    pc.max_candidates = 20000000;
+    lf_polish_stats st;
+    lf_plan q;
+    CHECK_OK(lf_plan_copy(&q, &p));
+    CHECK_OK(lf_exact_polish(cm, &pc, &q, &st));
+    CHECK_EQ_I64(st.dram_after, 16661545);
+    CHECK(st.improved == 0);
+    lf_plan_destroy(&q);
+    /* The pipeline's passes (piece_polish.c) with the whole plan open and
+     * a deadline far off: every pass ends, the widest is 44 ops. */
+    lf__hard_pieces h;
+    memset(&h, 0, sizeof h);
+    int64_t figure = 16661545;
+    int32_t widest = 0;
+    CHECK_OK(lf_plan_copy(&q, &p));
+    CHECK_OK(lf__hard_pieces_polish(cm, &h, lf_now_seconds() + 3600, &q, &figure, &widest, NULL, NULL));
+    CHECK_OK(lf_plan_check(&q, cm));
+    CHECK_EQ_I64(widest, 44);
+    CHECK_EQ_I64(figure, 16584793);
+    CHECK_EQ_I64(metrics(&q, cm).dram_fusable, 16584793);
+    lf_plan_destroy(&q);
+    pc.window_ops = 44;
+    CHECK_OK(lf_exact_polish(cm, &pc, &p, &st));
+    CHECK_OK(lf_plan_check(&p, cm));
+    CHECK_EQ_I64(st.dram_after, 16584793);
+    CHECK_EQ_I64(metrics(&p, cm).dram_fusable, 16584793);
+    CHECK(st.improved == 3 && st.limited == 0);
+    lf_plan_destroy(&p);
+    lf_cost_model_free(cm);
+    lf_graph_free(g);
+}
+
 int main(void)
 {
     test_random_dags();
     test_breadth_first();
     test_ocr_brr();
+    test_ocr_brr_neck();
     test_networks();
     test_fixed();
     test_pipeline();

@@ -16,11 +16,15 @@
 /* Each pass's window and candidate sets a window; without a deadline only
  * the first LF__POLISH_PASSES_UNTIMED passes run. The widest stays at 20
  * million candidate sets: a window's states stay far below the memory
- * limit (NasNet-A at 60 s: 263 MB peak for the whole run). */
+ * limit (NasNet-A at 60 s: 263 MB peak for the whole run). It holds 44 ops,
+ * not 40: PP-OCRv4 detection's neck under BRR ends in three consecutive
+ * groups of 43 ops in a low-load 10-15 s run (16,661,545 B), which 40-op
+ * windows leave and 44-op ones take to 16,584,793 B (3.9 s of CPU from
+ * that plan; tests/test_polish.c, docs/results/exact.md branch brrplan). */
 static const struct {
     int32_t window_ops;
     int64_t max_candidates;
-} lf__polish_passes[] = {{24, 1000000}, {32, 5000000}, {40, 20000000}};
+} lf__polish_passes[] = {{24, 1000000}, {32, 5000000}, {44, 20000000}};
 #define LF__POLISH_PASSES_UNTIMED 2
 /* With no piece solved and a deadline (the whole plan open: NasNet-A,
  * RandWire and PP-OCRv4 detection under BRR, PP-OCRv4 detection under
