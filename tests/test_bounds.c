@@ -191,9 +191,9 @@ static void test_attention_blocks(void)
 
 /* The certified bounds with a time limit (bounds.c, branch nasbrr4): a
  * first block whose DP stops unsolved hands the blocks' time on to the
- * windows, its atoms, relaxed DP and later blocks not run (counted as out
- * of time, with the deadline far off); untimed, or with the first block
- * solved, every DP runs. Either way lower <= optimum <= upper (brute force,
+ * windows after its atoms, its relaxed DP and the later blocks not run
+ * (counted as out of time, with the deadline far off); untimed, or with
+ * the first block solved, every DP runs. Either way lower <= optimum <= upper (brute force,
  * tf_exact_optimum). */
 static void test_handover(void)
 {
