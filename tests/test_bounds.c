@@ -189,8 +189,65 @@ static void test_attention_blocks(void)
         }
 }
 
+/* The certified bounds with a time limit (bounds.c, branch nasbrr4): a
+ * first block whose DP stops unsolved hands the blocks' time on to the
+ * windows after its atoms, its relaxed DP and the later blocks not run
+ * (counted as out of time, with the deadline far off); untimed, or with
+ * the first block solved, every DP runs. Either way lower <= optimum <= upper (brute force,
+ * tf_exact_optimum). */
+static void test_handover(void)
+{
+    const char *schemes[] = {"lbdf", "brr"};
+    int handed = 0, settings = 0;
+    for (int fam = 0; fam < RDAG_FAMILIES; fam++)
+        for (uint64_t seed = 0; seed < 6; seed++) {
+            lf_graph *g = rdag_build(seed, fam, 10 + (int)(seed % 3) * 5);
+            CHECK(g != NULL);
+            if (!g)
+                continue;
+            for (int si = 0; si < 2; si++) {
+                lf_cost_model *cm = tf_model_default(g, RDAG_BETA_MEDIUM, schemes[si]);
+                int64_t opt = tf_exact_optimum(cm);
+                int fusable = 0;
+                for (int32_t v = 0; v < g->n_ops; v++)
+                    fusable += g->ops[v].type != LF_OP_INPUT && lf_cost_fusable(cm, v);
+                for (int starve = 0; starve < 2; starve++)
+                    for (int timed = 0; timed < 2; timed++) {
+                        lf_exact_config k;
+                        lf_exact_config_default(&k);
+                        k.time_limit_s = timed ? 600 : 0;
+                        if (starve)
+                            k.max_candidates = 0; /* the first block's DP stops at once */
+                        lf_plan p;
+                        lf_exact_bounds b;
+                        CHECK_OK(lf_exact_bounds_certify(cm, &k, &p, &b));
+                        CHECK(b.lower <= opt && opt <= b.upper);
+                        CHECK_OK(lf_plan_check(&p, cm));
+                        int hands = starve && timed && fusable > 0;
+                        CHECK_EQ_I64(b.out_of_time > 0, hands);
+                        if (hands) {
+                            /* nothing after the first DP ran: no block solved either way */
+                            CHECK_EQ_I64(b.blocks_exact, 0);
+                            CHECK_EQ_I64(b.blocks_lower, 0);
+                            CHECK(b.out_of_time >= b.blocks);
+                            handed++;
+                        } else if (!starve) {
+                            CHECK_EQ_I64(b.blocks_exact, b.blocks);
+                        }
+                        lf_plan_destroy(&p);
+                        settings++;
+                    }
+                lf_cost_model_free(cm);
+            }
+            lf_graph_free(g);
+        }
+    fprintf(stderr, "  handover: %d of %d settings handed the blocks' time on\n", handed, settings);
+    CHECK(handed > settings / 8);
+}
+
 int main(void)
 {
+    test_handover();
     test_random_dags();
     test_networks();
     test_column_blocks();

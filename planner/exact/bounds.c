@@ -108,12 +108,14 @@ typedef struct lf__bctx {
     lf_bitset u, one;
     lf_cost_tiles *tiles; /* weight-read floors of the relaxed DPs */
     int32_t out_of_time;  /* DPs skipped: the deadline had passed */
+    int handover;         /* 1: a first block that runs out hands the rest on */
+    int handed;           /* ... and it did: no more DPs here */
 } lf__bctx;
 
 /* 1 (and counted) when the shared deadline has passed: the DP is not run. */
 static int lf__late(lf__bctx *c)
 {
-    if (c->total.deadline > 0 && lf_now_seconds() >= c->total.deadline) {
+    if (c->handed || (c->total.deadline > 0 && lf_now_seconds() >= c->total.deadline)) {
         c->out_of_time++;
         return 1;
     }
@@ -170,8 +172,9 @@ static lf_status lf__upper(lf__bctx *c, int32_t from, int32_t to, double seconds
     lf_exact_config k = lf__limits(c, seconds);
     lf_plan bp;
     int64_t d = 0;
-    if (!lf__late(c) && (c->total.time_limit_s <= 0 || seconds > 0) &&
-        lf__exact_solve(c->cm, &c->u, &k, &bp, &d, NULL) == LF_OK) {
+    double t = lf_now_seconds();
+    int ran = !lf__late(c) && (c->total.time_limit_s <= 0 || seconds > 0);
+    if (ran && lf__exact_solve(c->cm, &c->u, &k, &bp, &d, NULL) == LF_OK) {
         int32_t base = c->plan->n_groups;
         for (int32_t w = 0; w < c->g->n_ops; w++)
             if (bp.group_of[w] >= 0) {
@@ -184,18 +187,32 @@ static lf_status lf__upper(lf__bctx *c, int32_t from, int32_t to, double seconds
         *exact += 1;
         return LF_OK;
     }
+    /* With a time limit, a first block whose DP stopped unsolved (at its
+     * share, or early at its pace) predicts the rest: its atoms share what
+     * is left of the block's share (not all that is left), then its relaxed
+     * DP and the later blocks are not run, and the caller's windows take
+     * their time (NasNet-A at 256 KB under BRR: the first block's DP gave
+     * up at its pace in 0.14 s, its atoms in 1.4 s, then its relaxed DP
+     * took the rest of the blocks' half, 5.3 s of wall, for a lower bound
+     * of the weights alone; RandWire's atoms took all of it). A block
+     * solved first keeps them (PP-OCRv4 detection solves its first block). */
+    int hand = ran && split && c->handover && *exact == 0 && c->total.time_limit_s > 0;
+    double block_end = t + seconds;
     int32_t atoms = lf__inner_cuts(c, from, to) + 1;
     if (split && atoms > 1) {
         int32_t whole = 0; /* atoms solved do not count as blocks solved */
         for (int32_t a = from, v = from; v <= to; v++)
             if (c->art[v] || v == to) {
-                lf_status st = lf__upper(c, a, v, lf__left(c) / atoms--, 0, up, &whole);
+                double share = hand ? block_end - lf_now_seconds() : lf__left(c);
+                lf_status st = lf__upper(c, a, v, (share > 0 ? share : 0) / atoms--, 0, up, &whole);
                 if (st != LF_OK)
                     return st;
                 a = v + 1;
             }
+        c->handed |= hand;
         return LF_OK;
     }
+    c->handed |= hand;
     for (int32_t v = from; v <= to; v++) {
         if (c->g->ops[v].type == LF_OP_INPUT)
             continue;
@@ -273,8 +290,10 @@ double lf_exact_bounds_gap(const lf_exact_bounds *b)
     return b->lower > 0 ? 100.0 * (double)(b->upper - b->lower) / (double)b->lower : 100.0;
 }
 
-lf_status lf_exact_bounds_compute(lf_cost_model *cm, const lf_exact_config *cfg,
-                                  int32_t min_block_ops, lf_plan *plan, lf_exact_bounds *b)
+/* lf_exact_bounds_compute; handover: 1 when the caller's windows take what
+ * the blocks leave (lf_exact_bounds_certify_spare). */
+static lf_status lf__bounds_compute(lf_cost_model *cm, const lf_exact_config *cfg, int32_t min_block_ops,
+                                    int handover, lf_plan *plan, lf_exact_bounds *b)
 {
     if (min_block_ops <= 0)
         min_block_ops = LF_EXACT_BOUNDS_BLOCK_OPS;
@@ -284,6 +303,7 @@ lf_status lf_exact_bounds_compute(lf_cost_model *cm, const lf_exact_config *cfg,
     c.g = lf_cost_graph(cm);
     c.t0 = lf_now_seconds();
     c.plan = plan;
+    c.handover = handover;
     lf_exact_config_default(&c.total);
     if (cfg)
         c.total = *cfg;
@@ -371,6 +391,12 @@ lf_status lf_exact_bounds_compute(lf_cost_model *cm, const lf_exact_config *cfg,
     return st;
 }
 
+lf_status lf_exact_bounds_compute(lf_cost_model *cm, const lf_exact_config *cfg,
+                                  int32_t min_block_ops, lf_plan *plan, lf_exact_bounds *b)
+{
+    return lf__bounds_compute(cm, cfg, min_block_ops, 0, plan, b);
+}
+
 lf_status lf_exact_bounds_certify(lf_cost_model *cm, const lf_exact_config *cfg, lf_plan *plan,
                                   lf_exact_bounds *b)
 {
@@ -394,7 +420,9 @@ lf_status lf_exact_bounds_certify_spare(lf_cost_model *cm, const lf_exact_config
     if (half.deadline > 0 && (whole <= 0 || half.deadline - t0 < whole))
         whole = half.deadline - t0 > 1e-9 ? half.deadline - t0 : 1e-9;
     half.time_limit_s = whole / 2; /* the other limits hold per DP */
-    lf_status st = lf_exact_bounds_compute(cm, &half, 0, plan, b);
+    /* With a time limit, a first block that stops unsolved ends the
+     * blocks after its atoms (lf__upper): the windows take the rest. */
+    lf_status st = lf__bounds_compute(cm, &half, 0, 1, plan, b);
     if (st != LF_OK)
         return st;
     b->lower_blocks = b->lower;

@@ -162,7 +162,8 @@ lf_status lf_exact_bounds_compute(lf_cost_model *cm, const lf_exact_config *cfg,
                                   int32_t min_block_ops, lf_plan *plan, lf_exact_bounds *b);
 
 /* The tightest bounds this library proves within cfg's limits: those of
- * lf_exact_bounds_compute (default blocks) on half of the time limit, and a
+ * lf_exact_bounds_compute (default blocks) on half of the time limit (less
+ * when the first block's DP stops unsolved: the rest goes on), and a
  * second lower bound on what is left, from windows of
  * consecutive ops and the tensors that must cross groups (docs/search.md
  * "Certified bounds"): lower is the larger. The plan is the block plan. */
