@@ -235,14 +235,14 @@ static void test_rises(const lf_graph *g, const lf_hw *hw, const char *scheme, c
     CHECK(all && one && want);
     if (!all || !one || !want)
         goto out;
-    CHECK_OK(lf__curve_plan_rises(g, hw, scheme, ec, c, lo, hi, hi, all, &n_all, CAP, NULL, NULL, 0));
+    CHECK_OK(lf__curve_plan_rises(g, hw, scheme, ec, c, lo, hi, hi, all, &n_all, CAP, NULL, NULL, 0, NULL));
     for (int32_t k = 0; k < c->n; k++) {
         lf_curve alone = *c;
         alone.points = &c->points[k];
         alone.n = 1;
         int64_t top = k + 1 < c->n ? c->points[k + 1].beta - 1 : hi;
         int32_t n_one = 0;
-        CHECK_OK(lf__curve_plan_rises(g, hw, scheme, ec, &alone, lo, hi, top, one, &n_one, CAP, NULL, NULL, 0));
+        CHECK_OK(lf__curve_plan_rises(g, hw, scheme, ec, &alone, lo, hi, top, one, &n_one, CAP, NULL, NULL, 0, NULL));
         for (int32_t i = 0; i < n_one; i++) { /* union, ascending, each once */
             int32_t at = 0;
             while (at < n_want && want[at] < one[i])

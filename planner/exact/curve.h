@@ -28,9 +28,9 @@ typedef struct lf_curve_point {
 
 typedef struct lf_curve {
     int64_t beta_min, beta_max;
-    int32_t n;          /* points: beta ascending, dram_all strictly descending (under
-                           energy or latency also a point where an op's figure rises as it
-                           becomes fusable: lf_curve_compute) */
+    int32_t n;          /* points: beta ascending, a point only where the figure changes:
+                           dram_all strictly descending (under energy or latency also a rise),
+                           never two in a row with the same figure (lf_curve_compute) */
     lf_curve_point *points;
     lf_exact_stats stats;
     int64_t front_points; /* Pareto points kept over all states */

@@ -1,8 +1,8 @@
 /* The whole staircase (lf_curve_compute): one DP (curve.c) over the range,
  * or over its parts where some price rises inside it (curve_rises.c), the
  * parts of a pass in one run where they can share it, with the parts the
- * next pass may ask for solved ahead (curve_ahead.c), and the parts'
- * points appended in order. */
+ * next pass may ask for solved ahead (curve_ahead.c), the parts' points
+ * in order of their buffers, one per change of figure (curve_canon.c). */
 #include "planner/exact/curve.h"
 
 #include <stdlib.h>
@@ -181,10 +181,16 @@ static lf_status lf__solve_some(const lf_graph *g, const lf_hw *hw, const char *
 }
 
 /* Solves each part of `pass_parts`; where a plan of a part's staircase holds a
- * group of several ops whose price rises while that plan holds, the part
- * is solved again in parts cut at its rises (curve_rises.h) from the first
- * cut c on, which go to `next`. Below c the points found stand, as a DP
- * over [lo, c] would find them:
+ * group of several ops whose price rises above its charge while that plan
+ * holds, only those dirty stretches (curve_rises.h) are solved again, each
+ * a part of its own for `next`, and the part's points stand elsewhere
+ * (lf__curve_keep_clean says why they are exact). Solving again the whole
+ * part from its first cut on, as before, solved most of bert_base's front
+ * points (LBDF energy) only to drop them. That older way stays for a part
+ * whose last stretch starts at its top, which no part of more than one byte
+ * can cover: cut at its rises (curve_rises.h) from the first cut c on,
+ * those parts to `next`, and below c the points found stand, as a DP over
+ * [lo, c] would find them:
  *  - the DP charges a group at each buffer the least of its prices from lo
  *    up to there, whatever the part's top, and a step needing c or more
  *    only makes points needing as much, which beat no point needing less:
@@ -203,6 +209,7 @@ static lf_status lf__solve_pass(const lf_graph *g, const lf_hw *hw, const char *
     int32_t n_hints = 0;
     int64_t *cuts = malloc(((2 + LF_COST_MAX_STEPS) * (size_t)g->n_ops + 2 + LF__PLAN_CUTS) * sizeof *cuts);
     lf_curve *outs = malloc(LF__CURVE_PARTS * sizeof *outs);
+    lf__stretches dirty = {NULL, 0, 0};
     lf_status st = cuts && outs ? LF_OK : lf_set_error(LF_ENOMEM, "out of memory in the curve planner");
     for (int32_t a = 0; a < pass_parts->n && st == LF_OK; a += LF__CURVE_PARTS) {
         int32_t m = pass_parts->n - a < LF__CURVE_PARTS ? pass_parts->n - a : LF__CURVE_PARTS;
@@ -210,11 +217,27 @@ static lf_status lf__solve_pass(const lf_graph *g, const lf_hw *hw, const char *
         for (int32_t k = 0; k < m; k++) {
             const lf__task *t = &pass_parts->t[a + k];
             int32_t n_cuts = 0;
+            int64_t top = t->last ? t->hi : t->hi - 1;
             if (st == LF_OK)
-                st = lf__curve_plan_rises(g, hw, scheme, cfg, &outs[k], t->lo, t->hi, t->last ? t->hi : t->hi - 1,
-                                          cuts, &n_cuts, t->cap, hints, &n_hints, LF__PLAN_HINTS);
+                st = lf__curve_plan_rises(g, hw, scheme, cfg, &outs[k], t->lo, t->hi, top, cuts, &n_cuts, t->cap,
+                                          hints, &n_hints, LF__PLAN_HINTS, &dirty);
+            /* Only the dirty stretches are solved again, each as [x, y + 1]
+             * (no part is a single byte), which needs x below hi. */
+            int clean = st == LF_OK && n_cuts > 0 && dirty.n > 0 && dirty.at[dirty.n - 1][0] < t->hi;
+            if (clean)
+                st = lf__curve_keep_clean(&outs[k], &dirty, top);
             if (st != LF_OK) {
                 lf_curve_destroy(&outs[k]);
+                continue;
+            }
+            if (clean) {
+                done[(*n_done)++] = (lf__solved){outs[k], t->hi, t->last};
+                for (int32_t i = 0; i < dirty.n && st == LF_OK; i++) {
+                    int64_t y = dirty.at[i][1] + 1;
+                    int32_t last = y >= t->hi && t->last;
+                    st = lf__task_push(next, dirty.at[i][0], y < t->hi ? y : t->hi, last, LF__PLAN_CUTS, hints,
+                                       n_hints);
+                }
                 continue;
             }
             done[(*n_done)++] = (lf__solved){outs[k], n_cuts > 0 ? cuts[0] : t->hi, t->last && n_cuts == 0};
@@ -223,9 +246,16 @@ static lf_status lf__solve_pass(const lf_graph *g, const lf_hw *hw, const char *
                                    LF__PLAN_CUTS, hints, n_hints);
         }
     }
+    free(dirty.at);
     free(cuts);
     free(outs);
     return st;
+}
+
+static int lf__point_cmp(const void *a, const void *b)
+{
+    int64_t x = ((const lf_curve_point *)a)->beta, y = ((const lf_curve_point *)b)->beta;
+    return (x > y) - (x < y);
 }
 
 static int lf__solved_cmp(const void *a, const void *b)
@@ -261,7 +291,8 @@ static lf_status lf__solve_all(const lf_graph *g, const lf_hw *hw, const char *s
         *pass_parts = next;
     }
     lf__ahead_free(&ahead);
-    /* Parts are apart: by their smallest buffer, they come in order. */
+    /* Parts are apart, but a part's stretches solved again lie between its
+     * points: the points, each at a buffer of its own, go by their buffers. */
     if (n_done > 1)
         qsort(done, (size_t)n_done, sizeof *done, lf__solved_cmp);
     for (int32_t k = 0; k < n_done; k++) {
@@ -270,6 +301,8 @@ static lf_status lf__solve_all(const lf_graph *g, const lf_hw *hw, const char *s
         else
             lf_curve_destroy(&done[k].curve);
     }
+    if (st == LF_OK && out->n > 1)
+        qsort(out->points, (size_t)out->n, sizeof *out->points, lf__point_cmp);
     free(done);
     return st;
 }
@@ -292,8 +325,12 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
 {
     int64_t whole[2] = {beta_min, beta_max};
     int32_t cls = 0;
-    if (beta_min < 1 || beta_max <= beta_min)
-        return lf__curve_run(g, hw, scheme, whole, 1, cfg, NULL, beta_min, beta_max, out, &cls);
+    if (beta_min < 1 || beta_max <= beta_min) {
+        lf_status st = lf__curve_run(g, hw, scheme, whole, 1, cfg, NULL, beta_min, beta_max, out, &cls);
+        if (st == LF_OK)
+            lf__curve_canon(out);
+        return st;
+    }
     lf_exact_config dram;
     lf_exact_config_default(&dram);
     int32_t big = (2 + LF_COST_MAX_STEPS) * g->n_ops + 2;
@@ -324,7 +361,9 @@ lf_status lf_curve_compute(const lf_graph *g, const lf_hw *hw, const char *schem
         st = lf__solve_all(g, hw, scheme, &pass_parts, cfg, keep, beta_min, beta_max, out);
     free(pass_parts.t);
     lf_steps_store_free(keep);
-    if (st != LF_OK)
+    if (st == LF_OK)
+        lf__curve_canon(out);
+    else
         lf_curve_destroy(out);
     return st;
 }

@@ -253,6 +253,46 @@ static lf_status lf__scan_group(lf__rise_scan *s, const int32_t *m, int32_t n, l
     return LF_OK;
 }
 
+/* Adds [a, b] clipped to [from, to] to d, where anything is left. */
+static lf_status lf__stretch_add(lf__stretches *d, int64_t a, int64_t b, int64_t from, int64_t to)
+{
+    a = a > from ? a : from;
+    b = b < to ? b : to;
+    if (a > b)
+        return LF_OK;
+    lf_status st = lf__grow((void **)&d->at, &d->cap, d->n + 1, sizeof *d->at);
+    if (st == LF_OK) {
+        d->at[d->n][0] = a;
+        d->at[d->n++][1] = b;
+    }
+    return st;
+}
+
+static int lf__stretch_cmp(const void *x, const void *y)
+{
+    const int64_t *a = x, *b = y;
+    int c = (a[0] > b[0]) - (a[0] < b[0]);
+    return c ? c : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* Sorts d and joins stretches that overlap or touch. */
+static void lf__stretches_merge(lf__stretches *d)
+{
+    if (d->n > 1)
+        qsort(d->at, (size_t)d->n, sizeof *d->at, lf__stretch_cmp);
+    int32_t w = 0;
+    for (int32_t i = 0; i < d->n; i++) {
+        if (w > 0 && d->at[i][0] <= d->at[w - 1][1] + 1) {
+            if (d->at[i][1] > d->at[w - 1][1])
+                d->at[w - 1][1] = d->at[i][1];
+            continue;
+        }
+        d->at[w][0] = d->at[i][0];
+        d->at[w++][1] = d->at[i][1];
+    }
+    d->n = w;
+}
+
 /* The ops of each group of plan p as chains, ascending: first[gi] its
  * first op (-1: none), next[v] the op after v in its group (-1: the last).
  * One pass over the ops for the whole plan, where gathering each group by
@@ -316,9 +356,11 @@ static void lf__rise_hints(const lf__rise_scan *s, const int64_t *cuts, int32_t 
 lf_status lf__curve_plan_rises(const lf_graph *g, const lf_hw *hw, const char *scheme,
                                const lf_exact_config *cfg, const lf_curve *part, int64_t lo, int64_t hi,
                                int64_t top, int64_t *cuts, int32_t *n_cuts, int32_t cap, int64_t *hints,
-                               int32_t *n_hints, int32_t hint_cap)
+                               int32_t *n_hints, int32_t hint_cap, lf__stretches *dirty)
 {
     *n_cuts = 0;
+    if (dirty)
+        dirty->n = 0;
     if (n_hints)
         *n_hints = 0;
     if (!cfg || cfg->objective == LF_PLAN_OBJ_DRAM)
@@ -378,7 +420,11 @@ lf_status lf__curve_plan_rises(const lf_graph *g, const lf_hw *hw, const char *s
                 at = s->n_seen++;
             }
             lf__seen_group *sg = &s->seen[at];
-            if (sg->cut || sg->n_bad == 0)
+            /* every group, cut already or not: a stretch is where this
+             * point's own plan prices above its charge */
+            for (int32_t i = 0; i < sg->n_bad && dirty && st == LF_OK; i++)
+                st = lf__stretch_add(dirty, s->bad[sg->bad_first + i][0], s->bad[sg->bad_first + i][1], from, to);
+            if (st != LF_OK || sg->cut || sg->n_bad == 0)
                 continue;
             int hit = 0;
             for (int32_t i = 0; i < sg->n_bad && !hit; i++)
@@ -399,6 +445,8 @@ lf_status lf__curve_plan_rises(const lf_graph *g, const lf_hw *hw, const char *s
     }
     if (st == LF_OK)
         *n_cuts = lf__sort_cuts(cuts, *n_cuts);
+    if (st == LF_OK && dirty)
+        lf__stretches_merge(dirty);
     if (st == LF_OK && n_hints)
         lf__rise_hints(s, cuts, *n_cuts, hints, n_hints, hint_cap);
     free(m);

@@ -41,9 +41,30 @@ lf_status lf__curve_rising_cuts(const lf_graph *g, const lf_hw *hw, const char *
  * none where there are more than hint_cap): where the part's own parts may
  * ask for cuts in turn, once solved (lf_curve_compute solves some of those
  * parts ahead, curve_guess.c). */
+/* Stretches of buffers [at[i][0], at[i][1]], n of them (room for cap,
+ * grown with realloc): where some plan of a part costs more than its
+ * charge. */
+typedef struct lf__stretches {
+    int64_t (*at)[2];
+    int32_t n, cap;
+} lf__stretches;
+
+/* ... and dirty (or NULL): the buffers where some point's plan has a group
+ * priced above its charge while the point holds, as stretches (ascending,
+ * apart, none next to another), the
+ * only buffers where the part's figure may be below the optimum
+ * (curve_ranges.c solves them again). */
 lf_status lf__curve_plan_rises(const lf_graph *g, const lf_hw *hw, const char *scheme,
                                const lf_exact_config *cfg, const lf_curve *part, int64_t lo, int64_t hi,
                                int64_t top, int64_t *cuts, int32_t *n_cuts, int32_t cap, int64_t *hints,
-                               int32_t *n_hints, int32_t hint_cap);
+                               int32_t *n_hints, int32_t hint_cap, lf__stretches *dirty);
+
+/* Keeps the points of part (holding up to top) outside the stretches d
+ * (as lf__curve_plan_rises gives them): a point whose buffers a stretch
+ * splits stands again, with its figure and a copy of its plan, where the
+ * stretch ends. Its figure is the optimum there: the DP's figure never
+ * exceeds it (every group charged no more than its price) and the plan
+ * attains it. curve_dirty.c */
+lf_status lf__curve_keep_clean(lf_curve *part, const lf__stretches *d, int64_t top);
 
 #endif

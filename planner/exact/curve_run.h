@@ -49,4 +49,9 @@ lf_status lf__attn_range_prices(lf_cost_model *cm, const int32_t *members, int32
 lf_status lf__attn_part_steps(const lf_cost_model *cm, const lf_cost_step *pieces, int32_t np,
                               int64_t first_need, int64_t lo, int64_t hi, lf_cost_step *steps, int32_t *n);
 
+/* Keeps c's points where its figure changes: drops each point whose
+ * figure (dram_all) equals the point before's, with its plan. c's points
+ * ascend by buffer. curve_canon.c */
+void lf__curve_canon(lf_curve *c);
+
 #endif
