@@ -113,6 +113,22 @@ lf_status lf__hard_pieces_polish(lf_cost_model *cm, const lf__hard_pieces *h, do
         pc.max_candidates = lf__polish_passes[k].max_candidates;
         pc.deadline = deadline;
         pc.fixed = fixed;
+        /* Before the widest pass under BRR, its windows priced under LBDF
+         * (polish_lbdf.c), with the whole time left: a window's solve
+         * gives up early when its pace says it would outrun the time left
+         * (downsets_states.c), and the pace is what LBDF pricing cuts.
+         * PP-OCRv4 detection's 16,661,545 B plan falls to 16,584,793 B in
+         * 1.35 s of CPU priced so, 3.83 s under BRR; with the pieces'
+         * passes from that plan it gets there in a 2 s deadline where the
+         * BRR pass alone needs 3-4.5 s (docs/results/exact.md, branch
+         * brrlbdf). The BRR pass follows in what time is left. */
+        if (deadline > 0 && k == passes - 1) {
+            int32_t lbdf_improved = 0;
+            if ((st = lf__polish_lbdf(cm, &pc, plan, figure, &lbdf_improved)) != LF_OK)
+                break;
+            if (lf_now_seconds() >= deadline)
+                break;
+        }
         /* On a copy: a polish that fails half-way leaves the plan and its
          * figure as they were. */
         lf_plan cand;

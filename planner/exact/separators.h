@@ -64,6 +64,14 @@ lf_status lf__hard_pieces_solve(lf_cost_model *cm, const lf_exact_config *cfg, i
 lf_status lf__hard_pieces_apply(lf_cost_model *cm, const lf__hard_pieces *h, lf_plan *plan, int64_t *dram);
 void lf__hard_pieces_free(lf__hard_pieces *h);
 
+/* Under BRR with the DRAM objective (nothing to do otherwise): polishes a
+ * copy of *plan with cfg's windows chosen and priced by an LBDF model of
+ * the same graph and hardware, and keeps it only when it is valid under cm
+ * and its figure under cm (lf_plan_metrics.objective, recomputed) is below
+ * *figure; *improved says so (polish_lbdf.c). */
+lf_status lf__polish_lbdf(lf_cost_model *cm, const lf_polish_config *cfg, lf_plan *plan, int64_t *figure,
+                          int32_t *improved);
+
 /* Polishes *plan (valid, its pieces' optima applied: lf__hard_pieces_apply)
  * on the open pieces only, with ever wider windows until the deadline
  * (lf_now_seconds(); 0: none, the two narrowest passes only), never making
