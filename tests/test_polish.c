@@ -334,6 +334,25 @@ static void test_breadth_first(void)
     }
 }
 
+/* A plan from its groups written as runs of op ids ("15-35,170"), op 0
+ * being the graph input. */
+static void plan_of_runs(const lf_graph *g, const char *const *groups, int32_t n_groups, lf_plan *p)
+{
+    CHECK_OK(lf_plan_init(p, g->n_ops));
+    p->n_groups = n_groups;
+    for (int32_t k = 0; k < n_groups; k++)
+        for (const char *q = groups[k]; *q;) {
+            char *end;
+            long a = strtol(q, &end, 10), b = a;
+            if (*end == '-')
+                b = strtol(end + 1, &end, 10);
+            for (long v = a; v <= b && v < g->n_ops; v++)
+                p->group_of[v] = k;
+            q = *end == ',' ? end + 1 : end;
+        }
+    lf_plan_canonicalize(p);
+}
+
 /* PP-OCRv4 text detection (the ONNX file in $LF_ONNX_MODELS; skipped
  * without it) at 256 KB under BRR: a 10 s best-effort run's plan, 16,814,713
  * B, whose neck conv 190-192 reads the backbone group 36-61,171. Windows of
@@ -352,21 +371,8 @@ static void test_ocr_brr(void)
         "1-14", "15-35,170,198-201", "36-61,171", "62-80", "81-98", "99-117,172", "118-119", "120-135",
         "136-137", "138-146", "147-156", "157-164", "165-169,173-174", "175-189,206-207,212-227",
         "190-192", "193-197,202-205,208-211,228-230,236-238", "231-235,239-256"};
-    int32_t n_groups = (int32_t)(sizeof groups / sizeof groups[0]);
     lf_plan p;
-    CHECK_OK(lf_plan_init(&p, g->n_ops));
-    p.n_groups = n_groups;
-    for (int32_t k = 0; k < n_groups; k++)
-        for (const char *q = groups[k]; *q;) {
-            char *end;
-            long a = strtol(q, &end, 10), b = a;
-            if (*end == '-')
-                b = strtol(end + 1, &end, 10);
-            for (long v = a; v <= b && v < g->n_ops; v++)
-                p.group_of[v] = k;
-            q = *end == ',' ? end + 1 : end;
-        }
-    lf_plan_canonicalize(&p);
+    plan_of_runs(g, groups, (int32_t)(sizeof groups / sizeof groups[0]), &p);
     CHECK_OK(lf_plan_check(&p, cm));
     CHECK_EQ_I64(metrics(&p, cm).dram_fusable, 16814713);
     lf_polish_config pc;
@@ -478,21 +484,8 @@ static void test_ocr_brr_neck(void)
         "1-14", "15-36,170,198-203", "37-60,171,190-192", "61-79", "80-97", "98-116,172", "117-119",
         "120-135", "136-137", "138-146", "147-156", "157-164", "165-169,173-174", "175-181,212-219",
         "182-189", "193-197,204-211,220,228-230,236-238", "221-227,231-235,239-256"};
-    int32_t n_groups = (int32_t)(sizeof groups / sizeof groups[0]);
     lf_plan p;
-    CHECK_OK(lf_plan_init(&p, g->n_ops));
-    p.n_groups = n_groups;
-    for (int32_t k = 0; k < n_groups; k++)
-        for (const char *q = groups[k]; *q;) {
-            char *end;
-            long a = strtol(q, &end, 10), b = a;
-            if (*end == '-')
-                b = strtol(end + 1, &end, 10);
-            for (long v = a; v <= b && v < g->n_ops; v++)
-                p.group_of[v] = k;
-            q = *end == ',' ? end + 1 : end;
-        }
-    lf_plan_canonicalize(&p);
+    plan_of_runs(g, groups, (int32_t)(sizeof groups / sizeof groups[0]), &p);
     CHECK_OK(lf_plan_check(&p, cm));
     CHECK_EQ_I64(metrics(&p, cm).dram_fusable, 16661545);
     lf_polish_config pc;
