@@ -255,4 +255,53 @@ static inline lf_graph *tf_ppocr_det(const char *who)
     return g;
 }
 
+/* The optimum over all ops at beta by brute force over every plan (every
+ * labelling of the ops into groups, each checked and priced by the cost
+ * model): the reference of the staircase tests, so at most 16 ops. */
+typedef struct tf_brute_all {
+    lf_cost_model *cm;
+    int32_t ops[16], n, label[16];
+    lf_plan plan;
+    int64_t best;
+} tf_brute_all;
+
+static inline void tf__brute_all_rec(tf_brute_all *b, int32_t i, int32_t n_labels)
+{
+    if (i == b->n) {
+        for (int32_t k = 0; k < b->n; k++)
+            b->plan.group_of[b->ops[k]] = b->label[k];
+        b->plan.n_groups = n_labels;
+        lf_plan_metrics m;
+        if (lf_plan_check(&b->plan, b->cm) == LF_OK && lf_plan_metrics_compute(&b->plan, b->cm, &m) == LF_OK &&
+            m.dram_all < b->best)
+            b->best = m.dram_all;
+        return;
+    }
+    for (int32_t l = 0; l <= n_labels; l++) {
+        b->label[i] = l;
+        tf__brute_all_rec(b, i + 1, l == n_labels ? n_labels + 1 : n_labels);
+    }
+}
+
+static inline int64_t tf_brute_optimum_all(const lf_graph *g, const char *scheme, int64_t beta)
+{
+    lf_hw hw;
+    lf_hw_default(&hw);
+    hw.buffer_bytes = beta;
+    tf_brute_all b = {0};
+    CHECK_OK(lf_cost_model_create(&b.cm, g, &hw, scheme));
+    for (int32_t v = 0; v < g->n_ops; v++)
+        if (g->ops[v].type != LF_OP_INPUT) {
+            CHECK(b.n < 16);
+            if (b.n < 16)
+                b.ops[b.n++] = v;
+        }
+    lf_plan_init(&b.plan, g->n_ops);
+    b.best = INT64_MAX;
+    tf__brute_all_rec(&b, 0, 0);
+    lf_plan_destroy(&b.plan);
+    lf_cost_model_free(b.cm);
+    return b.best;
+}
+
 #endif

@@ -13,6 +13,7 @@
 #include "planner/exact/curve.h"
 #include "planner/exact/curve_run.h"
 #include "planner/exact/curve_steps.h"
+#include "fixtures.h"
 #include "random_dags.h"
 #include "search/sweep/curve_report.h"
 #include "testlib.h"
@@ -71,47 +72,9 @@ static void check_against_exact(const lf_graph *g, const char *scheme, const lf_
     CHECK_EQ_I64(exact_at(g, scheme, c->beta_max), lf_curve_dram_at(c, c->beta_max));
 }
 
-typedef struct brute {
-    lf_cost_model *cm;
-    int32_t ops[16], n, label[16];
-    lf_plan plan;
-    int64_t best;
-} brute;
-
-static void brute_rec(brute *b, int32_t i, int32_t n_labels)
-{
-    if (i == b->n) {
-        for (int32_t k = 0; k < b->n; k++)
-            b->plan.group_of[b->ops[k]] = b->label[k];
-        b->plan.n_groups = n_labels;
-        lf_plan_metrics m;
-        if (lf_plan_check(&b->plan, b->cm) == LF_OK &&
-            lf_plan_metrics_compute(&b->plan, b->cm, &m) == LF_OK && m.dram_all < b->best)
-            b->best = m.dram_all;
-        return;
-    }
-    for (int32_t l = 0; l <= n_labels; l++) {
-        b->label[i] = l;
-        brute_rec(b, i + 1, l == n_labels ? n_labels + 1 : n_labels);
-    }
-}
-
 static int64_t brute_at(const lf_graph *g, const char *scheme, int64_t beta)
 {
-    lf_hw hw;
-    lf_hw_default(&hw);
-    hw.buffer_bytes = beta;
-    brute b = {0};
-    CHECK_OK(lf_cost_model_create(&b.cm, g, &hw, scheme));
-    for (int32_t v = 0; v < g->n_ops; v++)
-        if (g->ops[v].type != LF_OP_INPUT)
-            b.ops[b.n++] = v;
-    lf_plan_init(&b.plan, g->n_ops);
-    b.best = INT64_MAX;
-    brute_rec(&b, 0, 0);
-    lf_plan_destroy(&b.plan);
-    lf_cost_model_free(b.cm);
-    return b.best;
+    return tf_brute_optimum_all(g, scheme, beta);
 }
 
 static void test_random_dags(void)
