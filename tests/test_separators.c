@@ -229,13 +229,16 @@ static void check_hard_pieces(lf_cost_model *cm, int64_t opt, const char *what, 
         /* The open pieces polished: never worse, still valid; with every
          * open piece within the first window (24 ops), the optimum. */
         int64_t applied = d;
-        int32_t widest = -1, open_ops = 0;
-        CHECK_OK(lf__hard_pieces_polish(cm, &h, 0, &p, &d, &widest, NULL, NULL));
+        int32_t widest = -1, open_ops = 0, given_up = -1;
+        CHECK_OK(lf__hard_pieces_polish(cm, &h, 0, &p, &d, &widest, &given_up, NULL, NULL));
         CHECK_OK(lf_plan_check(&p, cm));
         CHECK_OK(lf_plan_metrics_compute(&p, cm, &m));
         CHECK_EQ_I64(m.dram_fusable, d);
         CHECK(opt <= d && d <= applied);
         CHECK_EQ_I64(widest, 32);
+        /* No deadline: no pace to give up on, and these graphs' windows
+         * stay far below the 5 million candidate sets of the 32-op pass. */
+        CHECK_EQ_I64(given_up, 0);
         for (int32_t i = 0; i < h.pieces; i++) {
             int32_t lo = i > 0 ? h.ends[i - 1] : -1, hi = h.ends[i];
             if (!h.done[i] && hi - lo > open_ops)
@@ -447,7 +450,7 @@ static void test_polish_unsolved(void)
             CHECK_OK(lf_plan_metrics_compute(&p, cm, &m));
             int64_t greedy = m.dram_fusable, d = greedy;
             int32_t widest = -1;
-            CHECK_OK(lf__hard_pieces_polish(cm, &h, 0, &p, &d, &widest, NULL, NULL));
+            CHECK_OK(lf__hard_pieces_polish(cm, &h, 0, &p, &d, &widest, NULL, NULL, NULL));
             CHECK(d == greedy && widest == 0);
             /* With a breadth-first polish after the first pass (the
              * pipeline's): valid, its figure recomputed, between the
@@ -462,7 +465,7 @@ static void test_polish_unsolved(void)
             bfs.breadth_first = 1;
             int64_t dq = greedy;
             int32_t wq = -1, bfs_improved = -1;
-            CHECK_OK(lf__hard_pieces_polish(cm, &h, lf_now_seconds() + 600, &q, &dq, &wq, &bfs, &bfs_improved));
+            CHECK_OK(lf__hard_pieces_polish(cm, &h, lf_now_seconds() + 600, &q, &dq, &wq, NULL, &bfs, &bfs_improved));
             CHECK_OK(lf_plan_check(&q, cm));
             CHECK_OK(lf_plan_metrics_compute(&q, cm, &m));
             CHECK_EQ_I64(m.dram_fusable, dq);
@@ -481,7 +484,7 @@ static void test_polish_unsolved(void)
             CHECK_OK(lf_plan_copy(&r2, &p));
             int64_t dr = greedy;
             int32_t wr = -1, first_improved = -1;
-            CHECK_OK(lf__hard_pieces_polish(cm, &h, lf_now_seconds() + 600, &r2, &dr, &wr, NULL, &first_improved));
+            CHECK_OK(lf__hard_pieces_polish(cm, &h, lf_now_seconds() + 600, &r2, &dr, &wr, NULL, NULL, &first_improved));
             CHECK_OK(lf_plan_check(&r2, cm));
             CHECK_OK(lf_plan_metrics_compute(&r2, cm, &m));
             CHECK_EQ_I64(m.dram_fusable, dr);
@@ -489,7 +492,7 @@ static void test_polish_unsolved(void)
             CHECK(first_improved == 0 || first_improved == 1);
             first_pass += first_improved == 1;
             lf_plan_destroy(&r2);
-            CHECK_OK(lf__hard_pieces_polish(cm, &h, lf_now_seconds() + 600, &p, &d, &widest, NULL, NULL));
+            CHECK_OK(lf__hard_pieces_polish(cm, &h, lf_now_seconds() + 600, &p, &d, &widest, NULL, NULL, NULL));
             CHECK_OK(lf_plan_check(&p, cm));
             CHECK_OK(lf_plan_metrics_compute(&p, cm, &m));
             CHECK_EQ_I64(m.dram_fusable, d);

@@ -69,10 +69,14 @@ static lf_status lf__polish_between(lf_cost_model *cm, const lf_polish_config *c
 }
 
 lf_status lf__hard_pieces_polish(lf_cost_model *cm, const lf__hard_pieces *h, double deadline, lf_plan *plan,
-                                 int64_t *figure, int32_t *window_ops, const lf_polish_config *after_first,
-                                 int32_t *after_improved)
+                                 int64_t *figure, int32_t *window_ops, int32_t *given_up,
+                                 const lf_polish_config *after_first, int32_t *after_improved)
 {
     *window_ops = 0;
+    int32_t given_up_local = 0;
+    if (!given_up)
+        given_up = &given_up_local;
+    *given_up = 0;
     int32_t improved_local = 0;
     if (!after_improved)
         after_improved = &improved_local;
@@ -142,8 +146,13 @@ lf_status lf__hard_pieces_polish(lf_cost_model *cm, const lf__hard_pieces *h, do
         } else {
             lf_plan_destroy(&cand);
         }
-        if (st == LF_OK && !ps.out_of_time)
-            *window_ops = pc.window_ops; /* every window of this width was tried */
+        /* Every window of this width was tried; those whose solve gave up
+         * (its pace past the time left, or past the candidate limit) were
+         * left as they were, and the note says how many. */
+        if (st == LF_OK && !ps.out_of_time) {
+            *window_ops = pc.window_ops;
+            *given_up = ps.limited;
+        }
         /* The caller's polish (the breadth-first one: PP-OCRv4 under BRR)
          * once the narrowest pass is done: where that pass does not end
          * before the deadline (NasNet-A, RandWire under BRR), it takes no

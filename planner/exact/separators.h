@@ -77,7 +77,10 @@ lf_status lf__polish_lbdf(lf_cost_model *cm, const lf_polish_config *cfg, lf_pla
  * (lf_now_seconds(); 0: none, the two narrowest passes only), never making
  * it worse (piece_polish.c); *figure (its objective over fusable ops) is
  * updated, *window_ops is the widest window whose pass ran to its end (0:
- * none). Nothing to do when every piece is solved, nor without a deadline
+ * none) and *given_up (may be NULL) how many of that pass's windows were
+ * left as they were because their exact solve gave up: with a deadline,
+ * mostly a pace that would outrun the time left (downsets_states.c), so
+ * "ran to its end" does not mean every window was solved. Nothing to do when every piece is solved, nor without a deadline
  * when none is (then the whole plan is open and polished only while time
  * is left). With `after_first` (NULL: none), once the first pass has run
  * to its end that polish runs too, on the open pieces, in at most half the
@@ -86,8 +89,8 @@ lf_status lf__polish_lbdf(lf_cost_model *cm, const lf_polish_config *cfg, lf_pla
  * and a deadline, the breadth-first passes of narrow windows run before
  * the first pass (piece_polish.c) lowered the figure. */
 lf_status lf__hard_pieces_polish(lf_cost_model *cm, const lf__hard_pieces *h, double deadline, lf_plan *plan,
-                                 int64_t *figure, int32_t *window_ops, const lf_polish_config *after_first,
-                                 int32_t *after_improved);
+                                 int64_t *figure, int32_t *window_ops, int32_t *given_up,
+                                 const lf_polish_config *after_first, int32_t *after_improved);
 
 /* A lower bound on the optimum from the pieces: the solved ones' optima and,
  * for each open piece, the windows' bound (lf__window_lower_bound) of its
