@@ -183,7 +183,8 @@ static lf_status lf__solve_some(const lf_graph *g, const lf_hw *hw, const char *
 /* Solves each part of `pass_parts`; where a plan of a part's staircase holds a
  * group of several ops whose price rises above its charge while that plan
  * holds, only those dirty stretches (curve_rises.h) are solved again, each
- * a part of its own for `next`, and the part's points stand elsewhere
+ * cut at the part's cuts inside it into parts for `next`, and the part's
+ * points stand elsewhere
  * (lf__curve_keep_clean says why they are exact). Solving again the whole
  * part from its first cut on, as before, solved most of bert_base's front
  * points (LBDF energy) only to drop them. That older way stays for a part
