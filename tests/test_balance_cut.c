@@ -102,6 +102,63 @@ static int64_t base_of(lf_cost_model *cm)
     return tf_fusable_weights(cm) + traffic;
 }
 
+/* One cut of the whole graph (lf__balance_whole_bound) on random DAGs at
+ * buffers where about half of the whole graphs fit (RDAG_BETA_MEDIUM), most
+ * (RDAG_BETA_LARGE) and all (1 GB): never above the exact optimum; where
+ * the whole graph is one valid group the optimum is its F_D and the cut must
+ * not apply (a bound without that check passes it there); where it
+ * applies, the larger of it and the segments' cuts is the balanced bound. */
+static void test_whole_cut(void)
+{
+    const int64_t betas[] = {RDAG_BETA_MEDIUM, RDAG_BETA_LARGE, 2 * RDAG_BETA_LARGE, (int64_t)1 << 30};
+    const char *schemes[] = {"lbdf", "brr"};
+    int settings = 0, adds = 0, above_segments = 0, whole_valid = 0;
+    for (int fam = 0; fam < RDAG_FAMILIES; fam++)
+        for (uint64_t seed = 0; seed < 8; seed++) {
+            lf_graph *g = rdag_build(seed, fam, 8 + (int)(seed % 5) * 8);
+            CHECK(g != NULL);
+            if (!g)
+                continue;
+            for (int bi = 0; bi < 4; bi++)
+                for (int si = 0; si < 2; si++) {
+                    lf_cost_model *cm = tf_model_default(g, betas[bi], schemes[si]);
+                    int64_t opt = tf_exact_optimum(cm), base = base_of(cm), whole = -1, bal = -1;
+                    CHECK_OK(lf__balance_whole_bound(cm, &whole));
+                    CHECK_OK(lf__balance_lower_bound(cm, &bal));
+                    CHECK(opt >= 0 && whole >= base && whole <= opt && bal >= whole);
+                    if (whole > opt)
+                        fprintf(stderr, "  %s seed %llu beta %lld %s: whole cut %lld optimum %lld\n",
+                                rdag_family_names[fam], (unsigned long long)seed, (long long)betas[bi],
+                                schemes[si], (long long)whole, (long long)opt);
+                    /* The whole graph as one group. */
+                    lf_bitset all;
+                    CHECK_OK(lf_bitset_init(&all, g->n_ops));
+                    int fusable = 1;
+                    for (int32_t v = 0; v < g->n_ops; v++)
+                        if (g->ops[v].type != LF_OP_INPUT) {
+                            lf_bitset_set(&all, v);
+                            fusable &= lf_cost_fusable(cm, v);
+                        }
+                    lf_group_cost gc;
+                    CHECK_OK(lf_cost_eval(cm, &all, &gc));
+                    if (gc.valid && fusable) {
+                        whole_valid++;
+                        CHECK_EQ_I64(whole, base);
+                    }
+                    lf_bitset_destroy(&all);
+                    adds += whole > base;
+                    above_segments += whole == bal && whole > base;
+                    settings++;
+                    lf_cost_model_free(cm);
+                }
+            lf_graph_free(g);
+        }
+    fprintf(stderr, "  whole-graph cut: %d settings, at most the optimum in all, above the floors in %d, "
+            "giving the balanced bound in %d, the whole graph one valid group in %d\n", settings, adds,
+            above_segments, whole_valid);
+    CHECK(adds > 0 && whole_valid > 0);
+}
+
 static void test_random_dags(void)
 {
     const int64_t betas[] = {RDAG_BETA_SMALL, RDAG_BETA_MEDIUM, RDAG_BETA_LARGE};
@@ -238,6 +295,7 @@ static void test_randwire_model(void)
 int main(void)
 {
     test_random_dags();
+    test_whole_cut();
     test_randwire_small();
     fprintf(stderr, "  windows and cuts: %d settings, above both the windows and the cuts in %d\n", n_both,
             both_above);

@@ -46,6 +46,24 @@
  * each tensor's shared among its readers (the floor holds a tensor's widest
  * window, at least as much as its readers' shares together).
  *
+ * One cut of the whole graph (branch stairtop): where every op is fusable,
+ * the ops are connected and all of them together are no valid group, every
+ * plan has two groups at least, and the first group G_1 of its order is a
+ * downset (a maker of an op of G_1 lies in no later group) with an op of
+ * the graph outside it; the ops being connected, some tensor made in G_1
+ * is read outside it, so the plan pays the least cut over the downsets
+ * holding a source op and not some sink op (each pair of them one minimum
+ * s-t cut). Each tensor weighs as above, a zero-copy view's too (the
+ * segments leave views out): a concat read in another group is in the
+ * F_D of both, written and read whole (cost-models.md), and a cut right
+ * after PP-OCRv4's neck concat would otherwise cost nothing. Where the
+ * whole graph fits, one group pays only the floors. The segments' cuts see none of
+ * that where the graph fits the buffer but for a little (PP-OCRv4
+ * detection at 4 MB under LBDF: the whole graph needs 5.01 MB, the windows
+ * and cuts gave only the weights and the graph's input and output, 2.81 MB,
+ * against a plan of 3.94 MB; this cut adds the write and read of one
+ * 640 x 640 map). The bound is the larger of this and the segments' sum.
+ *
  * RandWire at 256 KB: LBDF 5.44 MB against the windows' 4.45, BRR 6.54
  * against 5.99, in 0.02 s (docs/results/exact.md, branch rwgap); packed,
  * LBDF 5.89 MB, BRR 6.65 (branch rwnest). The LP over all valid groups
@@ -53,6 +71,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "planner/cost/cost.h"
 #include "planner/exact/downsets.h"
 #include "planner/exact/solve.h"
 
@@ -71,6 +90,9 @@
  * (RandWire at 256 KB: ascending is best under LBDF, the others under BRR;
  * docs/results/exact.md, branch rwnest). */
 #define LF__BAL_ORDERS 3
+/* The whole graph's cut is tried for at most this many (source, sink)
+ * pairs (past them it is left out, which is a floor). */
+#define LF__BAL_WHOLE_PAIRS 64
 
 /* ---- minimum s-t cut (Dinic; a segment has a few hundred nodes) ---------- */
 
@@ -180,13 +202,45 @@ static int lf__cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Op ops[i]'s edges in b->net over ops[0..k), its tensor edge (none where
+ * its weight is 0) weighing cap (its index in b->tedge, -1: none): 0 where
+ * memory fails. */
+static int lf__bal_op_edges(lf__bal *b, const int32_t *ops, int32_t i, int32_t k, int64_t weight, int64_t cap,
+                            int64_t inf)
+{
+    const lf_op *op = &b->g->ops[ops[i]];
+    lf__net *f = &b->net;
+    int ok = 1;
+    /* A reader in D puts its maker in D. */
+    for (int32_t j = 0; j < op->n_inputs && ok; j++) {
+        int32_t p = b->local[op->inputs[j]];
+        if (p >= 0)
+            ok = lf__net_edge(f, i, p, inf);
+    }
+    /* The tensor costs its weight when its maker is in D and a fusable
+     * reader of the segment is not. */
+    int readers = 0;
+    b->tedge[i] = -1;
+    for (int32_t j = 0; j < op->n_consumers && ok && weight > 0; j++) {
+        int32_t c = b->local[op->consumers[j]];
+        if (c >= 0 && b->fusable[op->consumers[j]]) {
+            ok = lf__net_edge(f, k + i, c, inf);
+            readers++;
+        }
+    }
+    if (readers && ok && cap > 0) {
+        b->tedge[i] = f->m;
+        ok = lf__net_edge(f, i, k + i, cap);
+    }
+    return ok;
+}
+
 /* The level theta's network over the segment ops[0..k) into b->net, each
  * op's tensor edge weighing cap[i] (its index in b->tedge, -1: none). 0
  * where it cannot be built (memory); *usable 0 where one side is empty. */
 static int lf__bal_build(lf__bal *b, const int32_t *ops, int32_t k, int64_t total, int64_t beta, int64_t theta,
                          const int64_t *cap, int64_t inf, int *usable)
 {
-    const lf_graph *g = b->g;
     lf__net *f = &b->net;
     f->n = 2 * k + 2;
     f->m = 0;
@@ -203,28 +257,8 @@ static int lf__bal_build(lf__bal *b, const int32_t *ops, int32_t k, int64_t tota
             ok = lf__net_edge(f, s, i, inf);
         if (out && ok)
             ok = lf__net_edge(f, i, t, inf);
-        const lf_op *op = &g->ops[ops[i]];
-        /* A reader in D puts its maker in D. */
-        for (int32_t j = 0; j < op->n_inputs && ok; j++) {
-            int32_t p = b->local[op->inputs[j]];
-            if (p >= 0)
-                ok = lf__net_edge(f, i, p, inf);
-        }
-        /* The tensor costs its weight when its maker is in D and a
-         * fusable reader of the segment is not. */
-        int readers = 0;
-        b->tedge[i] = -1;
-        for (int32_t j = 0; j < op->n_consumers && ok && b->weight[ops[i]] > 0; j++) {
-            int32_t c = b->local[op->consumers[j]];
-            if (c >= 0 && b->fusable[op->consumers[j]]) {
-                ok = lf__net_edge(f, k + i, c, inf);
-                readers++;
-            }
-        }
-        if (readers && ok && cap[i] > 0) {
-            b->tedge[i] = f->m;
-            ok = lf__net_edge(f, i, k + i, cap[i]);
-        }
+        if (ok)
+            ok = lf__bal_op_edges(b, ops, i, k, b->weight[ops[i]], cap[i], inf);
     }
     /* Both sides needed; a clash would mean no plan reaches theta (it
      * cannot happen: then take nothing). Without one, every path from s to
@@ -417,16 +451,115 @@ done:
  * gains (a window with no excess is dropped: its tensors go back to the cut
  * for nothing). With every window kept and no cut, it is the
  * pass's own bound; with none kept, lf__balance_lower_bound's. */
-static lf_status lf__balance_core(lf_cost_model *cm, const lf__win_charges *wc, int64_t *lower);
+static lf_status lf__balance_core(lf_cost_model *cm, const lf__win_charges *wc, int whole_only, int64_t *lower);
 
 lf_status lf__balance_lower_bound(lf_cost_model *cm, int64_t *lower)
 {
-    return lf__balance_core(cm, NULL, lower);
+    return lf__balance_core(cm, NULL, 0, lower);
+}
+
+lf_status lf__balance_whole_bound(lf_cost_model *cm, int64_t *lower)
+{
+    return lf__balance_core(cm, NULL, 1, lower);
 }
 
 lf_status lf__balance_window_bound(lf_cost_model *cm, const lf__win_charges *wc, int64_t *lower)
 {
-    return lf__balance_core(cm, wc && wc->charged_by ? wc : NULL, lower); /* no pass: the cuts alone */
+    return lf__balance_core(cm, wc && wc->charged_by ? wc : NULL, 0, lower); /* no pass: the cuts alone */
+}
+
+/* The root of op i in the union-find parent[] (path halving). */
+static int32_t lf__bal_root(int32_t *parent, int32_t i)
+{
+    while (parent[i] != i)
+        i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+/* The cut of the whole graph (the top of the file) over its compute ops
+ * ops[0..k), each tensor weighing wall[] (views too: a concat read
+ * outside its group is written and read whole, F_D's Out and In), into
+ * *cut (0 where it does not apply): 0 where it cannot be computed
+ * (memory). */
+static int lf__bal_whole(lf__bal *b, lf_cost_model *cm, const int64_t *wall, const int32_t *ops, int32_t k,
+                         lf_status *st, int64_t *cut)
+{
+    const lf_graph *g = b->g;
+    *cut = 0;
+    int32_t n_src = 0, n_snk = 0, pieces = k;
+    for (int32_t i = 0; i < k; i++)
+        if (!b->fusable[ops[i]])
+            return 1;
+    if (k < 2)
+        return 1;
+    int32_t *parent = malloc((size_t)k * sizeof *parent);
+    lf_bitset all;
+    if (!parent || lf_bitset_init(&all, g->n_ops) != LF_OK) {
+        free(parent);
+        return 0;
+    }
+    for (int32_t i = 0; i < k; i++) {
+        b->local[ops[i]] = i;
+        parent[i] = i;
+        lf_bitset_set(&all, ops[i]);
+    }
+    for (int32_t i = 0; i < k; i++) {
+        const lf_op *op = &g->ops[ops[i]];
+        int inner = 0;
+        for (int32_t j = 0; j < op->n_inputs; j++) {
+            int32_t p = b->local[op->inputs[j]];
+            if (p < 0)
+                continue;
+            inner = 1;
+            int32_t x = lf__bal_root(parent, i), y = lf__bal_root(parent, p);
+            if (x != y) {
+                parent[x] = y;
+                pieces--;
+            }
+        }
+        n_src += !inner;
+        n_snk += op->n_consumers == 0;
+    }
+    lf_group_cost gc;
+    int apply = pieces == 1 && n_src * n_snk <= LF__BAL_WHOLE_PAIRS;
+    if (apply) {
+        *st = lf_cost_eval_once(cm, &all, &gc);
+        apply = *st == LF_OK && !gc.valid;
+    }
+    int ok = 1;
+    /* Past every cut: the graph without one sink is a downset whose cut
+     * is finite, so the flow stays below this. */
+    int64_t inf = 1;
+    for (int32_t i = 0; i < k; i++)
+        inf += wall[ops[i]];
+    int64_t best = inf;
+    for (int32_t si = 0; si < k && apply && ok; si++) {
+        const lf_op *so = &g->ops[ops[si]];
+        int inner = 0;
+        for (int32_t j = 0; j < so->n_inputs; j++)
+            inner |= b->local[so->inputs[j]] >= 0;
+        for (int32_t ti = 0; ti < k && !inner && ok; ti++) {
+            if (g->ops[ops[ti]].n_consumers != 0)
+                continue;
+            lf__net *f = &b->net;
+            f->n = 2 * k + 2;
+            f->m = 0;
+            for (int32_t i = 0; i < f->n; i++)
+                f->head[i] = -1;
+            ok = lf__net_edge(f, 2 * k, si, inf) && lf__net_edge(f, ti, 2 * k + 1, inf);
+            for (int32_t i = 0; i < k && ok; i++)
+                ok = lf__bal_op_edges(b, ops, i, k, wall[ops[i]], wall[ops[i]], inf);
+            int64_t flow = ok ? lf__net_flow(f, 2 * k, 2 * k + 1, best) : best;
+            best = flow < best ? flow : best;
+        }
+    }
+    if (apply && ok && best < inf)
+        *cut = best;
+    for (int32_t i = 0; i < k; i++)
+        b->local[ops[i]] = -1;
+    free(parent);
+    lf_bitset_destroy(&all);
+    return ok;
 }
 
 /* Segment ops[0..k)'s windows kept as keep[] says (home[] per window the
@@ -500,7 +633,7 @@ static int lf__bal_windows(lf__bal *b, const lf__win_charges *wc, const int32_t 
     return ok;
 }
 
-static lf_status lf__balance_core(lf_cost_model *cm, const lf__win_charges *wc, int64_t *lower)
+static lf_status lf__balance_core(lf_cost_model *cm, const lf__win_charges *wc, int whole_only, int64_t *lower)
 {
     const lf_graph *g = lf_cost_graph(cm);
     int32_t n = g->n_ops;
@@ -512,7 +645,7 @@ static lf_status lf__balance_core(lf_cost_model *cm, const lf__win_charges *wc, 
     b.g = g;
     lf_status st = lf__dp_setup(&x, cm, NULL, NULL);
     int64_t *floor = calloc((size_t)n + 1, sizeof *floor), *mass = calloc((size_t)n + 1, sizeof *mass),
-            *weight = calloc((size_t)n + 1, sizeof *weight);
+            *weight = calloc((size_t)n + 1, sizeof *weight), *wall = calloc((size_t)n + 1, sizeof *wall);
     uint8_t *in_u = calloc((size_t)n + 1, 1), *is_cut = calloc((size_t)n + 1, 1);
     int32_t *ops = malloc(((size_t)n + 1) * sizeof *ops);
     b.local = malloc(((size_t)n + 1) * sizeof *b.local);
@@ -527,7 +660,7 @@ static lf_status lf__balance_core(lf_cost_model *cm, const lf__win_charges *wc, 
     b.net.level = malloc((2 * (size_t)n + 2) * sizeof *b.net.level);
     b.net.it = malloc((2 * (size_t)n + 2) * sizeof *b.net.it);
     b.net.queue = malloc((2 * (size_t)n + 2) * sizeof *b.net.queue);
-    if (st == LF_OK && (!floor || !mass || !weight || !in_u || !is_cut || !ops || !b.local ||
+    if (st == LF_OK && (!floor || !mass || !weight || !wall || !in_u || !is_cut || !ops || !b.local ||
                         !b.m_anc || !b.m_desc || !b.thetas || !b.rem || !b.single || !b.tedge || !b.spread || !b.net.head || !b.net.level || !b.net.it || !b.net.queue))
         st = lf_set_error(LF_ENOMEM, "out of memory computing bounds");
     if (st == LF_OK)
@@ -559,11 +692,20 @@ static lf_status lf__balance_core(lf_cost_model *cm, const lf__win_charges *wc, 
         }
         int64_t w = 2 * lf_cost_tensor_bytes(cm, v) - floor[v];
         weight[v] = x.fusable[v] && !x.view[v] && w > 0 ? w : 0;
+        wall[v] = x.fusable[v] && w > 0 ? w : 0;
     }
     b.mass = mass;
     b.weight = weight;
     b.fusable = x.fusable;
     if (st == LF_OK && lf__dp_cut_ops(g, in_u, is_cut) < 0)
+        st = lf_set_error(LF_ENOMEM, "out of memory computing bounds");
+    /* The whole graph's cut (the top of the file), over the same floors. */
+    int64_t whole = 0, base = sum;
+    int32_t n_compute = 0;
+    for (int32_t v = 0; v < n && st == LF_OK; v++)
+        if (g->ops[v].type != LF_OP_INPUT)
+            ops[n_compute++] = v;
+    if (st == LF_OK && !lf__bal_whole(&b, cm, wall, ops, n_compute, &st, &whole) && st == LF_OK)
         st = lf_set_error(LF_ENOMEM, "out of memory computing bounds");
     /* Segments: from each cut op (inclusive) to the next (exclusive); the
      * ops before the first cut op are one more. Graph inputs take no part. */
@@ -609,10 +751,11 @@ static lf_status lf__balance_core(lf_cost_model *cm, const lf__win_charges *wc, 
         free(home);
     }
     if (st == LF_OK)
-        *lower = sum;
+        *lower = sum > base + whole && !whole_only ? sum : base + whole;
     free(floor);
     free(mass);
     free(weight);
+    free(wall);
     free(in_u);
     free(is_cut);
     free(ops);

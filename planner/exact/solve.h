@@ -139,6 +139,11 @@ lf_status lf__window_lower_bound_grown(lf_cost_model *cm, const lf_exact_config 
  * cut that a balanced prefix of any plan's groups makes there
  * (balance_cut.c). No search: a few max-flows per segment. */
 lf_status lf__balance_lower_bound(lf_cost_model *cm, int64_t *lower);
+/* Its part from one cut of the whole graph alone: the weights and the
+ * forced-cut floors, plus, where every op is fusable, the ops connected and
+ * all of them no valid group, the least cut over the downsets between a
+ * source op and a sink op (balance_cut.c). The two bounds above take it. */
+lf_status lf__balance_whole_bound(lf_cost_model *cm, int64_t *lower);
 /* The same with the windows' charges (lf__window_lower_bound_keep): per
  * segment the windows held in it keep their charges and the cut weighs
  * only the tensors no window with a charge holds, or the cut alone, the
